@@ -1,0 +1,53 @@
+"""Virtual environments with a given JAX release, built once and reused by the tests.
+
+They live in ``$JAXLINT_JAXENVS`` (default ``<repo>/.jaxenvs``, gitignored). Only pip talks to the network, through
+the package index pip is configured for.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ENVS = Path(os.environ.get("JAXLINT_JAXENVS", REPO / ".jaxenvs"))
+
+
+def python312() -> str | None:
+    """An interpreter that can install JAX 0.11+ (which needs Python 3.12)."""
+    if sys.version_info[:2] == (3, 12):
+        return sys.executable
+    found = shutil.which("python3.12")
+    if found:
+        return found
+    for candidate in sorted(Path.home().glob(".pyenv/versions/3.12*/bin/python")):
+        return str(candidate)
+    return None
+
+
+def jax_python(version: str) -> Path:
+    """Path to the python of a venv holding ``jax==version`` (built on first use); skips the test if impossible."""
+    env = ENVS / f"jax-{version}"
+    python = env / "bin" / "python"
+    marker = env / ".complete"
+    if marker.exists():
+        return python
+    base = python312()
+    if base is None:
+        pytest.skip("no Python 3.12 interpreter to build a JAX venv with")
+    if env.exists():
+        shutil.rmtree(env)
+    env.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([base, "-m", "venv", str(env)], check=True)
+    proc = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", f"jax=={version}", "flatbuffers", "numpy"],
+        capture_output=True, text=True,
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"could not install jax=={version}:\n{proc.stderr[-2000:]}")
+    marker.write_text(version)
+    return python
