@@ -1,0 +1,88 @@
+"""What a rule reports: diagnostics, fixes made of text edits, and their applicability."""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Applicability(str, Enum):
+    """Contract: ``safe`` fixes are applied by ``--fix``; ``unsafe`` ones need ``--unsafe-fixes``."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True)
+class Location:
+    """1-based row and column, as in ruff's JSON output."""
+
+    row: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``source[start:end]`` (character offsets) with ``content``."""
+
+    start: int
+    end: int
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+    # Character span, in the source the fix applies to, of the expression whose value the fix must preserve.
+    # The runtime verifier probes it before and after; None when there is no value (e.g. a deleted statement).
+    probe: tuple[int, int] | None = None
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    message: str
+    path: str
+    start: Location
+    end: Location
+    start_offset: int = 0
+    end_offset: int = 0
+    fix: Fix | None = None
+    noqa_row: int | None = None
+    cell: int | None = None
+    url: str | None = None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.cell or 0, self.start.row, self.start.column, self.code)
+
+
+@dataclass
+class LineIndex:
+    """Maps between character offsets and 1-based (row, column) in one source text."""
+
+    source: str
+    starts: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        find = self.source.find
+        pos = find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        self.starts = starts
+
+    def offset(self, line: int, column: int) -> int:
+        """Offset of a 1-based line and a 0-based column (libcst's convention)."""
+        return self.starts[line - 1] + column
+
+    def location(self, offset: int) -> Location:
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return Location(line + 1, offset - self.starts[line] + 1)
+
+    def line_text(self, row: int) -> str:
+        start = self.starts[row - 1]
+        end = self.starts[row] if row < len(self.starts) else len(self.source)
+        return self.source[start:end].rstrip("\r\n")

@@ -1,0 +1,246 @@
+"""Lint and fix one source text: prefilter, parse once, one batched visit for all rules, fixes until stable."""
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
+from jaxlint.diagnostics import Applicability, Diagnostic, Edit, LineIndex, Location
+from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
+from jaxlint.noqa import file_suppression, line_suppresses
+from jaxlint.rules.base import Rule
+from jaxlint.settings import Settings, enabled_rules
+
+PARSE_ERROR = "JAX000"
+MAX_FIX_ITERATIONS = 10
+_PARSER_CONFIG = cst.PartialParserConfig(python_version="3.12")
+
+
+class ParseFailure(Exception):
+    def __init__(self, message: str, row: int, column: int) -> None:
+        super().__init__(message)
+        self.message, self.row, self.column = message, row, column
+
+
+def parse(source: str) -> cst.Module:
+    try:
+        return cst.parse_module(source, config=_PARSER_CONFIG)
+    except cst.ParserSyntaxError as error:
+        raise _describe_syntax_error(source, error.raw_line, error.raw_column + 1, error.message) from None
+    except RecursionError:
+        raise ParseFailure("the file is nested too deeply to parse", 1, 1) from None
+    except Exception as error:  # the native parser reports some failures as plain exceptions
+        raise ParseFailure(f"could not parse: {type(error).__name__}: {error}", 1, 1) from None
+
+
+def _describe_syntax_error(source: str, row: int, column: int, fallback: str) -> ParseFailure:
+    """Prefer CPython's own wording ("'(' was never closed") when it agrees the file is broken."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(source)
+    except SyntaxError as error:
+        if error.lineno:
+            return ParseFailure(f"SyntaxError: {error.msg}", error.lineno, max(error.offset or 1, 1))
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return ParseFailure(f"SyntaxError: {fallback}", row, column)
+
+
+def rules_for(settings: Settings, path: str) -> tuple[type[Rule], ...]:
+    from pathlib import Path
+
+    return enabled_rules(settings, settings.ignored_codes_for(Path(path)))
+
+
+def may_match(source: str, rules: Sequence[type[Rule]]) -> bool:
+    """The prefilter: a file none of whose rules' trigger strings occur in it cannot produce a finding."""
+    return any(trigger in source for rule in rules for trigger in rule.triggers)
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic]
+    parsed: bool = True
+
+
+def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[type[Rule]] | None = None,
+                prefilter: bool = True) -> LintResult:
+    """Findings for one source text (``path`` is used for messages and per-file settings only)."""
+    if rules is None:
+        rules = rules_for(settings, path)
+    suppression = file_suppression(source)
+    rules = [rule for rule in rules if not suppression.suppresses(rule.code) and rule.applies_to(settings)]
+    if not rules or (prefilter and not may_match(source, rules)):
+        return LintResult([], parsed=False)
+    try:
+        module = parse(source)
+    except ParseFailure as failure:
+        index = LineIndex(source)
+        location = Location(failure.row, failure.column)
+        return LintResult([Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)])
+    context = FileContext(module, source, path, settings)
+    instances = [rule(context) for rule in rules]
+    module.visit(BatchedVisitor(context, instances))
+    if not context.reports:
+        return LintResult([])
+    return LintResult(_diagnostics_from_reports(context, {rule.code: rule for rule in rules}))
+
+
+def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]) -> list[Diagnostic]:
+    positions = MetadataWrapper(context.module, unsafe_skip_copy=True).resolve(PositionProvider)
+    index = LineIndex(context.source)
+    builder = EditBuilder(context.source, index, positions)
+    diagnostics = []
+    seen: set[tuple] = set()
+    for report in context.reports:
+        rule = rules[report.code]
+        if not rule.check_compat_code and in_compat_code(report.ancestors, context.resolver):
+            continue
+        start, end = builder.span(report.node)
+        start_location, end_location = index.location(start), index.location(end)
+        if line_suppresses(index, start_location.row, report.code):
+            continue
+        key = (report.code, start, end, report.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        fix = builder.build(report.fix, report.ancestors) if report.fix is not None else None
+        diagnostics.append(Diagnostic(
+            report.code, report.message, context.path, start_location, end_location,
+            start_offset=start, end_offset=end, fix=fix, noqa_row=start_location.row, url=rule.url(),
+        ))
+    diagnostics.sort(key=Diagnostic.sort_key)
+    return diagnostics
+
+
+# -- fixing ----------------------------------------------------------------------------------------------------
+@dataclass
+class AppliedFix:
+    """A fix that was applied, located in the original source (for reports and for ``jaxlint verify``)."""
+
+    code: str
+    message: str
+    row: int
+    column: int
+    applicability: Applicability
+    fix_message: str
+    # Character spans [start, end) of the probed expression in the original and in the fixed source.
+    probe_original: tuple[int, int] | None
+    probe_fixed: tuple[int, int] | None
+
+
+@dataclass
+class FixOutcome:
+    source: str
+    applied: list[AppliedFix] = field(default_factory=list)
+    remaining: list[Diagnostic] = field(default_factory=list)
+    # Fixes that were dropped because the result would not parse (a bug in a rule: reported, never written).
+    rejected: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+def _fixable(diagnostic: Diagnostic, unsafe: bool) -> bool:
+    fix = diagnostic.fix
+    return fix is not None and (fix.applicability is Applicability.SAFE or unsafe)
+
+
+def _parses(source: str) -> bool:
+    try:
+        parse(source)
+    except ParseFailure:
+        return False
+    return True
+
+
+def _choose_compatible(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """Fixes whose edits do not touch each other; the rest wait for the next iteration."""
+    chosen: list[Diagnostic] = []
+    taken: list[Edit] = []
+    for diagnostic in diagnostics:
+        if edits_overlap(diagnostic.fix.edits, taken):
+            continue
+        chosen.append(diagnostic)
+        taken.extend(diagnostic.fix.edits)
+    return chosen
+
+
+def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = False,
+               rules: Sequence[type[Rule]] | None = None) -> FixOutcome:
+    """Apply fixes, re-parse and lint again until nothing changes (bounded). Never returns unparseable code."""
+    if rules is None:
+        rules = rules_for(settings, path)
+    current = source
+    # Per applied fix: (record, probe span in the *current* text); spans are carried along as the text changes.
+    applied: list[tuple[AppliedFix, tuple[int, int] | None]] = []
+    rejected: list[Diagnostic] = []
+    rejected_keys: set[tuple] = set()
+    # Edits of each iteration with the text they applied to, to map later findings back to the original.
+    history: list[tuple[list[Edit], str]] = []
+    result = lint_source(current, path, settings, rules=rules)
+    for _ in range(MAX_FIX_ITERATIONS):
+        candidates = [d for d in result.diagnostics if _fixable(d, unsafe)
+                      and (d.code, d.message, d.start_offset) not in rejected_keys]
+        chosen = _choose_compatible(candidates)
+        if not chosen:
+            break
+        new_source, chosen = _apply_checked(current, chosen, rejected, rejected_keys)
+        if not chosen:
+            break
+        edits = [edit for diagnostic in chosen for edit in diagnostic.fix.edits]
+        applied = [(record, map_span(span, edits) if span is not None else None) for record, span in applied]
+        for diagnostic in chosen:
+            original_offset = _to_original(diagnostic.start_offset, history)
+            probe = diagnostic.fix.probe
+            probe_original = None
+            if probe is not None:
+                probe_original = (_to_original(probe[0], history), _to_original(probe[1], history))
+            row_col = LineIndex(source).location(original_offset)
+            record = AppliedFix(diagnostic.code, diagnostic.message, row_col.row, row_col.column,
+                                diagnostic.fix.applicability, diagnostic.fix.message, probe_original, None)
+            applied.append((record, map_span(probe, edits) if probe is not None else None))
+        history.append((edits, current))
+        current = new_source
+        result = lint_source(current, path, settings, rules=rules)
+    records = []
+    for record, span in applied:
+        record.probe_fixed = span
+        records.append(record)
+    return FixOutcome(current, records, result.diagnostics, rejected)
+
+
+def _apply_checked(source: str, chosen: list[Diagnostic], rejected: list[Diagnostic],
+                   rejected_keys: set[tuple]) -> tuple[str, list[Diagnostic]]:
+    """Apply the fixes together if the result parses; otherwise keep only those that parse on their own."""
+    combined = apply_edits(source, [e for d in chosen for e in d.fix.edits])
+    if _parses(combined):
+        return combined, chosen
+    kept: list[Diagnostic] = []
+    for diagnostic in chosen:
+        if _parses(apply_edits(source, diagnostic.fix.edits)):
+            kept.append(diagnostic)
+        else:
+            rejected.append(diagnostic)
+            rejected_keys.add((diagnostic.code, diagnostic.message, diagnostic.start_offset))
+    if not kept:
+        return source, []
+    combined = apply_edits(source, [e for d in kept for e in d.fix.edits])
+    if _parses(combined):
+        return combined, kept
+    # Individually fine but not together: apply only the first this round.
+    return apply_edits(source, kept[0].fix.edits), kept[:1]
+
+
+def _to_original(offset: int, history: list[tuple[list[Edit], str]]) -> int:
+    """Map an offset in the current text back through earlier iterations to the original source."""
+    for edits, old_source in reversed(history):
+        offset = map_offset(offset, invert_edits(edits, old_source), inclusive_end=False)
+    return offset

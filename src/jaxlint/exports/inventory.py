@@ -1,0 +1,93 @@
+"""Walk the user's paths, pick out the artifacts and give each a verdict for the target version."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artifact
+from jaxlint.exports.recognize import SNIFF_BYTES, has_artifact_suffix, looks_like_exported
+from jaxlint.exports.verdict import LOADS, UNKNOWN, Verdict, predict
+from jaxlint.versions import Version
+
+_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__"}
+
+
+@dataclass
+class ArtifactReport:
+    path: Path  # absolute
+    verdict: Verdict
+    header: ArtifactHeader | None = None  # None when the file could not be decoded
+    checked: str | None = None  # the verdict observed by --check-load, if run
+    checked_detail: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return (self.checked or self.verdict.kind) == LOADS
+
+
+@dataclass
+class Inventory:
+    target: Version
+    reports: list[ArtifactReport] = field(default_factory=list)
+    files_looked_at: int = 0
+    unreadable: list[tuple[Path, str]] = field(default_factory=list)  # permission errors and the like
+
+    @property
+    def ok(self) -> bool:
+        return not self.unreadable and all(r.ok for r in self.reports)
+
+
+def walk(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
+    """Yield (file, named_explicitly) in a stable order; symlinked directories are not followed (loops)."""
+    for path in paths:
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
+                for name in sorted(files):
+                    yield Path(root, name), False
+        else:
+            yield path, True
+
+
+def inspect_file(path: Path, target: Version, *, explicit: bool) -> ArtifactReport | None:
+    """A report for an artifact, or None for a file that is not one (unless the user clearly meant it as one)."""
+    size = path.stat().st_size
+    with path.open("rb") as handle:
+        prefix = handle.read(SNIFF_BYTES)
+        if not looks_like_exported(prefix, size):
+            if explicit or has_artifact_suffix(path.name):
+                return ArtifactReport(path, Verdict(UNKNOWN, _not_an_artifact(size)))
+            return None
+        data = prefix + handle.read()
+    try:
+        header = decode_artifact(data)
+    except CorruptArtifact as err:
+        return ArtifactReport(path, Verdict(UNKNOWN, f"{err} ({size} bytes)."))
+    return ArtifactReport(path, predict(header, target), header)
+
+
+def _not_an_artifact(size: int) -> str:
+    if size < 16:
+        return f"not a jax.export artifact: the file is only {size} bytes (empty or truncated)."
+    return "not a jax.export artifact: its first bytes are not an Exported flatbuffer (corrupt, or another format)."
+
+
+def build_inventory(paths: Iterable[Path], target: Version) -> Inventory:
+    inventory = Inventory(target)
+    for path, explicit in walk(paths):
+        inventory.files_looked_at += 1
+        try:
+            report = inspect_file(path.absolute(), target, explicit=explicit)
+        except OSError as err:
+            inventory.unreadable.append((path.absolute(), err.strerror or str(err)))
+            continue
+        if report is not None:
+            inventory.reports.append(report)
+    return inventory
+
+
+def count(inventory: Inventory, kind: str) -> int:
+    return sum(1 for r in inventory.reports if (r.checked or r.verdict.kind) == kind)
+

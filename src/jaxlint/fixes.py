@@ -1,0 +1,144 @@
+"""From node-level fix descriptions to text edits, and applying text edits to a source."""
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from jaxlint.diagnostics import Edit, Fix, LineIndex
+from jaxlint.rules.base import DeleteStatement, FixSpec, InsertAfter, InsertBefore, Replace
+
+
+class EditBuilder:
+    """Turns ``Replace``/``InsertBefore``/``InsertAfter``/``DeleteStatement`` into offset-based ``Edit``s."""
+
+    def __init__(self, source: str, index: LineIndex, positions: Mapping[cst.CSTNode, CodeRange]) -> None:
+        self.source = source
+        self.index = index
+        self.positions = positions
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int]:
+        code_range = self.positions[node]
+        return (
+            self.index.offset(code_range.start.line, code_range.start.column),
+            self.index.offset(code_range.end.line, code_range.end.column),
+        )
+
+    def build(self, spec: FixSpec, ancestors: Sequence[cst.CSTNode]) -> Fix:
+        edits: list[Edit] = []
+        for node_edit in spec.edits:
+            if isinstance(node_edit, Replace):
+                start, end = self.span(node_edit.node)
+                edits.append(Edit(start, end, node_edit.content))
+            elif isinstance(node_edit, InsertBefore):
+                start, _ = self.span(node_edit.node)
+                edits.append(Edit(start, start, node_edit.content))
+            elif isinstance(node_edit, InsertAfter):
+                _, end = self.span(node_edit.node)
+                edits.append(Edit(end, end, node_edit.content))
+            elif isinstance(node_edit, DeleteStatement):
+                edits.append(self._delete_statement(node_edit.node, ancestors))
+            else:  # pragma: no cover - a programming error in a rule
+                raise TypeError(f"unknown edit {node_edit!r}")
+        probe = self.span(spec.probe) if spec.probe is not None else None
+        return Fix(spec.applicability, spec.message, tuple(sorted(edits, key=lambda e: (e.start, e.end))), probe)
+
+    def _delete_statement(self, statement: cst.CSTNode, ancestors: Sequence[cst.CSTNode]) -> Edit:
+        line_index = _last_index(ancestors, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
+        line = ancestors[line_index]
+        siblings = list(line.body)
+        position = next(i for i, s in enumerate(siblings) if s is statement)
+        if len(siblings) > 1:
+            # ``a; b; c``: drop the statement and one separator, keep the rest of the line as written.
+            if position < len(siblings) - 1:
+                start, _ = self.span(statement)
+                next_start, _ = self.span(siblings[position + 1])
+                return Edit(start, next_start, "")
+            _, previous_end = self.span(siblings[position - 1])
+            _, end = self.span(statement)
+            return Edit(previous_end, end, "")
+        block = ancestors[line_index - 1]
+        statement_start, statement_end = self.span(statement)
+        if isinstance(line, cst.SimpleStatementSuite) or (
+            isinstance(block, cst.IndentedBlock) and len(block.body) == 1
+        ):
+            # The only statement of a block: the block must keep a body.
+            return Edit(statement_start, statement_end, "pass")
+        # A statement alone on its lines: remove the whole lines, including the trailing comment and newline.
+        line_start, line_end = self.span(line)
+        start = self.index.starts[self.index.location(line_start).row - 1]
+        end_row = self.index.location(line_end).row
+        end = self.index.starts[end_row] if end_row < len(self.index.starts) else len(self.source)
+        if self.source[start:line_start].strip():  # something else precedes it on the line: be conservative
+            return Edit(statement_start, statement_end, "pass")
+        return Edit(start, end, "")
+
+
+def _last_index(nodes: Sequence[cst.CSTNode], types: tuple[type, ...]) -> int:
+    for i in range(len(nodes) - 1, -1, -1):
+        if isinstance(nodes[i], types):
+            return i
+    raise ValueError("statement outside a statement line")
+
+
+def edits_overlap(a: Iterable[Edit], b: Iterable[Edit]) -> bool:
+    """Edits conflict when their ranges intersect, or when both touch the same point."""
+    for x in a:
+        for y in b:
+            if x.start < y.end and y.start < x.end:
+                return True
+            if x.start == y.start or x.end == y.end or x.start == y.end or y.start == x.end:
+                return True
+    return False
+
+
+def apply_edits(source: str, edits: Sequence[Edit]) -> str:
+    """Apply non-overlapping edits (any order given)."""
+    pieces: list[str] = []
+    cursor = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if edit.start < cursor:
+            raise ValueError("overlapping edits")
+        pieces.append(source[cursor:edit.start])
+        pieces.append(edit.content)
+        cursor = edit.end
+    pieces.append(source[cursor:])
+    return "".join(pieces)
+
+
+def map_offset(offset: int, edits: Sequence[Edit], *, inclusive_end: bool) -> int:
+    """Where ``offset`` of the old text lands in the new text after ``edits``.
+
+    An edit touching the offset counts as inside the span being mapped: a span's start moves before text inserted
+    at it (``list(`` goes inside), a span's end after text inserted at it (the closing ``)`` goes inside).
+    """
+    shift = 0
+    for edit in edits:
+        delta = len(edit.content) - (edit.end - edit.start)
+        if inclusive_end:
+            if edit.end <= offset or (edit.start == edit.end == offset):
+                shift += delta
+            elif edit.start < offset < edit.end:
+                shift += edit.start + len(edit.content) - offset
+        else:
+            if edit.end <= offset and not (edit.start == edit.end == offset):
+                shift += delta
+            elif edit.start < offset < edit.end:
+                shift += edit.start - offset
+    return offset + shift
+
+
+def map_span(span: tuple[int, int], edits: Sequence[Edit]) -> tuple[int, int]:
+    return map_offset(span[0], edits, inclusive_end=False), map_offset(span[1], edits, inclusive_end=True)
+
+
+def invert_edits(edits: Sequence[Edit], old_source: str) -> list[Edit]:
+    """Edits that turn the new text back into the old one (for mapping positions back to the original)."""
+    inverted: list[Edit] = []
+    shift = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        new_start = edit.start + shift
+        inverted.append(Edit(new_start, new_start + len(edit.content), old_source[edit.start:edit.end]))
+        shift += len(edit.content) - (edit.end - edit.start)
+    return inverted

@@ -1,0 +1,38 @@
+"""All rules, one module each (``jaxNNN_<name>.py``); found by name so adding a rule is adding a file."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from functools import lru_cache
+
+from jaxlint.rules.base import Rule
+
+_RULE_MODULE = re.compile(r"^jax\d{3}_\w+$")
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> tuple[type[Rule], ...]:
+    found: dict[str, type[Rule]] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if not _RULE_MODULE.match(info.name):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Rule) and value is not Rule \
+                    and value.__module__ == module.__name__ and getattr(value, "code", None):
+                if value.code in found and found[value.code] is not value:
+                    raise RuntimeError(f"two rules claim {value.code}: {found[value.code]} and {value}")
+                found[value.code] = value
+    return tuple(sorted(found.values(), key=lambda rule: rule.code))
+
+
+def rule_by_code(code: str) -> type[Rule] | None:
+    for rule in all_rules():
+        if rule.code == code.upper():
+            return rule
+    return None
+
+
+def known_codes() -> frozenset[str]:
+    return frozenset(rule.code for rule in all_rules()) | {"JAX000"}

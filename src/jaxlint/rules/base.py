@@ -1,0 +1,166 @@
+"""The rule API: a rule is a small class with its docs, its examples and libcst visit methods.
+
+Modelled on Fixit 2: the examples inline in each rule are the spec; ``tests/test_rule_examples.py`` turns every one
+of them into a test (flagged or not, and the exact source after ``--fix``), and ``jaxlint rule CODE`` prints the docs.
+
+A rule's ``visit_<Node>``/``leave_<Node>`` methods are called by one batched traversal shared by all enabled rules
+(returning False does not prune: other rules still see the children). Rules report through ``self.report``; fixes
+are described against nodes (``Replace``, ``InsertBefore``...) and turned into text edits by the engine, which only
+computes node positions when something was reported.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Sequence
+
+import libcst as cst
+
+from jaxlint.diagnostics import Applicability
+from jaxlint.versions import Version, parse_version
+
+if TYPE_CHECKING:
+    from jaxlint.context import FileContext
+    from jaxlint.settings import Settings
+
+DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#{code}"
+
+
+# -- examples ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Example:
+    code: str
+    # Exact source after ``--fix`` (safe fixes only). None: the finding has no safe fix, the source stays as is.
+    fixed: str | None = None
+    # Exact source after ``--fix --unsafe-fixes``; None means "same as ``fixed``".
+    unsafe_fixed: str | None = None
+    min_version: str | None = None
+    target_version: str | None = None
+    # How many findings of this rule the example must produce (INVALID only).
+    count: int = 1
+    # Which trap or case this example pins down.
+    note: str = ""
+    # Whether the example can be executed by the verifier (``jaxlint verify --rules``): self-contained code.
+    runnable: bool = False
+
+
+def Valid(code: str, **kwargs) -> Example:
+    return Example(textwrap.dedent(code).lstrip("\n"), **kwargs)
+
+
+def Invalid(code: str, fixed: str | None = None, unsafe_fixed: str | None = None, **kwargs) -> Example:
+    def clean(text: str | None) -> str | None:
+        return None if text is None else textwrap.dedent(text).lstrip("\n")
+
+    return Example(clean(code), fixed=clean(fixed), unsafe_fixed=clean(unsafe_fixed), **kwargs)
+
+
+# -- fixes described against nodes ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Replace:
+    node: cst.CSTNode
+    content: str
+
+
+@dataclass(frozen=True)
+class InsertBefore:
+    node: cst.CSTNode
+    content: str
+
+
+@dataclass(frozen=True)
+class InsertAfter:
+    node: cst.CSTNode
+    content: str
+
+
+@dataclass(frozen=True)
+class DeleteStatement:
+    """Delete one small statement (``x = 1``, an ``import``...), its line when it stands alone, or leave ``pass``."""
+
+    node: cst.BaseSmallStatement
+
+
+NodeEdit = Replace | InsertBefore | InsertAfter | DeleteStatement
+
+
+@dataclass(frozen=True)
+class FixSpec:
+    applicability: Applicability
+    message: str
+    edits: Sequence[NodeEdit]
+    # The expression whose value the fix must preserve (probed by ``jaxlint verify``); None if there is no value.
+    probe: cst.CSTNode | None = None
+
+
+def safe_fix(message: str, *edits: NodeEdit, probe: cst.CSTNode | None = None) -> FixSpec:
+    return FixSpec(Applicability.SAFE, message, edits, probe)
+
+
+def unsafe_fix(message: str, *edits: NodeEdit, probe: cst.CSTNode | None = None) -> FixSpec:
+    return FixSpec(Applicability.UNSAFE, message, edits, probe)
+
+
+@dataclass
+class Report:
+    code: str
+    node: cst.CSTNode
+    message: str
+    fix: FixSpec | None
+    ancestors: tuple[cst.CSTNode, ...] = field(default=())
+
+
+# -- the rule class ------------------------------------------------------------------------------------------
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    # User documentation in Markdown: what it does, why, example, fix safety, JAX version and exact texts.
+    explanation: ClassVar[str]
+    # The JAX release in which the breakage happens; the rule runs when the target version is at least this.
+    since: ClassVar[str]
+    # A behaviour change (same code, new result) rather than a removal: silent when the project is known to support
+    # only versions that already have the new behaviour (min version known and >= since).
+    behaviour_change: ClassVar[bool] = False
+    # Opt-in rules run only when selected by their exact code.
+    opt_in: ClassVar[bool] = False
+    # Rules skip code in compatibility shims (try/except ImportError, hasattr(jax, ...), version checks) unless set.
+    check_compat_code: ClassVar[bool] = False
+    # Plain-text strings at least one of which every flagged file contains: files without any are never parsed.
+    triggers: ClassVar[tuple[str, ...]]
+    VALID: ClassVar[list[Example]] = []
+    INVALID: ClassVar[list[Example]] = []
+
+    def __init__(self, context: "FileContext") -> None:
+        self.context = context
+
+    # -- helpers for rule code ---------------------------------------------------------------------------------
+    @property
+    def settings(self) -> "Settings":
+        return self.context.settings
+
+    def qualified_name(self, node: cst.CSTNode) -> str | None:
+        return self.context.resolver.qualified_name(node)
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self.context.module.code_for_node(node)
+
+    def min_version_at_least(self, version: str) -> bool:
+        return self.settings.min_version >= parse_version(version)
+
+    def report(self, node: cst.CSTNode, message: str, fix: FixSpec | None = None) -> None:
+        self.context.add_report(Report(self.code, node, message, fix, tuple(self.context.ancestors)))
+
+    # -- selection ---------------------------------------------------------------------------------------------
+    @classmethod
+    def applies_to(cls, settings: "Settings") -> bool:
+        since = Version(cls.since)
+        if settings.target_version < since:
+            return False
+        if cls.behaviour_change and settings.min_version_known and settings.min_version >= since:
+            return False
+        return True
+
+    @classmethod
+    def url(cls) -> str:
+        return DOCS_URL.format(code=cls.code.lower())

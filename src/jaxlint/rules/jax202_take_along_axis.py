@@ -1,0 +1,261 @@
+"""JAX202 take-along-axis-wrap: ``take_along_axis`` negative-index wrapping changed in JAX 0.11.1."""
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
+from jaxlint.rules.calls import add_keyword, argument, has_star_args, is_none, keyword_arg, string_value
+
+TAKE_ALONG_AXIS = "jax.numpy.take_along_axis"
+PROMISE = "promise_in_bounds"
+KEYWORD_SINCE = "0.10.2"  # wrap_negative_indices= does not exist before this release
+
+
+def _is_enum_member(qualified: str | None) -> bool:
+    """``jax.lax.GatherScatterMode.CLIP`` or ``GatherScatterMode.from_any(...)``: an enum, never equal to a str."""
+    return bool(qualified) and qualified.startswith("jax") and ".GatherScatterMode." in qualified
+
+
+class TakeAlongAxisWrap(Rule):
+    code = "JAX202"
+    name = "take-along-axis-wrap"
+    summary = "take_along_axis negative-index wrapping changed in JAX 0.11.1"
+    since = "0.11.1"
+    behaviour_change = True
+    triggers = ("take_along_axis",)
+    explanation = """
+## What it does
+Finds `jnp.take_along_axis` calls whose result changes in JAX 0.11.1 for negative indices:
+`wrap_negative_indices=None`, and `mode="promise_in_bounds"` without `wrap_negative_indices`.
+
+## Why
+Before 0.11.1, `wrap_negative_indices=None` (the default) meant `mode != "promise_in_bounds"`: a comparison with
+the *string*, so negative indices were wrapped unless `mode` was exactly that string (a `GatherScatterMode` enum
+member always wrapped). From 0.11.1 the default is `True` and an explicit `None` is silently falsy: no wrapping.
+Nothing warns. With `x = [10, 20, 30, 40]`, `idx = [-1, 1, 5]`, `axis=0`:
+
+| call | JAX 0.10.2 / 0.11.0 | JAX 0.11.1 and later |
+|---|---|---|
+| `mode="promise_in_bounds"` | `[10, 20, 40]` | `[40, 20, 40]` |
+| `wrap_negative_indices=None` | `[40, 20, nan]` | `[nan, 20, nan]` |
+| `wrap_negative_indices=None, mode="clip"` | `[40, 20, 40]` | `[10, 20, 40]` |
+
+## Example
+```python
+jnp.take_along_axis(x, idx, axis=0, mode="promise_in_bounds")
+jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=None)
+```
+Use instead:
+```python
+jnp.take_along_axis(x, idx, axis=0, mode="promise_in_bounds", wrap_negative_indices=False)
+jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=True)
+```
+
+## Fix safety
+Safe: the fix spells out the pre-0.11.1 behaviour. `wrap_negative_indices=None` becomes `False` when `mode` is the
+string `"promise_in_bounds"`, `True` when `mode` is absent, another string or a `GatherScatterMode` member, and
+`(<mode> != "promise_in_bounds")` (the old rule, verbatim) otherwise. Adding `wrap_negative_indices=False` next to
+`mode="promise_in_bounds"` needs the keyword, which exists only from JAX 0.10.2 (0.4.30 ... 0.10.1 raise
+`TypeError: take_along_axis() got an unexpected keyword argument 'wrap_negative_indices'`): below a min version of
+0.10.2 there is no fix. A `mode` that is neither a literal nor an enum member, without the keyword, is reported
+without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it always wrapped) and is not reported.
+
+## JAX version
+0.11.1 (the change is not in the changelog; `jax/_src/numpy/indexing.py`).
+"""
+
+    VALID = [
+        Valid("""
+            import jax.numpy as jnp
+            jnp.take_along_axis(x, idx, axis=0)
+        """, note="default mode: wraps before and after"),
+        Valid("""
+            import jax.numpy as jnp
+            jnp.take_along_axis(x, idx, axis=0, mode="clip")
+        """, note="another string mode: wraps before and after"),
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+            jnp.take_along_axis(x, idx, 0, mode=jax.lax.GatherScatterMode.PROMISE_IN_BOUNDS)
+        """, note="enum member always wrapped"),
+        Valid("""
+            from jax.lax import GatherScatterMode
+            from jax.numpy import take_along_axis
+            take_along_axis(x, idx, 0, GatherScatterMode.PROMISE_IN_BOUNDS)
+        """, note="enum member passed positionally"),
+        Valid("""
+            import jax.numpy as jnp
+            jnp.take_along_axis(x, idx, 0, mode="promise_in_bounds", wrap_negative_indices=False)
+        """, note="already explicit"),
+        Valid("""
+            import numpy as np
+            np.take_along_axis(x, idx, 0)
+            np.take_along_axis(x, idx, axis=0, mode="promise_in_bounds", wrap_negative_indices=None)
+        """, note="numpy, not jax"),
+        Valid("""
+            import jax.numpy as jnp
+            def take_along_axis(a, i, axis, mode=None, wrap_negative_indices=None):
+                return a
+            take_along_axis(x, idx, 0, mode="promise_in_bounds")
+        """, note="a project's own function of the same name"),
+        Valid("""
+            import jax.numpy as jnp
+            jnp.take_along_axis(x, idx, 0, **options)
+        """, note="arguments hidden in **kwargs: nothing to say for sure"),
+        Valid("""
+            import jax.numpy as jnp
+            jnp.take_along_axis(x, idx, 0, mode="promise_in_bounds")
+        """, min_version="0.11.1", note="the project only supports JAX >= 0.11.1: no behaviour change in range"),
+        Valid("""
+            import jax.numpy as jnp
+            jnp.take_along_axis(x, idx, 0, mode="promise_in_bounds")
+        """, target_version="0.11.0", note="target before the change"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, mode="promise_in_bounds")
+        """, fixed="""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, mode="promise_in_bounds", wrap_negative_indices=False)
+        """, min_version="0.10.2", runnable=True),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, mode="promise_in_bounds")
+        """, min_version="0.4.30", note="keyword unavailable at the min version: no fix"),
+        Invalid("""
+            from jax import numpy as np
+            y = np.take_along_axis(x, idx, 0, "promise_in_bounds")
+        """, fixed="""
+            from jax import numpy as np
+            y = np.take_along_axis(x, idx, 0, "promise_in_bounds", wrap_negative_indices=False)
+        """, note="mode as the 4th positional argument; numpy alias of jax.numpy"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(
+                x,
+                idx,
+                axis=0,
+                mode="promise_in_bounds",
+            )
+        """, fixed="""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(
+                x,
+                idx,
+                axis=0,
+                mode="promise_in_bounds",
+                wrap_negative_indices=False,
+            )
+        """, note="one argument per line with a trailing comma"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=None)
+        """, fixed="""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=True)
+        """, runnable=True),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, mode="promise_in_bounds", wrap_negative_indices=None)
+        """, fixed="""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, mode="promise_in_bounds", wrap_negative_indices=False)
+        """),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, mode="clip", wrap_negative_indices=None)
+        """, fixed="""
+            import jax.numpy as jnp
+            y = jnp.take_along_axis(x, idx, axis=0, mode="clip", wrap_negative_indices=True)
+        """),
+        Invalid("""
+            import jax
+            from jax.numpy import take_along_axis as tal
+            y = tal(x, idx, 0, jax.lax.GatherScatterMode.PROMISE_IN_BOUNDS, wrap_negative_indices=None)
+        """, fixed="""
+            import jax
+            from jax.numpy import take_along_axis as tal
+            y = tal(x, idx, 0, jax.lax.GatherScatterMode.PROMISE_IN_BOUNDS, wrap_negative_indices=True)
+        """, note="enum member with None: it always wrapped"),
+        Invalid("""
+            import jax.numpy as jnp
+            def f(x, idx, mode):
+                return jnp.take_along_axis(x, idx, axis=0, mode=mode, wrap_negative_indices=None)
+        """, fixed="""
+            import jax.numpy as jnp
+            def f(x, idx, mode):
+                return jnp.take_along_axis(x, idx, axis=0, mode=mode, wrap_negative_indices=(mode != "promise_in_bounds"))
+        """, note="unknown mode with None: the old rule verbatim"),
+        Invalid("""
+            import jax.numpy as jnp
+            def f(x, idx, mode):
+                return jnp.take_along_axis(x, idx, axis=0, mode=mode)
+        """, note="unknown mode without the keyword: no fix"),
+        Invalid("""
+            def f(x, idx):
+                from jax import numpy as jnp
+                return jnp.take_along_axis(x, idx, 0, mode="promise_in_bounds")
+        """, fixed="""
+            def f(x, idx):
+                from jax import numpy as jnp
+                return jnp.take_along_axis(x, idx, 0, mode="promise_in_bounds", wrap_negative_indices=False)
+        """, note="function-local import"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.qualified_name(node.func) != TAKE_ALONG_AXIS or has_star_args(node):
+            return
+        mode_arg = argument(node, "mode", 3)
+        wrap_arg = keyword_arg(node, "wrap_negative_indices")
+        if wrap_arg is not None:
+            if is_none(wrap_arg.value):
+                self._explicit_none(node, wrap_arg, mode_arg)
+            return
+        if mode_arg is None or is_none(mode_arg.value) or self._is_enum(mode_arg.value):
+            return
+        mode = string_value(mode_arg.value)
+        if mode is not None and mode != PROMISE:
+            return
+        if mode == PROMISE:
+            self._promise_without_keyword(node)
+        else:
+            self.report(node, (
+                f"`take_along_axis` with a non-literal `mode` wraps negative indices since JAX 0.11.1 even when "
+                f"`mode` is \"{PROMISE}\" (before, it did not); pass `wrap_negative_indices=` explicitly, e.g. "
+                f"`wrap_negative_indices=({self.code_for(mode_arg.value).strip()} != \"{PROMISE}\")` for the old "
+                f"behaviour"
+            ))
+
+    def _is_enum(self, node: cst.BaseExpression) -> bool:
+        target = node.func if isinstance(node, cst.Call) else node
+        return _is_enum_member(self.qualified_name(target))
+
+    def _promise_without_keyword(self, node: cst.Call) -> None:
+        message = (f"`take_along_axis(..., mode=\"{PROMISE}\")` wraps negative indices since JAX 0.11.1 (before, "
+                   f"it did not)")
+        if not self.min_version_at_least(KEYWORD_SINCE):
+            self.report(node, message + (
+                f"; `wrap_negative_indices=False` keeps the old result but the keyword needs JAX >= {KEYWORD_SINCE} "
+                f"(min version is {self.settings.min_version}): raise the minimum or make the indices non-negative"
+            ))
+            return
+        edit = add_keyword(node, "wrap_negative_indices=False", self.context.module.default_newline)
+        self.report(node, message, safe_fix("Add `wrap_negative_indices=False` (the behaviour before JAX 0.11.1)",
+                                            edit, probe=node))
+
+    def _explicit_none(self, node: cst.Call, wrap_arg: cst.Arg, mode_arg: cst.Arg | None) -> None:
+        if mode_arg is None or is_none(mode_arg.value) or self._is_enum(mode_arg.value):
+            replacement = "True"
+        else:
+            mode = string_value(mode_arg.value)
+            if mode is not None:
+                replacement = "False" if mode == PROMISE else "True"
+            else:
+                replacement = f"({self.code_for(mode_arg.value).strip()} != \"{PROMISE}\")"
+        self.report(node, (
+            "`wrap_negative_indices=None` no longer means `mode != \"promise_in_bounds\"`: since JAX 0.11.1 it is "
+            "falsy and negative indices are not wrapped"
+        ), safe_fix(f"Replace with `wrap_negative_indices={replacement}` (the behaviour before JAX 0.11.1)",
+                    Replace(wrap_arg.value, replacement), probe=node))

@@ -1,0 +1,105 @@
+"""The settings one file is linted with: configuration merged with command-line options."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from jaxlint.versions import NEWEST_KNOWN, Version
+
+if TYPE_CHECKING:
+    from jaxlint.rules.base import Rule
+
+SELECTOR_RE = re.compile(r"^(ALL|JAX\d{0,3})$")
+OUTPUT_FORMATS = ("text", "json")
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] = ("JAX",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = ()
+    extend_exclude: tuple[str, ...] = ()
+    target_version: Version = NEWEST_KNOWN
+    # None when neither given nor pinned by the project: then the range is just the target.
+    explicit_min_version: Version | None = None
+    min_version_source: str = "not pinned: assuming the target version"
+    unsafe_fixes: bool = False
+    output_format: str = "text"
+    config_file: Path | None = None
+    root: Path = field(default_factory=Path.cwd)
+
+    @property
+    def min_version(self) -> Version:
+        return self.explicit_min_version or self.target_version
+
+    @property
+    def min_version_known(self) -> bool:
+        return self.explicit_min_version is not None
+
+    def is_selected(self, code: str, opt_in: bool = False) -> bool:
+        """Ruff's rule: the most specific matching selector wins; at equal specificity ``ignore`` wins."""
+        chosen = _longest_match(code, self.select + self.extend_select)
+        if chosen is None:
+            return False
+        if opt_in and chosen != code:
+            return False
+        ignored = _longest_match(code, self.ignore)
+        return ignored is None or len(ignored) < len(chosen)
+
+    def ignored_codes_for(self, path: Path) -> tuple[str, ...]:
+        if not self.per_file_ignores:
+            return ()
+        relative = relative_posix(path, self.root)
+        codes: list[str] = []
+        for pattern, pattern_codes in self.per_file_ignores:
+            if path_matches(relative, pattern):
+                codes.extend(pattern_codes)
+        return tuple(codes)
+
+
+def _longest_match(code: str, selectors: tuple[str, ...]) -> str | None:
+    best: str | None = None
+    for selector in selectors:
+        matched = selector == "ALL" or code.startswith(selector)
+        specificity = 3 if selector == "ALL" else len(selector)
+        if matched and (best is None or specificity > (3 if best == "ALL" else len(best))):
+            best = selector
+    return best
+
+
+def relative_posix(path: Path, root: Path) -> str:
+    try:
+        return PurePosixPath(Path(path).resolve().relative_to(root.resolve())).as_posix()
+    except ValueError:
+        return PurePosixPath(Path(path).resolve()).as_posix()
+
+
+def path_matches(relative: str, pattern: str) -> bool:
+    """Gitignore-like matching: a pattern matches the path, any parent directory of it, or its file name."""
+    pattern = pattern.rstrip("/")
+    if fnmatch(relative, pattern) or fnmatch(relative, pattern + "/*"):
+        return True
+    parts = relative.split("/")
+    if "/" not in pattern:
+        return any(fnmatch(part, pattern) for part in parts)
+    return any(fnmatch("/".join(parts[:i]), pattern) for i in range(1, len(parts)))
+
+
+@lru_cache(maxsize=64)
+def enabled_rules(settings: Settings, extra_ignored: tuple[str, ...] = ()) -> tuple[type["Rule"], ...]:
+    from jaxlint.rules import all_rules
+
+    ignored = set(extra_ignored)
+    chosen = []
+    for rule in all_rules():
+        if rule.code in ignored or any(rule.code.startswith(prefix) for prefix in ignored):
+            continue
+        if settings.is_selected(rule.code, rule.opt_in) and rule.applies_to(settings):
+            chosen.append(rule)
+    return tuple(chosen)
