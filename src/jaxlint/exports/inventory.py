@@ -79,9 +79,9 @@ def build_inventory(paths: Iterable[Path], target: Version) -> Inventory:
     for path, explicit in walk(paths):
         inventory.files_looked_at += 1
         try:
-            report = inspect_file(path.absolute(), target, explicit=explicit)
+            report = inspect_file(Path(os.path.abspath(path)), target, explicit=explicit)
         except OSError as err:
-            inventory.unreadable.append((path.absolute(), err.strerror or str(err)))
+            inventory.unreadable.append((Path(os.path.abspath(path)), err.strerror or str(err)))
             continue
         if report is not None:
             inventory.reports.append(report)

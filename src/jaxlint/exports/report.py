@@ -6,7 +6,7 @@ import io
 import json
 
 from jaxlint.exports.inventory import ArtifactReport, Inventory, count
-from jaxlint.exports.verdict import LABELS, VERDICTS
+from jaxlint.exports.verdict import VERDICTS
 
 # The JSON keys, in order; a contract (see docs/exports.md): do not add, rename or drop any.
 JSON_KEYS = ("path", "verdict", "serialization_version", "calling_convention_version", "nr_devices", "jax_version",
@@ -112,5 +112,3 @@ def summary(inventory: Inventory) -> str:
         text += f" {len(inventory.unreadable)} file(s) could not be read."
     return text
 
-
-__all__ = ["JSON_KEYS", "LABELS", "render_csv", "render_json", "render_text", "summary", "to_json_record"]

@@ -36,14 +36,15 @@ class Verdict:
 
 def predict(header: ArtifactHeader, target: Version | str) -> Verdict:
     target = parse_version(target)
+    # In the order the reader checks: the flatbuffer version first, the StableHLO module when it is parsed.
+    if target < FIRST_VERIFIED_READER and header.serialization_version > MAX_VERSION_READ_BY_OLD_READERS:
+        return Verdict(CANNOT_LOAD, f"JAX {target} rejects serialization version "
+                                    f"{header.serialization_version} (deserialize unsupported version).")
     for op, since in header.new_vhlo_ops.items():
         if target < parse_version(since):
             return Verdict(CANNOT_LOAD, f"the StableHLO module uses vhlo.{op}, which JAX {target} cannot read "
                                         f"(readable since JAX {since}): re-export it from source with JAX {target}.")
     if target < FIRST_VERIFIED_READER:
-        if header.serialization_version > MAX_VERSION_READ_BY_OLD_READERS:
-            return Verdict(CANNOT_LOAD, f"JAX {target} rejects serialization version "
-                                        f"{header.serialization_version} (deserialize unsupported version).")
         return Verdict(UNKNOWN, f"JAX {target} is older than every reader jaxlint has verified "
                                 f"({FIRST_VERIFIED_READER}+).")
     if target < EXPIRY_CHECK_SINCE:

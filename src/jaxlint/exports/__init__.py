@@ -1,0 +1,1 @@
+"""Inspect serialized ``jax.export`` artifacts and migrate the ones a newer JAX refuses (``jaxlint exports``)."""
