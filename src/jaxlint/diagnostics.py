@@ -28,6 +28,9 @@ class Edit:
     start: int
     end: int
     content: str
+    # 1-based positions of start/end in the same source (filled in by the engine, for JSON output).
+    location: "Location | None" = field(default=None, compare=False)
+    end_location: "Location | None" = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,9 @@ class EditBuilder:
             else:  # pragma: no cover - a programming error in a rule
                 raise TypeError(f"unknown edit {node_edit!r}")
         probe = self.span(spec.probe) if spec.probe is not None else None
-        return Fix(spec.applicability, spec.message, tuple(sorted(edits, key=lambda e: (e.start, e.end))), probe)
+        located = [Edit(e.start, e.end, e.content, self.index.location(e.start), self.index.location(e.end))
+                   for e in sorted(edits, key=lambda e: (e.start, e.end))]
+        return Fix(spec.applicability, spec.message, tuple(located), probe)
 
     def _delete_statement(self, statement: cst.CSTNode, ancestors: Sequence[cst.CSTNode]) -> Edit:
         line_index = _last_index(ancestors, (cst.SimpleStatementLine, cst.SimpleStatementSuite))

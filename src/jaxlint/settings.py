@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from jaxlint.rules.base import Rule
 
 SELECTOR_RE = re.compile(r"^(ALL|JAX\d{0,3})$")
+# Names of the output formats (jaxlint.output registers the renderers; kept here so config needs no import cycle).
 OUTPUT_FORMATS = ("text", "json")
 
 

@@ -1,0 +1,259 @@
+"""Command line (contract: options named as ruff names them). Parses options, calls the runner, prints."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from jaxlint import __version__
+from jaxlint.config import ConfigError, Overrides, SettingsResolver, validate_selector
+from jaxlint.files import discover
+from jaxlint.output import RenderOptions, render
+from jaxlint.output.text import format_diagnostics
+from jaxlint.runner import FileResult, Mode, process_source, run_files
+from jaxlint.settings import OUTPUT_FORMATS
+from jaxlint.sources import DecodeError, decode_source
+from jaxlint.versions import Version
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class DefaultToCheck(click.Group):
+    """``jaxlint [PATHS]`` and ``jaxlint --fix`` mean ``jaxlint check ...``, as users type them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="jaxlint")
+def main() -> None:
+    """jaxlint: find, fix and verify breaking JAX API changes.
+
+    Run `jaxlint [PATHS]` to check, `jaxlint --fix` to apply safe fixes, `jaxlint rule CODE` for a rule's docs.
+    """
+
+
+def _split_codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
+    codes: list[str] = []
+    for value in values:
+        for part in value.split(","):
+            if part.strip():
+                try:
+                    codes.append(validate_selector(part, option))
+                except ConfigError as error:
+                    raise click.BadParameter(str(error)) from None
+    return tuple(codes)
+
+
+def _version_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Version | None:
+    if value is None:
+        return None
+    try:
+        return Version(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--fix/--no-fix", default=False, help="Apply safe fixes (and unsafe ones with --unsafe-fixes).")
+@click.option("--unsafe-fixes/--no-unsafe-fixes", default=None, help="Also offer and apply unsafe fixes.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a diff instead of writing them; exit 1 if any.")
+@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (e.g. JAX2,JAX101). Replaces config.")
+@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--target-version", callback=_version_option, help="The JAX version the code will run on.")
+@click.option("--min-version", callback=_version_option,
+              help="The oldest JAX version the code must keep working on (default: the project's pins).")
+@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="Output format.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Print counts per rule instead of findings.")
+@click.option("--stdin-filename", type=click.Path(path_type=Path), help="The name of the file read from stdin.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes even to paths given on the command line.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the results cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Where to keep the results cache (default: .jaxlint_cache in the project root).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Parallel processes (default: the number of CPU cores).")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the findings to this file instead of stdout.")
+@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Use this configuration file instead of discovering one.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--show-settings", is_flag=True, help="Print the settings in effect (versions and where they came from).")
+def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, diff: bool, select: tuple[str, ...],
+          extend_select: tuple[str, ...], ignore: tuple[str, ...], target_version: Version | None,
+          min_version: Version | None, output_format: str | None, exit_zero: bool, show_statistics: bool,
+          stdin_filename: Path | None, force_exclude: bool, no_cache: bool, cache_dir: Path | None,
+          jobs: int | None, output_file: Path | None, config_file: Path | None, isolated: bool,
+          show_settings: bool) -> None:
+    """Check PATHS (default: the current directory) for JAX API changes."""
+    overrides = Overrides(
+        select=_split_codes(select, "--select") if select else None,
+        extend_select=_split_codes(extend_select, "--extend-select"),
+        ignore=_split_codes(ignore, "--ignore"),
+        target_version=target_version, min_version=min_version, unsafe_fixes=unsafe_fixes,
+        output_format=output_format, config_file=config_file, isolated=isolated,
+    )
+    resolver = SettingsResolver(overrides)
+    mode = Mode.DIFF if diff else Mode.FIX if fix else Mode.CHECK
+    try:
+        if list(paths) == [Path("-")] or (not paths and stdin_filename is not None):
+            sys.exit(_check_stdin(resolver, stdin_filename, mode, exit_zero, show_statistics, output_file))
+        targets = list(paths) or [Path(".")]
+        base_settings = resolver.for_path(targets[0])
+        if show_settings:
+            click.echo(_describe_settings(base_settings))
+            return
+        unsafe = bool(base_settings.unsafe_fixes)
+        files = list(discover(targets, resolver, force_exclude=force_exclude))
+        results = run_files(files, mode, unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
+    except ConfigError as error:
+        click.echo(f"jaxlint: error: {error}", err=True)
+        sys.exit(EXIT_ERROR)
+    except FileNotFoundError as error:
+        click.echo(f"jaxlint: error: {error.args[0]}: no such file or directory", err=True)
+        sys.exit(EXIT_ERROR)
+    sys.exit(_report(results, base_settings.output_format, mode, unsafe, exit_zero, show_statistics, output_file))
+
+
+def _check_stdin(resolver: SettingsResolver, stdin_filename: Path | None, mode: Mode, exit_zero: bool,
+                 show_statistics: bool, output_file: Path | None) -> int:
+    display = str(stdin_filename) if stdin_filename is not None else "-"
+    settings = resolver.for_path(stdin_filename if stdin_filename is not None else Path("."))
+    data = sys.stdin.buffer.read()
+    try:
+        source = decode_source(data)
+    except DecodeError as error:
+        click.echo(f"{display}:1:1: JAX000 cannot decode: {error}")
+        return EXIT_FINDINGS
+    stdin_mode = Mode.DIFF if mode is Mode.DIFF else mode
+    result = process_source(source, display, settings, stdin_mode, settings.unsafe_fixes)
+    if mode is Mode.FIX:
+        # As ruff does: the fixed source goes to stdout, findings to stderr.
+        sys.stdout.buffer.write(source.encode(result.fixed_source if result.fixed_source is not None else source.text))
+        sys.stdout.flush()
+        if result.diagnostics:
+            click.echo(format_diagnostics([result], unsafe=settings.unsafe_fixes), err=True)
+        return EXIT_OK if exit_zero or not result.diagnostics else EXIT_FINDINGS
+    return _report([result], settings.output_format, mode, settings.unsafe_fixes, exit_zero, show_statistics,
+                   output_file)
+
+
+def _report(results: list[FileResult], output_format: str, mode: Mode, unsafe: bool, exit_zero: bool,
+            show_statistics: bool, output_file: Path | None = None) -> int:
+    results = sorted(results, key=lambda r: r.path)
+    failed = False
+    for result in results:
+        if result.internal_error:
+            failed = True
+            click.echo(f"jaxlint: error: failed to check {result.path}: {result.internal_error} "
+                       "(this is a bug in jaxlint: please report it)", err=True)
+        for rejected in result.rejected:
+            click.echo(f"jaxlint: warning: the fix for {rejected.code} at {result.path}:{rejected.start.row}:"
+                       f"{rejected.start.column} would have produced invalid code and was not applied "
+                       "(this is a bug in jaxlint: please report it)", err=True)
+    if mode is Mode.DIFF:
+        diffs = [r.diff for r in results if r.diff]
+        for text in diffs:
+            click.echo(text, nl=False)
+        fixed = sum(len(r.applied) for r in results)
+        remaining = sum(len(r.diagnostics) for r in results)
+        click.echo(f"Would fix {fixed} error{'s' if fixed != 1 else ''} ({remaining} remaining).", err=True)
+        if failed:
+            return EXIT_ERROR
+        return EXIT_FINDINGS if diffs and not exit_zero else EXIT_OK
+    remaining = [d for r in results for d in r.diagnostics]
+    options = RenderOptions(unsafe=unsafe, fixing=mode is Mode.FIX,
+                            statistics=show_statistics and output_format == "text")
+    rendered = render(output_format, results, options)
+    if output_file is not None:
+        output_file.write_text(rendered + ("\n" if rendered else ""), encoding="utf-8")
+    elif rendered:
+        click.echo(rendered)
+    if failed:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if remaining and not exit_zero else EXIT_OK
+
+
+def _describe_settings(settings) -> str:
+    from jaxlint.settings import enabled_rules
+
+    rules = ", ".join(rule.code for rule in enabled_rules(settings)) or "(none)"
+    return "\n".join([
+        f"config file:    {settings.config_file or '(none: defaults)'}",
+        f"project root:   {settings.root}",
+        f"target version: {settings.target_version}",
+        f"min version:    {settings.min_version} ({settings.min_version_source})",
+        f"select:         {', '.join(settings.select + settings.extend_select)}",
+        f"ignore:         {', '.join(settings.ignore) or '(none)'}",
+        f"enabled rules:  {rules}",
+        f"unsafe fixes:   {'on' if settings.unsafe_fixes else 'off'}",
+    ])
+
+
+@main.command("rules")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+def list_rules(output_format: str) -> None:
+    """List every rule: code, name, JAX version, fix, default or opt-in."""
+    from jaxlint.rules import all_rules
+
+    rows = []
+    for rule in all_rules():
+        fixes = {("safe" if e.fixed is not None else "unsafe" if e.unsafe_fixed is not None else "none")
+                 for e in rule.INVALID}
+        fix = "safe" if "safe" in fixes else "unsafe" if "unsafe" in fixes else "none"
+        rows.append((rule.code, rule.name, rule.since, fix, "opt-in" if rule.opt_in else "default", rule.summary))
+    if output_format == "json":
+        import json
+
+        keys = ("code", "name", "since", "fix", "enabled", "summary")
+        click.echo(json.dumps([dict(zip(keys, row)) for row in rows], indent=2))
+        return
+    click.echo(f"{'code':<8} {'name':<30} {'since':<8} {'fix':<7} {'enabled':<8} summary")
+    for row in rows:
+        click.echo(f"{row[0]:<8} {row[1]:<30} {row[2]:<8} {row[3]:<7} {row[4]:<8} {row[5]}")
+
+
+@main.command("rule")
+@click.argument("code")
+def show_rule(code: str) -> None:
+    """Print the documentation of one rule (e.g. `jaxlint rule JAX202`)."""
+    from jaxlint.rules import rule_by_code
+
+    rule = rule_by_code(code)
+    if rule is None:
+        click.echo(f"jaxlint: error: unknown rule code {code!r} (see `jaxlint rules`)", err=True)
+        sys.exit(EXIT_ERROR)
+    click.echo(rule_documentation(rule))
+
+
+def rule_documentation(rule) -> str:
+    import textwrap
+
+    header = f"# {rule.code} {rule.name}\n\n{rule.summary}.\n\nJAX version: {rule.since}. " + \
+        ("Opt-in: enable it with `--select " + rule.code + "`." if rule.opt_in else "Enabled by default.")
+    return header + "\n" + textwrap.dedent(rule.explanation).rstrip() + "\n"
+
+
+def _register_optional_commands() -> None:
+    """Subcommands that live in their own packages (verify, exports, server)."""
+    import importlib
+
+    for module, attribute, name in (
+        ("jaxlint.exports.cli", "exports_command", "exports"),
+        ("jaxlint.verify.cli", "verify_command", "verify"),
+        ("jaxlint.server", "server_command", "server"),
+    ):
+        try:
+            command = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError):
+            continue
+        main.add_command(command, name)
+
+
+_register_optional_commands()

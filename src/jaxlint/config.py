@@ -1,0 +1,220 @@
+"""Configuration files: discovery (closest file wins), validation, and merging with command-line options.
+
+Files, in priority order within one directory: ``.jaxlint.toml``, ``jaxlint.toml``, ``pyproject.toml`` (only if it
+has a ``[tool.jaxlint]`` table). Unknown keys and bad values are errors naming the file and the key, never ignored.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from jaxlint.pins import infer_min_version
+from jaxlint.settings import OUTPUT_FORMATS, SELECTOR_RE, Settings
+from jaxlint.versions import Version
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10
+    import tomli as tomllib
+
+CONFIG_NAMES = (".jaxlint.toml", "jaxlint.toml", "pyproject.toml")
+
+
+class ConfigError(Exception):
+    """A configuration problem the user must fix; printed as ``jaxlint: error: ...`` with exit code 2."""
+
+
+# -- validation ------------------------------------------------------------------------------------------------
+def _codes(file: Path, key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{file}: `{key}` must be a list of rule codes or prefixes, got {value!r}")
+    return tuple(validate_selector(v, f"{file}: `{key}`") for v in value)
+
+
+def validate_selector(selector: str, where: str) -> str:
+    from jaxlint.rules import known_codes
+
+    selector = selector.strip().upper()
+    if not SELECTOR_RE.match(selector):
+        raise ConfigError(f"{where}: `{selector}` is not a rule code or prefix (expected e.g. JAX201, JAX2 or JAX)")
+    if selector != "ALL" and not any(code.startswith(selector) for code in known_codes()):
+        raise ConfigError(f"{where}: `{selector}` matches no rule (see `jaxlint rules`)")
+    return selector
+
+
+def _strings(file: Path, key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{file}: `{key}` must be a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _version(file: Path, key: str, value: Any) -> Version:
+    if not isinstance(value, str):
+        raise ConfigError(f"{file}: `{key}` must be a version string such as \"0.11.1\", got {value!r}")
+    try:
+        return Version(value)
+    except ValueError as error:
+        raise ConfigError(f"{file}: `{key}`: {error}") from None
+
+
+def _bool(file: Path, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{file}: `{key}` must be true or false, got {value!r}")
+    return value
+
+
+def _output_format(file: Path, key: str, value: Any) -> str:
+    if value not in OUTPUT_FORMATS:
+        raise ConfigError(f"{file}: `{key}` must be one of {', '.join(OUTPUT_FORMATS)}, got {value!r}")
+    return value
+
+
+def _per_file_ignores(file: Path, key: str, value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{file}: `{key}` must be a table of glob = [codes], got {value!r}")
+    return tuple((pattern, _codes(file, f"{key}.{pattern}", codes)) for pattern, codes in value.items())
+
+
+_KEYS: dict[str, tuple[str, Callable[[Path, str, Any], Any]]] = {
+    "select": ("select", _codes),
+    "extend-select": ("extend_select", _codes),
+    "ignore": ("ignore", _codes),
+    "per-file-ignores": ("per_file_ignores", _per_file_ignores),
+    "exclude": ("exclude", _strings),
+    "extend-exclude": ("extend_exclude", _strings),
+    "target-version": ("target_version", _version),
+    "min-version": ("explicit_min_version", _version),
+    "unsafe-fixes": ("unsafe_fixes", _bool),
+    "output-format": ("output_format", _output_format),
+}
+
+
+def parse_config_table(file: Path, table: dict[str, Any]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in _KEYS:
+            hint = f" (did you mean `{key.replace('_', '-')}`?)" if key.replace("_", "-") in _KEYS else ""
+            raise ConfigError(f"{file}: unknown key `{key}` in jaxlint settings{hint}; known keys: "
+                              + ", ".join(_KEYS))
+        field_name, validate = _KEYS[key]
+        values[field_name] = validate(file, key, value)
+    return values
+
+
+def read_config_file(file: Path) -> dict[str, Any] | None:
+    """The validated settings of one file, or None for a ``pyproject.toml`` without ``[tool.jaxlint]``."""
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{file}: invalid TOML: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{file}: cannot read: {error}") from None
+    if file.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        if "jaxlint" not in tool:
+            return None
+        table = tool["jaxlint"]
+        if not isinstance(table, dict):
+            raise ConfigError(f"{file}: [tool.jaxlint] must be a table")
+    else:
+        table = data  # jaxlint.toml / .jaxlint.toml hold the keys at top level, like ruff.toml
+    return parse_config_table(file, table)
+
+
+def find_config_file(directory: Path) -> Path | None:
+    for folder in [directory, *directory.parents]:
+        for name in CONFIG_NAMES:
+            candidate = folder / name
+            if candidate.is_file() and (name != "pyproject.toml" or _has_jaxlint_table(candidate)):
+                return candidate
+    return None
+
+
+def _has_jaxlint_table(pyproject: Path) -> bool:
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return "[tool.jaxlint" in text or "tool.jaxlint" in text
+
+
+# -- command-line overrides --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Overrides:
+    """Options given on the command line; None means "not given"."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    target_version: Version | None = None
+    min_version: Version | None = None
+    unsafe_fixes: bool | None = None
+    output_format: str | None = None
+    config_file: Path | None = None
+    isolated: bool = False
+
+
+class SettingsResolver:
+    """Settings for each file from the closest configuration file, cached per directory."""
+
+    def __init__(self, overrides: Overrides, cwd: Path | None = None) -> None:
+        self.overrides = overrides
+        self.cwd = (cwd or Path.cwd()).resolve()
+        self._by_directory: dict[Path, Settings] = {}
+        self._by_config: dict[Path | None, Settings] = {}
+
+    def for_path(self, path: Path) -> Settings:
+        directory = (path if path.is_dir() else path.parent).resolve()
+        if directory not in self._by_directory:
+            if self.overrides.isolated:
+                config = None
+            elif self.overrides.config_file is not None:
+                config = self.overrides.config_file.resolve()
+            else:
+                config = find_config_file(directory)
+            self._by_directory[directory] = self._settings_for_config(config)
+        return self._by_directory[directory]
+
+    def _settings_for_config(self, config: Path | None) -> Settings:
+        if config in self._by_config:
+            return self._by_config[config]
+        root = config.parent if config is not None else self.cwd
+        values = read_config_file(config) if config is not None else {}
+        settings = Settings(config_file=config, root=root, **(values or {}))
+        if "explicit_min_version" in (values or {}):
+            settings = replace(settings, min_version_source=f"{config.name}: min-version")
+        settings = self._apply_overrides(settings)
+        self._by_config[config] = settings
+        return settings
+
+    def _apply_overrides(self, settings: Settings) -> Settings:
+        o = self.overrides
+        changes: dict[str, Any] = {}
+        if o.select is not None:
+            changes["select"] = o.select
+            changes["extend_select"] = ()
+        if o.extend_select:
+            changes["extend_select"] = (changes.get("extend_select", settings.extend_select) + o.extend_select)
+        if o.ignore:
+            changes["ignore"] = settings.ignore + o.ignore
+        if o.target_version is not None:
+            changes["target_version"] = o.target_version
+        if o.unsafe_fixes is not None:
+            changes["unsafe_fixes"] = o.unsafe_fixes
+        if o.output_format is not None:
+            changes["output_format"] = o.output_format
+        if o.min_version is not None:
+            changes["explicit_min_version"] = o.min_version
+            changes["min_version_source"] = "--min-version"
+        settings = replace(settings, **changes)
+        if settings.explicit_min_version is None:
+            pinned = infer_min_version(settings.root)
+            if pinned is not None:
+                version, source = pinned
+                settings = replace(settings, explicit_min_version=version, min_version_source=source)
+        if settings.explicit_min_version is not None and settings.explicit_min_version > settings.target_version:
+            raise ConfigError(f"the min version {settings.explicit_min_version} ({settings.min_version_source}) is "
+                              f"newer than the target version {settings.target_version}")
+        return settings

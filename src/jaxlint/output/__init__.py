@@ -1,0 +1,44 @@
+"""Output formats: one module each; ``render`` picks one by name.
+
+A format is a function ``(results, options) -> str`` registered in ``FORMATS``; ``OUTPUT_FORMATS`` (the names) is what
+the CLI and the config accept.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from jaxlint.runner import FileResult
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    unsafe: bool = False
+    fixing: bool = False
+    statistics: bool = False
+
+
+def _text(results: Sequence[FileResult], options: RenderOptions) -> str:
+    from jaxlint.output.text import format_diagnostics, statistics, summary
+
+    if options.statistics:
+        return statistics(results, unsafe=options.unsafe)
+    body = format_diagnostics(results, unsafe=options.unsafe)
+    tail = summary(results, fixing=options.fixing, unsafe=options.unsafe)
+    return f"{body}\n{tail}" if body else tail
+
+
+def _json(results: Sequence[FileResult], options: RenderOptions) -> str:
+    from jaxlint.output.json import format_json
+
+    return format_json(results)
+
+
+FORMATS: dict[str, Callable[[Sequence[FileResult], RenderOptions], str]] = {
+    "text": _text,
+    "json": _json,
+}
+
+
+def render(name: str, results: Sequence[FileResult], options: RenderOptions) -> str:
+    return FORMATS[name](results, options)

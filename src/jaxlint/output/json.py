@@ -1,0 +1,39 @@
+"""Contract: one JSON list in ruff's shape (code, message, filename, location, end_location, fix, url, noqa_row, cell)."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Sequence
+
+from jaxlint.diagnostics import Diagnostic
+from jaxlint.runner import FileResult
+
+
+def _location(location) -> dict:
+    return {"row": location.row, "column": location.column}
+
+
+def diagnostic_to_json(diagnostic: Diagnostic) -> dict:
+    fix = None
+    if diagnostic.fix is not None:
+        edits = [{"content": edit.content, "location": _location(edit.location),
+                  "end_location": _location(edit.end_location)} for edit in diagnostic.fix.edits]
+        fix = {"applicability": diagnostic.fix.applicability.value, "message": diagnostic.fix.message,
+               "edits": edits}
+    filename = diagnostic.path if diagnostic.path == "-" else os.path.abspath(diagnostic.path)
+    return {
+        "code": diagnostic.code,
+        "message": diagnostic.message,
+        "filename": filename,
+        "location": _location(diagnostic.start),
+        "end_location": _location(diagnostic.end),
+        "fix": fix,
+        "url": diagnostic.url,
+        "noqa_row": diagnostic.noqa_row,
+        "cell": diagnostic.cell,
+    }
+
+
+def format_json(results: Sequence[FileResult]) -> str:
+    items = [diagnostic_to_json(d) for result in results for d in result.diagnostics]
+    return json.dumps(items, indent=2, ensure_ascii=False)

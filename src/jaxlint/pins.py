@@ -1,0 +1,88 @@
+"""The oldest JAX a project supports, read from its own dependency pins (as django-upgrade reads Django's)."""
+from __future__ import annotations
+
+import configparser
+import re
+import sys
+from pathlib import Path
+
+from jaxlint.versions import Version
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# ``jax`` itself (not jaxlib, jax-md, jaxtyping), optional extras, then the specifier.
+_REQUIREMENT = re.compile(r"^\s*jax\s*(\[[^\]]*\])?\s*(?P<spec>(?:[<>=!~^][^;#]*)?)(?:[;#].*)?$", re.IGNORECASE)
+_LOWER_BOUND = re.compile(r"(?:>=|==|~=|\^|>)\s*v?(\d+(?:\.\d+){0,3})")
+
+
+def lower_bound(requirement: str) -> Version | None:
+    """``jax[cuda12]>=0.4.30,<0.6`` -> 0.4.30; None for other packages or an unpinned ``jax``."""
+    match = _REQUIREMENT.match(requirement.strip())
+    if not match:
+        return None
+    bounds = [Version(v) for v in _LOWER_BOUND.findall(match.group("spec"))]
+    return max(bounds) if bounds else None
+
+
+def _from_pyproject(path: Path) -> list[str]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    project = data.get("project", {})
+    requirements = list(project.get("dependencies", []) or [])
+    for extra in (project.get("optional-dependencies", {}) or {}).values():
+        requirements.extend(extra or [])
+    poetry = data.get("tool", {}).get("poetry", {}).get("dependencies", {}) or {}
+    if isinstance(poetry.get("jax"), str):
+        requirements.append(f"jax {poetry['jax']}")
+    elif isinstance(poetry.get("jax"), dict) and isinstance(poetry["jax"].get("version"), str):
+        requirements.append(f"jax {poetry['jax']['version']}")
+    return [r for r in requirements if isinstance(r, str)]
+
+
+def _from_setup_cfg(path: Path) -> list[str]:
+    parser = configparser.ConfigParser()
+    try:
+        parser.read(path, encoding="utf-8")
+    except (configparser.Error, UnicodeDecodeError):
+        return []
+    lines: list[str] = []
+    if parser.has_option("options", "install_requires"):
+        lines.extend(parser.get("options", "install_requires").splitlines())
+    if parser.has_section("options.extras_require"):
+        for _, value in parser.items("options.extras_require"):
+            lines.extend(value.splitlines())
+    return lines
+
+
+def _from_requirements(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _candidate_files(root: Path) -> list[tuple[Path, object]]:
+    files: list[tuple[Path, object]] = [(root / "pyproject.toml", _from_pyproject), (root / "setup.cfg", _from_setup_cfg)]
+    files.extend((path, _from_requirements) for path in sorted(root.glob("requirements*.txt")))
+    files.extend((path, _from_requirements) for path in sorted(root.glob("requirements/*.txt")))
+    return files
+
+
+def infer_min_version(start: Path) -> tuple[Version, str] | None:
+    """Search ``start`` and its parents up to the project root; first pinned file wins (pyproject > setup.cfg > reqs)."""
+    for folder in [start, *start.parents]:
+        for path, reader in _candidate_files(folder):
+            if not path.is_file():
+                continue
+            for line in reader(path):  # type: ignore[operator]
+                bound = lower_bound(line)
+                if bound is not None:
+                    return bound, f"{path.name}: {line.strip()}"
+        if (folder / ".git").exists() or (folder / "pyproject.toml").is_file():
+            break  # the project root: pins above it belong to someone else
+    return None
