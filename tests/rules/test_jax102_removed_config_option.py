@@ -1,0 +1,55 @@
+"""JAX102: the flag table and the version gate beyond the inline examples."""
+from dataclasses import replace
+
+import pytest
+
+from jaxlint.engine import fix_source, lint_source
+from jaxlint.rules.jax102_removed_config_option import REMOVED_FLAGS, RemovedConfigOption
+from jaxlint.settings import Settings
+from jaxlint.versions import Version
+
+
+def _findings(source, target="0.12.0.1", min_version=None):
+    settings = replace(Settings(select=("JAX102",)), target_version=Version(target))
+    if min_version:
+        settings = replace(settings, explicit_min_version=Version(min_version))
+    return lint_source(source, "x.py", settings, rules=[RemovedConfigOption]).diagnostics
+
+
+@pytest.mark.parametrize("flag", sorted(REMOVED_FLAGS))
+def test_every_spelling_passes_the_prefilter(flag):
+    short = flag[len("jax_"):]
+    for text in (flag, flag.upper(), short):
+        assert any(trigger in text for trigger in RemovedConfigOption.triggers), text
+
+
+@pytest.mark.parametrize("flag", sorted(REMOVED_FLAGS))
+def test_each_flag_fires_from_its_removal_release(flag):
+    removed = REMOVED_FLAGS[flag].removed
+    source = f'import jax, os\njax.config.update("{flag}", 1)\nos.environ["{flag.upper()}"] = "1"\n'
+    assert len(_findings(source, target=removed)) == 2
+    before = {"0.11.1": "0.11.0", "0.11.2": "0.11.1", "0.12.0": "0.11.2"}[removed]
+    assert _findings(source, target=before) == []
+
+
+def test_reports_point_at_the_line_to_change():
+    source = "import jax\n\nx = 1\njax.config.jax_memory_fitting_effort = 0.5\n"
+    (finding,) = _findings(source)
+    assert (finding.start.row, finding.start.column) == (4, 1)
+    assert "jax_memory_fitting_level" in finding.message and "no exact mapping" in finding.message
+
+
+def test_messages_name_the_replacements_and_error_texts():
+    source = ('import jax\njax.config.update("jax_exec_time_optimization_effort", 0.3)\n'
+              'f = jax.jit(g, compiler_options={"memory_fitting_effort": 0.3})\n')
+    update, option = _findings(source)
+    assert "AttributeError: Unrecognized config option: jax_exec_time_optimization_effort" in update.message
+    assert "jax_optimization_level" in update.message and "jax.CompilerEffortLevel" in update.message
+    assert "No such compile option: 'memory_fitting_effort'" in option.message
+    assert "memory_fitting_level" in option.message and "no exact mapping" in option.message
+
+
+def test_crlf_line_deletion():
+    source = 'import jax\r\njax.config.update("jax_memory_fitting_effort", 0.0)\r\nx = 1\r\n'
+    settings = Settings(select=("JAX102",))
+    assert fix_source(source, "x.py", settings, rules=[RemovedConfigOption]).source == "import jax\r\nx = 1\r\n"
