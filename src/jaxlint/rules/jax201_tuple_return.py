@@ -1,0 +1,1057 @@
+"""JAX201 tuple-return: ``meshgrid``, ``broadcast_arrays`` and multi-argument ``atleast_*d`` return tuples now."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import libcst as cst
+
+from jaxlint.names import Binding
+from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Report, Rule, Valid, safe_fix
+from jaxlint.rules.calls import argument, has_star_args, positional_args
+
+# qualified name -> (JAX release that returns a tuple, whether the arity matters)
+TARGETS: dict[str, tuple[str, bool]] = {
+    "jax.numpy.meshgrid": ("0.11.1", False),
+    "jax.numpy.broadcast_arrays": ("0.11.1", False),
+    "jax.numpy.atleast_1d": ("0.12.0", True),
+    "jax.numpy.atleast_2d": ("0.12.0", True),
+    "jax.numpy.atleast_3d": ("0.12.0", True),
+}
+
+# Attributes a list has and a tuple lacks (``index``/``count`` exist on both).
+LIST_ONLY_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "sort", "reverse", "clear", "copy"})
+# Augmented assignments a list does in place and a tuple does not (``+=`` with a non-tuple even raises).
+IN_PLACE_OPERATORS = {cst.AddAssign: "+=", cst.MultiplyAssign: "*="}
+
+LIST_TYPES = frozenset({"builtins.list", "typing.List", "typing.MutableSequence", "collections.abc.MutableSequence"})
+# Types that a tuple is an instance of as much as a list: with one of these the isinstance result does not change.
+SEQUENCE_TYPES = frozenset({
+    "builtins.tuple", "builtins.object", "typing.Tuple", "typing.Sequence", "typing.Collection", "typing.Iterable",
+    "typing.Container", "typing.Sized", "typing.Reversible", "typing.Any",
+    "collections.abc.Sequence", "collections.abc.Collection", "collections.abc.Iterable",
+    "collections.abc.Container", "collections.abc.Sized", "collections.abc.Reversible", "collections.abc.Hashable",
+})
+
+# loop -> (body function parameter name and position, initial value parameter name and position, carry position)
+LOOPS: dict[str, tuple[tuple[str, int], tuple[str, int], bool]] = {
+    # scan's body returns ``(carry, y)``; the others return the carry itself.
+    "jax.lax.scan": (("f", 0), ("init", 1), True),
+    "jax.lax.fori_loop": (("body_fun", 2), ("init_val", 3), False),
+    "jax.lax.while_loop": (("body_fun", 1), ("init_val", 2), False),
+}
+
+_ORDERING = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+
+
+@dataclass
+class _Candidate:
+    """A call of one of the TARGETS that returns several arrays."""
+
+    node: cst.Call
+    qualified: str
+    since: str
+    # False for ``atleast_1d(*arrays)``: one array gives an Array, not a sequence, so ``list(...)`` could change it.
+    certain: bool
+
+
+def _short(qualified: str) -> str:
+    return "jnp." + qualified.rsplit(".", 1)[1]
+
+
+class TupleReturn(Rule):
+    code = "JAX201"
+    name = "tuple-return"
+    summary = "meshgrid, broadcast_arrays and multi-argument atleast_*d return a tuple, not a list"
+    since = "0.11.1"
+    # The per-function releases differ (0.11.1 and 0.12.0), so the min/target gating is done per call below.
+    behaviour_change = False
+    triggers = ("meshgrid", "broadcast_arrays", "atleast_")
+    explanation = """
+## What it does
+Finds results of `jnp.meshgrid`, `jnp.broadcast_arrays` and `jnp.atleast_1d/2d/3d` (with several arguments, or
+none) that are used as a **list**: a list method (`append`, `extend`, `insert`, `pop`, `remove`, `sort`,
+`reverse`, `clear`, `copy`), item or slice assignment or deletion, `+` with a list on either side, the in-place
+operators `+=` and `*=`, `isinstance(x, list)`, `type(x) is list` (or `==`, `!=`, `is not`, `in (list, ...)`), an
+ordering or equality comparison with a list, and a loop carry of `lax.scan`, `lax.fori_loop` or `lax.while_loop`
+whose initial value is a list. The result may be used directly or through a name assigned in the same scope
+(`g = jnp.meshgrid(x, y)` ... `g.append(z)`), as long as every binding of that name in its scope is such a call.
+
+The finding is on the call, where `list(` goes, not on the use.
+
+Results that are only unpacked, indexed, sliced, iterated, measured with `len`, star-expanded, passed to a
+function (`jnp.stack(jnp.meshgrid(x, y))`), returned, or already wrapped in `list(...)`/`tuple(...)` behave the
+same as a tuple and are not reported. `numpy.meshgrid`, `tf.meshgrid`, `torch.meshgrid` and a project's own
+`meshgrid` are not JAX's and are never reported.
+
+## Why
+`jnp.meshgrid` and `jnp.broadcast_arrays` return a `tuple` since JAX 0.11.1 (a `list` before);
+`jnp.atleast_1d/2d/3d(a, b, ...)` (and with no argument) since JAX 0.12.0 (with one argument they return an Array,
+unchanged). Code that treats the result as a list breaks, loudly or silently:
+
+- `g.append(z)` → `AttributeError: 'tuple' object has no attribute 'append'`
+- `g + [z]` → `TypeError: can only concatenate tuple (not "list") to tuple`
+- `g[0] = z` → `TypeError: 'tuple' object does not support item assignment`
+- `isinstance(g, list)`, `type(g) is list`, `g == [a, b]` silently become `False`
+- the pytree structure changes: `lax.scan(body, [a, b], xs)` whose `body` returns `jnp.broadcast_arrays(*c), y`
+  as the carry raises `TypeError: scan body function carry input and carry output must have the same pytree
+  structure, but they differ:` (likewise for `fori_loop`/`while_loop` carries).
+
+`+=` and `*=` are in-place operations on a list; on a tuple they build a new object (`+=` with anything but a
+tuple raises `TypeError`), so other references to the old list no longer see the change. They are reported.
+
+## Example
+```python
+import jax.numpy as jnp
+grids = jnp.meshgrid(x, y)
+grids.append(z)
+```
+Use instead:
+```python
+import jax.numpy as jnp
+grids = list(jnp.meshgrid(x, y))
+grids.append(z)
+```
+
+## Fix safety
+Safe: `list(...)` around the call gives a list with the same arrays in every JAX version, which is exactly what the
+code relied on. With `jnp.atleast_*d(*arrays)` the number of arguments is unknown; with one array the call returns
+an Array and `list(...)` would split it into rows, so that case is reported without a fix.
+
+## JAX version
+0.11.1 for `meshgrid` and `broadcast_arrays`; 0.12.0 for `atleast_1d/2d/3d` (not in the changelog;
+`jax/_src/numpy/lax_numpy.py`, `jax/_src/numpy/util.py`). Not reported when the min version is already at or after
+the release that changed the function, or the target version is before it.
+"""
+
+    VALID = [
+        Valid("""
+            import jax.numpy as jnp
+            xx, yy = jnp.meshgrid(x, y)
+        """, note="unpacked"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y, indexing="ij")
+            first = g[0]
+            rest = g[1:]
+            n = len(g)
+            for a in g:
+                print(a)
+        """, note="indexed, sliced, measured and iterated through a name"),
+        Valid("""
+            import jax.numpy as jnp
+            pts = jnp.stack(jnp.meshgrid(x, y), axis=-1)
+            grid = jnp.stack(jnp.broadcast_arrays(a, b))
+        """, note="passed to jnp.stack"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            f(*g)
+            h = [*g, z]
+            out = jnp.concatenate(g)
+        """, note="star-expanded and passed to a function"),
+        Valid("""
+            import jax.numpy as jnp
+            def grids(x, y):
+                return jnp.meshgrid(x, y)
+        """, note="returned: the caller is not known"),
+        Valid("""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            g.append(z)
+            t = tuple(jnp.broadcast_arrays(a, b)) + (c,)
+        """, note="already wrapped in list() / tuple()"),
+        Valid("""
+            import numpy as np
+            g = np.meshgrid(x, y)
+            g.append(z)
+            b = np.broadcast_arrays(a, c)
+            b[0] = 1
+        """, note="numpy.meshgrid is NumPy's"),
+        Valid("""
+            import tensorflow as tf
+            import torch
+            g = tf.meshgrid(x, y)
+            g.append(z)
+            h = torch.meshgrid(x, y)
+            h += [z]
+        """, note="tf.meshgrid and torch.meshgrid"),
+        Valid("""
+            import jax.numpy as jnp
+            def meshgrid(*xs):
+                return [x for x in xs]
+            g = meshgrid(x, y)
+            g.append(z)
+        """, note="a project's own function named meshgrid"),
+        Valid("""
+            import jax.numpy as jnp
+            meshgrid = make_grid_fn(jnp)
+            g = meshgrid(x, y)
+            g.append(z)
+        """, note="a local variable named meshgrid"),
+        Valid("""
+            import jax.numpy as np
+            xx, yy = np.meshgrid(x, y)
+            zz = np.stack(np.meshgrid(x, y))[0]
+        """, note="import jax.numpy as np: only unpacked and passed"),
+        Valid("""
+            import jax.numpy as jnp
+            a2 = jnp.atleast_2d(a)
+            a2[0] = 1
+            a2 = a2 + [1.0]
+        """, note="one-argument atleast_2d returns an Array, unchanged"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            if flag:
+                g = [x, y]
+            g.append(z)
+        """, note="the name has another binding that can make it a list"),
+        Valid("""
+            import jax.numpy as jnp
+            def f(g):
+                g.append(z)
+            g = jnp.meshgrid(x, y)
+            f(g)
+        """, note="a parameter of the same name in another scope"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            ok = isinstance(g, (list, tuple))
+            seq = g == (x, y)
+            found = x in g
+        """, note="isinstance with tuple too, comparison with a tuple, membership"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            both = g + jnp.broadcast_arrays(a, b)
+            twice = g * 2
+        """, note="+ with another such result, * with a number: works on tuples"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.atleast_2d(a, b)
+            g.append(c)
+        """, target_version="0.11.2", note="atleast_2d still returns a list in 0.11.x"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g.append(z)
+        """, min_version="0.11.1", note="min version already has the tuple"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g.append(z)
+        """, target_version="0.11.0", note="target before the change"),
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+            def body(c, x):
+                return tuple(jnp.broadcast_arrays(*c)), x
+            out = jax.lax.scan(body, (a, b), xs)
+            out2 = jax.lax.scan(body, jnp.broadcast_arrays(a, b), xs)
+        """, note="scan carry whose initial value is not a list"),
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+            def body(c, x):
+                return list(jnp.broadcast_arrays(*c)), x
+            out = jax.lax.scan(body, [a, b], xs)
+        """, note="scan carry already a list"),
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+            def body(c, x):
+                return c, jnp.broadcast_arrays(*c)
+            out = jax.lax.scan(body, [a, b], xs)
+        """, note="the tuple is the scan output y, not the carry"),
+        Valid("""
+            import jax.numpy as jnp
+            try:
+                g = jnp.meshgrid(x, y)
+                g.append(z)
+            except AttributeError:
+                g = None
+        """, note="compatibility shim"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax.numpy as jnp
+            grids = jnp.meshgrid(x, y)
+            grids.append(z)
+        """, fixed="""
+            import jax.numpy as jnp
+            grids = list(jnp.meshgrid(x, y))
+            grids.append(z)
+        """, note="list method through a name"),
+        Invalid("""
+            import jax.numpy as np
+            g = np.meshgrid(x, y, sparse=True)
+            g.extend(more)
+            g.insert(0, w)
+            g.pop()
+        """, fixed="""
+            import jax.numpy as np
+            g = list(np.meshgrid(x, y, sparse=True))
+            g.extend(more)
+            g.insert(0, w)
+            g.pop()
+        """, note="import jax.numpy as np; several uses, one finding"),
+        Invalid("""
+            from jax.numpy import broadcast_arrays as ba
+            arrays = ba(a, b)
+            arrays.remove(a)
+            arrays.sort(key=len)
+            arrays.reverse()
+            arrays.clear()
+        """, fixed="""
+            from jax.numpy import broadcast_arrays as ba
+            arrays = list(ba(a, b))
+            arrays.remove(a)
+            arrays.sort(key=len)
+            arrays.reverse()
+            arrays.clear()
+        """, note="from-import alias; remove/sort/reverse/clear"),
+        Invalid("""
+            import jax.numpy as jnp
+            jnp.meshgrid(x, y).append(z)
+        """, fixed="""
+            import jax.numpy as jnp
+            list(jnp.meshgrid(x, y)).append(z)
+        """, note="list method on the call itself"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.broadcast_arrays(a, b)
+            g[0] = jnp.zeros_like(g[0])
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.broadcast_arrays(a, b))
+            g[0] = jnp.zeros_like(g[0])
+        """, note="item assignment"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g[1:] = [w]
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            g[1:] = [w]
+        """, note="slice assignment"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            del g[0]
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            del g[0]
+        """, note="item deletion"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g[0], other = a, b
+            g[1] += 1
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            g[0], other = a, b
+            g[1] += 1
+        """, note="item assignment inside a tuple target and augmented item assignment"),
+        Invalid("""
+            import jax.numpy as jnp
+            out = jnp.meshgrid(x, y) + [z]
+            out2 = [w] + jnp.broadcast_arrays(a, b)
+        """, fixed="""
+            import jax.numpy as jnp
+            out = list(jnp.meshgrid(x, y)) + [z]
+            out2 = [w] + list(jnp.broadcast_arrays(a, b))
+        """, count=2, note="concatenation with a list, either side"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            h = g + list(extra)
+            k = sorted(extra) + g
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            h = g + list(extra)
+            k = sorted(extra) + g
+        """, note="concatenation with list(...) / sorted(...) through a name"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g += [z]
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            g += [z]
+        """, note="+= with a list"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.broadcast_arrays(a, b)
+            g += others
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.broadcast_arrays(a, b))
+            g += others
+        """, note="+= with anything: list.__iadd__ extends in place"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x)
+            g *= 2
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x))
+            g *= 2
+        """, note="*= is an in-place list operation (documented decision)"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            if isinstance(g, list):
+                pass
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            if isinstance(g, list):
+                pass
+        """, note="isinstance(x, list)"),
+        Invalid("""
+            import jax.numpy as jnp
+            import numpy as np
+            ok = isinstance(jnp.broadcast_arrays(a, b), (list, np.ndarray))
+        """, fixed="""
+            import jax.numpy as jnp
+            import numpy as np
+            ok = isinstance(list(jnp.broadcast_arrays(a, b)), (list, np.ndarray))
+        """, note="isinstance with list in a tuple of types without tuple"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            a = type(g) is list
+            b = type(g) == list
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            a = type(g) is list
+            b = type(g) == list
+        """, note="type(x) is list / =="),
+        Invalid("""
+            import jax.numpy as jnp
+            same = jnp.meshgrid(x) == [x]
+            g = jnp.broadcast_arrays(a, b)
+            differ = [a, b] != g
+        """, fixed="""
+            import jax.numpy as jnp
+            same = list(jnp.meshgrid(x)) == [x]
+            g = list(jnp.broadcast_arrays(a, b))
+            differ = [a, b] != g
+        """, count=2, note="comparison with a list literal, either side"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.atleast_2d(a, b)
+            g.append(c)
+            h = jnp.atleast_1d()
+            h.append(c)
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.atleast_2d(a, b))
+            g.append(c)
+            h = list(jnp.atleast_1d())
+            h.append(c)
+        """, count=2, note="atleast_2d with several arguments, atleast_1d with none (0.12.0)"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.atleast_3d(*arrays)
+            g.append(c)
+        """, note="atleast_3d(*arrays): arity unknown, no fix"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g.append(z)
+            h = jnp.atleast_2d(a, b)
+            h.append(c)
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            g.append(z)
+            h = jnp.atleast_2d(a, b)
+            h.append(c)
+        """, target_version="0.11.2", note="target 0.11.2: only meshgrid changed"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g.append(z)
+            h = jnp.atleast_2d(a, b)
+            h.append(c)
+        """, fixed="""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g.append(z)
+            h = list(jnp.atleast_2d(a, b))
+            h.append(c)
+        """, min_version="0.11.1", note="min 0.11.1: only atleast_2d changes in range"),
+        Invalid("""
+            import jax.numpy as jnp
+            def grids(x, y):
+                from jax import numpy as jnp2
+                g = jnp2.meshgrid(
+                    x,
+                    y,
+                )
+                def add(z):
+                    g.append(z)
+                return add
+        """, fixed="""
+            import jax.numpy as jnp
+            def grids(x, y):
+                from jax import numpy as jnp2
+                g = list(jnp2.meshgrid(
+                    x,
+                    y,
+                ))
+                def add(z):
+                    g.append(z)
+                return add
+        """, note="function-local import, multi-line call, use in a nested function"),
+        Invalid("""
+            import jax.numpy as jnp
+            if (g := jnp.meshgrid(x, y)):
+                g.append(z)
+        """, fixed="""
+            import jax.numpy as jnp
+            if (g := list(jnp.meshgrid(x, y))):
+                g.append(z)
+        """, note="walrus binding"),
+        Invalid("""
+            import jax.numpy as jnp
+            if flag:
+                g = jnp.meshgrid(x, y)
+            else:
+                g = jnp.meshgrid(y, x)
+            g.append(z)
+        """, fixed="""
+            import jax.numpy as jnp
+            if flag:
+                g = list(jnp.meshgrid(x, y))
+            else:
+                g = list(jnp.meshgrid(y, x))
+            g.append(z)
+        """, count=2, note="every binding of the name is such a call"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            def body(c, x):
+                return jnp.broadcast_arrays(*c), x
+            out = jax.lax.scan(body, [a, b], xs)
+        """, fixed="""
+            import jax
+            import jax.numpy as jnp
+            def body(c, x):
+                return list(jnp.broadcast_arrays(*c)), x
+            out = jax.lax.scan(body, [a, b], xs)
+        """, note="lax.scan carry with a list initial value"),
+        Invalid("""
+            from jax import lax
+            import jax.numpy as jnp
+            def step(carry, x):
+                (u, v), n = carry
+                new = jnp.broadcast_arrays(u * x, v)
+                return (new, n + 1), None
+            init = ([a, b], 0)
+            final, _ = lax.scan(step, init, xs)
+        """, fixed="""
+            from jax import lax
+            import jax.numpy as jnp
+            def step(carry, x):
+                (u, v), n = carry
+                new = list(jnp.broadcast_arrays(u * x, v))
+                return (new, n + 1), None
+            init = ([a, b], 0)
+            final, _ = lax.scan(step, init, xs)
+        """, note="part of the carry, through names for the result and the initial value"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            out = jax.lax.fori_loop(0, 3, lambda i, c: jnp.meshgrid(*c), [x, y])
+        """, fixed="""
+            import jax
+            import jax.numpy as jnp
+            out = jax.lax.fori_loop(0, 3, lambda i, c: list(jnp.meshgrid(*c)), [x, y])
+        """, note="fori_loop with a lambda body"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            def body(c):
+                return jnp.broadcast_arrays(c[0] + 1, c[1])
+            out = jax.lax.while_loop(cond, body, init_val=[x, y])
+        """, fixed="""
+            import jax
+            import jax.numpy as jnp
+            def body(c):
+                return list(jnp.broadcast_arrays(c[0] + 1, c[1]))
+            out = jax.lax.while_loop(cond, body, init_val=[x, y])
+        """, note="while_loop, initial value by keyword"),
+    ]
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._reported: set[int] = set()
+        # Loop calls seen, with their ancestors: bodies are usually defined before the loop, so carry findings are
+        # made at the end of the module, reported with the ancestors the body's call had when it was visited.
+        self._loops: list[tuple[cst.Call, str]] = []
+        self._call_ancestors: dict[int, tuple[cst.CSTNode, ...]] = {}
+        self._name_uses: dict[int, str | None] = {}
+
+    # -- visiting ----------------------------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.qualified_name(node.func)
+        if qualified in LOOPS:
+            if not has_star_args(node):
+                self._loops.append((node, qualified))
+            return
+        candidate = self._candidate(node)
+        if candidate is None or not self._in_range(candidate.since):
+            return
+        self._call_ancestors[id(node)] = tuple(self.context.ancestors)
+        use = self._use_of_result(node, list(self.context.ancestors))
+        if use is not None:
+            self._report(candidate, f"the result is used as a list ({use})")
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for loop, qualified in self._loops:
+            self._check_loop(loop, qualified)
+
+    # -- what the calls are ------------------------------------------------------------------------------------
+    def _candidate(self, node: cst.BaseExpression) -> _Candidate | None:
+        if not isinstance(node, cst.Call):
+            return None
+        qualified = self.qualified_name(node.func)
+        if qualified not in TARGETS:
+            return None
+        since, arity_matters = TARGETS[qualified]
+        certain = True
+        if arity_matters:
+            if any(arg.star == "**" or arg.keyword is not None for arg in node.args):
+                return None
+            plain = len(positional_args(node))
+            if any(arg.star == "*" for arg in node.args):
+                certain = plain >= 2
+            elif plain == 1:
+                return None  # one argument: an Array, unchanged
+        return _Candidate(node, qualified, since, certain)
+
+    def _in_range(self, since: str) -> bool:
+        settings = self.settings
+        if settings.target_version < since:
+            return False
+        return not (settings.min_version_known and settings.min_version >= since)
+
+    def _report(self, candidate: _Candidate, why: str, ancestors: tuple[cst.CSTNode, ...] | None = None) -> None:
+        node = candidate.node
+        if id(node) in self._reported:
+            return
+        self._reported.add(id(node))
+        name = _short(candidate.qualified)
+        if candidate.qualified.endswith(("atleast_1d", "atleast_2d", "atleast_3d")):
+            changed = f"`{name}` with several arguments returns a tuple since JAX {candidate.since} (a list before)"
+        else:
+            changed = f"`{name}` returns a tuple since JAX {candidate.since} (a list before)"
+        message = f"{changed}; {why}"
+        fix = None
+        if candidate.certain:
+            fix = safe_fix("Wrap the call in `list(...)`", InsertBefore(node, "list("), InsertAfter(node, ")"),
+                           probe=node)
+        else:
+            message += (f"; with one array `{name}(*...)` returns an Array instead, so `list(...)` is right only "
+                        f"if several arrays are passed")
+        if ancestors is None:
+            ancestors = tuple(self.context.ancestors)
+        self.context.add_report(Report(self.code, node, message, fix, ancestors))
+
+    # -- uses as a list ----------------------------------------------------------------------------------------
+    def _use_of_result(self, node: cst.Call, chain: list[cst.CSTNode]) -> str | None:
+        """How the value of ``node`` (``chain[-1]``) is used as a list, directly or through the name it is bound to."""
+        parent = chain[-2] if len(chain) >= 2 else None
+        direct = _list_use(chain, self)
+        if direct is not None:
+            return direct
+        if isinstance(parent, cst.NamedExpr) and parent.value is node:
+            use = _list_use(chain[:-1], self)
+            if use is not None:
+                return use
+            if isinstance(parent.target, cst.Name):
+                return self._use_through_name(parent.target)
+            return None
+        if isinstance(parent, cst.Assign) and parent.value is node:
+            for target in parent.targets:
+                if isinstance(target.target, cst.Name):
+                    use = self._use_through_name(target.target)
+                    if use is not None:
+                        return use
+            return None
+        if isinstance(parent, cst.AnnAssign) and parent.value is node and isinstance(parent.target, cst.Name):
+            return self._use_through_name(parent.target)
+        return None
+
+    def _use_through_name(self, target: cst.Name) -> str | None:
+        bindings = self.context.resolver.bindings(target)
+        key = id(bindings)
+        if key not in self._name_uses:
+            self._name_uses[key] = self._analyse_name(target, bindings)
+        return self._name_uses[key]
+
+    def _analyse_name(self, target: cst.Name, bindings: list[Binding]) -> str | None:
+        if not bindings or not all(self._is_sequence_binding(target.value, b) for b in bindings):
+            return None
+        owner = self._owner_node(target, bindings)
+        if owner is None:
+            return None
+        finder = _NameUses(target.value)
+        owner.visit(finder)
+        resolver = self.context.resolver
+        for name, chain in finder.uses:
+            if resolver.bindings(name) is not bindings:
+                continue
+            parent = chain[-2]
+            if isinstance(parent, cst.AugAssign) and parent.target is name:
+                if type(parent.operator) in IN_PLACE_OPERATORS:
+                    return f"`{name.value} {IN_PLACE_OPERATORS[type(parent.operator)]} ...`"
+                continue
+            use = _list_use(chain, self)
+            if use is not None:
+                return f"`{name.value}`: {use}"
+        return None
+
+    def _is_sequence_binding(self, name: str, binding: Binding) -> bool:
+        """A binding that keeps ``name`` one of these results: ``name = <call>`` or an in-place ``+=``/``*=``."""
+        node = binding.node
+        if isinstance(node, cst.Assign):
+            return any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets) \
+                and self._candidate(node.value) is not None
+        if isinstance(node, (cst.AnnAssign, cst.NamedExpr)):
+            return isinstance(node.target, cst.Name) and node.value is not None \
+                and self._candidate(node.value) is not None
+        if isinstance(node, cst.AugAssign):
+            return isinstance(node.target, cst.Name) and type(node.operator) in IN_PLACE_OPERATORS
+        return False
+
+    def _owner_node(self, target: cst.Name, bindings: list[Binding]) -> cst.CSTNode | None:
+        scope = self.context.resolver.scope_of(target)
+        while scope is not None:
+            if scope.bindings.get(target.value) is bindings:
+                return scope.node
+            scope = scope.parent
+        return None
+
+    # -- loop carries ------------------------------------------------------------------------------------------
+    def _check_loop(self, loop: cst.Call, qualified: str) -> None:
+        (body_name, body_position), (init_name, init_position), returns_pair = LOOPS[qualified]
+        body_arg = argument(loop, body_name, body_position)
+        init_arg = argument(loop, init_name, init_position)
+        if body_arg is None or init_arg is None:
+            return
+        shape = self._structure(init_arg.value, depth=0)
+        if shape is None:
+            return
+        loop_name = "lax." + qualified.rsplit(".", 1)[1]
+        for returned in self._body_returns(body_arg.value):
+            carry = returned
+            if returns_pair:
+                if not (isinstance(returned, cst.Tuple) and len(returned.elements) == 2
+                        and not isinstance(returned.elements[0], cst.StarredElement)):
+                    continue
+                carry = returned.elements[0].value
+            self._match_carry(carry, shape, loop_name)
+
+    def _structure(self, node: cst.BaseExpression, depth: int):
+        """The visible structure of a loop's initial value: ("list", children|None), ("tuple", children) or None."""
+        if depth > 8:
+            return None
+        if isinstance(node, cst.List):
+            if any(isinstance(e, cst.StarredElement) for e in node.elements):
+                return ("list", None)
+            return ("list", [self._structure(e.value, depth + 1) for e in node.elements])
+        if _is_visible_list(node, self):
+            return ("list", None)
+        if isinstance(node, cst.Tuple):
+            if any(isinstance(e, cst.StarredElement) for e in node.elements):
+                return None
+            return ("tuple", [self._structure(e.value, depth + 1) for e in node.elements])
+        if isinstance(node, cst.Name):
+            value = self._single_assigned_value(node)
+            if value is not None:
+                return self._structure(value, depth + 1)
+        return None
+
+    def _single_assigned_value(self, name: cst.Name) -> cst.BaseExpression | None:
+        bindings = self.context.resolver.bindings(name)
+        if len(bindings) != 1:
+            return None
+        node = bindings[0].node
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            return node.value
+        return None
+
+    def _body_returns(self, body: cst.BaseExpression) -> list[cst.BaseExpression]:
+        if isinstance(body, cst.Lambda):
+            return [body.body]
+        if not isinstance(body, cst.Name):
+            return []
+        bindings = self.context.resolver.bindings(body)
+        if len(bindings) != 1 or not isinstance(bindings[0].node, cst.FunctionDef):
+            return []
+        function = bindings[0].node
+        for decorator in function.decorators:
+            decorator_name = self.qualified_name(
+                decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator)
+            if not decorator_name or not decorator_name.startswith("jax."):
+                return []
+        finder = _Returns()
+        function.body.visit(finder)
+        if finder.generator:
+            return []
+        return finder.values
+
+    def _match_carry(self, carry: cst.BaseExpression, shape, loop_name: str) -> None:
+        if shape is None:
+            return
+        kind, children = shape
+        if kind == "list":
+            for candidate in self._candidates_behind(carry):
+                ancestors = self._call_ancestors.get(id(candidate.node))
+                if ancestors is None:  # outside the version range
+                    continue
+                self._report(candidate, (
+                    f"it is returned as (part of) the `{loop_name}` carry whose initial value is a list, so the "
+                    f"carry structures differ and JAX raises `TypeError: ... carry input and carry output must have "
+                    f"the same pytree structure`"), ancestors)
+            if isinstance(carry, cst.List) and children is not None and len(carry.elements) == len(children) \
+                    and not any(isinstance(e, cst.StarredElement) for e in carry.elements):
+                for element, child in zip(carry.elements, children):
+                    self._match_carry(element.value, child, loop_name)
+        elif kind == "tuple":
+            if isinstance(carry, cst.Tuple) and len(carry.elements) == len(children) \
+                    and not any(isinstance(e, cst.StarredElement) for e in carry.elements):
+                for element, child in zip(carry.elements, children):
+                    self._match_carry(element.value, child, loop_name)
+
+    def _candidates_behind(self, node: cst.BaseExpression) -> list[_Candidate]:
+        """The call itself, or every call a name is bound to when all of its bindings are such calls."""
+        candidate = self._candidate(node)
+        if candidate is not None:
+            return [candidate]
+        if not isinstance(node, cst.Name):
+            return []
+        bindings = self.context.resolver.bindings(node)
+        if not bindings or not all(self._is_sequence_binding(node.value, b) for b in bindings):
+            return []
+        found = []
+        for binding in bindings:
+            value = getattr(binding.node, "value", None)
+            if not isinstance(binding.node, cst.AugAssign):
+                candidate = self._candidate(value)
+                if candidate is not None:
+                    found.append(candidate)
+        return found
+
+
+# -- classifying one use --------------------------------------------------------------------------------------
+def _list_use(chain: Sequence[cst.CSTNode], rule: TupleReturn) -> str | None:
+    """How the expression ``chain[-1]`` is used as a list by its parent, or None."""
+    if len(chain) < 2:
+        return None
+    node, parent = chain[-1], chain[-2]
+    if isinstance(parent, cst.Attribute) and parent.value is node:
+        if parent.attr.value in LIST_ONLY_METHODS:
+            return f"`.{parent.attr.value}`"
+        return None
+    if isinstance(parent, cst.Subscript) and parent.value is node:
+        context = _target_context(chain[:-1])
+        if context == "del":
+            return "item deletion"
+        if context is not None:
+            return "item assignment"
+        return None
+    if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add):
+        other = parent.right if parent.left is node else parent.left
+        if _is_visible_list(other, rule):
+            return "`+` with a list"
+        return None
+    comparison = _comparison_of(chain)
+    if comparison is not None:
+        return _comparison_use(comparison, node, rule, lambda other: _is_visible_list(other, rule),
+                               _ORDERING, "comparison with a list")
+    if isinstance(parent, cst.Arg) and parent.value is node and len(chain) >= 3:
+        call = chain[-3]
+        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or has_star_args(call):
+            return None
+        resolver = rule.context.resolver
+        if resolver.is_builtin(call.func, "isinstance") and len(call.args) == 2 and call.args[0] is parent \
+                and call.args[1].keyword is None:
+            if _changes_isinstance(call.args[1].value, rule):
+                return "`isinstance(..., list)`"
+            return None
+        if resolver.is_builtin(call.func, "type") and len(call.args) == 1 and parent.keyword is None \
+                and _comparison_of(chain[:-2]) is not None:
+            comparison = _comparison_of(chain[:-2])
+            use = _comparison_use(comparison, call, rule, lambda other: rule.qualified_name(other) == "builtins.list",
+                                  (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual), "`type(...) is list`")
+            if use is not None:
+                return use
+            return _comparison_use(comparison, call, rule, lambda other: _changes_type_membership(other, rule),
+                                   (cst.In, cst.NotIn), "`type(...) in (list, ...)`", right_only=True)
+    return None
+
+
+def _comparison_of(chain: Sequence[cst.CSTNode]) -> cst.Comparison | None:
+    """The comparison ``chain[-1]`` is an operand of (its left side, or a comparator inside a ComparisonTarget)."""
+    if len(chain) >= 2 and isinstance(chain[-2], cst.Comparison) and chain[-2].left is chain[-1]:
+        return chain[-2]
+    if len(chain) >= 3 and isinstance(chain[-2], cst.ComparisonTarget) and chain[-2].comparator is chain[-1] \
+            and isinstance(chain[-3], cst.Comparison):
+        return chain[-3]
+    return None
+
+
+def _comparison_use(comparison: cst.Comparison, node: cst.CSTNode, rule: TupleReturn, other_matches, operators,
+                    description: str, right_only: bool = False) -> str | None:
+    operands = [comparison.left] + [target.comparator for target in comparison.comparisons]
+    for i, operand in enumerate(operands):
+        if operand is not node:
+            continue
+        neighbours = []
+        if i > 0 and not right_only:
+            neighbours.append((operands[i - 1], comparison.comparisons[i - 1].operator))
+        if i < len(comparison.comparisons):
+            neighbours.append((operands[i + 1], comparison.comparisons[i].operator))
+        for other, operator in neighbours:
+            if isinstance(operator, operators) and other_matches(other):
+                return description
+    return None
+
+
+def _target_context(chain: Sequence[cst.CSTNode]) -> str | None:
+    """"del" or "store" when ``chain[-1]`` is (inside) an assignment/deletion target, else None."""
+    i = len(chain) - 1
+    node = chain[i]
+    while i >= 1:
+        parent = chain[i - 1]
+        if isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+            node, i = parent, i - 1
+            continue
+        if isinstance(parent, cst.Del) and parent.target is node:
+            return "del"
+        if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)) \
+                and parent.target is node:
+            return "store"
+        if isinstance(parent, cst.AsName) and parent.name is node:
+            return "store"
+        return None
+    return None
+
+
+def _is_visible_list(node: cst.BaseExpression, rule: TupleReturn) -> bool:
+    """A list literal, list comprehension, ``list(...)``, ``sorted(...)``, ``[...] * n`` or ``[...] + x``."""
+    if isinstance(node, (cst.List, cst.ListComp)):
+        return True
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        resolver = rule.context.resolver
+        return resolver.is_builtin(node.func, "list") or resolver.is_builtin(node.func, "sorted")
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Multiply)):
+        return isinstance(node.left, (cst.List, cst.ListComp)) or isinstance(node.right, (cst.List, cst.ListComp))
+    return False
+
+
+def _type_kind(node: cst.BaseExpression, rule: TupleReturn) -> str:
+    """"list", "sequence" (a tuple is one too), "other" (a known type that is neither), or "unknown"."""
+    qualified = rule.qualified_name(node)
+    if qualified in LIST_TYPES:
+        return "list"
+    if qualified in SEQUENCE_TYPES:
+        return "sequence"
+    if qualified is None:
+        return "unknown"
+    return "other"
+
+
+def _changes_isinstance(types: cst.BaseExpression, rule: TupleReturn) -> bool:
+    """``isinstance(result, types)`` is True for a list and False for a tuple."""
+    if isinstance(types, (cst.Tuple, cst.List, cst.Set)):
+        kinds = []
+        for element in types.elements:
+            if isinstance(element, cst.StarredElement):
+                return False
+            if isinstance(element.value, (cst.Tuple, cst.List, cst.Set)):
+                if _changes_isinstance(element.value, rule):
+                    kinds.append("list")
+                    continue
+                return False
+            kinds.append(_type_kind(element.value, rule))
+        return "list" in kinds and all(kind in ("list", "other") for kind in kinds)
+    return _type_kind(types, rule) == "list"
+
+
+def _changes_type_membership(types: cst.BaseExpression, rule: TupleReturn) -> bool:
+    """``type(result) in types`` is True for a list and False for a tuple: every element known, list but no tuple."""
+    if not isinstance(types, (cst.Tuple, cst.List, cst.Set)):
+        return False
+    names = []
+    for element in types.elements:
+        if isinstance(element, cst.StarredElement):
+            return False
+        qualified = rule.qualified_name(element.value)
+        if qualified is None:
+            return False
+        names.append(qualified)
+    return "builtins.list" in names and "builtins.tuple" not in names
+
+
+class _NameUses(cst.CSTVisitor):
+    """Every ``Name`` node spelled ``name`` that reads or stores a variable, with its ancestors."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.stack: list[cst.CSTNode] = []
+        self.uses: list[tuple[cst.Name, tuple[cst.CSTNode, ...]]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.stack.append(node)
+        if isinstance(node, cst.Name) and node.value == self.name:
+            self.uses.append((node, tuple(self.stack)))
+        # on_leave runs even when the children are skipped: it pops what was pushed here.
+        if isinstance(node, cst.Attribute):
+            node.value.visit(self)  # not ``.attr``: ``obj.g`` is not the variable ``g``
+            return False
+        if isinstance(node, cst.Arg) and node.keyword is not None:
+            node.value.visit(self)  # not the keyword: ``f(g=1)``
+            return False
+        if isinstance(node, (cst.NameItem, cst.Import, cst.ImportFrom)):
+            return False
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.stack.pop()
+
+
+class _Returns(cst.CSTVisitor):
+    """The values a function returns (not counting nested functions, lambdas and classes)."""
+
+    def __init__(self) -> None:
+        self.values: list[cst.BaseExpression] = []
+        self.generator = False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.values.append(node.value)
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.generator = True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
