@@ -272,6 +272,44 @@ the release that changed the function, or the target version is before it.
             except AttributeError:
                 g = None
         """, note="compatibility shim"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            h = g
+            obj.g.append(z)
+            f(g=[z]).append(w)
+        """, note="attribute and keyword named like the variable are not the variable"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            def f():
+                global g
+                g = []
+            g.append(z)
+        """, note="rebound through global in a function"),
+        Valid("""
+            import jax.numpy as jnp
+            list = tuple
+            g = jnp.meshgrid(x, y)
+            ok = isinstance(g, list)
+        """, note="list shadowed"),
+        Valid("""
+            import jax.numpy as jnp
+            acc = []
+            acc += jnp.meshgrid(x, y)
+            acc.extend(jnp.broadcast_arrays(a, b))
+        """, note="a list extended by the result: works with a tuple"),
+        Valid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g -= 1
+            g.append(z)
+        """, note="another augmented assignment rebinds the name to something else"),
+        Valid("""
+            import jax.numpy as jnp
+            def f(g=jnp.meshgrid(x, y)):
+                g.append(z)
+        """, note="a parameter default: callers may pass anything"),
     ]
 
     INVALID = [
@@ -591,6 +629,52 @@ the release that changed the function, or the target version is before it.
                 return list(jnp.broadcast_arrays(c[0] + 1, c[1]))
             out = jax.lax.while_loop(cond, body, init_val=[x, y])
         """, note="while_loop, initial value by keyword"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            def body(c, x):
+                u, v = c
+                return [u * x, v], None
+            out = jax.lax.scan(body, jnp.meshgrid(a, b), xs)
+        """, fixed="""
+            import jax
+            import jax.numpy as jnp
+            def body(c, x):
+                u, v = c
+                return [u * x, v], None
+            out = jax.lax.scan(body, list(jnp.meshgrid(a, b)), xs)
+        """, note="the other way round: a tuple initial value, a list carry returned by the body"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            a = list is type(g)
+            b = type(g) in (list, dict)
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            a = list is type(g)
+            b = type(g) in (list, dict)
+        """, note="list is type(x), type(x) in (list, ...)"),
+        Invalid("""
+            import jax.numpy as jnp
+            class Grid:
+                axes = jnp.meshgrid(x, y)
+                backup = axes.copy()
+        """, fixed="""
+            import jax.numpy as jnp
+            class Grid:
+                axes = list(jnp.meshgrid(x, y))
+                backup = axes.copy()
+        """, note=".copy() exists on lists only; class scope"),
+        Invalid("""
+            from jax.numpy import *
+            g = meshgrid(x, y)
+            g.append(z)
+        """, fixed="""
+            from jax.numpy import *
+            g = list(meshgrid(x, y))
+            g.append(z)
+        """, note="star import from jax.numpy"),
     ]
 
     def __init__(self, context) -> None:
@@ -750,47 +834,29 @@ the release that changed the function, or the target version is before it.
         init_arg = argument(loop, init_name, init_position)
         if body_arg is None or init_arg is None:
             return
-        shape = self._structure(init_arg.value, depth=0)
-        if shape is None:
-            return
         loop_name = "lax." + qualified.rsplit(".", 1)[1]
         for returned in self._body_returns(body_arg.value):
             carry = returned
             if returns_pair:
+                returned = self._literal_value(returned)
                 if not (isinstance(returned, cst.Tuple) and len(returned.elements) == 2
                         and not isinstance(returned.elements[0], cst.StarredElement)):
                     continue
                 carry = returned.elements[0].value
-            self._match_carry(carry, shape, loop_name)
+            self._match_carry(carry, init_arg.value, loop_name, depth=0)
 
-    def _structure(self, node: cst.BaseExpression, depth: int):
-        """The visible structure of a loop's initial value: ("list", children|None), ("tuple", children) or None."""
-        if depth > 8:
-            return None
-        if isinstance(node, cst.List):
-            if any(isinstance(e, cst.StarredElement) for e in node.elements):
-                return ("list", None)
-            return ("list", [self._structure(e.value, depth + 1) for e in node.elements])
-        if _is_visible_list(node, self):
-            return ("list", None)
-        if isinstance(node, cst.Tuple):
-            if any(isinstance(e, cst.StarredElement) for e in node.elements):
-                return None
-            return ("tuple", [self._structure(e.value, depth + 1) for e in node.elements])
-        if isinstance(node, cst.Name):
-            value = self._single_assigned_value(node)
-            if value is not None:
-                return self._structure(value, depth + 1)
-        return None
-
-    def _single_assigned_value(self, name: cst.Name) -> cst.BaseExpression | None:
-        bindings = self.context.resolver.bindings(name)
-        if len(bindings) != 1:
-            return None
-        node = bindings[0].node
-        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            return node.value
-        return None
+    def _literal_value(self, node: cst.BaseExpression, depth: int = 0) -> cst.BaseExpression:
+        """Follow a name assigned exactly once in its scope (``init = ([a, b], 0)``) to its value."""
+        while isinstance(node, cst.Name) and depth < 8:
+            bindings = self.context.resolver.bindings(node)
+            if len(bindings) != 1:
+                break
+            binding = bindings[0].node
+            if not (isinstance(binding, cst.Assign) and len(binding.targets) == 1
+                    and isinstance(binding.targets[0].target, cst.Name)):
+                break
+            node, depth = binding.value, depth + 1
+        return node
 
     def _body_returns(self, body: cst.BaseExpression) -> list[cst.BaseExpression]:
         if isinstance(body, cst.Lambda):
@@ -812,28 +878,35 @@ the release that changed the function, or the target version is before it.
             return []
         return finder.values
 
-    def _match_carry(self, carry: cst.BaseExpression, shape, loop_name: str) -> None:
-        if shape is None:
+    def _match_carry(self, carry: cst.BaseExpression, init: cst.BaseExpression, loop_name: str, depth: int) -> None:
+        """Report calls whose tuple meets a list at the same place of the carry and of its initial value."""
+        if depth > 8:
             return
-        kind, children = shape
-        if kind == "list":
-            for candidate in self._candidates_behind(carry):
-                ancestors = self._call_ancestors.get(id(candidate.node))
-                if ancestors is None:  # outside the version range
-                    continue
-                self._report(candidate, (
-                    f"it is returned as (part of) the `{loop_name}` carry whose initial value is a list, so the "
-                    f"carry structures differ and JAX raises `TypeError: ... carry input and carry output must have "
-                    f"the same pytree structure`"), ancestors)
-            if isinstance(carry, cst.List) and children is not None and len(carry.elements) == len(children) \
-                    and not any(isinstance(e, cst.StarredElement) for e in carry.elements):
-                for element, child in zip(carry.elements, children):
-                    self._match_carry(element.value, child, loop_name)
-        elif kind == "tuple":
-            if isinstance(carry, cst.Tuple) and len(carry.elements) == len(children) \
-                    and not any(isinstance(e, cst.StarredElement) for e in carry.elements):
-                for element, child in zip(carry.elements, children):
-                    self._match_carry(element.value, child, loop_name)
+        carry_value, init_value = self._literal_value(carry), self._literal_value(init)
+        if _is_list_value(init_value, self):
+            self._report_carry(carry, (
+                f"it is returned as (part of) the `{loop_name}` carry whose initial value is a list"), loop_name)
+        if _is_list_value(carry_value, self):
+            self._report_carry(init, (
+                f"it is (part of) the initial value of a `{loop_name}` carry that the body returns as a list"),
+                loop_name)
+        if type(carry_value) is type(init_value) and isinstance(carry_value, (cst.List, cst.Tuple)) \
+                and len(carry_value.elements) == len(init_value.elements) \
+                and not any(isinstance(e, cst.StarredElement) for e in carry_value.elements + init_value.elements):
+            for carry_element, init_element in zip(carry_value.elements, init_value.elements):
+                self._match_carry(carry_element.value, init_element.value, loop_name, depth + 1)
+
+    def _report_carry(self, expression: cst.BaseExpression, where: str, loop_name: str) -> None:
+        for candidate in self._candidates_behind(expression):
+            ancestors = self._call_ancestors.get(id(candidate.node))
+            if ancestors is None:  # outside the version range
+                continue
+            # The scan text is the verified one; fori_loop runs as a scan or a while_loop, so its prefix varies.
+            prefix = {"lax.scan": "scan body function", "lax.while_loop": "while_loop body function"}.get(
+                loop_name, "...")
+            self._report(candidate, (
+                f"{where}, so the carry structures differ and JAX raises `TypeError: {prefix} carry input and carry "
+                f"output must have the same pytree structure, but they differ`"), ancestors)
 
     def _candidates_behind(self, node: cst.BaseExpression) -> list[_Candidate]:
         """The call itself, or every call a name is bound to when all of its bindings are such calls."""
@@ -948,6 +1021,11 @@ def _target_context(chain: Sequence[cst.CSTNode]) -> str | None:
             return "store"
         return None
     return None
+
+
+def _is_list_value(node: cst.BaseExpression, rule: TupleReturn) -> bool:
+    """A value that is a list in every version: a list display, comprehension, ``list(...)`` or ``sorted(...)``."""
+    return _is_visible_list(node, rule)
 
 
 def _is_visible_list(node: cst.BaseExpression, rule: TupleReturn) -> bool:
