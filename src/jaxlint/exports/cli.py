@@ -4,6 +4,7 @@ Click commands only: options are parsed and validated here, the work happens in 
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -122,3 +123,98 @@ def inspect_command(paths: tuple[Path, ...], target_version: Version | None, out
             _echo_err(f"  {line}")
     sys.exit(0 if inventory.ok else 1)
 
+
+DEFAULT_BASELINE = Version("0.11.0")  # the newest JAX that reads every artifact format and writes named shardings
+
+
+def _mesh(ctx: click.Context, param: click.Parameter, value: str | None) -> list[tuple[str, int]] | None:
+    if value is None:
+        return None
+    axes = []
+    for part in value.split(","):
+        name, _, size = part.partition("=")
+        if not name.strip().isidentifier() or not size.strip().isdigit() or int(size) < 1:
+            raise click.BadParameter(f"expected NAME=SIZE[,NAME=SIZE...] such as x=2 or data=2,model=4, got {value!r}")
+        axes.append((name.strip(), int(size)))
+    return axes
+
+
+def _dims(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, int]:
+    dims = {}
+    for value in values:
+        name, _, size = value.partition("=")
+        if not name.strip() or not size.strip().isdigit():
+            raise click.BadParameter(f"expected SYMBOL=INT such as b=8, got {value!r}")
+        dims[name.strip()] = int(size)
+    return dims
+
+
+@exports_command.command("migrate")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the migrated artifacts and their JSON records (created; inputs are never touched).")
+@click.option("--baseline-jax", callback=_version,
+              help=f"JAX that can still read the old artifacts; its environment is built once with pip "
+                   f"(default: {DEFAULT_BASELINE}).")
+@click.option("--baseline-python", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Python of an existing environment to use as the baseline instead of --baseline-jax.")
+@click.option("--target-version", callback=_version, help=TARGET_HELP)
+@click.option("--target-python", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help=TARGET_PYTHON_HELP)
+@click.option("--mesh", callback=_mesh, metavar="NAME=SIZE[,...]",
+              help="Mesh to rebuild named shardings on, for artifacts whose shardings are stored only as "
+                   "HloSharding (the file does not record axis names), e.g. --mesh x=2.")
+@click.option("--dim", "dims", multiple=True, callback=_dims, metavar="SYMBOL=INT",
+              help="Size for a symbolic dimension in the verification inputs (default 3), e.g. --dim b=8.")
+@click.option("--rtol", type=float, default=1e-5, show_default=True, help="Relative tolerance for float outputs.")
+@click.option("--atol", type=float, default=1e-6, show_default=True, help="Absolute tolerance for float outputs.")
+def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_version, target_python, mesh, dims,
+                    rtol, atol) -> None:
+    """Re-serialize the artifacts under PATHS that the target refuses, verified by running old and new.
+
+    Each at-risk artifact is loaded in the baseline JAX (with the expired-versions flag only where needed),
+    serialized again, and called in the baseline (old file) and in the target (new file) on the same
+    deterministic inputs; only when the outputs agree is the new file written under --out, beside a
+    NAME.migration.json record (source hash, writers, changes, inputs and outputs compared).
+    """
+    from jaxlint.exports.migrate import MigrationOptions, migrate_inventory
+
+    if baseline_jax is not None and baseline_python is not None:
+        raise click.UsageError("give --baseline-jax or --baseline-python, not both")
+    out_abs = Path(os.path.abspath(out_dir))
+    for path in paths:
+        folder = Path(os.path.abspath(path))
+        if folder.is_dir() and (out_abs == folder or out_abs.is_relative_to(folder)):
+            # Otherwise a rerun would take the migrated files for inputs, and could write over them.
+            raise click.UsageError(f"--out {out_dir} must lie outside the input folder {path}")
+    target, python = resolve_target(target_version, target_python, need_python=True)
+    inventory = build_inventory(paths, target)
+    at_risk = [r for r in inventory.reports if r.verdict.kind != "loads"]
+    if at_risk:
+        baseline = baseline_python or _baseline_python(baseline_jax or DEFAULT_BASELINE)
+    else:
+        baseline = baseline_python  # nothing to migrate: do not build an environment for nothing
+    options = MigrationOptions(out_abs, baseline, python, target, mesh, dims, rtol, atol)
+    try:
+        outcomes = migrate_inventory(inventory, list(paths), options)
+    except WorkerError as err:
+        raise click.ClickException(str(err)) from err
+    for outcome in outcomes:
+        if outcome.status == "migrated":
+            click.echo(f"migrated  {outcome.source}\n       -> {outcome.written}\n          {outcome.reason}")
+        elif outcome.status == "already-loads":
+            click.echo(f"ok        {outcome.source}: {outcome.reason}")
+        else:
+            click.echo(f"FAILED    {outcome.source}: {outcome.reason}")
+    counts = {s: sum(o.status == s for o in outcomes) for s in ("migrated", "already-loads", "failed")}
+    click.echo(f"{counts['migrated']} migrated, {counts['already-loads']} already loading, {counts['failed']} failed "
+               f"({len(outcomes)} artifacts among {inventory.files_looked_at} files; target JAX {target}"
+               + (f", baseline {baseline}" if baseline else "") + ").")
+    sys.exit(0 if counts["failed"] == 0 else 1)
+
+
+def _baseline_python(version: Version) -> Path:
+    try:
+        return python_for_jax(version, log=_echo_err)
+    except EnvError as err:
+        raise click.ClickException(str(err)) from err

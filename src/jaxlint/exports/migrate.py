@@ -1,0 +1,202 @@
+"""``jaxlint exports migrate``: re-serialize at-risk artifacts through a baseline JAX and prove they compute the same.
+
+For each artifact the target would refuse (or read only with the expired-versions flag):
+1. the baseline JAX (one that can still read it) deserializes it and serializes it again;
+2. our own decoder checks that the target will read the new bytes without crutches;
+3. the old artifact runs in the baseline and the new one in the target, on the same deterministic inputs, and the
+   outputs are compared (exactly for integers and booleans, with a tolerance for floats);
+4. only then is the new artifact written to the output folder, beside a JSON record of what was done.
+Input files are never written to.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artifact
+from jaxlint.exports.inventory import ArtifactReport, Inventory
+from jaxlint.exports.jaxrun import run_worker, worker_env
+from jaxlint.exports.verdict import LOADS, predict
+from jaxlint.versions import Version
+
+RECORD_SUFFIX = ".migration.json"
+FAILED_SUFFIX = ".migration-failed.json"
+
+
+@dataclass
+class MigrationOptions:
+    out_dir: Path
+    baseline_python: Path
+    target_python: Path
+    target: Version
+    mesh: list[tuple[str, int]] | None = None
+    dims: dict[str, int] = field(default_factory=dict)
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+
+@dataclass
+class Outcome:
+    source: Path
+    status: str  # migrated | already-loads | failed
+    reason: str
+    written: Path | None = None
+    record: Path | None = None
+
+
+class MigrationFailed(Exception):
+    pass
+
+
+def migrate_inventory(inventory: Inventory, roots: list[Path], options: MigrationOptions) -> list[Outcome]:
+    inputs = {r.path.resolve() for r in inventory.reports}
+    return [_migrate_or_explain(report, _destination(report.path, roots, options.out_dir), inputs, options)
+            for report in inventory.reports]
+
+
+def _destination(source: Path, roots: list[Path], out_dir: Path) -> Path:
+    """Mirror the layout under the directory the user named, so that two `model.jaxexport` do not collide."""
+    for root in roots:
+        root = Path(os.path.abspath(root))
+        if root.is_dir() and source.is_relative_to(root):
+            return out_dir / source.relative_to(root)
+    return out_dir / source.name
+
+
+def _migrate_or_explain(report: ArtifactReport, dst: Path, inputs: set[Path], options: MigrationOptions) -> Outcome:
+    if report.header is None:
+        return Outcome(report.path, "failed", f"not migrated: {report.verdict.reason}")
+    if report.verdict.kind == LOADS:
+        return Outcome(report.path, "already-loads", f"already loads on JAX {options.target}; nothing to do")
+    if dst.resolve() in inputs:
+        return Outcome(report.path, "failed", f"not migrated: the output {dst} would overwrite an input file")
+    try:
+        record = _migrate(report, dst, options)
+    except MigrationFailed as err:
+        _remove(dst, dst.with_name(dst.name + RECORD_SUFFIX))  # a stale success from an earlier run must not stay
+        failed = _write_record(dst.with_name(dst.name + FAILED_SUFFIX), {
+            "status": "failed", "reason": str(err), "source": _file_facts(report.path, report.header),
+            "target_jax": str(options.target)})
+        return Outcome(report.path, "failed", f"not migrated: {err}", record=failed)
+    _remove(dst.with_name(dst.name + FAILED_SUFFIX))
+    return Outcome(report.path, "migrated", "; ".join(record["changes"]), dst,
+                   dst.with_name(dst.name + RECORD_SUFFIX))
+
+
+def _migrate(report: ArtifactReport, dst: Path, options: MigrationOptions) -> dict:
+    header = report.header
+    devices, platforms = header.device_count, header.platforms
+    with tempfile.TemporaryDirectory(prefix="jaxlint-migrate-") as scratch_name:
+        scratch = Path(scratch_name)
+        candidate = scratch / "migrated.jaxexport"
+        # The mesh only matters where the file lacks one: named shardings carry their own abstract mesh.
+        mesh = [list(axis) for axis in options.mesh] if options.mesh and header.shardings == "hlo-only" else None
+        rewritten = run_worker(options.baseline_python, "reserialize.py",
+                               {"src": str(report.path), "dst": str(candidate), "mesh": mesh},
+                               env=worker_env(devices, platforms))
+        if not rewritten["ok"]:
+            raise MigrationFailed(f"JAX {rewritten['jax_version']} (baseline) could not re-serialize it: "
+                                  f"{rewritten['error']}")
+        try:
+            new_header = decode_artifact(candidate.read_bytes())
+        except CorruptArtifact as err:
+            raise MigrationFailed(f"the re-serialized artifact does not decode: {err}") from err
+        after = predict(new_header, options.target)
+        if after.kind != LOADS:
+            raise MigrationFailed(f"the re-serialized artifact would still not load on JAX {options.target} "
+                                  f"({after.kind}: {after.reason})")
+        verification = _verify(report.path, candidate, scratch, mesh, options, devices, platforms)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(candidate, dst)
+    record = {
+        "status": "migrated",
+        "source": _file_facts(report.path, header),
+        "migrated": _file_facts(dst, new_header),
+        "writers": {"original": header.jax_version or "not recorded (JAX < 0.11.1)",
+                    "re-serialized by": rewritten["jax_version"],
+                    "recorded in the new file": new_header.jax_version},
+        "target_jax": str(options.target),
+        "verdict_before": report.verdict.kind,
+        "verdict_after": after.kind,
+        "expired_versions_flag_used_to_read": rewritten["used_flag"],
+        "mesh": dict(mesh) if mesh else None,
+        "rebuilt_shardings": rewritten["rebuilt_shardings"],
+        "changes": describe_changes(header, new_header, rewritten["rebuilt_shardings"]),
+        "verification": verification,
+    }
+    _write_record(dst.with_name(dst.name + RECORD_SUFFIX), record)
+    return record
+
+
+def _verify(old: Path, new: Path, scratch: Path, mesh, options: MigrationOptions, devices: int,
+            platforms: list[str]) -> dict:
+    for sub in ("inputs", "old-outputs", "new-outputs"):
+        (scratch / sub).mkdir()
+    common = {"mesh": mesh, "dims": options.dims, "inputs_dir": str(scratch / "inputs"), "rtol": options.rtol,
+              "atol": options.atol}
+    env = worker_env(devices, platforms)
+    before = run_worker(options.baseline_python, "call_artifact.py",
+                        {**common, "artifact": str(old), "make_inputs": True,
+                         "outputs_dir": str(scratch / "old-outputs"), "compare_with": None}, env=env)
+    if not before["ok"]:
+        raise MigrationFailed(f"the original artifact could not be run in JAX {before['jax_version']} "
+                              f"(baseline): {before['error']}")
+    # The new artifact gets the symbolic dimensions the baseline chose, so both see identical shapes.
+    after = run_worker(options.target_python, "call_artifact.py",
+                       {**common, "dims": before["dims"], "artifact": str(new), "make_inputs": False,
+                        "outputs_dir": str(scratch / "new-outputs"), "compare_with": str(scratch / "old-outputs")},
+                       env=env)
+    if not after["ok"]:
+        raise MigrationFailed(f"the re-serialized artifact could not be run in JAX {after['jax_version']} "
+                              f"(target): {after['error']}")
+    if after["used_flag"]:
+        raise MigrationFailed("the re-serialized artifact still needs the expired-versions flag on the target")
+    mismatched = [i for i, out in enumerate(after["outputs"]) if not out["match"]]
+    if mismatched:
+        details = ", ".join(f"output {i} (max abs diff {after['outputs'][i]['max_abs_diff']})" for i in mismatched)
+        raise MigrationFailed(f"outputs differ between JAX {before['jax_version']} (original) and "
+                              f"JAX {after['jax_version']} (migrated): {details}")
+    return {"baseline_jax": before["jax_version"], "target_jax": after["jax_version"],
+            "symbolic_dims": before["dims"], "inputs": before["inputs"], "outputs": after["outputs"],
+            "rtol": options.rtol, "atol": options.atol, "outputs_equal": True}
+
+
+def describe_changes(old: ArtifactHeader, new: ArtifactHeader, rebuilt: list[str]) -> list[str]:
+    changes = []
+    if old.serialization_version != new.serialization_version:
+        changes.append(f"serialization version {old.serialization_version} -> {new.serialization_version}")
+    if old.nr_devices != new.nr_devices or old.nr_devices_short != new.nr_devices_short:
+        changes.append(f"device count fields (nr_devices, legacy nr_devices_short) ({old.nr_devices}, "
+                       f"{old.nr_devices_short}) -> ({new.nr_devices}, {new.nr_devices_short})")
+    if old.shardings != new.shardings:
+        changes.append(f"shardings {old.shardings} -> {new.shardings}"
+                       + (f" (rebuilt as {rebuilt[0]})" if rebuilt else ""))
+    if old.jax_version != new.jax_version:
+        changes.append(f"writer JAX recorded: {old.jax_version} -> {new.jax_version}")
+    if old.stablehlo_producer != new.stablehlo_producer:
+        changes.append(f"StableHLO producer {old.stablehlo_producer} -> {new.stablehlo_producer}")
+    return changes or ["re-serialized without visible header changes"]
+
+
+def _file_facts(path: Path, header: ArtifactHeader) -> dict:
+    data = path.read_bytes()
+    return {"path": str(path), "sha256": hashlib.sha256(data).hexdigest(), "size": len(data),
+            "serialization_version": header.serialization_version, "nr_devices": header.nr_devices,
+            "nr_devices_short": header.nr_devices_short, "jax_version": header.jax_version,
+            "shardings": header.shardings, "in_avals": header.in_avals, "out_avals": header.out_avals}
+
+
+def _remove(*paths: Path) -> None:
+    for path in paths:
+        path.unlink(missing_ok=True)
+
+
+def _write_record(path: Path, record: dict) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    return path
