@@ -45,8 +45,9 @@ def check_invalid(rule: type[Rule], example: Example) -> None:
     expected_unsafe = example.unsafe_fixed if example.unsafe_fixed is not None else expected_safe
     assert unsafe.source == expected_unsafe, \
         f"unsafe fix of:\n{example.code}\ngave:\n{unsafe.source}\nexpected:\n{expected_unsafe}"
-    for outcome in (safe, unsafe):
+    # Idempotence at the same applicability: a safe-fixed source may still hold unsafe fixes.
+    for outcome, with_unsafe in ((safe, False), (unsafe, True)):
         parse(outcome.source)  # fixed code must parse
-        again = fix_source(outcome.source, "example.py", settings, rules=[rule], unsafe=True)
+        again = fix_source(outcome.source, "example.py", settings, rules=[rule], unsafe=with_unsafe)
         assert again.source == outcome.source, "fix is not idempotent"
         assert not outcome.rejected, f"a fix produced unparseable code: {outcome.rejected}"
