@@ -1,0 +1,516 @@
+"""JAX302 experimental-export: ``jax.experimental.export`` is gone; ``jax.export`` replaced it, with differences."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from jaxlint.context import in_compat_code
+from jaxlint.rules.base import FixSpec, Invalid, NodeEdit, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
+from jaxlint.rules.calls import has_star_args, positional_args
+
+OLD = "jax.experimental.export"
+NEW = "jax.export"
+NEW_SINCE = "0.4.30"  # the first release with jax.export
+# The old module's names that are the very same object in jax.export (old module's deprecation table, 0.4.30).
+SAME = frozenset({"Exported", "DisabledSafetyCheck", "SymbolicScope", "is_symbolic_dim", "symbolic_shape",
+                  "symbolic_args_specs"})
+# Same object, new name in jax.export.
+RENAMED = {
+    "minimum_supported_serialization_version": "minimum_supported_calling_convention_version",
+    "maximum_supported_serialization_version": "maximum_supported_calling_convention_version",
+}
+# Not the same: renamed function with its own code; module functions that became methods.
+UNSAFE_RENAMED = {"default_lowering_platform": "default_export_platform"}
+METHODS = {"serialize": "serialize()", "call": "call", "call_exported": "call"}
+JIT = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
+EXPORT_SAME_KEYWORDS = frozenset({"disabled_checks"})
+
+
+@dataclass
+class _Use:
+    """One use of a name of the old module: ``E.x``, ``jax.experimental.export.x`` or a from-imported ``x``."""
+
+    reference: cst.CSTNode  # the module expression (``E``, ``jax.experimental.export``) or the imported Name
+    member: str | None  # ``x``; None when the module itself is used (passed around, ``E[...]``)
+    node: cst.CSTNode  # the whole use (``E.x`` or the Name)
+    fully_spelled: bool
+    ancestors: tuple[cst.CSTNode, ...]
+
+
+@dataclass
+class _Import:
+    node: cst.CSTNode
+    ancestors: tuple[cst.CSTNode, ...]
+    safe_edits: list[NodeEdit] | None  # None: this statement cannot be renamed exactly
+    unsafe_edits: list[NodeEdit] | None
+    module_level: bool
+    problem: str = ""
+
+
+@dataclass
+class _Plan:
+    safe: list[NodeEdit] = field(default_factory=list)
+    unsafe: list[NodeEdit] = field(default_factory=list)
+    safe_problems: list[str] = field(default_factory=list)
+    unsafe_problems: list[str] = field(default_factory=list)
+
+
+class ExperimentalExport(Rule):
+    code = "JAX302"
+    name = "experimental-export"
+    summary = "jax.experimental.export was removed: use jax.export"
+    since = "0.10.2"
+    triggers = ("experimental",)
+    explanation = """
+## What it does
+Reports every import statement that names `jax.experimental.export` (`import jax.experimental.export`,
+`from jax.experimental import export`, `from jax.experimental.export import ...`) and every fully spelled
+`jax.experimental.export.<name>` use.
+
+## Why
+`jax.experimental.export` no longer exists (it is absent in JAX 0.10.2 and in 0.12.0.1):
+`ModuleNotFoundError: No module named 'jax.experimental.export'` at import, or
+`AttributeError: module 'jax.experimental' has no attribute 'export'` for `jax.experimental.export.<name>`.
+It was deprecated in 0.4.30 in favour of `jax.export`, which differs:
+- `jax.export.export` requires a `jax.jit`-wrapped function (`export(jax.jit(f))`); the old `export` also took a
+  plain function, and its `lowering_platforms=` keyword is `platforms=` now;
+- the old module-level `serialize(exp)` and `call(exp)` / `call_exported(exp)` are methods now: `exp.serialize()`
+  and `exp.call`;
+- `default_lowering_platform` is `default_export_platform`, `minimum/maximum_supported_serialization_version` are
+  `minimum/maximum_supported_calling_convention_version`.
+
+## Example
+```python
+from jax.experimental import export
+exp = export.export(jax.jit(f))(x)
+blob = export.serialize(exp)
+```
+Use instead:
+```python
+from jax import export
+exp = export.export(jax.jit(f))(x)
+blob = exp.serialize()
+```
+
+## Fix safety
+Safe only when every use through the old module means the same in `jax.export`: names that are the same object
+there (`Exported`, `DisabledSafetyCheck`, `deserialize(blob)`, `symbolic_shape`, `symbolic_args_specs`,
+`is_symbolic_dim`, `SymbolicScope`, and the two renamed version constants), `export(...)` applied to something
+visibly `jax.jit`-wrapped (a `jax.jit(...)` call, or a name bound once to a `@jax.jit` function or a `jax.jit(...)`
+result) with no keyword but `disabled_checks=`, and the min version has `jax.export` (0.4.30). Then the module is
+renamed in the imports and in fully spelled uses, all together. Otherwise the findings have no safe fix; an unsafe
+fix (`--unsafe-fixes`) also rewrites the API differences reached through a module name: `serialize(exp)` →
+`exp.serialize()`, `call(exp)` → `exp.call`, `default_lowering_platform` → `default_export_platform`,
+`lowering_platforms=` → `platforms=`, and wraps a plain function passed to `export` in `jax.jit(...)`. A star
+import, the module object used on its own, or names imported from the old module with `from ... import` that need
+such a rewrite are never fixed.
+
+## JAX version
+`jax.export` exists since 0.4.30, when `jax.experimental.export` was deprecated; the old module is absent in
+0.10.2 and later.
+"""
+
+    VALID = [
+        Valid("""
+            import jax
+            from jax import export
+            exp = export.export(jax.jit(f))(x)
+            blob = exp.serialize()
+        """, note="already jax.export"),
+        Valid("""
+            import jax
+            exp = jax.export.export(jax.jit(f))(x)
+        """, note="fully spelled jax.export"),
+        Valid("""
+            try:
+                from jax import export
+            except ImportError:
+                from jax.experimental import export
+        """, note="compat code: try/except ImportError"),
+        Valid("""
+            from jax.experimental import jax2tf, pjit
+            from myproject.experimental import export
+            export.serialize(model)
+        """, note="other experimental modules; a project's own experimental.export"),
+        Valid("""
+            from jax.experimental import *
+            export.serialize(exp)
+        """, note="star import: nothing known for sure"),
+        Valid("""
+            import jax
+            if hasattr(jax, "export"):
+                exp = jax.export.export(jax.jit(f))(x)
+            else:
+                exp = jax.experimental.export.export(f)(x)
+        """, note="compat code: hasattr(jax, ...)"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax
+            from jax.experimental import export
+            exp = export.export(jax.jit(f))(x)
+            restored = export.deserialize(blob)
+        """, fixed="""
+            import jax
+            from jax import export
+            exp = export.export(jax.jit(f))(x)
+            restored = export.deserialize(blob)
+        """, min_version="0.4.30", note="every use means the same: rename the module"),
+        Invalid("""
+            import jax
+            from jax.experimental import export
+            exp = export.export(jax.jit(f))(x)
+        """, min_version="0.4.26", note="min version before jax.export: no fix"),
+        Invalid("""
+            import jax
+            from jax.experimental import export as jex
+            exp = jex.export(f)(x)
+            blob = jex.serialize(exp)
+            out = jex.call(exp)(x)
+        """, unsafe_fixed="""
+            import jax
+            from jax import export as jex
+            exp = jex.export(jax.jit(f))(x)
+            blob = exp.serialize()
+            out = exp.call(x)
+        """, note="plain function, serialize and call: only an unsafe fix"),
+        Invalid("""
+            import jax
+            from jax.experimental.export import export, Exported, symbolic_shape
+
+            @jax.jit
+            def f(x):
+                return x * 2
+
+            def run(x) -> Exported:
+                (b,) = symbolic_shape("b")
+                return export(f, disabled_checks=())(x)
+        """, fixed="""
+            import jax
+            from jax.export import export, Exported, symbolic_shape
+
+            @jax.jit
+            def f(x):
+                return x * 2
+
+            def run(x) -> Exported:
+                (b,) = symbolic_shape("b")
+                return export(f, disabled_checks=())(x)
+        """, note="from-import of names; a @jax.jit function"),
+        Invalid("""
+            from jax.experimental.export import serialize
+            blob = serialize(exp)
+        """, note="from-imported serialize: no fix"),
+        Invalid("""
+            import jax.experimental.export
+            g = jax.jit(f)
+            exp = jax.experimental.export.export(g)(x)
+        """, fixed="""
+            import jax.export
+            g = jax.jit(f)
+            exp = jax.export.export(g)(x)
+        """, count=2, note="import statement and fully spelled use, renamed together"),
+        Invalid("""
+            import jax
+            exp = jax.experimental.export.export(jax.jit(f))(x)
+        """, unsafe_fixed="""
+            import jax
+            exp = jax.export.export(jax.jit(f))(x)
+        """, note="fully spelled use without an import that loads jax.export: only an unsafe fix"),
+        Invalid("""
+            import jax
+            import jax.experimental.export as jex
+            lo = jex.minimum_supported_serialization_version
+            exp = jex.export(jax.jit(f), lowering_platforms=("cpu",))(x)
+        """, unsafe_fixed="""
+            import jax
+            import jax.export as jex
+            lo = jex.minimum_supported_calling_convention_version
+            exp = jex.export(jax.jit(f), platforms=("cpu",))(x)
+        """, note="renamed constant; lowering_platforms keyword: unsafe"),
+        Invalid("""
+            from jax.experimental import export
+            register(export)
+        """, note="module object passed around: no fix"),
+        Invalid("""
+            def load(blob):
+                from jax.experimental import export
+                return export.deserialize(blob)
+        """, fixed="""
+            def load(blob):
+                from jax import export
+                return export.deserialize(blob)
+        """, note="function-local import"),
+    ]
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._imports: list[_Import] = []
+        self._uses: list[_Use] = []
+        self._problems: list[str] = []  # anything that rules out every fix
+
+    def _compat(self) -> bool:
+        return in_compat_code(self.context.ancestors, self.context.resolver)
+
+    def _module_level(self) -> bool:
+        return not any(isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) for n in self.context.ancestors)
+
+    # -- imports -------------------------------------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        if self._compat():
+            return
+        safe: list[NodeEdit] = []
+        problem = ""
+        named = False
+        for alias in node.names:
+            full = cst.helpers.get_full_name_for_node(alias.name) or ""
+            if full == NEW:
+                self._new_imported = True
+            if full == OLD:
+                named = True
+                safe.append(Replace(alias.name, NEW))
+            elif full.startswith(OLD + "."):
+                named = True
+                problem = f"`import {full}`: submodules of the old module have no counterpart"
+        if named:
+            edits = None if problem else safe
+            self._imports.append(_Import(node, tuple(self.context.ancestors), edits, edits, self._module_level(),
+                                         problem))
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None or self._compat():
+            return
+        module = cst.helpers.get_full_name_for_node(node.module) or ""
+        if module == NEW or (module == "jax" and not isinstance(node.names, cst.ImportStar)
+                             and any(_alias_name(a) == "export" for a in node.names)):
+            self._new_imported = True
+        if module == "jax.experimental" and not isinstance(node.names, cst.ImportStar):
+            names = [_alias_name(a) for a in node.names]
+            if "export" not in names:
+                return
+            if names == ["export"]:
+                edits: list[NodeEdit] | None = [Replace(node.module, "jax")]
+                problem = ""
+            else:
+                edits, problem = None, "`export` is imported together with other names from `jax.experimental`"
+            self._imports.append(_Import(node, tuple(self.context.ancestors), edits, edits, self._module_level(),
+                                         problem))
+        elif module == OLD or module.startswith(OLD + "."):
+            if isinstance(node.names, cst.ImportStar) or module != OLD:
+                self._imports.append(_Import(node, tuple(self.context.ancestors), None, None, self._module_level(),
+                                             "a star import or a submodule of the old module"))
+                return
+            safe: list[NodeEdit] | None = [Replace(node.module, NEW)]
+            problem = ""
+            for alias in node.names:
+                imported = _alias_name(alias)
+                if imported in RENAMED:
+                    text = RENAMED[imported] if alias.asname is not None else f"{RENAMED[imported]} as {imported}"
+                    safe.append(Replace(alias.name, text))
+                elif imported not in SAME and imported not in ("export", "deserialize"):
+                    safe, problem = None, f"`{imported}` has no same-named counterpart in `jax.export`"
+                    break
+            self._imports.append(_Import(node, tuple(self.context.ancestors), safe, safe, self._module_level(),
+                                         problem))
+
+    _new_imported = False
+
+    # -- uses ----------------------------------------------------------------------------------------------------
+    def visit_Name(self, node: cst.Name) -> None:
+        parent = self.context.parent
+        if (isinstance(parent, cst.Attribute) and parent.attr is node) \
+                or (isinstance(parent, cst.Arg) and parent.keyword is node):
+            return  # ``x.export``, ``f(export=...)``: not a reference to a variable
+        qualified = self.qualified_name(node)
+        if qualified is None or not (qualified == OLD or qualified.startswith(OLD + ".")):
+            return
+        if self._compat():
+            return
+        if qualified == OLD:
+            self._module_reference(node, fully_spelled=False)
+        else:
+            self._uses.append(_Use(node, qualified[len(OLD) + 1:], node, False, tuple(self.context.ancestors)))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self.qualified_name(node) == OLD and not self._compat():
+            self._module_reference(node, fully_spelled=True)
+
+    def _module_reference(self, reference: cst.CSTNode, fully_spelled: bool) -> None:
+        parent = self.context.parent
+        if isinstance(parent, cst.Attribute) and parent.value is reference:
+            self._uses.append(_Use(reference, parent.attr.value, parent, fully_spelled,
+                                   tuple(self.context.ancestors[:-1])))
+        else:
+            self._uses.append(_Use(reference, None, reference, fully_spelled, tuple(self.context.ancestors)))
+
+    # -- deciding and reporting ----------------------------------------------------------------------------------
+    def leave_Module(self, node: cst.Module) -> None:
+        if not self._imports and not any(use.fully_spelled for use in self._uses):
+            return
+        plan = self._plan()
+        safe = unsafe = None
+        if not plan.safe_problems and plan.safe:
+            safe = safe_fix(f"Use `{NEW}` (every use means the same there)", *plan.safe)
+        elif not plan.unsafe_problems and plan.unsafe:
+            unsafe = unsafe_fix(f"Use `{NEW}` and rewrite the API differences (check the result)", *plan.unsafe)
+        fix = safe or unsafe
+        reason = (plan.safe_problems or plan.unsafe_problems or [""])[0]
+        for item in self._imports:
+            self._report(item.node, item.ancestors, self._message(fix, reason), fix)
+        for use in self._uses:
+            if use.fully_spelled:
+                self._report(use.node, use.ancestors, self._message(fix, reason, use.member), fix)
+
+    def _report(self, node: cst.CSTNode, ancestors, message: str, fix: FixSpec | None) -> None:
+        self.context.add_report(Report(self.code, node, message, fix, ancestors))
+
+    def _message(self, fix: FixSpec | None, reason: str, member: str | None = None) -> str:
+        what = f"`{OLD}.{member}`" if member else f"`{OLD}`"
+        base = (f"{what}: `{OLD}` was removed (absent since JAX 0.10.2); use `{NEW}` (JAX {NEW_SINCE}+), where "
+                f"`export` needs a `jax.jit`-wrapped function and `serialize(exp)` / `call(exp)` are "
+                f"`exp.serialize()` / `exp.call`")
+        if fix is not None and fix.applicability.value == "safe":
+            return base
+        return f"{base} (no safe fix: {reason})" if reason else base
+
+    def _plan(self) -> _Plan:
+        plan = _Plan()
+        if not self.min_version_at_least(NEW_SINCE):
+            problem = f"the min version {self.settings.min_version} has no `{NEW}` (added in {NEW_SINCE})"
+            plan.safe_problems.append(problem)
+            plan.unsafe_problems.append(problem)
+        for item in self._imports:
+            if item.safe_edits is None:
+                plan.safe_problems.append(item.problem)
+                plan.unsafe_problems.append(item.problem)
+            else:
+                plan.safe.extend(item.safe_edits)
+                plan.unsafe.extend(item.unsafe_edits or [])
+        loads_new = self._new_imported or any(i.module_level and i.safe_edits is not None for i in self._imports)
+        for use in self._uses:
+            self._plan_use(use, plan, loads_new)
+        return plan
+
+    def _plan_use(self, use: _Use, plan: _Plan, loads_new: bool) -> None:
+        edits: list[NodeEdit] = []
+        if use.fully_spelled:
+            if self.code_for(use.reference).strip() != OLD:
+                plan.safe_problems.append("an unusual spelling of the module")
+                plan.unsafe_problems.append("an unusual spelling of the module")
+                return
+            edits.append(Replace(use.reference, NEW))
+            if not loads_new:
+                plan.safe_problems.append(f"no module-level import in this file loads `{NEW}`")
+        member = use.member
+        if member is None:
+            plan.safe_problems.append("the module object is used on its own")
+            plan.unsafe_problems.append("the module object is used on its own")
+            return
+        through_module = use.node is not use.reference  # ``E.x``, not a from-imported name
+        call = self._call_of(use)
+        if member in SAME:
+            plan.safe.extend(edits)
+            plan.unsafe.extend(edits)
+        elif member in RENAMED:
+            if through_module:
+                edits.append(Replace(use.node.attr, RENAMED[member]))
+            plan.safe.extend(edits)
+            plan.unsafe.extend(edits)
+        elif member == "deserialize":
+            if call is not None and (len(call.args) != 1 or call.args[0].keyword or call.args[0].star):
+                plan.safe_problems.append("`deserialize` called with other than one positional argument")
+            plan.safe.extend(edits)
+            plan.unsafe.extend(edits)
+        elif member == "export":
+            self._plan_export(use, call, edits, plan)
+        elif member in METHODS and through_module and call is not None and self._single_positional(call):
+            plan.safe_problems.append(f"`{member}(exp)` is a method in `{NEW}`")
+            target = self.code_for(call.args[0].value).strip()
+            if not isinstance(call.args[0].value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+                target = f"({target})"
+            plan.unsafe.append(Replace(call, f"{target}.{METHODS[member]}"))
+        elif member == "serialize" and through_module and call is not None and not has_star_args(call) \
+                and len(positional_args(call)) == 1 and call.args[0].keyword is None:
+            plan.safe_problems.append(f"`{member}(exp)` is a method in `{NEW}`")
+            target = self.code_for(call.args[0].value).strip()
+            rest = ", ".join(self.code_for(a).strip().rstrip(",") for a in call.args[1:])
+            plan.unsafe.append(Replace(call, f"{target}.serialize({rest})"))
+        elif member in UNSAFE_RENAMED and through_module:
+            plan.safe_problems.append(f"`{member}` is `{UNSAFE_RENAMED[member]}` in `{NEW}`")
+            plan.unsafe.extend(edits)
+            plan.unsafe.append(Replace(use.node.attr, UNSAFE_RENAMED[member]))
+        else:
+            problem = f"`{member}` has no exact counterpart in `{NEW}` that can be rewritten here"
+            plan.safe_problems.append(problem)
+            plan.unsafe_problems.append(problem)
+
+    def _plan_export(self, use: _Use, call: cst.Call | None, edits: list[NodeEdit], plan: _Plan) -> None:
+        if call is None or has_star_args(call) or len(positional_args(call)) != 1:
+            plan.safe_problems.append("`export` used other than as `export(fn, ...)`")
+            plan.unsafe_problems.append("`export` used other than as `export(fn, ...)`")
+            return
+        unsafe_extra: list[NodeEdit] = []
+        function = positional_args(call)[0].value
+        if not self._visibly_jitted(function):
+            plan.safe_problems.append(f"`{NEW}.export` needs a `jax.jit`-wrapped function")
+            if self._jax_bound():
+                unsafe_extra.append(Replace(function, f"jax.jit({self.code_for(function).strip()})"))
+            else:
+                plan.unsafe_problems.append(f"`{NEW}.export` needs a `jax.jit`-wrapped function")
+        for arg in call.args:
+            if arg.keyword is None or arg.keyword.value in EXPORT_SAME_KEYWORDS:
+                continue
+            plan.safe_problems.append(f"`export(..., {arg.keyword.value}=)` differs in `{NEW}`")
+            if arg.keyword.value == "lowering_platforms":
+                unsafe_extra.append(Replace(arg.keyword, "platforms"))
+            else:
+                plan.unsafe_problems.append(f"`export(..., {arg.keyword.value}=)` differs in `{NEW}`")
+        plan.safe.extend(edits)
+        plan.unsafe.extend(edits + unsafe_extra)
+
+    def _call_of(self, use: _Use) -> cst.Call | None:
+        parent = use.ancestors[-2] if len(use.ancestors) >= 2 else None
+        if isinstance(parent, cst.Call) and parent.func is use.node:
+            return parent
+        return None
+
+    @staticmethod
+    def _single_positional(call: cst.Call) -> bool:
+        return len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star
+
+    def _jax_bound(self) -> bool:
+        bindings = self.context.resolver.module_scope.bindings.get("jax", [])
+        return bool(bindings) and all(b.qualified == "jax" for b in bindings)
+
+    def _is_jit(self, expression: cst.BaseExpression) -> bool:
+        """``jax.jit``, ``jax.jit(...)`` used as a decorator factory, or ``functools.partial(jax.jit, ...)``."""
+        if self.qualified_name(expression) in JIT:
+            return True
+        if isinstance(expression, cst.Call):
+            if self.qualified_name(expression.func) in JIT:
+                return True  # @jax.jit(static_argnums=...)
+            if self.qualified_name(expression.func) == "functools.partial" and expression.args \
+                    and self.qualified_name(expression.args[0].value) in JIT:
+                return True
+        return False
+
+    def _visibly_jitted(self, function: cst.BaseExpression) -> bool:
+        if isinstance(function, cst.Call):
+            return self.qualified_name(function.func) in JIT and bool(function.args)
+        if not isinstance(function, cst.Name):
+            return False
+        bindings = self.context.resolver.bindings(function)
+        if len(bindings) != 1:
+            return False
+        bound = bindings[0].node
+        if isinstance(bound, cst.FunctionDef):
+            return any(self._is_jit(decorator.decorator) for decorator in bound.decorators)
+        if isinstance(bound, cst.Assign) and len(bound.targets) == 1 and isinstance(bound.value, cst.Call):
+            return self.qualified_name(bound.value.func) in JIT and bool(bound.value.args)
+        return False
+
+
+def _alias_name(alias: cst.ImportAlias) -> str:
+    return cst.helpers.get_full_name_for_node(alias.name) or ""
