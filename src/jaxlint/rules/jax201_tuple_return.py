@@ -1029,14 +1029,19 @@ def _is_list_value(node: cst.BaseExpression, rule: TupleReturn) -> bool:
 
 
 def _is_visible_list(node: cst.BaseExpression, rule: TupleReturn) -> bool:
-    """A list literal, list comprehension, ``list(...)``, ``sorted(...)``, ``[...] * n`` or ``[...] + x``."""
+    """A list display or comprehension, ``list(...)``, ``sorted(...)``, ``[...] * 3``, or ``+`` of two of these."""
     if isinstance(node, (cst.List, cst.ListComp)):
         return True
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
         resolver = rule.context.resolver
         return resolver.is_builtin(node.func, "list") or resolver.is_builtin(node.func, "sorted")
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Multiply)):
-        return isinstance(node.left, (cst.List, cst.ListComp)) or isinstance(node.right, (cst.List, cst.ListComp))
+    if isinstance(node, cst.BinaryOperation):
+        # Not ``[a] + x`` or ``[a] * n`` in general: with an array ``x``/``n`` those broadcast and give an Array.
+        if isinstance(node.operator, cst.Add):
+            return _is_visible_list(node.left, rule) and _is_visible_list(node.right, rule)
+        if isinstance(node.operator, cst.Multiply):
+            return (_is_visible_list(node.left, rule) and isinstance(node.right, cst.Integer)) \
+                or (isinstance(node.left, cst.Integer) and _is_visible_list(node.right, rule))
     return False
 
 
