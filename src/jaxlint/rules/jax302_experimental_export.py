@@ -367,10 +367,13 @@ such a rewrite are never fixed.
         self.context.add_report(Report(self.code, node, message, fix, ancestors))
 
     def _message(self, fix: FixSpec | None, reason: str, member: str | None = None) -> str:
-        what = f"`{OLD}.{member}`" if member else f"`{OLD}`"
-        base = (f"{what}: `{OLD}` was removed (absent since JAX 0.10.2); use `{NEW}` (JAX {NEW_SINCE}+), where "
-                f"`export` needs a `jax.jit`-wrapped function and `serialize(exp)` / `call(exp)` are "
-                f"`exp.serialize()` / `exp.call`")
+        if member:
+            head = (f"`{OLD}.{member}` no longer exists (`{OLD}` was removed, absent since JAX 0.10.2); "
+                    f"use `{NEW}.{RENAMED.get(member, UNSAFE_RENAMED.get(member, member))}`")
+        else:
+            head = f"`{OLD}` was removed (absent since JAX 0.10.2); use `{NEW}`"
+        base = (f"{head} (JAX {NEW_SINCE}+), where `export` needs a `jax.jit`-wrapped function and "
+                f"`serialize(exp)` / `call(exp)` are `exp.serialize()` / `exp.call`")
         if fix is not None and fix.applicability.value == "safe":
             return base
         return f"{base} (no safe fix: {reason})" if reason else base
