@@ -6,6 +6,7 @@ the package index pip is configured for.
 from __future__ import annotations
 
 import os
+import fcntl
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,16 @@ def jax_python(version: str) -> Path:
     marker = env / ".complete"
     if marker.exists():
         return python
+    ENVS.mkdir(parents=True, exist_ok=True)
+    # Parallel test workers (pytest-xdist) must not build the same venv twice at once.
+    with open(ENVS / f".jax-{version}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists():
+            return python
+        return _build(env, python, marker, version)
+
+
+def _build(env: Path, python: Path, marker: Path, version: str) -> Path:
     base = python312()
     if base is None:
         pytest.skip("no Python 3.12 interpreter to build a JAX venv with")
