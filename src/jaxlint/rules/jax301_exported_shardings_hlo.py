@@ -1,0 +1,263 @@
+"""JAX301 exported-shardings-hlo: ``Exported.in_shardings_hlo`` / ``out_shardings_hlo`` are always ``None`` now."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from jaxlint.rules.base import Invalid, Report, Rule, Valid
+from jaxlint.rules.calls import string_value
+
+FIELDS = {"in_shardings_hlo": "in_shardings_jax", "out_shardings_hlo": "out_shardings_jax"}
+EXPORTED = frozenset({"jax.export.Exported", "jax.experimental.export.Exported", "jax._src.export._export.Exported"})
+REPLACE = frozenset({"dataclasses.replace"})
+
+
+@dataclass
+class _Candidate:
+    node: cst.CSTNode
+    message: str
+    ancestors: tuple[cst.CSTNode, ...]
+
+
+class ExportedShardingsHlo(Rule):
+    code = "JAX301"
+    name = "exported-shardings-hlo"
+    summary = "Exported.in_shardings_hlo / out_shardings_hlo are always None since JAX 0.11.1"
+    since = "0.11.1"
+    triggers = ("shardings_hlo",)
+    explanation = """
+## What it does
+Finds reads of `.in_shardings_hlo` / `.out_shardings_hlo` (also through `getattr(exp, "in_shardings_hlo")`) in
+files that use JAX, and these keywords when an `Exported` is built by hand (`jax.export.Exported(...)`,
+`dataclasses.replace(exp, ...)`). Silent in a file that defines such attributes itself (a `def in_shardings_hlo`,
+`self.in_shardings_hlo = ...`, a class attribute of that name) and for `self.in_shardings_hlo`.
+
+## Why
+From JAX 0.11.1 the `Exported` fields `in_shardings_hlo` / `out_shardings_hlo` are kept only for compatibility:
+their docstring says "Not used anymore starting 3/17/2026", their value is always `(None,) * n`, and nothing warns
+on access (checked on 0.11.1, 0.11.2, 0.12.0.1). In 0.10.2 a *deserialized* export gave the HloShardings rebuilt
+from its named shardings, e.g. `({devices=[2]<=[2]},)`; from 0.11.1 the same artifact gives `(None,)`: a silent
+change. The shardings are available as `NamedSharding`s from the methods `in_shardings_jax(mesh)` /
+`out_shardings_jax(mesh)`: `mesh=None` gives them on the export's `AbstractMesh`, a `Mesh` gives the same spec on
+that mesh (a mismatching mesh raises `ValueError: NamedSharding new mesh ... does not match the mesh used for
+export ...`). `in_shardings_jax(None)` works on every version; `in_shardings_jax()` only from 0.11.1 (before:
+`TypeError: Exported.in_shardings_jax() missing 1 required positional argument: 'mesh'`).
+
+## Example
+```python
+exp = jax.export.deserialize(blob)
+shardings = exp.in_shardings_hlo
+```
+Use instead:
+```python
+shardings = exp.in_shardings_jax(mesh)  # tuple of NamedSharding | None
+```
+
+## Fix safety
+No fix: `in_shardings_jax(...)` returns `NamedSharding`s, not `HloSharding`s, so the code using the value must be
+adapted by hand. (The 0.10.2 value of a deserialized export can be rebuilt only with private API, and it differs
+from 0.10.2 for exports that were not deserialized.)
+
+## JAX version
+0.11.1 (`jax/_src/export/_export.py`; `Exported._has_named_shardings` was removed in the same release).
+"""
+
+    VALID = [
+        Valid("""
+            import jax
+            shardings = exp.in_shardings_jax(mesh)
+            outs = exp.out_shardings_jax(None)
+        """, note="the replacement"),
+        Valid("""
+            import jax
+
+            class MyExport:
+                def __init__(self, hlo):
+                    self.in_shardings_hlo = hlo
+
+            def shardings(e: MyExport):
+                return e.in_shardings_hlo
+        """, note="a class that defines such attributes itself"),
+        Valid("""
+            import jax
+
+            def in_shardings_hlo(exported):
+                return exported.in_shardings_hlo
+
+            print(in_shardings_hlo(exp))
+        """, note="a project's own def in_shardings_hlo"),
+        Valid("""
+            import jax
+            from dataclasses import dataclass
+
+            @dataclass
+            class Artifact:
+                in_shardings_hlo: tuple = ()
+
+            a = Artifact()
+            a.out_shardings_hlo
+        """, note="a dataclass field of that name in this file"),
+        Valid("""
+            import numpy as np
+            value = record.in_shardings_hlo
+        """, note="a file that does not use JAX"),
+        Valid("""
+            import jax
+            class Wrapper:
+                def describe(self):
+                    return self.in_shardings_hlo
+        """, note="self.<attr>: the class's own attribute"),
+        Valid("""
+            import jax
+            try:
+                shardings = exp._has_named_shardings and exp.in_shardings_hlo
+            except AttributeError:
+                shardings = exp.in_shardings_jax(None)
+        """, note="compat code"),
+        Valid("""
+            import jax
+            if hasattr(exp, "in_shardings_jax"):
+                shardings = exp.in_shardings_jax(None)
+            else:
+                shardings = exp.in_shardings_hlo
+        """, note="compat code: hasattr test for the new method"),
+        Valid("""
+            import jax
+            exp = jax.export.deserialize(blob)
+            print(exp.in_shardings_hlo)
+        """, target_version="0.11.0", note="target before the change"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax
+            exp = jax.export.deserialize(blob)
+            hlo = exp.in_shardings_hlo
+        """, note="attribute read on an Exported"),
+        Invalid("""
+            from jax import export
+            def output_specs(exp: export.Exported):
+                return [str(s) for s in exp.out_shardings_hlo]
+        """, note="out_shardings_hlo"),
+        Invalid("""
+            import jax
+            exp = jax.export.deserialize(blob)
+            both = (exp.in_shardings_hlo, exp.out_shardings_hlo)
+        """, count=2, note="both fields"),
+        Invalid("""
+            import jax
+            hlo = getattr(exp, "in_shardings_hlo")
+        """, note="through getattr with a literal name"),
+        Invalid("""
+            from jax.export import Exported
+            exp = Exported(fun_name="f", in_tree=t, in_avals=a, in_shardings_hlo=(None,), nr_devices=1)
+        """, note="building Exported by hand"),
+        Invalid("""
+            import dataclasses
+            import jax
+            patched = dataclasses.replace(exp, out_shardings_hlo=(None,))
+        """, note="dataclasses.replace of an Exported"),
+        Invalid("""
+            def shardings(exp):
+                import jax
+                return exp.in_shardings_hlo
+        """, note="function-local jax import"),
+    ]
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._candidates: list[_Candidate] = []
+        self._defined = False
+        self._uses_jax = False
+
+    # -- what the file defines and imports ------------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            if (cst.helpers.get_full_name_for_node(alias.name) or "").split(".")[0] == "jax":
+                self._uses_jax = True
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.module is not None and not node.relative:
+            if (cst.helpers.get_full_name_for_node(node.module) or "").split(".")[0] == "jax":
+                self._uses_jax = True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if node.name.value in FIELDS:
+            self._defined = True
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._note_definition(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._note_definition(node.target)
+
+    def _note_definition(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name) and target.value in FIELDS:
+            self._defined = True
+        elif isinstance(target, cst.Attribute) and target.attr.value in FIELDS:
+            self._defined = True
+
+    # -- uses --------------------------------------------------------------------------------------------------
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        field = node.attr.value
+        if field not in FIELDS:
+            return
+        if isinstance(node.value, cst.Name) and node.value.value in ("self", "cls"):
+            return
+        self._candidate(node, self._read_message(field))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.qualified_name(node.func)
+        if isinstance(node.func, cst.Name) and self.context.resolver.is_builtin(node.func, "getattr") \
+                and len(node.args) >= 2:
+            field = string_value(node.args[1].value)
+            if field in FIELDS:
+                self._candidate(node, self._read_message(field))
+        elif qualified in EXPORTED or qualified in REPLACE:
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value in FIELDS:
+                    field = arg.keyword.value
+                    self._candidate(arg, (
+                        f"`{field}=` is ignored since JAX 0.11.1: the field is no longer used and reads back as "
+                        f"`None`; an `Exported`'s shardings are its named shardings now (read them with "
+                        f"`{FIELDS[field]}(mesh)`): drop this argument and give the named shardings instead"))
+
+    def _read_message(self, field: str) -> str:
+        new = FIELDS[field]
+        return (f"`Exported.{field}` is always a tuple of `None` since JAX 0.11.1, without a warning (in 0.10.2 a "
+                f"deserialized export gave its HloShardings): use `{new}(mesh)`, which returns `NamedSharding`s "
+                f"(`{new}(None)` for the export's abstract mesh works on every version), and adapt the code that "
+                f"uses the value")
+
+    def _candidate(self, node: cst.CSTNode, message: str) -> None:
+        if self._in_feature_test():
+            return
+        self._candidates.append(_Candidate(node, message, tuple(self.context.ancestors)))
+
+    def _in_feature_test(self) -> bool:
+        """Inside ``if hasattr(x, "in_shardings_jax")`` (or any ``*_shardings_*`` name): deliberate compat code."""
+        for ancestor in self.context.ancestors:
+            if isinstance(ancestor, (cst.If, cst.IfExp)):
+                finder = _HasattrShardings()
+                ancestor.test.visit(finder)
+                if finder.found:
+                    return True
+        return False
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if self._defined or not self._uses_jax:
+            return
+        for candidate in self._candidates:
+            self.context.add_report(Report(self.code, candidate.node, candidate.message, None, candidate.ancestors))
+
+
+class _HasattrShardings(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == "hasattr" and len(node.args) == 2:
+            name = string_value(node.args[1].value) or ""
+            if "shardings" in name:
+                self.found = True
