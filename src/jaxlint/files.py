@@ -9,7 +9,7 @@ from typing import Iterator
 from jaxlint.config import SettingsResolver
 from jaxlint.settings import Settings, path_matches, relative_posix
 
-SOURCE_SUFFIXES = (".py", ".pyi")
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 # Directories never worth walking into (ruff's defaults, plus jaxlint's cache).
 DEFAULT_EXCLUDES = (
     ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox",

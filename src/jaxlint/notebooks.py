@@ -1,0 +1,418 @@
+"""Jupyter notebooks: lint and fix the code cells as one module, report per cell, write back only what changed.
+
+The code cells are joined in order (so a name imported in cell 1 resolves in cell 5), with IPython syntax masked
+(``jaxlint.ipython_masking``) and a boundary comment between cells; findings are mapped back to ``(cell, row)``.
+Cell numbers are 1-based positions among *all* cells, as the editors (and ruff) number them.
+
+Writing: no ``nbformat`` at run time. ``nbformat.write`` re-serializes the whole document (``indent=1``, sorted keys,
+its own escaping), which rewrites notebooks saved by VS Code, Colab or older Jupyter versions even when one character
+of one cell changed, and may touch outputs (number formats, escapes). Instead the writer here finds the exact byte
+span of each changed cell's ``"source"`` value in the original JSON text and replaces only that span, in the
+notebook's own layout (list of lines or one string, item indentation, ASCII escaping). Everything else, metadata,
+outputs, key order, indentation and the trailing newline, stays byte-identical; a notebook without fixes is never
+written at all.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jaxlint.diagnostics import Diagnostic, Edit, Location
+from jaxlint.engine import PARSE_ERROR, ParseFailure, fix_source, lint_source, parse
+from jaxlint.ipython_masking import MaskedCell, mask_cell, unmask
+from jaxlint.runner import FileResult, Mode
+from jaxlint.settings import Settings
+from jaxlint.sources import write_atomic
+
+BOUNDARY = "# jaxlint-cell-boundary"
+_BOUNDARY_LINE = re.compile(r"^# jaxlint-cell-boundary (\d+)\n", re.MULTILINE)
+
+
+class NotebookError(Exception):
+    pass
+
+
+@dataclass
+class Cell:
+    number: int  # 1-based among all cells
+    text: str  # the original source, joined
+    masked: MaskedCell
+    broken: ParseFailure | None = None
+
+
+@dataclass
+class Notebook:
+    raw: str
+    data: dict
+    cells: list[Cell] = field(default_factory=list)  # the code cells that are checked
+
+
+def _cell_text(source) -> str:
+    if isinstance(source, list):
+        return "".join(source)
+    if isinstance(source, str):
+        return source
+    raise NotebookError("a cell's 'source' is neither a string nor a list of strings")
+
+
+def is_python_notebook(data: dict) -> bool:
+    metadata = data.get("metadata") or {}
+    language = (metadata.get("language_info") or {}).get("name") or (metadata.get("kernelspec") or {}).get("language")
+    return language is None or str(language).lower() in ("python", "python3", "ipython", "ipython3")
+
+
+def _cell_parses(text: str) -> ParseFailure | None:
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+        return None
+    except SyntaxError:
+        pass
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    try:
+        parse(text)
+    except ParseFailure as failure:
+        return failure
+    return None
+
+
+def load_notebook(raw: str) -> Notebook:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise NotebookError(f"not a valid notebook: invalid JSON: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells", []), list):
+        raise NotebookError("not a valid notebook: no list of cells")
+    notebook = Notebook(raw, data)
+    if not is_python_notebook(data):
+        return notebook
+    for index, cell in enumerate(data.get("cells", [])):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        text = _cell_text(cell.get("source", ""))
+        masked = mask_cell(text)
+        entry = Cell(index + 1, text, masked)
+        if not masked.skipped and masked.text.strip():
+            entry.broken = _cell_parses(masked.text)
+        notebook.cells.append(entry)
+    return notebook
+
+
+# -- the joined module ---------------------------------------------------------------------------------------------
+@dataclass
+class Joined:
+    text: str
+    cells: list[Cell]  # the cells in the joined text, in order
+    start_rows: list[int]  # 1-based row in ``text`` of each cell's first line
+    added_newline: list[bool]
+
+
+def join_cells(cells: list[Cell]) -> Joined:
+    parts: list[str] = []
+    included: list[Cell] = []
+    start_rows: list[int] = []
+    added: list[bool] = []
+    row = 1
+    for cell in cells:
+        if cell.masked.skipped or cell.broken is not None:
+            continue
+        text = cell.masked.text
+        if included:
+            parts.append(f"{BOUNDARY} {cell.number}\n")
+            row += 1
+        needs_newline = not text.endswith("\n")
+        if needs_newline:
+            text += "\n"
+        included.append(cell)
+        start_rows.append(row)
+        added.append(needs_newline)
+        parts.append(text)
+        row += text.count("\n")
+    return Joined("".join(parts), included, start_rows, added)
+
+
+def _locate(joined: Joined, location: Location) -> tuple[int, Location]:
+    index = bisect.bisect_right(joined.start_rows, location.row) - 1
+    index = max(index, 0)
+    return joined.cells[index].number, Location(location.row - joined.start_rows[index] + 1, location.column)
+
+
+def _map_diagnostic(joined: Joined, diagnostic: Diagnostic) -> Diagnostic:
+    cell, start = _locate(joined, diagnostic.start)
+    _, end = _locate(joined, diagnostic.end)
+    fix = diagnostic.fix
+    if fix is not None:
+        edits = []
+        for edit in fix.edits:
+            location = _locate(joined, edit.location)[1] if edit.location is not None else None
+            end_location = _locate(joined, edit.end_location)[1] if edit.end_location is not None else None
+            edits.append(Edit(edit.start, edit.end, edit.content, location, end_location))
+        fix = dataclasses.replace(fix, edits=tuple(edits))
+    noqa_row = _locate(joined, Location(diagnostic.noqa_row, 1))[1].row if diagnostic.noqa_row else None
+    return dataclasses.replace(diagnostic, start=start, end=end, fix=fix, noqa_row=noqa_row, cell=cell)
+
+
+def _broken_diagnostics(cells: list[Cell], path: str) -> list[Diagnostic]:
+    found = []
+    for cell in cells:
+        if cell.broken is not None:
+            location = Location(cell.broken.row, cell.broken.column)
+            found.append(Diagnostic(PARSE_ERROR, cell.broken.message, path, location, location, cell=cell.number))
+    return found
+
+
+def split_fixed(joined: Joined, fixed: str) -> dict[int, str] | None:
+    """The fixed text of each cell (original IPython lines restored), or None if the boundaries did not survive."""
+    pieces = _BOUNDARY_LINE.split(fixed)
+    # pieces: [cell0, number1, cell1, number2, cell2, ...]
+    texts = pieces[0::2]
+    numbers = [int(n) for n in pieces[1::2]]
+    if numbers != [cell.number for cell in joined.cells[1:]] or len(texts) != len(joined.cells):
+        return None
+    out: dict[int, str] = {}
+    for cell, text, added in zip(joined.cells, texts, joined.added_newline):
+        if added:
+            if not text.endswith("\n"):
+                return None
+            text = text[:-1]
+        restored = unmask(text, cell.masked.masked)
+        if restored is None:
+            return None
+        out[cell.number] = restored
+    return out
+
+
+# -- writing one cell's source back in the notebook's own layout ---------------------------------------------------
+def _skip_ws(raw: str, i: int) -> int:
+    while i < len(raw) and raw[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+_DECODER = json.JSONDecoder()
+
+
+def source_spans(raw: str) -> dict[int, tuple[int, int]]:
+    """Character span of ``cells[i]["source"]``'s value in the notebook text, by 0-based cell index."""
+    spans: dict[int, tuple[int, int]] = {}
+    i = _skip_ws(raw, 0)
+    if raw[i:i + 1] != "{":
+        raise NotebookError("not a JSON object")
+
+    def members(i: int):
+        """Yield (key, value_start) for an object starting at raw[i] == '{'; the caller returns the value's end."""
+        i = _skip_ws(raw, i + 1)
+        if raw[i] == "}":
+            return
+        while True:
+            key, i = json.decoder.scanstring(raw, i + 1)
+            i = _skip_ws(raw, i)
+            assert raw[i] == ":"
+            i = _skip_ws(raw, i + 1)
+            end = yield key, i
+            i = _skip_ws(raw, end)
+            if raw[i] == ",":
+                i = _skip_ws(raw, i + 1)
+                continue
+            assert raw[i] == "}"
+            return
+
+    def skip_value(i: int) -> int:
+        return _DECODER.raw_decode(raw, i)[1]
+
+    top = members(i)
+    try:
+        key, start = next(top)
+        while True:
+            if key == "cells" and raw[start] == "[":
+                j = _skip_ws(raw, start + 1)
+                index = 0
+                if raw[j] != "]":
+                    while True:
+                        if raw[j] == "{":
+                            cell = members(j)
+                            try:
+                                ckey, cstart = next(cell)
+                                while True:
+                                    cend = skip_value(cstart)
+                                    if ckey == "source":
+                                        spans[index] = (cstart, cend)
+                                    ckey, cstart = cell.send(cend)
+                            except StopIteration:
+                                pass
+                            j = _close(raw, j)
+                        else:
+                            j = skip_value(j)
+                        index += 1
+                        j = _skip_ws(raw, j)
+                        if raw[j] == ",":
+                            j = _skip_ws(raw, j + 1)
+                            continue
+                        break
+                end = j + 1
+            else:
+                end = skip_value(start)
+            key, start = top.send(end)
+    except StopIteration:
+        pass
+    return spans
+
+
+def _close(raw: str, i: int) -> int:
+    """End of the JSON value starting at ``raw[i]``."""
+    return _DECODER.raw_decode(raw, i)[1]
+
+
+def _line_start_indent(raw: str, offset: int) -> str:
+    start = raw.rfind("\n", 0, offset) + 1
+    line = raw[start:offset]
+    return line[:len(line) - len(line.lstrip(" \t"))]
+
+
+def render_source(raw: str, span: tuple[int, int], text: str) -> str:
+    """The new JSON for a ``source`` value, laid out like the old one."""
+    old = raw[span[0]:span[1]]
+    ascii_only = "\\u" in raw and not any(ord(c) > 127 for c in raw)
+
+    def dump(value: str) -> str:
+        return json.dumps(value, ensure_ascii=ascii_only)
+
+    if old.startswith('"'):
+        return dump(text)
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        return "[]"
+    first_item = _skip_ws(raw, span[0] + 1)
+    if raw[first_item] != "]":
+        lead = raw[span[0] + 1:first_item]  # e.g. "\n    "
+        items = _DECODER.raw_decode(raw, span[0])[0]
+        # The separator as written between the first two items, if there are two.
+        separator = "," + lead if lead else ", "
+        if len(items) > 1:
+            after_first = _DECODER.raw_decode(raw, first_item)[1]
+            second = _skip_ws(raw, after_first + 1)
+            separator = raw[after_first:second]
+        last_end = span[1] - 1
+        tail_start = last_end
+        while raw[tail_start - 1] in " \t\r\n":
+            tail_start -= 1
+        tail = raw[tail_start:last_end]
+    else:
+        # An empty list: lay the items out as Jupyter does, one level deeper than the "source" key.
+        key_indent = _line_start_indent(raw, span[0])
+        lead = "\n" + key_indent + " "
+        separator = "," + lead
+        tail = "\n" + key_indent
+    return "[" + lead + separator.join(dump(line) for line in lines) + tail + "]"
+
+
+def rewrite_sources(raw: str, new_texts: dict[int, str]) -> str:
+    """``new_texts``: 0-based cell index -> new source text. Only those spans of ``raw`` change."""
+    spans = source_spans(raw)
+    out = raw
+    for index in sorted(new_texts, reverse=True):
+        if index not in spans:
+            raise NotebookError(f"cell {index + 1} has no source to rewrite")
+        start, end = spans[index]
+        out = out[:start] + render_source(raw, (start, end), new_texts[index]) + out[end:]
+    return out
+
+
+# -- the entry point used by the runner ---------------------------------------------------------------------------
+def lint_notebook_text(raw: str, display: str, settings: Settings, mode: Mode, unsafe: bool) -> tuple[
+        FileResult, str | None]:
+    """The result and, when fixes changed something, the new notebook text."""
+    result = FileResult(display)
+    try:
+        notebook = load_notebook(raw)
+    except NotebookError as error:
+        location = Location(1, 1)
+        result.diagnostics = [Diagnostic(PARSE_ERROR, str(error), display, location, location)]
+        return result, None
+    broken = _broken_diagnostics(notebook.cells, display)
+    joined = join_cells(notebook.cells)
+    if not joined.cells:
+        result.diagnostics = broken
+        return result, None
+    if mode is Mode.CHECK:
+        diagnostics = lint_source(joined.text, display, settings).diagnostics
+        result.diagnostics = sorted(broken + [_map_diagnostic(joined, d) for d in diagnostics],
+                                    key=Diagnostic.sort_key)
+        return result, None
+    outcome = fix_source(joined.text, display, settings, unsafe=unsafe)
+    new_cells = split_fixed(joined, outcome.source) if outcome.source != joined.text else None
+    if new_cells is None:
+        # Nothing changed, or a fix crossed a cell boundary or an IPython line: write nothing, report everything.
+        diagnostics = lint_source(joined.text, display, settings).diagnostics
+        result.diagnostics = sorted(broken + [_map_diagnostic(joined, d) for d in diagnostics],
+                                    key=Diagnostic.sort_key)
+        return result, None
+    # Remaining findings are located in the fixed text: re-join it to map rows to cells.
+    fixed_cells = []
+    for cell in notebook.cells:
+        if cell.number in new_cells and new_cells[cell.number] != cell.text:
+            fixed_cells.append(Cell(cell.number, new_cells[cell.number], mask_cell(new_cells[cell.number])))
+        else:
+            fixed_cells.append(cell)
+    fixed_joined = join_cells(fixed_cells)
+    result.diagnostics = sorted(broken + [_map_diagnostic(fixed_joined, d) for d in outcome.remaining],
+                                key=Diagnostic.sort_key)
+    result.rejected = [_map_diagnostic(joined, d) for d in outcome.rejected]
+    for record in outcome.applied:
+        _, location = _locate(joined, Location(record.row, record.column))
+        record.row, record.column = location.row, location.column
+    result.applied = outcome.applied
+    changed = {number - 1: text for number, text in new_cells.items()
+               if text != next(c.text for c in notebook.cells if c.number == number)}
+    if not changed:
+        return result, None
+    new_raw = rewrite_sources(raw, changed)
+    result.fixed_source = new_raw
+    if mode is Mode.DIFF:
+        diff = []
+        for index in sorted(changed):
+            old = next(c.text for c in notebook.cells if c.number == index + 1)
+            name = f"{display}:cell {index + 1}"
+            diff.append("".join(difflib.unified_diff(
+                _lines(old), _lines(changed[index]), fromfile=name, tofile=name)))
+        result.diff = "".join(diff)
+    return result, new_raw
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of cell\n"
+    return lines
+
+
+def process_notebook(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> FileResult:
+    display = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        return FileResult(display, internal_error=f"cannot read: {error.strerror or error}")
+    try:
+        raw = data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
+    except UnicodeDecodeError as error:
+        location = Location(1, 1)
+        return FileResult(display, [Diagnostic(PARSE_ERROR, f"cannot decode notebook as UTF-8: {error}", display,
+                                               location, location)])
+    try:
+        result, new_raw = lint_notebook_text(raw, display, settings, mode, unsafe)
+        if mode is Mode.FIX and new_raw is not None:
+            bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+            write_atomic(path, bom + new_raw.encode("utf-8"))
+    except Exception as error:  # noqa: BLE001 - one broken notebook must not stop the run
+        return FileResult(display, internal_error=f"{type(error).__name__}: {error}")
+    return result
