@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -269,3 +270,75 @@ def test_array_plus_list_is_not_a_list():
         import jax.numpy as jnp
         y = [0.0] * 3 + jnp.meshgrid(x)
     """)) == 1
+
+
+# -- the fixture, run on real JAX ---------------------------------------------------------------------------------
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "JAX201"
+_RUNNER = r'''
+import importlib.util, json, sys
+import numpy as onp
+import jax, jax.numpy as jnp
+
+def load(path):
+    spec = importlib.util.spec_from_file_location("fixture", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+def leaves(value):
+    return jax.tree.map(lambda a: onp.asarray(a).tolist(), value)
+
+x, y = jnp.arange(3.0), jnp.arange(2.0)
+calls = {
+    "pixel_grid": lambda m: m.pixel_grid(2, 3).shape,
+    "grid_with_time": lambda m: leaves(m.grid_with_time(x, y, 1.0)),
+    "padded": lambda m: (type(m.padded(x, 1.0)).__name__, leaves(m.padded(x, 1.0))),
+    "all_at_least_2d": lambda m: leaves(m.all_at_least_2d(x, y)),
+    "describe": lambda m: m.describe(x, y),
+    "simulate": lambda m: leaves(m.simulate(jnp.float32(1.0), jnp.float32(0.0), jnp.ones(3) * 0.1)),
+    "relax": lambda m: (type(m.relax(jnp.float32(1.0), jnp.float32(2.0), 3)).__name__,
+                        leaves(m.relax(jnp.float32(1.0), jnp.float32(2.0), 3))),
+    "sizes": lambda m: m.sizes(x, x),
+}
+out = {}
+for path in sys.argv[1:]:
+    module = load(path)
+    for name, call in calls.items():
+        try:
+            out[f"{path}:{name}"] = repr(call(module))
+        except Exception as error:
+            out[f"{path}:{name}"] = f"{type(error).__name__}: {error}"
+print(json.dumps(out))
+'''
+
+
+def _run_fixture(version: str) -> dict[str, str]:
+    import json
+    import subprocess
+
+    from tests.support.jaxenv import jax_python
+
+    before, after = str(FIXTURES / "before.py"), str(FIXTURES / "after.py")
+    proc = subprocess.run([str(jax_python(version)), "-c", _RUNNER, before, after], capture_output=True, text=True,
+                          env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {key.replace(before, "before").replace(after, "after"): value for key, value in results.items()}
+
+
+@pytest.mark.jax
+@pytest.mark.slow
+def test_fixture_fix_keeps_old_results_and_repairs_new_jax():
+    old, new = _run_fixture("0.10.2"), _run_fixture("0.12.0.1")
+    names = {key.split(":", 1)[1] for key in old}
+    broken = {"grid_with_time", "padded", "all_at_least_2d", "describe", "simulate", "relax"}
+    for name in names:
+        # The fixed file computes on the old JAX what the original computed there, and the same on the new JAX.
+        assert old[f"after:{name}"] == old[f"before:{name}"], name
+        assert new[f"after:{name}"] == old[f"before:{name}"], name
+        if name in broken:
+            assert new[f"before:{name}"] != old[f"before:{name}"], f"{name} was expected to change in 0.12.0.1"
+        else:
+            assert new[f"before:{name}"] == old[f"before:{name}"], name
+    assert "scan body function carry input and carry output must have the same pytree structure" in \
+        new["before:simulate"]
