@@ -307,6 +307,12 @@ the release that changed the function, or the target version is before it.
         """, note="another augmented assignment rebinds the name to something else"),
         Valid("""
             import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g = g + other
+            h = g[0]
+        """, note="g = g + <unknown>: neither a list use nor breaking"),
+        Valid("""
+            import jax.numpy as jnp
             def f(g=jnp.meshgrid(x, y)):
                 g.append(z)
         """, note="a parameter default: callers may pass anything"),
@@ -424,6 +430,15 @@ the release that changed the function, or the target version is before it.
             g = list(jnp.meshgrid(x, y))
             g += [z]
         """, note="+= with a list"),
+        Invalid("""
+            import jax.numpy as jnp
+            g = jnp.meshgrid(x, y)
+            g = g + [z]
+        """, fixed="""
+            import jax.numpy as jnp
+            g = list(jnp.meshgrid(x, y))
+            g = g + [z]
+        """, note="g = g + [z]: the rebinding keeps a list, the + is the use"),
         Invalid("""
             import jax.numpy as jnp
             g = jnp.broadcast_arrays(a, b)
@@ -811,7 +826,7 @@ the release that changed the function, or the target version is before it.
         node = binding.node
         if isinstance(node, cst.Assign):
             return any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets) \
-                and self._candidate(node.value) is not None
+                and (self._candidate(node.value) is not None or _grows_itself(name, node.value))
         if isinstance(node, (cst.AnnAssign, cst.NamedExpr)):
             return isinstance(node.target, cst.Name) and node.value is not None \
                 and self._candidate(node.value) is not None
@@ -926,6 +941,20 @@ the release that changed the function, or the target version is before it.
                 if candidate is not None:
                     found.append(candidate)
         return found
+
+
+def _grows_itself(name: str, value: cst.BaseExpression) -> bool:
+    """``g = g + x``, ``g = x + g``, ``g = g * 2``: a list stays a list (the ``+`` itself is checked as a use)."""
+    if not isinstance(value, cst.BinaryOperation):
+        return False
+    def is_name(node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Name) and node.value == name
+    if isinstance(value.operator, cst.Add):
+        return is_name(value.left) or is_name(value.right)
+    if isinstance(value.operator, cst.Multiply):
+        return (is_name(value.left) and isinstance(value.right, cst.Integer)) \
+            or (isinstance(value.left, cst.Integer) and is_name(value.right))
+    return False
 
 
 # -- classifying one use --------------------------------------------------------------------------------------
