@@ -74,8 +74,12 @@ none) that are used as a **list**: a list method (`append`, `extend`, `insert`, 
 `reverse`, `clear`, `copy`), item or slice assignment or deletion, `+` with a list on either side, the in-place
 operators `+=` and `*=`, `isinstance(x, list)`, `type(x) is list` (or `==`, `!=`, `is not`, `in (list, ...)`), an
 ordering or equality comparison with a list, and a loop carry of `lax.scan`, `lax.fori_loop` or `lax.while_loop`
-whose initial value is a list. The result may be used directly or through a name assigned in the same scope
-(`g = jnp.meshgrid(x, y)` ... `g.append(z)`), as long as every binding of that name in its scope is such a call.
+whose initial value is a list (or, the other way round, an initial value that is such a call while the body returns
+a list there). The result may be used directly or through a name assigned in the same scope
+(`g = jnp.meshgrid(x, y)` ... `g.append(z)`), as long as every binding of that name in its scope is such a call,
+an in-place `+=`/`*=`, or `g = g + ...`; a name with any other binding (`g = []` in a branch, a loop variable, a
+parameter, `global`/`nonlocal` rebinding) is left alone. Copies through another name (`h = g`) and attributes
+(`self.g = ...`) are not followed.
 
 The finding is on the call, where `list(` goes, not on the use.
 
@@ -95,7 +99,8 @@ unchanged). Code that treats the result as a list breaks, loudly or silently:
 - `isinstance(g, list)`, `type(g) is list`, `g == [a, b]` silently become `False`
 - the pytree structure changes: `lax.scan(body, [a, b], xs)` whose `body` returns `jnp.broadcast_arrays(*c), y`
   as the carry raises `TypeError: scan body function carry input and carry output must have the same pytree
-  structure, but they differ:` (likewise for `fori_loop`/`while_loop` carries).
+  structure, but they differ:` (`fori_loop` runs as a scan or a while_loop; `while_loop` says `while_loop body
+  function carry input and carry output must have the same pytree structure, but they differ:`).
 
 `+=` and `*=` are in-place operations on a list; on a tuple they build a new object (`+=` with anything but a
 tuple raises `TypeError`), so other references to the old list no longer see the change. They are reported.
