@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 SELECTOR_RE = re.compile(r"^(ALL|JAX\d{0,3})$")
 # Names of the output formats (jaxlint.output registers the renderers; kept here so config needs no import cycle).
-OUTPUT_FORMATS = ("text", "json")
+OUTPUT_FORMATS = ("text", "json", "concise", "full", "github", "gitlab", "junit", "sarif")
 
 
 @dataclass(frozen=True)

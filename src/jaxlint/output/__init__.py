@@ -34,9 +34,55 @@ def _json(results: Sequence[FileResult], options: RenderOptions) -> str:
     return format_json(results)
 
 
+def _concise(results: Sequence[FileResult], options: RenderOptions) -> str:
+    from jaxlint.output.full import format_concise
+
+    if options.statistics:
+        return _text(results, options)
+    return format_concise(results, unsafe=options.unsafe, fixing=options.fixing)
+
+
+def _full(results: Sequence[FileResult], options: RenderOptions) -> str:
+    from jaxlint.output.full import format_full
+
+    if options.statistics:
+        return _text(results, options)
+    return format_full(results, unsafe=options.unsafe, fixing=options.fixing)
+
+
+def _github(results: Sequence[FileResult], options: RenderOptions) -> str:
+    from jaxlint.output.github import format_github
+
+    return format_github(results)
+
+
+def _gitlab(results: Sequence[FileResult], options: RenderOptions) -> str:
+    from jaxlint.output.gitlab import format_gitlab
+
+    return format_gitlab(results)
+
+
+def _junit(results: Sequence[FileResult], options: RenderOptions) -> str:
+    from jaxlint.output.junit import format_junit
+
+    return format_junit(results)
+
+
+def _sarif(results: Sequence[FileResult], options: RenderOptions) -> str:
+    from jaxlint.output.sarif import format_sarif
+
+    return format_sarif(results)
+
+
 FORMATS: dict[str, Callable[[Sequence[FileResult], RenderOptions], str]] = {
     "text": _text,
     "json": _json,
+    "concise": _concise,
+    "full": _full,
+    "github": _github,
+    "gitlab": _gitlab,
+    "junit": _junit,
+    "sarif": _sarif,
 }
 
 

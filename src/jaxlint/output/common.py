@@ -1,0 +1,83 @@
+"""Helpers shared by the formats: rule metadata, display paths, source lines (of files and notebook cells)."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from jaxlint.diagnostics import Diagnostic, LineIndex, Location
+
+PARSE_ERROR_NAME = "parse-error"
+PARSE_ERROR_SUMMARY = "the file could not be parsed"
+
+
+def rule_name(code: str) -> str:
+    from jaxlint.rules import rule_by_code
+
+    rule = rule_by_code(code)
+    return rule.name if rule is not None else PARSE_ERROR_NAME if code == "JAX000" else code.lower()
+
+
+def relative_path(path: str, base: str | None = None) -> str:
+    """The path relative to ``base`` (default: the working directory) when inside it, with forward slashes."""
+    if path == "-":
+        return path
+    base = base or os.getcwd()
+    absolute = os.path.abspath(path)
+    try:
+        relative = os.path.relpath(absolute, base)
+    except ValueError:  # another drive on Windows
+        return Path(absolute).as_posix()
+    if relative.startswith(".."):
+        return Path(absolute).as_posix()
+    return Path(relative).as_posix()
+
+
+@lru_cache(maxsize=256)
+def _file_text(path: str, mtime_ns: int) -> str | None:
+    try:
+        if path.endswith(".ipynb"):
+            return Path(path).read_text(encoding="utf-8-sig")
+        from jaxlint.sources import read_source
+
+        return read_source(Path(path)).text
+    except Exception:  # noqa: BLE001 - a source we cannot show is not an error of the report
+        return None
+
+
+def source_text(diagnostic: Diagnostic) -> str | None:
+    """The text the diagnostic's rows refer to: the file, or for a notebook the cell's source."""
+    if diagnostic.path == "-":
+        return None
+    try:
+        mtime = os.stat(diagnostic.path).st_mtime_ns
+    except OSError:
+        return None
+    text = _file_text(diagnostic.path, mtime)
+    if text is None or diagnostic.cell is None:
+        return text
+    import json
+
+    try:
+        cells = json.loads(text)["cells"]
+        source = cells[diagnostic.cell - 1]["source"]
+        return "".join(source) if isinstance(source, list) else source
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def offset_of(index: LineIndex, location: Location) -> int:
+    row = min(max(location.row, 1), len(index.starts))
+    return min(index.starts[row - 1] + location.column - 1, len(index.source))
+
+
+def apply_fix(text: str, diagnostic: Diagnostic) -> str | None:
+    """The text with the diagnostic's fix applied (edits located by row/column), or None if it has none."""
+    if diagnostic.fix is None or any(e.location is None or e.end_location is None for e in diagnostic.fix.edits):
+        return None
+    index = LineIndex(text)
+    spans = sorted(((offset_of(index, e.location), offset_of(index, e.end_location), e.content)
+                    for e in diagnostic.fix.edits), reverse=True)
+    for start, end, content in spans:
+        text = text[:start] + content + text[end:]
+    return text

@@ -1,0 +1,114 @@
+"""SARIF 2.1.0: one run, the rule catalogue as ``tool.driver.rules`` (docs, help URIs), results with fixes.
+
+Paths are relative to the working directory (``uriBaseId: %SRCROOT%``, declared in ``originalUriBaseIds``), as
+GitHub code scanning expects. A notebook finding's region is relative to its cell; the cell is in the result's
+``properties.cell``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from pathlib import Path
+from typing import Sequence
+
+from jaxlint import __version__
+from jaxlint.output.common import PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, relative_path
+from jaxlint.runner import FileResult
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
+
+
+def _rules() -> list[dict]:
+    from jaxlint.rules import all_rules
+    from jaxlint.rules.base import DOCS_URL
+
+    described = [{
+        "id": "JAX000",
+        "name": PARSE_ERROR_NAME,
+        "shortDescription": {"text": PARSE_ERROR_SUMMARY},
+        "helpUri": DOCS_URL.format(code="jax000"),
+        "defaultConfiguration": {"level": "error"},
+    }]
+    for rule in all_rules():
+        explanation = textwrap.dedent(rule.explanation).strip()
+        described.append({
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": _what_it_does(explanation) or rule.summary},
+            "help": {"text": explanation, "markdown": explanation},
+            "helpUri": rule.url(),
+            "defaultConfiguration": {"level": "error", "enabled": not rule.opt_in},
+            "properties": {"jaxVersion": rule.since, "optIn": bool(rule.opt_in),
+                           "tags": ["jax", "behaviour-change" if rule.behaviour_change else "removal"]},
+        })
+    return described
+
+
+def _what_it_does(explanation: str) -> str:
+    """The first paragraph of the rule's "What it does" section, as plain text on one line."""
+    marker = "## What it does"
+    if marker not in explanation:
+        return ""
+    body = explanation.split(marker, 1)[1].strip()
+    return " ".join(body.split("\n\n", 1)[0].split())
+
+
+def _region(start, end) -> dict:
+    return {"startLine": start.row, "startColumn": start.column, "endLine": end.row, "endColumn": end.column}
+
+
+def _uri(path: str) -> tuple[str, bool]:
+    relative = relative_path(path)
+    if relative.startswith("/"):
+        return Path(relative).as_uri(), False
+    return relative, True
+
+
+def _artifact(path: str) -> dict:
+    uri, relative = _uri(path)
+    return {"uri": uri, "uriBaseId": "%SRCROOT%"} if relative else {"uri": uri}
+
+
+def format_sarif(results: Sequence[FileResult]) -> str:
+    rules = _rules()
+    rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
+    sarif_results = []
+    for result in results:
+        for d in result.diagnostics:
+            location = {"physicalLocation": {"artifactLocation": _artifact(d.path), "region": _region(d.start, d.end)}}
+            item: dict = {
+                "ruleId": d.code,
+                "level": "error",
+                "message": {"text": d.message},
+                "locations": [location],
+            }
+            if d.code in rule_index:
+                item["ruleIndex"] = rule_index[d.code]
+            if d.fix is not None and all(e.location is not None for e in d.fix.edits):
+                item["fixes"] = [{
+                    "description": {"text": f"{d.fix.message} ({d.fix.applicability.value} fix)"},
+                    "artifactChanges": [{
+                        "artifactLocation": _artifact(d.path),
+                        "replacements": [{"deletedRegion": _region(e.location, e.end_location),
+                                          "insertedContent": {"text": e.content}} for e in d.fix.edits],
+                    }],
+                }]
+            properties = {}
+            if d.cell is not None:
+                properties["cell"] = d.cell
+            if d.fix is not None:
+                properties["fixApplicability"] = d.fix.applicability.value
+            if properties:
+                item["properties"] = properties
+            sarif_results.append(item)
+    run = {
+        "tool": {"driver": {"name": "jaxlint", "version": __version__, "semanticVersion": __version__,
+                            "informationUri": INFORMATION_URI, "rules": rules}},
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
+        "results": sarif_results,
+    }
+    document = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(document, indent=2, ensure_ascii=False)
