@@ -1,0 +1,93 @@
+"""``jaxlint verify``: click command only (options, calling the verifier, printing)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from jaxlint.config import ConfigError, Overrides, SettingsResolver, validate_selector
+
+EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+
+
+def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
+    codes = []
+    for value in values:
+        for part in value.split(","):
+            if part.strip():
+                try:
+                    codes.append(validate_selector(part, option))
+                except ConfigError as error:
+                    raise click.BadParameter(str(error)) from None
+    return tuple(codes)
+
+
+class _VerifyCommand(click.Command):
+    """Everything after ``--`` is the user's command, taken before click sees (and drops) the ``--``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            cut = args.index("--")
+            ctx.meta["jaxlint.verify.command"] = list(args[cut + 1:])
+            args = list(args[:cut])
+        return super().parse_args(ctx, args)
+
+
+@click.command("verify", cls=_VerifyCommand, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--baseline-jax", metavar="VERSION", help="Build (once) and use a venv with this JAX as the baseline.")
+@click.option("--baseline-python", type=click.Path(exists=True, dir_okay=False),
+              help="An interpreter with the old JAX (instead of --baseline-jax).")
+@click.option("--target-python", type=click.Path(exists=True, dir_okay=False),
+              help="The interpreter with the new JAX (default: the current one).")
+@click.option("--platform", type=click.Choice(["cpu", "gpu", "tpu"]), default=None,
+              help="Run both on this platform (sets JAX_PLATFORMS; default: JAX's choice, the same for both).")
+@click.option("--rtol", type=float, default=1e-6, show_default=True, help="Relative tolerance for floats.")
+@click.option("--atol", type=float, default=1e-6, show_default=True, help="Absolute tolerance for floats.")
+@click.option("--max-calls", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Record and compare the first N calls of each site.")
+@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (as in check).")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--unsafe-fixes/--no-unsafe-fixes", default=None, help="Also verify unsafe fixes.")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--apply", "apply_fixes", is_flag=True, help="Write the verified fixes (only those) to the files.")
+@click.option("--rules", "check_rules", is_flag=True, help="Verify every rule's runnable examples instead of PATHS.")
+@click.option("--timeout", type=float, default=None, help="Seconds each run may take.")
+@click.option("--project-root", type=click.Path(file_okay=False, path_type=Path),
+              help="The directory copied for the runs and the command's working directory (default: the current "
+                   "directory).")
+@click.option("--keep", is_flag=True, help="Keep the BEFORE/AFTER copies and records (and say where).")
+@click.option("--no-probes", is_flag=True, hidden=True, help="Run without probes (to check they change nothing).")
+def verify_command(paths, baseline_jax, baseline_python, target_python, platform, rtol, atol, max_calls, select,
+                   ignore, unsafe_fixes, output_format, apply_fixes, check_rules, timeout, project_root, keep,
+                   no_probes) -> None:
+    """Prove the fixes in PATHS by running COMMAND on the old code with the old JAX and on the fixed code with the
+    new JAX, comparing the value at every fix site.
+
+    Example: jaxlint verify src/ --baseline-jax 0.10.2 -- pytest tests/model_test.py -x
+    """
+    from jaxlint.verify.main import run_verify
+
+    command = click.get_current_context().meta.get("jaxlint.verify.command", [])
+    if baseline_jax and baseline_python:
+        raise click.UsageError("give either --baseline-jax or --baseline-python, not both")
+    if not baseline_jax and not baseline_python:
+        raise click.UsageError("give the old JAX: --baseline-jax VERSION or --baseline-python PATH")
+    if not command and not check_rules:
+        raise click.UsageError("give the command to run after `--`, e.g. `-- pytest tests/ -x`")
+    overrides = Overrides(select=_codes(select, "--select") if select else None, ignore=_codes(ignore, "--ignore"),
+                          unsafe_fixes=unsafe_fixes)
+    try:
+        code = run_verify(list(paths), list(command), resolver=SettingsResolver(overrides),
+                          baseline_jax=baseline_jax, baseline_python=baseline_python, target_python=target_python,
+                          platform=platform, rtol=rtol, atol=atol, max_calls=max_calls, unsafe=unsafe_fixes,
+                          output_format=output_format, apply=apply_fixes, check_rules=check_rules, timeout=timeout,
+                          project_root=project_root, keep=keep, probes=not no_probes)
+    except ConfigError as error:
+        click.echo(f"jaxlint: error: {error}", err=True)
+        code = EXIT_ERROR
+    except (RuntimeError, FileNotFoundError, ValueError) as error:
+        click.echo(f"jaxlint verify: error: {error}", err=True)
+        code = EXIT_ERROR
+    sys.exit(code)

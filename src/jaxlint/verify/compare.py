@@ -1,0 +1,134 @@
+"""Statuses, site by site, from the value comparison (``_jaxlint_compare.py``, run with the target interpreter) and
+the two runs' exit statuses. Pure Python: no NumPy needed here."""
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxlint.verify.instrument import RUNTIME_DIR
+from jaxlint.verify.plan import Site
+from jaxlint.verify.run import RunResult, traceback_locations
+
+STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only")
+
+
+@dataclass
+class SiteResult:
+    site: Site
+    status: str
+    calls: int
+    detail: str
+
+
+def compare_values(python: str, sites: list[Site], before: RunResult, after: RunResult, *, rtol: float, atol: float,
+                   max_calls: int) -> dict:
+    request = {"before": str(before.records), "after": str(after.records), "rtol": rtol, "atol": atol,
+               "max_calls": max_calls, "sites": [{"id": s.id, "kind": s.kind} for s in sites]}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(request, handle)
+    try:
+        out = subprocess.run([python, str(RUNTIME_DIR / "_jaxlint_compare.py"), handle.name], capture_output=True,
+                             text=True, env={"PATH": "/usr/bin:/bin"}, timeout=600)
+    finally:
+        Path(handle.name).unlink(missing_ok=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"comparing the records failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout)
+
+
+def _failing_site_rows(run: RunResult) -> set[tuple[str, int]]:
+    return set(traceback_locations(run))
+
+
+def _site_in_traceback(site: Site, locations: set[tuple[str, int]], span_rows: int) -> bool:
+    return any(path == site.relative and site.row <= row <= site.row + span_rows for path, row in locations)
+
+
+def _tracebacks(before: RunResult, after: RunResult) -> str:
+    return (f"BEFORE exited {before.exit_code}: {before.last_error_line() if not before.ok else 'ok'}; "
+            f"AFTER exited {after.exit_code}: {after.last_error_line() if not after.ok else 'ok'}")
+
+
+def _difference_detail(diff: dict) -> str:
+    parts = [f"call {diff['call']}: {diff['path']}: {diff['what']}"]
+    if diff.get("max_abs") is not None:
+        parts.append(f"max abs error {diff['max_abs']:.3g}")
+    if diff.get("max_rel") is not None:
+        parts.append(f"max rel error {diff['max_rel']:.3g}")
+    parts.append(f"before {diff['before']}")
+    parts.append(f"after {diff['after']}")
+    return "; ".join(parts)
+
+
+def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult, *, max_calls: int,
+           unmarked: set[str] = frozenset(), site_rows: dict[str, int] | None = None) -> list[SiteResult]:
+    site_rows = site_rows or {}
+    locations_b, locations_a = _failing_site_rows(before), _failing_site_rows(after)
+    results = []
+    for site in sites:
+        info = values["sites"].get(site.id, {})
+        nb, na = info.get("before_count", 0), info.get("after_count", 0)
+        tb, ta = info.get("before_traces", 0), info.get("after_traces", 0)
+        rows = site_rows.get(site.id, 0)
+        in_b = not before.ok and _site_in_traceback(site, locations_b, rows)
+        in_a = not after.ok and _site_in_traceback(site, locations_a, rows)
+        one_failed = before.ok != after.ok
+        if site.kind == "reach":
+            results.append(_decide_reach(site, nb, before, after, site.id in unmarked))
+            continue
+        reached_b, reached_a = nb > 0 or tb > 0, na > 0 or ta > 0
+        if in_b != in_a and one_failed:
+            results.append(SiteResult(site, "failed", 0, f"raised here in {'BEFORE' if in_b else 'AFTER'} only; "
+                                      + _tracebacks(before, after)))
+            continue
+        if not reached_b and not reached_a:
+            detail = "the command never executed this code (a coverage gap: run a command that reaches it)"
+            if not before.ok or not after.ok:
+                detail += "; " + _tracebacks(before, after)
+            results.append(SiteResult(site, "not-reached", 0, detail))
+            continue
+        difference = info.get("difference")
+        compared = info.get("compared", 0)
+        if difference is not None:
+            results.append(SiteResult(site, "differs", compared, _difference_detail(difference)))
+            continue
+        if reached_b != reached_a or min(nb, max_calls) != min(na, max_calls):
+            counts = f"executed {nb} time(s) in BEFORE, {na} in AFTER"
+            if one_failed:
+                results.append(SiteResult(site, "failed", compared, f"{counts}; " + _tracebacks(before, after)))
+            else:
+                results.append(SiteResult(site, "differs", compared, f"{counts}; the {compared} call(s) compared "
+                                          "agree"))
+            continue
+        if info.get("abstract"):
+            why = "; ".join(sorted(set(info.get("errors", [])))) or \
+                "the values were traced and never computed (e.g. under eval_shape or export)"
+            results.append(SiteResult(site, "abstract-only", compared,
+                                      f"only structure, shape and dtype compared ({compared} call(s)): {why}"))
+            continue
+        errors = info.get("errors", [])
+        detail = f"{compared} call(s) compared" + (f" (of {nb} executed; --max-calls {max_calls})" if nb > compared
+                                                  else "")
+        if errors:
+            detail += "; probe errors: " + "; ".join(sorted(set(errors)))
+            results.append(SiteResult(site, "failed", compared, detail))
+            continue
+        results.append(SiteResult(site, "verified", compared, detail))
+    return results
+
+
+def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, unmarked: bool) -> SiteResult:
+    if unmarked:
+        return SiteResult(site, "not-reached", 0, "the fix deletes part of an expression with no value to probe: "
+                          "whether the command executed it is unknown")
+    if count == 0:
+        return SiteResult(site, "not-reached", 0, "the command never executed the statement this fix deletes "
+                          "(a coverage gap)")
+    if before.ok and after.ok:
+        return SiteResult(site, "verified", count, f"the fix deletes a statement (no value to compare): BEFORE "
+                          f"executed it {count} time(s) and both runs succeeded")
+    return SiteResult(site, "failed", 0, "the fix deletes a statement (no value to compare) and a run failed; "
+                      + _tracebacks(before, after))

@@ -1,0 +1,143 @@
+"""The baseline interpreter for ``--baseline-jax VERSION``: a venv with that JAX (matching jaxlib; the CUDA plugin for
+GPU), plus the target environment's other packages at the versions installed there, built once and cached in
+``$JAXLINT_ENV_DIR`` (default ``~/.cache/jaxlint/envs``). Only pip downloads, from the index pip is configured for.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+_JAX_PACKAGE = re.compile(r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|jax-rocm\d*-(plugin|pjrt)|libtpu|libtpu-nightly|"
+                          r"jax-tpu.*)$")
+_CUDA_PLUGIN = re.compile(r"^jax-cuda(\d+)-plugin$")
+MARKER = ".complete"
+
+
+def env_root() -> Path:
+    return Path(os.environ.get("JAXLINT_ENV_DIR") or Path.home() / ".cache" / "jaxlint" / "envs")
+
+
+def normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@dataclass
+class Requirements:
+    jax: list[str]
+    others: list[str]
+    # Lines of the target's ``pip freeze`` that cannot be reinstalled from an index (local paths, VCS).
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def all(self) -> list[str]:
+        return self.jax + self.others
+
+
+def freeze(python: str) -> list[str]:
+    out = subprocess.run([python, "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"`{python} -m pip freeze` failed: {out.stderr.strip()[-500:]}")
+    return [line.strip() for line in out.stdout.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def requirements_for(version: str, platform: str | None, frozen: list[str]) -> Requirements:
+    others, skipped, cuda = [], [], None
+    for line in frozen:
+        if line.startswith("-e ") or " @ " in line or "==" not in line:
+            if " @ " in line or line.startswith("-e "):
+                skipped.append(line)
+            continue
+        name = normalize(line.split("==", 1)[0])
+        match = _CUDA_PLUGIN.match(name)
+        if match:
+            cuda = match.group(1)
+        if _JAX_PACKAGE.match(name):
+            continue
+        if name in ("jaxlint", "pip", "setuptools", "wheel"):
+            continue
+        others.append(line)
+    jax = [f"jax=={version}", f"jaxlib=={version}"]
+    if platform == "gpu" or (platform is None and cuda):
+        jax[0] = f"jax[cuda{cuda or '12'}]=={version}"
+    elif platform == "tpu":
+        jax[0] = f"jax[tpu]=={version}"
+    return Requirements(jax, sorted(others, key=str.lower), skipped)
+
+
+def env_path(version: str, platform: str | None, python_version: str, requirements: Requirements) -> Path:
+    key = hashlib.sha256(json.dumps([python_version, requirements.all]).encode()).hexdigest()[:10]
+    xy = "".join(python_version.split(".")[:2])
+    return env_root() / f"jax-{version}-{platform or 'auto'}-py{xy}-{key}"
+
+
+def _pip(python: Path, args: list[str], echo: Callable[[str], None]) -> tuple[int, list[str]]:
+    argv = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", *args]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in process.stdout:
+        line = line.rstrip()
+        lines.append(line)
+        if line.startswith(("Collecting", "Installing", "Successfully", "ERROR")):
+            echo(f"  pip | {line}")
+    return process.wait(), lines
+
+
+def baseline_env(version: str, target_python: str, platform: str | None, *,
+                 echo: Callable[[str], None] = lambda line: None) -> Path:
+    """The python of the cached baseline venv (built now if missing)."""
+    info = json.loads(subprocess.run([target_python, "-c", "import json, sys; print(json.dumps("
+                                      "{'v': sys.version.split()[0]}))"], capture_output=True, text=True,
+                                     check=True).stdout)
+    requirements = requirements_for(version, platform, freeze(target_python))
+    path = env_path(version, platform, info["v"], requirements)
+    python = path / "bin" / "python"
+    if (path / MARKER).exists():
+        echo(f"baseline env (JAX {version}): reusing {path} (remove it with `rm -rf {path}`)")
+        return python
+    echo(f"baseline env (JAX {version}): building {path}")
+    echo(f"  with {', '.join(requirements.jax)} and {len(requirements.others)} other package(s) at the target's "
+         f"versions")
+    for line in requirements.skipped:
+        echo(f"  not reinstallable from an index, left out: {line}")
+    started = time.monotonic()
+    if path.exists():
+        shutil.rmtree(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    echo("  [1/2] creating the venv")
+    made = subprocess.run([target_python, "-m", "venv", str(path)], capture_output=True, text=True)
+    if made.returncode != 0:
+        raise RuntimeError(f"could not create a venv at {path}: {made.stderr.strip()[-1000:]}")
+    echo(f"  [2/2] pip install ({len(requirements.all)} requirement(s))")
+    code, lines = _pip(python, requirements.all, echo)
+    relaxed = []
+    if code != 0:
+        # The target's pins conflict with this JAX (e.g. a NumPy too new for it): install them, then JAX, and let
+        # pip move what JAX needs; say which versions differ from the target's.
+        echo("  the exact pins conflict with this JAX; installing them first, then JAX")
+        code, lines = _pip(python, requirements.others, echo) if requirements.others else (0, [])
+        if code == 0:
+            code, lines = _pip(python, requirements.jax, echo)
+        if code == 0:
+            now = {normalize(l.split("==")[0]): l for l in freeze(str(python)) if "==" in l}
+            relaxed = [f"{pin} -> {now.get(normalize(pin.split('==')[0]), 'absent')}" for pin in requirements.others
+                       if now.get(normalize(pin.split("==")[0])) != pin]
+    if code != 0:
+        tail = "\n".join(lines[-15:])
+        raise RuntimeError(f"could not install JAX {version} into {path}:\n{tail}\n(remove it with `rm -rf {path}`)")
+    seconds = time.monotonic() - started
+    (path / MARKER).write_text(json.dumps({"jax": version, "platform": platform, "requirements": requirements.all,
+                                           "relaxed": relaxed, "seconds": round(seconds, 1)}, indent=2))
+    for line in relaxed:
+        echo(f"  version differs from the target: {line}")
+    echo(f"baseline env (JAX {version}): built in {seconds:.0f}s at {path}; reused next time (remove it with "
+         f"`rm -rf {path}`, or all of them with `rm -rf {env_root()}`)")
+    return python

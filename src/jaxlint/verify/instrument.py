@@ -1,0 +1,138 @@
+"""Two copies of the project, BEFORE (original code) and AFTER (fixed code), every site wrapped in a probe.
+
+A probe is ``__import__("_jaxlint_probe").record("<site id>", <expr>)``, inserted on the same lines as the
+expression, so line numbers (and tracebacks) stay as they are; ``__import__`` needs no import statement, so
+``from __future__`` imports and docstrings stay first. A statement the fix deletes gets
+``__import__("_jaxlint_probe").reach("<site id>"); `` in front of it in BEFORE (only whether it ran is known).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxlint.diagnostics import LineIndex
+from jaxlint.files import DEFAULT_EXCLUDES
+from jaxlint.sources import write_atomic
+
+from jaxlint.verify.plan import Plan, Site
+
+PROBE_MODULE = "_jaxlint_probe"
+RUNTIME_DIR = Path(__file__).resolve().parent
+EXTRA_EXCLUDES = frozenset(DEFAULT_EXCLUDES) | {".jaxenvs", ".tox", ".nox"}
+
+
+def probe_prefix(site_id: str) -> str:
+    return f'__import__("{PROBE_MODULE}").record({site_id!r}, '
+
+
+def reach_marker(site_id: str) -> str:
+    return f'__import__("{PROBE_MODULE}").reach({site_id!r}); '
+
+
+def wrap_spans(text: str, wraps: list[tuple[str, int, int]], marks: list[tuple[str, int]] = ()) -> str:
+    """Insert probes around ``[start, end)`` spans (which may nest) and reach markers at statement offsets."""
+    insertions: list[tuple[int, int, int, str]] = []
+    for site_id, start, end in wraps:
+        if not (0 <= start <= end <= len(text)):
+            raise ValueError(f"probe span {start}:{end} outside the text for {site_id}")
+        # At one offset: closings first, then openings, outer (longer) spans before inner ones.
+        insertions.append((end, 0, 0, ")"))
+        insertions.append((start, 1, -end, probe_prefix(site_id)))
+    for site_id, offset in marks:
+        insertions.append((offset, 2, 0, reach_marker(site_id)))
+    insertions.sort(key=lambda item: (item[0], item[1], item[2]))
+    pieces, cursor = [], 0
+    for offset, _, _, content in insertions:
+        pieces.append(text[cursor:offset])
+        pieces.append(content)
+        cursor = offset
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def statement_offset(text: str, row: int, column: int) -> int | None:
+    """The offset of (row, 1-based column) if a statement starts there (after indentation, ``;`` or ``:``)."""
+    index = LineIndex(text)
+    if row < 1 or row > len(index.starts):
+        return None
+    offset = index.offset(row, column - 1)
+    before = text[index.starts[row - 1]:offset]
+    stripped = before.rstrip()
+    if stripped == "" or stripped.endswith((";", ":")):
+        return offset
+    return None
+
+
+@dataclass
+class Instrumented:
+    before: str
+    after: str
+    # Sites whose statement could not be marked (a deleted expression part): their reach is unknown.
+    unmarked: list[str]
+
+
+def instrument_file(original: str, fixed: str, sites: list[Site]) -> Instrumented:
+    before_wraps, after_wraps, marks, unmarked = [], [], [], []
+    for site in sites:
+        if site.kind == "value":
+            before_wraps.append((site.id, *site.fix.probe_original))
+            after_wraps.append((site.id, *site.fix.probe_fixed))
+        else:
+            offset = statement_offset(original, site.row, site.column)
+            if offset is None:
+                unmarked.append(site.id)
+            else:
+                marks.append((site.id, offset))
+    return Instrumented(wrap_spans(original, before_wraps, marks), wrap_spans(fixed, after_wraps), unmarked)
+
+
+def _ignore(directory: str, names: list[str]) -> set[str]:
+    ignored = set()
+    for name in names:
+        if name in EXTRA_EXCLUDES:
+            ignored.add(name)
+        elif os.path.isfile(os.path.join(directory, name, "pyvenv.cfg")):
+            ignored.add(name)  # a virtual environment inside the project
+    return ignored
+
+
+def copy_project(root: Path, destination: Path) -> None:
+    shutil.copytree(root, destination, symlinks=True, ignore=_ignore)
+
+
+def install_runtime(directory: Path) -> Path:
+    """The probe directory that goes first on PYTHONPATH: the probe runtime and a chaining sitecustomize."""
+    directory.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(RUNTIME_DIR / "_jaxlint_probe.py", directory / "_jaxlint_probe.py")
+    shutil.copyfile(RUNTIME_DIR / "_sitecustomize.py", directory / "sitecustomize.py")
+    return directory
+
+
+@dataclass
+class Trees:
+    before: Path
+    after: Path
+    probe_dir: Path
+    unmarked: list[str]
+
+
+def prepare_trees(plan: Plan, workdir: Path, *, probes: bool = True) -> Trees:
+    """Copy the project twice and write the instrumented BEFORE and AFTER sources into the copies."""
+    before, after = workdir / "before", workdir / "after"
+    copy_project(plan.root, before)
+    copy_project(plan.root, after)
+    unmarked: list[str] = []
+    for file_plan in plan.files:
+        if probes:
+            result = instrument_file(file_plan.source.text, file_plan.fixed, file_plan.sites)
+            before_text, after_text = result.before, result.after
+            unmarked.extend(result.unmarked)
+        else:
+            before_text, after_text = file_plan.source.text, file_plan.fixed
+        for tree, text in ((before, before_text), (after, after_text)):
+            target = tree / file_plan.relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, file_plan.source.encode(text))
+    return Trees(before, after, install_runtime(workdir / "probe"), unmarked)

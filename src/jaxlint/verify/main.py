@@ -1,0 +1,123 @@
+"""``jaxlint verify`` end to end: interpreters, plan, verification, report, ``--apply``, ``--rules``."""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import click
+
+from jaxlint.config import SettingsResolver
+from jaxlint.engine import fix_source
+from jaxlint.rules.base import Rule
+from jaxlint.sources import write_atomic
+from jaxlint.verify.plan import FilePlan, Plan, Site, make_plan, project_root
+from jaxlint.verify.report import render_json, render_text
+from jaxlint.verify.verifier import VerifyResult, verify
+
+
+def _echo(line: str) -> None:
+    click.echo(line, err=True)
+
+
+def resolve_interpreters(baseline_jax: str | None, baseline_python: str | None, target_python: str | None,
+                         platform: str | None) -> tuple[str, str]:
+    target = str(Path(target_python).absolute()) if target_python else sys.executable
+    if baseline_python:
+        return str(Path(baseline_python).absolute()), target
+    from jaxlint.verify.envs import baseline_env
+
+    return str(baseline_env(baseline_jax, target, platform, echo=_echo)), target
+
+
+def run_verify(paths: list[Path], command: list[str], *, resolver: SettingsResolver, baseline_jax=None,
+               baseline_python=None, target_python=None, platform=None, rtol=1e-6, atol=1e-6, max_calls=10,
+               unsafe=None, output_format="text", apply=False, check_rules=False, timeout=None, project_root=None,
+               keep=False, probes=True, rules: Sequence[type[Rule]] | None = None) -> int:
+    baseline, target = resolve_interpreters(baseline_jax, baseline_python, target_python, platform)
+    if check_rules:
+        return verify_rules(baseline, target, platform=platform, rtol=rtol, atol=atol, max_calls=max_calls,
+                            output_format=output_format, timeout=timeout, keep=keep)
+    targets = paths or [Path(".")]
+    root = project_root_for(targets, project_root)
+    plan = make_plan(targets, resolver, root, unsafe=unsafe, rules=rules)
+    if not plan.sites:
+        _echo("jaxlint verify: no fixes to verify in " + ", ".join(str(p) for p in targets))
+        for problem in plan.problems:
+            _echo(f"warning: {problem}")
+        if output_format == "json":
+            click.echo('{"baseline": null, "target": null, "sites": []}')
+        return 0
+    _echo(f"jaxlint verify: {len(plan.sites)} fix site(s) in {len(plan.files)} file(s); running "
+          f"`{' '.join(command)}` twice")
+    result = verify(plan, command, baseline_python=baseline, target_python=target, platform=platform, rtol=rtol,
+                    atol=atol, max_calls=max_calls, timeout=timeout, keep=keep, probes=probes, echo=_echo)
+    _print(result, output_format)
+    if keep and result.workdir:
+        _echo(f"kept the BEFORE/AFTER trees and records in {result.workdir}")
+    if apply:
+        apply_verified(result, resolver, unsafe=unsafe, rules=rules)
+    return result.exit_code
+
+
+def project_root_for(paths: list[Path], given: Path | None) -> Path:
+    return project_root(paths, given)
+
+
+def _print(result: VerifyResult, output_format: str) -> None:
+    if output_format == "json":
+        click.echo(render_json(result))
+    else:
+        click.echo(render_text(result, cwd=Path.cwd().resolve()))
+
+
+# -- --apply ---------------------------------------------------------------------------------------------------
+def fixed_with_only(file_plan: FilePlan, keep: set[str], *, unsafe: bool | None,
+                    rules: Sequence[type[Rule]] | None) -> tuple[str, list[Site]]:
+    """The file's source with only the fixes of ``keep`` applied, and the kept sites that could not be applied.
+
+    All verified: exactly the fixed text that was run. Otherwise the findings of the original text at the verified
+    sites (same code, same position) have their edits applied together, in one round; a verified fix that only
+    appears after another fix was applied cannot be, and is listed.
+    """
+    sites = file_plan.sites
+    if all(site.id in keep for site in sites):
+        return file_plan.fixed, []
+    from jaxlint.engine import lint_source, parse, ParseFailure
+    from jaxlint.fixes import apply_edits, edits_overlap
+
+    wanted = {(site.code, site.row, site.column): site for site in sites if site.id in keep}
+    text = file_plan.source.text
+    diagnostics = lint_source(text, str(file_plan.path), file_plan.settings, rules=rules).diagnostics
+    edits, done = [], set()
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, diagnostic.start.row, diagnostic.start.column)
+        if key in wanted and diagnostic.fix is not None and not edits_overlap(diagnostic.fix.edits, edits):
+            edits.extend(diagnostic.fix.edits)
+            done.add(key)
+    new_text = apply_edits(text, edits)
+    try:
+        parse(new_text)
+    except ParseFailure:
+        return text, list(wanted.values())
+    return new_text, [site for key, site in wanted.items() if key not in done]
+
+
+def apply_verified(result: VerifyResult, resolver: SettingsResolver, *, unsafe, rules) -> None:
+    keep = result.verified_ids()
+    written, not_applied = [], []
+    for file_plan in result.plan.files:
+        new_text, missing = fixed_with_only(file_plan, keep, unsafe=unsafe, rules=rules)
+        not_applied.extend(site for site in file_plan.sites if site.id not in keep)
+        not_applied.extend(missing)
+        if new_text != file_plan.source.text:
+            write_atomic(file_plan.path, file_plan.source.encode(new_text))
+            written.append(file_plan.path)
+    applied = sum(1 for r in result.sites if r.status == "verified") - len([s for s in not_applied
+                                                                           if s.id in keep])
+    _echo(f"--apply: wrote {applied} verified fix(es) to {len(written)} file(s)")
+    for site in not_applied:
+        status = next(r.status for r in result.sites if r.site.id == site.id)
+        why = "could not be applied without the unverified fixes" if site.id in keep else status
+        _echo(f"  not applied: {site.file}:{site.row}:{site.column}: {site.code} ({why})")

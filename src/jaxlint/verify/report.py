@@ -1,0 +1,66 @@
+"""Text and JSON (contract) reports of a verification."""
+from __future__ import annotations
+
+import json
+
+from jaxlint.verify.verifier import Side, VerifyResult
+
+MARKS = {"verified": "ok", "differs": "DIFFERS", "not-reached": "not reached", "failed": "FAILED",
+         "abstract-only": "abstract only"}
+
+
+def as_json(result: VerifyResult) -> dict:
+    """``{"baseline": {...}, "target": {...}, "sites": [{"file", "row", "code", "status", "calls", "detail"}]}``."""
+    return {
+        "baseline": result.baseline.as_json(),
+        "target": result.target.as_json(),
+        "sites": [{"file": str(r.site.file), "row": r.site.row, "code": r.site.code, "status": r.status,
+                   "calls": r.calls, "detail": r.detail} for r in result.sites],
+    }
+
+
+def render_json(result: VerifyResult) -> str:
+    return json.dumps(as_json(result), indent=2)
+
+
+def _devices(side: Side) -> str:
+    if not side.devices:
+        return "devices unknown (the command did not use JAX, or did not exit normally)"
+    kinds = sorted({device.split(" ", 1)[-1] for device in side.devices})
+    platforms = sorted({device.split(":", 1)[0] for device in side.devices})
+    label = "CPU only" if platforms == ["cpu"] else ", ".join(kinds)
+    return f"{len(side.devices)} device(s): {label}"
+
+
+def _side_line(name: str, side: Side) -> str:
+    run = side.run
+    status = "not run" if run is None else f"exit {run.exit_code}" + (" (timed out)" if run.timed_out else "")
+    seconds = "" if run is None else f", {run.seconds:.1f}s"
+    return (f"{name}: JAX {side.jax_version} on Python {side.python_version} ({side.python}): {status}{seconds}; "
+            f"{_devices(side)}")
+
+
+def render_text(result: VerifyResult, cwd=None) -> str:
+    lines = [_side_line("BEFORE (baseline)", result.baseline), _side_line("AFTER  (target)  ", result.target)]
+    for side in (result.baseline, result.target):
+        if side.run is not None and not side.run.ok:
+            lines.append(f"  {side.label} run failed: {side.run.last_error_line()}")
+    lines.append("")
+    for r in result.sites:
+        where = r.site.file
+        if cwd is not None:
+            try:
+                where = r.site.file.relative_to(cwd)
+            except ValueError:
+                pass
+        calls = f" ({r.calls} call{'s' if r.calls != 1 else ''})" if r.status in ("verified", "abstract-only") else ""
+        lines.append(f"{where}:{r.site.row}:{r.site.column}: {r.site.code} {MARKS[r.status]}{calls}: {r.detail}")
+    counts = {status: sum(1 for r in result.sites if r.status == status) for status in MARKS}
+    summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+    lines.append("")
+    verdict = "all reached sites verified" if result.exit_code == 0 else "NOT verified"
+    platform = _devices(result.target)
+    lines.append(f"{len(result.sites)} site(s): {summary or 'none'}; {verdict} ({platform}).")
+    for problem in result.plan.problems:
+        lines.append(f"warning: {problem}")
+    return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""Running the user's command in one prepared tree with one interpreter, same environment for both runs."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+PLATFORM_ENV = {"cpu": "cpu", "gpu": "cuda", "tpu": "tpu"}
+# Console scripts that can be run as ``python -m NAME`` when the interpreter's environment has no script for them.
+MODULE_SCRIPTS = {"pytest": "pytest", "py.test": "pytest"}
+_PYTHON_NAME = re.compile(r"^python(\d(\.\d+)?)?$")
+TAIL_LINES = 12
+
+
+@dataclass
+class RunResult:
+    label: str  # "BEFORE" / "AFTER"
+    python: str
+    argv: list[str]
+    exit_code: int
+    seconds: float
+    records: Path
+    tree: Path
+    stdout_tail: list[str] = field(default_factory=list)
+    stderr_tail: list[str] = field(default_factory=list)
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+    def last_error_line(self) -> str:
+        """The last line of the traceback (or of the output) that says what went wrong."""
+        for line in reversed(self.stderr_tail + self.stdout_tail if not self.stderr_tail else self.stderr_tail):
+            text = line.strip()
+            if text and not text.startswith(("warnings.warn", "^")):
+                return text
+        return f"exit status {self.exit_code}"
+
+
+def resolve_argv(command: Sequence[str], python: str) -> list[str]:
+    """Make the command use ``python``: ``python`` itself is replaced, scripts are taken from its environment."""
+    argv = list(command)
+    if not argv:
+        raise ValueError("no command given after --")
+    head = argv[0]
+    if "/" in head or os.sep in head:
+        return argv
+    if _PYTHON_NAME.match(head):
+        return [python, *argv[1:]]
+    bindir = str(Path(python).parent)
+    found = shutil.which(head, path=bindir)
+    if found:
+        return [found, *argv[1:]]
+    if head in MODULE_SCRIPTS:
+        return [python, "-m", MODULE_SCRIPTS[head], *argv[1:]]
+    return argv
+
+
+def run_environment(python: str, tree: Path, probe_dir: Path | None, records: Path | None, *, platform: str | None,
+                    max_calls: int, base: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ if base is None else base)
+    for name in ("PYTHONHOME", "__PYVENV_LAUNCHER__"):
+        env.pop(name, None)
+    paths = [str(p) for p in (probe_dir, tree, tree / "src") if p is not None and Path(p).is_dir()]
+    if env.get("PYTHONPATH"):
+        paths.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    bindir = Path(python).parent
+    env["PATH"] = os.pathsep.join([str(bindir), env.get("PATH", os.defpath)])
+    if (bindir.parent / "pyvenv.cfg").exists():
+        env["VIRTUAL_ENV"] = str(bindir.parent)
+    else:
+        env.pop("VIRTUAL_ENV", None)
+    env.setdefault("PYTHONHASHSEED", "0")
+    if platform:
+        env["JAX_PLATFORMS"] = PLATFORM_ENV[platform]
+    if records is not None:
+        env["JAXLINT_PROBE_DIR"] = str(records)
+        env["JAXLINT_PROBE_MAX_CALLS"] = str(max_calls)
+    else:
+        env.pop("JAXLINT_PROBE_DIR", None)
+    return env
+
+
+def run_command(label: str, command: Sequence[str], python: str, tree: Path, probe_dir: Path | None,
+                records: Path, *, platform: str | None, max_calls: int, timeout: float | None = None,
+                echo=None) -> RunResult:
+    """Run in ``tree``; output is streamed to ``echo`` (a callable taking a line) and its tail kept."""
+    records.mkdir(parents=True, exist_ok=True)
+    argv = resolve_argv(command, python)
+    env = run_environment(python, tree, probe_dir, records if probe_dir is not None else None,
+                          platform=platform, max_calls=max_calls)
+    started = time.monotonic()
+    timed_out = False
+    stdout_path, stderr_path = records.parent / f"{label.lower()}.stdout", records.parent / f"{label.lower()}.stderr"
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        try:
+            process = subprocess.Popen(argv, cwd=tree, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        except OSError as error:
+            err.write(f"jaxlint verify: cannot run {argv[0]}: {error}\n".encode())
+            return RunResult(label, python, argv, 127, 0.0, records, tree, [], [f"cannot run {argv[0]}: {error}"])
+        try:
+            exit_code = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            exit_code = process.wait()
+            timed_out = True
+    seconds = time.monotonic() - started
+    stdout = stdout_path.read_text(errors="replace").splitlines()
+    stderr = stderr_path.read_text(errors="replace").splitlines()
+    if echo is not None:
+        for line in stdout[-TAIL_LINES:]:
+            echo(f"  {label} | {line}")
+    return RunResult(label, python, argv, exit_code, seconds, records, tree, stdout[-TAIL_LINES * 4:],
+                     stderr[-TAIL_LINES * 4:], timed_out)
+
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+_PYTEST_FRAME = re.compile(r"^(\S+\.py):(\d+): ")
+
+
+def traceback_locations(run: RunResult) -> list[tuple[str, int]]:
+    """(path relative to the tree, line) of the frames named in the run's output, innermost last."""
+    found = []
+    tree = str(run.tree)
+    for line in run.stdout_tail + run.stderr_tail:
+        match = _FRAME.search(line) or _PYTEST_FRAME.match(line.strip())
+        if not match:
+            continue
+        path, row = match.group(1), int(match.group(2))
+        if os.path.isabs(path):
+            if not path.startswith(tree + os.sep):
+                continue
+            path = path[len(tree) + 1:]
+        found.append((Path(path).as_posix(), row))
+    return found
+
+
+def interpreter_info(python: str, platform: str | None) -> dict:
+    """Python and JAX versions of an interpreter, without importing JAX (fast)."""
+    code = ("import json, sys\n"
+            "from importlib import metadata\n"
+            "try:\n    v = metadata.version('jax')\nexcept metadata.PackageNotFoundError:\n    v = None\n"
+            "print(json.dumps({'python': sys.version.split()[0], 'jax_version': v, 'executable': sys.executable}))")
+    try:
+        out = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise RuntimeError(f"cannot run {python}: {error}") from None
+    if out.returncode != 0:
+        raise RuntimeError(f"cannot run {python}: {out.stderr.strip()[-500:]}")
+    import json
+
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def current_python() -> str:
+    return sys.executable

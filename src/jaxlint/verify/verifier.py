@@ -1,0 +1,110 @@
+"""The verification of a plan: prepare both trees, run the command in each, compare, decide statuses."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from jaxlint.verify.compare import SiteResult, compare_values, decide
+from jaxlint.verify.instrument import prepare_trees
+from jaxlint.verify.plan import Plan
+from jaxlint.verify.run import RunResult, interpreter_info, run_command
+
+
+@dataclass
+class Side:
+    """One run as reported: interpreter, versions, devices, exit status, duration."""
+
+    label: str
+    python: str
+    python_version: str | None
+    jax_version: str | None
+    devices: list[str]
+    run: RunResult | None
+
+    def as_json(self) -> dict:
+        return {"python": self.python, "python_version": self.python_version, "jax_version": self.jax_version,
+                "devices": self.devices, "exit_code": self.run.exit_code if self.run else None,
+                "seconds": round(self.run.seconds, 2) if self.run else None}
+
+
+@dataclass
+class VerifyResult:
+    plan: Plan
+    baseline: Side
+    target: Side
+    sites: list[SiteResult] = field(default_factory=list)
+    workdir: Path | None = None
+
+    @property
+    def exit_code(self) -> int:
+        runs_ok = self.baseline.run is not None and self.baseline.run.ok and \
+            self.target.run is not None and self.target.run.ok
+        reached_ok = all(result.status in ("verified", "not-reached") for result in self.sites)
+        return 0 if runs_ok and reached_ok else 1
+
+    def verified_ids(self) -> set[str]:
+        return {result.site.id for result in self.sites if result.status == "verified"}
+
+
+def _devices(metas: list[dict]) -> list[str]:
+    for meta in metas:
+        if meta.get("devices"):
+            return list(meta["devices"])
+    return []
+
+
+def _jax_version(metas: list[dict], fallback: str | None) -> str | None:
+    for meta in metas:
+        if meta.get("jax_version"):
+            return meta["jax_version"]
+    return fallback
+
+
+def _span_rows(plan: Plan) -> dict[str, int]:
+    rows = {}
+    for file_plan in plan.files:
+        for site in file_plan.sites:
+            if site.fix.probe_original is not None:
+                start, end = site.fix.probe_original
+                rows[site.id] = file_plan.source.text.count("\n", start, end)
+    return rows
+
+
+def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_python: str,
+           platform: str | None = None, rtol: float = 1e-6, atol: float = 1e-6, max_calls: int = 10,
+           timeout: float | None = None, keep: bool = False, probes: bool = True,
+           echo: Callable[[str], None] | None = None) -> VerifyResult:
+    """Run ``command`` in BEFORE with ``baseline_python`` and in AFTER with ``target_python``; compare the sites."""
+    say = echo or (lambda line: None)
+    info_b = interpreter_info(baseline_python, platform)
+    info_a = interpreter_info(target_python, platform)
+    for label, python, info in (("baseline", baseline_python, info_b), ("target", target_python, info_a)):
+        if info["jax_version"] is None:
+            raise RuntimeError(f"the {label} interpreter {python} has no JAX installed")
+    workdir = Path(tempfile.mkdtemp(prefix="jaxlint-verify-"))
+    try:
+        trees = prepare_trees(plan, workdir, probes=probes)
+        probe_dir = trees.probe_dir if probes else None
+        say(f"BEFORE: JAX {info_b['jax_version']} ({baseline_python}) in {trees.before}")
+        before = run_command("BEFORE", command, baseline_python, trees.before, probe_dir, workdir / "records-before",
+                             platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
+        say(f"BEFORE: exit {before.exit_code} in {before.seconds:.1f}s")
+        say(f"AFTER:  JAX {info_a['jax_version']} ({target_python}) in {trees.after}")
+        after = run_command("AFTER", command, target_python, trees.after, probe_dir, workdir / "records-after",
+                            platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
+        say(f"AFTER:  exit {after.exit_code} in {after.seconds:.1f}s")
+        values = compare_values(target_python, plan.sites, before, after, rtol=rtol, atol=atol, max_calls=max_calls)
+        sites = decide(plan.sites, values, before, after, max_calls=max_calls, unmarked=set(trees.unmarked),
+                       site_rows=_span_rows(plan))
+        baseline = Side("baseline", baseline_python, info_b["python"],
+                        _jax_version(values["before_meta"], info_b["jax_version"]),
+                        _devices(values["before_meta"]), before)
+        target = Side("target", target_python, info_a["python"],
+                      _jax_version(values["after_meta"], info_a["jax_version"]), _devices(values["after_meta"]), after)
+        return VerifyResult(plan, baseline, target, sites, workdir if keep else None)
+    finally:
+        if not keep:
+            shutil.rmtree(workdir, ignore_errors=True)
