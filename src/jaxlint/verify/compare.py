@@ -80,6 +80,11 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
             results.append(_decide_reach(site, nb, before, after, site.id in unmarked))
             continue
         reached_b, reached_a = nb > 0 or tb > 0, na > 0 or ta > 0
+        difference = info.get("difference")
+        compared = info.get("compared", 0)
+        if difference is not None:
+            results.append(SiteResult(site, "differs", compared, _difference_detail(difference)))
+            continue
         if in_b != in_a and one_failed:
             results.append(SiteResult(site, "failed", 0, f"raised here in {'BEFORE' if in_b else 'AFTER'} only; "
                                       + _tracebacks(before, after)))
@@ -89,11 +94,6 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
             if not before.ok or not after.ok:
                 detail += "; " + _tracebacks(before, after)
             results.append(SiteResult(site, "not-reached", 0, detail))
-            continue
-        difference = info.get("difference")
-        compared = info.get("compared", 0)
-        if difference is not None:
-            results.append(SiteResult(site, "differs", compared, _difference_detail(difference)))
             continue
         if reached_b != reached_a or min(nb, max_calls) != min(na, max_calls):
             counts = f"executed {nb} time(s) in BEFORE, {na} in AFTER"
