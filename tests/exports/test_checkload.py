@@ -51,3 +51,13 @@ def test_a_wrong_prediction_is_reported(tmp_path):
 def test_only_the_good_ones_exit_zero(tmp_path):
     (tmp_path / "ok.jaxexport").write_bytes(artifact("0.9.2", "sharded2").read_bytes())
     assert check([tmp_path], jax_python("0.12.0.1")).exit_code == 0
+
+
+def test_default_target_environment_comes_from_the_cache(tmp_path, monkeypatch):
+    # Without --target-python the target JAX is taken from $JAXLINT_ENV_DIR/jax-<version> (built there on first use).
+    venv = jax_python("0.12.0.1").parent.parent
+    (tmp_path / "jax-0.12.0.1").symlink_to(venv, target_is_directory=True)
+    monkeypatch.setenv("JAXLINT_ENV_DIR", str(tmp_path))
+    result = CliRunner().invoke(exports_command, [str(artifact("0.8.1", "simple")), "--check-load"],
+                                catch_exceptions=False)
+    assert "check-load in JAX 0.12.0.1: 0 disagreement(s)" in result.stderr and result.exit_code == 1

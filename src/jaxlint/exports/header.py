@@ -79,6 +79,8 @@ def decode_artifact(data: bytes) -> ArtifactHeader:
     """Decode every header field; raises CorruptArtifact with a precise message when the bytes do not add up."""
     try:
         return _decode(Table.root(data))
+    except CorruptArtifact:
+        raise
     except FlatbufferError as err:
         raise CorruptArtifact(f"truncated or corrupt artifact: {err}") from err
     except (IndexError, ValueError) as err:  # an index or enum out of range
@@ -86,7 +88,12 @@ def decode_artifact(data: bytes) -> ArtifactHeader:
 
 
 def _decode(root: Table) -> ArtifactHeader:
-    mlir = root.bytes_(MLIR_MODULE)
+    try:
+        mlir = root.bytes_(MLIR_MODULE)
+    except FlatbufferError as err:
+        # The module is written first, so it sits at the end of the file: the usual victim of a cut-off copy.
+        raise CorruptArtifact(f"truncated artifact: the embedded StableHLO module runs past the end of the "
+                              f"{len(root.buf)}-byte file") from err
     if not mlir.startswith(MLIR_BYTECODE_MAGIC):
         raise CorruptArtifact("corrupt artifact: the embedded StableHLO module is not MLIR bytecode")
     unique_avals = [_aval(t) for t in root.tables(UNIQUE_AVALS)]

@@ -64,7 +64,7 @@ def inspect_file(path: Path, target: Version, *, explicit: bool) -> ArtifactRepo
     try:
         header = decode_artifact(data)
     except CorruptArtifact as err:
-        return ArtifactReport(path, Verdict(UNKNOWN, f"{err} ({size} bytes)."))
+        return ArtifactReport(path, Verdict(UNKNOWN, f"{err}."))
     return ArtifactReport(path, predict(header, target), header)
 
 
