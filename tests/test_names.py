@@ -145,3 +145,18 @@ def test_python_312_syntax():
 
     module.visit(Calls())
     assert calls == ["jax.numpy.meshgrid"]
+
+
+def test_attribute_and_keyword_names_are_not_variables():
+    module = cst.parse_module("from jax.experimental import export\nexport.export(f, export=1)\n")
+    resolver = NameResolver(module)
+    names = {}
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node):
+            names.setdefault(node.value, []).append(resolver.qualified_name(node))
+
+    module.visit(Names())
+    # The import alias and the keyword carry no scope; only the variable `export` resolves.
+    assert names["export"].count("jax.experimental.export") == 1
+    assert names["f"] == [None]

@@ -106,6 +106,15 @@ class _ScopeBuilder(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         self.name_scopes[id(node)] = self.scope
 
+    # Names that are not variables (``x.attr``, ``f(keyword=...)``) get no scope, so they never resolve.
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
     # -- imports -------------------------------------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
