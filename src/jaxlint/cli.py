@@ -200,14 +200,11 @@ def _describe_settings(settings) -> str:
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
 def list_rules(output_format: str) -> None:
     """List every rule: code, name, JAX version, fix, default or opt-in."""
+    from jaxlint.docs import fix_availability
     from jaxlint.rules import all_rules
 
-    rows = []
-    for rule in all_rules():
-        fixes = {("safe" if e.fixed is not None else "unsafe" if e.unsafe_fixed is not None else "none")
-                 for e in rule.INVALID}
-        fix = "safe" if "safe" in fixes else "unsafe" if "unsafe" in fixes else "none"
-        rows.append((rule.code, rule.name, rule.since, fix, "opt-in" if rule.opt_in else "default", rule.summary))
+    rows = [(rule.code, rule.name, rule.since, fix_availability(rule), "opt-in" if rule.opt_in else "default",
+             rule.summary) for rule in all_rules()]
     if output_format == "json":
         import json
 
@@ -223,6 +220,7 @@ def list_rules(output_format: str) -> None:
 @click.argument("code")
 def show_rule(code: str) -> None:
     """Print the documentation of one rule (e.g. `jaxlint rule JAX202`)."""
+    from jaxlint.docs import rule_documentation
     from jaxlint.rules import rule_by_code
 
     rule = rule_by_code(code)
@@ -230,14 +228,6 @@ def show_rule(code: str) -> None:
         click.echo(f"jaxlint: error: unknown rule code {code!r} (see `jaxlint rules`)", err=True)
         sys.exit(EXIT_ERROR)
     click.echo(rule_documentation(rule))
-
-
-def rule_documentation(rule) -> str:
-    import textwrap
-
-    header = f"# {rule.code} {rule.name}\n\n{rule.summary}.\n\nJAX version: {rule.since}. " + \
-        ("Opt-in: enable it with `--select " + rule.code + "`." if rule.opt_in else "Enabled by default.")
-    return header + "\n" + textwrap.dedent(rule.explanation).rstrip() + "\n"
 
 
 def _register_optional_commands() -> None:
