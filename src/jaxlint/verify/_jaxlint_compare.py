@@ -184,23 +184,34 @@ def compare(before, after, rtol, atol, path="value"):
             if not close.all():
                 with np.errstate(all="ignore"):
                     err = np.abs(bf - af)
-                    both = ~(np.isnan(bf) | np.isnan(af))
+                    both = ~(np.isnan(bf) | np.isnan(af)) & ~close  # errors of the differing numbers
                     max_abs = float(np.max(err[both])) if both.any() else None
                     rel = err / np.abs(bf)
                     max_rel = float(np.max(rel[both & (bf != 0)])) if (both & (bf != 0)).any() else None
                 first = tuple(int(i) for i in np.argwhere(~close)[0])
-                where = f" (first at index {list(first)}: {bf[first]!r} vs {af[first]!r})" if first else ""
+                where = f" (first at index {list(first)}: {_item(b, first)} vs {_item(a, first)})"
+                nans = int(np.sum(np.isnan(bf) != np.isnan(af)))
+                if nans:
+                    where += f"; NaN in one run only in {nans} element(s)"
                 raise Difference(path, f"values differ in {int((~close).sum())} of {close.size} elements{where}",
                                  before, after, _finite(max_abs), _finite(max_rel))
         elif not np.array_equal(b, a):
             unequal = b != a
             first = tuple(int(i) for i in np.argwhere(unequal)[0]) if unequal.ndim else ()
-            where = f" (first at index {list(first)}: {b[first]!r} vs {a[first]!r})" if first else ""
+            where = f" (first at index {list(first)}: {_item(b, first)} vs {_item(a, first)})"
             raise Difference(path, f"values differ in {int(np.sum(unequal))} of {b.size} elements{where}",
                              before, after)
         return
     if before[1:] != after[1:]:  # opaque: type name and repr
         raise Difference(path, f"object: {before[2]} vs {after[2]}", before, after)
+
+
+def _item(array, index):
+    value = array[index] if array.ndim else array[()]
+    try:
+        return repr(value.item())
+    except Exception:
+        return str(value)
 
 
 def _finite(value):

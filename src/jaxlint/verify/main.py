@@ -121,3 +121,44 @@ def apply_verified(result: VerifyResult, resolver: SettingsResolver, *, unsafe, 
         status = next(r.status for r in result.sites if r.site.id == site.id)
         why = "could not be applied without the unverified fixes" if site.id in keep else status
         _echo(f"  not applied: {site.file}:{site.row}:{site.column}: {site.code} ({why})")
+
+
+# -- --rules ---------------------------------------------------------------------------------------------------
+def rules_plan(directory: Path, rules: Sequence[type[Rule]] | None = None) -> Plan:
+    """A project with one module per runnable rule example, and its fixes (each example with its own settings)."""
+    from collections import Counter
+
+    from jaxlint.sources import read_source
+    from jaxlint.verify.rule_examples import runnable_examples, settings_for, write_project
+
+    examples = runnable_examples(rules)
+    paths = write_project(directory, examples)
+    plan = Plan(directory.resolve())
+    for item, path in zip(examples, paths):
+        source = read_source(path)
+        settings = settings_for(item.example, item.rule, directory)
+        outcome = fix_source(source.text, str(path), settings, unsafe=item.example.fixed is None, rules=[item.rule])
+        if not outcome.applied:
+            plan.problems.append(f"{item.rule.code} INVALID[{item.index}]: no fix applied in the example")
+            continue
+        relative = path.name
+        ordinals: Counter = Counter()
+        sites = []
+        for fix in outcome.applied:
+            ordinals[(fix.row, fix.code)] += 1
+            sites.append(Site(f"{relative}:{fix.row}:{fix.code}:{ordinals[(fix.row, fix.code)]}", path.resolve(),
+                              relative, fix.row, fix.column, fix.code, fix.message, fix))
+        plan.files.append(FilePlan(path.resolve(), relative, source, outcome.source, sites, settings))
+    return plan
+
+
+def verify_rules(baseline: str, target: str, *, platform=None, rtol=1e-6, atol=1e-6, max_calls=10,
+                 output_format="text", timeout=None, keep=False, rules=None) -> int:
+    with tempfile.TemporaryDirectory(prefix="jaxlint-rule-examples-") as directory:
+        plan = rules_plan(Path(directory), rules)
+        _echo(f"jaxlint verify --rules: {len(plan.sites)} fix site(s) in {len(plan.files)} runnable example(s)")
+        result = verify(plan, ["python", "run_examples.py"], baseline_python=baseline, target_python=target,
+                        platform=platform, rtol=rtol, atol=atol, max_calls=max_calls, timeout=timeout, keep=keep,
+                        echo=_echo)
+        _print(result, output_format)
+        return result.exit_code

@@ -25,7 +25,7 @@ INPUTS = {
                "b = _jnp.arange(3.0); w = _jnp.zeros((3, 4)); more = [w]\n"),
 }
 EXTRA_RUNNABLE = {
-    "JAX102": (0, 2, 4),
+    "JAX102": (0, 2),
     "JAX201": (0, 3, 4),
     "JAX202": (2, 3, 5, 6),
 }
