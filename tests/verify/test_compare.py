@@ -1,0 +1,113 @@
+"""Statuses (pure Python) and the value comparison script (run in a JAX venv, which has NumPy)."""
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from jaxlint.diagnostics import Applicability
+from jaxlint.engine import AppliedFix
+from jaxlint.verify.compare import decide
+from jaxlint.verify.instrument import RUNTIME_DIR
+from jaxlint.verify.plan import Site
+from jaxlint.verify.run import RunResult
+
+
+def _site(row=3, kind="value"):
+    probe = (0, 5) if kind == "value" else None
+    fix = AppliedFix("JAX202", "m", row, 1, Applicability.SAFE, "fix", probe, probe)
+    return Site(f"m.py:{row}:JAX202:1", Path("/p/m.py"), "m.py", row, 1, "JAX202", "m", fix)
+
+
+def _run(label, code=0, stderr=()):
+    return RunResult(label, "py", [], code, 1.0, Path("/r"), Path("/t"), [], list(stderr))
+
+
+def _values(**info):
+    return {"sites": {"m.py:3:JAX202:1": info}}
+
+
+def test_decide_statuses():
+    ok_b, ok_a = _run("BEFORE"), _run("AFTER")
+    site = _site()
+    verified = decide([site], _values(before_count=2, after_count=2, compared=2), ok_b, ok_a, max_calls=10)[0]
+    assert (verified.status, verified.calls) == ("verified", 2)
+    missing = decide([site], _values(), ok_b, ok_a, max_calls=10)[0]
+    assert missing.status == "not-reached" and "coverage gap" in missing.detail
+    diff = {"call": 1, "path": "value[0]", "what": "container type: builtins.list vs builtins.tuple",
+            "before": "[1]", "after": "(1,)", "max_abs": None, "max_rel": None}
+    differs = decide([site], _values(before_count=1, after_count=1, difference=diff), ok_b, ok_a, max_calls=10)[0]
+    assert differs.status == "differs" and "value[0]: container type" in differs.detail
+    count = decide([site], _values(before_count=3, after_count=5, compared=3), ok_b, ok_a, max_calls=10)[0]
+    assert count.status == "differs" and "3 time(s) in BEFORE, 5 in AFTER" in count.detail
+    # Beyond --max-calls the counts do not matter.
+    assert decide([site], _values(before_count=30, after_count=50, compared=10), ok_b, ok_a,
+                  max_calls=10)[0].status == "verified"
+    abstract = decide([site], _values(before_count=0, after_count=0, before_traces=1, after_traces=1, compared=1,
+                                      abstract=True), ok_b, ok_a, max_calls=10)[0]
+    assert abstract.status == "abstract-only"
+
+
+def test_failed_when_one_run_raises():
+    crash = _run("AFTER", 1, ["Traceback (most recent call last):", '  File "/t/m.py", line 3, in <module>',
+                              "ValueError: boom"])
+    site = _site()
+    failed = decide([site], _values(before_count=1, after_count=0), _run("BEFORE"), crash, max_calls=10)[0]
+    assert failed.status == "failed"
+    assert "BEFORE exited 0: ok; AFTER exited 1: ValueError: boom" in failed.detail
+
+
+def test_deleted_statement_sites():
+    site = _site(kind="reach")
+    ok = decide([site], _values(before_count=1), _run("BEFORE"), _run("AFTER"), max_calls=10)[0]
+    assert ok.status == "verified" and "deletes a statement" in ok.detail
+    assert decide([site], _values(), _run("BEFORE"), _run("AFTER"), max_calls=10)[0].status == "not-reached"
+    assert decide([site], _values(before_count=1), _run("BEFORE"), _run("AFTER", 1),
+                  max_calls=10)[0].status == "failed"
+
+
+# -- the comparison script, with NumPy from a JAX venv ---------------------------------------------------------
+def _records(directory: Path, values: dict) -> None:
+    directory.mkdir()
+    sites = {site: {"count": len(calls), "calls": calls, "traces": [], "errors": []} for site, calls in values.items()}
+    with open(directory / "records-1.pkl", "wb") as handle:
+        pickle.dump({"meta": {"pid": 1, "start": 0.0, "devices": None, "jax_version": None}, "sites": sites}, handle)
+
+
+def _array(python, values, dtype):
+    code = (f"import numpy as np, pickle, sys; nan = float('nan'); a = np.asarray({values!r}, dtype={dtype!r}); "
+            "sys.stdout.buffer.write(pickle.dumps(('array', str(a.dtype), a.shape, a.tobytes(), 'ndarray')))")
+    return pickle.loads(subprocess.run([python, "-c", code], capture_output=True, check=True).stdout)
+
+
+@pytest.mark.jax
+def test_compare_script(tmp_path, new_python):
+    nan = float("nan")
+    f32 = lambda v: _array(new_python, v, "float32")  # noqa: E731
+    before = {"nan": [f32([1.0, nan])], "close": [f32([1.0])], "far": [f32([1.0, 2.0])],
+              "dtype": [f32([1.0])], "ints": [_array(new_python, [1, 2], "int32")],
+              "list": [("seq", "builtins.list", None, [f32([1.0])])], "py": [("py", "float", 0.1 + 0.2)]}
+    after = {"nan": [f32([1.0, nan])], "close": [f32([1.0 + 1e-8])], "far": [f32([1.0, 2.5])],
+             "dtype": [_array(new_python, [1.0], "float64")], "ints": [_array(new_python, [1, 3], "int32")],
+             "list": [("seq", "builtins.tuple", None, [f32([1.0])])], "py": [("py", "float", 0.3)]}
+    _records(tmp_path / "b", before)
+    _records(tmp_path / "a", after)
+    request = {"before": str(tmp_path / "b"), "after": str(tmp_path / "a"), "rtol": 1e-6, "atol": 1e-6,
+               "max_calls": 10, "sites": [{"id": name, "kind": "value"} for name in before]}
+    (tmp_path / "req.json").write_text(json.dumps(request))
+    out = subprocess.run([new_python, str(RUNTIME_DIR / "_jaxlint_compare.py"), str(tmp_path / "req.json")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    sites = json.loads(out.stdout)["sites"]
+    assert sites["nan"]["difference"] is None and sites["nan"]["compared"] == 1  # NaN equals NaN
+    assert sites["close"]["difference"] is None
+    assert sites["py"]["difference"] is None
+    far = sites["far"]["difference"]
+    assert far["path"] == "value" and far["max_abs"] == pytest.approx(0.5) and far["max_rel"] == pytest.approx(0.25)
+    assert "first at index [1]: 2.0 vs 2.5" in far["what"]
+    assert sites["dtype"]["difference"]["what"] == "dtype: float32 vs float64"
+    assert "first at index [1]: 2 vs 3" in sites["ints"]["difference"]["what"]
+    assert sites["list"]["difference"]["what"] == "container type: builtins.list vs builtins.tuple"
