@@ -85,12 +85,13 @@ def _version_option(ctx: click.Context, param: click.Parameter, value: str | Non
               help="Use this configuration file instead of discovering one.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--show-settings", is_flag=True, help="Print the settings in effect (versions and where they came from).")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with a finding (keeps existing codes).")
 def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, diff: bool, select: tuple[str, ...],
           extend_select: tuple[str, ...], ignore: tuple[str, ...], target_version: Version | None,
           min_version: Version | None, output_format: str | None, exit_zero: bool, show_statistics: bool,
           stdin_filename: Path | None, force_exclude: bool, no_cache: bool, cache_dir: Path | None,
           jobs: int | None, output_file: Path | None, config_file: Path | None, isolated: bool,
-          show_settings: bool) -> None:
+          show_settings: bool, add_noqa: bool = False) -> None:
     """Check PATHS (default: the current directory) for JAX API changes."""
     overrides = Overrides(
         select=_split_codes(select, "--select") if select else None,
@@ -111,7 +112,16 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, diff: b
             return
         unsafe = bool(base_settings.unsafe_fixes)
         files = list(discover(targets, resolver, force_exclude=force_exclude))
+        if add_noqa:  # issue 7: suppression hygiene (jaxlint.noqa_add)
+            from jaxlint.noqa_add import add_noqa as add_noqa_directives
+
+            added = add_noqa_directives(files, echo=lambda text: click.echo(text, err=True))
+            click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+            sys.exit(EXIT_OK)
         results = run_files(files, mode, unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
+        from jaxlint.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
+
+        results = report_unused_noqa(files, results, fix=mode is Mode.FIX)
     except ConfigError as error:
         click.echo(f"jaxlint: error: {error}", err=True)
         sys.exit(EXIT_ERROR)

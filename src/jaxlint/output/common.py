@@ -15,7 +15,13 @@ def rule_name(code: str) -> str:
     from jaxlint.rules import rule_by_code
 
     rule = rule_by_code(code)
-    return rule.name if rule is not None else PARSE_ERROR_NAME if code == "JAX000" else code.lower()
+    if rule is not None:
+        return rule.name
+    if code == "JAX001":
+        from jaxlint.noqa_add import UNUSED_NOQA_NAME
+
+        return UNUSED_NOQA_NAME
+    return PARSE_ERROR_NAME if code == "JAX000" else code.lower()
 
 
 def relative_path(path: str, base: str | None = None) -> str:

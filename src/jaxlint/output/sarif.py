@@ -30,6 +30,12 @@ def _rules() -> list[dict]:
         "shortDescription": {"text": PARSE_ERROR_SUMMARY},
         "helpUri": DOCS_URL.format(code="jax000"),
         "defaultConfiguration": {"level": "error"},
+    }, {
+        "id": "JAX001",
+        "name": "unused-noqa",
+        "shortDescription": {"text": "a `# noqa: JAX...` code that suppresses nothing on its line"},
+        "helpUri": "https://github.com/jaxlint/jaxlint/blob/main/docs/integrations.md#unused-noqa-jax001",
+        "defaultConfiguration": {"level": "warning"},
     }]
     for rule in all_rules():
         explanation = textwrap.dedent(rule.explanation).strip()
