@@ -1,0 +1,60 @@
+"""``--baseline-jax``: the requirements taken from the target, and a real build (cached, reused)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jaxlint.verify.envs import env_path, requirements_for
+
+SAMPLE = Path(__file__).resolve().parents[1] / "verify_sample"
+
+
+def test_requirements_exclude_jax_packages_and_keep_versions():
+    frozen = ["jax==0.12.0.1", "jaxlib==0.12.0.1", "jax-cuda12-plugin==0.12.0.1", "jax-cuda12-pjrt==0.12.0.1",
+              "numpy==2.5.5", "flax==0.12.0", "Opt_Einsum==3.4.0", "mypkg @ file:///src/mypkg", "jaxlint==0.1.0"]
+    req = requirements_for("0.10.2", None, frozen)
+    assert req.jax == ["jax[cuda12]==0.10.2", "jaxlib==0.10.2"]  # the target has the CUDA plugin
+    assert req.others == ["flax==0.12.0", "numpy==2.5.5", "Opt_Einsum==3.4.0"]
+    assert req.skipped == ["mypkg @ file:///src/mypkg"]
+    assert requirements_for("0.10.2", "cpu", frozen).jax == ["jax==0.10.2", "jaxlib==0.10.2"]
+    assert requirements_for("0.10.2", "tpu", frozen).jax[0] == "jax[tpu]==0.10.2"
+    assert requirements_for("0.10.2", "gpu", ["numpy==2"]).jax[0] == "jax[cuda12]==0.10.2"
+
+
+def test_env_path_depends_on_everything_installed(monkeypatch, tmp_path):
+    monkeypatch.setenv("JAXLINT_ENV_DIR", str(tmp_path))
+    one = env_path("0.10.2", "cpu", "3.12.1", requirements_for("0.10.2", "cpu", ["numpy==2.5.5"]))
+    two = env_path("0.10.2", "cpu", "3.12.1", requirements_for("0.10.2", "cpu", ["numpy==2.5.4"]))
+    assert one.parent == tmp_path and one != two and one.name.startswith("jax-0.10.2-cpu-py312-")
+
+
+@pytest.mark.jax
+@pytest.mark.slow
+def test_baseline_jax_builds_once_and_verifies_the_sample(new_python, tmp_path):
+    """Builds a JAX 0.10.2 venv from the target's packages (pip, ~1-2 min the first time; cached under
+    $JAXLINT_JAXENVS/verify-envs), then verifies the sample with it; the second use reuses it."""
+    from tests.support.jaxenv import ENVS
+
+    env = dict(os.environ, JAXLINT_ENV_DIR=str(ENVS / "verify-envs"),
+               PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    argv = [sys.executable, "-m", "jaxlint", "verify", "sample", "--baseline-jax", "0.10.2", "--target-python",
+            new_python, "--platform", "cpu", "--output-format", "json", "--", "python", "run.py"]
+    first = subprocess.run(argv, cwd=SAMPLE, env=env, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert "baseline env (JAX 0.10.2)" in first.stderr and "rm -rf" in first.stderr
+    report = json.loads(first.stdout)
+    assert report["baseline"]["jax_version"] == "0.10.2"
+    assert str(ENVS / "verify-envs") in report["baseline"]["python"]
+    assert {site["status"] for site in report["sites"]} == {"verified"}
+    from jaxlint.verify.envs import MARKER
+
+    built = Path(report["baseline"]["python"]).parents[1]
+    assert (built / MARKER).exists()
+    again = subprocess.run(argv[:4] + argv[5:9] + ["--platform", "cpu", "--rules"], cwd=SAMPLE, env=env,
+                           capture_output=True, text=True)
+    assert "reusing" in again.stderr, again.stderr[-2000:]
