@@ -1,0 +1,273 @@
+"""The catalogue of removed, renamed and deprecated JAX APIs.
+
+``generated.toml`` is written by ``tools/generate_catalogue.py`` from JAX's own wheels (``_deprecations`` tables,
+public names, config flags, diffed release by release); ``overlay.toml`` is hand-written (behaviour changes,
+arguments, better replacements), each entry with a ``reason``. This module merges both into typed, frozen
+dataclasses with the lookups the rules need.
+
+Loading parses the TOML once and keeps a pickle of the merged result next to the user's cache (keyed by the size and
+modification time of both files), because the catalogue is read at every lint start: see ``docs/catalogue.md`` for
+the measured times.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from jaxlint.versions import Version, parse_version
+
+HERE = Path(__file__).resolve().parent
+GENERATED = HERE / "generated.toml"
+OVERLAY = HERE / "overlay.toml"
+_FORMAT = 1
+
+KINDS = ("symbol", "module", "config")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One removed / deprecated symbol (``kind="symbol"``), module (``"module"``) or config flag (``"config"``)."""
+
+    name: str
+    kind: str
+    module: str
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    replacement: str | None = None
+    replacement_since: str | None = None
+    same_object: bool | None = None
+    same_object_checked: str | None = None
+    any_version_replacement: str | None = None
+    any_version_since: str | None = None
+    any_version_same_object: bool | None = None
+    last_seen: str | None = None
+    message: str | None = None
+    url: str | None = None
+    source: str = "table"
+    # overlay-only
+    equivalent: bool = False
+    portable: str | None = None
+    fix: str | None = None
+    note: str | None = None
+    attribute_survives: bool = False
+    reason: str | None = None
+
+    @property
+    def attr(self) -> str:
+        """The last component: what a text prefilter looks for."""
+        return self.name.rpartition(".")[2]
+
+    def removed_at(self, version: Version | str) -> bool:
+        return self.removed_in is not None and _v(version) >= parse_version(self.removed_in)
+
+    def deprecated_at(self, version: Version | str) -> bool:
+        """Deprecated (still working, with a warning) at ``version``."""
+        return (self.deprecated_in is not None and _v(version) >= parse_version(self.deprecated_in)
+                and not self.removed_at(version))
+
+    def safe_replacement(self, min_version: Version | str) -> str | None:
+        """A spelling that is the same object (or a documented equivalent) and exists from ``min_version`` on.
+
+        Prefers JAX's named replacement; falls back to a spelling valid across the range (``portable``, or the
+        message's "(any JAX version)" one) when the named one is newer than ``min_version``.
+        """
+        if self.fix == "manual":
+            return None
+        lo = _v(min_version)
+        candidates = [(self.replacement, self.replacement_since, bool(self.same_object) or self.equivalent)]
+        portable = self.portable or self.any_version_replacement
+        if portable:
+            portable_same = self.any_version_same_object if portable == self.any_version_replacement else None
+            portable_since = self.any_version_since if portable == self.any_version_replacement else None
+            candidates.append((portable, portable_since or "0.4.20", portable_same is not False))
+        for name, since, same in candidates:
+            if name and since and same and lo >= parse_version(since):
+                return name
+        return None
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """A behaviour change without an API change (overlay)."""
+
+    name: str
+    changed_in: str
+    replacement: str | None = None
+    note: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Argument:
+    """An argument removed, renamed or made keyword-only (overlay)."""
+
+    name: str
+    argument: str
+    position: int | None = None
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    changed_in: str | None = None
+    replacement: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    first_version: str
+    newest_version: str
+    versions: tuple[str, ...]
+    entries: tuple[Entry, ...]
+    behaviours: tuple[Behaviour, ...] = ()
+    arguments: tuple[Argument, ...] = ()
+    _by_name: dict[tuple[str, str], Entry] = field(default_factory=dict, repr=False, compare=False)
+    _by_module: dict[str, tuple[Entry, ...]] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_module: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            self._by_name[(e.kind, e.name)] = e
+            if e.kind == "symbol":
+                by_module.setdefault(e.module, []).append(e)
+        self._by_module.update({k: tuple(v) for k, v in by_module.items()})
+
+    # -- lookups -----------------------------------------------------------------------------------------------
+    def get(self, name: str, kind: str | None = None) -> Entry | None:
+        """The entry for a qualified name (``jax.tree_map``, ``jax.experimental.maps``, ``jax_enable_memories``)."""
+        for k in (kind,) if kind else KINDS:
+            e = self._by_name.get((k, name))
+            if e is not None:
+                return e
+        return None
+
+    def symbol(self, qualified: str) -> Entry | None:
+        return self._by_name.get(("symbol", qualified))
+
+    def module(self, name: str) -> Entry | None:
+        return self._by_name.get(("module", name))
+
+    def config(self, flag: str) -> Entry | None:
+        return self._by_name.get(("config", flag))
+
+    def in_module(self, module: str) -> tuple[Entry, ...]:
+        """Every symbol entry of a module (``jax.core`` -> ``jax.core.call``, ...)."""
+        return self._by_module.get(module, ())
+
+    def module_of(self, qualified: str) -> Entry | None:
+        """The removed/deprecated module entry ``qualified`` is, or lies in (``jax.experimental.maps.xmap``)."""
+        parts = qualified.split(".")
+        for i in range(len(parts), 0, -1):
+            e = self._by_name.get(("module", ".".join(parts[:i])))
+            if e is not None:
+                return e
+        return None
+
+    def of_kind(self, kind: str) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.kind == kind)
+
+    def behaviour(self, name: str) -> Behaviour | None:
+        return next((b for b in self.behaviours if b.name == name), None)
+
+    def arguments_of(self, name: str) -> tuple[Argument, ...]:
+        return tuple(a for a in self.arguments if a.name == name)
+
+    @property
+    def triggers(self) -> frozenset[str]:
+        """The last name component of every entry: a file containing none of them needs no catalogue rule."""
+        out = {e.attr for e in self.entries if e.kind != "config"}
+        out.update(e.name for e in self.entries if e.kind == "config")
+        return frozenset(out)
+
+    def triggers_for(self, kinds: Iterable[str]) -> frozenset[str]:
+        kinds = set(kinds)
+        return frozenset(e.attr if e.kind != "config" else e.name for e in self.entries if e.kind in kinds)
+
+
+def _v(version: Version | str) -> Version:
+    return version if isinstance(version, Version) else parse_version(version)
+
+
+_ENTRY_FIELDS = {f.name for f in fields(Entry)}
+
+
+def _merge(generated: dict, overlay: dict) -> Catalogue:
+    rows: dict[tuple[str, str], dict] = {}
+    for kind in KINDS:
+        for row in generated.get(kind, []):
+            rows[(kind, row["name"])] = dict(row, kind=kind)
+    for kind in KINDS:
+        for row in overlay.get(kind, []):
+            if "reason" not in row:
+                raise ValueError(f"overlay entry {row.get('name')!r} has no reason")
+            key = (kind, row["name"])
+            base = rows.get(key, {"kind": kind, "module": row["name"].rpartition(".")[0] if kind == "symbol"
+                                  else row["name"], "source": "overlay"})
+            rows[key] = {**base, **row, "kind": kind}
+    entries = []
+    for row in rows.values():
+        unknown = set(row) - _ENTRY_FIELDS
+        if unknown:
+            raise ValueError(f"catalogue entry {row['name']!r}: unknown keys {sorted(unknown)}")
+        entries.append(Entry(**row))
+    behaviours = tuple(Behaviour(**row) for row in overlay.get("behaviour", []))
+    arguments = tuple(Argument(**row) for row in overlay.get("argument", []))
+    return Catalogue(
+        first_version=generated["first_version"], newest_version=generated["newest_version"],
+        versions=tuple(generated["versions"]), entries=tuple(sorted(entries, key=lambda e: (e.kind, e.name))),
+        behaviours=behaviours, arguments=arguments,
+    )
+
+
+def _cache_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "jaxlint" / "catalogue.pickle"
+
+
+def _stamp(paths: Iterable[Path]) -> tuple:
+    return (_FORMAT, sys.version_info[:2]) + tuple((p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+
+
+def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: bool = True) -> Catalogue:
+    stamp = _stamp((generated, overlay))
+    cache = _cache_file()
+    if use_cache:
+        try:
+            with open(cache, "rb") as fh:
+                cached_stamp, paths, catalogue = pickle.load(fh)
+            if cached_stamp == stamp and paths == (str(generated), str(overlay)):
+                return catalogue
+        except Exception:
+            pass
+    with open(generated, "rb") as fh:
+        gen = tomllib.load(fh)
+    with open(overlay, "rb") as fh:
+        over = tomllib.load(fh)
+    catalogue = _merge(gen, over)
+    if use_cache:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+            with open(tmp, "wb") as fh:
+                pickle.dump((stamp, (str(generated), str(overlay)), catalogue), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, cache)
+        except OSError:
+            pass
+    return catalogue
+
+
+@lru_cache(maxsize=1)
+def load() -> Catalogue:
+    """The packaged catalogue (generated + overlay), cached per process and on disk."""
+    return load_from()
+
+
+__all__ = ["Argument", "Behaviour", "Catalogue", "Entry", "load", "load_from"]
