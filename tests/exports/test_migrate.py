@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from conftest import artifact
 from jaxlint.exports import migrate as migrate_module
 from jaxlint.exports.cli import exports_command
-from jaxlint.exports.header import decode_artifact
+from jaxlint.exports.flatbuf import Table
+from jaxlint.exports.header import MLIR_MODULE, decode_artifact
 from jaxlint.exports.verdict import predict
 from tests.support.jaxenv import jax_python
 
@@ -81,6 +82,8 @@ def test_migration_verified_by_execution(inbox, tmp_path, writer, kind, extra):
     assert record["verification"]["inputs"] == [{"shape": [4], "dtype": "float32"}]
     if kind == "sharded2":
         assert record["mesh"] == {"x": 2} and "shardings hlo-only -> named" in " ".join(record["changes"])
+    # Only the flatbuffer envelope changes: the StableHLO module is carried over byte for byte.
+    assert Table.root(migrated.read_bytes()).bytes_(MLIR_MODULE) == Table.root(source.read_bytes()).bytes_(MLIR_MODULE)
     assert computes_sin_times_two(migrated)
 
 
