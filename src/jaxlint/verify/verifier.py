@@ -83,7 +83,9 @@ def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_p
     info_a = interpreter_info(target_python, platform)
     for label, python, info in (("baseline", baseline_python, info_b), ("target", target_python, info_a)):
         if info["jax_version"] is None:
-            raise RuntimeError(f"the {label} interpreter {python} has no JAX installed")
+            raise RuntimeError(f"the {label} interpreter {python} has no JAX installed"
+                               + (" (pass --target-python PATH: the interpreter with the new JAX)"
+                                  if label == "target" else ""))
     workdir = Path(tempfile.mkdtemp(prefix="jaxlint-verify-"))
     try:
         trees = prepare_trees(plan, workdir, probes=probes)
