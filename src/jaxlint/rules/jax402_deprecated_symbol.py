@@ -1,0 +1,83 @@
+"""JAX402 deprecated-symbol: a JAX symbol or module deprecated at the target version, still working."""
+from __future__ import annotations
+
+from jaxlint.catalogue import Entry, load
+from jaxlint.rules.base import Invalid, Valid
+from jaxlint.rules.catalogue_symbols import CatalogueSymbolRule
+
+
+class DeprecatedSymbol(CatalogueSymbolRule):
+    code = "JAX402"
+    name = "deprecated-symbol"
+    summary = "a JAX symbol or module deprecated at the target version (still works, with a warning)"
+    since = "0.4.20"
+    triggers = tuple(sorted(load().triggers_for(("symbol", "module"))))
+    explanation = """
+## What it does
+Finds uses of JAX symbols and modules that the target version deprecates (their access emits a
+`DeprecationWarning` and a later release removes them), from the generated catalogue: attribute chains,
+`from ... import` forms, `import` of deprecated modules.
+
+## Why
+A deprecated name works until JAX's deprecation window (about 3 months) ends; then it raises. Fixing it now keeps
+the next upgrade quiet, e.g. `DeprecationWarning: jax.lax.psend is deprecated.` (0.12.0).
+
+## Example
+```python
+import jax
+jax.core.pytype_aval_mappings
+```
+Use the replacement JAX's message names, where there is one.
+
+## Fix safety
+As JAX101: a rename is safe only for the same object (or a documented equivalent) that exists at the min version;
+otherwise no fix.
+
+## JAX version
+Per entry: `deprecated_in` in the catalogue.
+"""
+
+    VALID = [
+        Valid("""
+            import jax
+            jax.tree_util.tree_map(f, x)
+        """, note="valid spelling"),
+        Valid("""
+            import jax
+            jax.lax.psend(x, "i", perm)
+        """, target_version="0.11.2", note="not yet deprecated at that target"),
+        Valid("""
+            import jax
+            jax.tree_map(f, x)
+        """, note="removed at the target: JAX101 reports it, not JAX402"),
+        Valid("""
+            import jax
+            try:
+                from jax.core import pytype_aval_mappings
+            except (ImportError, AttributeError):
+                pytype_aval_mappings = None
+        """, note="compat code"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax
+            jax.lax.psend(x, "i", perm)
+        """, note="deprecated in 0.12.0, no replacement"),
+        Invalid("""
+            from jax.core import pytype_aval_mappings
+        """, note="still only deprecated in 0.12.0.1"),
+        Invalid("""
+            import jax
+            y = jax.tree_map(f, x)
+        """, fixed="""
+            import jax
+            y = jax.tree_util.tree_map(f, x)
+        """, target_version="0.5.3", min_version="0.4.20", note="deprecated at that target; portable fix"),
+        Invalid("""
+            import jax.experimental.pallas.ops.gpu.softmax
+        """, note="deprecated module"),
+    ]
+
+    def _applies(self, entry: Entry) -> bool:
+        return entry.deprecated_at(self.settings.target_version)
