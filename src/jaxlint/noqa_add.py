@@ -94,7 +94,7 @@ def _removal_edit(source: str, comment: NoqaComment, unused: set[str], index: Li
 
 def unused_noqa(source: str, path: str, settings: Settings) -> list[Diagnostic]:
     """JAX001 findings for ``# noqa: JAX...`` codes that suppress nothing on their line."""
-    if "noqa" not in source.lower() or not settings.is_selected(UNUSED_NOQA):
+    if "noqa" not in source.lower() or not settings.is_selected(UNUSED_NOQA, opt_in=True):
         return []
     if UNUSED_NOQA in settings.ignored_codes_for(Path(path)):
         return []

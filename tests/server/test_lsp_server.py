@@ -77,7 +77,7 @@ class Editor:
 
 @pytest.fixture
 def editor(tmp_path):
-    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nextend-select = ["JAX001"]\n')
     client = Editor(tmp_path)
     result = client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
     client.notify("initialized", {})

@@ -11,6 +11,7 @@ from jaxlint.settings import Settings
 
 WRAP = "jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=None)"
 HEADER = "import jax.numpy as jnp\n"
+ON = Settings(extend_select=("JAX001",))
 
 
 def add(source: str) -> tuple[str, int, list[int]]:
@@ -52,18 +53,19 @@ def test_add_noqa_keeps_crlf():
 def test_unused_noqa_reports_only_jax_codes_that_suppress_nothing():
     source = (HEADER + "a = 1  # noqa: JAX202\n" + f"b = {WRAP}  # noqa: JAX202\n" + "c = 2  # noqa: E501, JAX201\n"
               + "d = 3  # noqa\n" + "e = 4  # noqa: JAX202, JAX001\n" + "s = '# noqa: JAX202'\n")
-    found = unused_noqa(source, "t.py", Settings())
+    found = unused_noqa(source, "t.py", ON)
     assert [(d.code, d.start.row, d.start.column) for d in found] == [("JAX001", 2, 8), ("JAX001", 4, 8)]
     assert "`JAX202`" in found[0].message and found[0].fix is not None
     fixed = remove_unused_noqa(source, found)
     assert fixed.splitlines()[1:4] == ["a = 1", f"b = {WRAP}  # noqa: JAX202", "c = 2  # noqa: E501"]
-    assert unused_noqa(fixed, "t.py", Settings()) == []
+    assert unused_noqa(fixed, "t.py", ON) == []
 
 
 def test_unused_noqa_respects_selection():
     source = HEADER + "a = 1  # noqa: JAX202\n"
-    assert unused_noqa(source, "t.py", Settings(ignore=("JAX001",))) == []
-    assert unused_noqa(source, "t.py", Settings(ignore=("JAX202",))) == []  # a disabled rule's code is not judged
+    assert unused_noqa(source, "t.py", Settings()) == []  # opt-in, as ruff's RUF100
+    assert unused_noqa(source, "t.py", Settings(extend_select=("JAX001",), ignore=("JAX001",))) == []
+    assert unused_noqa(source, "t.py", Settings(extend_select=("JAX001",), ignore=("JAX202",))) == []  # a disabled rule's code is not judged
 
 
 def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
@@ -80,8 +82,8 @@ def test_cli_add_noqa_then_check_is_clean(tmp_path):
 
 def test_cli_reports_and_fixes_unused_noqa(tmp_path):
     (tmp_path / "m.py").write_text(HEADER + f"a = {WRAP}  # noqa: JAX202\nb = 1  # noqa: JAX202\n")
-    result = run(tmp_path, "m.py", "--output-format", "json")
+    result = run(tmp_path, "m.py", "--extend-select", "JAX001", "--output-format", "json")
     assert result.returncode == 1 and '"code": "JAX001"' in result.stdout
-    result = run(tmp_path, "--fix", "m.py")
+    result = run(tmp_path, "--fix", "--extend-select", "JAX001", "m.py")
     assert result.returncode == 0, result.stdout
     assert (tmp_path / "m.py").read_text() == HEADER + f"a = {WRAP}  # noqa: JAX202\nb = 1\n"
