@@ -234,10 +234,22 @@ def show_rule(code: str) -> None:
     from jaxlint.rules import rule_by_code
 
     rule = rule_by_code(code)
+    if rule is None and code.upper() in ENGINE_RULE_DOCS:
+        click.echo(ENGINE_RULE_DOCS[code.upper()])
+        return
     if rule is None:
         click.echo(f"jaxlint: error: unknown rule code {code!r} (see `jaxlint rules`)", err=True)
         sys.exit(EXIT_ERROR)
     click.echo(rule_documentation(rule))
+
+
+ENGINE_RULE_DOCS = {
+    "JAX000": "# JAX000 parse-error\n\nThe file could not be parsed (or decoded): one finding with the parser's "
+              "message and line; the run goes on. Not suppressible by rule selection. No fix.\n",
+    "JAX001": "# JAX001 unused-noqa\n\nOpt-in (`--extend-select JAX001`), like ruff's RUF100: a `# noqa: JAX...` "
+              "code that no longer matches a finding on its line. Fix (safe): remove the unused code, or the whole "
+              "comment. See docs/integrations.md.\n",
+}
 
 
 def _register_optional_commands() -> None:

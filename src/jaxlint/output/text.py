@@ -7,6 +7,9 @@ from typing import Sequence
 from jaxlint.diagnostics import Applicability
 from jaxlint.runner import FileResult
 
+# Codes the engine reports itself, not through a rule class.
+ENGINE_CODES = {"JAX000": "parse-error", "JAX001": "unused-noqa"}
+
 
 def _marker(diagnostic, unsafe: bool) -> str:
     fix = diagnostic.fix
@@ -59,7 +62,7 @@ def statistics(results: Sequence[FileResult], *, unsafe: bool) -> str:
             if d.fix is not None and (d.fix.applicability is Applicability.SAFE or unsafe):
                 fixable[d.code] += 1
             rule = rule_by_code(d.code)
-            names[d.code] = rule.name if rule else "parse-error"
+            names[d.code] = rule.name if rule else ENGINE_CODES.get(d.code, "unknown")
     width = max((len(str(c)) for c in counts.values()), default=1)
     lines = []
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
