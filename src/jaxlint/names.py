@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from jaxlint.walk import child_fields, trivia_classes
+
 _BUILTINS = frozenset(dir(builtins))
 
 
@@ -66,8 +68,36 @@ def _import_alias_name(alias: cst.ImportAlias) -> str:
     return cst.helpers.get_full_name_for_node_or_raise(alias.name)
 
 
-class _ScopeBuilder(cst.CSTVisitor):
-    """Pass 1: scopes, bindings, and the scope of every ``Name`` node."""
+class _ScopeBuilder:
+    """Pass 1: scopes, bindings, and the scope of every ``Name`` node.
+
+    Walks with ``jaxlint.walk`` (libcst's order, no node rebuilding, whitespace and punctuation skipped): a
+    ``visit_<Type>`` method that returns False walks the children it needs itself.
+    """
+
+    _plans: dict[type, tuple] = {}
+    _skip: frozenset[type] = frozenset()
+
+    def walk(self, node: cst.CSTNode) -> None:
+        cls = type(node)
+        plan = self._plans.get(cls)
+        if plan is None:
+            plan = self._plans[cls] = (getattr(type(self), f"visit_{cls.__name__}", None), child_fields(cls))
+            if not _ScopeBuilder._skip:
+                _ScopeBuilder._skip = trivia_classes()
+        handler, fields = plan
+        if handler is not None and handler(self, node) is False:
+            return
+        skip = self._skip
+        for field_name in fields:
+            value = getattr(node, field_name)
+            kind = type(value)
+            if kind is tuple or kind is list:
+                for child in value:
+                    if type(child) not in skip:
+                        self.walk(child)
+            elif kind not in skip and value is not None and kind is not cst.MaybeSentinel:
+                self.walk(value)
 
     def __init__(self, module: cst.Module) -> None:
         self.module_scope = Scope("module", None, module)
@@ -100,7 +130,7 @@ class _ScopeBuilder(cst.CSTVisitor):
     def _visit_all(self, nodes) -> None:
         for child in nodes:
             if child is not None:
-                child.visit(self)
+                self.walk(child)
 
     # -- names ---------------------------------------------------------------------------------------------------
     def visit_Name(self, node: cst.Name) -> None:
@@ -108,11 +138,11 @@ class _ScopeBuilder(cst.CSTVisitor):
 
     # Names that are not variables (``x.attr``, ``f(keyword=...)``) get no scope, so they never resolve.
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        self.walk(node.value)
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        self.walk(node.value)
         return False
 
     # -- imports -------------------------------------------------------------------------------------------------
@@ -204,14 +234,14 @@ class _ScopeBuilder(cst.CSTVisitor):
         self._visit_all(d for d in node.decorators)
         self._visit_defaults_and_annotations(node.params)
         if node.returns is not None:
-            node.returns.visit(self)
+            self.walk(node.returns)
         self.scope.bind(node.name.value, Binding(None, node))
         self.name_scopes[id(node.name)] = self.scope
         self._push("function", node)
         if node.type_parameters is not None:
             self._bind_type_params(node.type_parameters)
         self._bind_params(node.params)
-        node.body.visit(self)
+        self.walk(node.body)
         self._pop()
         return False
 
@@ -219,7 +249,7 @@ class _ScopeBuilder(cst.CSTVisitor):
         self._visit_defaults_and_annotations(node.params)
         self._push("lambda", node)
         self._bind_params(node.params)
-        node.body.visit(self)
+        self.walk(node.body)
         self._pop()
         return False
 
@@ -232,21 +262,21 @@ class _ScopeBuilder(cst.CSTVisitor):
         self._push("class", node)
         if node.type_parameters is not None:
             self._bind_type_params(node.type_parameters)
-        node.body.visit(self)
+        self.walk(node.body)
         self._pop()
         return False
 
     def _visit_comprehension(self, node, elements) -> bool:
         # The first iterable is evaluated in the enclosing scope; everything else in the comprehension's own.
         first = node.for_in
-        first.iter.visit(self)
+        self.walk(first.iter)
         self._push("comprehension", node)
         clause = first
         while clause is not None:
             if clause is not first:
-                clause.iter.visit(self)
+                self.walk(clause.iter)
             self._bind_target(clause.target, clause)
-            clause.target.visit(self)
+            self.walk(clause.target)
             self._visit_all(clause.ifs)
             clause = clause.inner_for_in
         self._visit_all(elements)
@@ -268,9 +298,9 @@ class _ScopeBuilder(cst.CSTVisitor):
     def _visit_defaults_and_annotations(self, params: cst.Parameters) -> None:
         for param in _all_params(params):
             if param.default is not None:
-                param.default.visit(self)
+                self.walk(param.default)
             if param.annotation is not None:
-                param.annotation.visit(self)
+                self.walk(param.annotation)
 
     def _bind_params(self, params: cst.Parameters) -> None:
         for param in _all_params(params):
@@ -299,7 +329,7 @@ class NameResolver:
 
     def __init__(self, module: cst.Module) -> None:
         builder = _ScopeBuilder(module)
-        module.visit(builder)
+        builder.walk(module)
         self.module_scope = builder.module_scope
         self._name_scopes = builder.name_scopes
         self._scope_of_node = builder.scope_of_node
