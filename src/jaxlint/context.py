@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import libcst as cst
@@ -9,6 +10,7 @@ import libcst as cst
 from jaxlint.names import NameResolver
 from jaxlint.rules.base import Report, Rule
 from jaxlint.settings import Settings
+from jaxlint.walk import child_fields, trivia_classes
 
 
 class FileContext:
@@ -31,17 +33,21 @@ class FileContext:
 
 
 class BatchedVisitor(cst.CSTVisitor):
-    """One traversal for all rules: dispatches ``visit_<Type>``/``leave_<Type>`` by node class name."""
+    """One traversal for all rules: dispatches ``visit_<Type>``/``leave_<Type>`` by node class name.
+
+    ``run(module)`` walks the tree with ``jaxlint.walk`` (same order as ``module.visit(self)``, without rebuilding
+    every node, and skipping whitespace/punctuation subtrees no rule looks at); ``module.visit(self)`` still works.
+    """
 
     def __init__(self, context: FileContext, rules: Sequence[Rule]) -> None:
         self.context = context
         self._visit: dict[str, list[Callable]] = defaultdict(list)
         self._leave: dict[str, list[Callable]] = defaultdict(list)
         for rule in rules:
-            for attribute in dir(type(rule)):
+            for attribute in _hook_names(type(rule)):
                 if attribute.startswith("visit_"):
                     self._visit[attribute[6:]].append(getattr(rule, attribute))
-                elif attribute.startswith("leave_"):
+                else:
                     self._leave[attribute[6:]].append(getattr(rule, attribute))
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -54,6 +60,44 @@ class BatchedVisitor(cst.CSTVisitor):
         for method in self._leave.get(type(original_node).__name__, ()):
             method(original_node)
         self.context.ancestors.pop()
+
+    def run(self, module: cst.CSTNode) -> None:
+        skip = trivia_classes(frozenset(self._visit) | frozenset(self._leave))
+        visit, leave = self._visit, self._leave
+        ancestors = self.context.ancestors
+        push, pop = ancestors.append, ancestors.pop
+        plans: dict[type, tuple] = {}
+        sentinel = cst.MaybeSentinel
+
+        def walk(node: cst.CSTNode) -> None:
+            cls = type(node)
+            plan = plans.get(cls)
+            if plan is None:
+                name = cls.__name__
+                plan = plans[cls] = (tuple(visit.get(name, ())), tuple(leave.get(name, ())), child_fields(cls))
+            on_visit, on_leave, fields = plan
+            push(node)
+            for method in on_visit:
+                method(node)
+            for field_name in fields:
+                value = getattr(node, field_name)
+                kind = type(value)
+                if kind is tuple or kind is list:
+                    for child in value:
+                        if type(child) not in skip:
+                            walk(child)
+                elif kind not in skip and value is not None and kind is not sentinel:
+                    walk(value)
+            for method in on_leave:
+                method(node)
+            pop()
+
+        walk(module)
+
+
+@lru_cache(maxsize=None)
+def _hook_names(rule_class: type) -> tuple[str, ...]:
+    return tuple(a for a in dir(rule_class) if a.startswith(("visit_", "leave_")))
 
 
 # -- compatibility shims -------------------------------------------------------------------------------------

@@ -86,7 +86,7 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
         return LintResult([Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)])
     context = FileContext(module, source, path, settings)
     instances = [rule(context) for rule in rules]
-    module.visit(BatchedVisitor(context, instances))
+    BatchedVisitor(context, instances).run(module)
     if not context.reports:
         return LintResult([])
     return LintResult(_diagnostics_from_reports(context, {rule.code: rule for rule in rules}))
