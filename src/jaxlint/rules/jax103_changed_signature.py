@@ -1,32 +1,274 @@
-"""JAX103 changed-signature: Arguments whose calling convention changed: jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=) (work in progress)."""
+"""JAX103 changed-signature: arguments whose calling convention the target rejects (``jnp.array``, ``make_mesh``)."""
 from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
+from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
+from jaxlint.versions import Version
+
+ARRAY = "jax.numpy.array"
+# jnp.array(object, dtype, copy, order, ndmin): the 3rd, 4th and 5th positional arguments.
+ARRAY_KEYWORDS = ("copy", "order", "ndmin")
+ARRAY_DEPRECATED = "0.10.1"  # DeprecationWarning from here
+ARRAY_REMOVED = "0.12.0"  # TypeError from here
+
+MAKE_MESH = "jax.make_mesh"
+MAKE_MESH_RENAMED = "0.11.1"  # first parameter axis_shapes -> axis_sizes
 
 
 class ChangedSignature(Rule):
     code = "JAX103"
     name = "changed-signature"
-    summary = "Arguments whose calling convention changed: jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=)"
-    since = "0.10.2"
-    opt_in = False
-    triggers = ('array', 'make_mesh')
+    summary = "Arguments the target rejects: jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=)"
+    # The two calls changed in different releases; the rule gates each call on its own release below.
+    since = ARRAY_DEPRECATED
+    triggers = ("array", "make_mesh")
     explanation = """
 ## What it does
-Work in progress.
+Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
+
+- `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
+  become `copy=`, `order=` and `ndmin=`.
+- `jax.make_mesh(axis_shapes=...)`: the first parameter was renamed `axis_sizes`; the value is passed
+  positionally instead (the one spelling that works before and after the rename).
+
+Calls with `*args`/`**kwargs`, calls that already fail in every version (`jnp.array` with more than five
+positional arguments, or `copy` both positionally and by keyword; `make_mesh` with a positional argument and
+`axis_shapes=`), `numpy.array` and a project's own `array`/`make_mesh` are not reported.
 
 ## Why
-Work in progress.
+- `jnp.array`: JAX 0.10.1 deprecated the positional form (`DeprecationWarning: Passing the copy, order, and ndmin
+  arguments to jnp.array positionally is deprecated. Use keyword arguments instead.`); from JAX 0.12.0 it raises
+  `TypeError: array() takes from 1 to 2 positional arguments but 3 were given`.
+- `jax.make_mesh`: JAX 0.11.1 renamed the first parameter `axis_shapes` to `axis_sizes`, so
+  `make_mesh(axis_shapes=(1,), axis_names=('x',))` raises `TypeError: make_mesh() got an unexpected keyword argument
+  'axis_shapes'` from 0.11.1, and `axis_sizes=` raises the same error on 0.11.0 and earlier.
 
 ## Example
-Work in progress.
+```python
+x = jnp.array(data, jnp.float32, False)
+mesh = jax.make_mesh(axis_shapes=(4, 2), axis_names=("data", "model"))
+```
+Use instead:
+```python
+x = jnp.array(data, jnp.float32, copy=False)
+mesh = jax.make_mesh((4, 2), axis_names=("data", "model"))
+```
 
 ## Fix safety
-Work in progress.
+Safe. The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
+were bound to exactly those parameters. The first argument of `make_mesh` is positional-or-keyword in every version,
+so passing it positionally binds the same parameter whatever its name.
+
+## JAX version
+`jnp.array` positional `copy/order/ndmin`: deprecated in 0.10.1, `TypeError` from 0.12.0 (reported from a target of
+0.10.1). `make_mesh(axis_shapes=)`: `TypeError` from 0.11.1 (reported from a target of 0.11.1).
 """
-    VALID = [Valid("""
-        import jax
-    """)]
-    INVALID = []
+
+    VALID = [
+        Valid("""
+            import jax.numpy as jnp
+            x = jnp.array(data)
+            y = jnp.array(data, jnp.float32)
+            z = jnp.array(data, dtype=jnp.float32, copy=False, ndmin=2)
+        """, note="one or two positional arguments; keywords"),
+        Valid("""
+            import numpy as np
+            x = np.array(data, np.float32, False)
+        """, note="numpy.array"),
+        Valid("""
+            import jax.numpy as jnp
+            def array(*args):
+                return args
+            x = array(data, jnp.float32, False)
+        """, note="a project's own function named array"),
+        Valid("""
+            import jax.numpy as jnp
+            x = jnp.array(data, jnp.float32, *rest)
+            y = jnp.array(*args)
+        """, note="arguments hidden in *args"),
+        Valid("""
+            import jax.numpy as jnp
+            x = jnp.array(data, jnp.float32, False, copy=True)
+        """, note="copy twice: a TypeError in every version, nothing to fix"),
+        Valid("""
+            import jax.numpy as jnp
+            x = jnp.asarray(data, jnp.float32, "C")
+        """, note="jnp.asarray still takes order positionally"),
+        Valid("""
+            import jax.numpy as jnp
+            x = jnp.array(data, jnp.float32, False)
+        """, target_version="0.10.0", note="target before the deprecation"),
+        Valid("""
+            import jax
+            mesh = jax.make_mesh((4, 2), ("data", "model"))
+            mesh2 = jax.make_mesh((4,), axis_names=("data",), devices=devs)
+        """, note="make_mesh called positionally"),
+        Valid("""
+            import jax
+            mesh = jax.make_mesh(axis_sizes=(4,), axis_names=("data",))
+        """, note="already the new keyword (a separate problem below 0.11.1)"),
+        Valid("""
+            import jax
+            mesh = jax.make_mesh(axis_shapes=(4,), axis_names=("data",))
+        """, target_version="0.11.0", note="target before the rename"),
+        Valid("""
+            import jax
+            from mylib import make_mesh
+            mesh = make_mesh(axis_shapes=(4,), axis_names=("data",))
+        """, note="another library's make_mesh"),
+        Valid("""
+            import jax
+            mesh = jax.make_mesh(**mesh_kwargs)
+        """, note="arguments hidden in **kwargs"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.array([1, 2, 3], jnp.float32, False)
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.array([1, 2, 3], jnp.float32, copy=False)
+        """, runnable=True),
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.array([1, 2, 3], None, True, "K", 2)
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.array([1, 2, 3], None, copy=True, order="K", ndmin=2)
+        """, runnable=True, note="copy, order and ndmin"),
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.array([1, 2, 3], None, True, ndmin=2)
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.array([1, 2, 3], None, copy=True, ndmin=2)
+        """, note="positional copy with a keyword after it"),
+        Invalid("""
+            from jax import numpy as np
+            x = np.array(
+                data,
+                np.int32,
+                True,
+                "C",
+            )
+        """, fixed="""
+            from jax import numpy as np
+            x = np.array(
+                data,
+                np.int32,
+                copy=True,
+                order="C",
+            )
+        """, note="jax.numpy imported as np; one argument per line"),
+        Invalid("""
+            def f(data):
+                from jax.numpy import array
+                return array(data, None, False)
+        """, fixed="""
+            def f(data):
+                from jax.numpy import array
+                return array(data, None, copy=False)
+        """, note="from-import inside a function"),
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.array(data, jnp.float32, False)
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.array(data, jnp.float32, copy=False)
+        """, target_version="0.11.0", note="deprecated at the target: still reported, the fix is safe everywhere"),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh(axis_shapes=(1,), axis_names=("x",))
+        """, fixed="""
+            import jax
+            mesh = jax.make_mesh((1,), axis_names=("x",))
+        """, runnable=True),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh(axis_names=("data", "model"), axis_shapes=(4, 2), devices=devs)
+        """, fixed="""
+            import jax
+            mesh = jax.make_mesh((4, 2), axis_names=("data", "model"), devices=devs)
+        """, note="axis_shapes not first: moved to the front"),
+        Invalid("""
+            from jax import make_mesh
+            mesh = make_mesh(
+                axis_names=("data",),
+                axis_shapes=(8,),
+            )
+        """, fixed="""
+            from jax import make_mesh
+            mesh = make_mesh(
+                (8,),
+                axis_names=("data",),
+            )
+        """, note="multi-line call keeps its layout"),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh(axis_shapes=(4,), axis_names=("x",), **extra)
+        """, fixed="""
+            import jax
+            mesh = jax.make_mesh((4,), axis_names=("x",), **extra)
+        """, note="**kwargs after axis_shapes: the first parameter is still known to be bound by it"),
+    ]
+
+    def _target_at_least(self, version: str) -> bool:
+        return self.settings.target_version >= Version(version)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.qualified_name(node.func)
+        if qualified == ARRAY:
+            self._array(node)
+        elif qualified == MAKE_MESH:
+            self._make_mesh(node)
+
+    # -- jnp.array -----------------------------------------------------------------------------------------------
+    def _array(self, node: cst.Call) -> None:
+        if has_star_args(node):
+            return
+        positional = positional_args(node)
+        extra = positional[2:]
+        if not extra or len(extra) > len(ARRAY_KEYWORDS):
+            return
+        names = ARRAY_KEYWORDS[:len(extra)]
+        if any(keyword_arg(node, name) is not None for name in names):
+            return  # the same parameter twice: a TypeError in every version
+        if any(arg.keyword is not None for arg in node.args[:len(positional)]):
+            return  # positional after keyword cannot parse; defensive
+        if self._target_at_least(ARRAY_REMOVED):
+            state = f"raises `TypeError` since JAX {ARRAY_REMOVED} (deprecated since {ARRAY_DEPRECATED})"
+        else:
+            state = f"is deprecated since JAX {ARRAY_DEPRECATED} and raises `TypeError` from {ARRAY_REMOVED}"
+        spelled = ", ".join(f"{name}=" for name in names)
+        message = f"`jnp.array` with `{'/'.join(names)}` passed positionally {state}"
+        edits = [InsertBefore(arg.value, f"{name}=") for arg, name in zip(extra, names)]
+        self.report(node, message, safe_fix(f"Pass them by keyword ({spelled})", *edits, probe=node))
+
+    # -- jax.make_mesh -------------------------------------------------------------------------------------------
+    def _make_mesh(self, node: cst.Call) -> None:
+        if not self._target_at_least(MAKE_MESH_RENAMED):
+            return
+        old = keyword_arg(node, "axis_shapes")
+        if old is None:
+            return
+        if positional_args(node) or any(arg.star == "*" for arg in node.args):
+            return  # the first parameter is bound twice (or maybe twice): an error in every version
+        index = list(node.args).index(old)
+        args = list(node.args)
+        # Rotate the contents of positions 0..index, keeping each position's comma and layout.
+        contents = [old] + args[:index]
+        new_args = [
+            content.with_changes(comma=position.comma,
+                                 **({"keyword": None, "equal": cst.MaybeSentinel.DEFAULT} if content is old else {}))
+            for content, position in zip(contents, args[:index + 1])
+        ] + args[index + 1:]
+        new_call = node.with_changes(args=new_args)
+        self.report(node, (
+            f"`jax.make_mesh(axis_shapes=...)` raises `TypeError: make_mesh() got an unexpected keyword argument "
+            f"'axis_shapes'` since JAX {MAKE_MESH_RENAMED} (the parameter is now `axis_sizes`, which in turn fails "
+            f"before {MAKE_MESH_RENAMED})"
+        ), safe_fix("Pass the axis sizes positionally (valid in every JAX version)",
+                    Replace(node, self.context.module.code_for_node(new_call)), probe=node))
