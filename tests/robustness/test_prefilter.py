@@ -1,0 +1,50 @@
+"""The prefilter never loses a finding: every rule's must-flag examples, with the combined triggers of ALL rules."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from jaxlint.engine import lint_source, may_match
+from jaxlint.rules import all_rules
+from support.rule_harness import example_settings
+
+INVALID = [(rule, example) for rule in all_rules() for example in rule.INVALID]
+
+
+def _codes(diagnostics):
+    return sorted((d.code, d.start.row, d.start.column, d.message) for d in diagnostics)
+
+
+@pytest.mark.parametrize("case", INVALID, ids=[f"{r.code}-{i}" for i, (r, _) in enumerate(INVALID)])
+def test_combined_prefilter_keeps_every_finding(case):
+    rule, example = case
+    settings = replace(example_settings(rule, example), select=("ALL",))
+    rules = [r for r in all_rules() if r.applies_to(settings)]
+    assert may_match(example.code, rules), f"the combined prefilter skips a must-flag example of {rule.code}"
+    with_filter = lint_source(example.code, "example.py", settings, rules=rules, prefilter=True).diagnostics
+    without = lint_source(example.code, "example.py", settings, rules=rules, prefilter=False).diagnostics
+    assert _codes(with_filter) == _codes(without)
+    assert any(d.code == rule.code for d in with_filter)
+
+
+def test_each_rule_alone_matches_its_examples():
+    for rule, example in INVALID:
+        assert may_match(example.code, [rule]), f"{rule.code}: triggers {rule.triggers} miss {example.code!r}"
+
+
+class _Fake:
+    def __init__(self, triggers):
+        self.triggers = tuple(triggers)
+
+
+_words = st.text(alphabet="ab_(.*+?[\\|", min_size=0, max_size=4)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_words, max_size=4), min_size=1, max_size=3), st.text(alphabet="ab_(.*+?[\\|\n", max_size=40))
+def test_regex_prefilter_is_exactly_substring_search(trigger_lists, text):
+    rules = [_Fake(triggers) for triggers in trigger_lists]
+    expected = any(t in text for r in rules for t in r.triggers)
+    assert may_match(text, rules) == expected
