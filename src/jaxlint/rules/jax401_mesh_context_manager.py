@@ -1,32 +1,344 @@
-"""JAX401 mesh-context-manager: `with mesh:` is deprecated; use `with jax.set_mesh(mesh):` (work in progress)."""
+"""JAX401 mesh-context-manager: ``with mesh:`` is deprecated; ``with jax.set_mesh(mesh):`` replaces it."""
 from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.names import Binding, Scope
+from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
+
+# Calls that build a concrete ``jax.sharding.Mesh``.
+MESH_CONSTRUCTORS = frozenset({
+    "jax.sharding.Mesh",
+    "jax.make_mesh",
+    "jax.experimental.maps.Mesh",
+    "jax.interpreters.pxla.Mesh",
+})
+DEPRECATED = "0.10.1"
+# ``jax.set_mesh`` in the top-level namespace: present in 0.7.2, absent in 0.6.2 (only ``jax.sharding.set_mesh``).
+SET_MESH_SINCE = "0.7.2"
+
+
+def _base_name(node: cst.BaseExpression) -> cst.Name | None:
+    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript)):
+        node = node.func if isinstance(node, cst.Call) else node.value
+    return node if isinstance(node, cst.Name) else None
 
 
 class MeshContextManager(Rule):
     code = "JAX401"
     name = "mesh-context-manager"
     summary = "`with mesh:` is deprecated; use `with jax.set_mesh(mesh):`"
-    since = "0.10.1"
-    opt_in = False
-    triggers = ('with',)
+    since = DEPRECATED
+    triggers = ("Mesh", "make_mesh")
     explanation = """
 ## What it does
-Work in progress.
+Finds `with` statements that enter a `jax.sharding.Mesh` directly: `with jax.make_mesh(...):`,
+`with Mesh(devices, names):` (also `jax.experimental.maps.Mesh`), or `with mesh:` where `mesh` is a name whose
+every binding in the scope that owns it is such a call (`mesh = jax.make_mesh(...)`). A name with any other
+binding (a parameter, `mesh = None` in a branch, a loop variable), an attribute (`with self.mesh:`), and a
+project's own `Mesh` class are left alone. Using a mesh as a decorator (`@mesh`) is not reported.
 
 ## Why
-Work in progress.
+JAX 0.10.1 deprecated the mesh context manager; every release since (0.10.2 ... 0.12.0.1) warns
+`DeprecationWarning: \\`with mesh:\\` context manager has been deprecated. Please use \\`with jax.set_mesh(mesh):\\`
+instead.` It is not removed yet (still only a warning in 0.12.0.1), but it will be.
 
 ## Example
-Work in progress.
+```python
+mesh = jax.make_mesh((4, 2), ("data", "model"))
+with mesh:
+    y = train_step(params, batch)
+```
+Use instead:
+```python
+mesh = jax.make_mesh((4, 2), ("data", "model"))
+with jax.set_mesh(mesh):
+    y = train_step(params, batch)
+```
 
 ## Fix safety
-Work in progress.
+Unsafe: the two are not equivalent. `with mesh:` only pushes the mesh on the legacy thread resources
+(`jax.sharding.get_abstract_mesh()` stays empty); `jax.set_mesh` sets both the abstract and the concrete mesh, so
+bare `PartitionSpec`s start to be accepted (`device_put(x, P("data"))`) and explicit-sharding semantics apply.
+Inside a `jax.jit`-traced function `jax.set_mesh` raises `ValueError: \\`set_mesh\\` can only be used outside of
+\\`jax.jit\\`.`, where `with mesh:` worked. `jax.set_mesh(...)` also returns `None` from `__enter__` (a `Mesh`
+returns itself), so `with make_mesh(...) as m:` becomes `with jax.set_mesh(m := make_mesh(...)):`; other `as`
+targets get no fix. The fix adds `import jax` when the module has no `jax` binding; it is not offered when `jax`
+names something else there, or below a min version of 0.7.2 (no top-level `jax.set_mesh`).
+
+## JAX version
+Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 0.12.0.1.
 """
-    VALID = [Valid("""
-        import jax
-    """)]
-    INVALID = []
+
+    VALID = [
+        Valid("""
+            import jax
+            mesh = jax.make_mesh((4,), ("data",))
+            with jax.set_mesh(mesh):
+                pass
+        """, note="already jax.set_mesh"),
+        Valid("""
+            import jax
+            def run(mesh, step):
+                with mesh:
+                    return step()
+        """, note="a parameter: its type is unknown"),
+        Valid("""
+            import jax
+            mesh = jax.make_mesh((4,), ("data",))
+            if single:
+                mesh = contextlib.nullcontext()
+            with mesh:
+                pass
+        """, note="another binding that is not a mesh"),
+        Valid("""
+            import jax
+            class Trainer:
+                def run(self):
+                    with self.mesh:
+                        pass
+        """, note="an attribute is not followed"),
+        Valid("""
+            from myproject.parallel import Mesh
+            with Mesh(devices, ("x",)):
+                pass
+        """, note="a project's own Mesh class"),
+        Valid("""
+            import jax
+            from jax.sharding import Mesh
+            with open(path) as f, jax.set_mesh(Mesh(devices, ("x",))):
+                pass
+        """, note="other context managers"),
+        Valid("""
+            import jax
+            mesh = jax.make_mesh((4,), ("data",))
+            with mesh:
+                pass
+        """, target_version="0.10.0", note="target before the deprecation"),
+        Valid("""
+            import jax
+            abstract = jax.sharding.AbstractMesh((4,), ("data",))
+            with jax.sharding.use_abstract_mesh(abstract):
+                pass
+        """, note="abstract meshes have their own API"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh((4, 2), ("data", "model"))
+            with mesh:
+                y = step(x)
+        """, unsafe_fixed="""
+            import jax
+            mesh = jax.make_mesh((4, 2), ("data", "model"))
+            with jax.set_mesh(mesh):
+                y = step(x)
+        """, target_version="0.12.0.1", note="still reported at 0.12.0.1 (only a warning there)"),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh((4,), ("data",))
+            with mesh:
+                pass
+        """, unsafe_fixed="""
+            import jax
+            mesh = jax.make_mesh((4,), ("data",))
+            with jax.set_mesh(mesh):
+                pass
+        """, target_version="0.10.1", note="reported from the deprecation release"),
+        Invalid('''
+            """Training entry point."""
+            from __future__ import annotations
+            import numpy as np
+            from jax.sharding import Mesh
+            def main(devices):
+                mesh = Mesh(np.array(devices), ("data",))
+                with mesh:
+                    train()
+        ''', unsafe_fixed='''
+            """Training entry point."""
+            from __future__ import annotations
+            import jax
+            import numpy as np
+            from jax.sharding import Mesh
+            def main(devices):
+                mesh = Mesh(np.array(devices), ("data",))
+                with jax.set_mesh(mesh):
+                    train()
+        ''', note="jax.sharding.Mesh through a local name; `import jax` added after the docstring and __future__"),
+        Invalid("""
+            import jax
+            with jax.make_mesh((8,), ("x",)):
+                pass
+        """, unsafe_fixed="""
+            import jax
+            with jax.set_mesh(jax.make_mesh((8,), ("x",))):
+                pass
+        """, note="the call itself"),
+        Invalid("""
+            import jax
+            with jax.make_mesh((8,), ("x",)) as mesh:
+                print(mesh.shape)
+        """, unsafe_fixed="""
+            import jax
+            with jax.set_mesh(mesh := jax.make_mesh((8,), ("x",))):
+                print(mesh.shape)
+        """, note="`as mesh`: set_mesh's __enter__ returns None, so the name is bound with :="),
+        Invalid("""
+            import jax
+            from jax.experimental import maps
+            with maps.Mesh(devices, ("x",)) as self.mesh:
+                pass
+        """, note="jax.experimental.maps.Mesh; an attribute `as` target: no fix"),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh((8,), ("x",))
+            with open(path) as f, mesh:
+                pass
+        """, unsafe_fixed="""
+            import jax
+            mesh = jax.make_mesh((8,), ("x",))
+            with open(path) as f, jax.set_mesh(mesh):
+                pass
+        """, note="one item among several"),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh((8,), ("x",))
+            def run():
+                with mesh:
+                    pass
+        """, unsafe_fixed="""
+            import jax
+            mesh = jax.make_mesh((8,), ("x",))
+            def run():
+                with jax.set_mesh(mesh):
+                    pass
+        """, note="a module-level mesh used in a function"),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh((8,), ("x",))
+            def run(jax):
+                with mesh:
+                    pass
+        """, note="`jax` shadowed where the with is: no fix"),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh((8,), ("x",))
+            with mesh:
+                pass
+        """, min_version="0.6.2", note="no top-level jax.set_mesh at the min version: no fix"),
+    ]
+
+    def visit_With(self, node: cst.With) -> None:
+        if node.asynchronous is not None:
+            return
+        for item in node.items:
+            if self._is_mesh(item.item):
+                self._report(node, item)
+
+    # -- what is a mesh ------------------------------------------------------------------------------------------
+    def _is_mesh_call(self, node: cst.BaseExpression | None) -> bool:
+        return isinstance(node, cst.Call) and self.qualified_name(node.func) in MESH_CONSTRUCTORS
+
+    def _is_mesh(self, node: cst.BaseExpression) -> bool:
+        if self._is_mesh_call(node):
+            return True
+        if not isinstance(node, cst.Name):
+            return False
+        bindings = self.context.resolver.bindings(node)
+        return bool(bindings) and all(self._is_mesh_binding(node.value, binding) for binding in bindings)
+
+    def _is_mesh_binding(self, name: str, binding: Binding) -> bool:
+        bound = binding.node
+        if isinstance(bound, cst.Assign):
+            return any(isinstance(t.target, cst.Name) and t.target.value == name for t in bound.targets) \
+                and self._is_mesh_call(bound.value)
+        if isinstance(bound, (cst.AnnAssign, cst.NamedExpr)):
+            return isinstance(bound.target, cst.Name) and self._is_mesh_call(bound.value)
+        return False
+
+    # -- the fix -------------------------------------------------------------------------------------------------
+    def _report(self, with_node: cst.With, item: cst.WithItem) -> None:
+        message = (f"`with mesh:` has been deprecated since JAX {DEPRECATED} (still a `DeprecationWarning` in "
+                   f"0.12.0.1, to be removed); use `with jax.set_mesh(mesh):`, which also sets the abstract "
+                   f"mesh and raises `ValueError` inside `jax.jit`")
+        problem, edits = self._edits(item)
+        if problem is not None:
+            self.report(item.item, f"{message} (no automatic fix: {problem})")
+            return
+        self.report(item.item, message, unsafe_fix(
+            "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)", *edits,
+            probe=None))
+
+    def _edits(self, item: cst.WithItem) -> tuple[str | None, list[NodeEdit]]:
+        if not self.min_version_at_least(SET_MESH_SINCE):
+            return (f"the min version {self.settings.min_version} has no `jax.set_mesh` "
+                    f"(checked present in {SET_MESH_SINCE})"), []
+        jax_state = self._jax_state(item.item)
+        if jax_state == "other":
+            return "`jax` names something else here", []
+        expression = self.code_for(item.item).strip()
+        edits: list[NodeEdit] = []
+        if item.asname is None:
+            edits.append(Replace(item.item, f"jax.set_mesh({expression})"))
+        elif isinstance(item.asname.name, cst.Name):
+            target = item.asname.name.value
+            edits.append(Replace(item.item, f"jax.set_mesh({target} := {expression})"))
+            edits.append(Replace(item.asname, ""))
+        else:
+            return "`jax.set_mesh(...)` enters as `None`, and the `as` target is not a plain name", []
+        if jax_state == "missing":
+            edits.append(self._import_jax())
+        return None, edits
+
+    def _jax_state(self, expression: cst.BaseExpression) -> str:
+        """"bound" (``jax`` is the jax module where the expression is), "missing" (unbound), or "other"."""
+        name = _base_name(expression)
+        scope: Scope | None = self.context.resolver.scope_of(name) if name is not None else None
+        if scope is None:
+            return "other"
+        first = True
+        while scope is not None:
+            if (first or scope.kind != "class") and "jax" in scope.bindings:
+                bindings = scope.bindings["jax"]
+                return "bound" if all(b.qualified == "jax" for b in bindings) else "other"
+            if "jax" in scope.global_names or "jax" in scope.nonlocal_names:
+                return "other"
+            first = False
+            scope = scope.parent
+        return "missing" if not self.context.resolver.module_scope.star_imports else "other"
+
+    def _import_jax(self) -> NodeEdit:
+        body = list(self.context.module.body)
+        newline = self.context.module.default_newline
+        index = 0
+        if body and _is_docstring(body[0]):
+            index = 1
+        while index < len(body) and _is_future_import(body[index]):
+            index += 1
+        for position in range(index, len(body)):
+            if _is_import(body[position]):
+                index = position
+                break
+        return InsertBefore(body[index], f"import jax{newline}")
+
+
+def _small(statement: cst.CSTNode) -> list[cst.BaseSmallStatement]:
+    return list(statement.body) if isinstance(statement, cst.SimpleStatementLine) else []
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    small = _small(statement)
+    return len(small) == 1 and isinstance(small[0], cst.Expr) \
+        and isinstance(small[0].value, (cst.SimpleString, cst.ConcatenatedString))
+
+
+def _is_future_import(statement: cst.CSTNode) -> bool:
+    small = _small(statement)
+    return bool(small) and all(isinstance(s, cst.ImportFrom) and isinstance(s.module, cst.Name)
+                               and s.module.value == "__future__" for s in small)
+
+
+def _is_import(statement: cst.CSTNode) -> bool:
+    small = _small(statement)
+    return bool(small) and isinstance(small[0], (cst.Import, cst.ImportFrom))
