@@ -1,32 +1,251 @@
-"""JAX203 empty-uninitialized: jnp.empty/empty_like may return uninitialized memory; use zeros (work in progress)."""
+"""JAX203 empty-uninitialized: ``jnp.empty``/``empty_like`` no longer return zeros on GPU/TPU (JAX 0.11.0)."""
 from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.names import Scope
+from jaxlint.rules.base import Invalid, NodeEdit, Replace, Rule, Valid, safe_fix
+from jaxlint.rules.calls import argument, has_star_args, keyword_arg, string_value
+
+# qualified name -> (replacement function, first parameter's old name, its new name)
+TARGETS = {
+    "jax.numpy.empty": ("zeros", None, None),
+    "jax.numpy.empty_like": ("zeros_like", "prototype", "a"),
+}
+PAD = "jax.numpy.pad"
+SINCE = "0.11.0"
 
 
 class EmptyUninitialized(Rule):
     code = "JAX203"
     name = "empty-uninitialized"
-    summary = "jnp.empty/empty_like may return uninitialized memory; use zeros"
-    since = "0.10.2"
+    summary = "jnp.empty/empty_like return uninitialized memory on GPU/TPU since JAX 0.11.0 (opt-in)"
+    since = SINCE
+    behaviour_change = True
     opt_in = True
-    triggers = ('empty',)
+    triggers = ("empty",)
     explanation = """
 ## What it does
-Work in progress.
+Finds `jnp.empty(...)` and `jnp.empty_like(...)`, called or passed as a function
+(`jax.tree.map(jnp.empty_like, params)`), and replaces them with `jnp.zeros` / `jnp.zeros_like`. Also reports
+`jnp.pad(..., mode="empty")`, without a fix. Opt-in (`--extend-select JAX203`): most code writes every element
+before reading it, and then `empty` is right and cheaper.
 
 ## Why
-Work in progress.
+Up to JAX 0.10.2, `jnp.empty` was `jnp.zeros` and `jnp.empty_like` was `lax.full_like(prototype, 0)`: the arrays
+were zeros, and code could (wrongly, but it worked) read them before writing. From JAX 0.11.0 both lower to the
+`empty` primitive: an `AllocateBuffer` custom call on GPU and TPU, whose contents are whatever was in memory (CPU
+still gives zeros, so tests on CPU do not show it). `jnp.pad(mode="empty")` pads with such values too. Whether the
+code reads before it writes cannot be decided statically.
 
 ## Example
-Work in progress.
+```python
+acc = jnp.empty((n, d), jnp.float32)
+buf = jnp.empty_like(prototype=x)
+```
+Use instead:
+```python
+acc = jnp.zeros((n, d), jnp.float32)
+buf = jnp.zeros_like(a=x)
+```
 
 ## Fix safety
-Work in progress.
+Safe: `jnp.zeros(shape, dtype, *, device, out_sharding)` takes exactly the arguments of `jnp.empty`, and
+`jnp.zeros_like(a, dtype, shape, *, device)` those of `jnp.empty_like` with the first one renamed (`prototype=`
+becomes `a=`); the result is the zeros JAX 0.10.2 returned, in every version (at the cost of filling the memory).
+A bare `empty` imported with `from jax.numpy import empty` is rewritten to `<alias>.zeros` when the module imports
+`jax.numpy` under some alias, and gets no fix otherwise. `empty_like` passed as a function gets no fix: a caller
+could pass `prototype=`. For `jnp.pad(mode="empty")`, `mode="constant"` pads with zeros: decide by hand.
+
+## JAX version
+0.11.0 (changelog; `jax/_src/numpy/array_creation.py`, `jax/_src/lax/lax.py`). Not reported when the min version
+is known to be 0.11.0 or later.
 """
-    VALID = [Valid("""
-        import jax
-    """)]
-    INVALID = []
+
+    VALID = [
+        Valid("""
+            import jax.numpy as jnp
+            a = jnp.zeros((3, 4))
+            b = jnp.zeros_like(x)
+        """, note="already zeros"),
+        Valid("""
+            import numpy as np
+            a = np.empty((3, 4))
+            b = np.empty_like(x)
+        """, note="numpy's empty is not jax's"),
+        Valid("""
+            import jax.numpy as jnp
+            def empty(shape):
+                return jnp.ones(shape)
+            a = empty((3,))
+        """, note="a project's own empty"),
+        Valid("""
+            import jax.numpy as jnp
+            if queue.empty():
+                items = jnp.array([])
+            is_empty = x.size == 0
+        """, note="other things called empty"),
+        Valid("""
+            import jax.numpy as jnp
+            a = jnp.pad(x, 2, mode="edge")
+            b = jnp.pad(x, 2)
+        """, note="other pad modes"),
+        Valid("""
+            import jax.numpy as jnp
+            a = jnp.empty((3, 4))
+        """, min_version="0.11.0", note="the project only supports JAX >= 0.11.0"),
+        Valid("""
+            import jax.numpy as jnp
+            a = jnp.empty((3, 4))
+        """, target_version="0.10.2", note="target before the change"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax.numpy as jnp
+            a = jnp.empty((3, 4), jnp.float32)
+        """, fixed="""
+            import jax.numpy as jnp
+            a = jnp.zeros((3, 4), jnp.float32)
+        """, runnable=True),
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.ones((2, 3))
+            b = jnp.empty_like(x, dtype=jnp.int32)
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.ones((2, 3))
+            b = jnp.zeros_like(x, dtype=jnp.int32)
+        """, runnable=True),
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.ones((2, 3))
+            b = jnp.empty_like(prototype=x, shape=(4,))
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.ones((2, 3))
+            b = jnp.zeros_like(a=x, shape=(4,))
+        """, runnable=True, note="prototype= becomes a="),
+        Invalid("""
+            import jax
+            a = jax.numpy.empty(shape=(8,), dtype=jax.numpy.bfloat16)
+        """, fixed="""
+            import jax
+            a = jax.numpy.zeros(shape=(8,), dtype=jax.numpy.bfloat16)
+        """, note="fully spelled; shape by keyword"),
+        Invalid("""
+            import jax
+            import jax.numpy as np
+            params = jax.tree.map(np.empty_like, tree)
+            make = np.empty
+        """, fixed="""
+            import jax
+            import jax.numpy as np
+            params = jax.tree.map(np.empty_like, tree)
+            make = np.zeros
+        """, count=2, note="passed as a function: empty is renamed, empty_like (prototype=?) is not"),
+        Invalid("""
+            import jax.numpy as jnp
+            from jax.numpy import empty
+            a = empty((3,))
+        """, fixed="""
+            import jax.numpy as jnp
+            from jax.numpy import empty
+            a = jnp.zeros((3,))
+        """, note="from-import: rewritten through the module's jax.numpy alias"),
+        Invalid("""
+            from jax.numpy import empty
+            a = empty((3,))
+        """, note="from-import and no jax.numpy alias: no fix"),
+        Invalid("""
+            import jax.numpy as jnp
+            from jax.numpy import empty
+            def f(jnp):
+                return empty((3,))
+        """, note="the alias is shadowed where the call is: no fix"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.pad(x, ((1, 1),), mode="empty")
+            z = jnp.pad(x, 1, "empty")
+        """, count=2, note="pad mode='empty': no fix"),
+        Invalid("""
+            import jax.numpy as jnp
+            a = jnp.empty(shape, **options)
+        """, fixed="""
+            import jax.numpy as jnp
+            a = jnp.zeros(shape, **options)
+        """, note="**kwargs: zeros accepts every keyword empty accepts"),
+        Invalid("""
+            import jax.numpy as jnp
+            b = jnp.empty_like(**options)
+        """, note="**kwargs could hold prototype=: no fix"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.qualified_name(node.func) != PAD or has_star_args(node):
+            return
+        mode = argument(node, "mode", 2)
+        if mode is not None and string_value(mode.value) == "empty":
+            self.report(node, (
+                f"`jnp.pad(mode=\"empty\")` pads with uninitialized values on GPU/TPU since JAX {SINCE}; use "
+                f"`mode=\"constant\"` if the padding is read (it gives zeros)"
+            ))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._reference(node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._reference(node)
+
+    def _reference(self, node: cst.Name | cst.Attribute) -> None:
+        qualified = self.qualified_name(node)
+        if qualified not in TARGETS:
+            return
+        ancestors = self.context.ancestors
+        if any(isinstance(a, (cst.Import, cst.ImportFrom)) for a in ancestors):
+            return
+        parent = ancestors[-2] if len(ancestors) >= 2 else None
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            return  # ``jnp.empty.__doc__``: not a use of the function's result
+        new_name, old_keyword, new_keyword = TARGETS[qualified]
+        old_name = qualified.rsplit(".", 1)[1]
+        called = isinstance(parent, cst.Call) and parent.func is node
+        subject = parent if called else node
+        message = (f"`jnp.{old_name}` returns uninitialized memory on GPU/TPU since JAX {SINCE} (it returned zeros "
+                   f"before); use `jnp.{new_name}` if the array is read before every element is written")
+        if old_keyword is not None and (not called or any(arg.star == "**" for arg in parent.args)):
+            self.report(subject, message + f" (no automatic fix: `{old_keyword}=` could be passed unseen)")
+            return
+        edits: list[NodeEdit] = []
+        if isinstance(node, cst.Attribute):
+            edits.append(Replace(node.attr, new_name))
+        else:
+            alias = self._numpy_alias(node)
+            if alias is None:
+                self.report(subject, message + " (no automatic fix: the module has no `jax.numpy` alias to use)")
+                return
+            edits.append(Replace(node, f"{alias}.{new_name}"))
+        if called and old_keyword is not None:
+            keyword = keyword_arg(parent, old_keyword)
+            if keyword is not None:
+                edits.append(Replace(keyword.keyword, new_keyword))
+        self.report(subject, message, safe_fix(
+            f"Use `jnp.{new_name}` (zeros, as JAX 0.10.2 returned)", *edits, probe=subject if called else None))
+
+    def _numpy_alias(self, name: cst.Name) -> str | None:
+        """A module-level name bound only to ``jax.numpy`` and not shadowed where ``name`` is."""
+        resolver = self.context.resolver
+        candidates = sorted(alias for alias, bindings in resolver.module_scope.bindings.items()
+                            if bindings and all(b.qualified == "jax.numpy" for b in bindings))
+        scope: Scope | None = resolver.scope_of(name)
+        for alias in candidates:
+            current, first, shadowed = scope, True, False
+            while current is not None and current.parent is not None:
+                if (first or current.kind != "class") and alias in current.bindings:
+                    shadowed = True
+                    break
+                first = False
+                current = current.parent
+            if not shadowed:
+                return alias
+        return None
