@@ -1,32 +1,123 @@
-"""JAX304 deserialize-expiry: jax.export.deserialize may refuse stored artifacts past their expiry (work in progress)."""
+"""JAX304 deserialize-expiry: ``jax.export.deserialize`` of stored bytes may refuse old artifacts (JAX 0.11.1)."""
 from __future__ import annotations
 
 import libcst as cst
 
 from jaxlint.rules.base import Invalid, Rule, Valid
 
+DESERIALIZE = "jax.export.deserialize"
+SINCE = "0.11.1"
+
 
 class DeserializeExpiry(Rule):
     code = "JAX304"
     name = "deserialize-expiry"
-    summary = "jax.export.deserialize may refuse stored artifacts past their expiry"
-    since = "0.10.2"
+    summary = "jax.export.deserialize of stored bytes may refuse old artifacts since JAX 0.11.1 (opt-in)"
+    since = SINCE
     opt_in = True
-    triggers = ('deserialize',)
+    triggers = ("deserialize",)
     explanation = """
 ## What it does
-Work in progress.
+Reports every `jax.export.deserialize(...)` call, except one whose argument is visibly serialized in the same code
+(`deserialize(exp.serialize())`, or a name whose every binding in its scope is a `.serialize()` call): the bytes
+loaded are probably stored artifacts, and some of them may no longer load. Opt-in
+(`--extend-select JAX304`): it is a reminder to check the data, not a bug in the code. There is no fix; run
+`jaxlint exports PATHS` to list the stored artifacts, the JAX version that wrote each, and whether the target
+version loads it.
 
 ## Why
-Work in progress.
+From JAX 0.11.1 the reader refuses artifacts outside the backward-compatibility window:
+`ValueError: Exported being deserialized seems to be older than the 6-month backward-compatibility window and
+cannot be deserialized anymore.The Exported uses serialization version 2. See
+https://docs.jax.dev/en/latest/export/export.html#compatibility-guarantees.` (0.11.1, verbatim, missing space included; 0.12.0 links `.../latest/501/export.html`). In
+practice (checked with artifacts from each writer): everything written by JAX 0.8.1 is refused (the flag
+`jax_export_deserialize_expired_versions` turns this into a `DeprecationWarning` for unsharded ones), and sharded
+artifacts that store only an `HloSharding` (written before 2026-01-15, e.g. by 0.8.2) are refused even with the
+flag. Artifacts from 0.8.2 (unsharded), 0.9.x, 0.10.x and 0.11.x load. The bytes record no creation date.
 
 ## Example
-Work in progress.
+```python
+with open("model.jaxexport", "rb") as f:
+    exp = jax.export.deserialize(f.read())
+```
+Check the stored files with `jaxlint exports models/`, and re-export (or re-serialize with JAX 0.10.2/0.11.0:
+`jax.export.deserialize(blob).serialize()`, for unsharded artifacts) the ones it reports.
 
 ## Fix safety
-Work in progress.
+No fix: the code is right, the data may be too old.
+
+## JAX version
+0.11.1 (`jax/_src/export/serialization.py`). The flag `jax_export_deserialize_expired_versions` (JAX303) is a
+temporary crutch.
 """
-    VALID = [Valid("""
-        import jax
-    """)]
-    INVALID = []
+
+    VALID = [
+        Valid("""
+            import jax
+            exp = jax.export.export(jax.jit(f))(x)
+            blob = exp.serialize()
+            again = jax.export.deserialize(blob)
+            twice = jax.export.deserialize(exp.serialize())
+        """, note="round trip in the same code: bytes written by the running JAX"),
+        Valid("""
+            import pickle
+            obj = pickle.loads(data)
+            model.deserialize(blob)
+        """, note="other deserialize functions"),
+        Valid("""
+            import jax
+            def deserialize(blob):
+                return blob
+            exp = deserialize(data)
+        """, note="a project's own deserialize"),
+        Valid("""
+            import jax
+            exp = jax.export.deserialize(blob)
+        """, target_version="0.11.0", note="target before the expiry check"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax
+            with open(path, "rb") as f:
+                exp = jax.export.deserialize(f.read())
+        """),
+        Invalid("""
+            from jax import export
+            def load(blob: bytearray):
+                return export.deserialize(blob)
+        """, note="from jax import export; a parameter"),
+        Invalid("""
+            from jax.export import deserialize
+            blob = exp.serialize()
+            if cached:
+                blob = cache.read()
+            exp2 = deserialize(blob)
+        """, note="a name with another binding than .serialize()"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.qualified_name(node.func) != DESERIALIZE:
+            return
+        if node.args and not node.args[0].star and self._serialized_here(node.args[0].value):
+            return
+        self.report(node, (
+            f"`jax.export.deserialize` refuses artifacts outside the backward-compatibility window since JAX "
+            f"{SINCE} (all written by JAX 0.8.1; sharded ones written before 2026-01-15, even with "
+            f"`jax_export_deserialize_expired_versions`); run `jaxlint exports PATHS` on the stored artifacts"
+        ))
+
+    def _serialized_here(self, node: cst.BaseExpression) -> bool:
+        if _is_serialize_call(node):
+            return True
+        if not isinstance(node, cst.Name):
+            return False
+        bindings = self.context.resolver.bindings(node)
+        return bool(bindings) and all(
+            isinstance(b.node, cst.Assign) and _is_serialize_call(b.node.value)
+            and any(isinstance(t.target, cst.Name) and t.target.value == node.value for t in b.node.targets)
+            for b in bindings)
+
+
+def _is_serialize_call(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "serialize"
