@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import difflib
+import os
+import sys
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from jaxlint.diagnostics import Diagnostic, Location
+from jaxlint.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
+from jaxlint.diagnostics import Applicability, Diagnostic, Location
 from jaxlint.engine import PARSE_ERROR, AppliedFix, fix_source, lint_source
+from jaxlint.progress import progress_bar
 from jaxlint.settings import Settings
 from jaxlint.sources import DecodeError, SourceText, decode_source, write_atomic
 
@@ -56,9 +60,144 @@ def process_source(source: SourceText, display_path: str, settings: Settings, mo
 
 def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: int | None = None,
               use_cache: bool = True, cache_dir: Path | None = None) -> list[FileResult]:
-    """Process every file; results in a stable order (by path) whatever the scheduling."""
-    results = [process_file(f.path, f.settings, mode, unsafe or f.settings.unsafe_fixes) for f in files]
+    """Process every file; results in a stable order (by path) whatever the scheduling.
+
+    With the cache, each file is read and hashed here first: a file whose bytes and settings match a cached entry
+    is not processed again (in fix/diff mode, when none of its cached findings has a fix to apply). The rest go to
+    ``jobs`` worker processes (default: the number of cores), or run here when there are few of them or one job.
+    """
+    files = list(files)
+    results: list[FileResult | None] = [None] * len(files)
+    caches: dict[Path, Cache] = {}
+    file_caches: list[Cache | None] = [None] * len(files)
+    todo: list[int] = []
+    for index, file in enumerate(files):
+        file_unsafe = unsafe or file.settings.unsafe_fixes
+        if use_cache:
+            directory = Path(cache_dir) if cache_dir is not None else file.settings.root / CACHE_DIR_NAME
+            cache = caches.get(directory)
+            if cache is None:
+                cache = caches[directory] = Cache(directory)
+            file_caches[index] = cache
+            cached = _cached_result(cache, file, mode, file_unsafe)
+            if cached is not None:
+                results[index] = cached
+                continue
+        todo.append(index)
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    with progress_bar(len(todo)) as advance:
+        for index, result, entry in _process_all(files, todo, mode, unsafe, jobs, use_cache):
+            results[index] = result
+            if entry is not None and file_caches[index] is not None:
+                file_caches[index].put_raw(Cache.key_for(files[index].path), entry)
+            advance()
+    for cache in caches.values():
+        cache.save()
     return sorted(results, key=lambda r: r.path)
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _cached_result(cache: Cache, file: "SourceFile", mode: Mode, unsafe: bool) -> FileResult | None:
+    try:
+        data = file.path.read_bytes()
+    except OSError:
+        return None
+    diagnostics = cache.get(file.path, content_hash(data), settings_fingerprint(file.settings, file.path))
+    if diagnostics is None:
+        return None
+    if mode is not Mode.CHECK and any(d.fix is not None and (d.fix.applicability is Applicability.SAFE or unsafe)
+                                      for d in diagnostics):
+        return None  # there is something to fix: do it
+    return FileResult(str(file.path), diagnostics)
+
+
+# -- processing, here or in worker processes --------------------------------------------------------------------
+# Fewer files than this per job are processed in this process: starting workers would cost more than it saves.
+MIN_FILES_PER_JOB = 8
+_WORKER_FILES: list = []  # the files of the current run, inherited by forked workers (so tasks are just indices)
+
+
+def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: int, use_cache: bool):
+    """Yield (index, FileResult, cache entry or None) for every index in ``todo``, in completion order."""
+    jobs = min(jobs, len(todo) // MIN_FILES_PER_JOB or 1)
+    if jobs <= 1:
+        for index in todo:
+            yield (index, *_process_one(files[index], mode, unsafe, use_cache))
+        return
+    import multiprocessing
+
+    fork = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if fork else "spawn")
+    global _WORKER_FILES
+    if fork:
+        _WORKER_FILES = files
+        tasks = [(index, None, mode, unsafe, use_cache) for index in todo]
+    else:
+        tasks = [(index, files[index], mode, unsafe, use_cache) for index in todo]
+    chunksize = max(1, min(16, len(tasks) // (jobs * 8)))
+    pool = context.Pool(jobs, initializer=_worker_init)
+    try:
+        yield from pool.imap_unordered(_worker_task, tasks, chunksize=chunksize)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+        _WORKER_FILES = []
+
+
+def _worker_init() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
+    if sys.platform.startswith("linux"):
+        try:  # die with the parent, rather than keep rewriting files after it was killed
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def _worker_task(task) -> tuple:
+    index, file, mode, unsafe, use_cache = task
+    if file is None:
+        file = _WORKER_FILES[index]
+    return (index, *_process_one(file, mode, unsafe, use_cache))
+
+
+def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool) -> tuple[FileResult, list | None]:
+    """Process one file; with the cache, also the entry to store (None when the result must not be cached)."""
+    file_unsafe = unsafe or file.settings.unsafe_fixes
+    if not use_cache:
+        return process_file(file.path, file.settings, mode, file_unsafe), None
+    before = _identity(file.path)
+    digest = None
+    if before is not None:
+        try:
+            digest = content_hash(file.path.read_bytes())
+        except OSError:
+            digest = None
+    result = process_file(file.path, file.settings, mode, file_unsafe)
+    if digest is None or result.internal_error or result.applied or result.rejected \
+            or result.fixed_source is not None or _identity(file.path) != before:
+        return result, None
+    fingerprint = settings_fingerprint(file.settings, file.path)
+    return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics]]
+
+
+def _identity(path: Path) -> tuple | None:
+    """What changes when a file is rewritten: a result is cached only if the file stayed the same throughout."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
 def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> FileResult:

@@ -1,0 +1,198 @@
+"""The results cache (``.jaxlint_cache/``): a warm run over an unchanged tree only reads and hashes files.
+
+One entry per file path: the hash of the file's bytes, a fingerprint of the settings that decide its findings
+(enabled selectors and ignores, per-file ignores, target and min version), and the findings themselves. The whole
+cache is one JSON file per *engine fingerprint* (jaxlint's version, a hash of jaxlint's own code and rule catalogue,
+libcst's and Python's versions), so upgrading jaxlint or editing a rule never reuses old results.
+
+JSON, not pickle: a cache directory can arrive with a cloned repository, and loading it must never run code.
+A damaged or foreign cache file is ignored (and replaced). Concurrent runs are safe: each run loads the file, works,
+then re-reads it, merges its own entries over what it finds and replaces the file atomically (``os.replace``), so
+the file is never half-written; at worst one run's new entries are lost and recomputed next time.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jaxlint import __version__
+from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+
+CACHE_DIR_NAME = ".jaxlint_cache"
+FORMAT = 1
+# Cache files of other engine fingerprints older than this are deleted when a run writes its own.
+STALE_SECONDS = 7 * 24 * 3600
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """What besides a file and its settings decides the findings: jaxlint's code and data, libcst, Python."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{FORMAT}|{__version__}|{sys.version_info[:3]}".encode())
+    try:
+        from libcst._version import __version__ as libcst_version
+    except ImportError:  # pragma: no cover
+        libcst_version = "?"
+    digest.update(libcst_version.encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(package)).encode())
+            try:
+                digest.update(path.read_bytes())
+            except OSError:
+                pass
+    return digest.hexdigest()
+
+
+def settings_fingerprint(settings, path: Path) -> str:
+    """The settings that decide one file's findings (not output format, not where the config came from)."""
+    parts = (
+        settings.select, settings.extend_select, settings.ignore, settings.ignored_codes_for(path),
+        str(settings.target_version), str(settings.min_version), settings.min_version_known,
+    )
+    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+
+
+# -- (de)serializing findings ----------------------------------------------------------------------------------
+def _location(location: Location | None) -> list[int] | None:
+    return None if location is None else [location.row, location.column]
+
+
+def _to_location(value) -> Location | None:
+    return None if value is None else Location(int(value[0]), int(value[1]))
+
+
+def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    fix = diagnostic.fix
+    return {
+        "code": diagnostic.code, "message": diagnostic.message,
+        "start": _location(diagnostic.start), "end": _location(diagnostic.end),
+        "offsets": [diagnostic.start_offset, diagnostic.end_offset],
+        "fix": None if fix is None else {
+            "applicability": fix.applicability.value, "message": fix.message,
+            "edits": [[e.start, e.end, e.content, _location(e.location), _location(e.end_location)] for e in fix.edits],
+            "probe": list(fix.probe) if fix.probe is not None else None,
+        },
+        "noqa_row": diagnostic.noqa_row, "cell": diagnostic.cell, "url": diagnostic.url,
+    }
+
+
+def diagnostic_from_json(data: dict[str, Any], path: str) -> Diagnostic:
+    fix = data["fix"]
+    return Diagnostic(
+        data["code"], data["message"], path, _to_location(data["start"]), _to_location(data["end"]),
+        start_offset=data["offsets"][0], end_offset=data["offsets"][1],
+        fix=None if fix is None else Fix(
+            Applicability(fix["applicability"]), fix["message"],
+            tuple(Edit(e[0], e[1], e[2], _to_location(e[3]), _to_location(e[4])) for e in fix["edits"]),
+            tuple(fix["probe"]) if fix["probe"] is not None else None,
+        ),
+        noqa_row=data["noqa_row"], cell=data["cell"], url=data["url"],
+    )
+
+
+# -- the cache ---------------------------------------------------------------------------------------------------
+class Cache:
+    """Entries of one cache directory. ``get``/``put`` in memory; ``save`` merges into the file atomically."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.file = self.directory / f"results-{engine_fingerprint()}.json"
+        self._entries: dict[str, list] = self._load(self.file)
+        self._new: dict[str, list] = {}
+
+    @staticmethod
+    def _load(file: Path) -> dict[str, list]:
+        try:
+            data = json.loads(file.read_bytes())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
+            return {}
+        return data["entries"]
+
+    @staticmethod
+    def key_for(path: Path) -> str:
+        return os.path.abspath(path)
+
+    def get(self, path: Path, digest: str, settings_fp: str) -> list[Diagnostic] | None:
+        """The cached findings for this file's bytes and settings, or None."""
+        key = self.key_for(path)
+        entry = self._new.get(key) or self._entries.get(key)
+        if not entry or entry[0] != digest or entry[1] != settings_fp:
+            return None
+        try:
+            return [diagnostic_from_json(item, str(path)) for item in entry[2]]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+
+    def put(self, path: Path, digest: str, settings_fp: str, diagnostics: list[Diagnostic]) -> None:
+        self.put_raw(self.key_for(path), [digest, settings_fp, [diagnostic_to_json(d) for d in diagnostics]])
+
+    def put_raw(self, key: str, entry: list) -> None:
+        self._new[key] = entry
+
+    def save(self) -> None:
+        """Merge this run's entries into the file on disk (re-read now: another run may have written it)."""
+        if not self._new:
+            return
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._mark_directory()
+            entries = self._load(self.file)
+            entries.update(self._new)
+            payload = json.dumps({"format": FORMAT, "version": __version__, "entries": entries},
+                                 separators=(",", ":")).encode()
+            fd, temporary = tempfile.mkstemp(prefix=".results-", suffix=".tmp", dir=self.directory)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(payload)
+                os.replace(temporary, self.file)
+            except BaseException:
+                try:
+                    os.unlink(temporary)
+                except OSError:
+                    pass
+                raise
+            self._entries, self._new = entries, {}
+            self._remove_stale()
+        except OSError:
+            pass  # a read-only tree or a full disk: the cache is an optimisation, never an error
+
+    def _mark_directory(self) -> None:
+        gitignore = self.directory / ".gitignore"
+        if not gitignore.exists():
+            gitignore.write_text("# Created by jaxlint.\n*\n", encoding="utf-8")
+        tag = self.directory / "CACHEDIR.TAG"
+        if not tag.exists():
+            tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n# This directory is jaxlint's cache.\n",
+                           encoding="utf-8")
+
+    def _remove_stale(self) -> None:
+        now = time.time()
+        for other in self.directory.glob("results-*.json"):
+            if other == self.file:
+                continue
+            try:
+                if now - other.stat().st_mtime > STALE_SECONDS:
+                    other.unlink()
+            except OSError:
+                pass
+        for temporary in self.directory.glob(".results-*.tmp"):  # left by a killed run
+            try:
+                if now - temporary.stat().st_mtime > 3600:
+                    temporary.unlink()
+            except OSError:
+                pass
