@@ -13,6 +13,23 @@ ARRAY_KEYWORDS = ("copy", "order", "ndmin")
 ARRAY_DEPRECATED = "0.10.1"  # DeprecationWarning from here
 ARRAY_REMOVED = "0.12.0"  # TypeError from here
 
+def code_in_place(rule: Rule, node: cst.CSTNode) -> str:
+    """``node``'s code as it must be written where it stands: continuation lines keep the enclosing blocks' indent.
+
+    (``Module.code_for_node`` renders a node as if it were at column 0, which drops the indentation of the lines of a
+    multi-line call inside a function.) Uses the current visit's ancestors.
+    """
+    from libcst._nodes.internal import CodegenState
+
+    module = rule.context.module
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    for ancestor in rule.context.ancestors:
+        if isinstance(ancestor, cst.IndentedBlock):
+            state.indent_tokens.append(module.default_indent if ancestor.indent is None else ancestor.indent)
+    node._codegen(state)
+    return "".join(state.tokens)
+
+
 MAKE_MESH = "jax.make_mesh"
 MAKE_MESH_RENAMED = "0.11.1"  # first parameter axis_shapes -> axis_sizes
 
@@ -208,6 +225,23 @@ so passing it positionally binds the same parameter whatever its name.
         """, note="multi-line call keeps its layout"),
         Invalid("""
             import jax
+            class Setup:
+                def mesh(self):
+                    return jax.make_mesh(
+                        axis_names=("data",),
+                        axis_shapes=(8,),
+                    )
+        """, fixed="""
+            import jax
+            class Setup:
+                def mesh(self):
+                    return jax.make_mesh(
+                        (8,),
+                        axis_names=("data",),
+                    )
+        """, note="multi-line call inside nested blocks keeps its indentation"),
+        Invalid("""
+            import jax
             mesh = jax.make_mesh(axis_shapes=(4,), axis_names=("x",), **extra)
         """, fixed="""
             import jax
@@ -271,4 +305,4 @@ so passing it positionally binds the same parameter whatever its name.
             f"'axis_shapes'` since JAX {MAKE_MESH_RENAMED} (the parameter is now `axis_sizes`, which in turn fails "
             f"before {MAKE_MESH_RENAMED})"
         ), safe_fix("Pass the axis sizes positionally (valid in every JAX version)",
-                    Replace(node, self.context.module.code_for_node(new_call)), probe=node))
+                    Replace(node, code_in_place(self, new_call)), probe=node))

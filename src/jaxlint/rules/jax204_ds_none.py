@@ -5,6 +5,7 @@ import libcst as cst
 
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.rules.calls import argument, has_star_args, is_none
+from jaxlint.rules.jax103_changed_signature import code_in_place
 
 # ``jax.ds`` (top-level from 0.9.x) and Pallas' ``pl.ds``/``pl.dslice``: one function, ``jax._src.indexing.dslice``.
 # (``jax.experimental.mosaic.gpu``'s ``ds`` is a different class, ``DynamicSlice``.)
@@ -176,6 +177,24 @@ for the new meaning).
         """, note="multi-line call with a trailing comma"),
         Invalid("""
             import jax
+            def f(x, n):
+                if n:
+                    return x[jax.ds(
+                        n,
+                        None,
+                        2,
+                    )]
+        """, fixed="""
+            import jax
+            def f(x, n):
+                if n:
+                    return x[jax.ds(
+                        n,
+                        stride=2,
+                    )]
+        """, note="multi-line call in nested blocks keeps its indentation"),
+        Invalid("""
+            import jax
             a = x[jax.ds(n, None)]
         """, unsafe_fixed="""
             import jax
@@ -221,7 +240,7 @@ for the new meaning).
             args[-1] = args[-1].with_changes(comma=node.args[-1].comma)
         args = [self._stride_keyword(arg) if arg is stride else arg for arg in args]
         new_call = node.with_changes(args=args)
-        fixed = self.context.module.code_for_node(new_call)
+        fixed = code_in_place(self, new_call)
         describe = f"Replace with `{name}({start_text}{'' if start_none or stride is None else ', stride=...'})`"
         if self._new_only():
             fix = unsafe_fix(describe + " (what it meant before JAX 0.11.1)", Replace(node, fixed), probe=node)
