@@ -17,6 +17,10 @@ def _short(qualified: str) -> str:
     return "jax.ds" if qualified == "jax.ds" else "pl." + qualified.rsplit(".", 1)[1]
 
 
+def _is_one(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer) and node.value == "1"
+
+
 def _simple(node: cst.BaseExpression) -> bool:
     """A value that can be dropped without losing a side effect."""
     return isinstance(node, (cst.Name, cst.Integer, cst.SimpleString)) or (
@@ -32,8 +36,8 @@ class DsNone(Rule):
     explanation = """
 ## What it does
 Finds `jax.ds` / `pl.ds` / `pl.dslice` (`jax.experimental.pallas`) calls with an explicit `None` as `size`, or
-`None` as `start` with a size: the two calls whose meaning JAX 0.11.1 changed. `ds(n)`, `ds(i, n)`, `ds(None)`
-and `ds(i, n, stride)` are unchanged and not reported; neither is `jax.experimental.mosaic.gpu`'s `ds` (a different
+`None` as `start` with a size: the two calls whose meaning JAX 0.11.1 changed. `ds(n)`, `ds(i, n)` and `ds(None)`
+are unchanged and not reported; neither is `jax.experimental.mosaic.gpu`'s `ds` (a different
 class) or a project's own `ds`.
 
 ## Why
@@ -57,9 +61,11 @@ block = x_ref[pl.ds(n)]
 ```
 
 ## Fix safety
-`ds(a, None)` → `ds(a)` (a `stride` moves to `stride=`) and `ds(None, None)` → `ds(None)` are safe: they give
-the pre-0.11.1 result in every version (the old code ignored a stride after a `None` start; it is dropped, unless
-it is not a plain name or number, then there is no fix). When the min version is known to be 0.11.1 or later (given, or read from the pins), the call
+`ds(a, None)` → `ds(a)` and `ds(None, None)` → `ds(None)` are safe: they give the pre-0.11.1 result in every
+version (the old code ignored a stride after a `None` start; it is dropped, unless it is not a plain name or number,
+then there is no fix). `ds(a, None, stride)` gets no fix: the meaning of a stride changed as well (checked by
+running: `x[ds(0, 4, 2)]` of `arange(10)` is `[0, 2, 4, 6]`, 4 elements, in 0.10.2 and `[0, 2]`, the span `0:4:2`,
+in 0.12.0.1), so no spelling keeps the old result in every version. A `stride` of `1` moves to `stride=1`. When the min version is known to be 0.11.1 or later (given, or read from the pins), the call
 fails in every supported version and the fix (to what it meant before) is unsafe. `ds(None, n)` gets no fix:
 `ds(None)` would keep the old full slice, but `:n`, its meaning now, is more likely what was intended. Decide, and
 write `ds(None)` or `ds(n)`. It is not reported when the min version is known to be 0.11.1 or later (the code was written
@@ -75,7 +81,6 @@ for the new meaning).
             a = x[jax.ds(4)]
             b = x[jax.ds(i, 4)]
             c = x[jax.ds(None)]
-            d = x[jax.ds(i, 4, 2)]
             e = x[jax.ds(start=i, size=n)]
         """, note="unchanged forms"),
         Valid("""
@@ -141,11 +146,14 @@ for the new meaning).
             import jax
             a = x[jax.ds(n, None, 2)]
             b = x[jax.ds(n, None, stride=2)]
+        """, count=2, note="with a stride: its meaning changed too, no fix"),
+        Invalid("""
+            import jax
+            a = x[jax.ds(n, None, 1)]
         """, fixed="""
             import jax
-            a = x[jax.ds(n, stride=2)]
-            b = x[jax.ds(n, stride=2)]
-        """, count=2, note="the stride moves to a keyword"),
+            a = x[jax.ds(n, stride=1)]
+        """, note="a stride of 1 moves to a keyword"),
         Invalid("""
             import jax
             a = x[jax.ds(None, None)]
@@ -182,7 +190,7 @@ for the new meaning).
                     return x[jax.ds(
                         n,
                         None,
-                        2,
+                        1,
                     )]
         """, fixed="""
             import jax
@@ -190,7 +198,7 @@ for the new meaning).
                 if n:
                     return x[jax.ds(
                         n,
-                        stride=2,
+                        stride=1,
                     )]
         """, note="multi-line call in nested blocks keeps its indentation"),
         Invalid("""
@@ -233,6 +241,15 @@ for the new meaning).
         message = f"`{name}({start_text}, None)` {meaning}"
         if start_none and stride is not None and not _simple(stride.value):
             self.report(node, f"{message}; write `{name}(None)`")
+            return
+        if not start_none and stride is not None and not _is_one(stride.value):
+            # A stride changed meaning too: ``ds(i, n, s)`` took n elements (i, i+s, ...) up to 0.10.2 and is
+            # ``i:i+n:s`` (about n/s elements) in 0.12.0.1, so no spelling keeps the old result in every version.
+            self.report(node, (
+                f"{message}; with a stride there is no spelling that keeps the old result in every version "
+                f"(`{name}({start_text}, stride=...)` takes {start_text} elements before JAX {SINCE} and the span "
+                f"`:{start_text}` with that stride in JAX 0.12): rewrite by hand"
+            ))
             return
         args = [arg for arg in node.args if arg is not size and not (start_none and arg is stride)]
         if size is node.args[-1] or (start_none and stride is node.args[-1]):

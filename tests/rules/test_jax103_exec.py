@@ -1,0 +1,48 @@
+"""Execution check for JAX103: the safe rewrite gives the same values as the original did on JAX 0.10.2."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from jaxlint.engine import fix_source
+from jaxlint.rules.jax103_changed_signature import ChangedSignature
+from jaxlint.settings import Settings
+from jaxlint.versions import Version
+from support.jaxenv import jax_python
+
+pytestmark = pytest.mark.jax
+
+BEFORE = """import jax
+import jax.numpy as jnp
+import numpy as np
+base = np.arange(6.0).reshape(2, 3)
+print(jnp.array(base, jnp.float32, False).tolist())
+print(jnp.array(base, None, True, "K", 4).shape)
+print(jnp.array([1, 2], jnp.int32, True, "K").tolist())
+mesh = jax.make_mesh(axis_shapes=(1,), axis_names=("x",))
+print(mesh.shape)
+"""
+
+
+def _run(version: str, source: str) -> str:
+    proc = subprocess.run([str(jax_python(version)), "-W", "ignore", "-c", source], capture_output=True, text=True,
+                          timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def test_fixed_code_computes_what_the_original_computed():
+    settings = Settings(select=("JAX103",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.10.2"), min_version_source="test")
+    fixed = fix_source(BEFORE, "module.py", settings, rules=[ChangedSignature]).source
+    assert fixed != BEFORE
+    expected = _run("0.10.2", BEFORE)
+    assert _run("0.10.2", fixed) == expected
+    assert _run("0.12.0.1", fixed) == expected
+
+
+def test_original_fails_on_the_new_jax():
+    proc = subprocess.run([str(jax_python("0.12.0.1")), "-c", BEFORE], capture_output=True, text=True, timeout=300,
+                          env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert proc.returncode != 0 and "TypeError" in proc.stderr
