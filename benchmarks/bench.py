@@ -1,0 +1,164 @@
+"""Benchmark jaxlint against parsers and ruff on a folder of real code, all measured in the same sitting.
+
+    .venv/bin/python benchmarks/bench.py FOLDER [--runs 3] [--jobs N] [--markdown]
+
+Prints one table: jaxlint cold (empty cache), jaxlint warm (same cache, unchanged tree), jaxlint with one process,
+``ast.parse`` of the same files, libcst's parser alone, and ``ruff check --select NPY201`` (a Rust reference); each
+row is the minimum wall time of ``--runs`` runs, with the peak memory (max RSS of the process and of its largest
+worker). A last line compares the peak memory of ``jaxlint -j 1`` on a quarter of the files and on all of them
+(it should be flat in the number of files). Needs ruff on PATH or next to this Python (``pip install ruff``).
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+HERE = Path(sys.executable).parent
+SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", ".jaxlint_cache", "build", "dist", "node_modules"}
+
+
+def python_files(folder: Path) -> list[Path]:
+    found = []
+    for directory, subdirectories, filenames in os.walk(folder):
+        subdirectories[:] = sorted(d for d in subdirectories if d not in SKIP_DIRS and not d.startswith("."))
+        found.extend(Path(directory) / name for name in sorted(filenames) if name.endswith(".py"))
+    return found
+
+
+def run_command(command: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS in KiB (the process itself or its largest child, whichever is larger)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise SystemExit(f"command failed ({status}): {' '.join(command)}")
+    return elapsed, usage.ru_maxrss
+
+
+def in_subprocess(code: str, files_list: Path) -> list[str]:
+    return [sys.executable, "-c", code, str(files_list)]
+
+
+AST_CODE = """
+import ast, sys, warnings
+warnings.simplefilter("ignore")
+for path in open(sys.argv[1]).read().splitlines():
+    try:
+        ast.parse(open(path, 'rb').read())
+    except (SyntaxError, ValueError):
+        pass
+"""
+LIBCST_CODE = """
+import sys, libcst
+config = libcst.PartialParserConfig(python_version="3.12")
+for path in open(sys.argv[1]).read().splitlines():
+    try:
+        libcst.parse_module(open(path, 'rb').read(), config=config)
+    except Exception:
+        pass
+"""
+
+
+def best(command_factory, runs: int, before=None) -> tuple[float, int]:
+    times, peaks = [], []
+    for _ in range(runs):
+        if before is not None:
+            before()
+        elapsed, peak = run_command(command_factory())
+        times.append(elapsed)
+        peaks.append(peak)
+    return min(times), max(peaks)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=None, help="jaxlint -j for the parallel rows (default: cores)")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = parser.parse_args()
+    folder = args.folder.resolve()
+    files = python_files(folder)
+    lines = 0
+    for path in files:
+        with open(path, "rb") as handle:
+            lines += handle.read().count(b"\n")
+    jaxlint = [str(HERE / "jaxlint")] if (HERE / "jaxlint").exists() else [sys.executable, "-m", "jaxlint"]
+    ruff = str(HERE / "ruff") if (HERE / "ruff").exists() else shutil.which("ruff")
+    workdir = Path(tempfile.mkdtemp(prefix="jaxlint-bench-"))
+    files_list = workdir / "files.txt"
+    files_list.write_text("\n".join(map(str, files)))
+    cache = workdir / "cache"
+    common = ["--isolated", "--exit-zero", "--output-format", "json", "-o", str(workdir / "out.json")]
+    jobs = ["-j", str(args.jobs)] if args.jobs else []
+
+    def clear_cache():
+        shutil.rmtree(cache, ignore_errors=True)
+
+    rows = []
+    rows.append(("jaxlint cold", *best(lambda: jaxlint + [str(folder), "--cache-dir", str(cache), *jobs, *common],
+                                       args.runs, clear_cache)))
+    run_command(jaxlint + [str(folder), "--cache-dir", str(cache), *jobs, *common])  # fill the cache
+    rows.append(("jaxlint warm", *best(lambda: jaxlint + [str(folder), "--cache-dir", str(cache), *jobs, *common],
+                                       args.runs)))
+    rows.append(("jaxlint -j 1 (no cache)", *best(lambda: jaxlint + [str(folder), "--no-cache", "-j", "1", *common],
+                                                  args.runs)))
+    rows.append(("ast.parse", *best(lambda: in_subprocess(AST_CODE, files_list), args.runs)))
+    rows.append(("libcst parse alone", *best(lambda: in_subprocess(LIBCST_CODE, files_list), args.runs)))
+    if ruff:
+        rows.append(("ruff --select NPY201", *best(
+            lambda: [ruff, "check", "--select", "NPY201", "--no-cache", "--isolated", "--exit-zero", "-q",
+                     "--extend-exclude", "*.ipynb", str(folder)], args.runs)))
+
+    quarter = files[: max(1, len(files) // 4)]
+    quarter_list = workdir / "quarter.txt"
+    quarter_list.write_text("\n".join(map(str, quarter)))
+    _, peak_quarter = run_command(jaxlint + [*map(str, quarter), "--no-cache", "-j", "1", *common])
+    _, peak_all = run_command(jaxlint + [str(folder), "--no-cache", "-j", "1", *common])
+    shutil.rmtree(workdir, ignore_errors=True)
+
+    ruff_time = next((t for name, t, _ in rows if name.startswith("ruff")), None)
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    print(f"machine: {cpu}, {os.cpu_count()} cores; Python {platform.python_version()}; "
+          f"load average at start {os.getloadavg()[0]:.1f}")
+    print(f"corpus: {folder} ({len(files)} files, {lines} lines); minimum of {args.runs} runs")
+    header = ("tool", "files", "lines", "seconds", "lines/s", "x ruff", "peak MiB")
+    table = []
+    for name, seconds, peak in rows:
+        ratio = f"{seconds / ruff_time:.1f}" if ruff_time else "-"
+        table.append((name, str(len(files)), str(lines), f"{seconds:.2f}", f"{lines / seconds:,.0f}", ratio,
+                      f"{peak / 1024:.0f}"))
+    if args.markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for row in table:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(header)]
+        print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+        for row in table:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+    print(f"peak memory, jaxlint -j 1: {peak_quarter / 1024:.0f} MiB on {len(quarter)} files, "
+          f"{peak_all / 1024:.0f} MiB on {len(files)} files")
+
+
+if __name__ == "__main__":
+    warnings.simplefilter("ignore")
+    main()

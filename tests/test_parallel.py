@@ -1,0 +1,53 @@
+"""Parallel runs (-j N) give exactly the results of one process, in the same (stable) order."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from jaxlint.runner import Mode, run_files
+from support.corpus import make_project, source_files, summary
+
+
+def test_parallel_check_equals_serial(tmp_path):
+    paths = make_project(tmp_path / "p", copies=3)
+    files = source_files(paths, tmp_path / "p")
+    serial = run_files(files, Mode.CHECK, False, jobs=1, use_cache=False)
+    parallel = run_files(files, Mode.CHECK, False, jobs=3, use_cache=False)
+    assert summary(parallel) == summary(serial)
+    assert [r.path for r in parallel] == sorted(r.path for r in parallel)
+    assert any(r.diagnostics for r in serial)
+
+
+def test_parallel_fix_equals_serial(tmp_path):
+    one, many = tmp_path / "one", tmp_path / "many"
+    make_project(one, copies=2)
+    shutil.copytree(one, many)
+    paths_one = sorted(one.rglob("*.py"))
+    paths_many = sorted(many.rglob("*.py"))
+    serial = run_files(source_files(paths_one, one), Mode.FIX, False, jobs=1, use_cache=False)
+    parallel = run_files(source_files(paths_many, many), Mode.FIX, False, jobs=2, use_cache=False)
+    assert len(serial) == len(parallel)
+    for a, b in zip(paths_one, paths_many):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    def relative(rows, root):
+        return [(path.replace(str(root), ""), *rest) for path, *rest in rows]
+
+    assert relative(summary(serial), one) == relative(summary(parallel), many)
+    assert any(r.applied for r in serial)
+
+
+def test_cli_json_identical_with_one_and_two_jobs(tmp_path):
+    make_project(tmp_path / "p", copies=3)
+    outputs = []
+    for jobs in ("1", "2"):
+        completed = subprocess.run(
+            [sys.executable, "-m", "jaxlint", "p", "--isolated", "--no-cache", "-j", jobs, "--output-format", "json"],
+            cwd=tmp_path, capture_output=True, text=True)
+        assert completed.returncode == 1, completed.stderr
+        assert "Traceback" not in completed.stderr
+        outputs.append(completed.stdout)
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0])
