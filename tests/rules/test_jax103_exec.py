@@ -9,7 +9,7 @@ from jaxlint.engine import fix_source
 from jaxlint.rules.jax103_changed_signature import ChangedSignature
 from jaxlint.settings import Settings
 from jaxlint.versions import Version
-from support.jaxenv import jax_python
+from support.jaxenv import jax_python, run_on_jax
 
 pytestmark = pytest.mark.jax
 
@@ -25,21 +25,14 @@ print(mesh.shape)
 """
 
 
-def _run(version: str, source: str) -> str:
-    proc = subprocess.run([str(jax_python(version)), "-W", "ignore", "-c", source], capture_output=True, text=True,
-                          timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout
-
-
 def test_fixed_code_computes_what_the_original_computed():
     settings = Settings(select=("JAX103",), target_version=Version("0.12.0.1"),
                         explicit_min_version=Version("0.10.2"), min_version_source="test")
     fixed = fix_source(BEFORE, "module.py", settings, rules=[ChangedSignature]).source
     assert fixed != BEFORE
-    expected = _run("0.10.2", BEFORE)
-    assert _run("0.10.2", fixed) == expected
-    assert _run("0.12.0.1", fixed) == expected
+    expected = run_on_jax("0.10.2", BEFORE)
+    assert run_on_jax("0.10.2", fixed) == expected
+    assert run_on_jax("0.12.0.1", fixed) == expected
 
 
 def test_original_fails_on_the_new_jax():

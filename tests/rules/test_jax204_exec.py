@@ -1,15 +1,13 @@
 """Execution check for JAX204: the safe rewrite gives the same values as the original did on JAX 0.10.2."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from jaxlint.engine import fix_source
 from jaxlint.rules.jax204_ds_none import DsNone
 from jaxlint.settings import Settings
 from jaxlint.versions import Version
-from support.jaxenv import jax_python
+from support.jaxenv import run_on_jax
 
 pytestmark = pytest.mark.jax
 
@@ -23,18 +21,11 @@ print(jax.jit(lambda a: a[jax.ds(5, None)])(x).tolist())
 """
 
 
-def _run(version: str, source: str) -> str:
-    proc = subprocess.run([str(jax_python(version)), "-W", "ignore", "-c", source], capture_output=True, text=True,
-                          timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout
-
-
 def test_fixed_code_computes_what_the_original_computed():
     settings = Settings(select=("JAX204",), target_version=Version("0.12.0.1"),
                         explicit_min_version=Version("0.10.2"), min_version_source="test")
     fixed = fix_source(BEFORE, "module.py", settings, rules=[DsNone]).source
     assert fixed != BEFORE
-    expected = _run("0.10.2", BEFORE)
-    assert _run("0.10.2", fixed) == expected
-    assert _run("0.12.0.1", fixed) == expected
+    expected = run_on_jax("0.10.2", BEFORE)
+    assert run_on_jax("0.10.2", fixed) == expected
+    assert run_on_jax("0.12.0.1", fixed) == expected

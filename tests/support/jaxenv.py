@@ -62,3 +62,11 @@ def _build(env: Path, python: Path, marker: Path, version: str) -> Path:
         pytest.fail(f"could not install jax=={version}:\n{proc.stderr[-2000:]}")
     marker.write_text(version)
     return python
+
+
+def run_on_jax(version: str, source: str) -> str:
+    """Run ``source`` with ``jax==version`` on CPU, warnings off; return its stdout (the test fails if it raises)."""
+    proc = subprocess.run([str(jax_python(version)), "-W", "ignore", "-c", source], capture_output=True, text=True,
+                          timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
