@@ -109,7 +109,8 @@ def in_compat_code(ancestors: Sequence[cst.CSTNode], resolver: NameResolver) -> 
     """True inside code that deliberately keeps old spellings working.
 
     ``try:`` blocks (and their handlers) that catch ImportError/ModuleNotFoundError/AttributeError or everything;
-    ``if``/conditional expressions whose test is ``hasattr(<jax thing>, ...)`` or compares JAX's version.
+    ``if``/conditional expressions whose test is ``hasattr(<jax thing>, ...)`` or compares JAX's version
+    (``jax.__version_info__``, or any call given ``"jax"`` or the ``jax`` module, e.g. ``version("jax") < (0, 5)``).
     Both branches are skipped: which one is meant for older versions is not decidable in general.
     """
     for node in ancestors:
@@ -143,6 +144,22 @@ class _FeatureTestFinder(cst.CSTVisitor):
             target = self.resolver.qualified_name(node.args[0].value) or ""
             if target == "jax" or target.startswith("jax."):
                 self.found = True
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        # A project's own version helper: `module_version("jax") < (0, 8, 2)`, `version("jax") >= "0.4.30"`,
+        # `get_version(jax) < ...`: any call that is given JAX (by name or as the module) compared to something.
+        operands = [node.left, *(target.comparator for target in node.comparisons)]
+        if any(isinstance(operand, cst.Call) and self._names_jax(operand) for operand in operands):
+            self.found = True
+
+    def _names_jax(self, call: cst.Call) -> bool:
+        for argument in call.args:
+            value = argument.value
+            if isinstance(value, cst.SimpleString) and value.evaluated_value in ("jax", "jaxlib"):
+                return True
+            if isinstance(value, cst.Name) and self.resolver.qualified_name(value) in ("jax", "jaxlib"):
+                return True
+        return False
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in _VERSION_ATTRIBUTES:

@@ -72,6 +72,27 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
                 jax.tree_map(f, x)
         """, note="compat code: hasattr branch"),
         Valid("""
+            from mylib.utils import module_version
+            if module_version("jax") >= (0, 10):
+                from jax.extend.core import concrete_or_error
+            else:
+                from jax.core import concrete_or_error
+        """, note="compat code: the project's own version helper given the string 'jax' (else branch)"),
+        Valid("""
+            import jax
+            from importlib.metadata import version
+            def pcast(x, name):
+                if version("jax") < "0.8.2":
+                    return jax.lax.pvary(x, name)
+                return jax.lax.pcast(x, name, to="varying")
+        """, note="compat code: importlib.metadata.version('jax') comparison"),
+        Valid("""
+            import jax
+            from mylib.utils import module_version
+            if module_version(jax) < (0, 6):
+                y = jax.tree_map(f, x)
+        """, note="compat code: a version helper given the jax module itself"),
+        Valid("""
             import mylib as jax
             jax.tree_map(f, x)
         """, note="not JAX"),
@@ -114,6 +135,17 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
             y = tree_map(f, tree_leaves(x))
         """.replace(" as tree_map", "").replace(" as tree_leaves", ""), min_version="0.4.20",
             note="from-import, local names kept"),
+        Invalid("""
+            import jax
+            from importlib.metadata import version
+            if version("numpy") >= "2":
+                y = jax.tree_map(f, tree)
+        """, fixed="""
+            import jax
+            from importlib.metadata import version
+            if version("numpy") >= "2":
+                y = jax.tree.map(f, tree)
+        """, min_version="0.4.30", note="a version test about another package is not JAX compat code"),
         Invalid("""
             from jax.core import JaxprTypeError
         """, fixed="""
