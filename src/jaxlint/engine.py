@@ -60,21 +60,30 @@ def rules_for(settings: Settings, path: str) -> tuple[type[Rule], ...]:
 
 
 def may_match(source: str, rules: Sequence[type[Rule]]) -> bool:
-    """The prefilter: a file none of whose rules' trigger strings occur in it cannot produce a finding.
+    """The prefilter: a file that contains none of its rules' trigger strings, and for no word set of theirs all of
+    its words, cannot produce a finding, and is never parsed.
 
-    All the triggers of a rule set are one compiled alternation (built once per rule set): ``search`` is true exactly
-    when some trigger occurs as a substring, like ``any(t in source ...)``, but one scan instead of one per trigger.
+    The triggers of a rule set are one compiled alternation (built once per rule set): ``search`` is true exactly
+    when some trigger occurs as a substring, like ``any(t in source ...)``, but one scan. Word sets (``required_words``)
+    are indexed by one of their words: the file's words are intersected with the index keys, then only the sets
+    under the keys found are tested.
     """
-    pattern = _trigger_pattern(tuple(rules))
-    return pattern is not None and pattern.search(source) is not None
+    pattern, index = _prefilter_for(tuple(rules))
+    if pattern is not None and pattern.search(source) is not None:
+        return True
+    if not index:
+        return False
+    words = set(_WORD.findall(source))
+    return any(required <= words for key in words.intersection(index) for required in index[key])
 
 
-_TRIGGER_PATTERNS: dict[tuple, "re.Pattern[str] | None"] = {}
+_WORD = re.compile(r"\w+")
+_PREFILTERS: dict[tuple, tuple["re.Pattern[str] | None", dict[str, list[frozenset[str]]]]] = {}
 
 
-def _trigger_pattern(rules: tuple[type[Rule], ...]) -> "re.Pattern[str] | None":
+def _prefilter_for(rules: tuple[type[Rule], ...]) -> tuple["re.Pattern[str] | None", dict[str, list[frozenset[str]]]]:
     try:
-        return _TRIGGER_PATTERNS[rules]
+        return _PREFILTERS[rules]
     except KeyError:
         pass
     triggers = sorted({t for rule in rules for t in rule.triggers}, key=lambda t: (-len(t), t))
@@ -82,10 +91,18 @@ def _trigger_pattern(rules: tuple[type[Rule], ...]) -> "re.Pattern[str] | None":
         pattern = re.compile("")
     else:
         pattern = re.compile("|".join(map(re.escape, triggers))) if triggers else None
-    if len(_TRIGGER_PATTERNS) > 256:
-        _TRIGGER_PATTERNS.clear()
-    _TRIGGER_PATTERNS[rules] = pattern
-    return pattern
+    index: dict[str, list[frozenset[str]]] = {}
+    for rule in rules:
+        for required in getattr(rule, "required_words", ()):
+            if not required:  # an empty set is contained in every file
+                pattern = re.compile("")
+                continue
+            key = max(required, key=lambda word: (len(word), word))  # long words are the rare ones
+            index.setdefault(key, []).append(required)
+    if len(_PREFILTERS) > 256:
+        _PREFILTERS.clear()
+    _PREFILTERS[rules] = (pattern, index)
+    return pattern, index
 
 
 @dataclass

@@ -187,6 +187,13 @@ class Catalogue:
         out.update(e.name for e in self.entries if e.kind == "config")
         return frozenset(out)
 
+    def required_words_for(self, kinds: Iterable[str]) -> frozenset[frozenset[str]]:
+        """Per entry, every component of its dotted name: a reference to ``jax.core.pp`` (``import jax.core``,
+        ``from jax import core; core.pp``, ``from jax.core import *; pp``, ``getattr(jax.core, "pp")``) always
+        spells each of ``jax``, ``core`` and ``pp`` as a word of the file, so a file lacking one cannot refer to it."""
+        kinds = set(kinds)
+        return frozenset(frozenset(e.name.split(".")) for e in self.entries if e.kind in kinds)
+
     def triggers_for(self, kinds: Iterable[str]) -> frozenset[str]:
         kinds = set(kinds)
         return frozenset(e.attr if e.kind != "config" else e.name for e in self.entries if e.kind in kinds)

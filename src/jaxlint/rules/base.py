@@ -128,6 +128,9 @@ class Rule:
     check_compat_code: ClassVar[bool] = False
     # Plain-text strings at least one of which every flagged file contains: files without any are never parsed.
     triggers: ClassVar[tuple[str, ...]]
+    # Word sets: a file may also match when it contains, as whole words, every word of one of these sets (the
+    # catalogue rules: each component of a dotted JAX name). Much more selective than the names' last components.
+    required_words: ClassVar[frozenset[frozenset[str]]] = frozenset()
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 

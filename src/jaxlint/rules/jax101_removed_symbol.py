@@ -11,7 +11,8 @@ class RemovedSymbol(CatalogueSymbolRule):
     name = "removed-symbol"
     summary = "a JAX symbol or module that the target version no longer has"
     since = "0.4.20"
-    triggers = tuple(sorted(load().triggers_for(("symbol", "module"))))
+    triggers = ()
+    required_words = load().required_words_for(("symbol", "module"))
     explanation = """
 ## What it does
 Finds uses of every public JAX symbol and module removed at the target version, as listed in the generated

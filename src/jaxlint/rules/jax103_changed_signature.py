@@ -40,7 +40,8 @@ class ChangedSignature(Rule):
     summary = "Arguments the target rejects: jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=)"
     # The two calls changed in different releases; the rule gates each call on its own release below.
     since = ARRAY_DEPRECATED
-    triggers = ("array", "make_mesh")
+    triggers = ()
+    required_words = frozenset({frozenset({"jax", "numpy", "array"}), frozenset({"jax", "make_mesh"})})
     explanation = """
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:

@@ -23,7 +23,8 @@ class EmptyUninitialized(Rule):
     since = SINCE
     behaviour_change = True
     opt_in = True
-    triggers = ("empty",)
+    triggers = ()
+    required_words = frozenset({frozenset({"jax", "empty"}), frozenset({"jax", "empty_like"})})
     explanation = """
 ## What it does
 Finds `jnp.empty(...)` and `jnp.empty_like(...)`, called or passed as a function

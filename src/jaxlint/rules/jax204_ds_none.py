@@ -32,7 +32,8 @@ class DsNone(Rule):
     name = "ds-none"
     summary = "ds(start, None) and ds(None, size) changed meaning in JAX 0.11.1"
     since = SINCE
-    triggers = ("ds",)
+    triggers = ()
+    required_words = frozenset({frozenset({"jax", "ds"}), frozenset({"jax", "dslice"})})
     explanation = """
 ## What it does
 Finds `jax.ds` / `pl.ds` / `pl.dslice` (`jax.experimental.pallas`) calls with an explicit `None` as `size`, or

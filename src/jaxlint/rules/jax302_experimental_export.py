@@ -61,7 +61,8 @@ class ExperimentalExport(Rule):
     name = "experimental-export"
     summary = "jax.experimental.export was removed: use jax.export"
     since = "0.10.2"
-    triggers = ("experimental",)
+    triggers = ()
+    required_words = frozenset({frozenset({"jax", "experimental", "export"})})
     explanation = """
 ## What it does
 Reports every import statement that names `jax.experimental.export` (`import jax.experimental.export`,

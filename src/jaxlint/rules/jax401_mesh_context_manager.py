@@ -29,7 +29,8 @@ class MeshContextManager(Rule):
     name = "mesh-context-manager"
     summary = "`with mesh:` is deprecated; use `with jax.set_mesh(mesh):`"
     since = DEPRECATED
-    triggers = ("Mesh", "make_mesh")
+    triggers = ()
+    required_words = frozenset({frozenset({"jax", "Mesh"}), frozenset({"jax", "make_mesh"})})
     explanation = """
 ## What it does
 Finds `with` statements that enter a `jax.sharding.Mesh` directly: `with jax.make_mesh(...):`,

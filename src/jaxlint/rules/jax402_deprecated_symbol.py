@@ -11,7 +11,8 @@ class DeprecatedSymbol(CatalogueSymbolRule):
     name = "deprecated-symbol"
     summary = "a JAX symbol or module deprecated at the target version (still works, with a warning)"
     since = "0.4.20"
-    triggers = tuple(sorted(load().triggers_for(("symbol", "module"))))
+    triggers = ()
+    required_words = load().required_words_for(("symbol", "module"))
     explanation = """
 ## What it does
 Finds uses of JAX symbols and modules that the target version deprecates (their access emits a
