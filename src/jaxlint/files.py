@@ -48,7 +48,7 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
         if not given.exists():
             raise FileNotFoundError(given)
         for file in _walk(given, resolver, suffixes):
-            resolved = file.resolve()
+            resolved = Path(os.path.realpath(file))  # Path.resolve is several times slower, per file
             if resolved not in seen:
                 seen.add(resolved)
                 yield SourceFile(file, resolver.for_path(file))

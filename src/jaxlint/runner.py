@@ -11,13 +11,15 @@ from typing import TYPE_CHECKING, Sequence
 
 from jaxlint.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
 from jaxlint.diagnostics import Applicability, Diagnostic, Location
-from jaxlint.engine import PARSE_ERROR, AppliedFix, fix_source, lint_source
 from jaxlint.progress import progress_bar
 from jaxlint.settings import Settings
 from jaxlint.sources import DecodeError, SourceText, decode_source, write_atomic
 
 if TYPE_CHECKING:
+    from jaxlint.engine import AppliedFix
     from jaxlint.files import SourceFile
+
+PARSE_ERROR_CODE = "JAX000"  # jaxlint.engine.PARSE_ERROR, without importing libcst
 
 
 class Mode(Enum):
@@ -40,6 +42,9 @@ class FileResult:
 
 def process_source(source: SourceText, display_path: str, settings: Settings, mode: Mode,
                    unsafe: bool) -> FileResult:
+    # Imported here, not at module level: a warm run whose files all hit the cache never needs libcst (~0.25 s).
+    from jaxlint.engine import fix_source, lint_source
+
     result = FileResult(display_path)
     if mode is Mode.CHECK:
         result.diagnostics = lint_source(source.text, display_path, settings).diagnostics
@@ -215,7 +220,7 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> Fi
         source = decode_source(data)
     except DecodeError as error:
         location = Location(1, 1)
-        return FileResult(display, [Diagnostic(PARSE_ERROR, f"cannot decode: {error}", display, location, location)])
+        return FileResult(display, [Diagnostic(PARSE_ERROR_CODE, f"cannot decode: {error}", display, location, location)])
     try:
         result = process_source(source, display, settings, mode, unsafe)
         if mode is Mode.FIX and result.fixed_source is not None:
