@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
+from jaxlint.ast_gate import may_match_ast
 from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
+from jaxlint.positions import node_spans
 from jaxlint.noqa import file_suppression, line_suppresses
 from jaxlint.rules.base import Rule
 from jaxlint.settings import Settings, enabled_rules
@@ -77,6 +78,53 @@ def may_match(source: str, rules: Sequence[type[Rule]]) -> bool:
     return any(required <= words for key in words.intersection(index) for required in index[key])
 
 
+def rules_that_may_match(source: str, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
+    """The rules whose own triggers or word sets the file contains (after the combined, faster ``may_match``)."""
+    pattern, combined = _prefilter_for(tuple(rules))
+    words: set[str] | None = None
+    if pattern is None or pattern.search(source) is None:
+        if not combined:
+            return []
+        words = set(_WORD.findall(source))
+        if not any(required <= words for key in words.intersection(combined) for required in combined[key]):
+            return []
+    found = []
+    for rule in rules:
+        if any(trigger in source for trigger in rule.triggers):
+            found.append(rule)
+            continue
+        index = _word_index(rule)
+        if index:
+            if words is None:
+                words = set(_WORD.findall(source))
+            if "" in index or any(required <= words for key in words.intersection(index) for required in index[key]):
+                found.append(rule)
+    return found
+
+
+_WORD_INDEXES: dict[type, dict[str, list[frozenset[str]]]] = {}
+
+
+def _word_index(rule: type[Rule]) -> dict[str, list[frozenset[str]]]:
+    """One rule's word sets, indexed by their longest word (as in ``_prefilter_for``)."""
+    try:
+        return _WORD_INDEXES[rule]
+    except KeyError:
+        pass
+    index: dict[str, list[frozenset[str]]] = {}
+    for required in getattr(rule, "required_words", ()):
+        key = max(required, key=lambda word: (len(word), word)) if required else ""
+        index.setdefault(key, []).append(required)
+    _WORD_INDEXES[rule] = index
+    return index
+
+
+def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
+    """Both stages: the words (no parse) and, for the rules left, ``ast_gate`` (an ``ast`` parse, no libcst)."""
+    candidates = rules_that_may_match(source, rules)
+    return bool(candidates) and may_match_ast(source, candidates)
+
+
 _WORD = re.compile(r"\w+")
 _PREFILTERS: dict[tuple, tuple["re.Pattern[str] | None", dict[str, list[frozenset[str]]]]] = {}
 
@@ -118,7 +166,7 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
         rules = rules_for(settings, path)
     suppression = file_suppression(source)
     rules = [rule for rule in rules if not suppression.suppresses(rule.code) and rule.applies_to(settings)]
-    if not rules or (prefilter and not may_match(source, rules)):
+    if not rules or (prefilter and not passes_prefilter(source, rules)):
         return LintResult([], parsed=False)
     try:
         module = parse(source)
@@ -135,9 +183,8 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
 
 
 def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]) -> list[Diagnostic]:
-    positions = MetadataWrapper(context.module, unsafe_skip_copy=True).resolve(PositionProvider)
     index = LineIndex(context.source)
-    builder = EditBuilder(context.source, index, positions)
+    builder = EditBuilder(context.source, index, node_spans(context.module, context.source))
     diagnostics = []
     seen: set[tuple] = set()
     for report in context.reports:

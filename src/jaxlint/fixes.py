@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange
 
 from jaxlint.diagnostics import Edit, Fix, LineIndex
 from jaxlint.rules.base import DeleteStatement, FixSpec, InsertAfter, InsertBefore, Replace
@@ -13,17 +12,13 @@ from jaxlint.rules.base import DeleteStatement, FixSpec, InsertAfter, InsertBefo
 class EditBuilder:
     """Turns ``Replace``/``InsertBefore``/``InsertAfter``/``DeleteStatement`` into offset-based ``Edit``s."""
 
-    def __init__(self, source: str, index: LineIndex, positions: Mapping[cst.CSTNode, CodeRange]) -> None:
+    def __init__(self, source: str, index: LineIndex, spans: Mapping[cst.CSTNode, tuple[int, int]]) -> None:
         self.source = source
         self.index = index
-        self.positions = positions
+        self.spans = spans  # node -> (start, end) character offsets, from ``jaxlint.positions.node_spans``
 
     def span(self, node: cst.CSTNode) -> tuple[int, int]:
-        code_range = self.positions[node]
-        return (
-            self.index.offset(code_range.start.line, code_range.start.column),
-            self.index.offset(code_range.end.line, code_range.end.column),
-        )
+        return self.spans[node]
 
     def build(self, spec: FixSpec, ancestors: Sequence[cst.CSTNode]) -> Fix:
         edits: list[Edit] = []

@@ -20,6 +20,7 @@ from jaxlint.diagnostics import Applicability
 from jaxlint.versions import Version, parse_version
 
 if TYPE_CHECKING:
+    from jaxlint.ast_gate import AstFacts
     from jaxlint.context import FileContext
     from jaxlint.settings import Settings
 
@@ -131,6 +132,10 @@ class Rule:
     # Word sets: a file may also match when it contains, as whole words, every word of one of these sets (the
     # catalogue rules: each component of a dotted JAX name). Much more selective than the names' last components.
     required_words: ClassVar[frozenset[frozenset[str]]] = frozenset()
+    # The ast gate (``jaxlint.ast_gate``): qualified names at least one of which every flagged file refers to
+    # (through an import, an attribute chain or a name). None: the rule is not gated, every file that passes the
+    # word prefilter is parsed with libcst. A rule may refine the test by overriding ``may_match_ast``.
+    ast_names: ClassVar[frozenset[str] | None] = None
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 
@@ -163,6 +168,15 @@ class Rule:
         if cls.behaviour_change and settings.min_version_known and settings.min_version >= since:
             return False
         return True
+
+    @classmethod
+    def has_ast_gate(cls) -> bool:
+        return cls.ast_names is not None
+
+    @classmethod
+    def may_match_ast(cls, facts: "AstFacts") -> bool:
+        """False only if the rule cannot fire on a file with these facts (must over-approximate the visit)."""
+        return cls.ast_names is None or facts.refers_to_any(cls.ast_names)
 
     @classmethod
     def url(cls) -> str:

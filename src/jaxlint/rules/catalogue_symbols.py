@@ -45,6 +45,14 @@ def _full(node: cst.CSTNode | None) -> str:
 
 class CatalogueSymbolRule(Rule):
     verb: ClassVar[str] = "was removed"
+    # The ast gate: symbols are found as attribute chains and ``from M import name``; modules only in imports.
+    ast_names = frozenset(e.name for e in load().entries if e.kind == "symbol")
+    ast_modules: ClassVar[frozenset[str]] = frozenset(e.name for e in load().entries if e.kind == "module")
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        # ``import_names`` holds every prefix of an imported module, as ``Catalogue.module_of`` tests prefixes.
+        return facts.refers_to_any(cls.ast_names) or not cls.ast_modules.isdisjoint(facts.import_names)
 
     def __init__(self, context) -> None:
         super().__init__(context)

@@ -42,6 +42,12 @@ class ChangedSignature(Rule):
     since = ARRAY_DEPRECATED
     triggers = ()
     required_words = frozenset({frozenset({"jax", "numpy", "array"}), frozenset({"jax", "make_mesh"})})
+    ast_names = frozenset({ARRAY, MAKE_MESH})
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        # jnp.array is everywhere; only a call with a third positional argument (or a *starred one) can be flagged.
+        return bool(facts.calls_to(MAKE_MESH)) or any(len(call.args) > 2 for call in facts.calls_to(ARRAY))
     explanation = """
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:

@@ -67,6 +67,7 @@ class TupleReturn(Rule):
     # The per-function releases differ (0.11.1 and 0.12.0), so the min/target gating is done per call below.
     behaviour_change = False
     triggers = ("meshgrid", "broadcast_arrays", "atleast_")
+    ast_names = frozenset(TARGETS)  # every finding is about a call of one of them
     explanation = """
 ## What it does
 Finds results of `jnp.meshgrid`, `jnp.broadcast_arrays` and `jnp.atleast_1d/2d/3d` (with several arguments, or

@@ -23,6 +23,13 @@ class TakeAlongAxisWrap(Rule):
     since = "0.11.1"
     behaviour_change = True
     triggers = ("take_along_axis",)
+    ast_names = frozenset({TAKE_ALONG_AXIS})
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        # Every finding is about a ``mode`` (4th positional or keyword) or a ``wrap_negative_indices=`` argument.
+        return any(len(call.args) >= 4 or any(k.arg in ("mode", "wrap_negative_indices") for k in call.keywords)
+                   for call in facts.calls_to(TAKE_ALONG_AXIS))
     explanation = """
 ## What it does
 Finds `jnp.take_along_axis` calls whose result changes in JAX 0.11.1 for negative indices:

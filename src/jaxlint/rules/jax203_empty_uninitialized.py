@@ -25,6 +25,7 @@ class EmptyUninitialized(Rule):
     opt_in = True
     triggers = ()
     required_words = frozenset({frozenset({"jax", "empty"}), frozenset({"jax", "empty_like"})})
+    ast_names = frozenset(TARGETS) | {PAD}
     explanation = """
 ## What it does
 Finds `jnp.empty(...)` and `jnp.empty_like(...)`, called or passed as a function

@@ -34,6 +34,7 @@ class DsNone(Rule):
     since = SINCE
     triggers = ()
     required_words = frozenset({frozenset({"jax", "ds"}), frozenset({"jax", "dslice"})})
+    ast_names = DS
     explanation = """
 ## What it does
 Finds `jax.ds` / `pl.ds` / `pl.dslice` (`jax.experimental.pallas`) calls with an explicit `None` as `size`, or

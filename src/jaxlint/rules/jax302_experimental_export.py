@@ -63,6 +63,7 @@ class ExperimentalExport(Rule):
     since = "0.10.2"
     triggers = ()
     required_words = frozenset({frozenset({"jax", "experimental", "export"})})
+    ast_names = frozenset({OLD})  # imports of it or under it, and references: all start with this name
     explanation = """
 ## What it does
 Reports every import statement that names `jax.experimental.export` (`import jax.experimental.export`,

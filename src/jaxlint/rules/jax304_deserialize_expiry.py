@@ -16,6 +16,7 @@ class DeserializeExpiry(Rule):
     since = SINCE
     opt_in = True
     triggers = ("deserialize",)
+    ast_names = frozenset({DESERIALIZE})
     explanation = """
 ## What it does
 Reports every `jax.export.deserialize(...)` call, except one whose argument is visibly serialized in the same code

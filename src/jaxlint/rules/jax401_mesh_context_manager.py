@@ -1,6 +1,8 @@
 """JAX401 mesh-context-manager: ``with mesh:`` is deprecated; ``with jax.set_mesh(mesh):`` replaces it."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from jaxlint.names import Binding, Scope
@@ -31,6 +33,16 @@ class MeshContextManager(Rule):
     since = DEPRECATED
     triggers = ()
     required_words = frozenset({frozenset({"jax", "Mesh"}), frozenset({"jax", "make_mesh"})})
+    ast_names = MESH_CONSTRUCTORS
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        # Only ``with`` items are reported: a constructor call, or a name (bound to one, checked by the visit).
+        items = [item.context_expr for node in facts.withs for item in node.items]
+        if any(type(item) is ast.Name for item in items) and facts.refers_to_any(MESH_CONSTRUCTORS):
+            return True
+        return any(type(item) is ast.Call and not MESH_CONSTRUCTORS.isdisjoint(facts.qualified_names(item.func))
+                   for item in items)
     explanation = """
 ## What it does
 Finds `with` statements that enter a `jax.sharding.Mesh` directly: `with jax.make_mesh(...):`,

@@ -1,0 +1,132 @@
+"""The ast gate over-approximates the libcst resolver: every name the resolver qualifies, the gate has seen.
+
+This is the property that makes skipping a file sound; it is checked on every rule example, every test fixture and
+jaxlint's own source, plus hand-written scope and star-import cases. The end-to-end check (the prefilter never
+changes findings) is in tests/robustness/test_prefilter.py.
+"""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from jaxlint.ast_gate import collect_facts, may_match_ast
+from jaxlint.engine import rules_that_may_match
+from jaxlint.names import NameResolver
+from jaxlint.rules import all_rules, rule_by_code
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def resolver_names(source: str) -> set[str]:
+    """Every qualified name the resolver gives a Name or Attribute node of ``source`` (builtins aside)."""
+    module = cst.parse_module(source)
+    resolver = NameResolver(module)
+    found: set[str] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            self._add(node)
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            self._add(node)
+
+        def _add(self, node) -> None:
+            qualified = resolver.qualified_name(node)
+            # ``True``/``False``/``None`` are constants to ``ast`` (after a star import libcst qualifies them).
+            if qualified and not qualified.startswith("builtins.") \
+                    and not (isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
+                found.add(qualified)
+
+    module.visit(Collect())
+    return found
+
+
+def _sources():
+    for rule in all_rules():
+        for i, example in enumerate(rule.VALID + rule.INVALID):
+            yield f"{rule.code}-example-{i}", example.code
+    for path in sorted((ROOT / "tests" / "fixtures").rglob("*.py")) + sorted((ROOT / "src").rglob("*.py")):
+        yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
+
+
+SOURCES = list(_sources())
+
+SCOPE_CASES = [
+    "import jax.numpy as jnp\ndef f(jnp):\n    return jnp.meshgrid(1)\n",
+    "def f():\n    import jax.numpy as jnp\n    return jnp.meshgrid(1)\n",
+    "def g():\n    return np.take_along_axis(a, b, 0)\nimport jax.numpy as np\n",
+    "try:\n    import jax.numpy as np\nexcept ImportError:\n    import numpy as np\nnp.meshgrid(1)\n",
+    "from jax.numpy import *\nmeshgrid(1)\n",
+    "from jax.experimental.pallas import *\nfrom numpy import *\nds(0, None)\n",
+    "class A:\n    from jax import numpy as jnp\n    x = jnp.meshgrid(1)\n",
+    "x = [jnp.empty(3) for jnp in (1,)]\nimport jax.numpy as jnp\n",
+    "from jax import tree_util as tu, experimental\nexperimental.maps.xmap(tu.tree_map)\n",
+    "import jax.experimental.maps, jax.experimental.pjit as pj\npj.pjit(jax.experimental.maps.xmap)\n",
+    "from jax.core import (\n    pp as _pp,\n)\n_pp\n",
+    "global_x = 1\ndef f():\n    global jnp\n    import jax.numpy as jnp\njnp.meshgrid(1)\n",
+    "match x:\n    case jnp.X:\n        import jax.numpy as jnp\n",
+]
+
+
+@pytest.mark.parametrize("source", [s for _, s in SOURCES] + SCOPE_CASES,
+                         ids=[n for n, _ in SOURCES] + [f"scope-{i}" for i in range(len(SCOPE_CASES))])
+def test_gate_sees_every_name_the_resolver_qualifies(source):
+    facts = collect_facts(source)
+    if facts is None:
+        pytest.skip("not parseable by ast: the gate keeps such files")
+    missing = resolver_names(source) - facts.referenced()
+    assert not missing
+
+
+def test_each_rule_gate_keeps_its_must_flag_examples():
+    for rule in all_rules():
+        if not rule.has_ast_gate():
+            continue
+        for example in rule.INVALID:
+            facts = collect_facts(example.code)
+            assert facts is None or rule.may_match_ast(facts), f"{rule.code} gate skips {example.code!r}"
+
+
+@pytest.mark.parametrize("source", [
+    "import jax\nx = jax.tree_util.tree_map(f, t)\n",  # the valid spelling that shares the words
+    "import jax\njax.config.update('jax_enable_x64', True)\n",  # jax.config the object, not the removed module
+    "import jax.numpy as jnp\nx = jnp.array([1, 2], jnp.float32)\n",  # two positional arguments are fine
+    "import numpy as np\nimport jax\nnp.meshgrid(1)\n",
+    "def f(jax):\n    return jax.tree_map\n",  # never imported: the resolver cannot qualify it either
+])
+def test_gate_skips_files_that_only_share_words(source):
+    rules = [rule for rule in all_rules() if not rule.opt_in]
+    candidates = rules_that_may_match(source, rules)
+    assert candidates, "the word prefilter alone keeps this file: the case tests the gate"
+    assert not may_match_ast(source, candidates)
+
+
+@pytest.mark.parametrize("source", [
+    "import jax\nx = jax.tree_map(f, t)\n",
+    "from jax import tree_map\n",
+    "import jax.experimental.maps\n",
+    "from jax.experimental import maps\n",
+    "from jax.numpy import *\nx = array(1, None, False)\n",
+    "import jax.numpy as jnp\nx = jnp.array(1, None, *rest)\n",
+    "from jax import numpy\nnumpy.array(a, b, c)\n",
+])
+def test_gate_keeps_possible_findings(source):
+    rules = [rule for rule in all_rules() if not rule.opt_in]
+    assert may_match_ast(source, rules_that_may_match(source, rules))
+
+
+def test_unparseable_and_ungated_files_are_kept():
+    jax101 = rule_by_code("JAX101")
+    assert may_match_ast("import jax\njax.tree_util.tree_map(\n", [jax101])  # a syntax error: libcst reports it
+    ungated = [rule for rule in all_rules() if not rule.has_ast_gate()]
+    assert ungated, "some rules (string-triggered ones) are not gated"
+    assert may_match_ast("x = 1\n", [jax101, ungated[0]])
+
+
+def test_dedented_docstring_example_cases_parse():
+    # The scope cases above are real Python: a typo there would silently skip them.
+    for source in SCOPE_CASES:
+        assert collect_facts(textwrap.dedent(source)) is not None, source
