@@ -5,6 +5,9 @@ import bisect
 from dataclasses import dataclass, field
 from enum import Enum
 
+# The code of "this file could not be read or parsed" (not a rule: every file can get it).
+PARSE_ERROR = "JAX000"
+
 
 class Applicability(str, Enum):
     """Contract: ``safe`` fixes are applied by ``--fix``; ``unsafe`` ones need ``--unsafe-fixes``."""

@@ -11,14 +11,13 @@ import libcst as cst
 
 from jaxlint.ast_gate import may_match_ast
 from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
-from jaxlint.diagnostics import Applicability, Diagnostic, Edit, LineIndex, Location
+from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
 from jaxlint.positions import node_spans
 from jaxlint.noqa import file_suppression, line_suppresses
 from jaxlint.rules.base import Rule
 from jaxlint.settings import Settings, enabled_rules
 
-PARSE_ERROR = "JAX000"
 MAX_FIX_ITERATIONS = 10
 _PARSER_CONFIG = cst.PartialParserConfig(python_version="3.12")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from jaxlint.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
-from jaxlint.diagnostics import Applicability, Diagnostic, Location
+from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location
 from jaxlint.progress import progress_bar
 from jaxlint.settings import Settings
 from jaxlint.sources import DecodeError, SourceText, decode_source, write_atomic
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from jaxlint.engine import AppliedFix
     from jaxlint.files import SourceFile
 
-PARSE_ERROR_CODE = "JAX000"  # jaxlint.engine.PARSE_ERROR, without importing libcst
 
 
 class Mode(Enum):
@@ -220,7 +219,7 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> Fi
         source = decode_source(data)
     except DecodeError as error:
         location = Location(1, 1)
-        return FileResult(display, [Diagnostic(PARSE_ERROR_CODE, f"cannot decode: {error}", display, location, location)])
+        return FileResult(display, [Diagnostic(PARSE_ERROR, f"cannot decode: {error}", display, location, location)])
     try:
         result = process_source(source, display, settings, mode, unsafe)
         if mode is Mode.FIX and result.fixed_source is not None:

@@ -84,8 +84,9 @@ def relative_posix(path: Path, root: Path) -> str:
     base = _resolved_root(root)
     if full == base:
         return "."
-    if full.startswith(base.rstrip(os.sep) + os.sep):
-        return PurePosixPath(full[len(base.rstrip(os.sep)) + 1:]).as_posix()
+    prefix = base.rstrip(os.sep) + os.sep
+    if full.startswith(prefix):
+        return PurePosixPath(full[len(prefix):]).as_posix()
     return PurePosixPath(full).as_posix()
 
 
