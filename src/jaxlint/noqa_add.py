@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex
-from jaxlint.engine import lint_source
 from jaxlint.settings import Settings, enabled_rules
 
 UNUSED_NOQA = "JAX001"
@@ -103,6 +102,8 @@ def unused_noqa(source: str, path: str, settings: Settings) -> list[Diagnostic]:
         return []
     rules = enabled_rules(settings, settings.ignored_codes_for(Path(path)))
     enabled = {rule.code for rule in rules} | {"JAX000"}
+    from jaxlint.engine import lint_source  # libcst only when a file is really linted
+
     found = {(d.start.row, d.code) for d in lint_source(_blank(source, comments), path, settings, rules=rules,
                                                          prefilter=True).diagnostics}
     index = LineIndex(source)
@@ -196,6 +197,8 @@ def add_noqa(files: Sequence, echo=print) -> int:
     """``--add-noqa`` over discovered files (``SourceFile``s); returns the number of directives added."""
     from jaxlint.sources import DecodeError, read_source, write_atomic
 
+    from jaxlint.engine import lint_source
+
     total = 0
     for file in files:
         if file.path.suffix == ".ipynb":
@@ -225,6 +228,8 @@ def report_unused_noqa(files: Sequence, results: list, *, fix: bool = False) -> 
         file = by_path.get(result.path)
         if file is None or file.path.suffix == ".ipynb" or result.internal_error:
             continue
+        if not file.settings.is_selected(UNUSED_NOQA, opt_in=True):
+            continue  # opt-in: most runs never read a file twice
         try:
             source = read_source(file.path)
         except (OSError, DecodeError):
