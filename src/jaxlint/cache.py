@@ -40,9 +40,11 @@ def engine_fingerprint() -> str:
     """What besides a file and its settings decides the findings: jaxlint's code and data, libcst, Python."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{FORMAT}|{__version__}|{sys.version_info[:3]}".encode())
-    try:
-        from libcst._version import __version__ as libcst_version
-    except ImportError:  # pragma: no cover
+    try:  # the distribution's metadata: importing libcst itself costs a third of a second
+        from importlib.metadata import version
+
+        libcst_version = version("libcst")
+    except Exception:  # pragma: no cover - metadata missing (a vendored copy)
         libcst_version = "?"
     digest.update(libcst_version.encode())
     package = Path(__file__).resolve().parent

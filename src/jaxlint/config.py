@@ -123,12 +123,27 @@ def read_config_file(file: Path) -> dict[str, Any] | None:
     return parse_config_table(file, table)
 
 
-def find_config_file(directory: Path) -> Path | None:
+def find_config_file(directory: Path, seen: dict[Path, Path | None] | None = None) -> Path | None:
+    """The closest configuration file at or above ``directory``; ``seen`` caches each folder's answer (sibling
+    directories share their parents: a run over a tree would otherwise test the same parents for every folder)."""
     for folder in [directory, *directory.parents]:
-        for name in CONFIG_NAMES:
-            candidate = folder / name
-            if candidate.is_file() and (name != "pyproject.toml" or _has_jaxlint_table(candidate)):
-                return candidate
+        if seen is None:
+            found = _config_in(folder)
+        elif folder in seen:
+            found = seen[folder]
+        else:
+            found = seen[folder] = _config_in(folder)
+        if found is not None:
+            return found
+    return None
+
+
+def _config_in(folder: Path) -> Path | None:
+    """The configuration file in ``folder`` itself."""
+    for name in CONFIG_NAMES:
+        candidate = folder / name
+        if candidate.is_file() and (name != "pyproject.toml" or _has_jaxlint_table(candidate)):
+            return candidate
     return None
 
 
@@ -164,16 +179,24 @@ class SettingsResolver:
         self.cwd = (cwd or Path.cwd()).resolve()
         self._by_directory: dict[Path, Settings] = {}
         self._by_config: dict[Path | None, Settings] = {}
+        self._by_key: dict[Path, Settings] = {}
+        self._config_in_folder: dict[Path, Path | None] = {}
 
     def for_path(self, path: Path) -> Settings:
-        directory = (path if path.is_dir() else path.parent).resolve()
+        key = path if path.is_dir() else path.parent
+        found = self._by_key.get(key)  # before resolving: a run asks once per file, for few directories
+        if found is None:
+            found = self._by_key[key] = self._for_directory(key.resolve())
+        return found
+
+    def _for_directory(self, directory: Path) -> Settings:
         if directory not in self._by_directory:
             if self.overrides.isolated:
                 config = None
             elif self.overrides.config_file is not None:
                 config = self.overrides.config_file.resolve()
             else:
-                config = find_config_file(directory)
+                config = find_config_file(directory, self._config_in_folder)
             self._by_directory[directory] = self._settings_for_config(config)
         return self._by_directory[directory]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 from jaxlint.config import SettingsResolver
-from jaxlint.settings import Settings, path_matches, relative_posix
+from jaxlint.settings import Settings, path_matches, real_path, relative_posix
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 # Directories never worth walking into (ruff's defaults, plus jaxlint's cache).
@@ -34,13 +34,13 @@ def is_excluded(path: Path, settings: Settings) -> bool:
 def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bool = False,
              suffixes: tuple[str, ...] = SOURCE_SUFFIXES) -> Iterator[SourceFile]:
     """Files to lint in a stable order. Explicitly named files are linted even if excluded, unless force_exclude."""
-    seen: set[Path] = set()
+    seen: set[str] = set()  # real paths: a file given twice, or through a link, is linted once
     for given in paths:
         if given.is_file():
             settings = resolver.for_path(given)
             if force_exclude and (is_excluded(given, settings) or _in_default_excluded_dir(given)):
                 continue
-            resolved = given.resolve()
+            resolved = real_path(given)
             if resolved not in seen:
                 seen.add(resolved)
                 yield SourceFile(given, settings)
@@ -48,7 +48,7 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
         if not given.exists():
             raise FileNotFoundError(given)
         for file in _walk(given, resolver, suffixes):
-            resolved = Path(os.path.realpath(file))  # Path.resolve is several times slower, per file
+            resolved = real_path(file)  # Path.resolve is several times slower, per file
             if resolved not in seen:
                 seen.add(resolved)
                 yield SourceFile(file, resolver.for_path(file))

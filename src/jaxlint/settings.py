@@ -80,7 +80,7 @@ def relative_posix(path: Path, root: Path) -> str:
 
     os.path.realpath, not Path.resolve, and the root resolved once: this runs for every file and directory of a
     run, and was most of a warm run's time on large trees."""
-    full = os.path.realpath(path)
+    full = real_path(path)
     base = _resolved_root(root)
     if full == base:
         return "."
@@ -88,6 +88,21 @@ def relative_posix(path: Path, root: Path) -> str:
     if full.startswith(prefix):
         return PurePosixPath(full[len(prefix):]).as_posix()
     return PurePosixPath(full).as_posix()
+
+
+def real_path(path: Path | str) -> str:
+    """``os.path.realpath``, with each directory resolved once per process (one ``lstat`` per file instead of one
+    per path component: a run over a deep tree asks for every file)."""
+    text = os.path.abspath(path)
+    if os.path.islink(text):
+        return os.path.realpath(text)
+    folder, name = os.path.split(text)
+    return os.path.join(_real_directory(folder), name) if name else _real_directory(folder)
+
+
+@lru_cache(maxsize=4096)
+def _real_directory(folder: str) -> str:
+    return os.path.realpath(folder)
 
 
 @lru_cache(maxsize=64)
