@@ -10,7 +10,10 @@ Not a rule module itself (the name does not match ``jaxNNN_*``). A rule subclass
   ``import <module>`` is added at the top of the import block when ``import jax`` does not load that module;
 - ``from M import a, b`` is rewritten when every imported name maps to the same new module; the local names are kept
   (``from jax.errors import JaxprTypeError``; ``... import new as old`` when the name changed);
-- importing ``jax.cloud_tpu_init`` is deleted (``import jax`` kept when the statement was what bound ``jax``).
+- importing ``jax.cloud_tpu_init`` is deleted (``import jax`` kept when the statement was what bound ``jax``);
+- an entry with ``fix = "positional-call"`` (``jax.tree_multimap`` -> ``jax.tree_util.tree_map``) is renamed only
+  where every use is a call passing the function and the trees positionally (``is_leaf=`` allowed): at the call
+  for an attribute chain, at every reference of the imported name for ``from M import name``.
 """
 from __future__ import annotations
 
@@ -37,10 +40,27 @@ LOADED_BY_IMPORT_JAX = frozenset({
 # Handled by their own rules.
 OWNED_ELSEWHERE = ("jax.experimental.export",)
 DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
+# Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
+POSITIONAL_CALL = "positional-call"
+POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})
 
 
 def _full(node: cst.CSTNode | None) -> str:
     return (cst.helpers.get_full_name_for_node(node) or "") if node is not None else ""
+
+
+def positional_call_problem(node: cst.CSTNode, parent: cst.CSTNode | None, shown: str) -> str | None:
+    """Why renaming ``node`` (a ``fix = "positional-call"`` name) could change the call; None: it cannot."""
+    if not (isinstance(parent, cst.Call) and parent.func is node):
+        return f"`{shown}` is used other than by calling it"
+    if any(arg.star == "**" for arg in parent.args):
+        return "the call passes `**kwargs`"
+    for arg in parent.args:
+        if arg.keyword is not None and arg.keyword.value not in POSITIONAL_CALL_KEYWORDS:
+            return f"the call passes `{arg.keyword.value}=` by keyword (pass the function and the trees positionally)"
+    if not any(arg.star == "*" for arg in parent.args) and sum(arg.keyword is None for arg in parent.args) < 2:
+        return "the call passes no tree"
+    return None
 
 
 class CatalogueSymbolRule(Rule):
@@ -68,7 +88,8 @@ class CatalogueSymbolRule(Rule):
         return entry if self._applies(entry) else None
 
     # -- messages ----------------------------------------------------------------------------------------------
-    def _message(self, entry: Entry, shown: str | None = None, fixed_to: str | None = None) -> str:
+    def _message(self, entry: Entry, shown: str | None = None, fixed_to: str | None = None,
+                 not_fixed: str | None = None) -> str:
         name = shown or entry.name
         if entry.removed_in and self._applies_removed(entry):
             head = f"`{name}` was removed in JAX {entry.removed_in}"
@@ -83,6 +104,8 @@ class CatalogueSymbolRule(Rule):
             head += f". {entry.note}"
         if entry.message and not fixed_to:
             head += f" (JAX: \"{entry.message}\")"
+        if not_fixed and not fixed_to:
+            head += f". Not fixed automatically: {not_fixed}"
         return head
 
     def _applies_removed(self, entry: Entry) -> bool:
@@ -118,6 +141,10 @@ class CatalogueSymbolRule(Rule):
             return
         rep = entry.safe_replacement(self.settings.min_version)
         fix = None
+        not_fixed = None
+        if rep and entry.fix == POSITIONAL_CALL:
+            not_fixed = positional_call_problem(node, self.context.parent, self.code_for(node))
+            rep = None if not_fixed else rep
         if rep:
             root = node
             while isinstance(root, cst.Attribute):
@@ -132,7 +159,7 @@ class CatalogueSymbolRule(Rule):
                     if extra is not None:
                         edits.insert(0, extra)
                     fix = safe_fix(f"Use `{rep}`", *edits)
-        self.report(node, self._message(entry, fixed_to=rep if fix else None), fix)
+        self.report(node, self._message(entry, fixed_to=rep if fix else None, not_fixed=not_fixed), fix)
 
     # -- import statements ---------------------------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> None:
@@ -175,17 +202,33 @@ class CatalogueSymbolRule(Rule):
                 found.append((alias, entry))
         if not found:
             return
-        fix = self._from_import_fix(node, module, found)
-        if len(found) == 1:
-            message = self._message(found[0][1], fixed_to=found[0][1].safe_replacement(
-                self.settings.min_version) if fix else None)
-        else:
-            message = "; ".join(self._message(e, fixed_to=e.safe_replacement(self.settings.min_version) if fix
-                                              else None) for _, e in found)
+        not_fixed = {id(alias): self._references_problem(f"{module}.{_full(alias.name)}", alias)
+                     for alias, entry in found if entry.fix == POSITIONAL_CALL}
+        fix = None if any(not_fixed.values()) else self._from_import_fix(node, module, found)
+        message = "; ".join(self._message(e, fixed_to=e.safe_replacement(self.settings.min_version) if fix else None,
+                                          not_fixed=not_fixed.get(id(alias))) for alias, e in found)
         self.report(node, message, fix)
 
+    def _references_problem(self, qualified: str, alias: cst.ImportAlias) -> str | None:
+        """Why the names bound by ``alias`` cannot all be renamed (``fix = "positional-call"``); None: they can."""
+        local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) \
+            else _full(alias.name)
+        stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(self.context.module, None)]
+        while stack:
+            current, parent = stack.pop()
+            if isinstance(current, cst.Name):
+                if current.value == local and self.qualified_name(current) == qualified:
+                    problem = positional_call_problem(current, parent, local)
+                    if problem:
+                        return problem
+                continue
+            stack.extend((child, current) for child in current.children)
+        return None
+
     def _from_import_fix(self, node: cst.ImportFrom, module: str, found):
-        if len(found) != len(node.names):
+        same_module = all(
+            (e.safe_replacement(self.settings.min_version) or "").rpartition(".")[0] == module for _, e in found)
+        if len(found) != len(node.names) and not same_module:
             return None  # other names stay in the old module: leave the split to the user
         edits = []
         new_module = None
@@ -202,6 +245,7 @@ class CatalogueSymbolRule(Rule):
             old_name = _full(alias.name)
             if rep_name != old_name:
                 edits.append(Replace(alias.name, rep_name if alias.asname else f"{rep_name} as {old_name}"))
-        edits.insert(0, Replace(node.module, new_module))
+        if new_module != module:
+            edits.insert(0, Replace(node.module, new_module))
         reps = ", ".join(f"`{e.safe_replacement(self.settings.min_version)}`" for _, e in found)
         return safe_fix(f"Import {reps}", *edits)

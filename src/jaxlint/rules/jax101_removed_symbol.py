@@ -44,7 +44,14 @@ Safe only when the replacement is the very same object as the removed name (chec
 release that has both) or a documented equivalent, and exists at the min version. When JAX's replacement is newer
 than the min version, the spelling valid across the range is used (`jax.tree_util.tree_map` below 0.4.25,
 `jax.tree.map` from there). `import module` is added when `import jax` does not load the replacement's module.
-Importing `jax.cloud_tpu_init` is deleted (a no-op since 0.8.1). Everything else is reported without a fix.
+Importing `jax.cloud_tpu_init` is deleted (a no-op since 0.8.1).
+`jax.tree_multimap` / `jax.tree_util.tree_multimap` (removed in 0.3.16; the last releases that had it forwarded every
+argument to `tree_map`, documented as a drop-in replacement) become `jax.tree_util.tree_map` only where every use is
+a call that passes the function and the trees positionally (`tree_map(f, tree, *rest, is_leaf=None)`; `is_leaf=` may
+stay): after `from jax.tree_util import tree_multimap` the import becomes `... import tree_map as tree_multimap` when
+every reference of the name in the file is such a call. A keyword `tree=`/`f=`, `**kwargs`, or a use other than a
+call (`m = jax.tree_multimap`, `partial(jax.tree_multimap, f)`) is reported without a fix.
+Everything else is reported without a fix.
 Compatibility code (try/except ImportError/AttributeError, `hasattr(jax, ...)`, version checks) is not reported.
 
 ## JAX version
@@ -111,6 +118,22 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
             import jax
             jax.tree_map(f, x)
         """, target_version="0.5.3", note="still only deprecated at that target (JAX402's job)"),
+        Valid("""
+            import jax
+            y = jax.tree_util.tree_map(f, a, b)
+        """, note="tree_multimap's replacement with several trees"),
+        Valid("""
+            def tree_multimap(f, *trees):
+                return [f(*xs) for xs in zip(*trees)]
+            y = tree_multimap(f, a, b)
+        """, note="a local function named tree_multimap"),
+        Valid("""
+            try:
+                from jax.tree_util import tree_multimap
+            except ImportError:
+                from jax.tree_util import tree_map as tree_multimap
+            y = tree_multimap(f, a, b)
+        """, note="compat code: tree_multimap in try/except ImportError"),
     ]
 
     INVALID = [
@@ -190,6 +213,68 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
             jax.experimental.pallas.dot
             from jax.config import config
         """, count=2, note="pallas symbol; the removed jax.config submodule spelling"),
+        # -- tree_multimap: renamed only at calls passing the trees positionally
+        Invalid("""
+            import jax
+            y = jax.tree_multimap(lambda a, b: a + b, x, z)
+        """, fixed="""
+            import jax
+            y = jax.tree_util.tree_map(lambda a, b: a + b, x, z)
+        """, note="jax.tree_multimap with two trees"),
+        Invalid("""
+            import jax
+            y = jax.tree_util.tree_multimap(f, a, b, c)
+            z = jax.tree_util.tree_multimap(f, *trees)
+        """, fixed="""
+            import jax
+            y = jax.tree_util.tree_map(f, a, b, c)
+            z = jax.tree_util.tree_map(f, *trees)
+        """, count=2, note="jax.tree_util.tree_multimap; trees from *args bind the same parameters"),
+        Invalid("""
+            from jax.tree_util import tree_multimap
+            def step(f, a, b):
+                return tree_multimap(f, a, b)
+        """, fixed="""
+            from jax.tree_util import tree_map as tree_multimap
+            def step(f, a, b):
+                return tree_multimap(f, a, b)
+        """, note="from-import: every reference is a positional call, the local name is kept"),
+        Invalid("""
+            from jax import tree_multimap
+            y = tree_multimap(f, a, b)
+        """, fixed="""
+            from jax.tree_util import tree_map as tree_multimap
+            y = tree_multimap(f, a, b)
+        """, note="from jax import tree_multimap: the module changes too"),
+        Invalid("""
+            from jax.tree_util import tree_multimap as tmm, tree_leaves
+            y = tree_leaves(tmm(f, a, b, is_leaf=is_param))
+        """, fixed="""
+            from jax.tree_util import tree_map as tmm, tree_leaves
+            y = tree_leaves(tmm(f, a, b, is_leaf=is_param))
+        """, note="aliased, next to a name that stays; is_leaf= means the same in tree_map"),
+        Invalid("""
+            import jax.tree_util as jtu
+            y = jtu.tree_multimap(f, a, b)
+        """, fixed="""
+            import jax.tree_util as jtu
+            y = jtu.tree_map(f, a, b)
+        """, note="module alias kept"),
+        Invalid("""
+            import jax
+            y = jax.tree_multimap(f, tree=a)
+            z = jax.tree_multimap(f, a, **options)
+        """, count=2, note="tree= by keyword, **kwargs: manual"),
+        Invalid("""
+            import jax
+            from functools import partial
+            add_all = partial(jax.tree_multimap, jnp.add)
+        """, note="not a call: manual"),
+        Invalid("""
+            from jax.tree_util import tree_multimap
+            y = tree_multimap(f, a, b)
+            mapper = tree_multimap
+        """, note="from-import with a reference other than a call: the import is not rewritten"),
     ]
 
     def _applies(self, entry: Entry) -> bool:
