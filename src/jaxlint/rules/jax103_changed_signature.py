@@ -1,4 +1,4 @@
-"""JAX103 changed-signature: arguments whose calling convention the target rejects (``jnp.array``, ``make_mesh``)."""
+"""JAX103 changed-signature: arguments the target rejects (``jnp.array``, ``make_mesh``, ``pjit`` axis resources)."""
 from __future__ import annotations
 
 import libcst as cst
@@ -33,21 +33,34 @@ def code_in_place(rule: Rule, node: cst.CSTNode) -> str:
 MAKE_MESH = "jax.make_mesh"
 MAKE_MESH_RENAMED = "0.11.1"  # first parameter axis_shapes -> axis_sizes
 
+PJIT = "jax.experimental.pjit.pjit"
+PARTIAL = "functools.partial"
+# Deleted from pjit in JAX 0.4.14 (changelog: "a safe and trivial name replacement"), before the catalogue's window.
+PJIT_KEYWORDS = {"in_axis_resources": "in_shardings", "out_axis_resources": "out_shardings"}
+PJIT_KEYWORDS_REMOVED = "0.4.14"
+FIRST_VERSION = "0.4.20"  # the catalogue's first release: every supported target already rejects the pjit keywords
+
 
 class ChangedSignature(Rule):
     code = "JAX103"
     name = "changed-signature"
-    summary = "Arguments the target rejects: jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=)"
-    # The two calls changed in different releases; the rule gates each call on its own release below.
-    since = ARRAY_DEPRECATED
+    summary = ("Arguments the target rejects: jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=), "
+               "pjit(in_axis_resources=/out_axis_resources=)")
+    # The calls changed in different releases; the rule gates each call on its own release below.
+    since = FIRST_VERSION
     triggers = ()
-    required_words = frozenset({frozenset({"jax", "numpy", "array"}), frozenset({"jax", "make_mesh"})})
-    ast_names = frozenset({ARRAY, MAKE_MESH})
+    required_words = frozenset({
+        frozenset({"jax", "numpy", "array"}), frozenset({"jax", "make_mesh"}),
+        *(frozenset({"jax", "experimental", "pjit", keyword}) for keyword in PJIT_KEYWORDS),
+    })
+    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT})
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         # jnp.array is everywhere; only a call with a third positional argument (or a *starred one) can be flagged.
-        return bool(facts.calls_to(MAKE_MESH)) or any(len(call.args) > 2 for call in facts.calls_to(ARRAY))
+        # pjit is also flagged through ``partial(pjit, ...)``: any reference keeps the file.
+        return (bool(facts.calls_to(MAKE_MESH)) or facts.refers_to_any((PJIT,))
+                or any(len(call.args) > 2 for call in facts.calls_to(ARRAY)))
     explanation = """
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
@@ -56,6 +69,10 @@ Finds calls whose arguments the target JAX version rejects, and passes them the 
   become `copy=`, `order=` and `ndmin=`.
 - `jax.make_mesh(axis_shapes=...)`: the first parameter was renamed `axis_sizes`; the value is passed
   positionally instead (the one spelling that works before and after the rename).
+- `pjit(f, in_axis_resources=..., out_axis_resources=...)` (`jax.experimental.pjit.pjit`, also as
+  `partial(pjit, ...)` in a decorator): the keywords become `in_shardings=` and `out_shardings=`; the other
+  arguments (`static_argnums`, `donate_argnums`, ...) stay. Turning `pjit` into `jax.jit` is JAX402's finding
+  (`pjit` is deprecated since 0.8.0), not done here.
 
 Calls with `*args`/`**kwargs`, calls that already fail in every version (`jnp.array` with more than five
 positional arguments, or `copy` both positionally and by keyword; `make_mesh` with a positional argument and
@@ -68,26 +85,38 @@ positional arguments, or `copy` both positionally and by keyword; `make_mesh` wi
 - `jax.make_mesh`: JAX 0.11.1 renamed the first parameter `axis_shapes` to `axis_sizes`, so
   `make_mesh(axis_shapes=(1,), axis_names=('x',))` raises `TypeError: make_mesh() got an unexpected keyword argument
   'axis_shapes'` from 0.11.1, and `axis_sizes=` raises the same error on 0.11.0 and earlier.
+- `pjit`: JAX 0.4.14 deleted `in_axis_resources` and `out_axis_resources` ("Please use `in_shardings` and
+  `out_shardings` as the replacement. This is a safe and trivial name replacement. It does not change any of the
+  current pjit semantics"), so every release this tool supports (0.4.20+) raises `TypeError: pjit() got an
+  unexpected keyword argument 'in_axis_resources'`.
 
 ## Example
 ```python
 x = jnp.array(data, jnp.float32, False)
 mesh = jax.make_mesh(axis_shapes=(4, 2), axis_names=("data", "model"))
+step = pjit(train_step, in_axis_resources=(P("data"), None), out_axis_resources=None)
 ```
 Use instead:
 ```python
 x = jnp.array(data, jnp.float32, copy=False)
 mesh = jax.make_mesh((4, 2), axis_names=("data", "model"))
+step = pjit(train_step, in_shardings=(P("data"), None), out_shardings=None)
 ```
 
 ## Fix safety
 Safe. The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
 were bound to exactly those parameters. The first argument of `make_mesh` is positional-or-keyword in every version,
-so passing it positionally binds the same parameter whatever its name.
+so passing it positionally binds the same parameter whatever its name. `pjit`'s `in_shardings`/`out_shardings`
+take the same values as the deleted keywords, `PartitionSpec`s included, interpreted under the ambient mesh as
+before (JAX's changelog: a safe and trivial rename); they exist in every release from 0.4.20. Moving on to `jax.jit`
+is not the same: `jax.jit(in_shardings=PartitionSpec(...))` needs a mesh in context (`with jax.sharding.use_mesh(
+mesh):`/`jax.set_mesh`) or `NamedSharding(mesh, spec)` values, which the message points out. A call that passes
+both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported without a fix.
 
 ## JAX version
 `jnp.array` positional `copy/order/ndmin`: deprecated in 0.10.1, `TypeError` from 0.12.0 (reported from a target of
 0.10.1). `make_mesh(axis_shapes=)`: `TypeError` from 0.11.1 (reported from a target of 0.11.1).
+`pjit(in_axis_resources=/out_axis_resources=)`: deleted in 0.4.14 (reported at every target).
 """
 
     VALID = [
@@ -146,6 +175,23 @@ so passing it positionally binds the same parameter whatever its name.
             import jax
             mesh = jax.make_mesh(**mesh_kwargs)
         """, note="arguments hidden in **kwargs"),
+        Valid("""
+            from jax.experimental.pjit import pjit
+            step = pjit(f, in_shardings=P("data"), out_shardings=None, static_argnums=(1,))
+        """, note="pjit with the current keywords"),
+        Valid("""
+            import jax
+            step = jax.jit(f, in_shardings=P("data"), out_shardings=None)
+        """, note="jax.jit"),
+        Valid("""
+            from mylib.parallel import pjit
+            step = pjit(f, in_axis_resources=P("data"), out_axis_resources=None)
+        """, note="another library's pjit"),
+        Valid("""
+            from functools import partial
+            from mylib import sharded
+            step = partial(sharded, in_axis_resources=P("data"))
+        """, note="partial of something else"),
     ]
 
     INVALID = [
@@ -254,6 +300,52 @@ so passing it positionally binds the same parameter whatever its name.
             import jax
             mesh = jax.make_mesh((4,), axis_names=("x",), **extra)
         """, note="**kwargs after axis_shapes: the first parameter is still known to be bound by it"),
+        # -- pjit in_axis_resources / out_axis_resources
+        Invalid("""
+            from jax.experimental.pjit import pjit
+            step = pjit(train_step, in_axis_resources=(P("data"), None), out_axis_resources=None, donate_argnums=0)
+        """, fixed="""
+            from jax.experimental.pjit import pjit
+            step = pjit(train_step, in_shardings=(P("data"), None), out_shardings=None, donate_argnums=0)
+        """, target_version="0.4.20", note="both keywords renamed, donate_argnums left alone"),
+        Invalid("""
+            from functools import partial
+            from jax.experimental.pjit import pjit
+
+            @partial(pjit, in_axis_resources=P("data"), static_argnums=(1,))
+            def step(x, n):
+                return x * n
+        """, fixed="""
+            from functools import partial
+            from jax.experimental.pjit import pjit
+
+            @partial(pjit, in_shardings=P("data"), static_argnums=(1,))
+            def step(x, n):
+                return x * n
+        """, note="decorator form: partial(pjit, ...)"),
+        Invalid("""
+            import functools
+            from jax.experimental import pjit as pjit_lib
+            step = functools.partial(pjit_lib.pjit, out_axis_resources=P())(f)
+            other = pjit_lib.pjit(
+                g,
+                in_axis_resources=None,
+                out_axis_resources=P("model"),
+            )
+        """, fixed="""
+            import functools
+            from jax.experimental import pjit as pjit_lib
+            step = functools.partial(pjit_lib.pjit, out_shardings=P())(f)
+            other = pjit_lib.pjit(
+                g,
+                in_shardings=None,
+                out_shardings=P("model"),
+            )
+        """, count=2, note="module alias; functools.partial; one argument per line"),
+        Invalid("""
+            from jax.experimental.pjit import pjit
+            step = pjit(f, in_axis_resources=P("data"), in_shardings=P("data"))
+        """, note="both spellings: no fix"),
     ]
 
     def _target_at_least(self, version: str) -> bool:
@@ -265,10 +357,15 @@ so passing it positionally binds the same parameter whatever its name.
             self._array(node)
         elif qualified == MAKE_MESH:
             self._make_mesh(node)
+        elif qualified == PJIT:
+            self._pjit(node, "pjit")
+        elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star \
+                and self.qualified_name(node.args[0].value) == PJIT:
+            self._pjit(node, "partial(pjit, ...)")
 
     # -- jnp.array -----------------------------------------------------------------------------------------------
     def _array(self, node: cst.Call) -> None:
-        if has_star_args(node):
+        if not self._target_at_least(ARRAY_DEPRECATED) or has_star_args(node):
             return
         positional = positional_args(node)
         extra = positional[2:]
@@ -313,3 +410,24 @@ so passing it positionally binds the same parameter whatever its name.
             f"before {MAKE_MESH_RENAMED})"
         ), safe_fix("Pass the axis sizes positionally (valid in every JAX version)",
                     Replace(node, code_in_place(self, new_call)), probe=node))
+
+    # -- pjit(in_axis_resources=, out_axis_resources=) -------------------------------------------------------------
+    def _pjit(self, node: cst.Call, shown: str) -> None:
+        old = [arg for arg in node.args if arg.keyword is not None and arg.keyword.value in PJIT_KEYWORDS]
+        if not old:
+            return
+        names = [arg.keyword.value for arg in old]
+        message = (
+            f"`{shown}` with {'/'.join(f'`{name}=`' for name in names)}: deleted from pjit in JAX "
+            f"{PJIT_KEYWORDS_REMOVED} (`TypeError: pjit() got an unexpected keyword argument '{names[0]}'`); pjit "
+            f"takes the same values as {'/'.join(f'`{PJIT_KEYWORDS[name]}=`' for name in names)}. Moving on to `jax.jit` (pjit is deprecated, "
+            f"JAX402): there a `PartitionSpec` needs a mesh in context (`jax.sharding.use_mesh`/`jax.set_mesh`) or "
+            f"`NamedSharding(mesh, spec)`"
+        )
+        clash = [name for name in names if keyword_arg(node, PJIT_KEYWORDS[name]) is not None]
+        if clash:
+            self.report(node, f"{message}. Not fixed: `{PJIT_KEYWORDS[clash[0]]}=` is passed too; keep one")
+            return
+        edits = [Replace(arg.keyword, PJIT_KEYWORDS[arg.keyword.value]) for arg in old]
+        renames = ", ".join(f"`{name}=` -> `{PJIT_KEYWORDS[name]}=`" for name in names)
+        self.report(node, message, safe_fix(f"Rename {renames} (JAX: a safe and trivial name replacement)", *edits))
