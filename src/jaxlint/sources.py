@@ -54,7 +54,13 @@ def read_source(path: Path) -> SourceText:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same directory and rename: readers see the old or the new file, never half."""
+    """Write via a temporary file in the same directory and rename: readers see the old or the new file, never half.
+
+    A process killed (SIGKILL, power loss) between ``mkstemp`` and ``os.replace`` leaves its temporary
+    ``.<name>.<random>.jaxlint-tmp`` behind. Discovery never picks such names up (not a source suffix), so later
+    runs ignore them; they are not deleted, since one may belong to a run still writing
+    (tests/robustness/test_atomic_write.py).
+    """
     directory = path.parent
     mode = path.stat().st_mode if path.exists() else None
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=directory)
