@@ -9,3 +9,17 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 def test_rules_doc_is_up_to_date():
     assert DOCS.read_text(encoding="utf-8") == rules_markdown(), \
         "docs/rules.md is stale: run `python tools/generate_rules_doc.py`"
+
+
+def test_readme_rule_table_lists_every_rule_as_it_is():
+    """The README's table of rules (code, name, JAX version, fix) matches the rule modules."""
+    import re
+
+    from jaxlint.docs import fix_availability
+    from jaxlint.rules import all_rules
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = {m[0]: (m[1], m[2], m[3]) for m in
+            re.findall(r"^\| (JAX\d{3}) \| ([\w-]+) \| ([\d.]+|—) \| (\w+) \|", readme, re.M)}
+    expected = {rule.code: (rule.name, rule.since, fix_availability(rule)) for rule in all_rules()}
+    assert {code: rows.get(code) for code in expected} == expected
