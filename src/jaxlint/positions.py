@@ -57,10 +57,30 @@ class SpanError(Exception):
     """The module does not regenerate the source it was parsed from (never expected: libcst round-trips)."""
 
 
+class _Spans(dict):
+    def __missing__(self, node: cst.CSTNode) -> tuple[int, int]:
+        raise SpanError(f"no reliable position for a {type(node).__name__} node")
+
+
 def node_spans(module: cst.Module, source: str) -> dict[cst.CSTNode, tuple[int, int]]:
-    """``node -> (start, end)`` character offsets into ``source`` for every node, as ``PositionProvider`` has them."""
+    """``node -> (start, end)`` character offsets into ``source`` for every node, as ``PositionProvider`` has them.
+
+    libcst regenerates its input exactly, except that whitespace-only lines at the very end of a file without a
+    final newline are dropped (``"A\\n\\n "`` comes back as ``"A\\n "``). So only spans that end within the text
+    common to both are kept; asking for another raises ``SpanError`` rather than giving a wrong position.
+    """
     state = _OffsetCodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
     module._codegen(state)
-    if "".join(state.tokens) != source:
-        raise SpanError("the parsed module does not reproduce its source")
-    return state.spans
+    code = "".join(state.tokens)
+    if state.offset > len(code):  # the final newline libcst adds for codegen and pops again (no newline at EOF)
+        end = len(code)
+        state.spans = {node: (min(start, end), min(stop, end)) for node, (start, stop) in state.spans.items()}
+    if code == source:
+        return state.spans
+    common = 0
+    for common, (a, b) in enumerate(zip(code, source)):
+        if a != b:
+            break
+    else:
+        common = min(len(code), len(source))
+    return _Spans((node, span) for node, span in state.spans.items() if span[1] <= common)

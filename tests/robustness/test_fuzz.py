@@ -56,8 +56,7 @@ def test_node_programs(program):
     _assert_ok(program, [f for f in check_program(program, ALL) if f.kind != "input-unparseable"])
 
 
-@pytest.mark.xfail(reason="failed once, not yet diagnosed (see the fuzzing session report)", strict=False)
-@fuzz(20)
+@fuzz(30)
 @given(hypothesmith.from_grammar(), st.sampled_from(SNIPPETS), st.data())
 def test_grammar_programs_with_a_jax_snippet(program, snippet, data):
     points = insertion_points(program)
