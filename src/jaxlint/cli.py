@@ -228,9 +228,24 @@ def list_rules(output_format: str) -> None:
 
 @main.command("rule")
 @click.argument("code")
-def show_rule(code: str) -> None:
-    """Print the documentation of one rule (e.g. `jaxlint rule JAX202`)."""
-    from jaxlint.docs import rule_documentation
+@click.option("--entries/--no-entries", default=True,
+              help="For JAX101, JAX402 and JAX102: list the catalogue entries the rule reports (default: on).")
+@click.option("--all", "show_all", is_flag=True,
+              help="List every entry even when there are more than 300 (JAX101: over a thousand); without it such "
+                   "a list is summarised per module.")
+@click.option("--grep", metavar="TEXT",
+              help="List only the entries whose name or replacement contains TEXT (case-insensitive), e.g. tree_.")
+@click.option("--target-version", callback=_version_option,
+              help="List the entries removed / deprecated at this JAX version (default: the newest known).")
+def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target_version: Version | None) -> None:
+    """Print the documentation of one rule (e.g. `jaxlint rule JAX202`).
+
+    For the catalogue-driven rules it ends with a Markdown table of the entries the rule reports at the target
+    version: name, kind, deprecated in, removed in, replacement, fix (safe, safe from a min version, or manual).
+    JAX402 (deprecated symbols) and JAX102 (removed config options) list every row; JAX101 (removed symbols, over a
+    thousand) prints a summary per module unless given --all or --grep.
+    """
+    from jaxlint.docs import entries_documentation, rule_documentation
     from jaxlint.rules import rule_by_code
 
     rule = rule_by_code(code)
@@ -240,7 +255,9 @@ def show_rule(code: str) -> None:
     if rule is None:
         click.echo(f"jaxlint: error: unknown rule code {code!r} (see `jaxlint rules`)", err=True)
         sys.exit(EXIT_ERROR)
-    click.echo(rule_documentation(rule))
+    text = rule_documentation(rule)
+    listing = entries_documentation(rule, target_version, grep=grep, show_all=show_all) if entries else None
+    click.echo(text if listing is None else text + "\n" + listing)
 
 
 ENGINE_RULE_DOCS = {

@@ -1,10 +1,13 @@
 """Rule documentation, as `jaxlint rule CODE` prints it and as docs/rules.md collects it."""
 from __future__ import annotations
 
+import re
 import textwrap
+from dataclasses import dataclass
 
 from jaxlint.rules import all_rules
 from jaxlint.rules.base import Rule
+from jaxlint.versions import NEWEST_KNOWN, Version
 
 
 def fix_availability(rule: type[Rule]) -> str:
@@ -36,8 +39,185 @@ def rules_markdown() -> str:
     lines.append("")
     for rule in all_rules():
         body = rule_documentation(rule)
+        entries = entries_documentation(rule)
+        if entries is not None:
+            body += "\n" + entries
         shifted = "\n".join("#" + line if line.startswith("#") else line for line in body.splitlines())
         lines.append(f'<a id="{rule.code.lower()}"></a>\n')
         lines.append(shifted)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+# -- the catalogue entries a rule is driven by (`jaxlint rule CODE`, docs/rules.md) ------------------------------
+# Above this many rows the default output is a summary per module; `jaxlint rule CODE --all` prints every row.
+FULL_TABLE_LIMIT = 300
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One row of a rule's entry table."""
+
+    name: str
+    kind: str
+    module: str
+    deprecated_in: str | None
+    removed_in: str | None
+    replacement: str | None
+    fix: str
+
+
+def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
+    """What JAX101/JAX402 do with a use of ``entry`` (see ``catalogue_symbols``): "safe" on every min version,
+    "safe (min ≥ X)" from min version X on, "manual" (reported, not fixed)."""
+    from jaxlint.rules.catalogue_symbols import DELETE_IMPORT, POSITIONAL_CALL
+
+    if entry.kind == "module":
+        return "safe (delete import)" if entry.name in DELETE_IMPORT else "manual"
+    usable = [v for v in versions if entry.safe_replacement(v)]
+    if not usable:
+        return "manual"
+    fix = "safe" if usable[0] == versions[0] else f"safe (min ≥ {usable[0]})"
+    return fix + " (positional calls)" if entry.fix == POSITIONAL_CALL else fix
+
+
+def _catalogue_replacement(entry) -> str | None:
+    parts = []
+    if entry.replacement:
+        parts.append(f"`{entry.replacement}`" + (f" ({entry.replacement_since}+)" if entry.replacement_since else ""))
+    portable = entry.portable or entry.any_version_replacement
+    if portable and portable != entry.replacement:
+        parts.append(f"`{portable}` (any version)")
+    return ", ".join(parts) or None
+
+
+def _symbol_rows(rule: type[Rule], target: Version) -> list[EntryRow]:
+    from types import SimpleNamespace
+
+    from jaxlint.catalogue import load
+    from jaxlint.rules.catalogue_symbols import OWNED_ELSEWHERE
+
+    catalogue = load()
+    versions = tuple(v for v in catalogue.versions if Version(v) <= target)
+    # The rule's own selection (removed / deprecated at the target), as `CatalogueSymbolRule._entry` applies it.
+    probe = SimpleNamespace(settings=SimpleNamespace(target_version=target))
+    rows = [EntryRow(e.name, e.kind, e.module if e.kind == "symbol" else e.name, e.deprecated_in, e.removed_in,
+                     _catalogue_replacement(e), _catalogue_fix(e, versions))
+            for e in catalogue.entries
+            if e.kind in ("symbol", "module") and not e.name.startswith(OWNED_ELSEWHERE) and rule._applies(probe, e)]
+    return sorted(rows, key=lambda r: r.name)
+
+
+def _config_rows(target: Version) -> list[EntryRow]:
+    from jaxlint.catalogue import load
+    from jaxlint.rules.jax102_removed_config_option import REMOVED_FLAGS
+
+    catalogue = load()
+    rows = []
+    for flag in REMOVED_FLAGS.values():
+        if target < Version(flag.removed):
+            continue
+        entry = catalogue.config(flag.name)
+        deprecated = entry.deprecated_in if entry is not None else None
+        named = re.search(r"`(jax_\w+)`", flag.advice)
+        fix = "safe (default value only)" if flag.default is not None else "manual"
+        rows.append(EntryRow(flag.name, "config", "jax.config", deprecated, flag.removed,
+                             f"`{named[1]}` (by hand)" if named else None, fix))
+        if flag.compiler_option:
+            option = re.search(r"`(\w+)` compiler option", flag.option_advice or "")
+            rows.append(EntryRow(flag.compiler_option, "compiler option", "compiler_options", deprecated,
+                                 flag.removed, f"`{option[1]}` (by hand)" if option else None, fix))
+    return rows
+
+
+def _unlisted_config_flags(target: Version) -> list[str]:
+    from jaxlint.catalogue import load
+    from jaxlint.rules.jax102_removed_config_option import REMOVED_FLAGS
+
+    return sorted(e.name for e in load().of_kind("config") if e.removed_at(target) and e.name not in REMOVED_FLAGS)
+
+
+def entry_rows(rule: type[Rule], target_version: Version | None = None) -> list[EntryRow] | None:
+    """The catalogue entries ``rule`` reports at ``target_version`` (default: the newest release jaxlint knows):
+    JAX101 the symbols and modules removed there, JAX402 those deprecated and not yet removed, JAX102 the removed
+    config flags (and their ``compiler_options`` spellings) of its own table. None for a rule not driven by entries."""
+    target = target_version or NEWEST_KNOWN
+    if rule.code in ("JAX101", "JAX402"):
+        return _symbol_rows(rule, target)
+    if rule.code == "JAX102":
+        return _config_rows(target)
+    return None
+
+
+def _cell(value: str | None) -> str:
+    return (value or "—").replace("|", "\\|")
+
+
+def entries_table(rows: list[EntryRow]) -> str:
+    lines = ["| name | kind | deprecated in | removed in | replacement | fix |", "|---|---|---|---|---|---|"]
+    lines += [f"| `{r.name}` | {r.kind} | {_cell(r.deprecated_in)} | {_cell(r.removed_in)} | {_cell(r.replacement)} "
+              f"| {r.fix} |" for r in rows]
+    return "\n".join(lines)
+
+
+def entries_summary(rows: list[EntryRow]) -> str:
+    """One line per module: how many entries, the releases that removed/deprecated them, how many have a safe fix."""
+    by_module: dict[str, list[EntryRow]] = {}
+    for row in rows:
+        by_module.setdefault(row.module, []).append(row)
+    lines = ["| module | entries | deprecated in | removed in | safe fix |", "|---|---|---|---|---|"]
+    for module in sorted(by_module):
+        group = by_module[module]
+        lines.append(f"| `{module}` | {len(group)} | {_version_span(r.deprecated_in for r in group)} | "
+                     f"{_version_span(r.removed_in for r in group)} | "
+                     f"{sum(r.fix.startswith('safe') for r in group)} |")
+    return "\n".join(lines)
+
+
+def _version_span(values) -> str:
+    found = sorted({v for v in values if v}, key=Version)
+    if not found:
+        return "—"
+    return found[0] if len(found) == 1 else f"{found[0]} … {found[-1]}"
+
+
+def entries_documentation(rule: type[Rule], target_version: Version | None = None, grep: str | None = None,
+                          show_all: bool = False, command: str = "jaxlint rule") -> str | None:
+    """The "Entries" section of a catalogue-driven rule's documentation, None for other rules.
+
+    Every row when there are at most ``FULL_TABLE_LIMIT`` (or ``show_all``, or a ``grep`` filter: a case-insensitive
+    substring of the name or the replacement); otherwise a summary per module and how to see the rows."""
+    rows = entry_rows(rule, target_version)
+    if rows is None:
+        return None
+    target = target_version or NEWEST_KNOWN
+    what = "deprecated, not yet removed" if rule.code == "JAX402" else "removed"
+    count = f"{len(rows)} entr{'y' if len(rows) == 1 else 'ies'}" if rows else "No entries"
+    if rule.code == "JAX102":
+        head = ["## Entries", "",
+                (f"{count} {what} at JAX {target}, from the rule's own table of config options (`REMOVED_FLAGS`), "
+                 "each also found as a `JAX_*` environment variable. Replacements are not exact: choose the level by "
+                 "hand. fix: `safe (default value only)`: `--fix` deletes a setting to the default value (it does "
+                 "nothing); any other use, and every `manual` row, is reported without a fix.")]
+        others = _unlisted_config_flags(target)
+        if others:
+            head += ["", (f"The catalogue knows {len(others)} more config options removed by JAX {target} that "
+                          f"JAX102 does not report: {', '.join(f'`{name}`' for name in others)}.")]
+    else:
+        head = ["## Entries", "",
+                (f"{count} {what} at JAX {target}, from the catalogue (`src/jaxlint/catalogue/`). fix: `safe`: "
+                 "`--fix` rewrites the use on every supported min version (or from the min version shown; "
+                 "`positional calls`: only calls passing the function and the trees positionally); `manual`: "
+                 "reported without a fix.")]
+    if grep is not None:
+        needle = grep.lower()
+        rows = [r for r in rows if needle in r.name.lower() or needle in (r.replacement or "").lower()]
+        head += ["", f"{len(rows)} matching `{grep}`:" if rows else f"None matches `{grep}`."]
+        return "\n".join(head + ([""] + [entries_table(rows)] if rows else [])) + "\n"
+    if not rows:
+        return "\n".join(head) + "\n"
+    if show_all or len(rows) <= FULL_TABLE_LIMIT:
+        return "\n".join(head + ["", entries_table(rows)]) + "\n"
+    head += ["", (f"Per module (`{command} {rule.code} --all` lists every entry, "
+                  f"`{command} {rule.code} --grep TEXT` those whose name or replacement contains TEXT):")]
+    return "\n".join(head + ["", entries_summary(rows)]) + "\n"
