@@ -11,9 +11,11 @@ For every ``jax`` release from 0.4.20 to the newest on the package index this sc
    whose table returns the object with a warning) and removed (first release where it raises);
 4. extracts the replacement named in JAX's own message, checks that it exists, since which release, and whether it
    is the very same object as the deprecated name (statically, by following imports to the defining module, and at
-   run time by importing both names in a venv of the last release where both exist, when such a venv is available).
+   run time by importing both names in a venv of the last release where both exist, when such a venv is available;
+   ``--build-venvs`` creates the missing ones, Python 3.12 + CPU jaxlib from PyPI, one at a time).
 
-Supporting a new JAX release is: ``python tools/generate_catalogue.py`` (see ``docs/catalogue.md``).
+Supporting a new JAX release is: ``python tools/generate_catalogue.py --jaxenvs DIR --build-venvs`` (see
+``docs/catalogue.md``).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import ast
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -610,7 +613,8 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
     # ------------------------------------------------------------------ replacements
     for e in entries:
         add_replacement(e, versions, snaps)
-        urls = message_urls(e.message)
+        # a documentation link from JAX's message; "please file an issue on .../issues" is not one
+        urls = [u for u in message_urls(e.message) if not re.search(r"github\.com/[^/]+/[^/]+/issues", u)]
         e.url = urls[0] if urls else CHANGELOG
     return entries
 
@@ -660,8 +664,17 @@ def add_replacement(e: Entry, versions: list[str], snaps: dict[str, dict]) -> No
 RUNTIME_PROBE = r"""
 import importlib, json, sys, warnings
 warnings.simplefilter("ignore")
-def get(dotted):
-    parts = dotted.split(".")
+def attribute_first(parts):
+    # as user code sees ``jax.config``: the attribute, importing a submodule only where no attribute exists
+    obj = importlib.import_module(parts[0])
+    for i in range(1, len(parts)):
+        try:
+            obj = getattr(obj, parts[i])
+        except AttributeError:
+            obj = importlib.import_module(".".join(parts[: i + 1]))
+    return obj
+def import_first(parts):
+    # as ``from a.b import c`` sees it: the longest importable module, then attributes
     for i in range(len(parts), 0, -1):
         try:
             obj = importlib.import_module(".".join(parts[:i]))
@@ -670,21 +683,128 @@ def get(dotted):
         for p in parts[i:]:
             obj = getattr(obj, p)
         return obj
-    raise ImportError(dotted)
-out = []
-for old, new in json.load(sys.stdin):
+    raise ImportError(".".join(parts))
+def get(dotted):
+    parts = dotted.split(".")
     try:
-        out.append(get(old) is get(new))
+        return attribute_first(parts)
+    except Exception:
+        # a name of a submodule that an attribute shadows: jax.config.config (``from jax.config import config``)
+        return import_first(parts)
+def safe(dotted):
+    try:
+        return True, get(dotted)
     except Exception as exc:
-        out.append(repr(exc))
-print(json.dumps(out))
+        return False, repr(exc)
+pairs = json.load(sys.stdin)
+# every new name first: importing an old name's deprecated submodule (jax/config.py) may rebind a package attribute
+new = [safe(n) for _, n in pairs]
+old = [safe(o) for o, _ in pairs]
+print(json.dumps([(a[1] is b[1]) if a[0] and b[0] else (a[1] if not a[0] else b[1]) for a, b in zip(old, new)]))
 """
 
 
-def runtime_check(entries: list[Entry], jaxenvs: Path | None) -> None:
-    """Confirm ``same_object`` by importing both names in a venv of the release the static check used."""
-    if jaxenvs is None:
-        return
+PYPI = "https://pypi.org/simple"
+# Releases whose jaxlib was built against NumPy 1 and whose jax.scipy.linalg wraps scipy.linalg.tril/triu (gone in
+# SciPy 1.13).
+OLD_NUMPY_BEFORE = "0.4.26"
+
+
+def python312() -> str | None:
+    """A Python 3.12 interpreter to build the venvs with (JAX 0.11+ needs 3.12; older jaxlibs have 3.12 wheels)."""
+    candidates = [sys.executable] if sys.version_info[:2] == (3, 12) else []
+    found = shutil.which("python3.12")
+    if found:
+        candidates.append(found)
+    candidates += [str(p) for p in sorted(Path.home().glob(".pyenv/versions/3.12*/bin/python"))]
+    for c in candidates:
+        proc = subprocess.run([c, "-c", "import sys; print(sys.version_info[:2] == (3, 12))"],
+                              check=False, capture_output=True, text=True)
+        if proc.returncode == 0 and proc.stdout.strip() == "True":  # a pyenv shim may exist and still fail
+            return c
+    return None
+
+
+def pypi_env() -> dict[str, str]:
+    """pip's environment for the venv builds: PyPI only (no configured extra indexes, find-links or constraints)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_CONSTRAINT")}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+def jaxlib_versions(base: str) -> set[str]:
+    """jaxlib releases on PyPI that have a wheel this Python 3.12 can install."""
+    proc = subprocess.run([base, "-m", "pip", "index", "versions", "jaxlib", "--index-url", PYPI],
+                          check=False, capture_output=True, text=True, env=pypi_env())
+    m = re.search(r"Available versions:\s*(.*)", proc.stdout)
+    return {v.strip() for v in m.group(1).split(",")} if m else set()
+
+
+def build_venvs(jaxenvs: Path, versions: list[str]) -> float:
+    """Create ``<jaxenvs>/jax-<V>`` (CPU jaxlib from PyPI, Python 3.12) for each version that lacks a complete one.
+
+    Sequential on purpose: one pip at a time. A venv is marked ``.complete`` only after ``import jax`` and a tiny
+    computation work in it; a failed build is removed and reported, and the run goes on (those answers stay static).
+    """
+    missing = [v for v in sorted(versions, key=vkey) if not (jaxenvs / f"jax-{v}" / ".complete").exists()]
+    if not missing:
+        return 0.0
+    base = python312()
+    if base is None:
+        print("  --build-venvs: no Python 3.12 interpreter found; no venv built", file=sys.stderr)
+        return 0.0
+    free = shutil.disk_usage(jaxenvs if jaxenvs.exists() else jaxenvs.parent).free
+    need = len(missing) * 700 * 2**20  # ~600 MB a venv, plus pip's cache
+    if free < need + 2 * 2**30:
+        print(f"  --build-venvs: {len(missing)} venvs need ~{need / 2**30:.1f} GB, only {free / 2**30:.1f} GB free; "
+              "no venv built", file=sys.stderr)
+        return 0.0
+    jaxlibs = jaxlib_versions(base)
+    jaxenvs.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    for v in missing:
+        env_dir = jaxenvs / f"jax-{v}"
+        if v in jaxlibs:
+            jaxlib = f"jaxlib=={v}"
+        else:
+            older = [x for x in jaxlibs if vkey(x) < vkey(v)]
+            if not older:
+                print(f"  skip jax {v}: no jaxlib <= {v} with a Python 3.12 wheel on PyPI", file=sys.stderr)
+                continue
+            # a jax-only release (0.4.37 came with jaxlib 0.4.36): jax's own `jaxlib >=min, <=V` requirement decides
+            jaxlib = f"jaxlib<={v}"
+            print(f"  jax {v}: jaxlib {v} has no Python 3.12 wheel on PyPI; installing the jaxlib jax {v} requires",
+                  file=sys.stderr)
+        # absl-py: jax.experimental.pallas.tpu imports it in some releases (0.9.x), and the probe must import it
+        extra = ["absl-py"] + (["numpy<2", "scipy<1.13"] if vkey(v) < vkey(OLD_NUMPY_BEFORE) else [])
+        t = time.perf_counter()
+        if env_dir.exists():
+            shutil.rmtree(env_dir)
+        subprocess.run([base, "-m", "venv", str(env_dir)], check=True)
+        py = str(env_dir / "bin" / "python")
+        proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, f"jax=={v}", jaxlib, *extra],
+                              check=False, capture_output=True, text=True, env=pypi_env())
+        if proc.returncode == 0:
+            smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
+                     "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
+            proc = subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
+                                  env={**os.environ, "JAX_PLATFORMS": "cpu"})
+        if proc.returncode != 0:
+            print(f"  skip jax {v}: {(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
+            shutil.rmtree(env_dir, ignore_errors=True)
+            continue
+        got = proc.stdout.strip().splitlines()[-1]
+        (env_dir / ".complete").write_text(f"jax {v}\njaxlib {got}\n")
+        print(f"  built {env_dir} (jaxlib {got}) in {time.perf_counter() - t:.0f}s", file=sys.stderr)
+    spent = time.perf_counter() - t0
+    print(f"venv building: {spent:.1f}s for {len(missing)} missing", file=sys.stderr)
+    return spent
+
+
+def static_groups(entries: list[Entry]) -> dict[str, list[tuple[Entry, str, str]]]:
+    """Version -> the 'same object' questions answered statically in that release."""
     by_version: dict[str, list[tuple[Entry, str, str]]] = {}
     for e in entries:
         if e.same_object_checked and e.same_object_checked.startswith("static:"):
@@ -692,7 +812,20 @@ def runtime_check(entries: list[Entry], jaxenvs: Path | None) -> None:
             by_version.setdefault(v, []).append((e, "same_object", e.replacement))
             if e.any_version_replacement:
                 by_version[v].append((e, "any_version_same_object", e.any_version_replacement))
-    for v, group in sorted(by_version.items()):
+    return by_version
+
+
+def runtime_check(entries: list[Entry], jaxenvs: Path | None, build: bool = False) -> float:
+    """Confirm ``same_object`` by importing both names in a venv of the release the static check used.
+
+    With ``build``, the missing venvs of exactly those releases are created first (``build_venvs``); returns the
+    seconds that took.
+    """
+    if jaxenvs is None:
+        return 0.0
+    built = build_venvs(jaxenvs, list(static_groups(entries))) if build else 0.0
+    by_version = static_groups(entries)
+    for v, group in sorted(by_version.items(), key=lambda kv: vkey(kv[0])):
         python = jaxenvs / f"jax-{v}" / "bin" / "python"
         if not (jaxenvs / f"jax-{v}" / ".complete").exists():
             print(f"  no venv for jax {v}: {len(group)} 'same object' answers stay static", file=sys.stderr)
@@ -712,6 +845,7 @@ def runtime_check(entries: list[Entry], jaxenvs: Path | None) -> None:
                     e.same_object_checked = f"runtime:{v}"
             else:
                 print(f"  {e.name} -> {target}: {r} (jax {v})", file=sys.stderr)
+    return built
 
 
 # ------------------------------------------------------------------------------------------------------------- main
@@ -741,6 +875,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--versions", nargs="*", help="explicit versions (default: every release >= 0.4.20)")
     ap.add_argument("--jaxenvs", type=Path, default=Path(os.environ.get("JAXLINT_JAXENVS", REPO / ".jaxenvs")),
                     help="folder of jax-<version> venvs used to confirm 'same object' at run time")
+    ap.add_argument("--build-venvs", action="store_true",
+                    help="create the missing jax-<version> venvs the run-time check needs (Python 3.12, CPU jaxlib "
+                         "from PyPI, one pip at a time; ~600 MB each) in --jaxenvs before checking")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     versions = sorted(args.versions, key=vkey) if args.versions else list_versions(args.python)
@@ -750,14 +887,17 @@ def main(argv: list[str] | None = None) -> int:
         snaps = {v: futures[v].result() for v in versions}
     t1 = time.perf_counter()
     entries = diff(versions, snaps)
-    runtime_check(entries, args.jaxenvs if args.jaxenvs.exists() else None)
+    built = runtime_check(entries, args.jaxenvs if args.jaxenvs.exists() or args.build_venvs else None,
+                          args.build_venvs)
     write(entries, versions, args.out)
     counts: dict[str, int] = {}
     for e in entries:
         k = f"{e.kind}/{'removed' if e.removed_in else 'deprecated'}"
         counts[k] = counts.get(k, 0) + 1
     print(f"{len(versions)} releases {versions[0]}..{versions[-1]}; {len(entries)} entries {counts}; "
-          f"wheels+snapshots {t1 - t0:.1f}s, total {time.perf_counter() - t0:.1f}s -> {args.out}")
+          f"wheels+snapshots {t1 - t0:.1f}s, venv building {built:.1f}s, "
+          f"total {time.perf_counter() - t0:.1f}s (without venv building {time.perf_counter() - t0 - built:.1f}s) "
+          f"-> {args.out}")
     return 0
 
 
