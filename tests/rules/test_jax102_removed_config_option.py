@@ -28,7 +28,8 @@ def test_each_flag_fires_from_its_removal_release(flag):
     removed = REMOVED_FLAGS[flag].removed
     source = f'import jax, os\njax.config.update("{flag}", 1)\nos.environ["{flag.upper()}"] = "1"\n'
     assert len(_findings(source, target=removed)) == 2
-    before = {"0.11.1": "0.11.0", "0.11.2": "0.11.1", "0.12.0": "0.11.2"}[removed]
+    major, minor, patch = (int(part) for part in removed.split(".")[:3])
+    before = f"{major}.{minor}.{patch - 1}" if patch else f"{major}.{minor - 1}.99"  # just before the removal
     assert _findings(source, target=before) == []
 
 

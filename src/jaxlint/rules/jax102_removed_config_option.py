@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from jaxlint.catalogue import load
 from jaxlint.rules.base import DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix
 from jaxlint.rules.calls import argument, has_star_args, keyword_arg, literal_value, string_value
 from jaxlint.versions import Version
@@ -63,6 +64,14 @@ REMOVED_FLAGS: dict[str, RemovedFlag] = {flag.name: flag for flag in (
     RemovedFlag("jax_ragged_dot_use_gpu_pallas_triton_lowering", "0.12.0",
                 _NO_REPLACEMENT),
 )}
+# Every other option the generated catalogue knows as removed (read from each release's config definitions):
+# reported from the release that removed it, never deleted automatically (no default was verified for them).
+_CATALOGUE_ADVICE = ("the option no longer exists (the JAX changelog of that release says what replaced it, if "
+                     "anything): remove or replace this use by hand")
+CATALOGUE_ONLY_FLAGS = tuple(sorted(
+    entry.name for entry in load().of_kind("config") if entry.removed_in and entry.name not in REMOVED_FLAGS))
+REMOVED_FLAGS.update({
+    name: RemovedFlag(name, load().config(name).removed_in, _CATALOGUE_ADVICE) for name in CATALOGUE_ONLY_FLAGS})
 COMPILER_OPTIONS: dict[str, RemovedFlag] = {
     flag.compiler_option: flag for flag in REMOVED_FLAGS.values() if flag.compiler_option}
 
@@ -314,6 +323,7 @@ Finds JAX config options that were removed, wherever code uses them: `jax.config
 | `jax_refs_to_pins` | 0.11.1 |
 | `jax_pallas_use_mosaic_gpu` | 0.11.2 |
 | `jax_ragged_dot_use_gpu_pallas_triton_lowering` | 0.12.0 |
+| every other option the generated catalogue lists as removed (`jax_enable_memories`, `jax_dynamic_shapes`, ...; `jaxlint rule JAX102` lists them) | its release |
 
 An option is reported when the target version is at least the release that removed it.
 
@@ -372,6 +382,10 @@ resetting it on the old JAX, so deleting it would change behaviour there).
             import jax
             jax.config.update("jax_exec_time_optimization_effort", 0.5)
         """, target_version="0.11.0", note="target before the removal"),
+        Valid("""
+            import jax
+            jax.config.update("jax_enable_memories", True)
+        """, target_version="0.5.0", note="catalogue option, target before its removal (0.5.1)"),
         Valid("""
             import jax
             jax.config.update("jax_pallas_use_mosaic_gpu", True)
@@ -437,6 +451,14 @@ resetting it on the old JAX, so deleting it would change behaviour there).
     ]
 
     INVALID = [
+        Invalid("""
+            import jax
+            jax.config.update("jax_enable_memories", True)
+        """, note="an option only the catalogue knows (removed in 0.5.1): reported, no fix"),
+        Invalid("""
+            import os
+            os.environ["JAX_DYNAMIC_SHAPES"] = "1"
+        """, note="catalogue option through its environment variable"),
         Invalid("""
             import jax
             jax.config.update("jax_exec_time_optimization_effort", 0.0)
