@@ -1,6 +1,7 @@
 """The oldest JAX a project supports, read from its own dependency pins (as django-upgrade reads Django's)."""
 from __future__ import annotations
 
+import ast
 import configparser
 import re
 import sys
@@ -59,6 +60,58 @@ def _from_setup_cfg(path: Path) -> list[str]:
     return lines
 
 
+def _from_setup_py(path: Path) -> list[str]:
+    """Literal ``install_requires`` / ``extras_require`` of a ``setup(...)`` call (read with ``ast``, never run)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+        return []
+    requirements: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if callee != "setup":
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "install_requires":
+                requirements.extend(_literal_strings(keyword.value))
+            elif keyword.arg == "extras_require" and isinstance(keyword.value, ast.Dict):
+                for value in keyword.value.values:
+                    requirements.extend(_literal_strings(value))
+    return requirements
+
+
+def _literal_strings(node: ast.expr) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.splitlines()
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return []
+
+
+# A conda dependency line (``- jax>=0.4.30``, ``- jax=0.4.30``, ``- jax 0.4.30``, ``- conda-forge::jax=0.4.30``).
+_CONDA_ITEM = re.compile(r"^\s*-\s*(?:[\w.-]+::)?(?P<item>[^#\s][^#]*?)\s*(?:#.*)?$")
+_CONDA_EXACT = re.compile(r"^(?P<name>jax(?:\[[^\]]*\])?)\s*(?:=(?!=)|\s+)(?P<version>\d[\w.*]*)$", re.IGNORECASE)
+
+
+def _from_environment_yml(path: Path) -> list[str]:
+    """Conda and pip dependency items of an ``environment.yml``; conda's ``jax=V`` means ``jax==V``."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    items = []
+    for line in lines:
+        match = _CONDA_ITEM.match(line)
+        if not match:
+            continue
+        item = match.group("item").strip().strip("'\"")
+        exact = _CONDA_EXACT.match(item)
+        items.append(f"{exact.group('name')}=={exact.group('version').rstrip('.*')}" if exact else item)
+    return items
+
+
 def _from_requirements(path: Path) -> list[str]:
     try:
         return path.read_text(encoding="utf-8").splitlines()
@@ -67,14 +120,17 @@ def _from_requirements(path: Path) -> list[str]:
 
 
 def _candidate_files(root: Path) -> list[tuple[Path, object]]:
-    files: list[tuple[Path, object]] = [(root / "pyproject.toml", _from_pyproject), (root / "setup.cfg", _from_setup_cfg)]
+    files: list[tuple[Path, object]] = [(root / "pyproject.toml", _from_pyproject), (root / "setup.cfg", _from_setup_cfg),
+                                        (root / "setup.py", _from_setup_py)]
     files.extend((path, _from_requirements) for path in sorted(root.glob("requirements*.txt")))
     files.extend((path, _from_requirements) for path in sorted(root.glob("requirements/*.txt")))
+    files.extend((root / name, _from_environment_yml) for name in ("environment.yml", "environment.yaml"))
     return files
 
 
 def infer_min_version(start: Path) -> tuple[Version, str] | None:
-    """Search ``start`` and its parents up to the project root; first pinned file wins (pyproject > setup.cfg > reqs)."""
+    """Search ``start`` and its parents up to the project root; the first pinned file wins (pyproject.toml, setup.cfg,
+    setup.py, requirements*.txt, environment.yml, in that order)."""
     for folder in [start, *start.parents]:
         for path, reader in _candidate_files(folder):
             if not path.is_file():

@@ -130,6 +130,30 @@ def test_min_version_from_requirements_txt(tmp_path):
         run(["--show-settings"], tmp_path).output
 
 
+def test_min_version_from_setup_py_literal_install_requires(tmp_path):
+    write(tmp_path / "setup.py", "from setuptools import setup\nREQS = ['jax>=0.9']\n"
+          "setup(name='p', install_requires=['flax', 'jax>=0.4.30'], extras_require={'x': ['jax>=0.5']})\n")
+    write(tmp_path / "a.py", NONE_ARG)
+    assert "min version:    0.4.30 (setup.py: jax>=0.4.30)" in run(["--show-settings"], tmp_path).output
+
+
+def test_setup_py_is_read_not_run_and_non_literals_are_ignored(tmp_path):
+    write(tmp_path / "setup.py", "import sys\nsys.exit(3)\nREQS = ['jax>=0.9']\nsetup(install_requires=REQS)\n")
+    write(tmp_path / "a.py", NONE_ARG)
+    assert "(not pinned: assuming the target version)" in run(["--show-settings"], tmp_path).output
+
+
+@pytest.mark.parametrize("dependency,expected", [
+    ("  - conda-forge::jax=0.4.30", "0.4.30 (environment.yml: jax==0.4.30)"),
+    ("  - jax >=0.5.1", "0.5.1 (environment.yml: jax >=0.5.1)"),
+    ("  - pip:\n    - 'jax[cuda12]>=0.6.1'", "0.6.1 (environment.yml: jax[cuda12]>=0.6.1)"),
+])
+def test_min_version_from_environment_yml(tmp_path, dependency, expected):
+    write(tmp_path / "environment.yml", f"name: p\ndependencies:\n  - python=3.12\n  - jaxlib\n{dependency}\n")
+    write(tmp_path / "a.py", NONE_ARG)
+    assert f"min version:    {expected}" in run(["--show-settings"], tmp_path).output
+
+
 def test_unpinned_project_assumes_target(tmp_path):
     write(tmp_path / "a.py", NONE_ARG)
     assert "(not pinned: assuming the target version)" in run(["--show-settings"], tmp_path).output
