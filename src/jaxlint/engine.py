@@ -182,14 +182,17 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
 
 
 def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]) -> list[Diagnostic]:
+    # Compat code first: it needs no positions, and a file whose reports are all in compat code needs no spans.
+    reports = [report for report in context.reports if rules[report.code].check_compat_code
+               or not in_compat_code(report.ancestors, context.resolver)]
+    if not reports:
+        return []
     index = LineIndex(context.source)
     builder = EditBuilder(context.source, index, node_spans(context.module, context.source))
     diagnostics = []
     seen: set[tuple] = set()
-    for report in context.reports:
+    for report in reports:
         rule = rules[report.code]
-        if not rule.check_compat_code and in_compat_code(report.ancestors, context.resolver):
-            continue
         start, end = builder.span(report.node)
         start_location, end_location = index.location(start), index.location(end)
         if line_suppresses(index, start_location.row, report.code):
