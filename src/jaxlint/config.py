@@ -126,15 +126,12 @@ def read_config_file(file: Path) -> dict[str, Any] | None:
 def find_config_file(directory: Path, seen: dict[Path, Path | None] | None = None) -> Path | None:
     """The closest configuration file at or above ``directory``; ``seen`` caches each folder's answer (sibling
     directories share their parents: a run over a tree would otherwise test the same parents for every folder)."""
+    seen = {} if seen is None else seen
     for folder in [directory, *directory.parents]:
-        if seen is None:
-            found = _config_in(folder)
-        elif folder in seen:
-            found = seen[folder]
-        else:
-            found = seen[folder] = _config_in(folder)
-        if found is not None:
-            return found
+        if folder not in seen:
+            seen[folder] = _config_in(folder)
+        if seen[folder] is not None:
+            return seen[folder]
     return None
 
 

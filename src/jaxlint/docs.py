@@ -130,13 +130,6 @@ def _config_rows(target: Version) -> list[EntryRow]:
     return rows
 
 
-def _unlisted_config_flags(target: Version) -> list[str]:
-    from jaxlint.catalogue import load
-    from jaxlint.rules.jax102_removed_config_option import REMOVED_FLAGS
-
-    return sorted(e.name for e in load().of_kind("config") if e.removed_at(target) and e.name not in REMOVED_FLAGS)
-
-
 def entry_rows(rule: type[Rule], target_version: Version | None = None) -> list[EntryRow] | None:
     """The catalogue entries ``rule`` reports at ``target_version`` (default: the newest release jaxlint knows):
     JAX101 the symbols and modules removed there, JAX402 those deprecated and not yet removed, JAX102 the removed
@@ -195,14 +188,11 @@ def entries_documentation(rule: type[Rule], target_version: Version | None = Non
     count = f"{len(rows)} entr{'y' if len(rows) == 1 else 'ies'}" if rows else "No entries"
     if rule.code == "JAX102":
         head = ["## Entries", "",
-                (f"{count} {what} at JAX {target}, from the rule's own table of config options (`REMOVED_FLAGS`), "
-                 "each also found as a `JAX_*` environment variable. Replacements are not exact: choose the level by "
-                 "hand. fix: `safe (default value only)`: `--fix` deletes a setting to the default value (it does "
-                 "nothing); any other use, and every `manual` row, is reported without a fix.")]
-        others = _unlisted_config_flags(target)
-        if others:
-            head += ["", (f"The catalogue knows {len(others)} more config options removed by JAX {target} that "
-                          f"JAX102 does not report: {', '.join(f'`{name}`' for name in others)}.")]
+                (f"{count} {what} at JAX {target}: the rule's own table of config options and every other option "
+                 "the catalogue lists as removed (`REMOVED_FLAGS`), each also found as a `JAX_*` environment "
+                 "variable. Replacements are not exact: choose the level by hand. fix: `safe (default value only)`: "
+                 "`--fix` deletes a setting to the default value (it does nothing); any other use, and every "
+                 "`manual` row, is reported without a fix.")]
     else:
         head = ["## Entries", "",
                 (f"{count} {what} at JAX {target}, from the catalogue (`src/jaxlint/catalogue/`). fix: `safe`: "

@@ -5,6 +5,7 @@ import ast
 import re
 import warnings
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Sequence
 
 import libcst as cst
@@ -13,8 +14,8 @@ from jaxlint.ast_gate import may_match_ast
 from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
-from jaxlint.positions import node_spans
 from jaxlint.noqa import file_suppression, line_suppresses
+from jaxlint.positions import node_spans
 from jaxlint.rules.base import Rule
 from jaxlint.settings import Settings, enabled_rules
 
@@ -68,25 +69,14 @@ def may_match(source: str, rules: Sequence[type[Rule]]) -> bool:
     are indexed by one of their words: the file's words are intersected with the index keys, then only the sets
     under the keys found are tested.
     """
-    pattern, index = _prefilter_for(tuple(rules))
-    if pattern is not None and pattern.search(source) is not None:
-        return True
-    if not index:
-        return False
-    words = set(_WORD.findall(source))
-    return any(required <= words for key in words.intersection(index) for required in index[key])
+    return _combined_match(source, rules)[0]
 
 
 def rules_that_may_match(source: str, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
     """The rules whose own triggers or word sets the file contains (after the combined, faster ``may_match``)."""
-    pattern, combined = _prefilter_for(tuple(rules))
-    words: set[str] | None = None
-    if pattern is None or pattern.search(source) is None:
-        if not combined:
-            return []
-        words = set(_WORD.findall(source))
-        if not any(required <= words for key in words.intersection(combined) for required in combined[key]):
-            return []
+    matched, words = _combined_match(source, rules)
+    if not matched:
+        return []
     found = []
     for rule in rules:
         if any(trigger in source for trigger in rule.triggers):
@@ -96,26 +86,9 @@ def rules_that_may_match(source: str, rules: Sequence[type[Rule]]) -> list[type[
         if index:
             if words is None:
                 words = set(_WORD.findall(source))
-            if "" in index or any(required <= words for key in words.intersection(index) for required in index[key]):
+            if _has_word_set(words, index):
                 found.append(rule)
     return found
-
-
-_WORD_INDEXES: dict[type, dict[str, list[frozenset[str]]]] = {}
-
-
-def _word_index(rule: type[Rule]) -> dict[str, list[frozenset[str]]]:
-    """One rule's word sets, indexed by their longest word (as in ``_prefilter_for``)."""
-    try:
-        return _WORD_INDEXES[rule]
-    except KeyError:
-        pass
-    index: dict[str, list[frozenset[str]]] = {}
-    for required in getattr(rule, "required_words", ()):
-        key = max(required, key=lambda word: (len(word), word)) if required else ""
-        index.setdefault(key, []).append(required)
-    _WORD_INDEXES[rule] = index
-    return index
 
 
 def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
@@ -125,10 +98,41 @@ def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
 
 
 _WORD = re.compile(r"\w+")
-_PREFILTERS: dict[tuple, tuple["re.Pattern[str] | None", dict[str, list[frozenset[str]]]]] = {}
+WordIndex = dict[str, list[frozenset[str]]]
+_PREFILTERS: dict[tuple, tuple["re.Pattern[str] | None", WordIndex]] = {}
 
 
-def _prefilter_for(rules: tuple[type[Rule], ...]) -> tuple["re.Pattern[str] | None", dict[str, list[frozenset[str]]]]:
+def _combined_match(source: str, rules: Sequence[type[Rule]]) -> tuple[bool, set[str] | None]:
+    """Whether any of ``rules`` may match, and the file's words when they had to be computed for that."""
+    pattern, index = _prefilter_for(tuple(rules))
+    if pattern is not None and pattern.search(source) is not None:
+        return True, None
+    if not index:
+        return False, None
+    words = set(_WORD.findall(source))
+    return _has_word_set(words, index), words
+
+
+def _index_word_sets(word_sets) -> WordIndex:
+    """Word sets indexed by their longest word (long words are the rare ones); an empty set, which every file
+    contains, under the key ``""``."""
+    index: WordIndex = {}
+    for required in word_sets:
+        key = max(required, key=lambda word: (len(word), word)) if required else ""
+        index.setdefault(key, []).append(required)
+    return index
+
+
+def _has_word_set(words: set[str], index: WordIndex) -> bool:
+    return "" in index or any(required <= words for key in words.intersection(index) for required in index[key])
+
+
+@lru_cache(maxsize=None)
+def _word_index(rule: type[Rule]) -> WordIndex:
+    return _index_word_sets(getattr(rule, "required_words", ()))
+
+
+def _prefilter_for(rules: tuple[type[Rule], ...]) -> tuple["re.Pattern[str] | None", WordIndex]:
     try:
         return _PREFILTERS[rules]
     except KeyError:
@@ -138,14 +142,7 @@ def _prefilter_for(rules: tuple[type[Rule], ...]) -> tuple["re.Pattern[str] | No
         pattern = re.compile("")
     else:
         pattern = re.compile("|".join(map(re.escape, triggers))) if triggers else None
-    index: dict[str, list[frozenset[str]]] = {}
-    for rule in rules:
-        for required in getattr(rule, "required_words", ()):
-            if not required:  # an empty set is contained in every file
-                pattern = re.compile("")
-                continue
-            key = max(required, key=lambda word: (len(word), word))  # long words are the rare ones
-            index.setdefault(key, []).append(required)
+    index = _index_word_sets(required for rule in rules for required in getattr(rule, "required_words", ()))
     if len(_PREFILTERS) > 256:
         _PREFILTERS.clear()
     _PREFILTERS[rules] = (pattern, index)
@@ -170,7 +167,6 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     try:
         module = parse(source)
     except ParseFailure as failure:
-        index = LineIndex(source)
         location = Location(failure.row, failure.column)
         return LintResult([Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)])
     context = FileContext(module, source, path, settings)

@@ -7,6 +7,7 @@ so this codegen state keeps one running offset instead: same traversal and the s
 """
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
@@ -54,7 +55,7 @@ class _OffsetCodegenState(CodegenState):
 
 
 class SpanError(Exception):
-    """The module does not regenerate the source it was parsed from (never expected: libcst round-trips)."""
+    """A span was asked for a node past the text the regenerated module shares with its source."""
 
 
 class _Spans(dict):
@@ -77,10 +78,5 @@ def node_spans(module: cst.Module, source: str) -> dict[cst.CSTNode, tuple[int, 
         state.spans = {node: (min(start, end), min(stop, end)) for node, (start, stop) in state.spans.items()}
     if code == source:
         return state.spans
-    common = 0
-    for common, (a, b) in enumerate(zip(code, source)):
-        if a != b:
-            break
-    else:
-        common = min(len(code), len(source))
+    common = len(os.path.commonprefix([code, source]))
     return _Spans((node, span) for node, span in state.spans.items() if span[1] <= common)

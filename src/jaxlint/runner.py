@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from jaxlint.files import SourceFile
 
 
-
 class Mode(Enum):
     CHECK = "check"
     FIX = "fix"  # write the fixed files

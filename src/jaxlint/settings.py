@@ -81,7 +81,7 @@ def relative_posix(path: Path, root: Path) -> str:
     os.path.realpath, not Path.resolve, and the root resolved once: this runs for every file and directory of a
     run, and was most of a warm run's time on large trees."""
     full = real_path(path)
-    base = _resolved_root(root)
+    base = _real_directory(os.path.abspath(root))
     if full == base:
         return "."
     prefix = base.rstrip(os.sep) + os.sep
@@ -104,10 +104,6 @@ def real_path(path: Path | str) -> str:
 def _real_directory(folder: str) -> str:
     return os.path.realpath(folder)
 
-
-@lru_cache(maxsize=64)
-def _resolved_root(root: Path) -> str:
-    return os.path.realpath(root)
 
 
 def path_matches(relative: str, pattern: str) -> bool:

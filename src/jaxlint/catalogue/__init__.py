@@ -194,10 +194,6 @@ class Catalogue:
         kinds = set(kinds)
         return frozenset(frozenset(e.name.split(".")) for e in self.entries if e.kind in kinds)
 
-    def triggers_for(self, kinds: Iterable[str]) -> frozenset[str]:
-        kinds = set(kinds)
-        return frozenset(e.attr if e.kind != "config" else e.name for e in self.entries if e.kind in kinds)
-
 
 def _v(version: Version | str) -> Version:
     return version if isinstance(version, Version) else parse_version(version)

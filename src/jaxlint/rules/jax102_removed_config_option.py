@@ -68,10 +68,8 @@ REMOVED_FLAGS: dict[str, RemovedFlag] = {flag.name: flag for flag in (
 # reported from the release that removed it, never deleted automatically (no default was verified for them).
 _CATALOGUE_ADVICE = ("the option no longer exists (the JAX changelog of that release says what replaced it, if "
                      "anything): remove or replace this use by hand")
-CATALOGUE_ONLY_FLAGS = tuple(sorted(
-    entry.name for entry in load().of_kind("config") if entry.removed_in and entry.name not in REMOVED_FLAGS))
-REMOVED_FLAGS.update({
-    name: RemovedFlag(name, load().config(name).removed_in, _CATALOGUE_ADVICE) for name in CATALOGUE_ONLY_FLAGS})
+REMOVED_FLAGS.update({entry.name: RemovedFlag(entry.name, entry.removed_in, _CATALOGUE_ADVICE)
+                      for entry in load().of_kind("config") if entry.removed_in and entry.name not in REMOVED_FLAGS})
 COMPILER_OPTIONS: dict[str, RemovedFlag] = {
     flag.compiler_option: flag for flag in REMOVED_FLAGS.values() if flag.compiler_option}
 
