@@ -7,17 +7,15 @@ changes findings) is in tests/robustness/test_prefilter.py.
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import libcst as cst
 import pytest
+from support.gate_cases import SCOPE_CASES, SOURCES
 
 from jaxlint.ast_gate import collect_facts, may_match_ast
 from jaxlint.engine import rules_that_may_match
 from jaxlint.names import NameResolver
 from jaxlint.rules import all_rules, rule_by_code
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def resolver_names(source: str) -> set[str]:
@@ -42,33 +40,6 @@ def resolver_names(source: str) -> set[str]:
 
     module.visit(Collect())
     return found
-
-
-def _sources():
-    for rule in all_rules():
-        for i, example in enumerate(rule.VALID + rule.INVALID):
-            yield f"{rule.code}-example-{i}", example.code
-    for path in sorted((ROOT / "tests" / "fixtures").rglob("*.py")) + sorted((ROOT / "src").rglob("*.py")):
-        yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
-
-
-SOURCES = list(_sources())
-
-SCOPE_CASES = [
-    "import jax.numpy as jnp\ndef f(jnp):\n    return jnp.meshgrid(1)\n",
-    "def f():\n    import jax.numpy as jnp\n    return jnp.meshgrid(1)\n",
-    "def g():\n    return np.take_along_axis(a, b, 0)\nimport jax.numpy as np\n",
-    "try:\n    import jax.numpy as np\nexcept ImportError:\n    import numpy as np\nnp.meshgrid(1)\n",
-    "from jax.numpy import *\nmeshgrid(1)\n",
-    "from jax.experimental.pallas import *\nfrom numpy import *\nds(0, None)\n",
-    "class A:\n    from jax import numpy as jnp\n    x = jnp.meshgrid(1)\n",
-    "x = [jnp.empty(3) for jnp in (1,)]\nimport jax.numpy as jnp\n",
-    "from jax import tree_util as tu, experimental\nexperimental.maps.xmap(tu.tree_map)\n",
-    "import jax.experimental.maps, jax.experimental.pjit as pj\npj.pjit(jax.experimental.maps.xmap)\n",
-    "from jax.core import (\n    pp as _pp,\n)\n_pp\n",
-    "global_x = 1\ndef f():\n    global jnp\n    import jax.numpy as jnp\njnp.meshgrid(1)\n",
-    "match x:\n    case jnp.X:\n        import jax.numpy as jnp\n",
-]
 
 
 @pytest.mark.parametrize("source", [s for _, s in SOURCES] + SCOPE_CASES,

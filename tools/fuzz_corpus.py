@@ -7,11 +7,11 @@ The property is that of ``tests/robustness/test_fuzz.py`` (``tests/support/fuzzi
 a random file of the folder, a random snippet (one of every rule's INVALID examples), inserted as whole
 statements before a random statement (at its indentation) or at the end of the module, its imports either kept
 with it or moved to a random module-level position. For each program: ``lint_source`` and ``fix_source`` (safe
-and unsafe, the snippet example's version settings with every rule selected) never raise, the fixed source parses
-(libcst; ast when the input did), no fix was rejected as unparseable, a second fix changes nothing, and, when the
-unmutated file had nothing to fix, no line outside the inserted ones changed (only reported: a new import can
-legitimately change what a name in the file means). Exits 1 on a crash, an unparseable, rejected or
-non-idempotent fix.
+and unsafe, the snippet example's version settings with every rule selected) never raise, the prefilter loses no
+finding (the same findings without it), the fixed source parses (libcst; ast when the input did), no fix was
+rejected as unparseable, a second fix changes nothing, and, when the unmutated file had nothing to fix, no line
+outside the inserted ones changed (only reported: a new import can legitimately change what a name in the file
+means). Exits 1 on a crash, a lost finding, an unparseable, rejected or non-idempotent fix.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from jaxlint.settings import Settings  # noqa: E402
 from support.fuzzing import check_program, insertion_points, is_clean, mutate, snippets  # noqa: E402
 
-BUGS = ("crash", "unparseable", "rejected", "not-idempotent")
+BUGS = ("crash", "prefilter-lost", "unparseable", "rejected", "not-idempotent")
 MAX_BYTES = 200_000  # a very large file makes a program slow without making it more interesting
 
 
@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.monotonic() - started
     print(f"\nprograms tried: {tried} ({len(sources)} files of {len(files)}, {len(pool)} snippets, seed {args.seed}, "
           f"{elapsed:.0f} s)")
-    for key in ("ok", "crash", "unparseable", "rejected", "not-idempotent", "outside-region", "input-unparseable",
+    for key in ("ok", "crash", "prefilter-lost", "unparseable", "rejected", "not-idempotent", "outside-region",
+                "input-unparseable",
                 "with outside-region check", "skipped (file does not parse)"):
         print(f"  {key}: {counts[key]}")
     for key, count in sorted(by_snippet.items()):

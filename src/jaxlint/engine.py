@@ -2,22 +2,35 @@
 from __future__ import annotations
 
 import ast
-import re
 import warnings
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Sequence
 
 import libcst as cst
 
 from jaxlint.ast_gate import may_match_ast
 from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
-from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
-from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
+from jaxlint.diagnostics import (
+    PARSE_ERROR,
+    Applicability,
+    Diagnostic,
+    Edit,
+    LineIndex,
+    Location,
+)
+from jaxlint.fixes import (
+    EditBuilder,
+    apply_edits,
+    edits_overlap,
+    invert_edits,
+    map_offset,
+    map_span,
+)
 from jaxlint.noqa import file_suppression, line_suppresses
 from jaxlint.positions import node_spans
 from jaxlint.rules.base import Rule
 from jaxlint.settings import Settings, enabled_rules
+from jaxlint.text_gate import TextFacts
 
 MAX_FIX_ITERATIONS = 10
 _PARSER_CONFIG = cst.PartialParserConfig(python_version="3.12")
@@ -61,61 +74,101 @@ def rules_for(settings: Settings, path: str) -> tuple[type[Rule], ...]:
 
 
 def may_match(source: str, rules: Sequence[type[Rule]]) -> bool:
-    """The prefilter: a file that contains none of its rules' trigger strings, and for no word set of theirs all of
-    its words, cannot produce a finding, and is never parsed.
+    """The word prefilter: a file that contains none of its rules' trigger strings, and for no word set of theirs
+    all of its words, cannot produce a finding, and is never parsed.
 
-    The triggers of a rule set are one compiled alternation (built once per rule set): ``search`` is true exactly
-    when some trigger occurs as a substring, like ``any(t in source ...)``, but one scan. Word sets (``required_words``)
-    are indexed by one of their words: the file's words are intersected with the index keys, then only the sets
-    under the keys found are tested.
+    Triggers are plain substring tests (``str.__contains__`` is a fast C search; one regular-expression
+    alternation of the ~70 triggers was 3x slower). Word sets (``required_words``) are indexed by one of their
+    words: the file's words are intersected with the index keys, then only the sets under the keys found are
+    tested. A word every set shares (``jax``) is first looked up as a substring, which skips most files without
+    splitting them into words.
     """
-    return _combined_match(source, rules)[0]
+    return _combined_match(_Scan(source), rules)
 
 
 def rules_that_may_match(source: str, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
     """The rules whose own triggers or word sets the file contains (after the combined, faster ``may_match``)."""
-    matched, words = _combined_match(source, rules)
-    if not matched:
-        return []
-    found = []
-    for rule in rules:
-        if any(trigger in source for trigger in rule.triggers):
-            found.append(rule)
-            continue
-        index = _word_index(rule)
-        if index:
-            if words is None:
-                words = set(_WORD.findall(source))
-            if _has_word_set(words, index):
-                found.append(rule)
-    return found
+    return _rules_that_may_match(_Scan(source), rules)
 
 
 def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
-    """Both stages: the words (no parse) and, for the rules left, ``ast_gate`` (an ``ast`` parse, no libcst)."""
-    candidates = rules_that_may_match(source, rules)
+    """Three stages, cheapest first: the words, the text gate (``text_gate``: what stands around the names, no
+    parse) and, for the rules left, the ast gate (``ast_gate``: an ``ast`` parse, no libcst)."""
+    scan = _Scan(source)
+    candidates = _rules_that_may_match(scan, rules)
+    if not candidates:
+        return False
+    facts = TextFacts(source)
+    candidates = [rule for rule in candidates if rule.may_match_text(facts, scan.words)]
     return bool(candidates) and may_match_ast(source, candidates)
 
 
-_WORD = re.compile(r"\w+")
 WordIndex = dict[str, list[frozenset[str]]]
-_PREFILTERS: dict[tuple, tuple["re.Pattern[str] | None", WordIndex]] = {}
+# ``\w`` on ASCII, every other byte a separator: ``bytes.translate`` and ``split`` find the ASCII words 2.5x
+# faster than ``re.findall(r"\w+")``. Every ASCII word of the regex's result is among them (a non-ASCII
+# character ends a word either way), and the names looked up are ASCII (``_Prefilter`` checks).
+_ASCII_WORDS = bytes(byte if byte < 128 and (chr(byte).isalnum() or byte == ord("_")) else ord(" ")
+                     for byte in range(256))
 
 
-def _combined_match(source: str, rules: Sequence[type[Rule]]) -> tuple[bool, set[str] | None]:
-    """Whether any of ``rules`` may match, and the file's words when they had to be computed for that."""
-    pattern, index = _prefilter_for(tuple(rules))
-    if pattern is not None and pattern.search(source) is not None:
-        return True, None
+class _Scan:
+    """One file's text, with its ASCII words and the triggers it contains, each computed on first use."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._words: set[str] | None = None
+        self._triggers: dict[tuple[str, ...], frozenset[str]] = {}
+
+    @property
+    def words(self) -> set[str]:
+        if self._words is None:
+            encoded = self.source.encode("utf-8", "surrogatepass").translate(_ASCII_WORDS)
+            self._words = set(encoded.decode("ascii").split())
+        return self._words
+
+    def triggers_in(self, triggers: tuple[str, ...]) -> frozenset[str]:
+        try:
+            return self._triggers[triggers]
+        except KeyError:
+            source = self.source
+            found = self._triggers[triggers] = frozenset(t for t in triggers if t in source)
+            return found
+
+
+@dataclass(frozen=True)
+class _Prefilter:
+    triggers: tuple[str, ...]
+    index: WordIndex
+    shared: tuple[str, ...]  # words every word set holds: a file without one of them matches no set
+
+
+def _combined_match(scan: _Scan, rules: Sequence[type[Rule]]) -> bool:
+    prefilter = _prefilter_for(tuple(rules))
+    return bool(scan.triggers_in(prefilter.triggers)) or _has_word_set(scan, prefilter)
+
+
+def _rules_that_may_match(scan: _Scan, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
+    if not _combined_match(scan, rules):
+        return []
+    found = scan.triggers_in(_prefilter_for(tuple(rules)).triggers)
+    return [rule for rule in rules if not found.isdisjoint(rule.triggers)
+            or _has_word_set(scan, _prefilter_for((rule,)))]
+
+
+def _has_word_set(scan: _Scan, prefilter: _Prefilter) -> bool:
+    index = prefilter.index
     if not index:
-        return False, None
-    words = set(_WORD.findall(source))
-    return _has_word_set(words, index), words
+        return False
+    if "" in index:  # an empty set, which every file contains
+        return True
+    if any(word not in scan.source for word in prefilter.shared):
+        return False
+    words = scan.words
+    return any(required <= words for key in words.intersection(index) for required in index[key])
 
 
 def _index_word_sets(word_sets) -> WordIndex:
-    """Word sets indexed by their longest word (long words are the rare ones); an empty set, which every file
-    contains, under the key ``""``."""
+    """Word sets indexed by their longest word (long words are the rare ones); an empty set under ``""``."""
     index: WordIndex = {}
     for required in word_sets:
         key = max(required, key=lambda word: (len(word), word)) if required else ""
@@ -123,30 +176,25 @@ def _index_word_sets(word_sets) -> WordIndex:
     return index
 
 
-def _has_word_set(words: set[str], index: WordIndex) -> bool:
-    return "" in index or any(required <= words for key in words.intersection(index) for required in index[key])
+_PREFILTERS: dict[tuple, _Prefilter] = {}
 
 
-@lru_cache(maxsize=None)
-def _word_index(rule: type[Rule]) -> WordIndex:
-    return _index_word_sets(getattr(rule, "required_words", ()))
-
-
-def _prefilter_for(rules: tuple[type[Rule], ...]) -> tuple["re.Pattern[str] | None", WordIndex]:
+def _prefilter_for(rules: tuple[type[Rule], ...]) -> _Prefilter:
     try:
         return _PREFILTERS[rules]
     except KeyError:
         pass
-    triggers = sorted({t for rule in rules for t in rule.triggers}, key=lambda t: (-len(t), t))
-    if "" in triggers:  # an empty trigger occurs in every text
-        pattern = re.compile("")
-    else:
-        pattern = re.compile("|".join(map(re.escape, triggers))) if triggers else None
-    index = _index_word_sets(required for rule in rules for required in getattr(rule, "required_words", ()))
+    # Longer triggers first: a shorter one that is a substring of a longer one is then usually redundant.
+    triggers = tuple(sorted({t for rule in rules for t in rule.triggers}, key=lambda t: (-len(t), t)))
+    word_sets = [required for rule in rules for required in getattr(rule, "required_words", ())]
+    if not all(word.isascii() for required in word_sets for word in required):
+        raise ValueError("required_words must be ASCII: the prefilter reads ASCII words only")
+    shared = tuple(sorted(frozenset.intersection(*word_sets))) if word_sets else ()
+    prefilter = _Prefilter(triggers, _index_word_sets(word_sets), shared)
     if len(_PREFILTERS) > 256:
         _PREFILTERS.clear()
-    _PREFILTERS[rules] = (pattern, index)
-    return pattern, index
+    _PREFILTERS[rules] = prefilter
+    return prefilter
 
 
 @dataclass

@@ -162,8 +162,12 @@ def changed_outside(before: str, after: str, regions: list[tuple[int, int]]) -> 
     return problems
 
 
+def _finding_keys(diagnostics) -> set[tuple[str, int, int]]:
+    return {(d.code, d.start.row, d.start.column) for d in diagnostics}
+
+
 def check_program(source: str, settings: Settings, regions: list[tuple[int, int]] | None = None) -> list[Failure]:
-    """lint and fix (safe and unsafe) never raise, the fix parses (libcst, and ast when the input did), was not
+    """lint and fix (safe and unsafe) never raise, the prefilter loses no finding, the fix parses (libcst, and ast when the input did), was not
     rejected, is idempotent, and (with ``regions``: pass them only when the unmutated file had nothing to fix)
     leaves the lines outside the inserted regions alone."""
     failures: list[Failure] = []
@@ -172,10 +176,14 @@ def check_program(source: str, settings: Settings, regions: list[tuple[int, int]
     if error:  # a broken mutation (or a program libcst cannot read): nothing to say about jaxlint
         return [Failure("input-unparseable", error)]
     try:
-        lint_source(source, PATH, settings)
-        lint_source(source, PATH, settings, prefilter=False)
+        filtered = lint_source(source, PATH, settings).diagnostics
+        unfiltered = lint_source(source, PATH, settings, prefilter=False).diagnostics
     except Exception:  # noqa: BLE001
         return [Failure("crash", "lint_source: " + traceback.format_exc())]
+    lost = _finding_keys(unfiltered) - _finding_keys(filtered)
+    if lost:  # the prefilter (words, text gate, ast gate) skipped a file that has findings
+        failures.append(Failure("prefilter-lost", "; ".join(f"{code} {row}:{column}" for code, row, column in
+                                                             sorted(lost))))
     for unsafe in (False, True):
         label = "unsafe" if unsafe else "safe"
         try:

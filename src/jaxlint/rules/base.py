@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, ClassVar, Sequence
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
+from jaxlint.text_gate import names_by_last
 from jaxlint.versions import Version, parse_version
 
 if TYPE_CHECKING:
     from jaxlint.ast_gate import AstFacts
     from jaxlint.context import FileContext
     from jaxlint.settings import Settings
+    from jaxlint.text_gate import TextFacts
 
 DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#{code}"
 
@@ -172,6 +174,12 @@ class Rule:
     @classmethod
     def has_ast_gate(cls) -> bool:
         return cls.ast_names is not None
+
+    @classmethod
+    def may_match_text(cls, facts: "TextFacts", words: set[str]) -> bool:
+        """The text gate (``jaxlint.text_gate``), before the ast gate: False only if no name of ``ast_names`` can
+        be referenced. Rules refine ``may_match_ast`` only: a refinement needs the tree."""
+        return cls.ast_names is None or facts.refers_to_any(names_by_last(cls.ast_names), words)
 
     @classmethod
     def may_match_ast(cls, facts: "AstFacts") -> bool:

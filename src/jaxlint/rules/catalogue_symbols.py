@@ -74,6 +74,10 @@ class CatalogueSymbolRule(Rule):
         # ``import_names`` holds every prefix of an imported module, as ``Catalogue.module_of`` tests prefixes.
         return facts.refers_to_any(cls.ast_names) or not cls.ast_modules.isdisjoint(facts.import_names)
 
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        return facts.may_import(cls.ast_modules) or super().may_match_text(facts, words)
+
     def __init__(self, context) -> None:
         super().__init__(context)
         self.catalogue = load()

@@ -56,6 +56,11 @@ class ChangedSignature(Rule):
     ast_names = frozenset({ARRAY, MAKE_MESH, PJIT})
 
     @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
+        return facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2)
+
+    @classmethod
     def may_match_ast(cls, facts) -> bool:
         # jnp.array is everywhere; only a call with a third positional argument (or a *starred one) can be flagged.
         # pjit is also flagged through ``partial(pjit, ...)``: any reference keeps the file.

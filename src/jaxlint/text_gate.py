@@ -1,0 +1,360 @@
+"""The text gate: the ast gate's question ("can this file refer to that qualified name?") answered from the text.
+
+The word prefilter keeps every file that spells ``jax`` and ``tree_map``, so ``jax.tree_util.tree_map`` keeps the
+file alive for the removed ``jax.tree_map``; the ast gate (``jaxlint.ast_gate``) then throws it away, but only after
+``ast.parse``. Most of those files can be thrown away from the text alone, by looking at what stands just before each
+occurrence of the name's last component and at the file's import statements. This stage answers "maybe" or "no"; a
+"maybe" goes on to the ast gate, which has the last word before libcst.
+
+Why "no" is sound (a superset of ``AstFacts.referenced`` and ``AstFacts.import_names``; the tests check it on every
+rule example, fixture and jaxlint's own source, and on hand-written line-break and comment cases):
+
+- ``scan_imports`` reads every ``import``/``from ... import`` statement with regular expressions that allow
+  whitespace, line continuations and comments between all tokens, so it sees every statement ``ast`` sees (and
+  more: text in strings and comments counts too). Bindings, star imports and import names are built as the ast gate
+  builds them.
+- An attribute chain ``... X . last`` refers to ``P.last`` only if ``X`` is ``P``'s last component (an inner
+  attribute, or a root bound through a star import) or ``X`` is a root bound to ``P``. ``X`` is read only when it
+  stands on the dot's line with nothing but spaces between (a comment or a string cannot sit there); anything else
+  before the dot (``)``, a quote, a line break) answers "maybe".
+- A name ``last`` with no dot before it refers to ``P.last`` only through an import binding of ``last`` or a star
+  import of ``P``. At the start of a line, the previous token might still be a dot (``jax.`` then a line break
+  inside brackets); the occurrence answers "maybe" when the previous non-blank line ends in a dot or a backslash or
+  holds a ``#`` (a comment may follow the dot).
+
+A file the text gate cannot decide is never skipped. Names with a single component are never gated here.
+"""
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable
+
+# Between two tokens: whitespace, a line continuation or a whole comment (to the end of its line, so that the
+# pattern can split a run of text in one way only: no catastrophic backtracking on long comments).
+_SEP_ITEM = r"[ \t\f\r\n]|\\(?:\r\n?|\n)|#[^\r\n]*(?=[\r\n]|\Z)"
+_SEP = rf"(?:{_SEP_ITEM})*"
+_DOTTED = rf"\w+(?:{_SEP}\.{_SEP}\w+)*"
+_ALIAS = rf"(?:{_SEP}\bas\b{_SEP}\w+)?"
+# Each pattern starts with its keyword, so that the regex engine's fast literal search finds the candidates; the
+# word boundary before the keyword is tested by hand.
+_FROM_IMPORT = re.compile(
+    rf"from\b{_SEP}(?P<module>{_DOTTED}){_SEP}\bimport\b{_SEP}"
+    rf"(?P<names>\*|\(?{_SEP}\w+{_ALIAS}(?:{_SEP},{_SEP}\w+{_ALIAS})*)")
+_IMPORT = re.compile(rf"import\b{_SEP}(?P<modules>{_DOTTED}{_ALIAS}(?:{_SEP},{_SEP}{_DOTTED}{_ALIAS})*)")
+_SEP_RUN = re.compile(rf"(?:{_SEP_ITEM})+")
+_ITEM = re.compile(r"([\w.]+)(?: as (\w+))?")
+_BLANK = " \t\f"
+_BLANK_OR_NEWLINE = " \t\f\r\n"
+# What stands before an occurrence of a name, when it is not the word before a dot (none of them is a word).
+MAYBE, BARE, NOT_A_NAME = "?", "", "!"
+# Before ``(``, these make it a parenthesized expression, not a call: ``return (jnp).array`` is a chain.
+_KEYWORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
+
+
+@dataclass
+class TextImports:
+    """What the file's import statements bind, read from the text (a superset of what ``ast`` reads)."""
+
+    bindings: dict[str, set[str]] = field(default_factory=dict)
+    star_modules: list[str] = field(default_factory=list)
+    import_names: set[str] = field(default_factory=set)
+
+
+def _normalized(text: str) -> str:
+    """``jax . numpy`` / ``a as b`` with comments and continuations, in one canonical spelling."""
+    return _SEP_RUN.sub(" ", text).replace(" .", ".").replace(". ", ".").strip()
+
+
+def _prefixes(dotted: str) -> list[str]:
+    parts = dotted.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+def _keyword_matches(pattern: "re.Pattern[str]", keyword_text: str, source: str):
+    """The pattern's match at every whole-word occurrence of its keyword. Each occurrence is tried on its own:
+    a match that starts in a comment (``# read from a``) may run on into code, and must not hide what it covers."""
+    start = source.find(keyword_text)
+    while start >= 0:
+        if not (start and _is_word_char(source[start - 1])):
+            match = pattern.match(source, start)
+            if match is not None:
+                yield match
+        start = source.find(keyword_text, start + len(keyword_text))
+
+
+def scan_imports(source: str) -> TextImports:
+    found = TextImports()
+    bindings = found.bindings
+    for match in _keyword_matches(_FROM_IMPORT, "from", source):
+        module = _normalized(match.group("module"))
+        found.import_names.update(_prefixes(module))
+        names = match.group("names")
+        if names == "*":
+            found.star_modules.append(module)
+            continue
+        for name, alias in _ITEM.findall(_normalized(names.lstrip("("))):
+            qualified = f"{module}.{name}"
+            found.import_names.add(qualified)
+            bindings.setdefault(alias or name, set()).add(qualified)
+    # Every ``import``, also the one in ``from m import n``: that reads ``n`` as a module too (harmless extra).
+    for match in _keyword_matches(_IMPORT, "import", source):
+        for item in _normalized(match.group("modules")).split(","):
+            item_match = _ITEM.fullmatch(item.strip())
+            if item_match is None:  # cannot happen for text the pattern matched; be safe rather than sorry
+                continue
+            name, alias = item_match.groups()
+            found.import_names.update(_prefixes(name))
+            if alias:
+                bindings.setdefault(alias, set()).add(name)
+            else:
+                top = name.split(".")[0]
+                bindings.setdefault(top, set()).add(top)
+    return found
+
+
+def context_before(source: str, start: int) -> str:
+    """What stands before the word at ``start``: ``MAYBE``, ``BARE`` (no dot) or the word before its dot."""
+    i = start
+    while i and source[i - 1] in _BLANK:
+        i -= 1
+    if not i:
+        return BARE
+    char = source[i - 1]
+    if char == ".":
+        i -= 1
+        while i and source[i - 1] in _BLANK:
+            i -= 1
+        end = i
+        while i and _is_word_char(source[i - 1]):
+            i -= 1
+        if i < end:
+            return source[i:end]
+        before = source[i - 1] if i else ""
+        # A subscript, a display, a string, ``...`` or a float: an attribute of those is no qualified name.
+        if before in "]}'\".":
+            return NOT_A_NAME
+        if before == ")":
+            return _context_of_parenthesis(source, i - 1)
+        return MAYBE  # a line break before the dot (or a backslash): the chain's root is on another line
+    if char not in "\r\n":
+        return BARE
+    # The start of a line: inside brackets the previous token may be a dot at the end of an earlier line, before
+    # a comment or a few comment-only lines.
+    while True:
+        while i and source[i - 1] in _BLANK_OR_NEWLINE:
+            i -= 1
+        if not i:
+            return BARE
+        line_start = max(source.rfind("\n", 0, i), source.rfind("\r", 0, i)) + 1
+        line = source[line_start:i]
+        hash_at = line.find("#")
+        if hash_at < 0:
+            code = line
+        elif "'" in line[:hash_at] or '"' in line[:hash_at]:
+            return MAYBE  # the ``#`` may be in a string: where the comment starts is unknown
+        else:
+            code = line[:hash_at].rstrip(_BLANK)
+            if not code.strip(_BLANK):
+                i = line_start  # a comment-only line holds no token: look at the line before
+                continue
+        return MAYBE if code.endswith((".", "\\")) else BARE
+
+
+class TextFacts:
+    """The text gate's view of one file; imports and contexts are computed on first use."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._imports: TextImports | None = None
+        self._occurrences: dict[str, list[tuple[int, str]]] = {}
+
+    @property
+    def imports(self) -> TextImports:
+        if self._imports is None:
+            self._imports = scan_imports(self.source)
+        return self._imports
+
+    def occurrences(self, word: str) -> list[tuple[int, str]]:
+        """(end offset, context) of every whole-word occurrence of ``word``."""
+        try:
+            return self._occurrences[word]
+        except KeyError:
+            pass
+        source, found = self.source, []
+        # ``str.find`` and a boundary test beat a regular expression: a leading ``\b`` or look-behind turns off
+        # the regex engine's fast literal search.
+        start = source.find(word)
+        while start >= 0:
+            end = start + len(word)
+            if not (start and _is_word_char(source[start - 1])) and not (end < len(source)
+                                                                         and _is_word_char(source[end])):
+                found.append((end, context_before(source, start)))
+            start = source.find(word, end)
+        self._occurrences[word] = found
+        return found
+
+    def may_import(self, modules: Iterable[str]) -> bool:
+        """Whether an import statement may mention one of ``modules`` (or a module under it)."""
+        return not self.imports.import_names.isdisjoint(modules)
+
+    def may_refer(self, qualified: str) -> bool:
+        """Whether the ast gate could count ``qualified`` as referenced (False only when it cannot)."""
+        parent_name, _, last = qualified.rpartition(".")
+        if not parent_name or qualified in self.imports.import_names:
+            return True
+        return any(self._may_be(qualified, context) for _, context in self.occurrences(last))
+
+    def may_call_with_more_than(self, qualified: str, arguments: int) -> bool:
+        """Whether a call of ``qualified`` may have more than ``arguments`` positional arguments (the ast gate's
+        ``len(call.args)``). Counts top-level commas, so keywords count too: an over-estimate."""
+        parent_name, _, last = qualified.rpartition(".")
+        if not parent_name:
+            return True
+        for end, context in self.occurrences(last):
+            if self._may_be(qualified, context) and self._may_pass_more(end, arguments):
+                return True
+        # ``from jax.numpy import array as arr``: calls of the alias, a bare name (or one we cannot see around)
+        aliases = [name for name, bound in self.imports.bindings.items() if qualified in bound and name != last]
+        return any(context in (BARE, MAYBE) and self._may_pass_more(end, arguments)
+                   for alias in aliases for end, context in self.occurrences(alias))
+
+    def _may_pass_more(self, end: int, arguments: int) -> bool:
+        count = argument_count(self.source, end)
+        return count is None or count > arguments
+
+    def _may_be(self, qualified: str, context: str) -> bool:
+        """Whether an occurrence of ``qualified``'s last component, in ``context``, may refer to it."""
+        if context == MAYBE:
+            return True
+        if context == NOT_A_NAME:
+            return False
+        parent_name, _, last = qualified.rpartition(".")
+        imports = self.imports
+        if context == BARE:
+            return qualified in imports.bindings.get(last, ()) or parent_name in imports.star_modules
+        return context == parent_name.rpartition(".")[2] or parent_name in imports.bindings.get(context, ())
+
+    def refers_to_any(self, names_by_last: dict[str, list[str]], words: set[str]) -> bool:
+        """``may_refer`` for any of the names (indexed by last component), looking only at words the file has."""
+        for last in words.intersection(names_by_last):
+            if any(self.may_refer(name) for name in names_by_last[last]):
+                return True
+        return False
+
+
+_NEWLINE = re.compile(r"[\r\n]")
+_CALL_TOKEN = re.compile(r"""[()\[\]{},'"#\\]""")
+
+
+def argument_count(source: str, end: int) -> int | None:
+    """The number of top-level commas plus one in the call whose callee ends at ``end``; 0 for ``()``; -1 when no
+    call follows; None when the text cannot be read with certainty (a triple-quoted or f-string, a line break or a
+    bracket between callee and ``(``)."""
+    i = end
+    while i < len(source) and source[i] in _BLANK:
+        i += 1
+    if i == len(source):
+        return -1
+    if source[i] != "(":
+        # ``(jnp.array)(...)``, or the ``(`` on another line inside brackets: a call we cannot see
+        return None if source[i] in ")\r\n#\\" else -1
+    depth, commas, empty, i = 0, 0, True, i + 1
+    while True:
+        match = _CALL_TOKEN.search(source, i)
+        if match is None:
+            return None
+        char, j = match.group(), match.start()
+        if source[i:j].strip():
+            empty = False
+        i = j + 1
+        if char in "([{":
+            depth += 1
+            empty = False
+        elif char in ")]}":
+            if not depth:
+                return commas + 1 if not empty or commas else 0
+            depth -= 1
+        elif char == ",":
+            commas += depth == 0
+        elif char == "#":
+            newline = _NEWLINE.search(source, i)
+            if newline is None:
+                return None
+            i = newline.end()
+        elif char == "\\":
+            i += 1  # a line continuation
+        else:  # a string: only plain one-line ones are skipped; an f-string may nest quotes (3.12)
+            empty = False
+            if source.startswith(char * 3, j) or _string_prefix(source, j) & {"f", "F"}:
+                return None
+            i = _string_end(source, j + 1, char)
+            if i < 0:
+                return None
+
+
+def _string_prefix(source: str, quote: int) -> set[str]:
+    start = quote
+    while start and source[start - 1] in "rRbBuUfF":
+        start -= 1
+    return set(source[start:quote])
+
+
+def _string_end(source: str, i: int, quote: str) -> int:
+    """The offset after the closing ``quote`` of a one-line string starting at ``i``; -1 if none on the line."""
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            i += 2
+        elif char == quote:
+            return i + 1
+        elif char in "\r\n":
+            return -1
+        else:
+            i += 1
+    return -1
+
+
+def _context_of_parenthesis(source: str, close: int) -> str:
+    """``(...).name``: a call's or subscript's result (``f(x).T``: never a qualified name) or a parenthesized
+    expression (``(jax).numpy``: maybe). The matching ``(`` is looked for on the same line only, where no comment
+    can hide a bracket; a quote on the way makes the brackets unreliable."""
+    depth, i = 0, close
+    while i >= 0:
+        char = source[i]
+        if char == ")" or char == "]" or char == "}":
+            depth += 1
+        elif char == "(" or char == "[" or char == "{":
+            depth -= 1
+            if not depth:
+                break
+        elif char in "'\"\r\n\\":
+            return MAYBE
+        i -= 1
+    if i < 0 or source[i] != "(":
+        return MAYBE
+    while i and source[i - 1] in _BLANK:
+        i -= 1
+    end = i
+    while i and _is_word_char(source[i - 1]):
+        i -= 1
+    if i < end:
+        return MAYBE if source[i:end] in _KEYWORDS else NOT_A_NAME  # ``f(x).T`` is a call
+    if i and source[i - 1] in ")]":
+        return NOT_A_NAME  # ``f(a)(b).T``, ``x[0](b).T``: calls too
+    return MAYBE
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"  # what ``\w`` matches
+
+
+@lru_cache(maxsize=None)
+def names_by_last(names: frozenset[str]) -> dict[str, list[str]]:
+    """A rule's gate names indexed by their last component (built once per rule)."""
+    index: dict[str, list[str]] = {}
+    for name in names:
+        index.setdefault(name.rpartition(".")[2], []).append(name)
+    return index

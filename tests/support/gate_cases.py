@@ -1,0 +1,54 @@
+"""Sources the prefilter gates are checked on (tests/test_ast_gate.py, tests/test_text_gate.py): every rule
+example, every test fixture, jaxlint's own source, and hand-written scope and star-import cases."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from jaxlint.ast_gate import collect_facts
+from jaxlint.rules import all_rules
+from jaxlint.text_gate import TextFacts
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sources():
+    for rule in all_rules():
+        for i, example in enumerate(rule.VALID + rule.INVALID):
+            yield f"{rule.code}-example-{i}", example.code
+    for path in sorted((ROOT / "tests" / "fixtures").rglob("*.py")) + sorted((ROOT / "src").rglob("*.py")):
+        yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
+
+
+SOURCES = list(_sources())
+
+SCOPE_CASES = [
+    "import jax.numpy as jnp\ndef f(jnp):\n    return jnp.meshgrid(1)\n",
+    "def f():\n    import jax.numpy as jnp\n    return jnp.meshgrid(1)\n",
+    "def g():\n    return np.take_along_axis(a, b, 0)\nimport jax.numpy as np\n",
+    "try:\n    import jax.numpy as np\nexcept ImportError:\n    import numpy as np\nnp.meshgrid(1)\n",
+    "from jax.numpy import *\nmeshgrid(1)\n",
+    "from jax.experimental.pallas import *\nfrom numpy import *\nds(0, None)\n",
+    "class A:\n    from jax import numpy as jnp\n    x = jnp.meshgrid(1)\n",
+    "x = [jnp.empty(3) for jnp in (1,)]\nimport jax.numpy as jnp\n",
+    "from jax import tree_util as tu, experimental\nexperimental.maps.xmap(tu.tree_map)\n",
+    "import jax.experimental.maps, jax.experimental.pjit as pj\npj.pjit(jax.experimental.maps.xmap)\n",
+    "from jax.core import (\n    pp as _pp,\n)\n_pp\n",
+    "global_x = 1\ndef f():\n    global jnp\n    import jax.numpy as jnp\njnp.meshgrid(1)\n",
+    "match x:\n    case jnp.X:\n        import jax.numpy as jnp\n",
+]
+
+
+def text_gate_misses(source: str) -> list[str] | None:
+    """What the text gate would wrongly rule out in ``source``: names the ast gate counts as referenced or imported,
+    and calls whose positional arguments it undercounts. None when ``ast`` cannot parse the source."""
+    facts = collect_facts(source)
+    if facts is None:
+        return None
+    text = TextFacts(source)
+    misses = [f"referenced {name}" for name in sorted(facts.referenced()) if not text.may_refer(name)]
+    misses += [f"imported {name}" for name in sorted(facts.import_names - text.imports.import_names)]
+    for call in facts.calls:
+        for name in sorted(facts.qualified_names(call.func)):
+            if not text.may_call_with_more_than(name, len(call.args) - 1):
+                misses.append(f"call of {name} on line {call.lineno} with {len(call.args)} positional arguments")
+    return misses
