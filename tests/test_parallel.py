@@ -5,7 +5,6 @@ import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 from jaxlint.runner import Mode, run_files
 from support.corpus import make_project, source_files, summary

@@ -177,3 +177,21 @@ def test_long_comment_runs_do_not_backtrack_catastrophically():
     scan_imports(source)
     source = "import " + "a . " * 3000 + "# " + " " * 3000
     scan_imports(source)
+
+
+def test_scans_stay_linear_on_pathological_files():
+    # Each of these would take minutes if a scan per occurrence ran to the end of the file or line.
+    one_line = "import jax.numpy as jnp; " + "f(x).cross(y); jnp.array('" * 20000
+    facts = TextFacts(one_line)
+    assert facts.may_call_with_more_than("jax.numpy.array", 2)  # unterminated strings: cannot tell
+    assert not facts.may_refer("jax.numpy.cross")
+    comments = "import jax\n" + "# a comment\n" * 20000 + "tree_map\n" * 2000
+    # The first occurrence follows 20000 comment-only lines: too many to read back, so "maybe".
+    assert [context for _, context in TextFacts(comments).occurrences("tree_map")][:2] == [MAYBE, BARE]
+    assert context_before("x.\n" + "# c\n" * 100 + "tree_map", len("x.\n" + "# c\n" * 100)) == MAYBE
+
+
+def test_bounded_scans_answer_maybe():
+    far = "import jax.numpy as jnp\njnp.array(" + "a + " * 2000 + "b)\n"
+    assert argument_count(far, far.index("array") + len("array")) is None
+    assert context_before("(" + "a + " * 2000 + "a).tree_map", len("(" + "a + " * 2000 + "a).")) == MAYBE

@@ -143,7 +143,7 @@ def context_before(source: str, start: int) -> str:
         return BARE
     # The start of a line: inside brackets the previous token may be a dot at the end of an earlier line, before
     # a comment or a few comment-only lines.
-    while True:
+    for _ in range(_MAX_COMMENT_LINES):
         while i and source[i - 1] in _BLANK_OR_NEWLINE:
             i -= 1
         if not i:
@@ -161,6 +161,7 @@ def context_before(source: str, start: int) -> str:
                 i = line_start  # a comment-only line holds no token: look at the line before
                 continue
         return MAYBE if code.endswith((".", "\\")) else BARE
+    return MAYBE  # a long run of comment lines: not worth reading back further
 
 
 class TextFacts:
@@ -246,6 +247,9 @@ class TextFacts:
 
 
 _NEWLINE = re.compile(r"[\r\n]")
+_MAX_COMMENT_LINES = 64  # comment-only lines read back from a line start
+# How far a bracket scan looks before it answers "cannot tell" (a call's arguments, a parenthesized expression).
+_MAX_SCAN = 4096
 _CALL_TOKEN = re.compile(r"""[()\[\]{},'"#\\]""")
 
 
@@ -262,8 +266,9 @@ def argument_count(source: str, end: int) -> int | None:
         # ``(jnp.array)(...)``, or the ``(`` on another line inside brackets: a call we cannot see
         return None if source[i] in ")\r\n#\\" else -1
     depth, commas, empty, i = 0, 0, True, i + 1
+    stop = min(len(source), i + _MAX_SCAN)  # bounded: many unclosed calls in a broken file must stay linear
     while True:
-        match = _CALL_TOKEN.search(source, i)
+        match = _CALL_TOKEN.search(source, i, stop)
         if match is None:
             return None
         char, j = match.group(), match.start()
@@ -290,7 +295,7 @@ def argument_count(source: str, end: int) -> int | None:
             empty = False
             if source.startswith(char * 3, j) or _string_prefix(source, j) & {"f", "F"}:
                 return None
-            i = _string_end(source, j + 1, char)
+            i = _string_end(source, j + 1, char, stop)
             if i < 0:
                 return None
 
@@ -302,9 +307,10 @@ def _string_prefix(source: str, quote: int) -> set[str]:
     return set(source[start:quote])
 
 
-def _string_end(source: str, i: int, quote: str) -> int:
-    """The offset after the closing ``quote`` of a one-line string starting at ``i``; -1 if none on the line."""
-    while i < len(source):
+def _string_end(source: str, i: int, quote: str, stop: int) -> int:
+    """The offset after the closing ``quote`` of a one-line string starting at ``i``; -1 if none on the line
+    (or before ``stop``)."""
+    while i < stop:
         char = source[i]
         if char == "\\":
             i += 2
@@ -322,7 +328,8 @@ def _context_of_parenthesis(source: str, close: int) -> str:
     expression (``(jax).numpy``: maybe). The matching ``(`` is looked for on the same line only, where no comment
     can hide a bracket; a quote on the way makes the brackets unreliable."""
     depth, i = 0, close
-    while i >= 0:
+    stop = max(-1, close - _MAX_SCAN)  # bounded: a huge one-line file with many ``).x`` must stay linear
+    while i > stop:
         char = source[i]
         if char == ")" or char == "]" or char == "}":
             depth += 1
@@ -333,7 +340,7 @@ def _context_of_parenthesis(source: str, close: int) -> str:
         elif char in "'\"\r\n\\":
             return MAYBE
         i -= 1
-    if i < 0 or source[i] != "(":
+    if i <= stop or source[i] != "(":
         return MAYBE
     while i and source[i - 1] in _BLANK:
         i -= 1

@@ -1,4 +1,4 @@
-"""The loader: merge of generated + overlay, lookups, triggers, speed."""
+"""The loader: merge of generated + overlay, lookups, required words, speed."""
 from __future__ import annotations
 
 import time
@@ -72,10 +72,13 @@ def test_removed_and_deprecated_at():
     assert e.removed_at("0.11.0") and not e.deprecated_at("0.12.0")
 
 
-def test_triggers_are_last_components():
-    trig = load().triggers
-    assert {"tree_map", "DebugInfo", "cloud_tpu_init", "jax_exec_time_optimization_effort"} <= trig
-    assert all("." not in t for t in trig)
+def test_required_words_are_the_components_of_each_name():
+    words = load().required_words_for(("symbol", "module"))
+    assert frozenset({"jax", "tree_map"}) in words
+    assert frozenset({"jax", "core", "DebugInfo"}) in words
+    assert frozenset({"jax", "cloud_tpu_init"}) in words
+    assert not any("." in word for required in words for word in required)
+    assert frozenset({"jax_exec_time_optimization_effort"}) not in words  # config entries are not symbols
 
 
 def test_overlay_without_reason_is_rejected(tmp_path):

@@ -39,7 +39,7 @@ def main() -> int:
     totals = collections.Counter()
     codes_total = collections.Counter()
     problems = []
-    for project in sorted(p for p in args.corpus.iterdir() if p.is_dir()):
+    for project in sorted(p for p in args.corpus.iterdir() if p.is_dir() and not p.name.startswith(".")):
         files = [p for p in project.rglob("*.py")]
         lines = sum(p.read_bytes().count(b"\n") for p in files)
         check = run([".", "--isolated", "--no-cache", "-j", args.jobs, "--output-format", "json", "--exit-zero"],

@@ -16,7 +16,6 @@ import pytest
 from jaxlint.config import Overrides, SettingsResolver
 from jaxlint.rules.jax102_removed_config_option import RemovedConfigOption
 from jaxlint.rules.jax201_tuple_return import TupleReturn
-from jaxlint.rules.jax202_take_along_axis import TakeAlongAxisWrap
 from jaxlint.verify.plan import make_plan
 from jaxlint.verify.verifier import verify
 from tests.verify.wrong_rules import MeshgridWithoutList, TakeAlongAxisWrongBool

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
-import json
 import os
 import pickle
 import subprocess
@@ -11,10 +9,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 
 from jaxlint.config import Overrides, SettingsResolver
-from jaxlint.verify.instrument import RUNTIME_DIR, instrument_file, prepare_trees, statement_offset, wrap_spans
+from jaxlint.verify.instrument import instrument_file, prepare_trees, statement_offset, wrap_spans
 from jaxlint.verify.plan import make_plan
 from jaxlint.verify.run import resolve_argv, traceback_locations, RunResult
 

@@ -180,13 +180,6 @@ class Catalogue:
     def arguments_of(self, name: str) -> tuple[Argument, ...]:
         return tuple(a for a in self.arguments if a.name == name)
 
-    @property
-    def triggers(self) -> frozenset[str]:
-        """The last name component of every entry: a file containing none of them needs no catalogue rule."""
-        out = {e.attr for e in self.entries if e.kind != "config"}
-        out.update(e.name for e in self.entries if e.kind == "config")
-        return frozenset(out)
-
     def required_words_for(self, kinds: Iterable[str]) -> frozenset[frozenset[str]]:
         """Per entry, every component of its dotted name: a reference to ``jax.core.pp`` (``import jax.core``,
         ``from jax import core; core.pp``, ``from jax.core import *; pp``, ``getattr(jax.core, "pp")``) always

@@ -134,9 +134,10 @@ class Rule:
     # Word sets: a file may also match when it contains, as whole words, every word of one of these sets (the
     # catalogue rules: each component of a dotted JAX name). Much more selective than the names' last components.
     required_words: ClassVar[frozenset[frozenset[str]]] = frozenset()
-    # The ast gate (``jaxlint.ast_gate``): qualified names at least one of which every flagged file refers to
-    # (through an import, an attribute chain or a name). None: the rule is not gated, every file that passes the
-    # word prefilter is parsed with libcst. A rule may refine the test by overriding ``may_match_ast``.
+    # The gates (``jaxlint.text_gate``, then ``jaxlint.ast_gate``): qualified names at least one of which every
+    # flagged file refers to (through an import, an attribute chain or a name). None: the rule is not gated, every
+    # file that passes the word prefilter is parsed with libcst. A rule may refine the tests by overriding
+    # ``may_match_text`` and ``may_match_ast``; each must over-approximate what the visit can flag.
     ast_names: ClassVar[frozenset[str] | None] = None
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
