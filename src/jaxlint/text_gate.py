@@ -15,12 +15,18 @@ rule example, fixture and jaxlint's own source, and on hand-written line-break a
   builds them.
 - An attribute chain ``... X . last`` refers to ``P.last`` only if ``X`` is ``P``'s last component (an inner
   attribute, or a root bound through a star import) or ``X`` is a root bound to ``P``. ``X`` is read only when it
-  stands on the dot's line with nothing but spaces between (a comment or a string cannot sit there); anything else
-  before the dot (``)``, a quote, a line break) answers "maybe".
+  stands on the dot's line with nothing but spaces between (a comment or a string cannot sit there). A ``]``,
+  ``}``, quote or dot before the dot makes it an attribute of a subscript, display, string or constant (never a
+  qualified name); ``(...)`` on the same line is a call unless a keyword stands before it; anything else (a line
+  break, a backslash, brackets across lines) answers "maybe".
 - A name ``last`` with no dot before it refers to ``P.last`` only through an import binding of ``last`` or a star
   import of ``P``. At the start of a line, the previous token might still be a dot (``jax.`` then a line break
   inside brackets); the occurrence answers "maybe" when the previous non-blank line ends in a dot or a backslash or
   holds a ``#`` (a comment may follow the dot).
+
+For JAX103, calls are counted too: the top-level commas of a call's parentheses, with one-line plain strings and
+comments skipped, over-estimate ``len(call.args)``; f-strings, triple-quoted strings and a ``(`` on another line
+answer "maybe".
 
 A file the text gate cannot decide is never skipped. Names with a single component are never gated here.
 """
@@ -52,6 +58,10 @@ _BLANK_OR_NEWLINE = " \t\f\r\n"
 MAYBE, BARE, NOT_A_NAME = "?", "", "!"
 # Before ``(``, these make it a parenthesized expression, not a call: ``return (jnp).array`` is a chain.
 _KEYWORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
+# Bounds that keep every scan linear in the file (past them the answer is "maybe"): comment-only lines read back
+# from a line start, and how far a bracket scan looks (a call's arguments, a parenthesized expression).
+_MAX_COMMENT_LINES = 64
+_MAX_SCAN = 4096
 
 
 @dataclass
@@ -124,14 +134,9 @@ def context_before(source: str, start: int) -> str:
         return BARE
     char = source[i - 1]
     if char == ".":
-        i -= 1
-        while i and source[i - 1] in _BLANK:
-            i -= 1
-        end = i
-        while i and _is_word_char(source[i - 1]):
-            i -= 1
-        if i < end:
-            return source[i:end]
+        word, i = _word_before(source, i - 1)
+        if word:
+            return word
         before = source[i - 1] if i else ""
         # A subscript, a display, a string, ``...`` or a float: an attribute of those is no qualified name.
         if before in "]}'\".":
@@ -247,9 +252,6 @@ class TextFacts:
 
 
 _NEWLINE = re.compile(r"[\r\n]")
-_MAX_COMMENT_LINES = 64  # comment-only lines read back from a line start
-# How far a bracket scan looks before it answers "cannot tell" (a call's arguments, a parenthesized expression).
-_MAX_SCAN = 4096
 _CALL_TOKEN = re.compile(r"""[()\[\]{},'"#\\]""")
 
 
@@ -342,16 +344,22 @@ def _context_of_parenthesis(source: str, close: int) -> str:
         i -= 1
     if i <= stop or source[i] != "(":
         return MAYBE
+    word, i = _word_before(source, i)
+    if word:
+        return MAYBE if word in _KEYWORDS else NOT_A_NAME  # ``f(x).T`` is a call
+    if i and source[i - 1] in ")]":
+        return NOT_A_NAME  # ``f(a)(b).T``, ``x[0](b).T``: calls too
+    return MAYBE
+
+
+def _word_before(source: str, i: int) -> tuple[str, int]:
+    """The word that ends at ``i`` after skipping blanks back (``""`` if none), and where it (or the blanks) start."""
     while i and source[i - 1] in _BLANK:
         i -= 1
     end = i
     while i and _is_word_char(source[i - 1]):
         i -= 1
-    if i < end:
-        return MAYBE if source[i:end] in _KEYWORDS else NOT_A_NAME  # ``f(x).T`` is a call
-    if i and source[i - 1] in ")]":
-        return NOT_A_NAME  # ``f(a)(b).T``, ``x[0](b).T``: calls too
-    return MAYBE
+    return source[i:end], i
 
 
 def _is_word_char(char: str) -> bool:
