@@ -10,22 +10,8 @@ import libcst as cst
 
 from jaxlint.ast_gate import may_match_ast
 from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
-from jaxlint.diagnostics import (
-    PARSE_ERROR,
-    Applicability,
-    Diagnostic,
-    Edit,
-    LineIndex,
-    Location,
-)
-from jaxlint.fixes import (
-    EditBuilder,
-    apply_edits,
-    edits_overlap,
-    invert_edits,
-    map_offset,
-    map_span,
-)
+from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
+from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
 from jaxlint.noqa import file_suppression, line_suppresses
 from jaxlint.positions import node_spans
 from jaxlint.rules.base import Rule
@@ -112,12 +98,11 @@ _ASCII_WORDS = bytes(byte if byte < 128 and (chr(byte).isalnum() or byte == ord(
 
 
 class _Scan:
-    """One file's text, with its ASCII words and the triggers it contains, each computed on first use."""
+    """One file's text, with its ASCII words split on first use."""
 
     def __init__(self, source: str) -> None:
         self.source = source
         self._words: set[str] | None = None
-        self._triggers: dict[tuple[str, ...], frozenset[str]] = {}
 
     @property
     def words(self) -> set[str]:
@@ -125,14 +110,6 @@ class _Scan:
             encoded = self.source.encode("utf-8", "surrogatepass").translate(_ASCII_WORDS)
             self._words = set(encoded.decode("ascii").split())
         return self._words
-
-    def triggers_in(self, triggers: tuple[str, ...]) -> frozenset[str]:
-        try:
-            return self._triggers[triggers]
-        except KeyError:
-            source = self.source
-            found = self._triggers[triggers] = frozenset(t for t in triggers if t in source)
-            return found
 
 
 @dataclass(frozen=True)
@@ -144,13 +121,16 @@ class _Prefilter:
 
 def _combined_match(scan: _Scan, rules: Sequence[type[Rule]]) -> bool:
     prefilter = _prefilter_for(tuple(rules))
-    return bool(scan.triggers_in(prefilter.triggers)) or _has_word_set(scan, prefilter)
+    source = scan.source
+    return any(trigger in source for trigger in prefilter.triggers) or _has_word_set(scan, prefilter)
 
 
 def _rules_that_may_match(scan: _Scan, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
-    if not _combined_match(scan, rules):
+    prefilter = _prefilter_for(tuple(rules))
+    source = scan.source
+    found = frozenset(trigger for trigger in prefilter.triggers if trigger in source)
+    if not found and not _has_word_set(scan, prefilter):
         return []
-    found = scan.triggers_in(_prefilter_for(tuple(rules)).triggers)
     return [rule for rule in rules if not found.isdisjoint(rule.triggers)
             or _has_word_set(scan, _prefilter_for((rule,)))]
 

@@ -243,10 +243,10 @@ class TextFacts:
             return qualified in imports.bindings.get(last, ()) or parent_name in imports.star_modules
         return context == parent_name.rpartition(".")[2] or parent_name in imports.bindings.get(context, ())
 
-    def refers_to_any(self, names_by_last: dict[str, list[str]], words: set[str]) -> bool:
+    def refers_to_any(self, by_last: dict[str, list[str]], words: set[str]) -> bool:
         """``may_refer`` for any of the names (indexed by last component), looking only at words the file has."""
-        for last in words.intersection(names_by_last):
-            if any(self.may_refer(name) for name in names_by_last[last]):
+        for last in words.intersection(by_last):
+            if any(self.may_refer(name) for name in by_last[last]):
                 return True
         return False
 

@@ -179,7 +179,7 @@ class Rule:
     @classmethod
     def may_match_text(cls, facts: "TextFacts", words: set[str]) -> bool:
         """The text gate (``jaxlint.text_gate``), before the ast gate: False only if no name of ``ast_names`` can
-        be referenced. Rules refine ``may_match_ast`` only: a refinement needs the tree."""
+        be referenced (JAX103 refines it with argument counts read from the text)."""
         return cls.ast_names is None or facts.refers_to_any(names_by_last(cls.ast_names), words)
 
     @classmethod
