@@ -98,9 +98,28 @@ class AstFacts:
         return found
 
 
-def _with_prefixes(dotted: str) -> list[str]:
+def with_prefixes(dotted: str) -> list[str]:
     parts = dotted.split(".")
     return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+# What an import statement binds, as both gates record it (the text gate reads the same statements from the text).
+def record_import(bindings: dict[str, set[str]], import_names: set[str], name: str, alias: str | None) -> None:
+    """``import name [as alias]``."""
+    import_names.update(with_prefixes(name))
+    if alias:
+        bindings.setdefault(alias, set()).add(name)
+    else:
+        top = name.split(".")[0]
+        bindings.setdefault(top, set()).add(top)
+
+
+def record_from_import(bindings: dict[str, set[str]], import_names: set[str], module: str, name: str,
+                       alias: str | None) -> None:
+    """``from module import name [as alias]`` (the module itself: ``import_names.update(with_prefixes(module))``)."""
+    qualified = f"{module}.{name}"
+    import_names.add(qualified)
+    bindings.setdefault(alias or name, set()).add(qualified)
 
 
 # Child fields per node class, without the ones that never hold a name (``ctx``, operators, strings).
@@ -145,24 +164,17 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
             facts.withs.append(node)
         elif kind is Import:
             for alias in node.names:
-                facts.import_names.update(_with_prefixes(alias.name))
-                if alias.asname:
-                    bindings.setdefault(alias.asname, set()).add(alias.name)
-                else:
-                    top = alias.name.split(".")[0]
-                    bindings.setdefault(top, set()).add(top)
+                record_import(bindings, facts.import_names, alias.name, alias.asname)
             continue
         elif kind is ImportFrom:
             if node.level or not node.module:
                 continue  # relative imports never resolve to a qualified name
-            facts.import_names.update(_with_prefixes(node.module))
+            facts.import_names.update(with_prefixes(node.module))
             for alias in node.names:
                 if alias.name == "*":
                     facts.star_modules.append(node.module)
-                    continue
-                qualified = f"{node.module}.{alias.name}"
-                facts.import_names.add(qualified)
-                bindings.setdefault(alias.asname or alias.name, set()).add(qualified)
+                else:
+                    record_from_import(bindings, facts.import_names, node.module, alias.name, alias.asname)
             continue
         for name in child_fields.get(kind, ()):  # lists may hold None (``{**d}`` keys) or strings (``global``)
             value = getattr(node, name)

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
+from jaxlint.ast_gate import record_from_import, record_import, with_prefixes
+
 # Between two tokens: whitespace, a line continuation or a whole comment (to the end of its line, so that the
 # pattern can split a run of text in one way only: no catastrophic backtracking on long comments).
 _SEP_ITEM = r"[ \t\f\r\n]|\\(?:\r\n?|\n)|#[^\r\n]*(?=[\r\n]|\Z)"
@@ -78,11 +80,6 @@ def _normalized(text: str) -> str:
     return _SEP_RUN.sub(" ", text).replace(" .", ".").replace(". ", ".").strip()
 
 
-def _prefixes(dotted: str) -> list[str]:
-    parts = dotted.split(".")
-    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
-
-
 def _keyword_matches(pattern: "re.Pattern[str]", keyword_text: str, source: str):
     """The pattern's match at every whole-word occurrence of its keyword. Each occurrence is tried on its own:
     a match that starts in a comment (``# read from a``) may run on into code, and must not hide what it covers."""
@@ -100,15 +97,13 @@ def scan_imports(source: str) -> TextImports:
     bindings = found.bindings
     for match in _keyword_matches(_FROM_IMPORT, "from", source):
         module = _normalized(match.group("module"))
-        found.import_names.update(_prefixes(module))
+        found.import_names.update(with_prefixes(module))
         names = match.group("names")
         if names == "*":
             found.star_modules.append(module)
             continue
         for name, alias in _ITEM.findall(_normalized(names.lstrip("("))):
-            qualified = f"{module}.{name}"
-            found.import_names.add(qualified)
-            bindings.setdefault(alias or name, set()).add(qualified)
+            record_from_import(bindings, found.import_names, module, name, alias)
     # Every ``import``, also the one in ``from m import n``: that reads ``n`` as a module too (harmless extra).
     for match in _keyword_matches(_IMPORT, "import", source):
         for item in _normalized(match.group("modules")).split(","):
@@ -116,12 +111,7 @@ def scan_imports(source: str) -> TextImports:
             if item_match is None:  # cannot happen for text the pattern matched; be safe rather than sorry
                 continue
             name, alias = item_match.groups()
-            found.import_names.update(_prefixes(name))
-            if alias:
-                bindings.setdefault(alias, set()).add(name)
-            else:
-                top = name.split(".")[0]
-                bindings.setdefault(top, set()).add(top)
+            record_import(bindings, found.import_names, name, alias)
     return found
 
 
