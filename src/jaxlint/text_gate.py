@@ -80,16 +80,25 @@ def _normalized(text: str) -> str:
     return _SEP_RUN.sub(" ", text).replace(" .", ".").replace(". ", ".").strip()
 
 
+def _whole_word_starts(source: str, word: str):
+    """Where ``word`` occurs as a whole word. ``str.find`` and a boundary test beat a regular expression: a
+    leading ``\b`` or look-behind turns off the regex engine's fast literal search."""
+    start = source.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if not (start and _is_word_char(source[start - 1])) and not (end < len(source)
+                                                                     and _is_word_char(source[end])):
+            yield start
+        start = source.find(word, end)
+
+
 def _keyword_matches(pattern: "re.Pattern[str]", keyword_text: str, source: str):
     """The pattern's match at every whole-word occurrence of its keyword. Each occurrence is tried on its own:
     a match that starts in a comment (``# read from a``) may run on into code, and must not hide what it covers."""
-    start = source.find(keyword_text)
-    while start >= 0:
-        if not (start and _is_word_char(source[start - 1])):
-            match = pattern.match(source, start)
-            if match is not None:
-                yield match
-        start = source.find(keyword_text, start + len(keyword_text))
+    for start in _whole_word_starts(source, keyword_text):
+        match = pattern.match(source, start)
+        if match is not None:
+            yield match
 
 
 def scan_imports(source: str) -> TextImports:
@@ -179,17 +188,9 @@ class TextFacts:
             return self._occurrences[word]
         except KeyError:
             pass
-        source, found = self.source, []
-        # ``str.find`` and a boundary test beat a regular expression: a leading ``\b`` or look-behind turns off
-        # the regex engine's fast literal search.
-        start = source.find(word)
-        while start >= 0:
-            end = start + len(word)
-            if not (start and _is_word_char(source[start - 1])) and not (end < len(source)
-                                                                         and _is_word_char(source[end])):
-                found.append((end, context_before(source, start)))
-            start = source.find(word, end)
-        self._occurrences[word] = found
+        source = self.source
+        found = self._occurrences[word] = [(start + len(word), context_before(source, start))
+                                           for start in _whole_word_starts(source, word)]
         return found
 
     def may_import(self, modules: Iterable[str]) -> bool:
