@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate ``src/jaxlint/catalogue/generated.toml`` from JAX's own wheels.
+"""Generate ``rules/generated.toml`` from JAX's own wheels.
 
 For every ``jax`` release from 0.4.20 to the newest on the package index this script:
 
@@ -35,7 +35,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CACHE = REPO / "tools" / ".wheels"
-DEFAULT_OUT = REPO / "src" / "jaxlint" / "catalogue" / "generated.toml"
+DEFAULT_OUT = REPO / "rules" / "generated.toml"
 FIRST_VERSION = "0.4.20"
 # Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
 SNAPSHOT_FORMAT = 3

@@ -195,7 +195,7 @@ def entries_documentation(rule: type[Rule], target_version: Version | None = Non
                  "`manual` row, is reported without a fix.")]
     else:
         head = ["## Entries", "",
-                (f"{count} {what} at JAX {target}, from the catalogue (`src/jaxlint/catalogue/`). fix: `safe`: "
+                (f"{count} {what} at JAX {target}, from the catalogue (`rules/`). fix: `safe`: "
                  "`--fix` rewrites the use on every supported min version (or from the min version shown; "
                  "`positional calls`: only calls passing the function and the trees positionally); `manual`: "
                  "reported without a fix.")]

@@ -27,8 +27,20 @@ else:  # pragma: no cover
 from jaxlint.versions import Version, parse_version
 
 HERE = Path(__file__).resolve().parent
-GENERATED = HERE / "generated.toml"
-OVERLAY = HERE / "overlay.toml"
+
+
+def _rules_dir() -> Path:
+    """The top-level ``rules/`` folder: shipped inside the wheel as ``jaxlint/_rules``; in a source checkout (and an
+    editable install) read where it lies, beside ``src/``."""
+    packaged = HERE.parent / "_rules"
+    if (packaged / "generated.toml").is_file():
+        return packaged
+    return HERE.parents[2] / "rules"
+
+
+RULES_DIR = _rules_dir()
+GENERATED = RULES_DIR / "generated.toml"
+OVERLAY = RULES_DIR / "overlay.toml"
 _FORMAT = 1
 
 KINDS = ("symbol", "module", "config")

@@ -16,7 +16,7 @@ class RemovedSymbol(CatalogueSymbolRule):
     explanation = """
 ## What it does
 Finds uses of every public JAX symbol and module removed at the target version, as listed in the generated
-catalogue (`src/jaxlint/catalogue/`, from JAX's own `_deprecations` tables and a diff of the public names of every
+catalogue (`rules/`, from JAX's own `_deprecations` tables and a diff of the public names of every
 release since 0.4.20): attribute chains (`jax.tree_map`, `jnp.X`, `core.X` after `from jax import core`),
 `from jax import tree_map`, `from jax.experimental.maps import xmap`, and `import` of removed modules.
 `jaxlint rule JAX101` ends with the entries (a summary per module; `--all` or `--grep TEXT` for the rows).

@@ -18,7 +18,7 @@ from jaxlint.versions import Version
 
 # -- the removed flags -------------------------------------------------------------------------------------------
 # A small hand-kept table. Another engineer builds a generated catalogue of every removed flag in
-# ``src/jaxlint/catalogue/``; when it exists and exposes config flags, read this list from it instead.
+# ``rules/``; when it exists and exposes config flags, read this list from it instead.
 # ``default``: the value whose setting is a no-op on every version that still had the flag, so deleting it is exact;
 # None where the default was not verified (then a setting is never deleted automatically).
 
