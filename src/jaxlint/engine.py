@@ -229,6 +229,7 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
         diagnostics.append(Diagnostic(
             report.code, report.message, context.path, start_location, end_location,
             start_offset=start, end_offset=end, fix=fix, noqa_row=start_location.row, url=rule.url(),
+            detail=report.detail,
         ))
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics

@@ -212,7 +212,12 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
             import jax
             jax.experimental.pallas.dot
             from jax.config import config
-        """, count=2, note="pallas symbol; the removed jax.config submodule spelling"),
+        """, fixed="""
+            import jax.numpy as jnp
+            import jax
+            jax.experimental.pallas.dot
+            from jax import config
+        """, count=2, note="pallas symbol; the removed jax.config submodule spelling: the object is imported from jax"),
         # -- tree_multimap: renamed only at calls passing the trees positionally
         Invalid("""
             import jax
