@@ -367,6 +367,10 @@ class NameResolver:
         qualified = {binding.qualified for binding in owner.bindings[identifier]}
         return qualified.pop() if len(qualified) == 1 else None
 
+    def is_bound_in_scope(self, identifier: str, scope: Scope) -> bool:
+        """Whether anything binds ``identifier`` in reach of ``scope`` (an import, an assignment, a parameter)."""
+        return self._owner(identifier, scope) is not None
+
     def is_builtin(self, name: cst.Name, builtin: str) -> bool:
         """True if ``name`` is the unshadowed builtin ``builtin`` (e.g. ``list``, ``isinstance``)."""
         return name.value == builtin and self._resolve_name(name) == f"builtins.{builtin}"

@@ -64,6 +64,14 @@ def positional_call_problem(node: cst.CSTNode, parent: cst.CSTNode | None, shown
     return None
 
 
+def _has_star_import(scope) -> bool:
+    while scope is not None:
+        if scope.star_imports:
+            return True
+        scope = scope.parent
+    return False
+
+
 class CatalogueSymbolRule(Rule):
     verb: ClassVar[str] = "was removed"
     # The gates: symbols and modules are found as attribute chains (``jax.experimental.maps.xmap`` after
@@ -126,11 +134,12 @@ class CatalogueSymbolRule(Rule):
     def _imports_module(self, module: str) -> bool:
         return re.search(rf"^\s*import {re.escape(module)}\s*(#.*)?$", self.context.source, re.M) is not None
 
-    def _import_edit(self, module: str, replaces: str | None = None):
+    def _import_edit(self, module: str, replaces: str | None = None, force: bool = False):
         """``import module`` before the first import of the module body (None: already there or not needed;
-        also when ``import <replaces>`` is there: JAX101 rewrites that statement into ``import module``)."""
-        if module in LOADED_BY_IMPORT_JAX or self._imports_module(module) or (
-                replaces is not None and self._imports_module(replaces)):
+        also when ``import <replaces>`` is there: JAX101 rewrites that statement into ``import module``).
+        ``force``: the import is what binds ``jax`` (needed even for a module that ``import jax`` loads)."""
+        if self._imports_module(module) or (not force and (module in LOADED_BY_IMPORT_JAX or (
+                replaces is not None and self._imports_module(replaces)))):
             return None
         for statement in self.context.module.body:
             if isinstance(statement, cst.SimpleStatementLine) and any(
@@ -245,25 +254,39 @@ class CatalogueSymbolRule(Rule):
         while isinstance(root, cst.Attribute):
             root = root.value
         root_q = self.qualified_name(root) if isinstance(root, cst.Name) else None
+        needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
+        binds_jax = False
         if root_q and rep.startswith(root_q + "."):
             text = root.value + rep[len(root_q):]
-        elif rep.startswith("jax.") and isinstance(root, cst.Name) and self._jax_bound_at(root):
-            root_q, text = "jax", rep
+        elif rep.startswith("jax.") and isinstance(root, cst.Name) and (reach := self._jax_at(root)):
+            # ``from jax import core; core.Primitive``: spelled from ``jax``, bound by the added import if need be
+            root_q, text, binds_jax = "jax", rep, reach == "free"
         else:
             return None
         edits = [Replace(node, text)]
-        needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
-        extra = None if needed == root_q else self._import_edit(needed, replaces=entry.name)
+        if binds_jax:
+            extra = self._import_edit(needed, force=True)
+        else:
+            extra = None if needed == root_q else self._import_edit(needed, replaces=entry.name)
         if extra is False:
             return None
         if extra is not None:
             edits.insert(0, extra)
         return safe_fix(f"Use `{rep}`", *edits)
 
-    def _jax_bound_at(self, name: cst.Name) -> bool:
-        """``jax`` names the package where ``name`` stands (an ``import jax`` reaches it, nothing shadows it)."""
-        scope = self.context.resolver.scope_of(name)
-        return scope is not None and self.context.resolver.qualified_in_scope("jax", scope) == "jax"
+    def _jax_at(self, name: cst.Name) -> str | None:
+        """How ``jax`` can be written where ``name`` stands: "bound" (``import jax`` reaches it, nothing shadows
+        it), "free" (nothing binds it in reach: an added ``import jax...`` will), None (taken by something else)."""
+        resolver = self.context.resolver
+        scope = resolver.scope_of(name)
+        if scope is None:
+            return None
+        qualified = resolver.qualified_in_scope("jax", scope)
+        if qualified == "jax":
+            return "bound"
+        if qualified is None and not resolver.is_bound_in_scope("jax", scope) and not _has_star_import(scope):
+            return "free"
+        return None
 
     # -- import statements ---------------------------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> None:
