@@ -72,8 +72,12 @@ def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
     "safe (min ≥ X)" from min version X on, "manual" (reported, not fixed)."""
     from jaxlint.rules.catalogue_symbols import DELETE_IMPORT, POSITIONAL_CALL
 
-    if entry.kind == "module":
-        return "safe (delete import)" if entry.name in DELETE_IMPORT else "manual"
+    special = {"returns-second": "safe (calls)", "index-update": "unsafe (calls)", "index-helper": "with the call",
+               "array-type": "safe (annotations, isinstance)"}
+    if entry.fix in special:
+        return special[entry.fix]
+    if entry.kind == "module" and entry.name in DELETE_IMPORT:
+        return "safe (delete import)"
     usable = [v for v in versions if entry.safe_replacement(v)]
     if not usable:
         return "manual"
@@ -81,10 +85,15 @@ def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
     return fix + " (positional calls)" if entry.fix == POSITIONAL_CALL else fix
 
 
-def _catalogue_replacement(entry) -> str | None:
+def _catalogue_replacement(entry, target: Version) -> str | None:
+    from jaxlint.catalogue import load
+    from jaxlint.rules.catalogue_messages import usable_replacement
+
     parts = []
-    if entry.replacement:
-        parts.append(f"`{entry.replacement}`" + (f" ({entry.replacement_since}+)" if entry.replacement_since else ""))
+    replacement = usable_replacement(load(), entry, target)  # never one that is itself gone at the target
+    if replacement:
+        since = entry.replacement_since if replacement == entry.replacement else None
+        parts.append(f"`{replacement}`" + (f" ({since}+)" if since else ""))
     portable = entry.portable or entry.any_version_replacement
     if portable and portable != entry.replacement:
         parts.append(f"`{portable}` (any version)")
@@ -102,7 +111,7 @@ def _symbol_rows(rule: type[Rule], target: Version) -> list[EntryRow]:
     # The rule's own selection (removed / deprecated at the target), as `CatalogueSymbolRule._entry` applies it.
     probe = SimpleNamespace(settings=SimpleNamespace(target_version=target))
     rows = [EntryRow(e.name, e.kind, e.module if e.kind == "symbol" else e.name, e.deprecated_in, e.removed_in,
-                     _catalogue_replacement(e), _catalogue_fix(e, versions))
+                     _catalogue_replacement(e, target), _catalogue_fix(e, versions))
             for e in catalogue.entries
             if e.kind in ("symbol", "module") and not e.name.startswith(OWNED_ELSEWHERE) and rule._applies(probe, e)]
     return sorted(rows, key=lambda r: r.name)

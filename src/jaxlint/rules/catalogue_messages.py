@@ -18,7 +18,8 @@ from jaxlint.versions import Version, parse_version
 # A "message" that is only an identifier: the generator read the name of JAX's message variable, not its text.
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
 # Sentences that address JAX's own issue tracker (they make no sense coming from a linter).
-_FILE_AN_ISSUE = re.compile(r"\s*[^.]*\b(?:please\s+)?(?:file|open|report)\s+an?\s+(?:issue|bug)\b[^.]*(?:\.|$)", re.I)
+_FILE_AN_ISSUE = re.compile(r"\b(?:file|open|report)\s+an?\s+(?:issue|bug)\b", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
 _MAX_HOPS = 5
 
 
@@ -27,8 +28,17 @@ def jax_message(entry: Entry) -> str | None:
     text = (entry.message or "").strip()
     if not text or _IDENTIFIER.match(text):
         return None
-    text = _FILE_AN_ISSUE.sub("", text).strip()
-    return text or None
+    text = " ".join(sentence for sentence in _SENTENCE_END.split(text) if not _FILE_AN_ISSUE.search(sentence))
+    return text.strip() or None
+
+
+def _entry_named(catalogue: Catalogue, name: str) -> Entry | None:
+    """The entry of ``name``; for a module without one, the entry of its namesake function (the module
+    ``jax.experimental.shard_map`` is the home of ``jax.experimental.shard_map.shard_map``, deprecated in 0.8.0)."""
+    entry = catalogue.symbol(name) or catalogue.module(name)
+    if entry is None:
+        entry = catalogue.symbol(f"{name}.{name.rpartition('.')[2]}")
+    return entry
 
 
 def usable_replacement(catalogue: Catalogue, entry: Entry, target: Version | str) -> str | None:
@@ -39,12 +49,12 @@ def usable_replacement(catalogue: Catalogue, entry: Entry, target: Version | str
     for _ in range(_MAX_HOPS):
         if not name:
             return None
-        successor = catalogue.symbol(name) or catalogue.module(name)
+        successor = _entry_named(catalogue, name)
         if successor is None or not (successor.removed_at(target) or successor.deprecated_at(target)):
             return name
         if successor.kind == "module" and successor.attribute_survives:
             return name
-        name = successor.replacement if successor.replacement != name else None
+        name = successor.replacement if successor.replacement not in (name, entry.replacement) else None
     return None
 
 

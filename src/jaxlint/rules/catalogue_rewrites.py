@@ -37,6 +37,10 @@ _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Flo
           cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
+# Parents whose slot takes any expression as it is: ``z = <e>``, ``f(<e>)``, ``return <e>``, ``[<e>]``.
+_WHOLE_EXPRESSION_SLOTS = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Arg, cst.Expr)
+
+
 @dataclass(frozen=True)
 class Rewrite:
     """What to do with one site of an entry with a ``fix`` kind."""
@@ -82,9 +86,12 @@ def _has_comment(rule: "CatalogueSymbolRule", node: cst.CSTNode) -> bool:
     return "#" in rule.code_for(node)
 
 
-def _pasted(rule: "CatalogueSymbolRule", node: cst.BaseExpression) -> str:
+def _pasted(rule: "CatalogueSymbolRule", node: cst.BaseExpression, into: cst.CSTNode | None = None) -> str:
+    """``node``'s code, parenthesized unless it is an atom or goes where any expression fits (``into``: the parent
+    of the expression it replaces)."""
     code = rule.code_for(node).strip()
-    return code if isinstance(node, _ATOMS) or node.lpar else f"({code})"
+    whole = isinstance(into, _WHOLE_EXPRESSION_SLOTS)
+    return code if whole or isinstance(node, _ATOMS) or node.lpar else f"({code})"
 
 
 def _returns_second(rule: "CatalogueSymbolRule", node: cst.Attribute) -> Rewrite:
@@ -95,8 +102,10 @@ def _returns_second(rule: "CatalogueSymbolRule", node: cst.Attribute) -> Rewrite
     if _has_comment(rule, call):
         return Rewrite(problem="the call holds a comment")
     y = values[1]
+    ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
+    into = ancestors[-3] if len(ancestors) >= 3 else None
     return Rewrite(safe_fix("Replace the call with its second argument (`tie_in` returned it)",
-                            Replace(call, _pasted(rule, y))), replacement=rule.code_for(y).strip())
+                            Replace(call, _pasted(rule, y, into))), replacement=rule.code_for(y).strip())
 
 
 def _index_update(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) -> Rewrite:
