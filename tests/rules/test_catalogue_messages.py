@@ -8,7 +8,8 @@ import re
 import pytest
 
 from jaxlint.catalogue import Entry, load
-from jaxlint.rules.catalogue_messages import details, headline, jax_message, usable_replacement
+from jaxlint.rules.catalogue_messages import (details, headline, jax_message, recommends_gone_name,
+                                              usable_replacement)
 from jaxlint.versions import Version
 
 CAT = load()
@@ -71,6 +72,23 @@ def test_no_message_names_jax_internals_or_asks_to_file_an_issue():
             if re.search(r"\b_\w*deprecat\w*|\b_msg\b", text) or re.search(r"file an? (issue|bug)", text, re.I):
                 problems.append(f"{entry.name}: {text}")
     assert problems == []
+
+
+def test_no_detail_quotes_advice_to_use_a_gone_name():
+    problems = []
+    for entry in ENTRIES:
+        for target in _targets(entry):
+            text = details(entry, catalogue=CAT, target=target) or ""
+            gone = recommends_gone_name(CAT, text, target)
+            if gone:
+                problems.append(f"{entry.name} at {target}: {text}")
+    assert problems == []
+
+
+def test_jax_advice_to_use_a_removed_name_is_left_out():
+    entry = CAT.symbol("jax.core.safe_map")
+    assert "jax.util.safe_map" in (details(entry) or "")  # JAX's text, as the data holds it
+    assert "jax.util.safe_map" not in (details(entry, catalogue=CAT, target=NEWEST) or "")
 
 
 def test_jax_message_drops_variable_names_and_issue_requests():

@@ -21,6 +21,8 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
 _FILE_AN_ISSUE = re.compile(r"\b(?:file|open|report)\s+an?\s+(?:issue|bug)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
 _MAX_HOPS = 5
+# "Use jax.util.safe_map", "use `jax.experimental.shard_map`": the name a message tells the user to write.
+_USE_NAME = re.compile(r"\b(?:[Uu]se|[Uu]sed|with|to)\s+`?(jax(?:\.\w+)+)`?")
 
 
 def jax_message(entry: Entry) -> str | None:
@@ -77,14 +79,29 @@ def headline(catalogue: Catalogue, entry: Entry, target: Version | str, min_vers
     return head
 
 
-def details(entry: Entry, *, not_fixed: str | None = None) -> str | None:
-    """What follows the headline in ``--output-format full``: the note, why there is no fix, JAX's message."""
+def recommends_gone_name(catalogue: Catalogue, text: str, target: Version | str) -> str | None:
+    """A ``jax....`` name that ``text`` tells the user to use and that is removed or deprecated at ``target``."""
+    for match in _USE_NAME.finditer(text):
+        name = match.group(1).rstrip(".")
+        successor = _entry_named(catalogue, name)
+        if successor is not None and not (successor.kind == "module" and successor.attribute_survives) and (
+                successor.removed_at(target) or successor.deprecated_at(target)):
+            return name
+    return None
+
+
+def details(entry: Entry, *, not_fixed: str | None = None, catalogue: Catalogue | None = None,
+            target: Version | str | None = None) -> str | None:
+    """What follows the headline in ``--output-format full``: the note, why there is no fix, JAX's message (left
+    out when it recommends a name that is itself gone at ``target``, given with ``catalogue``)."""
     parts = []
     if entry.note:
         parts.append(entry.note.rstrip(".") + ".")
     if not_fixed:
         parts.append(f"Not fixed automatically: {not_fixed}.")
     message = jax_message(entry)
+    if message and catalogue is not None and target is not None and recommends_gone_name(catalogue, message, target):
+        message = None
     if message:
         parts.append(f"JAX: \"{message}\"")
     return " ".join(parts) or None

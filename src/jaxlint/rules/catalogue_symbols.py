@@ -123,9 +123,9 @@ class CatalogueSymbolRule(Rule):
         text = "; ".join(f"{state}: {', '.join(names)}" for state, names in groups.items())
         return text[0].upper() + text[1:]
 
-    @staticmethod
-    def _detail(entry: Entry, not_fixed: str | None = None) -> str | None:
-        return catalogue_messages.details(entry, not_fixed=not_fixed)
+    def _detail(self, entry: Entry, not_fixed: str | None = None) -> str | None:
+        return catalogue_messages.details(entry, not_fixed=not_fixed, catalogue=self.catalogue,
+                                          target=self.settings.target_version)
 
     # -- helpers -----------------------------------------------------------------------------------------------
     def _in_import(self) -> bool:
