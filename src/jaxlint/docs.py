@@ -176,6 +176,22 @@ def entries_summary(rows: list[EntryRow]) -> str:
     return "\n".join(lines)
 
 
+def _entry_details(rows: list[EntryRow], target: Version) -> list[str]:
+    """What a finding's one-line message leaves out (its ``--output-format full`` note), per listed symbol or
+    module, for a few rows (``--grep``)."""
+    from jaxlint.catalogue import load
+    from jaxlint.rules.catalogue_messages import details
+
+    catalogue = load()
+    lines = []
+    for row in rows[:FULL_TABLE_LIMIT]:
+        entry = catalogue.get(row.name, row.kind) if row.kind in ("symbol", "module") else None
+        text = details(entry, catalogue=catalogue, target=target) if entry is not None else None
+        if text:
+            lines.append(f"- `{row.name}`: {text}")
+    return ["", "Details:", ""] + lines if lines else []
+
+
 def _version_span(values) -> str:
     found = sorted({v for v in values if v}, key=Version)
     if not found:
@@ -212,7 +228,7 @@ def entries_documentation(rule: type[Rule], target_version: Version | None = Non
         needle = grep.lower()
         rows = [r for r in rows if needle in r.name.lower() or needle in (r.replacement or "").lower()]
         head += ["", f"{len(rows)} matching `{grep}`:" if rows else f"None matches `{grep}`."]
-        return "\n".join(head + ([""] + [entries_table(rows)] if rows else [])) + "\n"
+        return "\n".join(head + ([""] + [entries_table(rows)] if rows else []) + _entry_details(rows, target)) + "\n"
     if not rows:
         return "\n".join(head) + "\n"
     if show_all or len(rows) <= FULL_TABLE_LIMIT:

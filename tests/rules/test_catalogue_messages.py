@@ -125,3 +125,26 @@ def test_a_replacement_removed_at_the_target_is_followed_to_its_own_replacement(
     for entry in ENTRIES:
         if entry.replacement and _gone_at(entry.replacement, NEWEST):
             assert usable_replacement(CAT, entry, NEWEST) != entry.replacement
+
+
+def test_jaxlint_rule_grep_gives_the_details():
+    from jaxlint.docs import entries_documentation
+    from jaxlint.rules.jax101_removed_symbol import RemovedSymbol
+
+    text = entries_documentation(RemovedSymbol, grep="thread_resources")
+    assert "- `jax.experimental.maps.thread_resources`: it held the mesh of `with mesh:`" in text
+
+
+def test_full_output_adds_the_details_that_text_output_leaves_out(tmp_path):
+    from click.testing import CliRunner
+
+    from jaxlint.cli import main
+
+    path = tmp_path / "m.py"
+    path.write_text("import jax\nz = jax.lax.tie_in(x, y=y)\n")
+    short = CliRunner().invoke(main, ["check", "--no-cache", str(path)]).output
+    full = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "full", str(path)]).output
+    headline_line = "JAX101 `jax.lax.tie_in` was removed in JAX 0.4.29"
+    assert headline_line in short and headline_line in full
+    assert "= note:" not in short and "tie_in(x, y)" not in short
+    assert "  = note: a no-op since JAX 0.2.0: `tie_in(x, y)` is `y`. Not fixed automatically: only a call" in full

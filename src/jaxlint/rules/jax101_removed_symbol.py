@@ -17,9 +17,13 @@ class RemovedSymbol(CatalogueSymbolRule):
 ## What it does
 Finds uses of every public JAX symbol and module removed at the target version, as listed in the generated
 catalogue (`rules/`, from JAX's own `_deprecations` tables and a diff of the public names of every
-release since 0.4.20): attribute chains (`jax.tree_map`, `jnp.X`, `core.X` after `from jax import core`),
-`from jax import tree_map`, `from jax.experimental.maps import xmap`, and `import` of removed modules.
-`jaxlint rule JAX101` ends with the entries (a summary per module; `--all` or `--grep TEXT` for the rows).
+release since 0.4.20, plus hand-written rows for older removals): attribute chains from any bound prefix
+(`jax.tree_map`, `jnp.X`, `core.X` after `from jax import core`, `jax.experimental.maps.xmap` after `import jax`,
+`lib.xla_bridge.get_backend()` after `from jax import lib`), `from jax import tree_map`,
+`from jax.experimental.maps import xmap`, and `import` of removed modules. A chain is reported once, for its
+longest listed prefix (`@jax.util.cache()` is about `jax.util.cache`, not also `jax.util`).
+`jaxlint rule JAX101` ends with the entries (a summary per module; `--all` or `--grep TEXT` for the rows, and
+`--grep` adds each row's details: what `--output-format full` prints under a finding).
 
 ## Why
 Removed names fail at import or attribute access: `AttributeError: jax.tree_map was removed in JAX v0.6.0: use
@@ -44,7 +48,22 @@ Safe only when the replacement is the very same object as the removed name (chec
 release that has both) or a documented equivalent, and exists at the min version. When JAX's replacement is newer
 than the min version, the spelling valid across the range is used (`jax.tree_util.tree_map` below 0.4.25,
 `jax.tree.map` from there). `import module` is added when `import jax` does not load the replacement's module.
+A replacement outside the chain's own root is spelled from `jax` (`from jax import core; core.Primitive` becomes
+`jax.extend.core.Primitive`, the import added) when `jax` is the package there or nothing binds it.
 Importing `jax.cloud_tpu_init` is deleted (a no-op since 0.8.1).
+Hand-written rewrites, each valid on every release of the range:
+- `jax.lax.tie_in(x, y)` becomes `y` (a no-op since 0.2.0);
+- `jax.ops.index_update(x, jax.ops.index[i], y)` (or any plain index) becomes `x.at[i].set(y)`; `index_add`,
+  `index_mul`, `index_min`, `index_max` become `.add`, `.multiply`, `.min`, `.max`. Unsafe: the old functions took
+  a NumPy array as `x`, which has no `.at`;
+- `jnp.DeviceArray`, `jax.interpreters.xla.DeviceArray` and `jax.interpreters.pxla.ShardedDeviceArray` become
+  `jax.Array` (0.4.1+) in annotations and `isinstance`/`issubclass` checks only (elsewhere the class itself is
+  used); in a check the fix is unsafe while the range still has the old class (a tracer is a `jax.Array`);
+- `jax.experimental.optimizers`/`stax` become `jax.example_libraries.optimizers`/`stax` (the same modules);
+- `PartitionSpec` from `jax.interpreters.pxla`, `jax.experimental.pjit` or `jax.experimental`, and
+  `jax.experimental.maps.Mesh`, become `jax.sharding.PartitionSpec`/`Mesh` (the same objects);
+- `from jax.config import config` becomes `from jax import config` (the same object).
+Below the oldest release the catalogue knows, no rule fixes anything (`--show-settings` says so).
 `jax.tree_multimap` / `jax.tree_util.tree_multimap` (removed in 0.3.16; the last releases that had it forwarded every
 argument to `tree_map`, documented as a drop-in replacement) become `jax.tree_util.tree_map` only where every use is
 a call that passes the function and the trees positionally (`tree_map(f, tree, *rest, is_leaf=None)`; `is_leaf=` may
