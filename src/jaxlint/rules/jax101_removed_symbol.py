@@ -388,6 +388,13 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
             init, update, get = jax.example_libraries.optimizers.adam(1e-3)
         """, count=3, min_version="0.4.20", note="jax.experimental.optimizers/stax moved to jax.example_libraries"),
         Invalid("""
+            import jax.experimental.optimizers
+            opt = jax.experimental.optimizers.adam(1e-3)
+        """, fixed="""
+            import jax.example_libraries.optimizers
+            opt = jax.example_libraries.optimizers.adam(1e-3)
+        """, count=2, min_version="0.4.20", note="the import is rewritten in place: the use adds no second import"),
+        Invalid("""
             from jax.experimental import PartitionSpec as P
             from jax.experimental.pjit import PartitionSpec
             from jax.experimental.maps import Mesh
