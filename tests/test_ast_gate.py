@@ -83,6 +83,9 @@ def test_gate_skips_files_that_only_share_words(source):
     "from jax.numpy import *\nx = array(1, None, False)\n",
     "import jax.numpy as jnp\nx = jnp.array(1, None, *rest)\n",
     "from jax import numpy\nnumpy.array(a, b, c)\n",
+    "import jax\njax.experimental.maps.xmap(f)\n",  # a removed module reached through attributes
+    "from jax import lib\nlib.xla_bridge.get_backend()\n",
+    "from jax.experimental import shard_map\nshard_map = shard_map.shard_map\n",  # the name is bound twice
 ])
 def test_gate_keeps_possible_findings(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

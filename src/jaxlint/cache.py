@@ -88,6 +88,7 @@ def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, Any]:
             "probe": list(fix.probe) if fix.probe is not None else None,
         },
         "noqa_row": diagnostic.noqa_row, "cell": diagnostic.cell, "url": diagnostic.url,
+        "detail": diagnostic.detail,
     }
 
 
@@ -101,7 +102,7 @@ def diagnostic_from_json(data: dict[str, Any], path: str) -> Diagnostic:
             tuple(Edit(e[0], e[1], e[2], _to_location(e[3]), _to_location(e[4])) for e in fix["edits"]),
             tuple(fix["probe"]) if fix["probe"] is not None else None,
         ),
-        noqa_row=data["noqa_row"], cell=data["cell"], url=data["url"],
+        noqa_row=data["noqa_row"], cell=data["cell"], url=data["url"], detail=data.get("detail"),
     )
 
 

@@ -14,6 +14,7 @@ from jaxlint.output.text import format_diagnostics
 from jaxlint.runner import FileResult, Mode, process_source, run_files
 from jaxlint.settings import OUTPUT_FORMATS
 from jaxlint.sources import DecodeError, decode_source
+from jaxlint.version_range import describe as describe_range, range_warnings
 from jaxlint.versions import Version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -107,6 +108,7 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, diff: b
             sys.exit(_check_stdin(resolver, stdin_filename, mode, exit_zero, show_statistics, output_file))
         targets = list(paths) or [Path(".")]
         base_settings = resolver.for_path(targets[0])
+        _warn_about_range(base_settings)
         if show_settings:
             click.echo(_describe_settings(base_settings))
             return
@@ -135,6 +137,7 @@ def _check_stdin(resolver: SettingsResolver, stdin_filename: Path | None, mode: 
                  show_statistics: bool, output_file: Path | None) -> int:
     display = str(stdin_filename) if stdin_filename is not None else "-"
     settings = resolver.for_path(stdin_filename if stdin_filename is not None else Path("."))
+    _warn_about_range(settings)
     data = sys.stdin.buffer.read()
     try:
         source = decode_source(data)
@@ -203,7 +206,14 @@ def _describe_settings(settings) -> str:
         f"ignore:         {', '.join(settings.ignore) or '(none)'}",
         f"enabled rules:  {rules}",
         f"unsafe fixes:   {'on' if settings.unsafe_fixes else 'off'}",
+        f"fixes:          {describe_range(settings)}",
     ])
+
+
+def _warn_about_range(settings) -> None:
+    """A min/target version past what the catalogue knows: one line each on stderr (jaxlint.version_range)."""
+    for line in range_warnings(settings):
+        click.echo(f"jaxlint: warning: {line}", err=True)
 
 
 @main.command("rules")

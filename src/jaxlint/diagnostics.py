@@ -59,6 +59,8 @@ class Diagnostic:
     noqa_row: int | None = None
     cell: int | None = None
     url: str | None = None
+    # More than the one-line message (``--output-format full`` prints it); not part of the JSON contract.
+    detail: str | None = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.cell or 0, self.start.row, self.start.column, self.code)

@@ -72,8 +72,12 @@ def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
     "safe (min ≥ X)" from min version X on, "manual" (reported, not fixed)."""
     from jaxlint.rules.catalogue_symbols import DELETE_IMPORT, POSITIONAL_CALL
 
-    if entry.kind == "module":
-        return "safe (delete import)" if entry.name in DELETE_IMPORT else "manual"
+    special = {"returns-second": "safe (calls)", "index-update": "unsafe (calls)", "index-helper": "with the call",
+               "array-type": "safe (annotations, isinstance)"}
+    if entry.fix in special:
+        return special[entry.fix]
+    if entry.kind == "module" and entry.name in DELETE_IMPORT:
+        return "safe (delete import)"
     usable = [v for v in versions if entry.safe_replacement(v)]
     if not usable:
         return "manual"
@@ -81,10 +85,15 @@ def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
     return fix + " (positional calls)" if entry.fix == POSITIONAL_CALL else fix
 
 
-def _catalogue_replacement(entry) -> str | None:
+def _catalogue_replacement(entry, target: Version) -> str | None:
+    from jaxlint.catalogue import load
+    from jaxlint.rules.catalogue_messages import usable_replacement
+
     parts = []
-    if entry.replacement:
-        parts.append(f"`{entry.replacement}`" + (f" ({entry.replacement_since}+)" if entry.replacement_since else ""))
+    replacement = usable_replacement(load(), entry, target)  # never one that is itself gone at the target
+    if replacement:
+        since = entry.replacement_since if replacement == entry.replacement else None
+        parts.append(f"`{replacement}`" + (f" ({since}+)" if since else ""))
     portable = entry.portable or entry.any_version_replacement
     if portable and portable != entry.replacement:
         parts.append(f"`{portable}` (any version)")
@@ -102,7 +111,7 @@ def _symbol_rows(rule: type[Rule], target: Version) -> list[EntryRow]:
     # The rule's own selection (removed / deprecated at the target), as `CatalogueSymbolRule._entry` applies it.
     probe = SimpleNamespace(settings=SimpleNamespace(target_version=target))
     rows = [EntryRow(e.name, e.kind, e.module if e.kind == "symbol" else e.name, e.deprecated_in, e.removed_in,
-                     _catalogue_replacement(e), _catalogue_fix(e, versions))
+                     _catalogue_replacement(e, target), _catalogue_fix(e, versions))
             for e in catalogue.entries
             if e.kind in ("symbol", "module") and not e.name.startswith(OWNED_ELSEWHERE) and rule._applies(probe, e)]
     return sorted(rows, key=lambda r: r.name)
@@ -167,6 +176,22 @@ def entries_summary(rows: list[EntryRow]) -> str:
     return "\n".join(lines)
 
 
+def _entry_details(rows: list[EntryRow], target: Version) -> list[str]:
+    """What a finding's one-line message leaves out (its ``--output-format full`` note), per listed symbol or
+    module, for a few rows (``--grep``)."""
+    from jaxlint.catalogue import load
+    from jaxlint.rules.catalogue_messages import details
+
+    catalogue = load()
+    lines = []
+    for row in rows[:FULL_TABLE_LIMIT]:
+        entry = catalogue.get(row.name, row.kind) if row.kind in ("symbol", "module") else None
+        text = details(entry, catalogue=catalogue, target=target) if entry is not None else None
+        if text:
+            lines.append(f"- `{row.name}`: {text}")
+    return ["", "Details:", ""] + lines if lines else []
+
+
 def _version_span(values) -> str:
     found = sorted({v for v in values if v}, key=Version)
     if not found:
@@ -203,7 +228,7 @@ def entries_documentation(rule: type[Rule], target_version: Version | None = Non
         needle = grep.lower()
         rows = [r for r in rows if needle in r.name.lower() or needle in (r.replacement or "").lower()]
         head += ["", f"{len(rows)} matching `{grep}`:" if rows else f"None matches `{grep}`."]
-        return "\n".join(head + ([""] + [entries_table(rows)] if rows else [])) + "\n"
+        return "\n".join(head + ([""] + [entries_table(rows)] if rows else []) + _entry_details(rows, target)) + "\n"
     if not rows:
         return "\n".join(head) + "\n"
     if show_all or len(rows) <= FULL_TABLE_LIMIT:

@@ -16,6 +16,7 @@ from jaxlint.noqa import file_suppression, line_suppresses
 from jaxlint.positions import node_spans
 from jaxlint.rules.base import Rule
 from jaxlint.settings import Settings, enabled_rules
+from jaxlint.version_range import fixes_allowed
 from jaxlint.text_gate import TextFacts
 
 MAX_FIX_ITERATIONS = 10
@@ -215,6 +216,7 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
     builder = EditBuilder(context.source, index, node_spans(context.module, context.source))
     diagnostics = []
     seen: set[tuple] = set()
+    fixable = fixes_allowed(context.settings)  # below the oldest known release no rule fixes (version_range)
     for report in reports:
         rule = rules[report.code]
         start, end = builder.span(report.node)
@@ -225,10 +227,11 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
         if key in seen:
             continue
         seen.add(key)
-        fix = builder.build(report.fix, report.ancestors) if report.fix is not None else None
+        fix = builder.build(report.fix, report.ancestors) if report.fix is not None and fixable else None
         diagnostics.append(Diagnostic(
             report.code, report.message, context.path, start_location, end_location,
             start_offset=start, end_offset=end, fix=fix, noqa_row=start_location.row, url=rule.url(),
+            detail=report.detail,
         ))
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics

@@ -359,6 +359,18 @@ class NameResolver:
         owner = self._owner(name.value, scope)
         return owner.bindings.get(name.value, []) if owner is not None else []
 
+    def qualified_in_scope(self, identifier: str, scope: Scope) -> str | None:
+        """What ``identifier`` would resolve to if written in ``scope`` (as ``qualified_name`` resolves a name)."""
+        owner = self._owner(identifier, scope)
+        if owner is None:
+            return None
+        qualified = {binding.qualified for binding in owner.bindings[identifier]}
+        return qualified.pop() if len(qualified) == 1 else None
+
+    def is_bound_in_scope(self, identifier: str, scope: Scope) -> bool:
+        """Whether anything binds ``identifier`` in reach of ``scope`` (an import, an assignment, a parameter)."""
+        return self._owner(identifier, scope) is not None
+
     def is_builtin(self, name: cst.Name, builtin: str) -> bool:
         """True if ``name`` is the unshadowed builtin ``builtin`` (e.g. ``list``, ``isinstance``)."""
         return name.value == builtin and self._resolve_name(name) == f"builtins.{builtin}"

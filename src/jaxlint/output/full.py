@@ -65,6 +65,8 @@ def format_full(results: Sequence[FileResult], *, unsafe: bool, fixing: bool) ->
             cell = f"cell {d.cell}:" if d.cell is not None else ""
             marker = "[*] " if d.fix is not None and (d.fix.applicability is Applicability.SAFE or unsafe) else ""
             lines = [f"{d.path}:{cell}{d.start.row}:{d.start.column}: {d.code} {marker}{d.message}"]
+            if d.detail:
+                lines.append(f"  = note: {d.detail}")
             text = source_text(d)
             if text is not None:
                 lines += _snippet(text, d)

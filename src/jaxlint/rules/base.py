@@ -111,6 +111,8 @@ class Report:
     message: str
     fix: FixSpec | None
     ancestors: tuple[cst.CSTNode, ...] = field(default=())
+    # What follows the one-line message in ``--output-format full`` (None: nothing more to say).
+    detail: str | None = None
 
 
 # -- the rule class ------------------------------------------------------------------------------------------
@@ -159,8 +161,8 @@ class Rule:
     def min_version_at_least(self, version: str) -> bool:
         return self.settings.min_version >= parse_version(version)
 
-    def report(self, node: cst.CSTNode, message: str, fix: FixSpec | None = None) -> None:
-        self.context.add_report(Report(self.code, node, message, fix, tuple(self.context.ancestors)))
+    def report(self, node: cst.CSTNode, message: str, fix: FixSpec | None = None, detail: str | None = None) -> None:
+        self.context.add_report(Report(self.code, node, message, fix, tuple(self.context.ancestors), detail))
 
     # -- selection ---------------------------------------------------------------------------------------------
     @classmethod

@@ -23,6 +23,7 @@ from typing import ClassVar
 import libcst as cst
 
 from jaxlint.catalogue import Entry, load
+from jaxlint.rules import catalogue_messages, catalogue_rewrites
 from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix
 
 # Modules that ``import jax`` loads in every release of the window (measured in 0.4.23, 0.10.2 and 0.12.0.1):
@@ -63,11 +64,21 @@ def positional_call_problem(node: cst.CSTNode, parent: cst.CSTNode | None, shown
     return None
 
 
+def _has_star_import(scope) -> bool:
+    while scope is not None:
+        if scope.star_imports:
+            return True
+        scope = scope.parent
+    return False
+
+
 class CatalogueSymbolRule(Rule):
     verb: ClassVar[str] = "was removed"
-    # The ast gate: symbols are found as attribute chains and ``from M import name``; modules only in imports.
-    ast_names = frozenset(e.name for e in load().entries if e.kind == "symbol")
+    # The gates: symbols and modules are found as attribute chains (``jax.experimental.maps.xmap`` after
+    # ``import jax``), in ``from M import name`` and, for modules, in import statements.
     ast_modules: ClassVar[frozenset[str]] = frozenset(e.name for e in load().entries if e.kind == "module")
+    ast_names = frozenset(e.name for e in load().entries
+                          if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -92,28 +103,29 @@ class CatalogueSymbolRule(Rule):
         return entry if self._applies(entry) else None
 
     # -- messages ----------------------------------------------------------------------------------------------
-    def _message(self, entry: Entry, shown: str | None = None, fixed_to: str | None = None,
-                 not_fixed: str | None = None) -> str:
-        name = shown or entry.name
-        if entry.removed_in and self._applies_removed(entry):
-            head = f"`{name}` was removed in JAX {entry.removed_in}"
-        else:
-            head = f"`{name}` is deprecated since JAX {entry.deprecated_in}"
-        rep = fixed_to or entry.replacement
-        if rep:
-            head += f"; use `{rep}`"
-            if not fixed_to and entry.replacement_since:
-                head += f" (JAX {entry.replacement_since}+)"
-        if entry.note:
-            head += f". {entry.note}"
-        if entry.message and not fixed_to:
-            head += f" (JAX: \"{entry.message}\")"
-        if not_fixed and not fixed_to:
-            head += f". Not fixed automatically: {not_fixed}"
-        return head
+    def _message(self, entry: Entry, shown: str | None = None, fixed_to: str | None = None) -> str:
+        """One sentence (``catalogue_messages.headline``); the rest goes to ``_detail``."""
+        return catalogue_messages.headline(self.catalogue, entry, self.settings.target_version,
+                                           self.settings.min_version, shown=shown, fixed_to=fixed_to)
 
-    def _applies_removed(self, entry: Entry) -> bool:
-        return entry.removed_at(self.settings.target_version)
+    def _grouped_message(self, items: list[tuple[Entry, str | None]]) -> str:
+        """Several names of one import statement, in one sentence grouped by release: ``Removed in JAX 0.3.16:
+        `a` (use `x`), `b`; deprecated since JAX 0.4.26: `c```."""
+        target = self.settings.target_version
+        groups: dict[str, list[str]] = {}
+        for entry, fixed_to in items:
+            if entry.removed_in and entry.removed_at(target):
+                state = f"removed in JAX {entry.removed_in}"
+            else:
+                state = f"deprecated since JAX {entry.deprecated_in}" if entry.deprecated_in else "deprecated"
+            replacement = fixed_to or catalogue_messages.usable_replacement(self.catalogue, entry, target)
+            groups.setdefault(state, []).append(f"`{entry.name}`" + (f" (use `{replacement}`)" if replacement else ""))
+        text = "; ".join(f"{state}: {', '.join(names)}" for state, names in groups.items())
+        return text[0].upper() + text[1:]
+
+    def _detail(self, entry: Entry, not_fixed: str | None = None) -> str | None:
+        return catalogue_messages.details(entry, not_fixed=not_fixed, catalogue=self.catalogue,
+                                          target=self.settings.target_version)
 
     # -- helpers -----------------------------------------------------------------------------------------------
     def _in_import(self) -> bool:
@@ -122,9 +134,12 @@ class CatalogueSymbolRule(Rule):
     def _imports_module(self, module: str) -> bool:
         return re.search(rf"^\s*import {re.escape(module)}\s*(#.*)?$", self.context.source, re.M) is not None
 
-    def _import_edit(self, module: str):
-        """``import module`` before the first import of the module body (None: already there or not needed)."""
-        if module in LOADED_BY_IMPORT_JAX or self._imports_module(module):
+    def _import_edit(self, module: str, replaces: str | None = None, force: bool = False):
+        """``import module`` before the first import of the module body (None: already there or not needed;
+        also when ``import <replaces>`` is there: JAX101 rewrites that statement into ``import module``).
+        ``force``: the import is what binds ``jax`` (needed even for a module that ``import jax`` loads)."""
+        if self._imports_module(module) or (not force and (module in LOADED_BY_IMPORT_JAX or (
+                replaces is not None and self._imports_module(replaces)))):
             return None
         for statement in self.context.module.body:
             if isinstance(statement, cst.SimpleStatementLine) and any(
@@ -134,36 +149,144 @@ class CatalogueSymbolRule(Rule):
         return False  # no import block: do not guess where to put one
 
     # -- attribute chains ----------------------------------------------------------------------------------------
+    def _site(self, node: cst.Attribute) -> tuple[cst.Attribute, Entry] | None:
+        """The one entry a whole attribute chain is reported for, and the attribute node that names it.
+
+        Every prefix of ``jax.util.cache`` is an attribute of its own (``jax.util`` is listed too): the chain is
+        reported once, for the longest prefix that the target removed (else the longest it deprecates), so that
+        the user sees the most specific advice. None: nothing listed, or another rule's entry."""
+        root_q = self._root_qualified(node)
+        if root_q is None:
+            return None
+        named: list[tuple[cst.Attribute, str]] = []  # (attribute, its qualified name), the longest first
+        current: cst.BaseExpression = node
+        while isinstance(current, cst.Attribute):
+            named.append((current, current))
+            current = current.value
+        dotted = root_q
+        for i in range(len(named) - 1, -1, -1):
+            dotted = f"{dotted}.{named[i][0].attr.value}"
+            named[i] = (named[i][0], dotted)
+        target = self.settings.target_version
+        listed = [(attribute, entry) for attribute, qualified in named
+                  if (entry := self._listed(qualified)) is not None]
+        chosen = next(((a, e) for a, e in listed if e.removed_at(target)), None) or next(
+            ((a, e) for a, e in listed if e.deprecated_at(target)), None)
+        if chosen is None or self._entry(chosen[1]) is None:
+            return None
+        return chosen
+
+    def _listed(self, qualified: str) -> Entry | None:
+        if not qualified.startswith("jax"):
+            return None
+        entry = self.catalogue.symbol(qualified)
+        if entry is None:
+            module = self.catalogue.module(qualified)
+            entry = module if module is not None and not module.attribute_survives else None
+        return entry
+
+    def _root_qualified(self, node: cst.Attribute) -> str | None:
+        root: cst.BaseExpression = node
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if not isinstance(root, cst.Name):
+            return None
+        return self.qualified_name(root) or self._rebound_import(root)
+
+    def _rebound_import(self, root: cst.Name) -> str | None:
+        """``shard_map = shard_map.shard_map`` after ``from jax.experimental import shard_map``: the right-hand
+        side still reads the import (the assignment rebinds the name only after it), though the name, bound twice,
+        resolves to nothing. Only the narrow form: every earlier binding imports the same thing, and the last one
+        is this very assignment to the bare name."""
+        statement = next((n for n in reversed(self.context.ancestors) if isinstance(n, cst.Assign)), None)
+        if statement is None or len(statement.targets) != 1:
+            return None
+        target = statement.targets[0].target
+        if not isinstance(target, cst.Name) or target.value != root.value:
+            return None
+        bindings = self.context.resolver.bindings(root)
+        if len(bindings) < 2 or bindings[-1].node is not statement:
+            return None
+        imported = {binding.qualified for binding in bindings[:-1]}
+        return imported.pop() if len(imported) == 1 and None not in imported else None
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
+        parent = self.context.parent
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            return  # an inner prefix: the whole chain is handled once, at its outermost attribute
         if self._in_import():
             return
-        qualified = self.qualified_name(node)
-        if not qualified or not qualified.startswith("jax"):
+        site = self._site(node)
+        if site is None:
             return
-        entry = self._entry(self.catalogue.symbol(qualified))
-        if entry is None:
+        outermost = node
+        node, entry = site
+        shown = entry.name
+        if node is outermost:
+            special = catalogue_rewrites.rewrite(self, node, entry)
+        elif entry.fix in catalogue_rewrites.KINDS:
+            special = catalogue_rewrites.Rewrite(problem=f"`{entry.name}` is used through an attribute of it")
+        else:
+            special = None
+        if special is not None and special.silent:
+            return
+        if special is not None:
+            self.report(node, self._message(entry, shown=shown, fixed_to=special.replacement if special.fix else None),
+                        special.fix, self._detail(entry, special.problem))
             return
         rep = entry.safe_replacement(self.settings.min_version)
         fix = None
         not_fixed = None
         if rep and entry.fix == POSITIONAL_CALL:
-            not_fixed = positional_call_problem(node, self.context.parent, self.code_for(node))
+            not_fixed = positional_call_problem(node, self.context.parent if node is outermost else None,
+                                                self.code_for(node))
             rep = None if not_fixed else rep
         if rep:
-            root = node
-            while isinstance(root, cst.Attribute):
-                root = root.value
-            root_q = self.qualified_name(root) if isinstance(root, cst.Name) else None
-            if root_q and (rep.startswith(root_q + ".")):
-                text = root.value + rep[len(root_q):]
-                edits = [Replace(node, text)]
-                parent_module = rep.rpartition(".")[0]
-                extra = None if parent_module == root_q else self._import_edit(parent_module)
-                if extra is not False:
-                    if extra is not None:
-                        edits.insert(0, extra)
-                    fix = safe_fix(f"Use `{rep}`", *edits)
-        self.report(node, self._message(entry, fixed_to=rep if fix else None, not_fixed=not_fixed), fix)
+            fix = self._rename_fix(node, entry, rep)
+        self.report(node, self._message(entry, shown=shown, fixed_to=rep if fix else None), fix,
+                    self._detail(entry, not_fixed))
+
+    def _rename_fix(self, node: cst.Attribute, entry: Entry, rep: str):
+        """``jax.X`` -> ``jax.Y`` spelled through the chain's own root (``jnp.X`` -> ``jnp.Y``), else through a
+        ``jax`` bound by ``import jax`` where the node is; ``import <module>`` added when ``import jax`` does not
+        load the replacement's module. None: no spelling reaches the replacement from here."""
+        root = node
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        root_q = self.qualified_name(root) if isinstance(root, cst.Name) else None
+        needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
+        binds_jax = False
+        if root_q and rep.startswith(root_q + "."):
+            text = root.value + rep[len(root_q):]
+        elif rep.startswith("jax.") and isinstance(root, cst.Name) and (reach := self._jax_at(root)):
+            # ``from jax import core; core.Primitive``: spelled from ``jax``, bound by the added import if need be
+            root_q, text, binds_jax = "jax", rep, reach == "free"
+        else:
+            return None
+        edits = [Replace(node, text)]
+        if binds_jax:
+            extra = self._import_edit(needed, force=True)
+        else:
+            extra = None if needed == root_q else self._import_edit(needed, replaces=entry.name)
+        if extra is False:
+            return None
+        if extra is not None:
+            edits.insert(0, extra)
+        return safe_fix(f"Use `{rep}`", *edits)
+
+    def _jax_at(self, name: cst.Name) -> str | None:
+        """How ``jax`` can be written where ``name`` stands: "bound" (``import jax`` reaches it, nothing shadows
+        it), "free" (nothing binds it in reach: an added ``import jax...`` will), None (taken by something else)."""
+        resolver = self.context.resolver
+        scope = resolver.scope_of(name)
+        if scope is None:
+            return None
+        qualified = resolver.qualified_in_scope("jax", scope)
+        if qualified == "jax":
+            return "bound"
+        if qualified is None and not resolver.is_bound_in_scope("jax", scope) and not _has_star_import(scope):
+            return "free"
+        return None
 
     # -- import statements ---------------------------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> None:
@@ -178,7 +301,11 @@ class CatalogueSymbolRule(Rule):
                     r"^\s*(import jax\s*(#.*)?|import jax,.*|from jax import .*)$", self.context.source, re.M)
                 fix = safe_fix("Delete the import" if not binds_jax else "Keep only `import jax`",
                                Replace(node, "import jax") if binds_jax else DeleteStatement(node))
-            self.report(node, self._message(entry, shown=full), fix)
+            rep = entry.safe_replacement(self.settings.min_version) if entry.kind == "module" else None
+            if fix is None and rep and full == entry.name:  # a renamed module: ``import old [as x]`` -> ``import new``
+                fix = safe_fix(f"Import `{rep}`", Replace(alias.name, rep))
+            self.report(node, self._message(entry, shown=full, fixed_to=rep if fix and rep else None), fix,
+                        self._detail(entry))
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None:
@@ -187,11 +314,20 @@ class CatalogueSymbolRule(Rule):
         if not module.startswith("jax"):
             return
         mod_entry = self._entry(self.catalogue.module_of(module))
-        if mod_entry is not None:
+        if mod_entry is not None and not self._names_own_entries(module, node):
             fix = None
+            rep = mod_entry.safe_replacement(self.settings.min_version) if module == mod_entry.name else None
             if mod_entry.name in DELETE_IMPORT:
                 fix = safe_fix("Delete the import", DeleteStatement(node))
-            self.report(node, self._message(mod_entry, shown=module), fix)
+            elif catalogue_rewrites.from_import_survives(mod_entry, node):
+                # ``from jax.config import config`` -> ``from jax import config``: the same object
+                parent = module.rpartition(".")[0]
+                fix = safe_fix(f"Import it from `{parent}`", Replace(node.module, parent))
+                rep = None
+            elif rep:
+                fix = safe_fix(f"Import from `{rep}`", Replace(node.module, rep))
+            self.report(node, self._message(mod_entry, shown=module, fixed_to=rep if fix and rep else None), fix,
+                        self._detail(mod_entry))
             return
         if isinstance(node.names, cst.ImportStar):
             return
@@ -209,9 +345,21 @@ class CatalogueSymbolRule(Rule):
         not_fixed = {id(alias): self._references_problem(f"{module}.{_full(alias.name)}", alias)
                      for alias, entry in found if entry.fix == POSITIONAL_CALL}
         fix = None if any(not_fixed.values()) else self._from_import_fix(node, module, found)
-        message = "; ".join(self._message(e, fixed_to=e.safe_replacement(self.settings.min_version) if fix else None,
-                                          not_fixed=not_fixed.get(id(alias))) for alias, e in found)
-        self.report(node, message, fix)
+        fixed = {id(alias): e.safe_replacement(self.settings.min_version) if fix else None for alias, e in found}
+        if len(found) == 1:
+            ((alias, entry),) = found
+            message = self._message(entry, fixed_to=fixed[id(alias)])
+        else:
+            message = self._grouped_message([(e, fixed[id(alias)]) for alias, e in found])
+        detail = " ".join(filter(None, (self._detail(e, not_fixed.get(id(alias))) for alias, e in found))) or None
+        self.report(node, message, fix, detail or None)
+
+    def _names_own_entries(self, module: str, node: cst.ImportFrom) -> bool:
+        """``from jax.experimental.maps import Mesh``: every imported name has advice of its own (a symbol entry)."""
+        if isinstance(node.names, cst.ImportStar):
+            return False
+        return all(self._entry(self.catalogue.symbol(f"{module}.{_full(alias.name)}")) is not None
+                   for alias in node.names)
 
     def _references_problem(self, qualified: str, alias: cst.ImportAlias) -> str | None:
         """Why the names bound by ``alias`` cannot all be renamed (``fix = "positional-call"``); None: they can."""
@@ -237,8 +385,6 @@ class CatalogueSymbolRule(Rule):
         edits = []
         new_module = None
         for alias, entry in found:
-            if entry.kind != "symbol":
-                return None
             rep = entry.safe_replacement(self.settings.min_version)
             if not rep:
                 return None

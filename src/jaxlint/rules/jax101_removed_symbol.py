@@ -17,9 +17,13 @@ class RemovedSymbol(CatalogueSymbolRule):
 ## What it does
 Finds uses of every public JAX symbol and module removed at the target version, as listed in the generated
 catalogue (`rules/`, from JAX's own `_deprecations` tables and a diff of the public names of every
-release since 0.4.20): attribute chains (`jax.tree_map`, `jnp.X`, `core.X` after `from jax import core`),
-`from jax import tree_map`, `from jax.experimental.maps import xmap`, and `import` of removed modules.
-`jaxlint rule JAX101` ends with the entries (a summary per module; `--all` or `--grep TEXT` for the rows).
+release since 0.4.20, plus hand-written rows for older removals): attribute chains from any bound prefix
+(`jax.tree_map`, `jnp.X`, `core.X` after `from jax import core`, `jax.experimental.maps.xmap` after `import jax`,
+`lib.xla_bridge.get_backend()` after `from jax import lib`), `from jax import tree_map`,
+`from jax.experimental.maps import xmap`, and `import` of removed modules. A chain is reported once, for its
+longest listed prefix (`@jax.util.cache()` is about `jax.util.cache`, not also `jax.util`).
+`jaxlint rule JAX101` ends with the entries (a summary per module; `--all` or `--grep TEXT` for the rows, and
+`--grep` adds each row's details: what `--output-format full` prints under a finding).
 
 ## Why
 Removed names fail at import or attribute access: `AttributeError: jax.tree_map was removed in JAX v0.6.0: use
@@ -44,7 +48,22 @@ Safe only when the replacement is the very same object as the removed name (chec
 release that has both) or a documented equivalent, and exists at the min version. When JAX's replacement is newer
 than the min version, the spelling valid across the range is used (`jax.tree_util.tree_map` below 0.4.25,
 `jax.tree.map` from there). `import module` is added when `import jax` does not load the replacement's module.
+A replacement outside the chain's own root is spelled from `jax` (`from jax import core; core.Primitive` becomes
+`jax.extend.core.Primitive`, the import added) when `jax` is the package there or nothing binds it.
 Importing `jax.cloud_tpu_init` is deleted (a no-op since 0.8.1).
+Hand-written rewrites, each valid on every release of the range:
+- `jax.lax.tie_in(x, y)` becomes `y` (a no-op since 0.2.0);
+- `jax.ops.index_update(x, jax.ops.index[i], y)` (or any plain index) becomes `x.at[i].set(y)`; `index_add`,
+  `index_mul`, `index_min`, `index_max` become `.add`, `.multiply`, `.min`, `.max`. Unsafe: the old functions took
+  a NumPy array as `x`, which has no `.at`;
+- `jnp.DeviceArray`, `jax.interpreters.xla.DeviceArray` and `jax.interpreters.pxla.ShardedDeviceArray` become
+  `jax.Array` (0.4.1+) in annotations and `isinstance`/`issubclass` checks only (elsewhere the class itself is
+  used); in a check the fix is unsafe while the range still has the old class (a tracer is a `jax.Array`);
+- `jax.experimental.optimizers`/`stax` become `jax.example_libraries.optimizers`/`stax` (the same modules);
+- `PartitionSpec` from `jax.interpreters.pxla`, `jax.experimental.pjit` or `jax.experimental`, and
+  `jax.experimental.maps.Mesh`, become `jax.sharding.PartitionSpec`/`Mesh` (the same objects);
+- `from jax.config import config` becomes `from jax import config` (the same object).
+Below the oldest release the catalogue knows, no rule fixes anything (`--show-settings` says so).
 `jax.tree_multimap` / `jax.tree_util.tree_multimap` (removed in 0.3.16; the last releases that had it forwarded every
 argument to `tree_map`, documented as a drop-in replacement) become `jax.tree_util.tree_map` only where every use is
 a call that passes the function and the trees positionally (`tree_map(f, tree, *rest, is_leaf=None)`; `is_leaf=` may
@@ -122,6 +141,43 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
             import jax
             y = jax.tree_util.tree_map(f, a, b)
         """, note="tree_multimap's replacement with several trees"),
+        Valid("""
+            import jax
+            jax.config.update("jax_enable_x64", True)
+            from jax import config
+        """, note="jax.config the object, through attributes: not the removed submodule"),
+        Valid("""
+            try:
+                from jax.experimental.maps import Mesh
+            except ImportError:
+                from jax.sharding import Mesh
+        """, note="compat code: try/except ImportError around an old home"),
+        Valid("""
+            import jax
+            if hasattr(jax.ops, "index_update"):
+                y = jax.ops.index_update(x, 0, 1.0)
+            else:
+                y = x.at[0].set(1.0)
+        """, note="compat code: hasattr branch"),
+        Valid("""
+            import jax
+            if jax.__version_info__ < (0, 4, 14):
+                ArrayType = jax.numpy.DeviceArray
+            else:
+                ArrayType = jax.Array
+        """, note="compat code: version branch"),
+        Valid("""
+            from mylib import ops
+            y = ops.index_update(x, ops.index[0], 1.0)
+            z = ops.tie_in(x, y)
+        """, note="the user's own ops module"),
+        Valid("""
+            import jax
+            from jax.experimental import jax2tf
+            f = jax2tf.convert(g, polymorphic_shapes=["b"])
+            y = jax.lib.xla_bridge_is_not_a_thing
+        """, note="attributes of listed modules that are not themselves listed"),
+
         Valid("""
             def tree_multimap(f, *trees):
                 return [f(*xs) for xs in zip(*trees)]
@@ -212,7 +268,155 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
             import jax
             jax.experimental.pallas.dot
             from jax.config import config
-        """, count=2, note="pallas symbol; the removed jax.config submodule spelling"),
+        """, fixed="""
+            import jax.numpy as jnp
+            import jax
+            jax.experimental.pallas.dot
+            from jax import config
+        """, count=2, note="pallas symbol; the removed jax.config submodule spelling: the object is imported from jax"),
+        # -- removed modules and symbols reached through attributes, from any bound prefix: one finding per site
+        Invalid("""
+            import jax
+            f = jax.experimental.maps.xmap(g, in_axes=["i", ...], out_axes=["i", ...])
+        """, note="a removed module reached through attributes after import jax"),
+        Invalid("""
+            import jax.experimental as je
+            f = je.maps.xmap(g)
+        """, note="through a module alias"),
+        Invalid("""
+            from jax.experimental import jax2tf
+            spec = jax2tf.shape_poly.PolyShape("b")
+        """, note="a removed submodule of an imported module"),
+        Invalid("""
+            from jax import lib
+            backend = lib.xla_bridge.get_backend()
+            builder = lib.xla_client.XlaBuilder("f")
+        """, fixed="""
+            import jax.extend.backend
+            from jax import lib
+            backend = jax.extend.backend.get_backend()
+            builder = lib.xla_client.XlaBuilder("f")
+        """, count=2, note="from jax import lib: the removed symbols of removed modules, one finding each"),
+        Invalid("""
+            import jax
+            @jax.util.cache()
+            def f():
+                pass
+        """, note="jax.util and jax.util.cache are both listed: one finding, for the longer name"),
+        Invalid("""
+            import jax
+            if jax.interpreters.xla.DeviceArray is None:
+                pass
+        """, note="a removed class used other than in an annotation or isinstance: no fix"),
+        # -- hand-written fixes (catalogue_rewrites) and renames whatever the import style
+        Invalid("""
+            from jax import core
+            p = core.Primitive("p")
+        """, fixed="""
+            import jax.extend.core
+            from jax import core
+            p = jax.extend.core.Primitive("p")
+        """, min_version="0.10.2", note="from jax import core; core.X gets the fix jax.core.X gets (the import binds jax)"),
+        Invalid("""
+            from jax.interpreters import pxla
+            def spec(jax):
+                return pxla.PartitionSpec("x")
+        """, min_version="0.10.2", note="a parameter named jax: the replacement cannot be spelled there"),
+        Invalid("""
+            import jax
+            z = jax.lax.tie_in(x, y)
+            w = jax.lax.tie_in(x, a + b) * 2
+        """, fixed="""
+            import jax
+            z = y
+            w = (a + b) * 2
+        """, count=2, note="tie_in(x, y) returned y since JAX 0.2.0"),
+        Invalid("""
+            import jax
+            z = jax.lax.tie_in(x, y=y)
+        """, note="tie_in with a keyword: no fix"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            a = jax.ops.index_update(x, jax.ops.index[1:, 0], 0.0)
+            b = jax.ops.index_add(p + q, i, jnp.ones(3))
+        """, unsafe_fixed="""
+            import jax
+            import jax.numpy as jnp
+            a = x.at[1:, 0].set(0.0)
+            b = (p + q).at[i].add(jnp.ones(3))
+        """, count=2, note="index_update/index_add -> .at[]; jax.ops.index inside is covered by the call's finding"),
+        Invalid("""
+            from jax.ops import index_update
+            a = index_update(x, 0, 1.0)
+        """, note="the from-import form is reported, not rewritten"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            def norm(x: jnp.DeviceArray) -> jax.interpreters.xla.DeviceArray:
+                return x
+        """, fixed="""
+            import jax
+            import jax.numpy as jnp
+            def norm(x: jax.Array) -> jax.Array:
+                return x
+        """, count=2, min_version="0.4.20", note="DeviceArray in annotations -> jax.Array"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            ok = isinstance(x, (jnp.DeviceArray, jax.interpreters.pxla.ShardedDeviceArray))
+        """, fixed="""
+            import jax
+            import jax.numpy as jnp
+            ok = isinstance(x, (jax.Array, jax.Array))
+        """, count=2, min_version="0.4.20", note="isinstance checks: safe where no release of the range has the old class"),
+        Invalid("""
+            import jax.numpy as jnp
+            class Wrapped(jnp.DeviceArray):
+                pass
+        """, min_version="0.4.20", note="subclassing: jax.Array is another class, no fix"),
+        Invalid("""
+            from jax.experimental import optimizers, stax
+            import jax.experimental.optimizers as opt
+            import jax
+            init, update, get = jax.experimental.optimizers.adam(1e-3)
+        """, fixed="""
+            import jax.example_libraries.optimizers
+            from jax.example_libraries import optimizers, stax
+            import jax.example_libraries.optimizers as opt
+            import jax
+            init, update, get = jax.example_libraries.optimizers.adam(1e-3)
+        """, count=3, min_version="0.4.20", note="jax.experimental.optimizers/stax moved to jax.example_libraries"),
+        Invalid("""
+            import jax.experimental.optimizers
+            opt = jax.experimental.optimizers.adam(1e-3)
+        """, fixed="""
+            import jax.example_libraries.optimizers
+            opt = jax.example_libraries.optimizers.adam(1e-3)
+        """, count=2, min_version="0.4.20", note="the import is rewritten in place: the use adds no second import"),
+        Invalid("""
+            from jax.experimental import PartitionSpec as P
+            from jax.experimental.pjit import PartitionSpec
+            from jax.experimental.maps import Mesh
+            import jax
+            spec = jax.interpreters.pxla.PartitionSpec("x")
+        """, fixed="""
+            from jax.sharding import PartitionSpec as P
+            from jax.sharding import PartitionSpec
+            from jax.sharding import Mesh
+            import jax
+            spec = jax.sharding.PartitionSpec("x")
+        """, count=4, min_version="0.4.20", note="the old homes of PartitionSpec and Mesh"),
+        Invalid("""
+            from jax.experimental.maps import Mesh, thread_resources
+        """, min_version="0.4.20", note="per-symbol advice: thread_resources has no replacement, so no fix"),
+        Invalid("""
+            from jax.config import config
+            config.update("jax_enable_x64", True)
+        """, fixed="""
+            from jax import config
+            config.update("jax_enable_x64", True)
+        """, min_version="0.4.20", note="the config object is jax.config in every release"),
         # -- tree_multimap: renamed only at calls passing the trees positionally
         Invalid("""
             import jax

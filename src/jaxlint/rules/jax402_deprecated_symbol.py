@@ -52,6 +52,11 @@ Per entry: `deprecated_in` in the catalogue.
             jax.tree_map(f, x)
         """, note="removed at the target: JAX101 reports it, not JAX402"),
         Valid("""
+            from jax.experimental import shard_map
+            shard_map = make_wrapper(shard_map)
+            y = shard_map.shard_map
+        """, note="the name is rebound before the attribute is read: unknown, silent"),
+        Valid("""
             import jax
             try:
                 from jax.core import pytype_aval_mappings
@@ -78,6 +83,14 @@ Per entry: `deprecated_in` in the catalogue.
         Invalid("""
             import jax.experimental.pallas.ops.gpu.softmax
         """, note="deprecated module"),
+        Invalid("""
+            from jax.experimental import shard_map
+            shard_map = shard_map.shard_map
+        """, note="the right-hand side still reads the import, though the name is bound twice"),
+        Invalid("""
+            import jax
+            f = jax.experimental.shard_map.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+        """, note="jax.shard_map takes other arguments (axis_names=, check_vma=): no fix"),
     ]
 
     def _applies(self, entry: Entry) -> bool:

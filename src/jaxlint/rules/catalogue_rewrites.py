@@ -1,0 +1,177 @@
+"""The catalogue entries whose fix is not a rename: an overlay ``fix`` kind names the rewrite.
+
+- ``fix = "returns-second"``: ``jax.lax.tie_in(x, y)`` -> ``y`` (a no-op since JAX 0.2.0: it returned ``y``);
+- ``fix = "index-update"``: ``jax.ops.index_update(x, jax.ops.index[i], y)`` -> ``x.at[i].set(y)`` (and
+  ``index_add`` -> ``.add``, ``index_mul`` -> ``.multiply``, ``index_min`` -> ``.min``, ``index_max`` -> ``.max``).
+  Unsafe: the old functions accepted a NumPy array as ``x``, which has no ``.at``;
+- ``fix = "index-helper"``: ``jax.ops.index`` is not reported inside such a call (the call's finding covers it);
+- ``fix = "array-type"``: ``jnp.DeviceArray`` -> ``jax.Array``, only in annotations and ``isinstance``/
+  ``issubclass`` checks (elsewhere the class itself is used: subclassing, construction). In a check, the fix is
+  safe when the old name exists nowhere in the range (min version >= its removal); below that it is unsafe: a
+  tracer is a ``jax.Array``, never a ``DeviceArray``.
+
+Besides, ``from jax.config import config`` -> ``from jax import config`` (``from_import_survives``): the module
+is gone, the object it exported is still ``jax.config``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.catalogue import Entry
+from jaxlint.rules.base import FixSpec, Replace, safe_fix, unsafe_fix
+
+if TYPE_CHECKING:
+    from jaxlint.rules.catalogue_symbols import CatalogueSymbolRule
+
+INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
+                 "index_max": "max"}
+KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type"})
+# Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
+SURVIVING_FROM_IMPORT = {"jax.config": "config"}
+# Expressions that keep their meaning wherever they are pasted (no parentheses needed around them).
+_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.Imaginary,
+          cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.List, cst.Tuple, cst.Dict, cst.Set,
+          cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+# Parents whose slot takes any expression as it is: ``z = <e>``, ``f(<e>)``, ``return <e>``, ``[<e>]``.
+_WHOLE_EXPRESSION_SLOTS = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Arg, cst.Expr)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """What to do with one site of an entry with a ``fix`` kind."""
+
+    fix: FixSpec | None = None
+    replacement: str | None = None  # what the message says the code becomes
+    problem: str | None = None  # why there is no fix
+    silent: bool = False  # another finding covers this site
+
+
+def from_import_survives(entry: Entry, node: cst.ImportFrom) -> bool:
+    name = SURVIVING_FROM_IMPORT.get(entry.name)
+    return (name is not None and not isinstance(node.names, cst.ImportStar)
+            and all(cst.helpers.get_full_name_for_node(alias.name) == name for alias in node.names))
+
+
+def rewrite(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) -> Rewrite | None:
+    """The rewrite of ``node`` (an attribute chain naming ``entry``); None: the entry is a plain rename."""
+    kind = entry.fix
+    if kind == "returns-second":
+        return _returns_second(rule, node)
+    if kind == "index-update":
+        return _index_update(rule, node, entry)
+    if kind == "index-helper":
+        return _index_helper(rule, node)
+    if kind == "array-type":
+        return _array_type(rule, node, entry)
+    return None
+
+
+def _call_of(rule: "CatalogueSymbolRule", node: cst.CSTNode) -> cst.Call | None:
+    parent = rule.context.parent
+    return parent if isinstance(parent, cst.Call) and parent.func is node else None
+
+
+def _plain_arguments(call: cst.Call, count: int) -> list[cst.BaseExpression] | None:
+    if len(call.args) != count or any(arg.star or arg.keyword is not None for arg in call.args):
+        return None
+    return [arg.value for arg in call.args]
+
+
+def _has_comment(rule: "CatalogueSymbolRule", node: cst.CSTNode) -> bool:
+    return "#" in rule.code_for(node)
+
+
+def _pasted(rule: "CatalogueSymbolRule", node: cst.BaseExpression, into: cst.CSTNode | None = None) -> str:
+    """``node``'s code, parenthesized unless it is an atom or goes where any expression fits (``into``: the parent
+    of the expression it replaces)."""
+    code = rule.code_for(node).strip()
+    whole = isinstance(into, _WHOLE_EXPRESSION_SLOTS)
+    return code if whole or isinstance(node, _ATOMS) or node.lpar else f"({code})"
+
+
+def _returns_second(rule: "CatalogueSymbolRule", node: cst.Attribute) -> Rewrite:
+    call = _call_of(rule, node)
+    values = _plain_arguments(call, 2) if call is not None else None
+    if values is None:
+        return Rewrite(problem="only a call `tie_in(x, y)` with two positional arguments is rewritten")
+    if _has_comment(rule, call):
+        return Rewrite(problem="the call holds a comment")
+    y = values[1]
+    ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
+    into = ancestors[-3] if len(ancestors) >= 3 else None
+    return Rewrite(safe_fix("Replace the call with its second argument (`tie_in` returned it)",
+                            Replace(call, _pasted(rule, y, into))), replacement=rule.code_for(y).strip())
+
+
+def _index_update(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) -> Rewrite:
+    method = INDEX_METHODS.get(entry.attr)
+    call = _call_of(rule, node)
+    values = _plain_arguments(call, 3) if call is not None and method else None
+    if values is None:
+        return Rewrite(problem="only a call `index_update(x, idx, y)` with three positional arguments is rewritten")
+    if _has_comment(rule, call):
+        return Rewrite(problem="the call holds a comment")
+    x, index, y = values
+    if isinstance(index, cst.Subscript) and rule.qualified_name(index.value) == "jax.ops.index":
+        brackets = rule.code_for(index)[len(rule.code_for(index.value)):].strip()
+    elif isinstance(index, (cst.NamedExpr, cst.Lambda, cst.Yield, cst.Await)):
+        return Rewrite(problem="the index is not a plain expression")
+    else:
+        brackets = f"[{rule.code_for(index).strip()}]"
+    text = f"{_pasted(rule, x)}.at{brackets}.{method}({rule.code_for(y).strip()})"
+    return Rewrite(unsafe_fix(f"Use `x.at[...].{method}(...)` (unsafe: a NumPy array `x` has no `.at`)",
+                              Replace(call, text), probe=call), replacement=f"x.at[idx].{method}(y)")
+
+
+def _index_helper(rule: "CatalogueSymbolRule", node: cst.Attribute) -> Rewrite | None:
+    ancestors = rule.context.ancestors[:-1]  # the visited node is the last
+    if len(ancestors) >= 3 and isinstance(ancestors[-1], cst.Subscript) and ancestors[-1].value is node:
+        argument, call = ancestors[-2], ancestors[-3]
+        if isinstance(argument, cst.Arg) and isinstance(call, cst.Call) and len(call.args) > 1 \
+                and call.args[1] is argument:
+            callee = rule.qualified_name(call.func) or ""
+            if callee.startswith("jax.ops.") and callee.rpartition(".")[2] in INDEX_METHODS:
+                return Rewrite(silent=True)
+    return None
+
+
+def _array_type(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) -> Rewrite:
+    replacement = entry.safe_replacement(rule.settings.min_version)
+    if replacement is None:
+        return Rewrite(problem=f"`{entry.replacement}` needs JAX {entry.replacement_since}")
+    ancestors = rule.context.ancestors
+    in_annotation = any(isinstance(n, cst.Annotation) for n in ancestors)
+    in_check = _is_type_check_argument(rule, node)
+    if not (in_annotation or in_check):
+        return Rewrite(problem=f"`{replacement}` is another class: only annotations and isinstance checks are "
+                               f"rewritten")
+    fix = rule._rename_fix(node, entry, replacement)
+    if fix is None:
+        return Rewrite(problem="`import jax` does not reach this line")
+    if in_check and not in_annotation and not rule.min_version_at_least(entry.removed_in or "0"):
+        fix = unsafe_fix(fix.message + " (unsafe below JAX " + str(entry.removed_in) + ": a tracer is a "
+                         "`jax.Array`, never a `DeviceArray`)", *fix.edits)
+    return Rewrite(fix, replacement=replacement)
+
+
+def _is_type_check_argument(rule: "CatalogueSymbolRule", node: cst.CSTNode) -> bool:
+    """``node`` is the class argument of ``isinstance``/``issubclass``, alone or in a tuple of classes."""
+    ancestors = rule.context.ancestors[:-1]  # the visited node is the last
+    child: cst.CSTNode = node
+    while ancestors:
+        parent = ancestors.pop()
+        if isinstance(parent, (cst.Tuple, cst.Element)):
+            child = parent
+            continue
+        if isinstance(parent, cst.Arg) and ancestors and isinstance(ancestors[-1], cst.Call):
+            call = ancestors[-1]
+            return (len(call.args) == 2 and call.args[1] is parent and isinstance(call.func, cst.Name)
+                    and (rule.context.resolver.is_builtin(call.func, "isinstance")
+                         or rule.context.resolver.is_builtin(call.func, "issubclass")))
+        return False
+    return False

@@ -1,0 +1,51 @@
+"""The edges of what jaxlint knows: a version range reaching past the releases its catalogue describes.
+
+Below the oldest release the catalogue knows, jaxlint cannot tell whether a replacement existed, nor whether an
+argument was spelled the same: every rule withholds its fixes there (the findings stay), so that ``--fix`` behaves
+the same in every rule. Past the newest release, the findings are those of the newest: later removals are unknown.
+Both are said once, on stderr, and by ``--show-settings``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jaxlint.versions import Version
+
+if TYPE_CHECKING:
+    from jaxlint.settings import Settings
+
+
+def known_range() -> tuple[Version, Version]:
+    """The oldest and the newest release the catalogue describes."""
+    from jaxlint.catalogue import load
+
+    catalogue = load()
+    return Version(catalogue.first_version), Version(catalogue.newest_version)
+
+
+def fixes_allowed(settings: "Settings") -> bool:
+    """False when the min version is older than every release jaxlint knows."""
+    return settings.min_version >= known_range()[0]
+
+
+def range_warnings(settings: "Settings") -> list[str]:
+    """One line per edge the settings cross (empty when the range lies within what jaxlint knows)."""
+    oldest, newest = known_range()
+    lines = []
+    if settings.min_version < oldest:
+        lines.append(f"the min version {settings.min_version} is older than the oldest JAX release jaxlint knows "
+                     f"({oldest}): no fix is offered (findings are still reported)")
+    if settings.target_version > newest:
+        lines.append(f"the target version {settings.target_version} is newer than the newest JAX release jaxlint "
+                     f"knows ({newest}): findings are those of {newest}")
+    return lines
+
+
+def describe(settings: "Settings") -> str:
+    """The ``--show-settings`` line: what the range means for fixes."""
+    oldest, newest = known_range()
+    if not fixes_allowed(settings):
+        return f"none: the min version is older than {oldest}, the oldest JAX release jaxlint knows"
+    if settings.target_version > newest:
+        return f"as for {newest}, the newest JAX release jaxlint knows (findings are those of {newest})"
+    return f"valid on every JAX release from {settings.min_version} to {settings.target_version}"

@@ -1,0 +1,70 @@
+"""A version range past what the catalogue knows is said out loud, and no rule fixes below the oldest release."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jaxlint.catalogue import load
+from jaxlint.cli import main
+from jaxlint.engine import lint_source
+from jaxlint.settings import Settings
+from jaxlint.version_range import fixes_allowed, range_warnings
+from jaxlint.versions import Version
+
+OLDEST, NEWEST = Version(load().first_version), Version(load().newest_version)
+BELOW = "0.1.55"  # older than any release on PyPI that jaxlint could know
+ABOVE = "99.0"
+# JAX101 (rename) and JAX103 (argument by keyword): both fixable at a min version jaxlint knows.
+SOURCE = "import jax\nimport jax.numpy as jnp\ny = jax.tree_map(f, t)\nz = jnp.array(x, None, False)\n"
+
+
+def run(args, cwd: Path):
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, args, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+def settings(min_version: str | None = None, target: str | None = None) -> Settings:
+    return Settings(target_version=Version(target) if target else NEWEST,
+                    explicit_min_version=Version(min_version) if min_version else None, min_version_source="test")
+
+
+def test_a_range_inside_what_jaxlint_knows_warns_nothing():
+    assert range_warnings(settings(str(OLDEST))) == []
+    assert fixes_allowed(settings(str(OLDEST)))
+
+
+def test_each_edge_is_one_line():
+    below = range_warnings(settings(BELOW))
+    above = range_warnings(settings(target=ABOVE))
+    assert len(below) == 1 and str(OLDEST) in below[0] and "no fix" in below[0]
+    assert len(above) == 1 and str(NEWEST) in above[0]
+    assert len(range_warnings(settings(BELOW, ABOVE))) == 2
+
+
+@pytest.mark.parametrize("min_version, fixable", [(str(OLDEST), True), (BELOW, False)])
+def test_every_rule_fixes_or_withholds_alike(min_version, fixable):
+    found = lint_source(SOURCE, "m.py", settings(min_version)).diagnostics
+    assert sorted(d.code for d in found) == ["JAX101", "JAX103"]
+    assert [d.fix is not None for d in found] == [fixable, fixable]
+
+
+def test_the_warning_goes_to_stderr_once_and_show_settings_explains(tmp_path):
+    (tmp_path / "m.py").write_text(SOURCE)
+    result = run(["check", "--no-cache", "--min-version", BELOW, "m.py"], tmp_path)
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("jaxlint: warning:")]
+    assert len(warnings) == 1 and BELOW in warnings[0]
+    assert "jaxlint: warning" not in result.stdout
+    shown = run(["check", "--min-version", BELOW, "--show-settings", "m.py"], tmp_path)
+    assert f"fixes:          none: the min version is older than {OLDEST}" in shown.stdout
+    newer = run(["check", "--no-cache", "--target-version", ABOVE, "m.py"], tmp_path)
+    assert f"newer than the newest JAX release jaxlint knows ({NEWEST})" in newer.stderr
+    inside = run(["check", "--no-cache", "--min-version", str(OLDEST), "--show-settings", "m.py"], tmp_path)
+    assert inside.stderr == ""
+    assert f"fixes:          valid on every JAX release from {OLDEST} to {NEWEST}" in inside.stdout
