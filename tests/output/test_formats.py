@@ -125,7 +125,7 @@ def test_sarif_validates_against_the_official_schema(results):
     rules = run["tool"]["driver"]["rules"]
     from jaxlint.rules import all_rules
 
-    assert [r["id"] for r in rules] == ["JAX000", "JAX001"] + [rule.code for rule in all_rules()]
+    assert [r["id"] for r in rules] == ["JAX000", "JAX001", "JAX002"] + [rule.code for rule in all_rules()]
     for rule in rules:
         assert rule["helpUri"].startswith("https://") and rule["shortDescription"]["text"]
     for result in run["results"]:

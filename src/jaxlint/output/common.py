@@ -7,21 +7,16 @@ from pathlib import Path
 
 from jaxlint.diagnostics import Diagnostic, LineIndex, Location
 
-PARSE_ERROR_NAME = "parse-error"
-PARSE_ERROR_SUMMARY = "the file could not be parsed"
-
 
 def rule_name(code: str) -> str:
     from jaxlint.rules import rule_by_code
 
+    from jaxlint.engine_codes import ENGINE_CODES
+
     rule = rule_by_code(code)
     if rule is not None:
         return rule.name
-    if code == "JAX001":
-        from jaxlint.noqa_add import UNUSED_NOQA_NAME
-
-        return UNUSED_NOQA_NAME
-    return PARSE_ERROR_NAME if code == "JAX000" else code.lower()
+    return ENGINE_CODES[code].name if code in ENGINE_CODES else code.lower()
 
 
 def relative_path(path: str, base: str | None = None) -> str:

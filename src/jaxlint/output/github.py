@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from jaxlint.output.common import relative_path
-from jaxlint.runner import FileResult
+from jaxlint.results import FileResult
 
 
 def _data(text: str) -> str:

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from jaxlint.diagnostics import LineIndex
 from jaxlint.output.common import relative_path, source_text
-from jaxlint.runner import FileResult
+from jaxlint.results import FileResult
 
 
 def _line_text(diagnostic) -> str:
@@ -41,7 +41,7 @@ def format_gitlab(results: Sequence[FileResult]) -> str:
                 "type": "issue",
                 "check_name": d.code,
                 "description": f"{d.code} {d.message}" + (f" ({where.rstrip(':')})" if where else ""),
-                "categories": ["Compatibility" if d.code != "JAX000" else "Bug Risk"],
+                "categories": ["Bug Risk" if d.code in ("JAX000", "JAX002") else "Compatibility"],
                 "severity": "major",
                 "fingerprint": fingerprint,
                 "location": {

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Sequence
 
 from jaxlint import __version__
-from jaxlint.output.common import PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, relative_path
-from jaxlint.runner import FileResult
+from jaxlint.output.common import relative_path
+from jaxlint.results import FileResult
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
@@ -24,19 +24,16 @@ def _rules() -> list[dict]:
     from jaxlint.rules import all_rules
     from jaxlint.rules.base import DOCS_URL
 
+    from jaxlint.engine_codes import ENGINE_CODES
+    from jaxlint.noqa_add import UNUSED_NOQA_URL
+
     described = [{
-        "id": "JAX000",
-        "name": PARSE_ERROR_NAME,
-        "shortDescription": {"text": PARSE_ERROR_SUMMARY},
-        "helpUri": DOCS_URL.format(code="jax000"),
-        "defaultConfiguration": {"level": "error"},
-    }, {
-        "id": "JAX001",
-        "name": "unused-noqa",
-        "shortDescription": {"text": "a `# noqa: JAX...` code that suppresses nothing on its line"},
-        "helpUri": "https://github.com/jaxlint/jaxlint/blob/main/docs/integrations.md#unused-noqa-jax001",
-        "defaultConfiguration": {"level": "warning"},
-    }]
+        "id": entry.code,
+        "name": entry.name,
+        "shortDescription": {"text": entry.summary},
+        "helpUri": UNUSED_NOQA_URL if entry.code == "JAX001" else DOCS_URL.format(code=entry.code.lower()),
+        "defaultConfiguration": {"level": "warning" if entry.opt_in else "error"},
+    } for entry in ENGINE_CODES.values()]
     for rule in all_rules():
         explanation = textwrap.dedent(rule.explanation).strip()
         described.append({
