@@ -29,6 +29,14 @@ class DefaultToCheck(click.Group):
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command's whole first sentence, wrapped: click's default cuts it at 45 characters with "..."."""
+        rows = [(name, command.get_short_help_str(limit=1000)) for name in self.list_commands(ctx)
+                if (command := self.get_command(ctx, name)) is not None and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
 
 @click.group(cls=DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="jaxlint")
@@ -299,15 +307,19 @@ def _describe_settings(settings) -> str:
     ])
 
 
-@main.command("rules")
+@main.command("rules", short_help="List every rule (JAX000-JAX002 included).")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
 def list_rules(output_format: str) -> None:
-    """List every rule: code, name, JAX version, fix, default or opt-in."""
+    """List every rule: code, name, JAX version, fix, default or opt-in; the codes jaxlint reports itself
+    (JAX000 parse-error, JAX001 unused-noqa, JAX002 io-error) first."""
     from jaxlint.docs import fix_availability
+    from jaxlint.engine_codes import ENGINE_CODES
     from jaxlint.rules import all_rules
 
-    rows = [(rule.code, rule.name, rule.since, fix_availability(rule), "opt-in" if rule.opt_in else "default",
-             rule.summary) for rule in all_rules()]
+    rows = [(entry.code, entry.name, "-", entry.fix, "opt-in" if entry.opt_in else "default", entry.summary)
+            for entry in ENGINE_CODES.values()]
+    rows += [(rule.code, rule.name, rule.since, fix_availability(rule), "opt-in" if rule.opt_in else "default",
+              rule.summary) for rule in all_rules()]
     if output_format == "json":
         import json
 
@@ -319,7 +331,7 @@ def list_rules(output_format: str) -> None:
         click.echo(f"{row[0]:<8} {row[1]:<30} {row[2]:<8} {row[3]:<7} {row[4]:<8} {row[5]}")
 
 
-@main.command("rule")
+@main.command("rule", short_help="Print one rule's documentation (e.g. `jaxlint rule JAX202`).")
 @click.argument("code")
 @click.option("--entries/--no-entries", default=True,
               help="For JAX101, JAX402 and JAX102: list the catalogue entries the rule reports (default: on).")
@@ -341,9 +353,11 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
     from jaxlint.docs import entries_documentation, rule_documentation
     from jaxlint.rules import rule_by_code
 
+    from jaxlint.engine_codes import ENGINE_CODES
+
     rule = rule_by_code(code)
-    if rule is None and code.upper() in ENGINE_RULE_DOCS:
-        click.echo(ENGINE_RULE_DOCS[code.upper()])
+    if rule is None and code.upper() in ENGINE_CODES:
+        click.echo(ENGINE_CODES[code.upper()].documentation)
         return
     if rule is None:
         click.echo(f"jaxlint: error: unknown rule code {code!r} (see `jaxlint rules`)", err=True)
@@ -351,15 +365,6 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
     text = rule_documentation(rule)
     listing = entries_documentation(rule, target_version, grep=grep, show_all=show_all) if entries else None
     click.echo(text if listing is None else text + "\n" + listing)
-
-
-ENGINE_RULE_DOCS = {
-    "JAX000": "# JAX000 parse-error\n\nThe file could not be parsed (or decoded): one finding with the parser's "
-              "message and line; the run goes on. Not suppressible by rule selection. No fix.\n",
-    "JAX001": "# JAX001 unused-noqa\n\nOpt-in (`--extend-select JAX001`), like ruff's RUF100: a `# noqa: JAX...` "
-              "code that no longer matches a finding on its line. Fix (safe): remove the unused code, or the whole "
-              "comment. See docs/integrations.md.\n",
-}
 
 
 def _register_optional_commands() -> None:

@@ -9,6 +9,7 @@ escaping). The same spans tell the output formats which line of the ``.ipynb`` f
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 
 class NotebookError(Exception):
@@ -149,3 +150,56 @@ def rewrite_sources(raw: str, new_texts: dict[int, str]) -> str:
         start, end = spans[index]
         out = out[:start] + render_source(raw, (start, end), new_texts[index]) + out[end:]
     return out
+
+
+# -- where a cell's rows are in the .ipynb text (for formats that can only carry a line of the file) ---------------
+@dataclass(frozen=True)
+class CellLines:
+    """Where each source line of one cell begins in the notebook's JSON text (character offsets)."""
+
+    starts: tuple[int, ...]
+    lines: tuple[str, ...]
+    ensure_ascii: bool  # how the JSON writer escaped non-ASCII characters
+
+
+def cell_lines(raw: str) -> dict[int, CellLines]:
+    """By 1-based cell number (among all cells), the offsets of its source lines in ``raw``."""
+    found: dict[int, CellLines] = {}
+    for index, (start, end) in source_spans(raw).items():
+        items: list[tuple[int, str]] = []  # (offset of the string's opening quote, decoded value)
+        if raw[start] == '"':
+            items.append((start, _DECODER.raw_decode(raw, start)[0]))
+        elif raw[start] == "[":
+            i = _skip_ws(raw, start + 1)
+            while raw[i] == '"':
+                value, after = _DECODER.raw_decode(raw, i)
+                items.append((i, value))
+                i = _skip_ws(raw, after)
+                if raw[i] != ",":
+                    break
+                i = _skip_ws(raw, i + 1)
+        if not items:
+            continue
+        ensure_ascii = any(raw[p:p + len(json.dumps(v))] == json.dumps(v) and not v.isascii() for p, v in items)
+        starts: list[int] = []
+        lines: list[str] = []
+        for offset, value in items:
+            position = offset + 1
+            for line in value.splitlines(keepends=True):
+                starts.append(position)
+                lines.append(line)
+                position += len(json.dumps(line, ensure_ascii=ensure_ascii)) - 2
+        found[index + 1] = CellLines(tuple(starts), tuple(lines), ensure_ascii)
+    return found
+
+
+def offset_in_notebook(cells: dict[int, CellLines], cell: int, row: int, column: int) -> int | None:
+    """The character offset in the notebook text of (cell, 1-based row, 1-based column), or None."""
+    entry = cells.get(cell)
+    if entry is None or not entry.starts:
+        return None
+    if row > len(entry.starts):  # the end of a cell's last line (a finding's end)
+        row, column = len(entry.starts), len(entry.lines[-1]) + 1
+    line = entry.lines[row - 1]
+    prefix = line[:max(column - 1, 0)]
+    return entry.starts[row - 1] + len(json.dumps(prefix, ensure_ascii=entry.ensure_ascii)) - 2

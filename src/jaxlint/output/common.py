@@ -67,6 +67,42 @@ def source_text(diagnostic: Diagnostic) -> str | None:
         return None
 
 
+@lru_cache(maxsize=64)
+def _notebook_map(path: str, mtime_ns: int):
+    from jaxlint.notebook_json import NotebookError, cell_lines
+
+    text = _file_text(path, mtime_ns)
+    if text is None:
+        return None
+    try:
+        return LineIndex(text), cell_lines(text)
+    except (NotebookError, ValueError, IndexError, AssertionError):
+        return None
+
+
+def file_location(diagnostic: Diagnostic) -> tuple[Location, Location] | None:
+    """Where the finding is in the file itself: its own start and end for a ``.py`` file; for a notebook cell,
+    the line and column in the ``.ipynb`` JSON text (for the formats that can carry only a line of the file:
+    github, gitlab, junit, sarif's region). None when the notebook cannot be read back (stdin, deleted)."""
+    if diagnostic.cell is None:
+        return diagnostic.start, diagnostic.end
+    try:
+        mtime = os.stat(diagnostic.path).st_mtime_ns
+    except OSError:
+        return None
+    mapped = _notebook_map(diagnostic.path, mtime)
+    if mapped is None:
+        return None
+    index, cells = mapped
+    from jaxlint.notebook_json import offset_in_notebook
+
+    start = offset_in_notebook(cells, diagnostic.cell, diagnostic.start.row, diagnostic.start.column)
+    end = offset_in_notebook(cells, diagnostic.cell, diagnostic.end.row, diagnostic.end.column)
+    if start is None or end is None:
+        return None
+    return index.location(start), index.location(max(end, start))
+
+
 def offset_of(index: LineIndex, location: Location) -> int:
     row = min(max(location.row, 1), len(index.starts))
     return min(index.starts[row - 1] + location.column - 1, len(index.source))
