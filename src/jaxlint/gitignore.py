@@ -19,15 +19,24 @@ import pathspec
 from jaxlint.settings import real_path
 
 
+def _read_spec(file: Path) -> pathspec.GitIgnoreSpec | None:
+    try:
+        modified = os.stat(file).st_mtime_ns
+    except OSError:
+        return None
+    return _parse_spec(os.path.abspath(file), modified)
+
+
 @lru_cache(maxsize=1024)
-def _read_spec(file: str) -> pathspec.GitIgnoreSpec | None:
+def _parse_spec(file: str, modified: int) -> pathspec.GitIgnoreSpec | None:
+    """Cached by absolute path and modification time: a long-lived process (the language server) sees edits."""
     try:
         with open(file, encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
     except OSError:
         return None
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
-    return spec if len(spec) else None
+    return spec if spec.patterns else None
 
 
 def repository_root(folder: Path) -> Path | None:
@@ -61,7 +70,7 @@ class IgnoreRules:
         return self._with(folder, folder / ".gitignore")
 
     def _with(self, base: Path, file: Path) -> IgnoreRules:
-        spec = _read_spec(str(file))
+        spec = _read_spec(file)
         return self if spec is None else IgnoreRules(self.specs + ((real_path(base), spec),))
 
     def ignores(self, path: Path, is_dir: bool) -> bool:
