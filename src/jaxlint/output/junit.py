@@ -29,10 +29,10 @@ def format_junit(results: Sequence[FileResult]) -> str:
             where = f"cell {d.cell}:" if d.cell is not None else ""
             position = f"{where}{d.start.row}:{d.start.column}"
             where_in_file = file_location(d)  # for a notebook, the .ipynb line; the name says cell and row
-            case = ET.SubElement(suite, "testcase", name=f"{d.code} {rule_name(d.code)} at {position}",
-                                 classname=path, file=path)
+            attributes = {"name": f"{d.code} {rule_name(d.code)} at {position}", "classname": path}
             if where_in_file is not None:
-                case.set("line", str(where_in_file[0].row))
+                attributes["line"] = str(where_in_file[0].row)
+            case = ET.SubElement(suite, "testcase", attributes, file=path)
             failure = ET.SubElement(case, "failure", message=d.message, type=d.code)
             failure.text = f"{path}:{position}: {d.code} {d.message}"
     ET.indent(root, "  ")
