@@ -54,7 +54,11 @@ class IgnoreRules:
 
     @classmethod
     def above(cls, folder: Path) -> IgnoreRules:
-        """The rules a walk starting at ``folder`` inherits: the repository's, down to ``folder``'s parent."""
+        """The rules a walk starting at ``folder`` inherits: the repository's, down to ``folder``'s parent.
+
+        None when ``folder`` itself is ignored by them: the user asked for that folder by name (a checkout of
+        other projects inside an ignored ``.corpus/``), so, as in ruff, what is inside is checked, and only the
+        ``.gitignore`` files from ``folder`` down apply."""
         folder = Path(real_path(folder))
         repository = repository_root(folder)
         if repository is None:
@@ -63,6 +67,8 @@ class IgnoreRules:
         for parent in reversed(folder.parents):
             if parent == repository or repository in parent.parents:
                 rules = rules.entering(parent)
+        if folder != repository and rules.ignores(folder, True):
+            return cls()
         return rules
 
     def entering(self, folder: Path) -> IgnoreRules:

@@ -227,3 +227,12 @@ def test_an_unknown_key_far_from_any_gets_no_guess(tmp_path):
     (tmp_path / "jaxlint.toml").write_text("colour = 'red'\n")
     result = run(["--no-cache"], tmp_path)
     assert result.exit_code == 2 and "unknown key `colour`" in result.stderr and "did you mean" not in result.stderr
+
+
+def test_a_folder_named_on_the_command_line_inside_an_ignored_folder_is_checked(repository):
+    """As ruff: `jaxlint env/lib` checks env/lib although the repository ignores env/ (only the .gitignore files
+    from there down apply)."""
+    (repository / "env" / "lib" / ".gitignore").write_text("skip.py\n")
+    (repository / "env" / "lib" / "skip.py").write_text(CLEAN)
+    assert run(["--show-files", "env/lib"], repository).stdout.splitlines() == ["env/lib/site.py"]
+    assert run(["--show-files", "env"], repository).stdout.splitlines() == ["env/lib/site.py"]
