@@ -38,8 +38,8 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
              unreadable: list[tuple[Path, OSError]] | None = None) -> Iterator[SourceFile]:
     """Files to lint in a stable order. Explicitly named files are linted even if excluded, unless force_exclude.
 
-    A path that cannot be looked at (missing, a symlink loop, permission denied) raises its ``OSError``, or, when
-    ``unreadable`` is given, is added to it and the other paths are still discovered (the CLI reports each as
+    A path that cannot be looked at (missing, a symlink loop, permission denied) raises ``FileNotFoundError``, or,
+    when ``unreadable`` is given, is added to it and the other paths are still discovered (the CLI reports each as
     JAX002, as ruff reports E902)."""
     seen: set[str] = set()  # real paths: a file given twice, or through a link, is linted once
     for given in paths:
@@ -47,7 +47,7 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
             is_directory = stat.S_ISDIR(given.stat().st_mode)
         except OSError as error:
             if unreadable is None:
-                raise
+                raise FileNotFoundError(given) from error
             if real_path(given) not in seen:
                 seen.add(real_path(given))
                 unreadable.append((given, error))

@@ -22,7 +22,7 @@ def test_a_read_only_file_is_never_replaced(tmp_path):
     (tmp_path / "b.py").write_text(NONE_ARG)
     result = run(["--no-cache", "--fix"], tmp_path)
     assert result.exit_code == 2
-    assert f"jaxlint: error: cannot write a.py: Permission denied" in result.stderr
+    assert "jaxlint: error: cannot write a.py: Permission denied" in result.stderr
     assert "its fixes were not applied" in result.stderr
     assert "a.py:2:5: JAX202 [*]" in result.stdout, "the unfixed finding is still reported"
     assert target.read_text() == NONE_ARG and stat.S_IMODE(target.stat().st_mode) == 0o444

@@ -139,7 +139,8 @@ def test_line_only_formats_point_at_the_ipynb_line(tmp_path, layout):
     region = result["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"]) == (row, column)
     assert result["properties"]["cell"] == 3
-    assert result["properties"]["cellRegion"]["startLine"] == 2 and result["properties"]["cellRegion"]["startColumn"] == 5
+    cell_region = result["properties"]["cellRegion"]
+    assert (cell_region["startLine"], cell_region["startColumn"]) == (2, 5)
     assert "fixes" not in result, "a fix in cell rows cannot be expressed against the .ipynb text"
 
     # The JSON contract is unchanged: cell and the row within the cell.
