@@ -155,13 +155,16 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
     resolver = SettingsResolver(overrides)
     mode = Mode.DIFF if diff else Mode.FIX if fix or fix_only else Mode.CHECK
     try:
+        reading_stdin = list(paths) == [Path("-")] or (not paths and stdin_filename is not None)
         targets = list(paths) or [Path(".")]
-        base_settings = resolver.for_path(stdin_filename if targets == [Path("-")] and stdin_filename else
-                                          targets[0] if targets[0].exists() else Path("."))
+        if reading_stdin:
+            base_settings = resolver.for_path(stdin_filename if stdin_filename is not None else Path("."))
+        else:  # the first path's settings (its folder's, when it does not exist: it is reported as JAX002)
+            base_settings = resolver.for_path(targets[0] if targets[0].exists() else Path("."))
         report = Report(base_settings.output_format, mode, bool(base_settings.unsafe_fixes), exit_zero,
                         show_statistics, output_file, quiet=quiet or silent, silent=silent,
                         exit_non_zero_on_fix=exit_non_zero_on_fix, fix_only=fix_only, show_fixes=show_fixes)
-        if list(paths) == [Path("-")] or (not paths and stdin_filename is not None):
+        if reading_stdin:
             sys.exit(_check_stdin(resolver, stdin_filename, report))
         if show_settings:
             click.echo(_describe_settings(base_settings))
