@@ -77,7 +77,7 @@ def _walk(root: Path, resolver: SettingsResolver, suffixes: tuple[str, ...]) -> 
     # The .gitignore rules of each folder, from the walk's root down (os.walk goes top-down, parents first).
     rules: dict[str, IgnoreRules] = {}
     if resolver.for_path(root).respect_gitignore:
-        rules[str(root)] = IgnoreRules.above(root).entering(root)
+        rules[str(root)] = IgnoreRules.for_walk(root)
     for directory, subdirectories, filenames in os.walk(root):
         here = Path(directory)
         settings = resolver.for_path(here) if filenames or subdirectories else None
@@ -87,10 +87,10 @@ def _walk(root: Path, resolver: SettingsResolver, suffixes: tuple[str, ...]) -> 
             child = here / name
             if name in DEFAULT_EXCLUDES or (settings is not None and is_excluded(child, settings)):
                 continue
-            if ignore is not None and ignore.ignores(child, True):
+            if ignore is not None and ignore.ignores(name, True):
                 continue
             if ignore is not None:
-                rules[os.path.join(directory, name)] = ignore.entering(child)
+                rules[os.path.join(directory, name)] = ignore.child(name, child)
             kept.append(name)
         subdirectories[:] = kept
         for name in sorted(filenames):
@@ -98,6 +98,6 @@ def _walk(root: Path, resolver: SettingsResolver, suffixes: tuple[str, ...]) -> 
                 file = here / name
                 if settings is not None and is_excluded(file, settings):
                     continue
-                if ignore is not None and ignore.ignores(file, False):
+                if ignore is not None and ignore.ignores(name, False):
                     continue
                 yield file
