@@ -181,3 +181,13 @@ def test_the_documented_autoupdate_pins_a_commit(tmp_path):
     done = subprocess.run(args, cwd=project, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"rev: {sha}" in (project / ".pre-commit-config.yaml").read_text()
+
+
+def test_the_verify_excerpt_is_quoted_from_the_transcript_in_docs():
+    """The README's `jaxlint verify` output is an excerpt of the real transcript in docs/verify.md (`(...)` stands
+    for an elided path): each of its lines must be there."""
+    excerpt = README.split("## Verify the fixes", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    transcript = (ROOT / "docs" / "verify.md").read_text(encoding="utf-8").splitlines()
+    for line in filter(None, excerpt.splitlines()):
+        pattern = re.compile(re.escape(line).replace(re.escape("(...)"), r"\(.*?\)"))
+        assert any(pattern.fullmatch(candidate) for candidate in transcript), line
