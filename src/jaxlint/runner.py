@@ -212,4 +212,3 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> Fi
     except Exception as error:  # noqa: BLE001 - one broken file or rule must not stop the run
         return FileResult(display, internal_error=f"{type(error).__name__}: {error}")
     return result
-

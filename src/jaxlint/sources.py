@@ -71,7 +71,7 @@ def writable(path: Path) -> bool:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same directory and rename: readers see the old or the new file, never half.
 
-    The new file keeps the old one's mode, owner and group. A read-only file is never replaced (``NotWritable``).
+    The new file keeps the old one's mode, owner and group; a symlink stays a link and its target is written. A read-only file is never replaced (``NotWritable``).
     Where the rename cannot keep the file as it was (the folder is not writable, or the owner or group cannot be
     given to the new file), the file is rewritten in place instead, as an editor would: not atomic, but its identity
     and permissions stay exactly as they were.
@@ -81,6 +81,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     runs ignore them; they are not deleted, since one may belong to a run still writing
     (tests/robustness/test_atomic_write.py).
     """
+    path = Path(os.path.realpath(path))  # through a symlink: write its target, keep the link
     directory = path.parent
     if not writable(path):
         raise NotWritable(errno.EACCES, "Permission denied: the file is read-only", str(path))

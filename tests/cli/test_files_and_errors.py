@@ -236,3 +236,14 @@ def test_a_folder_named_on_the_command_line_inside_an_ignored_folder_is_checked(
     (repository / "env" / "lib" / "skip.py").write_text(CLEAN)
     assert run(["--show-files", "env/lib"], repository).stdout.splitlines() == ["env/lib/site.py"]
     assert run(["--show-files", "env"], repository).stdout.splitlines() == ["env/lib/site.py"]
+
+
+@needs_symlinks
+def test_fixing_through_a_symlink_writes_its_target_and_keeps_the_link(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "mod.py").write_text(NONE_ARG)
+    os.symlink("real/mod.py", tmp_path / "link.py")
+    result = run(["--no-cache", "--fix", "link.py"], tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "link.py").is_symlink()
+    assert (tmp_path / "real" / "mod.py").read_text() == NONE_ARG_FIXED
