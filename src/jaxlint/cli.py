@@ -271,11 +271,11 @@ def _report(results: list[FileResult], report: Report) -> int:
             return EXIT_ERROR
         return EXIT_FINDINGS if diffs and not report.exit_zero else EXIT_OK
     remaining = [d for r in results for d in r.diagnostics]
-    if report.fix_only:
-        if fixed and not report.quiet:
-            click.echo(f"Fixed {fixed} error{'s' if fixed != 1 else ''}.")
+    if report.fix_only:  # as ruff: only what was fixed, as a count or (--show-fixes) listed
         if report.show_fixes and fixed and not report.silent:
             click.echo(fix_summary(results))
+        elif fixed and not report.quiet:
+            click.echo(f"Fixed {fixed} error{'s' if fixed != 1 else ''}.")
     elif not report.silent:
         options = RenderOptions(unsafe=report.unsafe, fixing=report.mode is Mode.FIX,
                                 statistics=report.statistics and report.output_format == "text",

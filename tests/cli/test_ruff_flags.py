@@ -113,3 +113,9 @@ def test_help_lists_the_new_flags():
     for flag in ("-q, --quiet", "-s, --silent", "-e, --exit-non-zero-on-fix", "--fix-only", "--show-fixes",
                  "--show-files", "--exclude", "--extend-exclude", "--respect-gitignore / --no-respect-gitignore"):
         assert flag in text, flag
+
+
+def test_fix_only_with_show_fixes_lists_the_fixes(project):
+    result = run(["--no-cache", "--fix-only", "--show-fixes"], project)
+    assert result.exit_code == 0
+    assert result.stdout == "Fixed 1 error:\n- a.py:\n    1 × JAX202 (take-along-axis-wrap)\n"
