@@ -11,6 +11,7 @@ from jaxlint import __version__
 from jaxlint.config import ConfigError, Overrides, SettingsResolver, validate_selector
 from jaxlint.files import discover
 from jaxlint.output import RenderOptions, render
+from jaxlint.output.common import STDIN_TEXTS
 from jaxlint.diagnostics import io_error
 from jaxlint.output.text import fix_summary, format_diagnostics
 from jaxlint.runner import FileResult, Mode, process_source, run_files
@@ -200,6 +201,13 @@ def _check_stdin(resolver: SettingsResolver, stdin_filename: Path | None, report
     display = str(stdin_filename) if stdin_filename is not None else "-"
     settings = resolver.for_path(stdin_filename if stdin_filename is not None else Path("."))
     data = sys.stdin.buffer.read()
+    try:
+        return _check_stdin_data(data, display, settings, report)
+    finally:
+        STDIN_TEXTS.pop(display, None)  # this run only: a later run in the process reads the file of that name
+
+
+def _check_stdin_data(data: bytes, display: str, settings, report: Report) -> int:
     if display.endswith(".ipynb"):
         return _check_stdin_notebook(data, display, settings, report)
     try:
@@ -207,6 +215,7 @@ def _check_stdin(resolver: SettingsResolver, stdin_filename: Path | None, report
     except DecodeError as error:
         click.echo(f"{display}:1:1: JAX000 cannot decode: {error}")
         return EXIT_FINDINGS
+    STDIN_TEXTS[display] = source.text
     result = process_source(source, display, settings, report.mode, settings.unsafe_fixes)
     if report.mode is Mode.FIX:
         # As ruff does: the fixed source goes to stdout, findings to stderr.
@@ -226,6 +235,7 @@ def _check_stdin_notebook(data: bytes, display: str, settings, report: Report) -
     except UnicodeDecodeError as error:
         click.echo(f"{display}:1:1: JAX000 cannot decode notebook as UTF-8: {error}")
         return EXIT_FINDINGS
+    STDIN_TEXTS[display] = raw  # the formats show and locate cells in this text, not in a file of that name
     result, new_raw = lint_notebook_text(raw, display, settings, report.mode, settings.unsafe_fixes)
     if report.mode is Mode.FIX:
         sys.stdout.buffer.write(bom + (new_raw if new_raw is not None else raw).encode("utf-8"))

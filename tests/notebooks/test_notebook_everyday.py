@@ -164,3 +164,16 @@ def test_notebooks_module_does_not_import_the_runner():
     """notebooks <-> runner was an import cycle; both now take FileResult and Mode from jaxlint.results."""
     code = "import sys, jaxlint.notebooks; assert 'jaxlint.runner' not in sys.modules, sorted(sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_notebook_on_stdin_is_located_in_the_stdin_text_not_in_a_file_of_that_name(tmp_path):
+    piped = make_notebook([("code", IMPORT), ("code", TUPLE_USE)], tmp_path / "piped.ipynb")
+    # A file of the same name on disk with other content (the editor's buffer differs from the saved file).
+    make_notebook([("markdown", "# long\n" * 30), ("code", "x = 1\n")], tmp_path / "nb.ipynb")
+    row, column = _ipynb_position(piped, "jnp.meshgrid", "jnp.meshgrid")
+    result = run(["--no-cache", "--output-format", "github", "-", "--stdin-filename", "nb.ipynb"], tmp_path,
+                 input=piped.read_bytes())
+    assert f"::error file=nb.ipynb,line={row},col={column}," in result.stdout
+    from jaxlint.output.common import STDIN_TEXTS
+
+    assert STDIN_TEXTS == {}, "the stdin text is forgotten after the run"

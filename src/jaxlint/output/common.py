@@ -34,6 +34,10 @@ def relative_path(path: str, base: str | None = None) -> str:
     return Path(relative).as_posix()
 
 
+# The text read from stdin, by its display name (``--stdin-filename``): a file of that name on disk may differ.
+STDIN_TEXTS: dict[str, str] = {}
+
+
 @lru_cache(maxsize=256)
 def _file_text(path: str, mtime_ns: int) -> str | None:
     try:
@@ -48,13 +52,16 @@ def _file_text(path: str, mtime_ns: int) -> str | None:
 
 def source_text(diagnostic: Diagnostic) -> str | None:
     """The text the diagnostic's rows refer to: the file, or for a notebook the cell's source."""
-    if diagnostic.path == "-":
+    if diagnostic.path in STDIN_TEXTS:
+        text = STDIN_TEXTS[diagnostic.path]
+    elif diagnostic.path == "-":
         return None
-    try:
-        mtime = os.stat(diagnostic.path).st_mtime_ns
-    except OSError:
-        return None
-    text = _file_text(diagnostic.path, mtime)
+    else:
+        try:
+            mtime = os.stat(diagnostic.path).st_mtime_ns
+        except OSError:
+            return None
+        text = _file_text(diagnostic.path, mtime)
     if text is None or diagnostic.cell is None:
         return text
     import json
@@ -69,9 +76,12 @@ def source_text(diagnostic: Diagnostic) -> str | None:
 
 @lru_cache(maxsize=64)
 def _notebook_map(path: str, mtime_ns: int):
+    return _map_notebook(_file_text(path, mtime_ns))
+
+
+def _map_notebook(text: str | None):
     from jaxlint.notebook_json import NotebookError, cell_lines
 
-    text = _file_text(path, mtime_ns)
     if text is None:
         return None
     try:
@@ -83,14 +93,17 @@ def _notebook_map(path: str, mtime_ns: int):
 def file_location(diagnostic: Diagnostic) -> tuple[Location, Location] | None:
     """Where the finding is in the file itself: its own start and end for a ``.py`` file; for a notebook cell,
     the line and column in the ``.ipynb`` JSON text (for the formats that can carry only a line of the file:
-    github, gitlab, junit, sarif's region). None when the notebook cannot be read back (stdin, deleted)."""
+    github, gitlab, junit, sarif's region). None when the notebook cannot be read back (deleted)."""
     if diagnostic.cell is None:
         return diagnostic.start, diagnostic.end
-    try:
-        mtime = os.stat(diagnostic.path).st_mtime_ns
-    except OSError:
-        return None
-    mapped = _notebook_map(diagnostic.path, mtime)
+    if diagnostic.path in STDIN_TEXTS:
+        mapped = _map_notebook(STDIN_TEXTS[diagnostic.path])
+    else:
+        try:
+            mtime = os.stat(diagnostic.path).st_mtime_ns
+        except OSError:
+            return None
+        mapped = _notebook_map(diagnostic.path, mtime)
     if mapped is None:
         return None
     index, cells = mapped
