@@ -247,3 +247,17 @@ def test_fixing_through_a_symlink_writes_its_target_and_keeps_the_link(tmp_path)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "link.py").is_symlink()
     assert (tmp_path / "real" / "mod.py").read_text() == NONE_ARG_FIXED
+
+
+def test_jax002_is_documented_and_listed():
+    import json
+
+    from click.testing import CliRunner
+
+    from jaxlint.cli import main
+
+    doc = CliRunner().invoke(main, ["rule", "JAX002"])
+    assert doc.exit_code == 0 and doc.output.startswith("# JAX002 io-error") and "E902" in doc.output
+    listed = json.loads(CliRunner().invoke(main, ["rules", "--output-format", "json"]).output)
+    assert [row["code"] for row in listed[:3]] == ["JAX000", "JAX001", "JAX002"]
+    assert listed[2]["name"] == "io-error" and listed[1]["enabled"] == "opt-in"
