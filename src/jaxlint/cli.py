@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -10,7 +11,9 @@ from jaxlint import __version__
 from jaxlint.config import ConfigError, Overrides, SettingsResolver, validate_selector
 from jaxlint.files import discover
 from jaxlint.output import RenderOptions, render
-from jaxlint.output.text import format_diagnostics
+from jaxlint.output.common import STDIN_TEXTS
+from jaxlint.diagnostics import io_error
+from jaxlint.output.text import fix_summary, format_diagnostics
 from jaxlint.runner import FileResult, Mode, process_source, run_files
 from jaxlint.settings import OUTPUT_FORMATS
 from jaxlint.sources import DecodeError, decode_source
@@ -27,6 +30,14 @@ class DefaultToCheck(click.Group):
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
             args = ["check", *args]
         return super().parse_args(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command's whole first sentence, wrapped: click's default cuts it at 45 characters with "..."."""
+        rows = [(name, command.get_short_help_str(limit=1000)) for name in self.list_commands(ctx)
+                if (command := self.get_command(ctx, name)) is not None and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 @click.group(cls=DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
@@ -59,22 +70,56 @@ def _version_option(ctx: click.Context, param: click.Parameter, value: str | Non
         raise click.BadParameter(str(error)) from None
 
 
-@main.command()
+def _split_patterns(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class Report:
+    """How to print a run's outcome and what exit code it gives (ruff's -q, -s, -e, --fix-only, --show-fixes)."""
+
+    output_format: str
+    mode: Mode
+    unsafe: bool
+    exit_zero: bool = False
+    statistics: bool = False
+    output_file: Path | None = None
+    quiet: bool = False  # findings only: no summary line, no warnings
+    silent: bool = False  # nothing on stdout; the exit code says it all
+    exit_non_zero_on_fix: bool = False
+    fix_only: bool = False
+    show_fixes: bool = False
+
+
+@main.command(short_help="Check PATHS for JAX API changes (the default command).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--fix/--no-fix", default=False, help="Apply safe fixes (and unsafe ones with --unsafe-fixes).")
 @click.option("--unsafe-fixes/--no-unsafe-fixes", default=None, help="Also offer and apply unsafe fixes.")
+@click.option("--fix-only", is_flag=True,
+              help="Apply fixes but do not report, or exit non-zero for, what remains. Implies --fix.")
+@click.option("--show-fixes", is_flag=True, help="After the findings, list the fixes applied, per file and rule.")
+@click.option("-e", "--exit-non-zero-on-fix", is_flag=True,
+              help="Exit 1 when a fix was applied, even if nothing remains to report.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a diff instead of writing them; exit 1 if any.")
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (e.g. JAX2,JAX101). Replaces config.")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--exclude", multiple=True, metavar="PATTERN",
+              help="Paths to leave out (globs, comma-separated or repeated). Replaces `exclude` from the config.")
+@click.option("--extend-exclude", multiple=True, metavar="PATTERN",
+              help="Paths to leave out in addition to `exclude`.")
+@click.option("--respect-gitignore/--no-respect-gitignore", default=None,
+              help="Leave out files that git ignores (default: on, or `respect-gitignore` from the config).")
 @click.option("--target-version", callback=_version_option, help="The JAX version the code will run on.")
 @click.option("--min-version", callback=_version_option,
               help="The oldest JAX version the code must keep working on (default: the project's pins).")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="Output format.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
-@click.option("--statistics", "show_statistics", is_flag=True, help="Print counts per rule instead of findings.")
+@click.option("--statistics", "show_statistics", is_flag=True,
+              help="Print counts per rule instead of findings (with --fix: of what remains).")
 @click.option("--stdin-filename", type=click.Path(path_type=Path), help="The name of the file read from stdin.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes even to paths given on the command line.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked, and exit.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the results cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Where to keep the results cache (default: .jaxlint_cache in the project root).")
@@ -87,12 +132,18 @@ def _version_option(ctx: click.Context, param: click.Parameter, value: str | Non
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--show-settings", is_flag=True, help="Print the settings in effect (versions and where they came from).")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with a finding (keeps existing codes).")
-def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, diff: bool, select: tuple[str, ...],
-          extend_select: tuple[str, ...], ignore: tuple[str, ...], target_version: Version | None,
-          min_version: Version | None, output_format: str | None, exit_zero: bool, show_statistics: bool,
-          stdin_filename: Path | None, force_exclude: bool, no_cache: bool, cache_dir: Path | None,
-          jobs: int | None, output_file: Path | None, config_file: Path | None, isolated: bool,
-          show_settings: bool, add_noqa: bool = False) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings, but nothing else (no summary, no warnings).")
+@click.option("-s", "--silent", is_flag=True,
+              help="Print nothing (errors that stop the run still go to stderr); the exit code still says 1 when "
+                   "findings remain.")
+def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_only: bool, show_fixes: bool,
+          exit_non_zero_on_fix: bool, diff: bool, select: tuple[str, ...], extend_select: tuple[str, ...],
+          ignore: tuple[str, ...], exclude: tuple[str, ...], extend_exclude: tuple[str, ...],
+          respect_gitignore: bool | None, target_version: Version | None, min_version: Version | None,
+          output_format: str | None, exit_zero: bool, show_statistics: bool, stdin_filename: Path | None,
+          force_exclude: bool, show_files: bool, no_cache: bool, cache_dir: Path | None, jobs: int | None,
+          output_file: Path | None, config_file: Path | None, isolated: bool, show_settings: bool,
+          add_noqa: bool = False, quiet: bool = False, silent: bool = False) -> None:
     """Check PATHS (default: the current directory) for JAX API changes."""
     overrides = Overrides(
         select=_split_codes(select, "--select") if select else None,
@@ -100,65 +151,112 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, diff: b
         ignore=_split_codes(ignore, "--ignore"),
         target_version=target_version, min_version=min_version, unsafe_fixes=unsafe_fixes,
         output_format=output_format, config_file=config_file, isolated=isolated,
+        exclude=_split_patterns(exclude) if exclude else None, extend_exclude=_split_patterns(extend_exclude),
+        respect_gitignore=respect_gitignore,
     )
     resolver = SettingsResolver(overrides)
-    mode = Mode.DIFF if diff else Mode.FIX if fix else Mode.CHECK
+    mode = Mode.DIFF if diff else Mode.FIX if fix or fix_only else Mode.CHECK
     try:
-        if list(paths) == [Path("-")] or (not paths and stdin_filename is not None):
-            sys.exit(_check_stdin(resolver, stdin_filename, mode, exit_zero, show_statistics, output_file))
+        reading_stdin = list(paths) == [Path("-")] or (not paths and stdin_filename is not None)
         targets = list(paths) or [Path(".")]
-        base_settings = resolver.for_path(targets[0])
-        _warn_about_range(base_settings)
+        if reading_stdin:
+            base_settings = resolver.for_path(stdin_filename if stdin_filename is not None else Path("."))
+        else:  # the first path's settings (its folder's, when it does not exist: it is reported as JAX002)
+            base_settings = resolver.for_path(targets[0] if targets[0].exists() else Path("."))
+        if not silent:
+            _warn_about_range(base_settings)
+        report = Report(base_settings.output_format, mode, bool(base_settings.unsafe_fixes), exit_zero,
+                        show_statistics, output_file, quiet=quiet or silent, silent=silent,
+                        exit_non_zero_on_fix=exit_non_zero_on_fix, fix_only=fix_only, show_fixes=show_fixes)
+        if reading_stdin:
+            sys.exit(_check_stdin(resolver, stdin_filename, report))
         if show_settings:
             click.echo(_describe_settings(base_settings))
             return
-        unsafe = bool(base_settings.unsafe_fixes)
-        files = list(discover(targets, resolver, force_exclude=force_exclude))
+        unreadable: list[tuple[Path, OSError]] = []
+        files = list(discover(targets, resolver, force_exclude=force_exclude, unreadable=unreadable))
+        if show_files:
+            for file in sorted(files, key=lambda f: str(f.path)):
+                click.echo(str(file.path))
+            sys.exit(EXIT_OK)
+        if not files and not unreadable and not report.quiet:
+            click.echo("jaxlint: warning: No Python files found under the given path(s)", err=True)
         if add_noqa:  # issue 7: suppression hygiene (jaxlint.noqa_add)
             from jaxlint.noqa_add import add_noqa as add_noqa_directives
 
             added = add_noqa_directives(files, echo=lambda text: click.echo(text, err=True))
-            click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+            if not report.silent:
+                click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
             sys.exit(EXIT_OK)
-        results = run_files(files, mode, unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
+        results = run_files(files, mode, report.unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
         from jaxlint.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
 
         results = report_unused_noqa(files, results, fix=mode is Mode.FIX)
+        results += [FileResult(str(path), [io_error(str(path), error)]) for path, error in unreadable]
     except ConfigError as error:
-        click.echo(f"jaxlint: error: {error}", err=True)
+        for line in str(error).splitlines():
+            click.echo(f"jaxlint: error: {line}", err=True)
         sys.exit(EXIT_ERROR)
-    except FileNotFoundError as error:
-        click.echo(f"jaxlint: error: {error.args[0]}: no such file or directory", err=True)
-        sys.exit(EXIT_ERROR)
-    sys.exit(_report(results, base_settings.output_format, mode, unsafe, exit_zero, show_statistics, output_file))
+    sys.exit(_report(results, report))
 
 
-def _check_stdin(resolver: SettingsResolver, stdin_filename: Path | None, mode: Mode, exit_zero: bool,
-                 show_statistics: bool, output_file: Path | None) -> int:
+def _check_stdin(resolver: SettingsResolver, stdin_filename: Path | None, report: Report) -> int:
     display = str(stdin_filename) if stdin_filename is not None else "-"
     settings = resolver.for_path(stdin_filename if stdin_filename is not None else Path("."))
     _warn_about_range(settings)
     data = sys.stdin.buffer.read()
     try:
+        return _check_stdin_data(data, display, settings, report)
+    finally:
+        STDIN_TEXTS.pop(display, None)  # this run only: a later run in the process reads the file of that name
+
+
+def _check_stdin_data(data: bytes, display: str, settings, report: Report) -> int:
+    if display.endswith(".ipynb"):
+        return _check_stdin_notebook(data, display, settings, report)
+    try:
         source = decode_source(data)
     except DecodeError as error:
         click.echo(f"{display}:1:1: JAX000 cannot decode: {error}")
         return EXIT_FINDINGS
-    stdin_mode = Mode.DIFF if mode is Mode.DIFF else mode
-    result = process_source(source, display, settings, stdin_mode, settings.unsafe_fixes)
-    if mode is Mode.FIX:
+    STDIN_TEXTS[display] = source.text
+    result = process_source(source, display, settings, report.mode, settings.unsafe_fixes)
+    if report.mode is Mode.FIX:
         # As ruff does: the fixed source goes to stdout, findings to stderr.
         sys.stdout.buffer.write(source.encode(result.fixed_source if result.fixed_source is not None else source.text))
         sys.stdout.flush()
-        if result.diagnostics:
-            click.echo(format_diagnostics([result], unsafe=settings.unsafe_fixes), err=True)
-        return EXIT_OK if exit_zero or not result.diagnostics else EXIT_FINDINGS
-    return _report([result], settings.output_format, mode, settings.unsafe_fixes, exit_zero, show_statistics,
-                   output_file)
+        return _report_stdin_fix(result, settings, report)
+    return _report([result], report)
 
 
-def _report(results: list[FileResult], output_format: str, mode: Mode, unsafe: bool, exit_zero: bool,
-            show_statistics: bool, output_file: Path | None = None) -> int:
+def _check_stdin_notebook(data: bytes, display: str, settings, report: Report) -> int:
+    """A notebook on stdin (``--stdin-filename x.ipynb``): linted cell by cell, as a notebook file is."""
+    from jaxlint.notebooks import lint_notebook_text
+
+    bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+    try:
+        raw = data[len(bom):].decode("utf-8")
+    except UnicodeDecodeError as error:
+        click.echo(f"{display}:1:1: JAX000 cannot decode notebook as UTF-8: {error}")
+        return EXIT_FINDINGS
+    STDIN_TEXTS[display] = raw  # the formats show and locate cells in this text, not in a file of that name
+    result, new_raw = lint_notebook_text(raw, display, settings, report.mode, settings.unsafe_fixes)
+    if report.mode is Mode.FIX:
+        sys.stdout.buffer.write(bom + (new_raw if new_raw is not None else raw).encode("utf-8"))
+        sys.stdout.flush()
+        return _report_stdin_fix(result, settings, report)
+    return _report([result], report)
+
+
+def _report_stdin_fix(result: FileResult, settings, report: Report) -> int:
+    if result.diagnostics and not report.quiet and not report.fix_only:
+        click.echo(format_diagnostics([result], unsafe=settings.unsafe_fixes), err=True)
+    if report.exit_non_zero_on_fix and result.applied:
+        return EXIT_FINDINGS
+    return EXIT_OK if report.exit_zero or report.fix_only or not result.diagnostics else EXIT_FINDINGS
+
+
+def _report(results: list[FileResult], report: Report) -> int:
     results = sorted(results, key=lambda r: r.path)
     failed = False
     for result in results:
@@ -166,31 +264,48 @@ def _report(results: list[FileResult], output_format: str, mode: Mode, unsafe: b
             failed = True
             click.echo(f"jaxlint: error: failed to check {result.path}: {result.internal_error} "
                        "(this is a bug in jaxlint: please report it)", err=True)
+        if result.write_error:
+            failed = True
+            click.echo(f"jaxlint: error: cannot write {result.path}: {result.write_error}; its fixes were not "
+                       "applied", err=True)
         for rejected in result.rejected:
             click.echo(f"jaxlint: warning: the fix for {rejected.code} at {result.path}:{rejected.start.row}:"
                        f"{rejected.start.column} would have produced invalid code and was not applied "
                        "(this is a bug in jaxlint: please report it)", err=True)
-    if mode is Mode.DIFF:
+    fixed = sum(len(r.applied) for r in results)
+    if report.mode is Mode.DIFF:
         diffs = [r.diff for r in results if r.diff]
-        for text in diffs:
-            click.echo(text, nl=False)
-        fixed = sum(len(r.applied) for r in results)
+        if not report.silent:
+            for text in diffs:
+                click.echo(text, nl=False)
         remaining = sum(len(r.diagnostics) for r in results)
-        click.echo(f"Would fix {fixed} error{'s' if fixed != 1 else ''} ({remaining} remaining).", err=True)
+        if not report.quiet:
+            click.echo(f"Would fix {fixed} error{'s' if fixed != 1 else ''} ({remaining} remaining).", err=True)
         if failed:
             return EXIT_ERROR
-        return EXIT_FINDINGS if diffs and not exit_zero else EXIT_OK
+        return EXIT_FINDINGS if diffs and not report.exit_zero else EXIT_OK
     remaining = [d for r in results for d in r.diagnostics]
-    options = RenderOptions(unsafe=unsafe, fixing=mode is Mode.FIX,
-                            statistics=show_statistics and output_format == "text")
-    rendered = render(output_format, results, options)
-    if output_file is not None:
-        output_file.write_text(rendered + ("\n" if rendered else ""), encoding="utf-8")
-    elif rendered:
-        click.echo(rendered)
+    if report.fix_only:  # as ruff: only what was fixed, as a count or (--show-fixes) listed
+        if report.show_fixes and fixed and not report.silent:
+            click.echo(fix_summary(results))
+        elif fixed and not report.quiet:
+            click.echo(f"Fixed {fixed} error{'s' if fixed != 1 else ''}.")
+    elif not report.silent:
+        options = RenderOptions(unsafe=report.unsafe, fixing=report.mode is Mode.FIX,
+                                statistics=report.statistics and report.output_format == "text",
+                                quiet=report.quiet)
+        rendered = render(report.output_format, results, options)
+        if report.show_fixes and fixed and report.output_format in ("text", "concise", "full"):
+            rendered = f"{rendered}\n\n{fix_summary(results)}" if rendered else fix_summary(results)
+        if report.output_file is not None:
+            report.output_file.write_text(rendered + ("\n" if rendered else ""), encoding="utf-8")
+        elif rendered:
+            click.echo(rendered)
     if failed:
         return EXIT_ERROR
-    return EXIT_FINDINGS if remaining and not exit_zero else EXIT_OK
+    if report.exit_non_zero_on_fix and fixed:
+        return EXIT_FINDINGS
+    return EXIT_FINDINGS if remaining and not report.exit_zero and not report.fix_only else EXIT_OK
 
 
 def _describe_settings(settings) -> str:
@@ -216,15 +331,19 @@ def _warn_about_range(settings) -> None:
         click.echo(f"jaxlint: warning: {line}", err=True)
 
 
-@main.command("rules")
+@main.command("rules", short_help="List every rule (JAX000-JAX002 included).")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
 def list_rules(output_format: str) -> None:
-    """List every rule: code, name, JAX version, fix, default or opt-in."""
+    """List every rule: code, name, JAX version, fix, default or opt-in; the codes jaxlint reports itself
+    (JAX000 parse-error, JAX001 unused-noqa, JAX002 io-error) first."""
     from jaxlint.docs import fix_availability
+    from jaxlint.engine_codes import ENGINE_CODES
     from jaxlint.rules import all_rules
 
-    rows = [(rule.code, rule.name, rule.since, fix_availability(rule), "opt-in" if rule.opt_in else "default",
-             rule.summary) for rule in all_rules()]
+    rows = [(entry.code, entry.name, "-", entry.fix, "opt-in" if entry.opt_in else "default", entry.summary)
+            for entry in ENGINE_CODES.values()]
+    rows += [(rule.code, rule.name, rule.since, fix_availability(rule), "opt-in" if rule.opt_in else "default",
+              rule.summary) for rule in all_rules()]
     if output_format == "json":
         import json
 
@@ -236,7 +355,7 @@ def list_rules(output_format: str) -> None:
         click.echo(f"{row[0]:<8} {row[1]:<30} {row[2]:<8} {row[3]:<7} {row[4]:<8} {row[5]}")
 
 
-@main.command("rule")
+@main.command("rule", short_help="Print one rule's documentation (e.g. `jaxlint rule JAX202`).")
 @click.argument("code")
 @click.option("--entries/--no-entries", default=True,
               help="For JAX101, JAX402 and JAX102: list the catalogue entries the rule reports (default: on).")
@@ -258,9 +377,11 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
     from jaxlint.docs import entries_documentation, rule_documentation
     from jaxlint.rules import rule_by_code
 
+    from jaxlint.engine_codes import ENGINE_CODES
+
     rule = rule_by_code(code)
-    if rule is None and code.upper() in ENGINE_RULE_DOCS:
-        click.echo(ENGINE_RULE_DOCS[code.upper()])
+    if rule is None and code.upper() in ENGINE_CODES:
+        click.echo(ENGINE_CODES[code.upper()].documentation)
         return
     if rule is None:
         click.echo(f"jaxlint: error: unknown rule code {code!r} (see `jaxlint rules`)", err=True)
@@ -268,15 +389,6 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
     text = rule_documentation(rule)
     listing = entries_documentation(rule, target_version, grep=grep, show_all=show_all) if entries else None
     click.echo(text if listing is None else text + "\n" + listing)
-
-
-ENGINE_RULE_DOCS = {
-    "JAX000": "# JAX000 parse-error\n\nThe file could not be parsed (or decoded): one finding with the parser's "
-              "message and line; the run goes on. Not suppressible by rule selection. No fix.\n",
-    "JAX001": "# JAX001 unused-noqa\n\nOpt-in (`--extend-select JAX001`), like ruff's RUF100: a `# noqa: JAX...` "
-              "code that no longer matches a finding on its line. Fix (safe): remove the unused code, or the whole "
-              "comment. See docs/integrations.md.\n",
-}
 
 
 def _register_optional_commands() -> None:

@@ -88,18 +88,37 @@ _KEYS: dict[str, tuple[str, Callable[[Path, str, Any], Any]]] = {
     "min-version": ("explicit_min_version", _version),
     "unsafe-fixes": ("unsafe_fixes", _bool),
     "output-format": ("output_format", _output_format),
+    "respect-gitignore": ("respect_gitignore", _bool),
 }
 
 
+def _did_you_mean(key: str) -> str:
+    """`` (did you mean `exclude`?)`` for a key close to a known one (a typo, ``_`` for ``-``), else ``""``."""
+    import difflib
+
+    candidate = key.replace("_", "-").lower()
+    if candidate in _KEYS:
+        return f" (did you mean `{candidate}`?)"
+    close = difflib.get_close_matches(candidate, list(_KEYS), n=1, cutoff=0.6)
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
 def parse_config_table(file: Path, table: dict[str, Any]) -> dict[str, Any]:
+    """The validated values of a ``[tool.jaxlint]`` table; every problem in it is reported at once, one per line."""
     values: dict[str, Any] = {}
+    problems: list[str] = []
     for key, value in table.items():
         if key not in _KEYS:
-            hint = f" (did you mean `{key.replace('_', '-')}`?)" if key.replace("_", "-") in _KEYS else ""
-            raise ConfigError(f"{file}: unknown key `{key}` in jaxlint settings{hint}; known keys: "
-                              + ", ".join(_KEYS))
+            problems.append(f"{file}: unknown key `{key}` in jaxlint settings{_did_you_mean(key)}; known keys: "
+                            + ", ".join(_KEYS))
+            continue
         field_name, validate = _KEYS[key]
-        values[field_name] = validate(file, key, value)
+        try:
+            values[field_name] = validate(file, key, value)
+        except ConfigError as error:
+            problems.append(str(error))
+    if problems:
+        raise ConfigError("\n".join(problems))
     return values
 
 
@@ -166,6 +185,9 @@ class Overrides:
     output_format: str | None = None
     config_file: Path | None = None
     isolated: bool = False
+    exclude: tuple[str, ...] | None = None  # replaces the configured `exclude`
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool | None = None
 
 
 class SettingsResolver:
@@ -225,6 +247,12 @@ class SettingsResolver:
             changes["unsafe_fixes"] = o.unsafe_fixes
         if o.output_format is not None:
             changes["output_format"] = o.output_format
+        if o.exclude is not None:
+            changes["exclude"] = o.exclude
+        if o.extend_exclude:
+            changes["extend_exclude"] = settings.extend_exclude + o.extend_exclude
+        if o.respect_gitignore is not None:
+            changes["respect_gitignore"] = o.respect_gitignore
         if o.min_version is not None:
             changes["explicit_min_version"] = o.min_version
             changes["min_version_source"] = "--min-version"

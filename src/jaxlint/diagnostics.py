@@ -5,8 +5,9 @@ import bisect
 from dataclasses import dataclass, field
 from enum import Enum
 
-# The code of "this file could not be read or parsed" (not a rule: every file can get it).
-PARSE_ERROR = "JAX000"
+# Codes the engine reports itself, not a rule (every file can get them); jaxlint.engine_codes documents them.
+PARSE_ERROR = "JAX000"  # the file could not be parsed or decoded
+IO_ERROR = "JAX002"  # the file could not be read (ruff's E902)
 
 
 class Applicability(str, Enum):
@@ -94,3 +95,13 @@ class LineIndex:
         start = self.starts[row - 1]
         end = self.starts[row] if row < len(self.starts) else len(self.source)
         return self.source[start:end].rstrip("\r\n")
+
+
+def io_error(path: str, error: OSError) -> Diagnostic:
+    """An ordinary I/O error (permission denied, a symlink loop, a missing path) as a finding at 1:1, worded as
+    ruff's E902: ``Permission denied (os error 13)``."""
+    text = error.strerror or str(error) or type(error).__name__
+    if error.errno is not None:
+        text = f"{text} (os error {error.errno})"
+    location = Location(1, 1)
+    return Diagnostic(IO_ERROR, text, path, location, location)

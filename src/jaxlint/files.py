@@ -1,12 +1,14 @@
-"""Which files to lint: walking directories, default and configured excludes, explicit paths."""
+"""Which files to lint: walking directories, default and configured excludes, .gitignore, explicit paths."""
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from jaxlint.config import SettingsResolver
+from jaxlint.gitignore import IgnoreRules, ignored_by_git
 from jaxlint.settings import Settings, path_matches, real_path, relative_posix
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
@@ -32,21 +34,34 @@ def is_excluded(path: Path, settings: Settings) -> bool:
 
 
 def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bool = False,
-             suffixes: tuple[str, ...] = SOURCE_SUFFIXES) -> Iterator[SourceFile]:
-    """Files to lint in a stable order. Explicitly named files are linted even if excluded, unless force_exclude."""
+             suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
+             unreadable: list[tuple[Path, OSError]] | None = None) -> Iterator[SourceFile]:
+    """Files to lint in a stable order. Explicitly named files are linted even if excluded, unless force_exclude.
+
+    A path that cannot be looked at (missing, a symlink loop, permission denied) raises ``FileNotFoundError``, or,
+    when ``unreadable`` is given, is added to it and the other paths are still discovered (the CLI reports each as
+    JAX002, as ruff reports E902)."""
     seen: set[str] = set()  # real paths: a file given twice, or through a link, is linted once
     for given in paths:
-        if given.is_file():
+        try:
+            is_directory = stat.S_ISDIR(given.stat().st_mode)
+        except OSError as error:
+            if unreadable is None:
+                raise FileNotFoundError(given) from error
+            if real_path(given) not in seen:
+                seen.add(real_path(given))
+                unreadable.append((given, error))
+            continue
+        if not is_directory:
             settings = resolver.for_path(given)
-            if force_exclude and (is_excluded(given, settings) or _in_default_excluded_dir(given)):
+            if force_exclude and (is_excluded(given, settings) or _in_default_excluded_dir(given)
+                                  or (settings.respect_gitignore and ignored_by_git(given))):
                 continue
             resolved = real_path(given)
             if resolved not in seen:
                 seen.add(resolved)
                 yield SourceFile(given, settings)
             continue
-        if not given.exists():
-            raise FileNotFoundError(given)
         for file in _walk(given, resolver, suffixes):
             resolved = real_path(file)  # Path.resolve is several times slower, per file
             if resolved not in seen:
@@ -59,18 +74,30 @@ def _in_default_excluded_dir(path: Path) -> bool:
 
 
 def _walk(root: Path, resolver: SettingsResolver, suffixes: tuple[str, ...]) -> Iterator[Path]:
+    # The .gitignore rules of each folder, from the walk's root down (os.walk goes top-down, parents first).
+    rules: dict[str, IgnoreRules] = {}
+    if resolver.for_path(root).respect_gitignore:
+        rules[str(root)] = IgnoreRules.for_walk(root)
     for directory, subdirectories, filenames in os.walk(root):
         here = Path(directory)
         settings = resolver.for_path(here) if filenames or subdirectories else None
+        ignore = rules.pop(directory, None)
         kept = []
         for name in sorted(subdirectories):
             child = here / name
             if name in DEFAULT_EXCLUDES or (settings is not None and is_excluded(child, settings)):
                 continue
+            if ignore is not None and ignore.ignores(name, True):
+                continue
+            if ignore is not None:
+                rules[os.path.join(directory, name)] = ignore.child(name, child)
             kept.append(name)
         subdirectories[:] = kept
         for name in sorted(filenames):
             if name.endswith(suffixes):
                 file = here / name
-                if settings is None or not is_excluded(file, settings):
-                    yield file
+                if settings is not None and is_excluded(file, settings):
+                    continue
+                if ignore is not None and ignore.ignores(name, False):
+                    continue
+                yield file

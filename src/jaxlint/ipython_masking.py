@@ -6,7 +6,8 @@ What IPython accepts and Python does not, and what each becomes here:
   (``?jnp.take``, ``jnp.take?``, ``jnp.take??``) and captured output (``files = !ls``, ``t = %timeit -o f()``):
   the whole logical line (with its ``\\`` continuation lines) becomes ``pass`` at the same indentation, with a tag
   comment, so indented blocks stay valid;
-- a cell magic on the first line (``%%time``): the magic line is masked and the body is checked when the magic runs
+- a cell magic on the first line (``%%time``), or after comments and blank lines only (Colab's ``#@title`` and
+  ``#@markdown`` form lines come before it): the magic line is masked and the body is checked when the magic runs
   its body as Python (``%%time``, ``%%timeit``, ``%%capture``...); any other cell magic (``%%writefile``,
   ``%%bash``, ``%%html``...) makes the cell not Python at all, and it is skipped.
 
@@ -114,7 +115,8 @@ def _is_ipython_line(code: str, help_suffix: bool) -> bool:
 def mask_cell(text: str) -> MaskedCell:
     lines = text.splitlines(keepends=True)
     result = MaskedCell("")
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    # The first line that is neither blank nor a comment: where a cell magic can be.
+    first = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), None)
     if first is not None and lines[first].lstrip().startswith("%%"):
         name = lines[first].lstrip()[2:].split(None, 1)
         result.magic = name[0] if name else ""

@@ -195,13 +195,13 @@ def add_noqa_to_source(source: str, diagnostics: Sequence[Diagnostic]) -> tuple[
 
 def add_noqa(files: Sequence, echo=print) -> int:
     """``--add-noqa`` over discovered files (``SourceFile``s); returns the number of directives added."""
-    from jaxlint.sources import DecodeError, read_source, write_atomic
-
     from jaxlint.engine import lint_source
+    from jaxlint.sources import DecodeError, read_source
 
     total = 0
     for file in files:
         if file.path.suffix == ".ipynb":
+            total += _add_noqa_to_notebook_file(file, echo)
             continue
         try:
             source = read_source(file.path)
@@ -212,10 +212,36 @@ def add_noqa(files: Sequence, echo=print) -> int:
         for row in skipped:
             echo(f"jaxlint: warning: {file.path}:{row}: no `# noqa` added (the line ends inside a multi-line "
                  "string or with a `\\`)")
-        if added:
-            write_atomic(file.path, source.encode(text))
+        if added and _write(file.path, source.encode(text), echo):
             total += added
     return total
+
+
+def _add_noqa_to_notebook_file(file, echo) -> int:
+    from jaxlint.notebooks import NotebookError, add_noqa_to_notebook
+
+    try:
+        data = file.path.read_bytes()
+        bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+        raw = data[len(bom):].decode("utf-8")
+        text, added, skipped = add_noqa_to_notebook(raw, str(file.path), file.settings)
+    except (OSError, UnicodeDecodeError, NotebookError):
+        return 0
+    for cell, row in skipped:
+        echo(f"jaxlint: warning: {file.path}:cell {cell}:{row}: no `# noqa` added (the line ends inside a "
+             "multi-line string or with a `\\`)")
+    return added if added and _write(file.path, bom + text.encode("utf-8"), echo) else 0
+
+
+def _write(path: Path, data: bytes, echo) -> bool:
+    from jaxlint.sources import write_atomic
+
+    try:
+        write_atomic(path, data)
+    except OSError as error:
+        echo(f"jaxlint: error: cannot write {path}: {error.strerror or error}; no `# noqa` added there")
+        return False
+    return True
 
 
 def report_unused_noqa(files: Sequence, results: list, *, fix: bool = False) -> list:
@@ -239,7 +265,12 @@ def report_unused_noqa(files: Sequence, results: list, *, fix: bool = False) -> 
         if not found:
             continue
         if fix:  # the file on disk is ``text`` (already fixed by the runner, if at all)
-            write_atomic(file.path, source.encode(remove_unused_noqa(text, found)))
+            try:
+                write_atomic(file.path, source.encode(remove_unused_noqa(text, found)))
+            except OSError as error:
+                result.write_error = f"{error.strerror or error}"
+                result.diagnostics = sorted(result.diagnostics + found, key=Diagnostic.sort_key)
+                continue
             from jaxlint.engine import AppliedFix
 
             result.applied.extend(AppliedFix(d.code, d.message, d.start.row, d.start.column, d.fix.applicability,

@@ -4,13 +4,9 @@ The code cells are joined in order (so a name imported in cell 1 resolves in cel
 (``jaxlint.ipython_masking``) and a boundary comment between cells; findings are mapped back to ``(cell, row)``.
 Cell numbers are 1-based positions among *all* cells, as the editors (and ruff) number them.
 
-Writing: no ``nbformat`` at run time. ``nbformat.write`` re-serializes the whole document (``indent=1``, sorted keys,
-its own escaping), which rewrites notebooks saved by VS Code, Colab or older Jupyter versions even when one character
-of one cell changed, and may touch outputs (number formats, escapes). Instead the writer here finds the exact byte
-span of each changed cell's ``"source"`` value in the original JSON text and replaces only that span, in the
-notebook's own layout (list of lines or one string, item indentation, ASCII escaping). Everything else, metadata,
-outputs, key order, indentation and the trailing newline, stays byte-identical; a notebook without fixes is never
-written at all.
+Writing (``jaxlint.notebook_json``): only the ``"source"`` spans of the changed cells are replaced, in the notebook's
+own JSON layout. Everything else, metadata, outputs, key order, indentation and the trailing newline, stays
+byte-identical; a notebook without fixes is never written at all.
 """
 from __future__ import annotations
 
@@ -22,19 +18,18 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxlint.diagnostics import Diagnostic, Edit, Location
+from jaxlint.diagnostics import Diagnostic, Edit, Location, io_error
 from jaxlint.engine import PARSE_ERROR, ParseFailure, fix_source, lint_source, parse
 from jaxlint.ipython_masking import MaskedCell, mask_cell, unmask
-from jaxlint.runner import FileResult, Mode
+from jaxlint.notebook_json import NotebookError, rewrite_sources, source_spans
+from jaxlint.results import FileResult, Mode, unwritten
 from jaxlint.settings import Settings
 from jaxlint.sources import write_atomic
 
+__all__ = ["NotebookError", "lint_notebook_text", "process_notebook", "rewrite_sources", "source_spans"]
+
 BOUNDARY = "# jaxlint-cell-boundary"
 _BOUNDARY_LINE = re.compile(r"^# jaxlint-cell-boundary (\d+)\n", re.MULTILINE)
-
-
-class NotebookError(Exception):
-    pass
 
 
 @dataclass
@@ -192,142 +187,6 @@ def split_fixed(joined: Joined, fixed: str) -> dict[int, str] | None:
     return out
 
 
-# -- writing one cell's source back in the notebook's own layout ---------------------------------------------------
-def _skip_ws(raw: str, i: int) -> int:
-    while i < len(raw) and raw[i] in " \t\r\n":
-        i += 1
-    return i
-
-
-_DECODER = json.JSONDecoder()
-
-
-def source_spans(raw: str) -> dict[int, tuple[int, int]]:
-    """Character span of ``cells[i]["source"]``'s value in the notebook text, by 0-based cell index."""
-    spans: dict[int, tuple[int, int]] = {}
-    i = _skip_ws(raw, 0)
-    if raw[i:i + 1] != "{":
-        raise NotebookError("not a JSON object")
-
-    def members(i: int):
-        """Yield (key, value_start) for an object starting at raw[i] == '{'; the caller returns the value's end."""
-        i = _skip_ws(raw, i + 1)
-        if raw[i] == "}":
-            return
-        while True:
-            key, i = json.decoder.scanstring(raw, i + 1)
-            i = _skip_ws(raw, i)
-            assert raw[i] == ":"
-            i = _skip_ws(raw, i + 1)
-            end = yield key, i
-            i = _skip_ws(raw, end)
-            if raw[i] == ",":
-                i = _skip_ws(raw, i + 1)
-                continue
-            assert raw[i] == "}"
-            return
-
-    def skip_value(i: int) -> int:
-        return _DECODER.raw_decode(raw, i)[1]
-
-    top = members(i)
-    try:
-        key, start = next(top)
-        while True:
-            if key == "cells" and raw[start] == "[":
-                j = _skip_ws(raw, start + 1)
-                index = 0
-                if raw[j] != "]":
-                    while True:
-                        if raw[j] == "{":
-                            cell = members(j)
-                            try:
-                                ckey, cstart = next(cell)
-                                while True:
-                                    cend = skip_value(cstart)
-                                    if ckey == "source":
-                                        spans[index] = (cstart, cend)
-                                    ckey, cstart = cell.send(cend)
-                            except StopIteration:
-                                pass
-                            j = _close(raw, j)
-                        else:
-                            j = skip_value(j)
-                        index += 1
-                        j = _skip_ws(raw, j)
-                        if raw[j] == ",":
-                            j = _skip_ws(raw, j + 1)
-                            continue
-                        break
-                end = j + 1
-            else:
-                end = skip_value(start)
-            key, start = top.send(end)
-    except StopIteration:
-        pass
-    return spans
-
-
-def _close(raw: str, i: int) -> int:
-    """End of the JSON value starting at ``raw[i]``."""
-    return _DECODER.raw_decode(raw, i)[1]
-
-
-def _line_start_indent(raw: str, offset: int) -> str:
-    start = raw.rfind("\n", 0, offset) + 1
-    line = raw[start:offset]
-    return line[:len(line) - len(line.lstrip(" \t"))]
-
-
-def render_source(raw: str, span: tuple[int, int], text: str) -> str:
-    """The new JSON for a ``source`` value, laid out like the old one."""
-    old = raw[span[0]:span[1]]
-    ascii_only = "\\u" in raw and not any(ord(c) > 127 for c in raw)
-
-    def dump(value: str) -> str:
-        return json.dumps(value, ensure_ascii=ascii_only)
-
-    if old.startswith('"'):
-        return dump(text)
-    lines = text.splitlines(keepends=True)
-    if not lines:
-        return "[]"
-    first_item = _skip_ws(raw, span[0] + 1)
-    if raw[first_item] != "]":
-        lead = raw[span[0] + 1:first_item]  # e.g. "\n    "
-        items = _DECODER.raw_decode(raw, span[0])[0]
-        # The separator as written between the first two items, if there are two.
-        separator = "," + lead if lead else ", "
-        if len(items) > 1:
-            after_first = _DECODER.raw_decode(raw, first_item)[1]
-            second = _skip_ws(raw, after_first + 1)
-            separator = raw[after_first:second]
-        last_end = span[1] - 1
-        tail_start = last_end
-        while raw[tail_start - 1] in " \t\r\n":
-            tail_start -= 1
-        tail = raw[tail_start:last_end]
-    else:
-        # An empty list: lay the items out as Jupyter does, one level deeper than the "source" key.
-        key_indent = _line_start_indent(raw, span[0])
-        lead = "\n" + key_indent + " "
-        separator = "," + lead
-        tail = "\n" + key_indent
-    return "[" + lead + separator.join(dump(line) for line in lines) + tail + "]"
-
-
-def rewrite_sources(raw: str, new_texts: dict[int, str]) -> str:
-    """``new_texts``: 0-based cell index -> new source text. Only those spans of ``raw`` change."""
-    spans = source_spans(raw)
-    out = raw
-    for index in sorted(new_texts, reverse=True):
-        if index not in spans:
-            raise NotebookError(f"cell {index + 1} has no source to rewrite")
-        start, end = spans[index]
-        out = out[:start] + render_source(raw, (start, end), new_texts[index]) + out[end:]
-    return out
-
-
 # -- the entry point used by the runner ---------------------------------------------------------------------------
 def lint_notebook_text(raw: str, display: str, settings: Settings, mode: Mode, unsafe: bool) -> tuple[
         FileResult, str | None]:
@@ -389,6 +248,34 @@ def lint_notebook_text(raw: str, display: str, settings: Settings, mode: Mode, u
     return result, new_raw
 
 
+def add_noqa_to_notebook(raw: str, display: str, settings: Settings) -> tuple[str, int, list[tuple[int, int]]]:
+    """``--add-noqa`` in the code cells: (new notebook text, directives added, (cell, row) pairs skipped).
+
+    Each cell gets its directives in its masked text (IPython lines stand for ``pass`` there, so a comment never
+    lands on a magic), then the original lines are put back and only the changed cells' sources are rewritten."""
+    from jaxlint.noqa_add import add_noqa_to_source
+
+    result, _ = lint_notebook_text(raw, display, settings, Mode.CHECK, False)
+    by_cell: dict[int, list[Diagnostic]] = {}
+    for diagnostic in result.diagnostics:
+        if diagnostic.cell is not None:
+            by_cell.setdefault(diagnostic.cell, []).append(diagnostic)
+    if not by_cell:
+        return raw, 0, []
+    cells = {cell.number: cell for cell in load_notebook(raw).cells}
+    changed: dict[int, str] = {}
+    total, skipped = 0, []
+    for number, diagnostics in sorted(by_cell.items()):
+        cell = cells[number]
+        text, added, rows = add_noqa_to_source(cell.masked.text, diagnostics)
+        skipped.extend((number, row) for row in rows)
+        restored = unmask(text, cell.masked.masked) if added else None
+        if restored is not None and restored != cell.text:
+            changed[number - 1] = restored
+            total += added
+    return (rewrite_sources(raw, changed) if changed else raw), total, skipped
+
+
 def _lines(text: str) -> list[str]:
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
@@ -401,7 +288,7 @@ def process_notebook(path: Path, settings: Settings, mode: Mode, unsafe: bool) -
     try:
         data = path.read_bytes()
     except OSError as error:
-        return FileResult(display, internal_error=f"cannot read: {error.strerror or error}")
+        return FileResult(display, [io_error(display, error)])
     try:
         raw = data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
     except UnicodeDecodeError as error:
@@ -412,7 +299,10 @@ def process_notebook(path: Path, settings: Settings, mode: Mode, unsafe: bool) -
         result, new_raw = lint_notebook_text(raw, display, settings, mode, unsafe)
         if mode is Mode.FIX and new_raw is not None:
             bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-            write_atomic(path, bom + new_raw.encode("utf-8"))
+            try:
+                write_atomic(path, bom + new_raw.encode("utf-8"))
+            except OSError as error:
+                return unwritten(lint_notebook_text(raw, display, settings, Mode.CHECK, unsafe)[0], error)
     except Exception as error:  # noqa: BLE001 - one broken notebook must not stop the run
         return FileResult(display, internal_error=f"{type(error).__name__}: {error}")
     return result

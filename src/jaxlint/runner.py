@@ -4,38 +4,20 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from jaxlint.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
-from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location
+from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
 from jaxlint.progress import progress_bar
+from jaxlint.results import FileResult, Mode, unwritten
 from jaxlint.settings import Settings
 from jaxlint.sources import DecodeError, SourceText, decode_source, write_atomic
 
 if TYPE_CHECKING:
-    from jaxlint.engine import AppliedFix
     from jaxlint.files import SourceFile
 
-
-class Mode(Enum):
-    CHECK = "check"
-    FIX = "fix"  # write the fixed files
-    DIFF = "diff"  # compute fixes, report them as a diff, write nothing
-
-
-@dataclass
-class FileResult:
-    path: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)  # what remains to report
-    applied: list[AppliedFix] = field(default_factory=list)
-    diff: str = ""
-    fixed_source: str | None = None  # set when fixes changed the text
-    # Fixes that would have produced unparseable code: dropped, never written (a bug in a rule).
-    rejected: list[Diagnostic] = field(default_factory=list)
-    internal_error: str | None = None
+__all__ = ["FileResult", "Mode", "process_file", "process_source", "run_files"]
 
 
 def process_source(source: SourceText, display_path: str, settings: Settings, mode: Mode,
@@ -204,7 +186,8 @@ def _identity(path: Path) -> tuple | None:
 
 
 def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> FileResult:
-    """Never raises for a bad input file: decoding problems become a JAX000 finding, bugs an internal error."""
+    """Never raises for a bad input file: a file that cannot be read is a JAX002 finding, one that cannot be decoded
+    a JAX000 finding, fixes that cannot be written a ``write_error``, bugs an internal error."""
     if path.suffix == ".ipynb":
         from jaxlint.notebooks import process_notebook
 
@@ -213,7 +196,7 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> Fi
     try:
         data = path.read_bytes()
     except OSError as error:
-        return FileResult(display, internal_error=f"cannot read: {error.strerror or error}")
+        return FileResult(display, [io_error(display, error)])
     try:
         source = decode_source(data)
     except DecodeError as error:
@@ -222,7 +205,10 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> Fi
     try:
         result = process_source(source, display, settings, mode, unsafe)
         if mode is Mode.FIX and result.fixed_source is not None:
-            write_atomic(path, source.encode(result.fixed_source))
+            try:
+                write_atomic(path, source.encode(result.fixed_source))
+            except OSError as error:
+                return unwritten(process_source(source, display, settings, Mode.CHECK, unsafe), error)
     except Exception as error:  # noqa: BLE001 - one broken file or rule must not stop the run
         return FileResult(display, internal_error=f"{type(error).__name__}: {error}")
     return result

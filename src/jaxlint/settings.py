@@ -33,6 +33,7 @@ class Settings:
     min_version_source: str = "not pinned: assuming the target version"
     unsafe_fixes: bool = False
     output_format: str = "text"
+    respect_gitignore: bool = True
     config_file: Path | None = None
     root: Path = field(default_factory=Path.cwd)
 

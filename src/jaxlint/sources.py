@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import tempfile
@@ -53,24 +54,56 @@ def read_source(path: Path) -> SourceText:
     return decode_source(path.read_bytes())
 
 
+class NotWritable(PermissionError):
+    """The file is read-only (no write permission for the user, or no write bit at all): jaxlint never replaces it."""
+
+
+def writable(path: Path) -> bool:
+    """Whether the user may write ``path``. A file without any write bit counts as read-only even for root, who
+    could write it anyway: someone made it read-only on purpose (a vendored or generated file)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return True
+    return bool(mode & 0o222) and os.access(path, os.W_OK)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same directory and rename: readers see the old or the new file, never half.
+
+    The new file keeps the old one's mode, owner and group; a symlink stays a link and its target is written. A read-only file is never replaced (``NotWritable``).
+    Where the rename cannot keep the file as it was (the folder is not writable, or the owner or group cannot be
+    given to the new file), the file is rewritten in place instead, as an editor would: not atomic, but its identity
+    and permissions stay exactly as they were.
 
     A process killed (SIGKILL, power loss) between ``mkstemp`` and ``os.replace`` leaves its temporary
     ``.<name>.<random>.jaxlint-tmp`` behind. Discovery never picks such names up (not a source suffix), so later
     runs ignore them; they are not deleted, since one may belong to a run still writing
     (tests/robustness/test_atomic_write.py).
     """
+    path = Path(os.path.realpath(path))  # through a symlink: write its target, keep the link
     directory = path.parent
-    mode = path.stat().st_mode if path.exists() else None
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=directory)
+    if not writable(path):
+        raise NotWritable(errno.EACCES, "Permission denied: the file is read-only", str(path))
+    stat = path.stat() if path.exists() else None
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=directory)
+    except PermissionError:
+        if stat is None:
+            raise
+        _write_in_place(path, data)  # a writable file in a folder that is not
+        return
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode & 0o7777)
+        if stat is not None:
+            os.chmod(temporary, stat.st_mode & 0o7777)
+            if not _same_owner(temporary, stat):
+                os.unlink(temporary)
+                _write_in_place(path, data)
+                return
         os.replace(temporary, path)
     except BaseException:
         try:
@@ -78,3 +111,23 @@ def write_atomic(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _same_owner(temporary: str, stat: os.stat_result) -> bool:
+    """Give the temporary file the original's owner and group; False when that is not allowed."""
+    current = os.stat(temporary)
+    if (current.st_uid, current.st_gid) == (stat.st_uid, stat.st_gid):
+        return True
+    try:
+        os.chown(temporary, stat.st_uid, stat.st_gid)
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    with open(path, "r+b") as handle:
+        handle.write(data)
+        handle.truncate()
+        handle.flush()
+        os.fsync(handle.fileno())

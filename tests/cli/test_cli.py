@@ -153,10 +153,14 @@ def test_stdin_fix_prints_fixed_source(tmp_path):
     assert result.stdout == NONE_ARG_FIXED
 
 
-def test_missing_path_is_an_error(tmp_path):
-    result = run(["nope.py"], tmp_path)
-    assert result.exit_code == 2
-    assert "nope.py" in result.output
+def test_missing_path_is_a_jax002_finding_and_the_other_paths_are_checked(tmp_path):
+    """As ruff's E902: one finding per missing path, the run goes on, exit 1."""
+    (tmp_path / "a.py").write_text(NONE_ARG)
+    result = run(["--no-cache", "nope.py", "a.py"], tmp_path)
+    assert result.exit_code == 1
+    assert "nope.py:1:1: JAX002 No such file or directory (os error 2)" in result.stdout
+    assert "a.py:2:5: JAX202" in result.stdout
+    assert "bug in jaxlint" not in result.output
 
 
 def test_syntax_error_file_is_one_jax000_and_the_run_continues(tmp_path):

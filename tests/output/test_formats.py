@@ -125,15 +125,20 @@ def test_sarif_validates_against_the_official_schema(results):
     rules = run["tool"]["driver"]["rules"]
     from jaxlint.rules import all_rules
 
-    assert [r["id"] for r in rules] == ["JAX000", "JAX001"] + [rule.code for rule in all_rules()]
+    assert [r["id"] for r in rules] == ["JAX000", "JAX001", "JAX002"] + [rule.code for rule in all_rules()]
     for rule in rules:
         assert rule["helpUri"].startswith("https://") and rule["shortDescription"]["text"]
     for result in run["results"]:
         if "ruleIndex" in result:
             assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
     fixed = [r for r in run["results"] if "fixes" in r]
-    assert len(fixed) == 3
-    assert run["results"][-1]["properties"] == {"cell": 2, "fixApplicability": "unsafe"}
+    assert len(fixed) == 2, "the notebook's fix is in cell rows: not expressible against the .ipynb text"
+    notebook = run["results"][-1]
+    assert notebook["properties"] == {"cell": 2, "fixApplicability": "unsafe", "cellRegion": {
+        "startLine": 3, "startColumn": 5, "endLine": 3, "endColumn": 64}}
+    # The region is the .ipynb line of the cell's third source line ("w = jnp.take_along_axis(...").
+    region = notebook["locations"][0]["physicalLocation"]["region"]
+    assert region["startLine"] == 18 and region["startColumn"] == 10
 
 
 def test_sarif_of_a_real_run_validates(tmp_path):

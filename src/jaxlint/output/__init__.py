@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from jaxlint.runner import FileResult
+from jaxlint.results import FileResult
 
 
 @dataclass(frozen=True)
@@ -16,6 +16,7 @@ class RenderOptions:
     unsafe: bool = False
     fixing: bool = False
     statistics: bool = False
+    quiet: bool = False  # -q: the findings only, no summary line
 
 
 def _text(results: Sequence[FileResult], options: RenderOptions) -> str:
@@ -24,6 +25,8 @@ def _text(results: Sequence[FileResult], options: RenderOptions) -> str:
     if options.statistics:
         return statistics(results, unsafe=options.unsafe)
     body = format_diagnostics(results, unsafe=options.unsafe)
+    if options.quiet:
+        return body
     tail = summary(results, fixing=options.fixing, unsafe=options.unsafe)
     return f"{body}\n{tail}" if body else tail
 
@@ -39,7 +42,7 @@ def _concise(results: Sequence[FileResult], options: RenderOptions) -> str:
 
     if options.statistics:
         return _text(results, options)
-    return format_concise(results, unsafe=options.unsafe, fixing=options.fixing)
+    return format_concise(results, unsafe=options.unsafe, fixing=options.fixing, quiet=options.quiet)
 
 
 def _full(results: Sequence[FileResult], options: RenderOptions) -> str:
@@ -47,7 +50,7 @@ def _full(results: Sequence[FileResult], options: RenderOptions) -> str:
 
     if options.statistics:
         return _text(results, options)
-    return format_full(results, unsafe=options.unsafe, fixing=options.fixing)
+    return format_full(results, unsafe=options.unsafe, fixing=options.fixing, quiet=options.quiet)
 
 
 def _github(results: Sequence[FileResult], options: RenderOptions) -> str:

@@ -7,21 +7,16 @@ from pathlib import Path
 
 from jaxlint.diagnostics import Diagnostic, LineIndex, Location
 
-PARSE_ERROR_NAME = "parse-error"
-PARSE_ERROR_SUMMARY = "the file could not be parsed"
-
 
 def rule_name(code: str) -> str:
     from jaxlint.rules import rule_by_code
 
+    from jaxlint.engine_codes import ENGINE_CODES
+
     rule = rule_by_code(code)
     if rule is not None:
         return rule.name
-    if code == "JAX001":
-        from jaxlint.noqa_add import UNUSED_NOQA_NAME
-
-        return UNUSED_NOQA_NAME
-    return PARSE_ERROR_NAME if code == "JAX000" else code.lower()
+    return ENGINE_CODES[code].name if code in ENGINE_CODES else code.lower()
 
 
 def relative_path(path: str, base: str | None = None) -> str:
@@ -39,6 +34,10 @@ def relative_path(path: str, base: str | None = None) -> str:
     return Path(relative).as_posix()
 
 
+# The text read from stdin, by its display name (``--stdin-filename``): a file of that name on disk may differ.
+STDIN_TEXTS: dict[str, str] = {}
+
+
 @lru_cache(maxsize=256)
 def _file_text(path: str, mtime_ns: int) -> str | None:
     try:
@@ -53,13 +52,16 @@ def _file_text(path: str, mtime_ns: int) -> str | None:
 
 def source_text(diagnostic: Diagnostic) -> str | None:
     """The text the diagnostic's rows refer to: the file, or for a notebook the cell's source."""
-    if diagnostic.path == "-":
+    if diagnostic.path in STDIN_TEXTS:
+        text = STDIN_TEXTS[diagnostic.path]
+    elif diagnostic.path == "-":
         return None
-    try:
-        mtime = os.stat(diagnostic.path).st_mtime_ns
-    except OSError:
-        return None
-    text = _file_text(diagnostic.path, mtime)
+    else:
+        try:
+            mtime = os.stat(diagnostic.path).st_mtime_ns
+        except OSError:
+            return None
+        text = _file_text(diagnostic.path, mtime)
     if text is None or diagnostic.cell is None:
         return text
     import json
@@ -70,6 +72,48 @@ def source_text(diagnostic: Diagnostic) -> str | None:
         return "".join(source) if isinstance(source, list) else source
     except (ValueError, KeyError, IndexError, TypeError):
         return None
+
+
+@lru_cache(maxsize=64)
+def _notebook_map(path: str, mtime_ns: int):
+    return _map_notebook(_file_text(path, mtime_ns))
+
+
+def _map_notebook(text: str | None):
+    from jaxlint.notebook_json import NotebookError, cell_lines
+
+    if text is None:
+        return None
+    try:
+        return LineIndex(text), cell_lines(text)
+    except (NotebookError, ValueError, IndexError, AssertionError):
+        return None
+
+
+def file_location(diagnostic: Diagnostic) -> tuple[Location, Location] | None:
+    """Where the finding is in the file itself: its own start and end for a ``.py`` file; for a notebook cell,
+    the line and column in the ``.ipynb`` JSON text (for the formats that can carry only a line of the file:
+    github, gitlab, junit, sarif's region). None when the notebook cannot be read back (deleted)."""
+    if diagnostic.cell is None:
+        return diagnostic.start, diagnostic.end
+    if diagnostic.path in STDIN_TEXTS:
+        mapped = _map_notebook(STDIN_TEXTS[diagnostic.path])
+    else:
+        try:
+            mtime = os.stat(diagnostic.path).st_mtime_ns
+        except OSError:
+            return None
+        mapped = _notebook_map(diagnostic.path, mtime)
+    if mapped is None:
+        return None
+    index, cells = mapped
+    from jaxlint.notebook_json import offset_in_notebook
+
+    start = offset_in_notebook(cells, diagnostic.cell, diagnostic.start.row, diagnostic.start.column)
+    end = offset_in_notebook(cells, diagnostic.cell, diagnostic.end.row, diagnostic.end.column)
+    if start is None or end is None:
+        return None
+    return index.location(start), index.location(max(end, start))
 
 
 def offset_of(index: LineIndex, location: Location) -> int:

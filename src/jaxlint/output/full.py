@@ -6,11 +6,13 @@ from typing import Sequence
 from jaxlint.diagnostics import Applicability, LineIndex
 from jaxlint.output.common import apply_fix, source_text
 from jaxlint.output.text import format_diagnostics, summary
-from jaxlint.runner import FileResult
+from jaxlint.results import FileResult
 
 
-def format_concise(results: Sequence[FileResult], *, unsafe: bool, fixing: bool) -> str:
+def format_concise(results: Sequence[FileResult], *, unsafe: bool, fixing: bool, quiet: bool = False) -> str:
     body = format_diagnostics(results, unsafe=unsafe)
+    if quiet:
+        return body
     tail = summary(results, fixing=fixing, unsafe=unsafe)
     return f"{body}\n{tail}" if body else tail
 
@@ -58,7 +60,7 @@ def _fix_diff(text: str, diagnostic, unsafe: bool) -> list[str]:
     return out
 
 
-def format_full(results: Sequence[FileResult], *, unsafe: bool, fixing: bool) -> str:
+def format_full(results: Sequence[FileResult], *, unsafe: bool, fixing: bool, quiet: bool = False) -> str:
     blocks = []
     for result in results:
         for d in result.diagnostics:
@@ -72,5 +74,7 @@ def format_full(results: Sequence[FileResult], *, unsafe: bool, fixing: bool) ->
                 lines += _snippet(text, d)
                 lines += _fix_diff(text, d, unsafe)
             blocks.append("\n".join(lines))
+    if quiet:
+        return "\n\n".join(blocks)
     tail = summary(results, fixing=fixing, unsafe=unsafe)
     return "\n\n".join(blocks) + ("\n\n" if blocks else "") + tail

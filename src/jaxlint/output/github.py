@@ -1,10 +1,13 @@
-"""GitHub Actions workflow commands: one ``::error file=...,line=...::message`` annotation per finding."""
+"""GitHub Actions workflow commands: one ``::error file=...,line=...::message`` annotation per finding.
+
+An annotation carries only a line of the file: for a notebook that is the line of the ``.ipynb`` file the cell's row
+is on, and the message says ``cell N:row:col``."""
 from __future__ import annotations
 
 from typing import Sequence
 
-from jaxlint.output.common import relative_path
-from jaxlint.runner import FileResult
+from jaxlint.output.common import file_location, relative_path
+from jaxlint.results import FileResult
 
 
 def _data(text: str) -> str:
@@ -23,10 +26,11 @@ def format_github(results: Sequence[FileResult]) -> str:
             where = f"{path}:cell {d.cell}:" if d.cell is not None else f"{path}:"
             message = f"{where}{d.start.row}:{d.start.column}: {d.code} {d.message}"
             properties = [f"file={_property(path)}"]
-            if d.cell is None:
-                # Rows in a notebook cell are not lines of the .ipynb file: annotate the file as a whole there.
-                properties += [f"line={d.start.row}", f"col={d.start.column}", f"endLine={d.end.row}",
-                               f"endColumn={d.end.column}"]
+            where_in_file = file_location(d)  # for a notebook: the .ipynb line (the message names cell and row)
+            if where_in_file is not None:
+                start, end = where_in_file
+                properties += [f"line={start.row}", f"col={start.column}", f"endLine={end.row}",
+                               f"endColumn={end.column}"]
             properties.append(f"title={_property(d.code)}")
             lines.append(f"::error {','.join(properties)}::{_data(message)}")
     return "\n".join(lines)

@@ -11,9 +11,9 @@ import json
 import os
 from typing import Sequence
 
-from jaxlint.diagnostics import LineIndex
-from jaxlint.output.common import relative_path, source_text
-from jaxlint.runner import FileResult
+from jaxlint.diagnostics import LineIndex, Location
+from jaxlint.output.common import file_location, relative_path, source_text
+from jaxlint.results import FileResult
 
 
 def _line_text(diagnostic) -> str:
@@ -37,17 +37,20 @@ def format_gitlab(results: Sequence[FileResult]) -> str:
             seen[key] = seen.get(key, 0) + 1
             fingerprint = hashlib.sha256(f"{key}\0{seen[key]}".encode()).hexdigest()[:32]
             where = f"cell {d.cell}:" if d.cell is not None else ""
+            # Code Quality carries only lines of the file: for a notebook, the .ipynb line (the cell is in the
+            # description).
+            start, end = file_location(d) or (Location(1, 1), Location(1, 1))
             items.append({
                 "type": "issue",
                 "check_name": d.code,
-                "description": f"{d.code} {d.message}" + (f" ({where.rstrip(':')})" if where else ""),
-                "categories": ["Compatibility" if d.code != "JAX000" else "Bug Risk"],
+                "description": f"{d.code} {d.message}" + (f" (cell {d.cell}, line {d.start.row})" if where else ""),
+                "categories": ["Bug Risk" if d.code in ("JAX000", "JAX002") else "Compatibility"],
                 "severity": "major",
                 "fingerprint": fingerprint,
                 "location": {
                     "path": path,
-                    "positions": {"begin": {"line": d.start.row, "column": d.start.column},
-                                  "end": {"line": d.end.row, "column": d.end.column}},
+                    "positions": {"begin": {"line": start.row, "column": start.column},
+                                  "end": {"line": end.row, "column": end.column}},
                 },
             })
     return json.dumps(items, indent=2, ensure_ascii=False)

@@ -6,7 +6,7 @@ import os
 from typing import Sequence
 
 from jaxlint.diagnostics import Diagnostic
-from jaxlint.runner import FileResult
+from jaxlint.results import FileResult
 
 
 def _location(location) -> dict:

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Sequence
 from xml.etree import ElementTree as ET
 
-from jaxlint.output.common import relative_path, rule_name
-from jaxlint.runner import FileResult
+from jaxlint.output.common import file_location, relative_path, rule_name
+from jaxlint.results import FileResult
 
 
 def format_junit(results: Sequence[FileResult]) -> str:
@@ -28,8 +28,11 @@ def format_junit(results: Sequence[FileResult]) -> str:
         for d in result.diagnostics:
             where = f"cell {d.cell}:" if d.cell is not None else ""
             position = f"{where}{d.start.row}:{d.start.column}"
-            case = ET.SubElement(suite, "testcase", name=f"{d.code} {rule_name(d.code)} at {position}",
-                                 classname=path, line=str(d.start.row), file=path)
+            where_in_file = file_location(d)  # for a notebook, the .ipynb line; the name says cell and row
+            attributes = {"name": f"{d.code} {rule_name(d.code)} at {position}", "classname": path}
+            if where_in_file is not None:
+                attributes["line"] = str(where_in_file[0].row)
+            case = ET.SubElement(suite, "testcase", attributes, file=path)
             failure = ET.SubElement(case, "failure", message=d.message, type=d.code)
             failure.text = f"{path}:{position}: {d.code} {d.message}"
     ET.indent(root, "  ")

@@ -1,8 +1,8 @@
 """SARIF 2.1.0: one run, the rule catalogue as ``tool.driver.rules`` (docs, help URIs), results with fixes.
 
 Paths are relative to the working directory (``uriBaseId: %SRCROOT%``, declared in ``originalUriBaseIds``), as
-GitHub code scanning expects. A notebook finding's region is relative to its cell; the cell is in the result's
-``properties.cell``.
+GitHub code scanning expects. A notebook finding's region is in the ``.ipynb`` file's own text (what code scanning
+shows); the cell and the region within it are in the result's ``properties.cell`` and ``properties.cellRegion``.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Sequence
 
 from jaxlint import __version__
-from jaxlint.output.common import PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, relative_path
-from jaxlint.runner import FileResult
+from jaxlint.output.common import file_location, relative_path
+from jaxlint.results import FileResult
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
@@ -24,19 +24,16 @@ def _rules() -> list[dict]:
     from jaxlint.rules import all_rules
     from jaxlint.rules.base import DOCS_URL
 
+    from jaxlint.engine_codes import ENGINE_CODES
+    from jaxlint.noqa_add import UNUSED_NOQA_URL
+
     described = [{
-        "id": "JAX000",
-        "name": PARSE_ERROR_NAME,
-        "shortDescription": {"text": PARSE_ERROR_SUMMARY},
-        "helpUri": DOCS_URL.format(code="jax000"),
-        "defaultConfiguration": {"level": "error"},
-    }, {
-        "id": "JAX001",
-        "name": "unused-noqa",
-        "shortDescription": {"text": "a `# noqa: JAX...` code that suppresses nothing on its line"},
-        "helpUri": "https://github.com/jaxlint/jaxlint/blob/main/docs/integrations.md#unused-noqa-jax001",
-        "defaultConfiguration": {"level": "warning"},
-    }]
+        "id": entry.code,
+        "name": entry.name,
+        "shortDescription": {"text": entry.summary},
+        "helpUri": UNUSED_NOQA_URL if entry.code == "JAX001" else DOCS_URL.format(code=entry.code.lower()),
+        "defaultConfiguration": {"level": "warning" if entry.opt_in else "error"},
+    } for entry in ENGINE_CODES.values()]
     for rule in all_rules():
         explanation = textwrap.dedent(rule.explanation).strip()
         described.append({
@@ -84,7 +81,11 @@ def format_sarif(results: Sequence[FileResult]) -> str:
     sarif_results = []
     for result in results:
         for d in result.diagnostics:
-            location = {"physicalLocation": {"artifactLocation": _artifact(d.path), "region": _region(d.start, d.end)}}
+            physical = {"artifactLocation": _artifact(d.path)}
+            where_in_file = file_location(d)
+            if where_in_file is not None:
+                physical["region"] = _region(*where_in_file)
+            location = {"physicalLocation": physical}
             item: dict = {
                 "ruleId": d.code,
                 "level": "error",
@@ -93,7 +94,8 @@ def format_sarif(results: Sequence[FileResult]) -> str:
             }
             if d.code in rule_index:
                 item["ruleIndex"] = rule_index[d.code]
-            if d.fix is not None and all(e.location is not None for e in d.fix.edits):
+            # A notebook fix's edits are in cell rows, not in the .ipynb text the artifact is: not offered here.
+            if d.fix is not None and d.cell is None and all(e.location is not None for e in d.fix.edits):
                 item["fixes"] = [{
                     "description": {"text": f"{d.fix.message} ({d.fix.applicability.value} fix)"},
                     "artifactChanges": [{
@@ -103,8 +105,9 @@ def format_sarif(results: Sequence[FileResult]) -> str:
                     }],
                 }]
             properties = {}
-            if d.cell is not None:
+            if d.cell is not None:  # the region is in the .ipynb text; these say where in the cell
                 properties["cell"] = d.cell
+                properties["cellRegion"] = _region(d.start, d.end)
             if d.fix is not None:
                 properties["fixApplicability"] = d.fix.applicability.value
             if properties:

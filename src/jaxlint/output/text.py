@@ -5,10 +5,9 @@ from collections import Counter
 from typing import Sequence
 
 from jaxlint.diagnostics import Applicability
-from jaxlint.runner import FileResult
+from jaxlint.output.common import rule_name
+from jaxlint.results import FileResult
 
-# Codes the engine reports itself, not through a rule class.
-ENGINE_CODES = {"JAX000": "parse-error", "JAX001": "unused-noqa"}
 
 
 def _marker(diagnostic, unsafe: bool) -> str:
@@ -62,10 +61,22 @@ def statistics(results: Sequence[FileResult], *, unsafe: bool) -> str:
             if d.fix is not None and (d.fix.applicability is Applicability.SAFE or unsafe):
                 fixable[d.code] += 1
             rule = rule_by_code(d.code)
-            names[d.code] = rule.name if rule else ENGINE_CODES.get(d.code, "unknown")
+            names[d.code] = rule.name if rule else rule_name(d.code)
     width = max((len(str(c)) for c in counts.values()), default=1)
     lines = []
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         mark = "[*]" if fixable[code] == count else "[ ]" if not fixable[code] else "[-]"
         lines.append(f"{count:>{width}}\t{code}\t{mark} {names[code]}")
+    return "\n".join(lines)
+
+
+def fix_summary(results: Sequence[FileResult]) -> str:
+    """``--show-fixes``: the fixes applied, per file and rule, as ruff lists them."""
+    fixed = [r for r in results if r.applied]
+    total = sum(len(r.applied) for r in fixed)
+    lines = [f"Fixed {total} error{'s' if total != 1 else ''}:"]
+    for result in fixed:
+        lines.append(f"- {result.path}:")
+        for code, count in sorted(Counter(a.code for a in result.applied).items()):
+            lines.append(f"    {count} × {code} ({rule_name(code)})")
     return "\n".join(lines)
