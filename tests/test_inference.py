@@ -42,6 +42,7 @@ def kind_of_last(source: str) -> str | None:
     ("import jax\nwith jax.make_mesh((4,), ('x',)) as m:\n    m", MESH),
     ("import jax.numpy as jnp\nx: jax.Array = jnp.ones(3)\nx", ARRAY),
     ("import jax\nif a:\n    m = jax.make_mesh((4,), ('x',))\nelse:\n    m = jax.make_mesh((2,), ('x',))\nm", MESH),
+    ("import jax\nmesh = None\ndef init():\n    global mesh\n    mesh = jax.make_mesh((4,), ('x',))\nmesh", MESH),
     # annotations
     ("import jax\ndef f(mesh: jax.sharding.Mesh):\n    mesh", MESH),
     ("from typing import Optional\nfrom jax.sharding import Mesh\ndef f(mesh: Optional[Mesh] = None):\n    mesh", MESH),
@@ -74,6 +75,16 @@ def kind_of_last(source: str) -> str | None:
                  return self.mesh
              self.mesh
      """, MESH),
+    ("""
+     import jax
+     class Trainer:
+         def __init__(self):
+             self.mesh = None
+         def setup(self):
+             self.mesh = jax.make_mesh((4,), ('x',))
+         def run(self):
+             self.mesh
+     """, MESH),  # None first, a mesh later
     # project functions
     ("""
      import jax
@@ -103,7 +114,8 @@ def test_known(source, expected):
 
 @pytest.mark.parametrize("source", [
     "def f(mesh):\n    mesh",  # a parameter without annotation
-    "import jax\nmesh = jax.make_mesh((4,), ('x',))\nif single:\n    mesh = None\nmesh",  # two kinds
+    "import jax, contextlib\nmesh = jax.make_mesh((4,), ('x',))\nif single:\n    mesh = contextlib.nullcontext()\nmesh",
+    "mesh = None\nmesh",
     "import jax\na, b = jax.make_mesh((4,), ('x',)), 1\na",  # unpacking
     "import jax\nfor m in meshes:\n    m",
     "class T:\n    def run(self):\n        self.mesh",  # nothing stores it here
@@ -113,7 +125,7 @@ def test_known(source, expected):
         def a(self):
             self.m = jax.make_mesh((4,), ('x',))
         def b(self):
-            self.m = None
+            self.m = contextlib.nullcontext()
         def c(self):
             self.m
     """,  # two kinds

@@ -32,6 +32,7 @@ ARRAY = "array"
 OTHER = "other"  # known, and not a JAX object (a project's own class, a builtin type)
 
 _UNKNOWN = None
+_NONE = "none"  # a binding to the literal ``None``: neutral when the name's other bindings agree
 _IN_PROGRESS = object()
 
 MESH_FACTORIES = frozenset({
@@ -194,7 +195,7 @@ class ValueInference:
         if not bindings:
             return _UNKNOWN
         kinds = {self._binding_kind(name.value, binding) for binding in bindings}
-        return kinds.pop() if len(kinds) == 1 else _UNKNOWN
+        return _agree(kinds)
 
     def _binding_kind(self, name: str, binding: Binding) -> str | None:
         bound = binding.node
@@ -202,7 +203,7 @@ class ValueInference:
             return CONFIG if binding.qualified in CONFIG_OBJECTS else _UNKNOWN
         if isinstance(bound, cst.Assign):
             if any(isinstance(t.target, cst.Name) and t.target.value == name for t in bound.targets):
-                return self.kind_of(bound.value)
+                return _NONE if _is_none(bound.value) else self.kind_of(bound.value)
             return _UNKNOWN  # bound by unpacking
         if isinstance(bound, cst.AnnAssign):
             if not isinstance(bound.target, cst.Name):
@@ -255,11 +256,11 @@ class ValueInference:
                     kinds.add(declared if declared is not None or bound.value is None
                               else self.kind_of(bound.value))
                 elif isinstance(bound, cst.Assign):
-                    kinds.add(self.kind_of(bound.value))
+                    kinds.add(_NONE if _is_none(bound.value) else self.kind_of(bound.value))
                 else:
                     kinds.add(_UNKNOWN)
         # Nothing stores it in this class (a base class or outside code does): unknown.
-        return kinds.pop() if len(kinds) == 1 else _UNKNOWN
+        return _agree(kinds)
 
     def _class_of_self(self, name: cst.Name) -> cst.ClassDef | None:
         """The class whose method binds ``name`` as its first parameter (``self``), or None."""
@@ -281,6 +282,15 @@ class ValueInference:
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
+def _agree(kinds: set) -> str | None:
+    """The one kind all bindings give. ``None`` bindings are neutral: a ``mesh = None`` set to a mesh later holds
+    a mesh wherever it is used as one (``None`` would fail there in every version anyway)."""
+    if len(kinds) == 2 and _NONE in kinds:
+        kinds = kinds - {_NONE}
+    kind = next(iter(kinds)) if len(kinds) == 1 else _UNKNOWN
+    return _UNKNOWN if kind == _NONE else kind
+
+
 def _is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
