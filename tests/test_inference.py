@@ -85,6 +85,8 @@ def kind_of_last(source: str) -> str | None:
          def run(self):
              self.mesh
      """, MESH),  # None first, a mesh later
+    ("class Trainer:\n    def run(self):\n        self", OTHER),  # self: the module's own class
+    ("class Base:\n    pass\nclass Trainer(Base):\n    def run(self):\n        self", OTHER),
     # project functions
     ("""
      import jax
@@ -136,6 +138,8 @@ def test_known(source, expected):
     "import jax.numpy as jnp\njnp.shape(x)",
     "import chex\ndef f(x: chex.Array):\n    x",  # an alias of JAX types in another library
     "x = f(x)\nx",  # a cycle
+    "from jax.sharding import Mesh\nclass MyMesh(Mesh):\n    def enter(self):\n        self",  # a JAX base class
+    "from lib import Base\nclass Trainer(Base):\n    def run(self):\n        self",  # an unknown base class
     "import jax\njax.numpy",  # a module
     "def f(*meshes: jax.sharding.Mesh):\n    meshes",
     "class T:\n    @staticmethod\n    def f(mesh):\n        mesh.x = 1\n        mesh.x",

@@ -79,7 +79,7 @@ class ValueInference:
         self.module = module
         self.resolver = resolver
         self._cache: dict[int, object] = {}
-        self._classes: dict[int, cst.ClassDef] | None = None  # id(method) -> its class
+        self._attributes: dict[tuple[int, str], object] = {}  # (id(class), attribute) -> kind
 
     # -- public API ------------------------------------------------------------------------------------------
     def kind_of(self, node: cst.BaseExpression) -> str | None:
@@ -194,6 +194,10 @@ class ValueInference:
         bindings = self.resolver.bindings(name)
         if not bindings:
             return _UNKNOWN
+        if len(bindings) == 1 and isinstance(bindings[0].node, cst.Param) and bindings[0].node.annotation is None:
+            owner = self._class_of_self(name)
+            if owner is not None and not self._may_be_jax_class(owner):
+                return OTHER  # ``self``: an instance of the module's own class
         kinds = {self._binding_kind(name.value, binding) for binding in bindings}
         return _agree(kinds)
 
@@ -225,6 +229,19 @@ class ValueInference:
             return _UNKNOWN
         return _UNKNOWN
 
+    def _may_be_jax_class(self, owner: cst.ClassDef) -> bool:
+        """A class with a base that is JAX's, or unknown (``class MyMesh(Mesh)``, ``class A(Base)``)."""
+        for base in owner.bases:
+            qualified = self.resolver.qualified_name(base.value)
+            if qualified in ("builtins.object", "typing.NamedTuple", "typing.Generic", "typing.Protocol", "abc.ABC"):
+                continue
+            if isinstance(base.value, cst.Name) and qualified is None:
+                inner = self._project_class(base.value)
+                if inner is not None and not self._may_be_jax_class(inner):
+                    continue
+            return True
+        return False
+
     def _project_class(self, name: cst.Name) -> cst.ClassDef | None:
         bindings = self.resolver.bindings(name)
         if len(bindings) == 1 and isinstance(bindings[0].node, cst.ClassDef):
@@ -243,6 +260,15 @@ class ValueInference:
         if owner is None:
             return _UNKNOWN
         attribute = node.attr.value
+        key = (id(owner), attribute)
+        if key not in self._attributes:
+            self._attributes[key] = _IN_PROGRESS
+            self._attributes[key] = self._stored_kind(owner, attribute)
+        found = self._attributes[key]
+        return _UNKNOWN if found is _IN_PROGRESS else found  # type: ignore[return-value]
+
+    def _stored_kind(self, owner: cst.ClassDef, attribute: str) -> str | None:
+        """What every store of ``self.<attribute>`` in the class's methods (and its class-level annotation) gives."""
         kinds: set[str | None] = set()
         for statement in _class_level_annotations(owner, attribute):
             kinds.add(self.annotation_kind(statement.annotation.annotation))
