@@ -53,6 +53,8 @@ class RemovedArrayAttribute(Rule):
     summary = "jax.Array methods and attributes that no longer exist (x.device(), .device_buffers, .to_py()...)"
     since = "0.4.1"
     triggers = ("device_buffer", "to_py", "block_host_until_ready", ".device()")
+    # Reported only in files that import JAX (any ``jax`` import names the ``jax`` package).
+    ast_names = frozenset({"jax"})
     explanation = """
 ## What it does
 Finds uses of `jax.Array` methods and attributes that were removed:
