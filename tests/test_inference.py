@@ -36,6 +36,7 @@ def kind_of_last(source: str) -> str | None:
     ("import jax\njax.device_put(x)", ARRAY),
     ("import jax\njax.jit(f)(x)", ARRAY),
     # aliases and assignments
+    ("import jax\nMesh = jax.sharding.Mesh\nMesh(devices, ('x',))", MESH),
     ("import jax\ncfg = jax.config\ncfg", CONFIG),
     ("import jax\ndef f():\n    cfg = jax.config\n    cfg", CONFIG),
     ("import jax\nmesh = jax.make_mesh((4,), ('x',))\ndef f():\n    mesh", MESH),

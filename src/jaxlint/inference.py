@@ -156,7 +156,7 @@ class ValueInference:
             if inner in COMPILING:
                 return ARRAY
             return _UNKNOWN
-        qualified = self.resolver.qualified_name(func)
+        qualified = self._callee(func)
         if qualified is not None:
             if qualified in MESH_FACTORIES:
                 return MESH
@@ -176,6 +176,17 @@ class ValueInference:
             if len(bindings) == 1 and isinstance(bindings[0].node, cst.FunctionDef):
                 return self._returned_kind(bindings[0].node)
         return _UNKNOWN
+
+    def _callee(self, func: cst.BaseExpression) -> str | None:
+        """The qualified name of a called function, also through a module alias (``Mesh = jax.sharding.Mesh``)."""
+        qualified = self.resolver.qualified_name(func)
+        if qualified is None and isinstance(func, cst.Name):
+            bindings = self.resolver.bindings(func)
+            if len(bindings) == 1 and isinstance(bindings[0].node, cst.Assign) \
+                    and isinstance(bindings[0].node.value, (cst.Name, cst.Attribute)) \
+                    and len(bindings[0].node.targets) == 1 and bindings[0].node.targets[0].target is not func:
+                qualified = self.resolver.qualified_name(bindings[0].node.value)
+        return qualified
 
     def _returned_kind(self, function: cst.FunctionDef) -> str | None:
         if function.returns is not None:

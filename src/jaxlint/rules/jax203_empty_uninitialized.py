@@ -37,7 +37,7 @@ Finds `jnp.empty(...)` and `jnp.empty_like(...)`, called or passed as a function
 before reading it, and then `empty` is right and cheaper.
 
 Silent where no element can be read uninitialized (`jaxlint.rules.unread_buffers`): a zero-size buffer
-(`jnp.empty((0, d))`); a shape/dtype template (`jax.pure_callback(f, jnp.empty_like(x), x)`,
+(`jnp.empty((0, d))`, `jnp.empty((0,) + shape)`); a shape/dtype template (`jax.pure_callback(f, jnp.empty_like(x), x)`,
 `jnp.zeros_like(jnp.empty(...))`, `jax.eval_shape(f, jnp.empty(...))`, `.shape`/`.dtype`, directly or through a
 name used only so); a buffer fully overwritten by the next statement (`buf = jnp.empty(n)` then
 `buf = buf.at[:].set(v)`); a `lax.scan` carry slot that the body unpacks (`buf, h = carry` as its first statement)
@@ -94,6 +94,8 @@ is known to be 0.11.0 or later.
             import jax.numpy as jnp
             no_rows = jnp.empty((0, 16))
             nothing = jnp.empty(0, jnp.int32)
+            def remainder(x):
+                return jnp.empty((0,) + x.shape[1:], dtype=x.dtype)
         """, note="zero-size buffers"),
         Valid("""
             import jax.numpy as jnp

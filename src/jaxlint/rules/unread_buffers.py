@@ -1,7 +1,7 @@
 """Is an uninitialized buffer (``jnp.empty(...)``) ever read? The shapes of code where it provably is not (JAX203).
 
 Each test is local and gives True only when no element of the buffer can be read before it is written:
-- zero-size: a literal shape with a 0 in it (``jnp.empty((0, d))``);
+- zero-size: a literal shape with a 0 in it (``jnp.empty((0, d))``, ``jnp.empty((0,) + shape)``);
 - a shape/dtype template: passed where only its shape and dtype are used (``jax.pure_callback(f,
   jnp.empty_like(x), x)``, ``jnp.zeros_like(...)``, ``jax.eval_shape(f, ...)``, ``.shape``/``.dtype``), directly or
   through a name whose every use is such;
@@ -119,9 +119,13 @@ class UnreadBuffers:
 
 
 def _zero_size(arg: cst.Arg | None) -> bool:
-    if arg is None:
-        return False
-    value = arg.value
+    return arg is not None and _zero_size_shape(arg.value)
+
+
+def _zero_size_shape(value: cst.BaseExpression) -> bool:
+    """A literal 0, or a tuple/list with a literal 0 in it, or ``(0,) + rest`` / ``rest + (0,)``."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return _zero_size_shape(value.left) or _zero_size_shape(value.right)
     if isinstance(value, cst.Integer):
         return value.evaluated_value == 0
     if isinstance(value, (cst.Tuple, cst.List)):
