@@ -35,10 +35,10 @@ def main():
 main()
 """
 
-def attempt(transform: str, context: str) -> str:
+def attempt(transform: str, context: str, shardings: str = 'in_shardings=P("x"), out_shardings=P("x")') -> str:
     source = PRELUDE + f"""
 mesh = Mesh(jax.devices(), ("x",))
-f = {transform}(lambda a: a * 2, in_shardings=P("x"), out_shardings=P("x"))
+f = {transform}(lambda a: a * 2, {shardings})
 try:
     with {context}:
         print(f(jnp.arange(4.0)).tolist())
@@ -68,3 +68,8 @@ def test_the_set_mesh_form_would_break_the_pjit():
 def test_jax_jit_is_no_safe_replacement_for_the_pjit():
     assert attempt("jax.jit", "mesh") == "RuntimeError jit requires a non-empty mesh in context"
     assert attempt("jax.jit", "jax.set_mesh(mesh)").startswith("ValueError Sharding passed to jit does not match")
+
+
+def test_a_pjit_without_partition_specs_runs_under_set_mesh():
+    # Why the fix is kept for ``pjit(f, out_shardings=None)`` (JAX401's examples).
+    assert attempt("pjit", "jax.set_mesh(mesh)", "out_shardings=None") == "[0.0, 2.0, 4.0, 6.0]"

@@ -80,8 +80,8 @@ returns itself), so `with make_mesh(...) as m:` becomes `with jax.set_mesh(m := 
 targets get no fix. The fix adds `import jax` when the module has no `jax` binding; it is not offered when `jax`
 names something else there, or below a min version of 0.7.2 (no top-level `jax.set_mesh`).
 
-It is also withheld (the message says why) when the `with` body may run a `pjit` whose shardings are bare
-`PartitionSpec`s: a `pjit(...)` call in the body, a name bound to one, a function of the same module called from the
+It is also withheld (the message says why) when the `with` body may run a `pjit` whose shardings are, or may be,
+bare `PartitionSpec`s (anything but `None` and concrete `Sharding` objects: a spec built by a helper counts): a `pjit(...)` call in the body, a name bound to one, a function of the same module called from the
 body (transitively) that holds or is decorated with one, or any such `pjit` the module stores where calls are not
 followed (`self.step = pjit(...)`). Under `with jax.set_mesh(m):` that `pjit` raises `RuntimeError: pjit requires a
 non-empty mesh in context if you are passing \\`PartitionSpec\\`s to pjit` (JAX 0.12.0.1), where `with m:` works.
@@ -398,6 +398,32 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         """, note="the body calls a pjit with PartitionSpec shardings: fix withheld"),
         Invalid("""
             import jax
+            from jax.experimental.pjit import pjit
+
+            def train(devices, params, make_specs):
+                mesh = jax.sharding.Mesh(devices, ("dp",))
+                param_spec = make_specs(params)
+                with mesh:
+                    state = pjit(init, in_axis_resources=(param_spec,), out_axis_resources=None)(params)
+                return state
+        """, note="shardings built by a helper may be PartitionSpecs: fix withheld"),
+        Invalid("""
+            import jax
+            from jax.experimental.pjit import pjit
+
+            mesh = jax.make_mesh((8,), ("x",))
+            with mesh:
+                out = pjit(f, out_shardings=None)(x)
+        """, unsafe_fixed="""
+            import jax
+            from jax.experimental.pjit import pjit
+
+            mesh = jax.make_mesh((8,), ("x",))
+            with jax.set_mesh(mesh):
+                out = pjit(f, out_shardings=None)(x)
+        """, note="a pjit without PartitionSpec shardings keeps the fix"),
+        Invalid("""
+            import jax
             from functools import partial
             from jax.experimental.pjit import pjit
             from jax.sharding import PartitionSpec
@@ -441,9 +467,9 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                    f"mesh and raises `ValueError` inside `jax.jit`")
         problem, edits = self._edits(item)
         if problem is None and self._runs_pjit_with_specs(with_node):
-            problem = ("the block runs a `pjit` with `PartitionSpec` shardings, which raises `RuntimeError: pjit "
-                       "requires a non-empty mesh in context` under `jax.set_mesh`: move it to `jax.jit` with "
-                       "`NamedSharding`s first")
+            problem = ("the block runs a `pjit` whose shardings are (or may be) `PartitionSpec`s, which raises "
+                       "`RuntimeError: pjit requires a non-empty mesh in context` under `jax.set_mesh`: move it to "
+                       "`jax.jit` with `NamedSharding`s first")
         if problem is not None:
             self.report(item.item, f"{message} (no automatic fix: {problem})")
             return

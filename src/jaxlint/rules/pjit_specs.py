@@ -1,4 +1,4 @@
-"""Does a ``with`` body run a ``pjit`` whose shardings are bare ``PartitionSpec``s? (JAX401's fix safety.)
+"""Does a ``with`` body run a ``pjit`` whose shardings are (or may be) bare ``PartitionSpec``s? (JAX401's fix safety.)
 
 Under ``with jax.set_mesh(m):`` such a ``pjit`` raises ``RuntimeError: pjit requires a non-empty mesh in context if
 you are passing `PartitionSpec`s to pjit`` (JAX 0.12.0.1), while under ``with m:`` it works. The search follows, in
@@ -12,9 +12,9 @@ import libcst as cst
 from jaxlint.names import NameResolver
 
 PJIT = frozenset({"jax.experimental.pjit.pjit", "jax.experimental.pjit"})
-PARTITION_SPEC = frozenset({
-    "jax.sharding.PartitionSpec", "jax.P", "jax.experimental.PartitionSpec", "jax.experimental.pjit.PartitionSpec",
-    "jax.interpreters.pxla.PartitionSpec",
+CONCRETE_SHARDINGS = frozenset({
+    "jax.sharding.NamedSharding", "jax.sharding.SingleDeviceSharding", "jax.sharding.PositionalSharding",
+    "jax.sharding.GSPMDSharding",
 })
 SHARDING_KEYWORDS = frozenset({"in_shardings", "out_shardings", "in_axis_resources", "out_axis_resources"})
 PARTIAL = frozenset({"functools.partial"})
@@ -76,25 +76,32 @@ class PjitSpecFinder:
         return isinstance(decorator, cst.Call) and self._is_pjit_with_specs(decorator)
 
     def _has_spec_shardings(self, call: cst.Call) -> bool:
+        """Shardings that are, or may be, ``PartitionSpec``s: anything but ``None`` and concrete ``Sharding``s
+        (``in_axis_resources=param_spec`` built by a helper may well hold specs)."""
+        positional = [arg for arg in call.args if arg.keyword is None]
+        if len(positional) > (2 if self.resolver.qualified_name(call.func) in PARTIAL else 1):
+            return True  # shardings passed by position
         for arg in call.args:
-            if arg.star == "**":
+            if arg.star:
                 return True  # the shardings may be in there
-            if arg.keyword is not None and arg.keyword.value in SHARDING_KEYWORDS and self._mentions_spec(arg.value):
+            if arg.keyword is not None and arg.keyword.value in SHARDING_KEYWORDS and not self._spec_free(arg.value):
                 return True
         return False
 
-    def _mentions_spec(self, value: cst.BaseExpression, depth: int = 0) -> bool:
-        """A ``PartitionSpec`` (or a name bound to an expression holding one) anywhere in ``value``."""
+    def _spec_free(self, value: cst.BaseExpression, depth: int = 0) -> bool:
+        """Known to hold no ``PartitionSpec``: ``None``, concrete shardings, containers and names of those."""
         if depth > 4:
             return False
-        for node in _walk(value):
-            if isinstance(node, (cst.Name, cst.Attribute)) and self.resolver.qualified_name(node) in PARTITION_SPEC:
-                return True
-            if isinstance(node, cst.Name):
-                for binding in self.resolver.bindings(node):
-                    bound = binding.node
-                    if isinstance(bound, cst.Assign) and self._mentions_spec(bound.value, depth + 1):
-                        return True
+        if isinstance(value, cst.Name) and value.value == "None":
+            return True
+        if isinstance(value, (cst.Tuple, cst.List)):
+            return all(isinstance(e, cst.Element) and self._spec_free(e.value, depth + 1) for e in value.elements)
+        if isinstance(value, cst.Call):
+            return self.resolver.qualified_name(value.func) in CONCRETE_SHARDINGS
+        if isinstance(value, cst.Name):
+            bindings = self.resolver.bindings(value)
+            return bool(bindings) and all(
+                isinstance(b.node, cst.Assign) and self._spec_free(b.node.value, depth + 1) for b in bindings)
         return False
 
 
