@@ -139,6 +139,8 @@ def test_known(source, expected):
     "import jax.numpy as jnp\njnp.shape(x)",
     "import chex\ndef f(x: chex.Array):\n    x",  # an alias of JAX types in another library
     "x = f(x)\nx",  # a cycle
+    "from myproject.typing import Array\ndef f(x: Array):\n    x",  # may be an alias of jax.Array
+    "from .types import ArrayTree\ndef f(x: ArrayTree):\n    x",
     "from jax.sharding import Mesh\nclass MyMesh(Mesh):\n    def enter(self):\n        self",  # a JAX base class
     "from lib import Base\nclass Trainer(Base):\n    def run(self):\n        self",  # an unknown base class
     "import jax\njax.numpy",  # a module

@@ -98,9 +98,6 @@ class ValueInference:
         self._cache[key] = kind
         return kind
 
-    def is_kind(self, node: cst.BaseExpression, kind: str) -> bool:
-        return self.kind_of(node) == kind
-
     def annotation_kind(self, annotation: cst.BaseExpression) -> str | None:
         """The kind of value an annotation promises (``jax.Array`` -> ARRAY, a project class -> OTHER)."""
         if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
@@ -118,15 +115,11 @@ class ValueInference:
         if qualified in ANNOTATION_KINDS:
             return ANNOTATION_KINDS[qualified]
         if qualified is not None:
-            root = qualified.split(".")[0]
-            if root in _NOT_OTHER_ROOTS:
-                return _UNKNOWN
-            if root == "builtins" and qualified != "builtins.object":
-                return OTHER
-            return _UNKNOWN if root == "builtins" else OTHER
+            return OTHER if _names_other_type(qualified) else _UNKNOWN
         if isinstance(annotation, cst.Name) and self._project_class(annotation) is not None:
             return OTHER
-        if isinstance(annotation, cst.Name) and self._relative_import(annotation):
+        if isinstance(annotation, cst.Name) and self._relative_import(annotation) \
+                and not _may_alias_array(annotation.value):
             return OTHER
         return _UNKNOWN
 
@@ -319,6 +312,21 @@ class ValueInference:
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
+def _names_other_type(qualified: str) -> bool:
+    """An annotation naming a type that is not JAX's: a builtin (not ``object``), or a class of another package
+    that is no JAX library and whose name does not suggest an alias of the array type (``myproject.types.Array``)."""
+    root, last = qualified.split(".")[0], qualified.rsplit(".", 1)[-1]
+    if root == "builtins":
+        return qualified != "builtins.object"
+    return root not in _NOT_OTHER_ROOTS and not _may_alias_array(last)
+
+
+def _may_alias_array(name: str) -> bool:
+    """``Array``, ``ArrayLike``, ``PyTreeArray``...: may be a project's own alias of ``jax.Array``."""
+    lowered = name.lower()
+    return "array" in lowered or "tensor" in lowered
+
+
 def _agree(kinds: set) -> str | None:
     """The one kind all bindings give. ``None`` bindings are neutral: a ``mesh = None`` set to a mesh later holds
     a mesh wherever it is used as one (``None`` would fail there in every version anyway)."""
