@@ -52,7 +52,9 @@ class RemovedArrayAttribute(Rule):
     name = "removed-array-attribute"
     summary = "jax.Array methods and attributes that no longer exist (x.device(), .device_buffers, .to_py()...)"
     since = "0.4.1"
-    triggers = ("device_buffer", "to_py", "block_host_until_ready", ".device()")
+    # ``.device()`` as text; the other names as whole words (``to_py`` is a prefix of ``to_pytree``).
+    triggers = (".device()",)
+    required_words = frozenset(frozenset({"jax", name}) for name in BY_NAME)
     # Reported only in files that import JAX (any ``jax`` import names the ``jax`` package).
     ast_names = frozenset({"jax"})
     explanation = """

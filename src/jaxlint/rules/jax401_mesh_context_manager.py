@@ -35,11 +35,22 @@ class MeshContextManager(Rule):
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         # Only ``with`` items are reported, and only values the inference traces to a mesh constructor or to a
-        # ``Mesh`` annotation: the file must refer to one of those names.
+        # ``Mesh`` annotation (the file must refer to one of those names): a name, ``self.<attr>``, a call of a
+        # constructor, or a call of a plain name (an alias of a constructor, or the module's own function).
         if not facts.withs or not facts.refers_to_any(MESH_CONSTRUCTORS):
             return False
-        return any(type(item.context_expr) in (ast.Name, ast.Attribute, ast.Call)
-                   for node in facts.withs for item in node.items)
+        for node in facts.withs:
+            for item in node.items:
+                expression = item.context_expr
+                kind = type(expression)
+                if kind is ast.Name or kind is ast.NamedExpr \
+                        or (kind is ast.Attribute and type(expression.value) is ast.Name):
+                    return True
+                if kind is ast.Call and (type(expression.func) is ast.Name
+                                         or not MESH_CONSTRUCTORS.isdisjoint(facts.qualified_names(expression.func))):
+                    return True
+        return False
+
     explanation = """
 ## What it does
 Finds `with` statements that enter a `jax.sharding.Mesh` directly, wherever the value inference
