@@ -16,8 +16,11 @@ What is followed, all within one module and only for the expressions a rule asks
   annotation in the class body, must agree;
 - calls of the module's own functions: the return annotation, or else every ``return`` giving the same kind;
 - annotations: ``jax.Array``, ``jax.sharding.Mesh``, ``jax.export.Exported``..., ``Optional[...]``/``X | None``.
-A value known to be an instance of a class that is not JAX's (a class defined in the module, an annotation naming a
-project or builtin type) is ``OTHER``: never a JAX type.
+A binding to the literal ``None`` is neutral (``global_mesh = None``, set to a mesh later, holds a mesh wherever it is
+used as one). A value known to be an instance of a class that is not JAX's is ``OTHER``, never a JAX type: ``self``
+in a method of a module class whose bases are known and not JAX's, a call of a class of the module, an annotation
+naming a builtin, a class of the module, or a class imported from a package that is no JAX library (unless its name
+suggests an array alias, such as ``Array``). Everything else is unknown.
 """
 from __future__ import annotations
 
