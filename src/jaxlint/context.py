@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 
 import libcst as cst
 
+from jaxlint.inference import ValueInference
 from jaxlint.names import NameResolver
 from jaxlint.rules.base import Report, Rule
 from jaxlint.settings import Settings
@@ -22,6 +23,14 @@ class FileContext:
         self.resolver = NameResolver(module)
         self.ancestors: list[cst.CSTNode] = []
         self.reports: list[Report] = []
+        self._inference: ValueInference | None = None
+
+    @property
+    def inference(self) -> ValueInference:
+        """What names and attributes hold (``jaxlint.inference``), built on first use: most files never ask."""
+        if self._inference is None:
+            self._inference = ValueInference(self.module, self.resolver)
+        return self._inference
 
     def add_report(self, report: Report) -> None:
         self.reports.append(report)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.catalogue import load
+from jaxlint.inference import CONFIG, OTHER
 from jaxlint.rules.base import DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix
 from jaxlint.rules.calls import argument, has_star_args, keyword_arg, literal_value, string_value
 from jaxlint.versions import Version
@@ -135,6 +136,8 @@ class ConfigAccessRule(Rule):
         qualified = self.qualified_name(node.func)
         if qualified in CONFIG_UPDATE:
             self._config_update(node)
+        elif qualified is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "update":
+            self._config_update(node, through_alias=True)
         elif qualified in ENV_SET_CALLS:
             self._env_call(node)
         elif qualified == ENV_UPDATE:
@@ -148,14 +151,19 @@ class ConfigAccessRule(Rule):
             receiver = node.func.value
             lowered = isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
                 and receiver.func.attr.value == "lower"
+            if not lowered and self.context.inference.kind_of(receiver) == OTHER:
+                return  # the project's own ``compile`` (``self.compile(compiler_options=...)``)
             self._compiler_options(node, argument(node, "compiler_options", 0 if lowered else None))
 
-    def _config_update(self, node: cst.Call) -> None:
+    def _config_update(self, node: cst.Call, through_alias: bool = False) -> None:
         if has_star_args(node):
             return
         name_arg, value_arg = argument(node, "name", 0), argument(node, "val", 1)
         name = string_value(name_arg.value) if name_arg is not None else None
         if name is None or not self.watched(name):
+            return
+        # ``cfg.update(...)``: only where the inference knows ``cfg`` holds ``jax.config`` (``cfg = jax.config``).
+        if through_alias and self.context.inference.kind_of(node.func.value) != CONFIG:
             return
         self._emit(Setting("update", name, node, value_arg.value if value_arg else None,
                            delete_statement=self._standalone_statement(node)))
@@ -235,7 +243,10 @@ class ConfigAccessRule(Rule):
     # -- jax.config.<flag> reads and writes ---------------------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
         flag = node.attr.value
-        if not self.watched(flag) or self.qualified_name(node.value) not in CONFIG_OBJECTS:
+        if not self.watched(flag):
+            return
+        if self.qualified_name(node.value) not in CONFIG_OBJECTS \
+                and self.context.inference.kind_of(node.value) != CONFIG:
             return
         parent = self.context.parent
         if isinstance(parent, cst.AssignTarget) and parent.target is node:
@@ -310,10 +321,13 @@ class RemovedConfigOption(ConfigAccessRule):
     explanation = """
 ## What it does
 Finds JAX config options that were removed, wherever code uses them: `jax.config.update("<flag>", ...)` (however
-`jax.config` is imported), `jax.config.<flag>` reads and writes, the `JAX_<FLAG>` environment variable set from code
+`jax.config` is imported, and through a name the value inference knows holds it: `cfg = jax.config` in a function
+or at module level, `self.cfg = jax.config`), `jax.config.<flag>` reads and writes, the `JAX_<FLAG>` environment variable set from code
 (`os.environ[...] = ...`, `os.environ.setdefault`, `os.environ.update`, `os.putenv`), and the per-compilation
 `compiler_options` keys `exec_time_optimization_effort` / `memory_fitting_effort` in `jax.jit(...)`,
-`functools.partial(jax.jit, ...)` and `.lower(...).compile(...)`.
+`functools.partial(jax.jit, ...)` and `.lower(...).compile(...)` (`x.compile(compiler_options=...)` on any
+receiver of unknown type too, but not on one known to be the project's own object, such as `self` in a class of the
+module: that `compile` is the project's).
 
 | option | removed in |
 |---|---|
@@ -430,6 +444,23 @@ resetting it on the old JAX, so deleting it would change behaviour there).
             f = jax.jit(g, compiler_options={"optimization_level": 39})
             compiled = jax.jit(g).lower(x).compile({"xla_cpu_enable_fast_math": False})
         """, note="existing compiler options"),
+        Valid("""
+            import jax
+
+            class Compiler:
+                def compile(self, fn, compiler_options=None):
+                    return fn
+
+                def build(self, fn):
+                    return self.compile(fn, compiler_options={"exec_time_optimization_effort": 0.5})
+        """, note="the project's own compile method called on self"),
+        Valid("""
+            import jax
+            settings = {}
+            settings.update("jax_exec_time_optimization_effort", 0.5)
+            def configure(cfg):
+                cfg.update("jax_memory_fitting_effort", 0.5)
+        """, note="update on a dict and on a parameter of unknown type"),
         Valid("""
             import re
             options = {"exec_time_optimization_effort": 0.5}
@@ -629,6 +660,32 @@ resetting it on the old JAX, so deleting it would change behaviour there).
             options = {"exec_time_optimization_effort": 0.0}
             f = jax.jit(g, compiler_options=options)
         """, note="dict reached through a name: reported, not fixed"),
+        Invalid("""
+            import jax
+            cfg = jax.config
+            cfg.update("jax_exec_time_optimization_effort", 0.0)
+        """, fixed="""
+            import jax
+            cfg = jax.config
+        """, note="jax.config bound to another name at module level"),
+        Invalid("""
+            import jax
+
+            def setup():
+                config = jax.config
+                config.update("jax_memory_fitting_effort", 0.5)
+                return config.jax_refs_to_pins
+        """, count=2, note="an alias in a function: update and read"),
+        Invalid("""
+            import jax
+
+            class Runner:
+                def __init__(self):
+                    self.cfg = jax.config
+
+                def tune(self):
+                    self.cfg.update("jax_exec_time_optimization_effort", 0.5)
+        """, note="jax.config kept in self.cfg"),
         Invalid("""
             import jax
             jax.config.update("jax_exec_time_optimization_effort", 0.0)

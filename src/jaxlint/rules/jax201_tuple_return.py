@@ -496,6 +496,23 @@ the release that changed the function, or the target version is before it.
         """, note="type(x) is list / =="),
         Invalid("""
             import jax.numpy as jnp
+
+            def align(x, y, extra):
+                arrays = jnp.broadcast_arrays(x, y)
+                if type(arrays) == list:
+                    arrays.append(extra)
+                return arrays
+        """, fixed="""
+            import jax.numpy as jnp
+
+            def align(x, y, extra):
+                arrays = list(jnp.broadcast_arrays(x, y))
+                if type(arrays) == list:
+                    arrays.append(extra)
+                return arrays
+        """, note="type(x) == list on a broadcast_arrays result in a function"),
+        Invalid("""
+            import jax.numpy as jnp
             same = jnp.meshgrid(x) == [x]
             g = jnp.broadcast_arrays(a, b)
             differ = [a, b] != g

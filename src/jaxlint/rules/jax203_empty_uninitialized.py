@@ -6,12 +6,15 @@ import libcst as cst
 from jaxlint.names import Scope
 from jaxlint.rules.base import Invalid, NodeEdit, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import argument, has_star_args, keyword_arg, string_value
+from jaxlint.rules.unread_buffers import UnreadBuffers
 
 # qualified name -> (replacement function, first parameter's old name, its new name)
 TARGETS = {
     "jax.numpy.empty": ("zeros", None, None),
     "jax.numpy.empty_like": ("zeros_like", "prototype", "a"),
 }
+# Where the ``shape`` parameter sits: ``empty(shape, ...)``, ``empty_like(prototype, dtype, shape, ...)``.
+SHAPE_POSITION = {"jax.numpy.empty": 0, "jax.numpy.empty_like": 2}
 PAD = "jax.numpy.pad"
 SINCE = "0.11.0"
 
@@ -32,6 +35,13 @@ Finds `jnp.empty(...)` and `jnp.empty_like(...)`, called or passed as a function
 (`jax.tree.map(jnp.empty_like, params)`), and replaces them with `jnp.zeros` / `jnp.zeros_like`. Also reports
 `jnp.pad(..., mode="empty")`, without a fix. Opt-in (`--extend-select JAX203`): most code writes every element
 before reading it, and then `empty` is right and cheaper.
+
+Silent where no element can be read uninitialized (`jaxlint.rules.unread_buffers`): a zero-size buffer
+(`jnp.empty((0, d))`, `jnp.empty((0,) + shape)`); a shape/dtype template (`jax.pure_callback(f, jnp.empty_like(x), x)`,
+`jnp.zeros_like(jnp.empty(...))`, `jax.eval_shape(f, jnp.empty(...))`, `.shape`/`.dtype`, directly or through a
+name used only so); a buffer fully overwritten by the next statement (`buf = jnp.empty(n)` then
+`buf = buf.at[:].set(v)`); a `lax.scan` carry slot that the body unpacks (`buf, h = carry` as its first statement)
+and never reads. Everything else is reported, as whether code reads before it writes cannot be decided in general.
 
 ## Why
 Up to JAX 0.10.2, `jnp.empty` was `jnp.zeros` and `jnp.empty_like` was `lax.full_like(prototype, 0)`: the arrays
@@ -65,6 +75,45 @@ is known to be 0.11.0 or later.
 """
 
     VALID = [
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def host_sort(x):
+                return jax.pure_callback(np.sort, jnp.empty_like(x), x)
+        """, note="a result template for pure_callback: only its shape and dtype are used"),
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+            template = jnp.empty((batch, 128), jnp.bfloat16)
+            out_shape = jax.eval_shape(model.apply, params, template)
+            print(template.shape, template.dtype)
+        """, note="a name used only as a shape/dtype template"),
+        Valid("""
+            import jax.numpy as jnp
+            no_rows = jnp.empty((0, 16))
+            nothing = jnp.empty(0, jnp.int32)
+            def remainder(x):
+                return jnp.empty((0,) + x.shape[1:], dtype=x.dtype)
+        """, note="zero-size buffers"),
+        Valid("""
+            import jax.numpy as jnp
+            def fill(values):
+                buf = jnp.empty_like(values)
+                buf = buf.at[:].set(values * 2)
+                return buf
+        """, note="fully overwritten by the next statement"),
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+
+            def step(carry, x):
+                last, total = carry
+                return (x, total + x), None
+
+            (last, total), _ = jax.lax.scan(step, (jnp.empty(()), jnp.zeros(())), xs)
+        """, note="a scan carry slot the body never reads"),
         Valid("""
             import jax.numpy as jnp
             a = jnp.zeros((3, 4))
@@ -103,6 +152,47 @@ is known to be 0.11.0 or later.
     ]
 
     INVALID = [
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+
+            def step(carry, x):
+                acc, count = carry
+                return (acc + x, count + 1), None
+
+            (acc, count), _ = jax.lax.scan(step, (jnp.empty(()), 0), xs)
+        """, fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def step(carry, x):
+                acc, count = carry
+                return (acc + x, count + 1), None
+
+            (acc, count), _ = jax.lax.scan(step, (jnp.zeros(()), 0), xs)
+        """, note="a scan carry slot the body reads"),
+        Invalid("""
+            import jax.numpy as jnp
+            def fill(values):
+                buf = jnp.empty_like(values)
+                buf = buf.at[1:].set(values[1:])
+                return buf
+        """, fixed="""
+            import jax.numpy as jnp
+            def fill(values):
+                buf = jnp.zeros_like(values)
+                buf = buf.at[1:].set(values[1:])
+                return buf
+        """, note="partly overwritten: element 0 is read uninitialized"),
+        Invalid("""
+            import jax.numpy as jnp
+            template = jnp.empty((4, 4))
+            print(template.shape, template.sum())
+        """, fixed="""
+            import jax.numpy as jnp
+            template = jnp.zeros((4, 4))
+            print(template.shape, template.sum())
+        """, note="used as a template and read"),
         Invalid("""
             import jax.numpy as jnp
             a = jnp.empty((3, 4), jnp.float32)
@@ -183,6 +273,10 @@ is known to be 0.11.0 or later.
         """, note="**kwargs could hold prototype=: no fix"),
     ]
 
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._unread = UnreadBuffers(context.resolver)
+
     def visit_Call(self, node: cst.Call) -> None:
         if self.qualified_name(node.func) != PAD or has_star_args(node):
             return
@@ -212,6 +306,9 @@ is known to be 0.11.0 or later.
         new_name, old_keyword, new_keyword = TARGETS[qualified]
         old_name = qualified.rsplit(".", 1)[1]
         called = isinstance(parent, cst.Call) and parent.func is node
+        if called and not has_star_args(parent) \
+                and self._unread.never_read(parent, ancestors[:-1], SHAPE_POSITION[qualified]) is not None:
+            return  # no element of it is ever read before being written
         subject = parent if called else node
         message = (f"`jnp.{old_name}` returns uninitialized memory on GPU/TPU since JAX {SINCE} (it returned zeros "
                    f"before); use `jnp.{new_name}` if the array is read before every element is written")

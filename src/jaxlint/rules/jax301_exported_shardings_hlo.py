@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from jaxlint.inference import EXPORTED as AN_EXPORTED, OTHER
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
 from jaxlint.rules.calls import string_value
 
@@ -18,6 +19,8 @@ class _Candidate:
     node: cst.CSTNode
     message: str
     ancestors: tuple[cst.CSTNode, ...]
+    # What the receiver holds (``jaxlint.inference``): AN_EXPORTED, OTHER, or None when unknown.
+    kind: str | None
 
 
 class ExportedShardingsHlo(Rule):
@@ -28,10 +31,16 @@ class ExportedShardingsHlo(Rule):
     triggers = ("shardings_hlo",)
     explanation = """
 ## What it does
-Finds reads of `.in_shardings_hlo` / `.out_shardings_hlo` (also through `getattr(exp, "in_shardings_hlo")`) in
-files that use JAX, and these keywords when an `Exported` is built by hand (`jax.export.Exported(...)`,
-`dataclasses.replace(exp, ...)`). Silent in a file that defines such attributes itself (a `def in_shardings_hlo`,
-`self.in_shardings_hlo = ...`, a class attribute of that name) and for `self.in_shardings_hlo`.
+Finds reads of `.in_shardings_hlo` / `.out_shardings_hlo` (also through `getattr(exp, "in_shardings_hlo")`), and
+these keywords when an `Exported` is built by hand (`jax.export.Exported(...)`, `dataclasses.replace(exp, ...)`).
+It decides per receiver, with the value inference (`jaxlint.inference`):
+- a receiver known to hold an `Exported` (`jax.export.deserialize(...)`, `jax.export.export(f)(...)`, a parameter
+  annotated `jax.export.Exported`, the module's own function returning one) is always reported;
+- a receiver known to be something else (an instance of a class of the module, a parameter annotated with a
+  project's own class, imported or not) never is;
+- a receiver of unknown type is reported in files that use JAX, unless the file defines such attributes itself (a
+  `def in_shardings_hlo`, `self.in_shardings_hlo = ...`, a class attribute of that name); `self.in_shardings_hlo`
+  is never reported.
 
 ## Why
 From JAX 0.11.1 the `Exported` fields `in_shardings_hlo` / `out_shardings_hlo` are kept only for compatibility:
@@ -69,6 +78,32 @@ from 0.10.2 for exports that were not deserialized.)
             shardings = exp.in_shardings_jax(mesh)
             outs = exp.out_shardings_jax(None)
         """, note="the replacement"),
+        Valid("""
+            import jax
+            from myproject.artifacts import ArtifactRecord
+
+            def describe(record: ArtifactRecord):
+                return record.in_shardings_hlo
+        """, note="a project class imported from another file"),
+        Valid("""
+            import dataclasses
+            import jax
+
+            @dataclasses.dataclass
+            class Plan:
+                in_shardings_hlo: tuple = ()
+
+            plan = dataclasses.replace(Plan(), in_shardings_hlo=(None,))
+        """, note="dataclasses.replace of the project's own dataclass"),
+        Valid("""
+            import jax
+
+            class Record:
+                pass
+
+            record = Record()
+            print(record.out_shardings_hlo)
+        """, note="an instance of the module's own class"),
         Valid("""
             import jax
 
@@ -135,6 +170,40 @@ from 0.10.2 for exports that were not deserialized.)
             exp = jax.export.deserialize(blob)
             hlo = exp.in_shardings_hlo
         """, note="attribute read on an Exported"),
+        Invalid("""
+            import jax
+
+            class CachedExport:
+                @property
+                def in_shardings_hlo(self):
+                    return self._hlo
+
+            def load(blob):
+                exported = jax.export.deserialize(blob)
+                return exported.in_shardings_hlo
+        """, note="the file defines its own property, but this receiver is a deserialized Exported"),
+        Invalid("""
+            import jax
+            from jax import export
+
+            def specs(exp: export.Exported, own):
+                own.in_shardings_hlo = None
+                return exp.out_shardings_hlo
+        """, note="an annotated Exported parameter in a file that also stores such an attribute"),
+        Invalid("""
+            import jax
+
+            def serialize_step(f, x):
+                exp = jax.export.export(jax.jit(f))(x)
+                return exp.in_shardings_hlo, exp.out_shardings_hlo
+        """, count=2, note="jax.export.export(f)(...) gives an Exported"),
+        Invalid("""
+            import jax
+            exported = jax.export.Exported(
+                fun_name="f", in_tree=tree, in_avals=avals, out_tree=out_tree, out_avals=out_avals,
+                in_shardings_hlo=(None,), out_shardings_hlo=(None,), nr_devices=1,
+            )
+        """, count=2, note="both fields passed to a hand-built Exported"),
         Invalid("""
             from jax import export
             def output_specs(exp: export.Exported):
@@ -205,7 +274,7 @@ from 0.10.2 for exports that were not deserialized.)
             return
         if isinstance(node.value, cst.Name) and node.value.value in ("self", "cls"):
             return
-        self._candidate(node, self._read_message(field))
+        self._candidate(node, self._read_message(field), self.context.inference.kind_of(node.value))
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)
@@ -213,15 +282,20 @@ from 0.10.2 for exports that were not deserialized.)
                 and len(node.args) >= 2:
             field = string_value(node.args[1].value)
             if field in FIELDS:
-                self._candidate(node, self._read_message(field))
+                self._candidate(node, self._read_message(field), self.context.inference.kind_of(node.args[0].value))
         elif qualified in EXPORTED or qualified in REPLACE:
+            if qualified in EXPORTED:
+                kind = AN_EXPORTED
+            else:  # ``dataclasses.replace(obj, ...)``: whatever ``obj`` holds
+                kind = self.context.inference.kind_of(node.args[0].value) if node.args else None
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in FIELDS:
                     field = arg.keyword.value
                     self._candidate(arg, (
                         f"`{field}=` is ignored since JAX 0.11.1: the field is no longer used and reads back as "
                         f"`None`; an `Exported`'s shardings are its named shardings now (read them with "
-                        f"`{FIELDS[field]}(mesh)`): drop this argument and give the named shardings instead"))
+                        f"`{FIELDS[field]}(mesh)`): drop this argument and give the named shardings instead"),
+                        kind)
 
     def _read_message(self, field: str) -> str:
         new = FIELDS[field]
@@ -230,10 +304,10 @@ from 0.10.2 for exports that were not deserialized.)
                 f"(`{new}(None)` for the export's abstract mesh works on every version), and adapt the code that "
                 f"uses the value")
 
-    def _candidate(self, node: cst.CSTNode, message: str) -> None:
-        if self._in_feature_test():
+    def _candidate(self, node: cst.CSTNode, message: str, kind: str | None) -> None:
+        if kind == OTHER or self._in_feature_test():
             return
-        self._candidates.append(_Candidate(node, message, tuple(self.context.ancestors)))
+        self._candidates.append(_Candidate(node, message, tuple(self.context.ancestors), kind))
 
     def _in_feature_test(self) -> bool:
         """Inside ``if hasattr(x, "in_shardings_jax")`` (or any ``*_shardings_*`` name): deliberate compat code."""
@@ -246,9 +320,12 @@ from 0.10.2 for exports that were not deserialized.)
         return False
 
     def leave_Module(self, node: cst.Module) -> None:
-        if self._defined or not self._uses_jax:
-            return
+        # A receiver known to be an ``Exported`` is reported; one of unknown type only in a file that uses JAX and
+        # defines no attribute of that name itself.
+        unknown_ok = self._uses_jax and not self._defined
         for candidate in self._candidates:
+            if candidate.kind != AN_EXPORTED and not unknown_ok:
+                continue
             self.context.add_report(Report(self.code, candidate.node, candidate.message, None, candidate.ancestors))
 
 

@@ -22,8 +22,8 @@ class ExpiredExportFlag(ConfigAccessRule):
     explanation = """
 ## What it does
 Finds code that turns on `jax_export_deserialize_expired_versions`: `jax.config.update(...)` (however `jax.config`
-is imported) or an assignment to `jax.config.jax_export_deserialize_expired_versions` with a value that is not
-literally false, and the environment variable `JAX_EXPORT_DESERIALIZE_EXPIRED_VERSIONS` set from code
+is imported, or through a name the value inference knows holds it: `cfg = jax.config`) or an assignment to
+`jax.config.jax_export_deserialize_expired_versions` with a value that is not literally false, and the environment variable `JAX_EXPORT_DESERIALIZE_EXPIRED_VERSIONS` set from code
 (`os.environ[...] = ...`, `setdefault`, `update`, `os.putenv`) to anything but a false string (`"0"`, `"false"`,
 `"no"`, `"off"`, ...).
 
@@ -86,6 +86,11 @@ No fix: the flag is needed until the artifacts are re-serialized, which is a cha
         """, note="not jax.config.update"),
         Valid("""
             import jax
+            def enable(options):
+                options.update("jax_export_deserialize_expired_versions", True)
+        """, note="update on a parameter of unknown type"),
+        Valid("""
+            import jax
             jax.config.update("jax_export_deserialize_expired_versions", True)
         """, target_version="0.11.0", note="target before the flag exists"),
     ]
@@ -103,6 +108,14 @@ No fix: the flag is needed until the artifacts are re-serialized, which is a cha
             import jax
             jax.config.jax_export_deserialize_expired_versions = True
         """, note="attribute assignment"),
+        Invalid("""
+            import jax
+
+            def load_artifacts(paths):
+                cfg = jax.config
+                cfg.update("jax_export_deserialize_expired_versions", True)
+                return [open(p, "rb").read() for p in paths]
+        """, note="jax.config bound to a local name"),
         Invalid("""
             import os
             os.environ["JAX_EXPORT_DESERIALIZE_EXPIRED_VERSIONS"] = "1"

@@ -5,16 +5,13 @@ import ast
 
 import libcst as cst
 
-from jaxlint.names import Binding, Scope
+from jaxlint.inference import MESH, MESH_FACTORIES
+from jaxlint.names import Scope
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
+from jaxlint.rules.pjit_specs import PjitSpecFinder
 
 # Calls that build a concrete ``jax.sharding.Mesh``.
-MESH_CONSTRUCTORS = frozenset({
-    "jax.sharding.Mesh",
-    "jax.make_mesh",
-    "jax.experimental.maps.Mesh",
-    "jax.interpreters.pxla.Mesh",
-})
+MESH_CONSTRUCTORS = MESH_FACTORIES
 DEPRECATED = "0.10.1"
 # ``jax.set_mesh`` in the top-level namespace: present in 0.7.2, absent in 0.6.2 (only ``jax.sharding.set_mesh``).
 SET_MESH_SINCE = "0.7.2"
@@ -37,19 +34,34 @@ class MeshContextManager(Rule):
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
-        # Only ``with`` items are reported: a constructor call, or a name (bound to one, checked by the visit).
-        items = [item.context_expr for node in facts.withs for item in node.items]
-        if any(type(item) is ast.Name for item in items) and facts.refers_to_any(MESH_CONSTRUCTORS):
-            return True
-        return any(type(item) is ast.Call and not MESH_CONSTRUCTORS.isdisjoint(facts.qualified_names(item.func))
-                   for item in items)
+        # Only ``with`` items are reported, and only values the inference traces to a mesh constructor or to a
+        # ``Mesh`` annotation (the file must refer to one of those names): a name, ``self.<attr>``, a call of a
+        # constructor, or a call of a plain name (an alias of a constructor, or the module's own function).
+        if not facts.withs or not facts.refers_to_any(MESH_CONSTRUCTORS):
+            return False
+        for node in facts.withs:
+            for item in node.items:
+                expression = item.context_expr
+                kind = type(expression)
+                if kind is ast.Name or kind is ast.NamedExpr \
+                        or (kind is ast.Attribute and type(expression.value) is ast.Name):
+                    return True
+                if kind is ast.Call and (type(expression.func) is ast.Name
+                                         or not MESH_CONSTRUCTORS.isdisjoint(facts.qualified_names(expression.func))):
+                    return True
+        return False
+
     explanation = """
 ## What it does
-Finds `with` statements that enter a `jax.sharding.Mesh` directly: `with jax.make_mesh(...):`,
-`with Mesh(devices, names):` (also `jax.experimental.maps.Mesh`), or `with mesh:` where `mesh` is a name whose
-every binding in the scope that owns it is such a call (`mesh = jax.make_mesh(...)`). A name with any other
-binding (a parameter, `mesh = None` in a branch, a loop variable), an attribute (`with self.mesh:`), and a
-project's own `Mesh` class are left alone. Using a mesh as a decorator (`@mesh`) is not reported.
+Finds `with` statements that enter a `jax.sharding.Mesh` directly, wherever the value inference
+(`jaxlint.inference`) traces the item to a mesh: `with jax.make_mesh(...):`, `with Mesh(devices, names):` (also
+`jax.experimental.maps.Mesh`), a name bound to one (`mesh = jax.make_mesh(...)`; a `global_mesh = None` set to a
+mesh later counts), a parameter annotated `mesh: jax.sharding.Mesh`, `self._mesh` stored in any method of the class
+(from such a parameter or call), the result of one of the module's own functions whose every `return` is a mesh
+(or annotated `-> Mesh`), one item among several (`with mesh, nn.logical_axis_rules(rules):`).
+Unknown values stay silent: a parameter without annotation, a name with another binding (`contextlib.nullcontext()`
+in a branch), a function imported from elsewhere, an instance of the project's own class, `async with`. Using a
+mesh as a decorator (`@mesh`) is not reported.
 
 ## Why
 JAX 0.10.1 deprecated the mesh context manager; every release since (0.10.2 ... 0.12.0.1) warns
@@ -78,6 +90,16 @@ Inside a `jax.jit`-traced function `jax.set_mesh` raises `ValueError: \\`set_mes
 returns itself), so `with make_mesh(...) as m:` becomes `with jax.set_mesh(m := make_mesh(...)):`; other `as`
 targets get no fix. The fix adds `import jax` when the module has no `jax` binding; it is not offered when `jax`
 names something else there, or below a min version of 0.7.2 (no top-level `jax.set_mesh`).
+
+It is also withheld (the message says why) when the `with` body may run a `pjit` whose shardings are, or may be,
+bare `PartitionSpec`s (anything but `None` and concrete `Sharding` objects: a spec built by a helper counts): a `pjit(...)` call in the body, a name bound to one, a function of the same module called from the
+body (transitively) that holds or is decorated with one, or any such `pjit` the module stores where calls are not
+followed (`self.step = pjit(...)`). Under `with jax.set_mesh(m):` that `pjit` raises `RuntimeError: pjit requires a
+non-empty mesh in context if you are passing \\`PartitionSpec\\`s to pjit` (JAX 0.12.0.1), where `with m:` works.
+Turning it into `jax.jit` in the same fix is not safe either: the `jax.jit` of the same function with the same
+`PartitionSpec`s raises `RuntimeError: jit requires a non-empty mesh ...` under `with m:` and, under
+`jax.set_mesh(m)`, `ValueError: Sharding passed to jit does not match the sharding on the respective arg` for an
+argument that is not already sharded that way (both checked on 0.12.0.1, `tests/rules/test_jax401_exec.py`).
 
 ## JAX version
 Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 0.12.0.1.
@@ -128,6 +150,45 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             with mesh:
                 pass
         """, target_version="0.10.0", note="target before the deprecation"),
+        Valid("""
+            import contextlib
+            import jax
+            def get_mesh(n):
+                if n > 1:
+                    return jax.make_mesh((n,), ("data",))
+                return contextlib.nullcontext()
+            with get_mesh(4):
+                pass
+        """, note="a project function that does not always return a mesh"),
+        Valid("""
+            import jax
+            from myproject.parallel import create_device_mesh
+            with create_device_mesh((2, 2)):
+                pass
+        """, note="a function imported from elsewhere: not followed"),
+        Valid("""
+            import jax
+            class MeshContext:
+                def __enter__(self):
+                    return self
+                def __exit__(self, *exc):
+                    return False
+            class Trainer:
+                def __init__(self, make_mesh):
+                    self.mesh = MeshContext()
+                def run(self):
+                    with self.mesh:
+                        pass
+        """, note="self.mesh holds the project's own class"),
+        Valid("""
+            import jax
+            class Trainer:
+                def __init__(self, mesh):
+                    self._mesh = mesh
+                def run(self):
+                    with self._mesh:
+                        pass
+        """, note="a constructor parameter without annotation: unknown"),
         Valid("""
             import jax
             abstract = jax.sharding.AbstractMesh((4,), ("data",))
@@ -240,7 +301,160 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             with mesh:
                 pass
         """, min_version="0.6.2", note="no top-level jax.set_mesh at the min version: no fix"),
+        Invalid("""
+            import jax
+            import flax.linen as nn
+
+            class Trainer:
+                def __init__(self, mesh: jax.sharding.Mesh, rules):
+                    self._mesh = mesh
+                    self._rules = rules
+
+                def train_step(self, state, batch):
+                    with self._mesh, nn.logical_axis_rules(self._rules):
+                        return self._step(state, batch)
+        """, unsafe_fixed="""
+            import jax
+            import flax.linen as nn
+
+            class Trainer:
+                def __init__(self, mesh: jax.sharding.Mesh, rules):
+                    self._mesh = mesh
+                    self._rules = rules
+
+                def train_step(self, state, batch):
+                    with jax.set_mesh(self._mesh), nn.logical_axis_rules(self._rules):
+                        return self._step(state, batch)
+        """, note="an annotated constructor parameter kept in self._mesh, one item of a multi-item with"),
+        Invalid("""
+            import jax
+            import numpy as np
+            from jax.sharding import Mesh
+
+            def create_device_mesh(shape, names):
+                devices = np.asarray(jax.devices()).reshape(shape)
+                return Mesh(devices, names)
+
+            def main():
+                global_mesh = create_device_mesh((2, 2), ("data", "model"))
+                with global_mesh:
+                    run()
+        """, unsafe_fixed="""
+            import jax
+            import numpy as np
+            from jax.sharding import Mesh
+
+            def create_device_mesh(shape, names):
+                devices = np.asarray(jax.devices()).reshape(shape)
+                return Mesh(devices, names)
+
+            def main():
+                global_mesh = create_device_mesh((2, 2), ("data", "model"))
+                with jax.set_mesh(global_mesh):
+                    run()
+        """, note="a mesh returned by the module's own function"),
+        Invalid("""
+            import jax
+            from jax.sharding import Mesh
+
+            def get_jax_mesh(config) -> Mesh:
+                return build(config)
+
+            with get_jax_mesh(cfg):
+                pass
+        """, unsafe_fixed="""
+            import jax
+            from jax.sharding import Mesh
+
+            def get_jax_mesh(config) -> Mesh:
+                return build(config)
+
+            with jax.set_mesh(get_jax_mesh(cfg)):
+                pass
+        """, note="a project function annotated `-> Mesh`"),
+        Invalid("""
+            import jax
+            global_mesh = None
+
+            def init(n):
+                global global_mesh
+                global_mesh = jax.make_mesh((n,), ("data",))
+
+            def run():
+                with global_mesh:
+                    step()
+        """, unsafe_fixed="""
+            import jax
+            global_mesh = None
+
+            def init(n):
+                global global_mesh
+                global_mesh = jax.make_mesh((n,), ("data",))
+
+            def run():
+                with jax.set_mesh(global_mesh):
+                    step()
+        """, note="a module-level global_mesh = None set to a mesh later"),
+        Invalid("""
+            import jax
+            from jax.experimental.pjit import pjit
+            from jax.sharding import Mesh, PartitionSpec as P
+
+            step = pjit(train_step, in_shardings=P("data"), out_shardings=P())
+
+            def main(devices, batch):
+                mesh = Mesh(devices, ("data",))
+                with mesh:
+                    return step(batch)
+        """, note="the body calls a pjit with PartitionSpec shardings: fix withheld"),
+        Invalid("""
+            import jax
+            from jax.experimental.pjit import pjit
+
+            def train(devices, params, make_specs):
+                mesh = jax.sharding.Mesh(devices, ("dp",))
+                param_spec = make_specs(params)
+                with mesh:
+                    state = pjit(init, in_axis_resources=(param_spec,), out_axis_resources=None)(params)
+                return state
+        """, note="shardings built by a helper may be PartitionSpecs: fix withheld"),
+        Invalid("""
+            import jax
+            from jax.experimental.pjit import pjit
+
+            mesh = jax.make_mesh((8,), ("x",))
+            with mesh:
+                out = pjit(f, out_shardings=None)(x)
+        """, unsafe_fixed="""
+            import jax
+            from jax.experimental.pjit import pjit
+
+            mesh = jax.make_mesh((8,), ("x",))
+            with jax.set_mesh(mesh):
+                out = pjit(f, out_shardings=None)(x)
+        """, note="a pjit without PartitionSpec shardings keeps the fix"),
+        Invalid("""
+            import jax
+            from functools import partial
+            from jax.experimental.pjit import pjit
+            from jax.sharding import PartitionSpec
+
+            @partial(pjit, in_shardings=(PartitionSpec("data"),), out_shardings=None)
+            def forward(batch):
+                return batch * 2
+
+            def evaluate(batch):
+                return forward(batch)
+
+            mesh = jax.make_mesh((8,), ("data",))
+            with mesh:
+                evaluate(batch)
+        """, note="a function called from the body runs a pjit-decorated function: fix withheld"),
     ]
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._pjit_finder: PjitSpecFinder | None = None
 
     def visit_With(self, node: cst.With) -> None:
         if node.asynchronous is not None:
@@ -249,26 +463,13 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             if self._is_mesh(item.item):
                 self._report(node, item)
 
-    # -- what is a mesh ------------------------------------------------------------------------------------------
-    def _is_mesh_call(self, node: cst.BaseExpression | None) -> bool:
-        return isinstance(node, cst.Call) and self.qualified_name(node.func) in MESH_CONSTRUCTORS
-
     def _is_mesh(self, node: cst.BaseExpression) -> bool:
-        if self._is_mesh_call(node):
-            return True
-        if not isinstance(node, cst.Name):
-            return False
-        bindings = self.context.resolver.bindings(node)
-        return bool(bindings) and all(self._is_mesh_binding(node.value, binding) for binding in bindings)
-
-    def _is_mesh_binding(self, name: str, binding: Binding) -> bool:
-        bound = binding.node
-        if isinstance(bound, cst.Assign):
-            return any(isinstance(t.target, cst.Name) and t.target.value == name for t in bound.targets) \
-                and self._is_mesh_call(bound.value)
-        if isinstance(bound, (cst.AnnAssign, cst.NamedExpr)):
-            return isinstance(bound.target, cst.Name) and self._is_mesh_call(bound.value)
-        return False
+        """Known to hold a ``jax.sharding.Mesh`` (``jaxlint.inference``); unknown values are not reported."""
+        if isinstance(node, cst.Call):
+            qualified = self.qualified_name(node.func)
+            if qualified is not None and qualified not in MESH_CONSTRUCTORS:
+                return False  # an imported function or class: its result is not followed
+        return self.context.inference.kind_of(node) == MESH
 
     # -- the fix -------------------------------------------------------------------------------------------------
     def _report(self, with_node: cst.With, item: cst.WithItem) -> None:
@@ -276,12 +477,21 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                    f"0.12.0.1, to be removed); use `with jax.set_mesh(mesh):`, which also sets the abstract "
                    f"mesh and raises `ValueError` inside `jax.jit`")
         problem, edits = self._edits(item)
+        if problem is None and self._runs_pjit_with_specs(with_node):
+            problem = ("the block runs a `pjit` whose shardings are (or may be) `PartitionSpec`s, which raises "
+                       "`RuntimeError: pjit requires a non-empty mesh in context` under `jax.set_mesh`: move it to "
+                       "`jax.jit` with `NamedSharding`s first")
         if problem is not None:
             self.report(item.item, f"{message} (no automatic fix: {problem})")
             return
         self.report(item.item, message, unsafe_fix(
             "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)", *edits,
             probe=None))
+
+    def _runs_pjit_with_specs(self, with_node: cst.With) -> bool:
+        if self._pjit_finder is None:
+            self._pjit_finder = PjitSpecFinder(self.context.module, self.context.resolver)
+        return self._pjit_finder.body_runs_pjit_with_specs(with_node.body)
 
     def _edits(self, item: cst.WithItem) -> tuple[str | None, list[NodeEdit]]:
         if not self.min_version_at_least(SET_MESH_SINCE):

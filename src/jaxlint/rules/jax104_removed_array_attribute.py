@@ -1,0 +1,309 @@
+"""JAX104 removed-array-attribute: ``jax.Array`` methods and attributes that no longer exist."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from jaxlint.inference import ARRAY, OTHER
+from jaxlint.rules.base import FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
+from jaxlint.versions import Version
+
+
+@dataclass(frozen=True)
+class RemovedAttribute:
+    name: str
+    removed: str  # the first release where using it fails
+    what: str  # how it fails there, and since when it warned
+    advice: str  # what to write instead
+    called: bool  # a method (reported on the call) or an attribute
+
+
+# Names no other common library uses on its objects: reported whatever the receiver, in files that import JAX, unless
+# the receiver is known not to be a JAX object. Checked in the JAX sources (``jax/_src/array.py``, ``device_array.py``)
+# of 0.4.1, 0.4.6, 0.4.20 ... 0.4.31, and by execution on 0.10.2 and 0.12.0.1.
+BY_NAME = {entry.name: entry for entry in (
+    RemovedAttribute(
+        "device_buffers", "0.4.27",
+        "raises `AttributeError: arr.device_buffers has been deprecated` since JAX 0.4.27 (a `DeprecationWarning` "
+        "from 0.4.22)",
+        "use `[shard.data for shard in x.addressable_shards]` (the same single-device arrays, in the same order; "
+        "JAX 0.4.1+)", called=False),
+    RemovedAttribute(
+        "device_buffer", "0.4.27",
+        "raises `AttributeError: arr.device_buffer has been deprecated` since JAX 0.4.27 (a `DeprecationWarning` from "
+        "0.4.22)",
+        "use `x.addressable_data(0)` (JAX 0.4.1+)", called=False),
+    RemovedAttribute(
+        "to_py", "0.4.1",
+        "does not exist on `jax.Array`, the array type since JAX 0.4.1 (only the removed `DeviceArray` had it): "
+        "`AttributeError`",
+        "use `np.asarray(x)` or `jax.device_get(x)` for a NumPy array", called=True),
+    RemovedAttribute(
+        "block_host_until_ready", "0.4.1",
+        "was removed in JAX 0.4.1: `AttributeError`",
+        "use `x.block_until_ready()`", called=True),
+)}
+DEVICE_PROPERTY_SINCE = "0.4.27"  # ``Array.device`` became a property (a method, deprecated from 0.4.21, before)
+
+
+class RemovedArrayAttribute(Rule):
+    code = "JAX104"
+    name = "removed-array-attribute"
+    summary = "jax.Array methods and attributes that no longer exist (x.device(), .device_buffers, .to_py()...)"
+    since = "0.4.1"
+    # ``.device()`` as text; the other names as whole words (``to_py`` is a prefix of ``to_pytree``).
+    triggers = (".device()",)
+    required_words = frozenset(frozenset({"jax", name}) for name in BY_NAME)
+    # Reported only in files that import JAX (any ``jax`` import names the ``jax`` package).
+    ast_names = frozenset({"jax"})
+    explanation = """
+## What it does
+Finds uses of `jax.Array` methods and attributes that were removed:
+
+| use | fails from | instead |
+|---|---|---|
+| `x.device_buffers` | 0.4.27 (`AttributeError`; warned from 0.4.22) | `[shard.data for shard in x.addressable_shards]` |
+| `x.device_buffer` | 0.4.27 (`AttributeError`; warned from 0.4.22) | `x.addressable_data(0)` |
+| `x.to_py()` | 0.4.1 (`jax.Array` never had it) | `np.asarray(x)` / `jax.device_get(x)` |
+| `x.block_host_until_ready()` | 0.4.1 | `x.block_until_ready()` |
+| `x.device()` | 0.4.27 (a property now: `TypeError: 'Device' object is not callable`; warned from 0.4.21) | `x.device` |
+
+The first four names are JAX's own: they are reported on any receiver in a file that imports JAX, except one the
+value inference (`jaxlint.inference`) knows is not a JAX object (an instance of the module's own class, `self`).
+`x.device()` is a common method name elsewhere (PyTorch tensors, for one), so it is reported only where the
+inference knows `x` holds a `jax.Array`: the result of `jnp.*`, `jax.random.*`, `jax.device_put`,
+`jax.jit(f)(...)`, a parameter annotated `jax.Array`, a name or `self.x` bound only to those. Unknown receivers
+are left alone.
+
+## Why
+Each of these raises on the target version (checked by execution on JAX 0.10.2 and 0.12.0.1, and in the sources
+of 0.4.1 ... 0.4.31): `AttributeError: arr.device_buffers has been deprecated. Use [x.data for x in
+arr.addressable_shards]`, `AttributeError: 'ArrayImpl' object has no attribute 'to_py'`, and for `x.device()`
+`TypeError: 'jaxlib._jax.Device' object is not callable`.
+
+## Example
+```python
+x = jnp.arange(8)
+buffers = x.device_buffers
+where = x.device()
+```
+Use instead:
+```python
+x = jnp.arange(8)
+buffers = [shard.data for shard in x.addressable_shards]
+where = x.device
+```
+
+## Fix safety
+`.device_buffers`, `.device_buffer` and `.block_host_until_ready()` are rewritten to spellings present since JAX
+0.4.1 that give the same values (for `device_buffer`, the same array whenever the old property did not raise):
+safe where the receiver is known to be a `jax.Array`, unsafe otherwise (the name alone says it is JAX's). `x.device()`
+becomes the property `x.device` (safe) when the min version is 0.4.27 or later, where the call always raises;
+below that the method still exists and the property does not, so `next(iter(x.devices()))` (present in every
+version; for an array on several devices it gives one of them where the method raised `ValueError`) is offered as
+an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported under a known name.
+
+## JAX version
+0.4.1 (`to_py`, `block_host_until_ready`), 0.4.27 (`device_buffers`, `device_buffer`, `device()` as a method).
+"""
+
+    VALID = [
+        Valid("""
+            import jax.numpy as jnp
+            x = jnp.arange(8)
+            buffers = [shard.data for shard in x.addressable_shards]
+            first = x.addressable_data(0)
+            where = x.device
+            x.block_until_ready()
+        """, note="the replacements"),
+        Valid("""
+            import jax
+            import torch
+            t = torch.ones(3)
+            print(t.device())
+            def where(x):
+                return x.device()
+        """, note="device() on receivers not known to be JAX arrays"),
+        Valid("""
+            import numpy as np
+            buffers = pool.device_buffers
+        """, note="a file that does not import JAX"),
+        Valid("""
+            import jax
+
+            class BufferPool:
+                def __init__(self):
+                    self.device_buffers = []
+
+                def size(self):
+                    return len(self.device_buffers)
+
+            pool = BufferPool()
+            print(pool.device_buffers)
+        """, note="the project's own object with such an attribute"),
+        Valid("""
+            import jax.numpy as jnp
+            x = jnp.arange(8)
+            try:
+                buffers = x.device_buffers
+            except AttributeError:
+                buffers = [shard.data for shard in x.addressable_shards]
+        """, note="compat code"),
+        Valid("""
+            import jax.numpy as jnp
+            x = jnp.arange(8)
+            buffers = x.device_buffers
+        """, target_version="0.4.26", note="target before the removal"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.arange(8)
+            buffers = x.device_buffers
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.arange(8)
+            buffers = [shard.data for shard in x.addressable_shards]
+        """, note="device_buffers on a known array"),
+        Invalid("""
+            import jax
+            def local_devices(sharded):
+                return [b.device() for b in sharded.device_buffers]
+        """, unsafe_fixed="""
+            import jax
+            def local_devices(sharded):
+                return [b.device() for b in [shard.data for shard in sharded.addressable_shards]]
+        """, note="an unknown receiver: by name, unsafe fix; b.device() on an unknown b is not reported"),
+        Invalid("""
+            import jax
+            x = jax.device_put(jnp.ones(3))
+            single = x.device_buffer
+        """, fixed="""
+            import jax
+            x = jax.device_put(jnp.ones(3))
+            single = x.addressable_data(0)
+        """, note="device_buffer"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+
+            def to_numpy(x: jax.Array):
+                return x.to_py()
+        """, note="to_py: no fix"),
+        Invalid("""
+            import jax
+            y = jax.jit(f)(x)
+            y.block_host_until_ready()
+        """, fixed="""
+            import jax
+            y = jax.jit(f)(x)
+            y.block_until_ready()
+        """, note="block_host_until_ready"),
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.zeros((2, 2))
+            print(x.device())
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.zeros((2, 2))
+            print(x.device)
+        """, min_version="0.4.27", note="device() is a property from 0.4.27"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+
+            class Runner:
+                def __init__(self, key):
+                    self.state = jax.random.normal(key, (4,))
+
+                def where(self):
+                    return self.state.device()
+        """, unsafe_fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            class Runner:
+                def __init__(self, key):
+                    self.state = jax.random.normal(key, (4,))
+
+                def where(self):
+                    return next(iter(self.state.devices()))
+        """, min_version="0.4.20", note="below 0.4.27 the property does not exist: unsafe next(iter(x.devices()))"),
+    ]
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._uses_jax = False
+        self._by_name: list[Report] = []
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            if (cst.helpers.get_full_name_for_node(alias.name) or "").split(".")[0] == "jax":
+                self._uses_jax = True
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.module is not None and not node.relative:
+            if (cst.helpers.get_full_name_for_node(node.module) or "").split(".")[0] == "jax":
+                self._uses_jax = True
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        name = node.attr.value
+        if name == "device":
+            self._device_call(node)
+            return
+        entry = BY_NAME.get(name)
+        if entry is None or self.settings.target_version < Version(entry.removed) or self._is_store(node):
+            return
+        call = self.context.parent
+        called = isinstance(call, cst.Call) and call.func is node
+        if entry.called and not called:
+            return  # ``x.to_py`` not called: could be anything
+        kind = self.context.inference.kind_of(node.value)
+        if kind == OTHER:
+            return
+        subject = call if entry.called else node
+        message = f"`.{name}{'()' if entry.called else ''}` {entry.what}; {entry.advice}"
+        fix = self._fix(entry, node, call if called else None, known=kind == ARRAY)
+        self._by_name.append(Report(self.code, subject, message, fix, tuple(self.context.ancestors)))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if self._uses_jax:
+            for report in self._by_name:
+                self.context.add_report(report)
+
+    def _is_store(self, node: cst.Attribute) -> bool:
+        parent = self.context.parent
+        return isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign)) and parent.target is node
+
+    def _fix(self, entry: RemovedAttribute, node: cst.Attribute, call: cst.Call | None, known: bool) -> FixSpec | None:
+        receiver = self.code_for(node.value).strip()
+        make = safe_fix if known else unsafe_fix
+        if entry.name == "device_buffers":
+            return make("Use `x.addressable_shards`",
+                        Replace(node, f"[shard.data for shard in {receiver}.addressable_shards]"))
+        if entry.name == "device_buffer":
+            return make("Use `x.addressable_data(0)`", Replace(node, f"{receiver}.addressable_data(0)"))
+        if entry.name == "block_host_until_ready" and call is not None and not call.args:
+            return make("Use `x.block_until_ready()`", Replace(node.attr, "block_until_ready"))
+        return None
+
+    def _device_call(self, node: cst.Attribute) -> None:
+        call = self.context.parent
+        if not (isinstance(call, cst.Call) and call.func is node and not call.args):
+            return
+        if self.settings.target_version < Version(DEVICE_PROPERTY_SINCE):
+            return
+        if self.context.inference.kind_of(node.value) != ARRAY:
+            return  # ``.device()`` is a common method name: only on values known to be JAX arrays
+        receiver = self.code_for(node.value).strip()
+        message = (f"`x.device()` raises `TypeError: 'Device' object is not callable` since JAX "
+                   f"{DEVICE_PROPERTY_SINCE}, where `Array.device` became a property (the method warned from "
+                   f"0.4.21); use `x.device`")
+        if self.min_version_at_least(DEVICE_PROPERTY_SINCE):
+            fix = safe_fix("Use the `x.device` property", Replace(call, f"{receiver}.device"))
+        else:
+            fix = unsafe_fix("Use `next(iter(x.devices()))` (the property does not exist below JAX 0.4.27)",
+                             Replace(call, f"next(iter({receiver}.devices()))"))
+        self.report(call, message, fix)
