@@ -122,13 +122,14 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
 
 def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, unmarked: bool) -> SiteResult:
     if unmarked:
-        return SiteResult(site, "not-reached", 0, "the fix deletes part of an expression with no value to probe: "
-                          "whether the command executed it is unknown")
+        return SiteResult(site, "not-reached", 0, "the fix changes no value that can be probed and its statement "
+                          "cannot be marked (a compound statement's header): whether the command executed it is "
+                          "unknown")
     if count == 0:
-        return SiteResult(site, "not-reached", 0, "the command never executed the statement this fix deletes "
+        return SiteResult(site, "not-reached", 0, "the command never executed the statement this fix changes "
                           "(a coverage gap)")
     if before.ok and after.ok:
-        return SiteResult(site, "verified", count, f"the fix deletes a statement (no value to compare): BEFORE "
-                          f"executed it {count} time(s) and both runs succeeded")
-    return SiteResult(site, "failed", 0, "the fix deletes a statement (no value to compare) and a run failed; "
+        return SiteResult(site, "verified", count, f"no value to compare (the fix deletes a statement, or "
+                          f"edits an import or a binding): BEFORE executed it {count} time(s) and both runs succeeded")
+    return SiteResult(site, "failed", 0, "the fix changes a statement with no value to compare and a run failed; "
                       + _tracebacks(before, after))

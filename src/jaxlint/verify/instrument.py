@@ -7,6 +7,7 @@ expression, so line numbers (and tracebacks) stay as they are; ``__import__`` ne
 """
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 from dataclasses import dataclass
@@ -52,17 +53,38 @@ def wrap_spans(text: str, wraps: list[tuple[str, int, int]], marks: list[tuple[s
     return "".join(pieces)
 
 
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.FunctionDef,
+             ast.AsyncFunctionDef, ast.ClassDef) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ()) + \
+            ((ast.Match,) if hasattr(ast, "Match") else ())
+
+
 def statement_offset(text: str, row: int, column: int) -> int | None:
-    """The offset of (row, 1-based column) if a statement starts there (after indentation, ``;`` or ``:``)."""
+    """The offset where the simple statement holding (row, 1-based column) starts, if a marker can go there.
+
+    A marker ``reach(...); `` goes in front of the statement on its own line; a statement that is a compound
+    header (``def``, ``if``...) cannot take one, nor a file that does not parse.
+    """
     index = LineIndex(text)
     if row < 1 or row > len(index.starts):
         return None
-    offset = index.offset(row, column - 1)
-    before = text[index.starts[row - 1]:offset]
-    stripped = before.rstrip()
-    if stripped == "" or stripped.endswith((";", ":")):
-        return offset
-    return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    lines = text.splitlines(keepends=True)
+    found = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or node.end_lineno is None:
+            continue
+        start_col = len(lines[node.lineno - 1].encode("utf-8")[:node.col_offset].decode("utf-8", "replace"))
+        end_col = len(lines[node.end_lineno - 1].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace"))
+        if (node.lineno, start_col) <= (row, column - 1) < (node.end_lineno, end_col + 1):
+            if found is None or (node.lineno, start_col) >= found[0]:
+                found = ((node.lineno, start_col), node)
+    if found is None or isinstance(found[1], _COMPOUND):
+        return None
+    (line, col), _ = found
+    return index.offset(line, col)
 
 
 @dataclass

@@ -12,6 +12,7 @@ from jaxlint.config import SettingsResolver
 from jaxlint.engine import fix_source
 from jaxlint.rules.base import Rule
 from jaxlint.sources import write_atomic
+from jaxlint.verify.probe_spans import derive_probe
 from jaxlint.verify.plan import FilePlan, Plan, Site, make_plan, project_root
 from jaxlint.verify.report import render_json, render_text
 from jaxlint.verify.verifier import VerifyResult, verify
@@ -137,7 +138,8 @@ def rules_plan(directory: Path, rules: Sequence[type[Rule]] | None = None) -> Pl
     for item, path in zip(examples, paths):
         source = read_source(path)
         settings = settings_for(item.example, item.rule, directory)
-        outcome = fix_source(source.text, str(path), settings, unsafe=item.example.fixed is None, rules=[item.rule])
+        outcome = fix_source(source.text, str(path), settings, unsafe=item.example.fixed is None, rules=[item.rule],
+                             derive_probe=derive_probe)
         if not outcome.applied:
             plan.problems.append(f"{item.rule.code} INVALID[{item.index}]: no fix applied in the example")
             continue

@@ -12,6 +12,7 @@ from jaxlint.engine import AppliedFix, fix_source
 from jaxlint.files import discover
 from jaxlint.rules.base import Rule
 from jaxlint.sources import DecodeError, SourceText, read_source
+from jaxlint.verify.probe_spans import derive_probe
 
 
 @dataclass
@@ -29,7 +30,8 @@ class Site:
 
     @property
     def kind(self) -> str:
-        """``value``: the expression is probed in both runs; ``reach``: the fix deletes a statement (no value)."""
+        """``value``: the expression is probed in both runs; ``reach``: the fix changes no value (it deletes a
+        statement, or edits an import or a name being bound): only whether the statement ran is recorded."""
         return "value" if self.fix.probe_original is not None and self.fix.probe_fixed is not None else "reach"
 
 
@@ -74,7 +76,8 @@ def make_plan(paths: Sequence[Path], resolver: SettingsResolver, root: Path, *, 
             continue
         settings = source_file.settings
         use_unsafe = bool(settings.unsafe_fixes) if unsafe is None else unsafe
-        outcome = fix_source(source.text, str(absolute), settings, unsafe=use_unsafe, rules=rules)
+        outcome = fix_source(source.text, str(absolute), settings, unsafe=use_unsafe, rules=rules,
+                             derive_probe=derive_probe)
         for rejected in outcome.rejected:
             plan.problems.append(f"{absolute}:{rejected.start.row}: the {rejected.code} fix would not parse: "
                                  "not verified (a bug in jaxlint)")
