@@ -133,3 +133,26 @@ def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, u
                           f"edits an import or a binding): BEFORE executed it {count} time(s) and both runs succeeded")
     return SiteResult(site, "failed", 0, "the fix changes a statement with no value to compare and a run failed; "
                       + _tracebacks(before, after))
+
+
+def nondeterministic_sites(python: str, sites: list[Site], first: RunResult, second: RunResult, *, rtol: float,
+                           atol: float, max_calls: int) -> dict[str, str]:
+    """Site id -> how two BEFORE runs (same code, same JAX) differ there: such a site cannot be verified by
+    comparison, whatever the fix does."""
+    values = compare_values(python, sites, first, second, rtol=rtol, atol=atol, max_calls=max_calls)
+    unstable = {}
+    for site in sites:
+        info = values["sites"].get(site.id, {})
+        if info.get("difference") is not None:
+            unstable[site.id] = _difference_detail(info["difference"])
+        elif info.get("before_count", 0) != info.get("after_count", 0):
+            unstable[site.id] = (f"executed {info.get('before_count', 0)} then {info.get('after_count', 0)} "
+                                 "time(s)")
+    return unstable
+
+
+def mark_nondeterministic(result: SiteResult, how: str | None) -> SiteResult:
+    if how is None:
+        return result
+    note = f"NONDETERMINISTIC: two BEFORE runs differ here ({how}); seed the command's randomness to compare"
+    return SiteResult(result.site, result.status, result.calls, f"{note}. {result.detail}")
