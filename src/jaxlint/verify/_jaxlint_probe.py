@@ -143,6 +143,8 @@ def _encode(value, tracer_type, tracers):
                     _qualname(kind))
         except Exception as error:
             return ("abstract", _dtype_name(value), tuple(getattr(value, "shape", ())), f"{type(error).__name__}")
+    if isinstance(value, type):  # a class (jnp.int8, a dtype's scalar type): by name, its module may move
+        return ("py", "type", value.__qualname__)
     if callable(value) and not hasattr(value, "shape"):
         # A function (a renamed one is another object by design): only that it is callable can be compared.
         return ("abstract", "callable", ())

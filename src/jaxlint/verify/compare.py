@@ -105,7 +105,8 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
             continue
         if info.get("abstract"):
             why = "; ".join(sorted(set(info.get("errors", [])))) or \
-                "the values were traced and never computed (e.g. under eval_shape or export)"
+                ("the value holds functions, which are compared only as being callable" if info.get("callables")
+                 else "the values were traced and never computed (e.g. under eval_shape or export)")
             results.append(SiteResult(site, "abstract-only", compared,
                                       f"only structure, shape and dtype compared ({compared} call(s)): {why}"))
             continue

@@ -67,17 +67,18 @@ def make_input(shape, dtype):
 
 def save_array(path, array):
     """Raw bytes plus dtype name and shape: np.save cannot round-trip bfloat16 and the other ml_dtypes."""
-    array = np.ascontiguousarray(array)
-    np.save(path + ".npy", array.reshape(-1).view(np.uint8))
+    array = np.asarray(array)
+    shape = list(array.shape)  # before ascontiguousarray, which makes a 0-d array 1-d
+    np.save(path + ".npy", np.ascontiguousarray(array).reshape(-1).view(np.uint8))
     with open(path + ".json", "w") as handle:
-        json.dump({"dtype": str(array.dtype), "shape": list(array.shape)}, handle)
+        json.dump({"dtype": str(array.dtype), "shape": shape}, handle)
 
 
 def load_array(path):
     import jax.numpy as jnp
     with open(path + ".json") as handle:
         meta = json.load(handle)
-    return np.load(path + ".npy").view(jnp.dtype(meta["dtype"])).reshape(meta["shape"])
+    return np.load(path + ".npy").view(jnp.dtype(meta["dtype"])).reshape(tuple(meta["shape"]))
 
 
 def run_mesh(exported, axes):
