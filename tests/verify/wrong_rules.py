@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.rules.base import Rule, safe_fix
+from jaxlint.rules.base import Replace, Rule, safe_fix
 from jaxlint.rules.calls import add_keyword, keyword_arg
 from jaxlint.rules.jax202_take_along_axis import TakeAlongAxisWrap
 
@@ -36,3 +36,41 @@ class TakeAlongAxisWrongBool(TakeAlongAxisWrap):
         self.report(node, "wrap_negative_indices=None (wrong fix)",
                     safe_fix("Replace with `wrap_negative_indices=False` (wrong)", Replace(wrap_arg.value, "False"),
                              probe=node))
+
+
+class TreeLeavesAsFlatten(Rule):
+    """"Fixes" ``jax.tree_leaves(x)`` as ``jax.tree.flatten(x)`` (forgetting that it returns (leaves, treedef))."""
+
+    code = "JAX101"
+    name = "wrong-tree-leaves"
+    summary = "test-only: a wrong rewrite of jax.tree_leaves"
+    explanation = ""
+    since = "0.6.0"
+    triggers = ("tree_leaves",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.qualified_name(node.func) == "jax.tree_leaves":
+            self.report(node, "jax.tree_leaves (wrong fix)",
+                        safe_fix("Use jax.tree.flatten (wrong)", Replace(node.func, "jax.tree.flatten"), probe=node))
+
+
+class TreeMapSwapped(Rule):
+    """"Fixes" ``jax.tree_map(f, a, b)`` as ``jax.tree.map(f, b, a)`` (the trees swapped, as a hurried port of
+    ``tree_multimap`` might); with one tree it is the right rename."""
+
+    code = "JAX101"
+    name = "wrong-tree-map"
+    summary = "test-only: a wrong rewrite of jax.tree_map"
+    explanation = ""
+    since = "0.6.0"
+    triggers = ("tree_map",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.qualified_name(node.func) != "jax.tree_map":
+            return
+        edits = [Replace(node.func, "jax.tree.map")]
+        if len(node.args) == 3 and not any(a.keyword or a.star for a in node.args):
+            first, second = (self.code_for(a.value) for a in node.args[1:])
+            edits += [Replace(node.args[1].value, second), Replace(node.args[2].value, first)]
+        self.report(node, "jax.tree_map (wrong fix)", safe_fix("Use jax.tree.map (trees swapped: wrong)", *edits,
+                                                                probe=node))

@@ -271,6 +271,10 @@ def main(request_path):
     for site in request["sites"]:
         result["sites"][site["id"]] = compare_site(before.get(site["id"]), after.get(site["id"]),
                                                    request["rtol"], request["atol"], request["max_calls"])
+        witnessed = before.get(site["id"] + "::negative")
+        if witnessed is not None:  # whether a negative index reached the call in BEFORE (see the probe's witness)
+            result["sites"][site["id"]]["negative_seen"] = {
+                "checked": witnessed["count"], "seen": any(call[2] for call in witnessed["calls"])}
     json.dump(result, sys.stdout)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from jaxlint.verify.instrument import RUNTIME_DIR
 from jaxlint.verify.plan import Site
 from jaxlint.verify.run import RunResult, traceback_locations
+from jaxlint.verify.witnesses import describe as describe_witness
 
 STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only")
 
@@ -117,7 +118,8 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
             detail += "; probe errors: " + "; ".join(sorted(set(errors)))
             results.append(SiteResult(site, "failed", compared, detail))
             continue
-        results.append(SiteResult(site, "verified", compared, detail))
+        note = describe_witness(site.code, info.get("negative_seen"), compared > 0)
+        results.append(SiteResult(site, "verified", compared, f"{detail}; {note}" if note else detail))
     return results
 
 

@@ -18,29 +18,33 @@ from jaxlint.files import DEFAULT_EXCLUDES
 from jaxlint.sources import write_atomic
 
 from jaxlint.verify.plan import Plan, Site
+from jaxlint.verify.witnesses import witness_span
 
 PROBE_MODULE = "_jaxlint_probe"
 RUNTIME_DIR = Path(__file__).resolve().parent
 EXTRA_EXCLUDES = frozenset(DEFAULT_EXCLUDES) | {".jaxenvs", ".tox", ".nox"}
 
 
-def probe_prefix(site_id: str) -> str:
-    return f'__import__("{PROBE_MODULE}").record({site_id!r}, '
+def probe_prefix(site_id: str, function: str = "record") -> str:
+    return f'__import__("{PROBE_MODULE}").{function}({site_id!r}, '
 
 
 def reach_marker(site_id: str) -> str:
     return f'__import__("{PROBE_MODULE}").reach({site_id!r}); '
 
 
-def wrap_spans(text: str, wraps: list[tuple[str, int, int]], marks: list[tuple[str, int]] = ()) -> str:
-    """Insert probes around ``[start, end)`` spans (which may nest) and reach markers at statement offsets."""
+def wrap_spans(text: str, wraps: list[tuple[str, int, int]], marks: list[tuple[str, int]] = (),
+               witnesses: list[tuple[str, int, int]] = ()) -> str:
+    """Insert probes around ``[start, end)`` spans (which may nest) and reach markers at statement offsets;
+    ``witnesses`` wrap an argument inside a probed call (``witness``: was a negative value passed?)."""
     insertions: list[tuple[int, int, int, str]] = []
-    for site_id, start, end in wraps:
-        if not (0 <= start <= end <= len(text)):
-            raise ValueError(f"probe span {start}:{end} outside the text for {site_id}")
-        # At one offset: closings first, then openings, outer (longer) spans before inner ones.
-        insertions.append((end, 0, 0, ")"))
-        insertions.append((start, 1, -end, probe_prefix(site_id)))
+    for function, spans in (("record", wraps), ("witness", witnesses)):
+        for site_id, start, end in spans:
+            if not (0 <= start <= end <= len(text)):
+                raise ValueError(f"probe span {start}:{end} outside the text for {site_id}")
+            # At one offset: closings first, then openings, outer (longer) spans before inner ones.
+            insertions.append((end, 0, 0, ")"))
+            insertions.append((start, 1, -end, probe_prefix(site_id, function)))
     for site_id, offset in marks:
         insertions.append((offset, 2, 0, reach_marker(site_id)))
     insertions.sort(key=lambda item: (item[0], item[1], item[2]))
@@ -96,18 +100,22 @@ class Instrumented:
 
 
 def instrument_file(original: str, fixed: str, sites: list[Site]) -> Instrumented:
-    before_wraps, after_wraps, marks, unmarked = [], [], [], []
+    before_wraps, after_wraps, marks, unmarked, witnesses = [], [], [], [], []
     for site in sites:
         if site.kind == "value":
             before_wraps.append((site.id, *site.fix.probe_original))
             after_wraps.append((site.id, *site.fix.probe_fixed))
+            watched = witness_span(original, site.code, site.fix.probe_original)
+            if watched is not None:
+                witnesses.append((site.id, *watched))
         else:
             offset = statement_offset(original, site.row, site.column)
             if offset is None:
                 unmarked.append(site.id)
             else:
                 marks.append((site.id, offset))
-    return Instrumented(wrap_spans(original, before_wraps, marks), wrap_spans(fixed, after_wraps), unmarked)
+    return Instrumented(wrap_spans(original, before_wraps, marks, witnesses), wrap_spans(fixed, after_wraps),
+                        unmarked)
 
 
 def _ignore(directory: str, names: list[str]) -> set[str]:
