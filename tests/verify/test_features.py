@@ -72,3 +72,16 @@ def test_repeat_baseline_marks_a_nondeterministic_site(tmp_path, old_python, new
     assert proc.returncode == 1 and site["status"] == "differs", proc.stderr
     assert site["detail"].startswith("NONDETERMINISTIC: two BEFORE runs differ here"), site
     assert "BEFORE2 |" in proc.stderr
+
+
+def test_a_site_says_whether_the_changed_behaviour_was_exercised(tmp_path, old_python, new_python):
+    (tmp_path / "m.py").write_text(
+        "import jax.numpy as jnp\n\nvalues = jnp.arange(4.0)\n"
+        "print(jnp.take_along_axis(values, jnp.array([0, 2]), axis=0, wrap_negative_indices=None))\n"
+        "print(jnp.take_along_axis(values, jnp.array([-1, 2]), axis=0, wrap_negative_indices=None))\n")
+    proc = _jaxlint("verify", "m.py", "--baseline-python", old_python, "--target-python", new_python,
+                    "--platform", "cpu", "--output-format", "json", "--", "python", "m.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    sites = _sites(proc)
+    assert "behaviour-relevant inputs seen: NO" in sites[("m.py", 4, "JAX202")]["detail"]
+    assert "behaviour-relevant inputs seen: yes" in sites[("m.py", 5, "JAX202")]["detail"]

@@ -185,3 +185,23 @@ def test_traceback_locations(tmp_path):
     ])
     assert traceback_locations(run) == [("sample/model.py", 15)]
     assert run.last_error_line() == "AttributeError: 'tuple' object has no attribute 'append'"
+
+
+def test_jax202_sites_watch_their_indices_argument():
+    from jaxlint.verify.witnesses import describe, witness_span
+
+    text = "y = jnp.take_along_axis(x, idx[::-1], axis=0, wrap_negative_indices=None)\n"
+    span = (text.index("jnp"), text.index("\n"))
+    start, end = witness_span(text, "JAX202", span)
+    assert text[start:end] == "idx[::-1]"
+    by_keyword = "y = jnp.take_along_axis(x, axis=0, indices=jnp.stack([i - 2,\n    i]))\n"
+    span = (by_keyword.index("jnp"), len(by_keyword) - 1)
+    start, end = witness_span(by_keyword, "JAX202", span)
+    assert by_keyword[start:end] == "jnp.stack([i - 2,\n    i])"
+    assert witness_span(text, "JAX101", span) is None
+    assert describe("JAX202", {"seen": True, "checked": 2}, True).endswith("yes (a negative index reached the call)")
+    assert "NO (no negative index reached the call in 3 call(s)" in describe("JAX202", {"seen": False, "checked": 3},
+                                                                             True)
+    assert describe("JAX204", None, True) == "behaviour-relevant inputs seen: yes (the None argument is written in " \
+                                              "the call)"
+    assert describe("JAX201", None, True) is None
