@@ -54,9 +54,9 @@ class TreeLeavesAsFlatten(Rule):
                         safe_fix("Use jax.tree.flatten (wrong)", Replace(node.func, "jax.tree.flatten"), probe=node))
 
 
-class TreeMapSwapped(Rule):
-    """"Fixes" ``jax.tree_map(f, a, b)`` as ``jax.tree.map(f, b, a)`` (the trees swapped, as a hurried port of
-    ``tree_multimap`` might); with one tree it is the right rename."""
+class TreeMapFirstTreeTwice(Rule):
+    """"Fixes" ``jax.tree_map(lambda x, y: x * y, a, b)`` as ``jax.tree.map(lambda x, y: x * y, a, a)`` (a
+    copy-paste slip: both runs succeed, the values differ); every other ``jax.tree_map`` gets the right rename."""
 
     code = "JAX101"
     name = "wrong-tree-map"
@@ -69,8 +69,9 @@ class TreeMapSwapped(Rule):
         if self.qualified_name(node.func) != "jax.tree_map":
             return
         edits = [Replace(node.func, "jax.tree.map")]
-        if len(node.args) == 3 and not any(a.keyword or a.star for a in node.args):
-            first, second = (self.code_for(a.value) for a in node.args[1:])
-            edits += [Replace(node.args[1].value, second), Replace(node.args[2].value, first)]
-        self.report(node, "jax.tree_map (wrong fix)", safe_fix("Use jax.tree.map (trees swapped: wrong)", *edits,
-                                                                probe=node))
+        args = node.args
+        if len(args) == 3 and not any(a.keyword or a.star for a in args) and isinstance(args[0].value, cst.Lambda) \
+                and isinstance(args[0].value.body, cst.BinaryOperation):
+            edits.append(Replace(args[2].value, self.code_for(args[1].value)))
+        self.report(node, "jax.tree_map (wrong fix)", safe_fix("Use jax.tree.map (wrong for arithmetic lambdas)",
+                                                                *edits, probe=node))
