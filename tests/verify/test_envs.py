@@ -78,3 +78,14 @@ def test_a_baseline_env_that_pip_check_rejects_is_refused_unless_allowed(monkeyp
     assert "  pip check | flax 0.12.12 has requirement jax>=0.8.1, but you have jax 0.4.30." in seen
     envs._refuse_if_broken(tmp_path / "bin" / "python", tmp_path, True, seen.append)
     assert any("--allow-broken-baseline" in line for line in seen)
+
+
+def test_pip_check_ignores_packages_jaxlint_does_not_install(monkeypatch, tmp_path):
+    from jaxlint.verify import envs
+
+    report = ("jaxlint 0.1.0 requires click, which is not installed.\n"
+              "flax 0.12.12 has requirement jax>=0.8.1, but you have jax 0.4.30.\n")
+    monkeypatch.setattr(envs.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 1, report, ""))
+    assert envs.pip_check(tmp_path / "python") == ["flax 0.12.12 has requirement jax>=0.8.1, but you have jax 0.4.30."]
+    report = "jaxlint 0.1.0 requires click, which is not installed.\n"
+    assert envs.pip_check(tmp_path / "python") == []
