@@ -41,9 +41,15 @@ class Requirements:
         return self.jax + self.others
 
 
+def pip_environment() -> dict[str, str]:
+    """pip sees what is on ``sys.path``: without this, a ``PYTHONPATH`` (a checkout's ``src/``) would be taken for
+    packages installed in the environment."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+
+
 def freeze(python: str) -> list[str]:
     out = subprocess.run([python, "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=pip_environment())
     if out.returncode != 0:
         raise RuntimeError(f"`{python} -m pip freeze` failed: {out.stderr.strip()[-500:]}")
     return [line.strip() for line in out.stdout.splitlines() if line.strip() and not line.startswith("#")]
@@ -81,7 +87,8 @@ def env_path(version: str, platform: str | None, python_version: str, requiremen
 
 def _pip(python: Path, args: list[str], echo: Callable[[str], None]) -> tuple[int, list[str]]:
     argv = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", *args]
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=pip_environment())
     lines = []
     for line in process.stdout:
         line = line.rstrip()
@@ -106,7 +113,7 @@ def pip_check(python: Path) -> list[str]:
     """The problems ``pip check`` finds (empty when every installed package's requirements are met), except those
     of packages jaxlint does not install (a jaxlint copied into the environment without its dependencies)."""
     out = subprocess.run([str(python), "-m", "pip", "check", "--disable-pip-version-check"], capture_output=True,
-                         text=True)
+                         text=True, env=pip_environment())
     if out.returncode == 0:
         return []
     lines = [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
