@@ -178,8 +178,10 @@ def _dims(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -
                    "HloSharding (the file does not record axis names), e.g. --mesh x=2.")
 @click.option("--dim", "dims", multiple=True, callback=_dims, metavar="SYMBOL=INT",
               help="Size for a symbolic dimension in the verification inputs (default 3), e.g. --dim b=8.")
-@click.option("--rtol", type=click.FloatRange(min=0), default=1e-5, show_default=True, help="Relative tolerance for float outputs.")
-@click.option("--atol", type=click.FloatRange(min=0), default=1e-6, show_default=True, help="Absolute tolerance for float outputs.")
+@click.option("--rtol", type=click.FloatRange(min=0), default=1e-5, show_default=True,
+              help="Relative tolerance for float outputs.")
+@click.option("--atol", type=click.FloatRange(min=0), default=1e-6, show_default=True,
+              help="Absolute tolerance for float outputs.")
 @click.option("--import", "imports", multiple=True, metavar="MODULE",
               help="Import MODULE (repeatable; found from the current directory too) in the JAX that loads the "
                    "artifacts, before loading: for artifacts with user-defined effects or pytree nodes.")
