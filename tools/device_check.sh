@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 JAX_PYTHON=${1:-python3}
 JAXLINT_PYTHON=${JAXLINT_PYTHON:-.venv/bin/python}
 OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
 export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 export JAXLINT_ENV_DIR="$OUT/envs"  # nothing may be built: both steps use JAX_PYTHON
 
