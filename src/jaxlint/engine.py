@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import warnings
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 import libcst as cst
 
@@ -292,8 +292,12 @@ def _choose_compatible(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
 
 
 def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = False,
-               rules: Sequence[type[Rule]] | None = None) -> FixOutcome:
-    """Apply fixes, re-parse and lint again until nothing changes (bounded). Never returns unparseable code."""
+               rules: Sequence[type[Rule]] | None = None,
+               derive_probe: Callable[[str, Sequence[Edit]], tuple[int, int] | None] | None = None) -> FixOutcome:
+    """Apply fixes, re-parse and lint again until nothing changes (bounded). Never returns unparseable code.
+
+    ``derive_probe(text, edits)`` gives a probe span for a fix whose rule named none (``jaxlint verify`` passes it).
+    """
     if rules is None:
         rules = rules_for(settings, path)
     current = source
@@ -318,6 +322,8 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
         for diagnostic in chosen:
             original_offset = _to_original(diagnostic.start_offset, history)
             probe = diagnostic.fix.probe
+            if probe is None and derive_probe is not None:
+                probe = derive_probe(current, diagnostic.fix.edits)
             probe_original = None
             if probe is not None:
                 probe_original = (_to_original(probe[0], history), _to_original(probe[1], history))

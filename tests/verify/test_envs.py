@@ -58,3 +58,34 @@ def test_baseline_jax_builds_once_and_verifies_the_sample(new_python, tmp_path):
     again = subprocess.run(argv[:4] + argv[5:9] + ["--platform", "cpu", "--rules"], cwd=SAMPLE, env=env,
                            capture_output=True, text=True)
     assert "reusing" in again.stderr, again.stderr[-2000:]
+
+
+def test_relaxed_requirements_bound_each_package_by_the_targets_version():
+    from jaxlint.verify.envs import relaxed_requirements
+
+    req = requirements_for("0.4.30", "cpu", ["jax==0.12.0.1", "flax==0.12.12", "numpy==2.5.5"])
+    assert relaxed_requirements(req) == ["flax<=0.12.12", "numpy<=2.5.5"]
+
+
+def test_a_baseline_env_that_pip_check_rejects_is_refused_unless_allowed(monkeypatch, tmp_path):
+    from jaxlint.verify import envs
+
+    monkeypatch.setattr(envs, "pip_check", lambda python: ["flax 0.12.12 has requirement jax>=0.8.1, but you have "
+                                                           "jax 0.4.30."])
+    seen = []
+    with pytest.raises(RuntimeError, match="conflicting packages .*--allow-broken-baseline"):
+        envs._refuse_if_broken(tmp_path / "bin" / "python", tmp_path, False, seen.append)
+    assert "  pip check | flax 0.12.12 has requirement jax>=0.8.1, but you have jax 0.4.30." in seen
+    envs._refuse_if_broken(tmp_path / "bin" / "python", tmp_path, True, seen.append)
+    assert any("--allow-broken-baseline" in line for line in seen)
+
+
+def test_pip_check_ignores_packages_jaxlint_does_not_install(monkeypatch, tmp_path):
+    from jaxlint.verify import envs
+
+    report = ("jaxlint 0.1.0 requires click, which is not installed.\n"
+              "flax 0.12.12 has requirement jax>=0.8.1, but you have jax 0.4.30.\n")
+    monkeypatch.setattr(envs.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 1, report, ""))
+    assert envs.pip_check(tmp_path / "python") == ["flax 0.12.12 has requirement jax>=0.8.1, but you have jax 0.4.30."]
+    report = "jaxlint 0.1.0 requires click, which is not installed.\n"
+    assert envs.pip_check(tmp_path / "python") == []

@@ -34,11 +34,16 @@ def test_wrap_spans_nested_and_adjacent():
 
 
 def test_statement_offset():
-    text = "import jax\nif True: jax.x()\n    y = 1\nz = f(jax.x())\n"
+    text = "import jax\nif True: jax.x()\ndef f():\n    y = 1\nz = f(jax.x())\nfor i in jax.x(): pass\n"
     assert statement_offset(text, 1, 1) == 0
     assert statement_offset(text, 2, 10) == text.index("jax.x()")
-    assert statement_offset(text, 3, 5) == text.index("y = 1")
-    assert statement_offset(text, 4, 7) is None  # inside an expression
+    assert statement_offset(text, 4, 5) == text.index("y = 1")
+    # Inside an expression: the statement holding it (a marker goes in front of it)...
+    assert statement_offset(text, 5, 7) == text.index("z = f")
+    # ...but not in front of a compound statement's header, and not in a file that does not parse.
+    assert statement_offset(text, 6, 10) is None
+    assert statement_offset(text, 3, 1) is None
+    assert statement_offset("x = (\n", 1, 1) is None
 
 
 def test_sample_plan_sites_and_line_numbers(tmp_path):
@@ -64,7 +69,7 @@ def test_sample_plan_sites_and_line_numbers(tmp_path):
     assert (trees.probe_dir / "_jaxlint_probe.py").exists() and (trees.probe_dir / "sitecustomize.py").exists()
 
 
-def test_deleted_expression_part_is_unmarked():
+def test_a_site_without_a_value_is_marked_at_its_statement_or_left_unmarked_in_a_header():
     from jaxlint.diagnostics import Applicability
     from jaxlint.engine import AppliedFix
     from jaxlint.verify.plan import Site
@@ -73,7 +78,13 @@ def test_deleted_expression_part_is_unmarked():
     fix = AppliedFix("JAX102", "m", 1, 34, Applicability.SAFE, "delete", None, None)
     site = Site("m.py:1:JAX102:1", Path("m.py"), "m.py", 1, 34, "JAX102", "m", fix)
     result = instrument_file(text, "f = jax.jit(g)\n", [site])
-    assert site.kind == "reach" and result.unmarked == [site.id] and result.before == text
+    assert site.kind == "reach" and result.unmarked == []
+    assert result.before == '__import__("_jaxlint_probe").reach(\'m.py:1:JAX102:1\'); ' + text
+    header = 'with jax.jit(g, compiler_options={"jax_memory_fitting_effort": 0.0}):\n    pass\n'
+    fix = AppliedFix("JAX102", "m", 1, 39, Applicability.SAFE, "delete", None, None)
+    site = Site("m.py:1:JAX102:1", Path("m.py"), "m.py", 1, 39, "JAX102", "m", fix)
+    result = instrument_file(header, header, [site])
+    assert result.unmarked == [site.id] and result.before == header
 
 
 def test_injected_rules_replace_the_registry(tmp_path):
@@ -174,3 +185,23 @@ def test_traceback_locations(tmp_path):
     ])
     assert traceback_locations(run) == [("sample/model.py", 15)]
     assert run.last_error_line() == "AttributeError: 'tuple' object has no attribute 'append'"
+
+
+def test_jax202_sites_watch_their_indices_argument():
+    from jaxlint.verify.witnesses import describe, witness_span
+
+    text = "y = jnp.take_along_axis(x, idx[::-1], axis=0, wrap_negative_indices=None)\n"
+    span = (text.index("jnp"), text.index("\n"))
+    start, end = witness_span(text, "JAX202", span)
+    assert text[start:end] == "idx[::-1]"
+    by_keyword = "y = jnp.take_along_axis(x, axis=0, indices=jnp.stack([i - 2,\n    i]))\n"
+    span = (by_keyword.index("jnp"), len(by_keyword) - 1)
+    start, end = witness_span(by_keyword, "JAX202", span)
+    assert by_keyword[start:end] == "jnp.stack([i - 2,\n    i])"
+    assert witness_span(text, "JAX101", span) is None
+    assert describe("JAX202", {"seen": True, "checked": 2}, True).endswith("yes (a negative index reached the call)")
+    assert "NO (no negative index reached the call in 3 call(s)" in describe("JAX202", {"seen": False, "checked": 3},
+                                                                             True)
+    assert describe("JAX204", None, True) == "behaviour-relevant inputs seen: yes (the None argument is written in " \
+                                              "the call)"
+    assert describe("JAX201", None, True) is None

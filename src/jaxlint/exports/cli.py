@@ -44,6 +44,11 @@ def _echo_err(message: str) -> None:
     click.echo(message, err=True)
 
 
+def _echo_unreadable(inventory) -> None:
+    for path, why in inventory.unreadable:
+        _echo_err(f"{path}: could not be read: {why}")
+
+
 def resolve_target(target: Version | None, target_python: Path | None, *, need_python: bool):
     """(target version, python for it or None). A given interpreter fixes the version; a mismatch is a usage error."""
     if target_python is not None:
@@ -96,24 +101,31 @@ def exports_command() -> None:
                    "artifact is parsed, never executed) and report where prediction and reality differ.")
 @click.option("--target-python", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help=TARGET_PYTHON_HELP + " Only with --check-load.")
+@click.option("--import", "imports", multiple=True, metavar="MODULE",
+              help="Import MODULE (repeatable; found from the current directory too) in the JAX that loads the "
+                   "artifacts, before loading: for artifacts with user-defined effects or pytree nodes.")
 def inspect_command(paths: tuple[Path, ...], target_version: Version | None, output_format: str, check_load_: bool,
-                    target_python: Path | None) -> None:
+                    target_python: Path | None, imports: tuple[str, ...]) -> None:
     """Report every jax.export artifact under PATHS and whether the target JAX loads it (the default action)."""
     if target_python is not None and not check_load_:
         raise click.UsageError("--target-python is only used with --check-load")
+    if imports and not check_load_:
+        raise click.UsageError("--import is only used with --check-load (reading headers imports nothing)")
     target, python = resolve_target(target_version, target_python, need_python=check_load_)
     inventory = build_inventory(paths, target)
     disagreements = []
     if python is not None:
         try:
-            disagreements = check_load(inventory, python)
+            disagreements = check_load(inventory, python, imports)
         except WorkerError as err:
             raise click.ClickException(f"--check-load: {err}") from err
     if output_format == "json":
         click.echo(render_json(inventory))
+        _echo_unreadable(inventory)
         _echo_err(summary(inventory))
     elif output_format == "csv":
         click.echo(render_csv(inventory), nl=False)
+        _echo_unreadable(inventory)
         _echo_err(summary(inventory))
     else:
         click.echo(render_text(inventory))
@@ -166,10 +178,15 @@ def _dims(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -
                    "HloSharding (the file does not record axis names), e.g. --mesh x=2.")
 @click.option("--dim", "dims", multiple=True, callback=_dims, metavar="SYMBOL=INT",
               help="Size for a symbolic dimension in the verification inputs (default 3), e.g. --dim b=8.")
-@click.option("--rtol", type=float, default=1e-5, show_default=True, help="Relative tolerance for float outputs.")
-@click.option("--atol", type=float, default=1e-6, show_default=True, help="Absolute tolerance for float outputs.")
+@click.option("--rtol", type=click.FloatRange(min=0), default=1e-5, show_default=True,
+              help="Relative tolerance for float outputs.")
+@click.option("--atol", type=click.FloatRange(min=0), default=1e-6, show_default=True,
+              help="Absolute tolerance for float outputs.")
+@click.option("--import", "imports", multiple=True, metavar="MODULE",
+              help="Import MODULE (repeatable; found from the current directory too) in the JAX that loads the "
+                   "artifacts, before loading: for artifacts with user-defined effects or pytree nodes.")
 def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_version, target_python, mesh, dims,
-                    rtol, atol) -> None:
+                    rtol, atol, imports) -> None:
     """Re-serialize the artifacts under PATHS that the target refuses, verified by running old and new.
 
     Each at-risk artifact is loaded in the baseline JAX (with the expired-versions flag only where needed),
@@ -194,7 +211,7 @@ def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_versio
         baseline = baseline_python or _baseline_python(baseline_jax or DEFAULT_BASELINE)
     else:
         baseline = baseline_python  # nothing to migrate: do not build an environment for nothing
-    options = MigrationOptions(out_abs, baseline, python, target, mesh, dims, rtol, atol)
+    options = MigrationOptions(out_abs, baseline, python, target, mesh, dims, rtol, atol, tuple(imports))
     try:
         outcomes = migrate_inventory(inventory, list(paths), options)
     except WorkerError as err:
@@ -206,11 +223,13 @@ def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_versio
             click.echo(f"ok        {outcome.source}: {outcome.reason}")
         else:
             click.echo(f"FAILED    {outcome.source}: {outcome.reason}")
+    for path, why in inventory.unreadable:
+        click.echo(f"UNREADABLE {path}: {why}")
     counts = {s: sum(o.status == s for o in outcomes) for s in ("migrated", "already-loads", "failed")}
     click.echo(f"{counts['migrated']} migrated, {counts['already-loads']} already loading, {counts['failed']} failed "
                f"({len(outcomes)} artifacts among {inventory.files_looked_at} files; target JAX {target}"
                + (f", baseline {baseline}" if baseline else "") + ").")
-    sys.exit(0 if counts["failed"] == 0 else 1)
+    sys.exit(0 if counts["failed"] == 0 and not inventory.unreadable else 1)
 
 
 def _baseline_python(version: Version) -> Path:

@@ -34,20 +34,45 @@ def _base_python() -> str:
     return found
 
 
+# What ``jaxlint exports`` needs besides JAX: flatbuffers for ``jax.export.(de)serialize`` (JAX does not depend on
+# it), NumPy for the verification inputs.
+EXTRA_PACKAGES = ("flatbuffers", "numpy")
+
+
 def python_for_jax(version: Version, log=print) -> Path:
-    """The python of a cached venv with ``jax==version``, building it first if needed."""
+    """The python of a cached venv with ``jax==version`` and ``EXTRA_PACKAGES``, building it first if needed."""
     env = env_dir() / f"jax-{version}"
     python = env / "bin" / "python"
     if (env / ".complete").exists():
+        _complete_extras(python, log)
         return python
     log(f"building an environment with JAX {version} in {env} (once; later runs reuse it)")
     if env.exists():
         shutil.rmtree(env)  # an interrupted earlier build
     env.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([_base_python(), "-m", "venv", str(env)], check=True, capture_output=True)
-    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", f"jax=={version}", "numpy"],
-                          capture_output=True, text=True)
+    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                           f"jax=={version}", *EXTRA_PACKAGES], capture_output=True, text=True)
     if proc.returncode != 0:
-        raise EnvError(f"pip could not install jax=={version}: {proc.stderr.strip().splitlines()[-1:]}")
+        raise EnvError(f"pip could not install jax=={version} into {env}:\n{_tail(proc.stderr)}\n"
+                       f"(remove it with `rm -rf {env}`)")
     (env / ".complete").write_text(str(version))
     return python
+
+
+def _complete_extras(python: Path, log) -> None:
+    """An environment built before (by an older jaxlint, or by hand) may lack flatbuffers: add what is missing."""
+    check = ("import importlib.util, sys; "
+             f"sys.exit(0 if all(importlib.util.find_spec(m) for m in {list(EXTRA_PACKAGES)!r}) else 1)")
+    if subprocess.run([str(python), "-c", check], capture_output=True).returncode == 0:
+        return
+    log(f"adding {', '.join(EXTRA_PACKAGES)} to {python.parents[1]}")
+    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                           *EXTRA_PACKAGES], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise EnvError(f"pip could not install {', '.join(EXTRA_PACKAGES)} into {python.parents[1]}:\n"
+                       f"{_tail(proc.stderr)}")
+
+
+def _tail(text: str, lines: int = 15) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])

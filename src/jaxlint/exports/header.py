@@ -20,6 +20,7 @@ class CorruptArtifact(ValueError):
 # Exported table slots.
 SERIALIZATION_VERSION, FUNCTION_NAME, IN_AVALS, OUT_AVALS = 0, 1, 3, 5
 NR_DEVICES_SHORT, IN_SHARDINGS, OUT_SHARDINGS, PLATFORMS = 6, 7, 8, 9
+ORDERED_EFFECTS, UNORDERED_EFFECTS = 10, 11  # vectors of Effect tables (slot 0: the effect class's str())
 MLIR_MODULE, CALLING_CONVENTION_VERSION, NR_DEVICES = 13, 14, 18
 UNIQUE_AVALS, UNIQUE_ABSTRACT_MESHES, UNIQUE_NAMED_SHARDINGS = 19, 20, 21
 IN_AVALS_IDXS, OUT_AVALS_IDXS, IN_SHARDINGS_IDXS, OUT_SHARDINGS_IDXS, JAX_VERSION = 22, 23, 24, 25, 26
@@ -61,6 +62,9 @@ class ArtifactHeader:
     mlir_size: int
     stablehlo_producer: str | None
     new_vhlo_ops: dict[str, str] = field(default_factory=dict)  # op name -> first JAX release that reads it
+    # Effect type names (``str(effect class)``); a reader must have the class registered (imported) to load it.
+    ordered_effects: list[str] = field(default_factory=list)
+    unordered_effects: list[str] = field(default_factory=list)
 
     @property
     def shardings(self) -> str:
@@ -115,6 +119,8 @@ def _decode(root: Table) -> ArtifactHeader:
         mlir_size=len(mlir),
         stablehlo_producer=producer.group(1).decode() if producer else None,
         new_vhlo_ops={op.decode(): since for op, since in NEW_VHLO_OPS.items() if op in mlir},
+        ordered_effects=[t.string(0) or "?" for t in root.tables(ORDERED_EFFECTS)],
+        unordered_effects=[t.string(0) or "?" for t in root.tables(UNORDERED_EFFECTS)],
     )
 
 

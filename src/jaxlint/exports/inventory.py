@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artifact
-from jaxlint.exports.recognize import SNIFF_BYTES, has_artifact_suffix, looks_like_exported
+from jaxlint.exports.recognize import SNIFF_BYTES, has_artifact_suffix, looks_like_exported, \
+    looks_like_truncated_exported
 from jaxlint.exports.verdict import LOADS, UNKNOWN, Verdict, predict
 from jaxlint.versions import Version
 
@@ -39,11 +41,18 @@ class Inventory:
         return not self.unreadable and all(r.ok for r in self.reports)
 
 
-def walk(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
-    """Yield (file, named_explicitly) in a stable order; symlinked directories are not followed (loops)."""
+def walk(paths: Iterable[Path], unreadable: list[tuple[Path, str]] | None = None) -> Iterator[tuple[Path, bool]]:
+    """Yield (file, named_explicitly) in a stable order; symlinked directories are not followed (loops).
+
+    A folder that cannot be listed is added to ``unreadable`` (it may hold artifacts: never skipped silently).
+    """
+    def on_error(error: OSError) -> None:
+        if unreadable is not None:
+            unreadable.append((Path(os.path.abspath(error.filename or "?")), error.strerror or str(error)))
+
     for path in paths:
         if path.is_dir():
-            for root, dirs, files in os.walk(path):
+            for root, dirs, files in os.walk(path, onerror=on_error):
                 dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
                 for name in sorted(files):
                     yield Path(root, name), False
@@ -52,13 +61,22 @@ def walk(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
 
 
 def inspect_file(path: Path, target: Version, *, explicit: bool) -> ArtifactReport | None:
-    """A report for an artifact, or None for a file that is not one (unless the user clearly meant it as one)."""
-    size = path.stat().st_size
+    """A report for an artifact, or None for a file that is not one (unless the user clearly meant it as one).
+
+    Only regular files are opened: reading a FIFO or a device found in a folder would block or never end.
+    """
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        if explicit:
+            return ArtifactReport(path, Verdict(UNKNOWN, "not a jax.export artifact: not a regular file (a pipe, "
+                                                         "socket or device is never opened)."))
+        return None
+    size = info.st_size
     with path.open("rb") as handle:
         prefix = handle.read(SNIFF_BYTES)
         if not looks_like_exported(prefix, size):
-            if explicit or has_artifact_suffix(path.name):
-                return ArtifactReport(path, Verdict(UNKNOWN, _not_an_artifact(size)))
+            if explicit or has_artifact_suffix(path.name) or looks_like_truncated_exported(prefix, size):
+                return ArtifactReport(path, Verdict(UNKNOWN, _not_an_artifact(prefix, size)))
             return None
         data = prefix + handle.read()
     try:
@@ -68,7 +86,10 @@ def inspect_file(path: Path, target: Version, *, explicit: bool) -> ArtifactRepo
     return ArtifactReport(path, predict(header, target), header)
 
 
-def _not_an_artifact(size: int) -> str:
+def _not_an_artifact(prefix: bytes, size: int) -> str:
+    if looks_like_truncated_exported(prefix, size):
+        return (f"truncated artifact: the file ends after {size} bytes, inside the header of what starts as an "
+                "Exported flatbuffer.")
     if size < 16:
         return f"not a jax.export artifact: the file is only {size} bytes (empty or truncated)."
     return "not a jax.export artifact: its first bytes are not an Exported flatbuffer (corrupt, or another format)."
@@ -76,7 +97,7 @@ def _not_an_artifact(size: int) -> str:
 
 def build_inventory(paths: Iterable[Path], target: Version) -> Inventory:
     inventory = Inventory(target)
-    for path, explicit in walk(paths):
+    for path, explicit in walk(paths, inventory.unreadable):
         inventory.files_looked_at += 1
         try:
             report = inspect_file(Path(os.path.abspath(path)), target, explicit=explicit)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artifact
 from jaxlint.exports.inventory import ArtifactReport, Inventory
-from jaxlint.exports.jaxrun import run_worker, worker_env
+from jaxlint.exports.jaxrun import WorkerError, run_worker, worker_env
 from jaxlint.exports.verdict import LOADS, predict
 from jaxlint.versions import Version
 
@@ -38,6 +38,7 @@ class MigrationOptions:
     dims: dict[str, int] = field(default_factory=dict)
     rtol: float = 1e-5
     atol: float = 1e-6
+    imports: tuple[str, ...] = ()  # the user's modules to import in every JAX subprocess (--import)
 
 
 @dataclass
@@ -69,15 +70,16 @@ def _destination(source: Path, roots: list[Path], out_dir: Path) -> Path:
 
 
 def _migrate_or_explain(report: ArtifactReport, dst: Path, inputs: set[Path], options: MigrationOptions) -> Outcome:
-    if report.header is None:
-        return Outcome(report.path, "failed", f"not migrated: {report.verdict.reason}")
-    if report.verdict.kind == LOADS:
+    if report.header is not None and report.verdict.kind == LOADS:
         return Outcome(report.path, "already-loads", f"already loads on JAX {options.target}; nothing to do")
-    if dst.resolve() in inputs:
-        return Outcome(report.path, "failed", f"not migrated: the output {dst} would overwrite an input file")
     try:
+        if report.header is None:
+            raise MigrationFailed(report.verdict.reason.rstrip("."))
+        if dst.resolve() in inputs:
+            # No record either: it would sit next to (and be taken for part of) the input.
+            return Outcome(report.path, "failed", f"not migrated: the output {dst} would overwrite an input file")
         record = _migrate(report, dst, options)
-    except MigrationFailed as err:
+    except (MigrationFailed, WorkerError) as err:
         _remove(dst, dst.with_name(dst.name + RECORD_SUFFIX))  # a stale success from an earlier run must not stay
         failed = _write_record(dst.with_name(dst.name + FAILED_SUFFIX), {
             "status": "failed", "reason": str(err), "source": _file_facts(report.path, report.header),
@@ -97,7 +99,8 @@ def _migrate(report: ArtifactReport, dst: Path, options: MigrationOptions) -> di
         # The mesh only matters where the file lacks one: named shardings carry their own abstract mesh.
         mesh = [list(axis) for axis in options.mesh] if options.mesh and header.shardings == "hlo-only" else None
         rewritten = run_worker(options.baseline_python, "reserialize.py",
-                               {"src": str(report.path), "dst": str(candidate), "mesh": mesh},
+                               {"src": str(report.path), "dst": str(candidate), "mesh": mesh,
+                                "imports": list(options.imports)},
                                env=worker_env(devices, platforms))
         if not rewritten["ok"]:
             raise MigrationFailed(f"JAX {rewritten['jax_version']} (baseline) could not re-serialize it: "
@@ -138,7 +141,7 @@ def _verify(old: Path, new: Path, scratch: Path, mesh, options: MigrationOptions
     for sub in ("inputs", "old-outputs", "new-outputs"):
         (scratch / sub).mkdir()
     common = {"mesh": mesh, "dims": options.dims, "inputs_dir": str(scratch / "inputs"), "rtol": options.rtol,
-              "atol": options.atol}
+              "atol": options.atol, "imports": list(options.imports)}
     env = worker_env(devices, platforms)
     before = run_worker(options.baseline_python, "call_artifact.py",
                         {**common, "artifact": str(old), "make_inputs": True,
@@ -183,12 +186,19 @@ def describe_changes(old: ArtifactHeader, new: ArtifactHeader, rebuilt: list[str
     return changes or ["re-serialized without visible header changes"]
 
 
-def _file_facts(path: Path, header: ArtifactHeader) -> dict:
-    data = path.read_bytes()
-    return {"path": str(path), "sha256": hashlib.sha256(data).hexdigest(), "size": len(data),
+def _file_facts(path: Path, header: ArtifactHeader | None) -> dict:
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return {"path": str(path), "unreadable": err.strerror or str(err)}
+    facts = {"path": str(path), "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    if header is None:
+        return facts
+    return {**facts,
             "serialization_version": header.serialization_version, "nr_devices": header.nr_devices,
             "nr_devices_short": header.nr_devices_short, "jax_version": header.jax_version,
-            "shardings": header.shardings, "in_avals": header.in_avals, "out_avals": header.out_avals}
+            "shardings": header.shardings, "in_avals": header.in_avals, "out_avals": header.out_avals,
+            "ordered_effects": header.ordered_effects, "unordered_effects": header.unordered_effects}
 
 
 def _remove(*paths: Path) -> None:

@@ -39,7 +39,7 @@ def render_json(inventory: Inventory) -> str:
 
 CSV_COLUMNS = ("path", "verdict", "predicted", "serialization_version", "calling_convention_version", "nr_devices",
                "nr_devices_short", "jax_version", "shardings", "platforms", "in_avals", "out_avals",
-               "stablehlo_producer", "reason")
+               "stablehlo_producer", "reason", "effects")
 
 
 def render_csv(inventory: Inventory) -> str:
@@ -55,6 +55,7 @@ def render_csv(inventory: Inventory) -> str:
             header.nr_devices_short if header else "", record["jax_version"] or "", record["shardings"] or "",
             " ".join(record["platforms"]), " ".join(record["in_avals"]), " ".join(record["out_avals"]),
             (header.stablehlo_producer or "") if header else "", record["reason"],
+            " ".join(_effects(header)) if header else "",
         ])
     return out.getvalue()
 
@@ -87,10 +88,16 @@ def _text_block(report: ArtifactReport, inventory: Inventory) -> list[str]:
         f"  platforms: {', '.join(header.platforms) or '-'}; StableHLO producer "
         f"{header.stablehlo_producer or 'unknown'}; module {header.mlir_size} bytes",
         f"  shardings: {header.shardings}" + _sharding_details(header),
+        f"  effects: {', '.join(_effects(header)) or 'none'}"
+        + (" (loading needs the module that defines them imported: --import MODULE)" if _effects(header) else ""),
         f"  in:  {', '.join(header.in_avals) or '()'}",
         f"  out: {', '.join(header.out_avals) or '()'}",
     ]
     return lines
+
+
+def _effects(header) -> list[str]:
+    return [f"{name} (ordered)" for name in header.ordered_effects] + list(header.unordered_effects)
 
 
 def _detail(report: ArtifactReport) -> str:
@@ -109,6 +116,6 @@ def summary(inventory: Inventory) -> str:
             f"{inventory.files_looked_at} file{'s' if inventory.files_looked_at != 1 else ''} looked at; "
             f"target JAX {inventory.target}.")
     if inventory.unreadable:
-        text += f" {len(inventory.unreadable)} file(s) could not be read."
+        text += f" {len(inventory.unreadable)} file(s) or folder(s) could not be read."
     return text
 

@@ -143,6 +143,11 @@ def _encode(value, tracer_type, tracers):
                     _qualname(kind))
         except Exception as error:
             return ("abstract", _dtype_name(value), tuple(getattr(value, "shape", ())), f"{type(error).__name__}")
+    if isinstance(value, type):  # a class (jnp.int8, a dtype's scalar type): by name, its module may move
+        return ("py", "type", value.__qualname__)
+    if callable(value) and not hasattr(value, "shape"):
+        # A function (a renamed one is another object by design): only that it is callable can be compared.
+        return ("abstract", "callable", ())
     text = repr(value)
     if len(text) > 200:
         text = text[:200] + "..."
@@ -191,3 +196,38 @@ def _write():
         with open(temporary, "wb") as handle:
             pickle.dump(data, handle, protocol=4)
         os.replace(temporary, path)
+
+
+def witness(site, value):
+    """Record whether any element of ``value`` is negative (JAX202: did a negative index reach the call?) and return
+    ``value`` unchanged. Never raises. Traced values are checked when the compiled code runs."""
+    key = site + "::negative"
+    try:
+        with _lock:
+            _ensure_atexit()
+            entry = _site(key)
+        tracer_type = _tracer_type()
+        if tracer_type is not None and isinstance(value, tracer_type):
+            import jax
+            import jax.numpy as jnp
+
+            jax.debug.callback(lambda flag: _witnessed(key, bool(flag)), jnp.any(jnp.asarray(value) < 0))
+        else:
+            numpy = sys.modules.get("numpy")
+            if numpy is None:
+                import numpy
+            _witnessed(key, bool(numpy.any(numpy.asarray(value) < 0)))
+    except Exception as error:  # a probe must never break the program
+        try:
+            entry["errors"].append(f"{type(error).__name__}: {error}")
+        except Exception:
+            pass
+    return value
+
+
+def _witnessed(key, flag):
+    with _lock:
+        entry = _site(key)
+        entry["count"] += 1
+        seen = bool(entry["calls"] and entry["calls"][0][2]) or flag
+        entry["calls"] = [("py", "bool", seen)]

@@ -7,8 +7,18 @@ from pathlib import Path
 import click
 
 from jaxlint.config import ConfigError, Overrides, SettingsResolver, validate_selector
+from jaxlint.versions import Version
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+
+
+def _version_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Version | None:
+    if value is None:
+        return None
+    try:
+        return Version(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
@@ -43,8 +53,10 @@ class _VerifyCommand(click.Command):
               help="The interpreter with the new JAX (default: the current one).")
 @click.option("--platform", type=click.Choice(["cpu", "gpu", "tpu"]), default=None,
               help="Run both on this platform (sets JAX_PLATFORMS; default: JAX's choice, the same for both).")
-@click.option("--rtol", type=float, default=1e-6, show_default=True, help="Relative tolerance for floats.")
-@click.option("--atol", type=float, default=1e-6, show_default=True, help="Absolute tolerance for floats.")
+@click.option("--rtol", type=click.FloatRange(min=0), default=1e-6, show_default=True,
+              help="Relative tolerance for floats.")
+@click.option("--atol", type=click.FloatRange(min=0), default=1e-6, show_default=True,
+              help="Absolute tolerance for floats.")
 @click.option("--max-calls", type=click.IntRange(min=1), default=10, show_default=True,
               help="Record and compare the first N calls of each site.")
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (as in check).")
@@ -58,16 +70,31 @@ class _VerifyCommand(click.Command):
               help="The directory copied for the runs and the command's working directory (default: the current "
                    "directory).")
 @click.option("--keep", is_flag=True, help="Keep the BEFORE/AFTER copies and records (and say where).")
+@click.option("--target-version", callback=_version_option, help="The JAX version the code will run on (as in check).")
+@click.option("--min-version", callback=_version_option,
+              help="The oldest JAX version the code must keep working on (as in check; default: the project's pins).")
+@click.option("--from-git", "from_git", metavar="REV",
+              help="Verify the fixes already in the working tree (after `jaxlint --fix`): BEFORE runs each file as "
+                   "committed in REV (e.g. HEAD), AFTER as it is now.")
+@click.option("--allow-nothing-compared", is_flag=True,
+              help="Exit 0 even when no fix site was reached (by default that is a failure: nothing was proven).")
+@click.option("--repeat-baseline", is_flag=True,
+              help="Run BEFORE a second time and mark the sites whose values differ between the two as "
+                   "nondeterministic (unseeded randomness, timing).")
+@click.option("--allow-broken-baseline", is_flag=True,
+              help="Use a --baseline-jax environment even if `pip check` finds conflicts in it.")
 @click.option("--no-probes", is_flag=True, hidden=True, help="Run without probes (to check they change nothing).")
 def verify_command(paths, baseline_jax, baseline_python, target_python, platform, rtol, atol, max_calls, select,
                    ignore, unsafe_fixes, output_format, apply_fixes, check_rules, timeout, project_root, keep,
-                   no_probes) -> None:
+                   target_version, min_version, from_git, allow_nothing_compared, repeat_baseline,
+                   allow_broken_baseline, no_probes) -> None:
     """Prove the fixes in PATHS by running COMMAND on the old code with the old JAX and on the fixed code with the
     new JAX, comparing the value at every fix site.
 
     Example: jaxlint verify src/ --baseline-jax 0.10.2 -- pytest tests/model_test.py -x
     """
     from jaxlint.verify.main import run_verify
+    from jaxlint.verify.validate import InvalidArgument
 
     command = click.get_current_context().meta.get("jaxlint.verify.command", [])
     if baseline_jax and baseline_python:
@@ -76,14 +103,21 @@ def verify_command(paths, baseline_jax, baseline_python, target_python, platform
         raise click.UsageError("give the old JAX: --baseline-jax VERSION or --baseline-python PATH")
     if not command and not check_rules:
         raise click.UsageError("give the command to run after `--`, e.g. `-- pytest tests/ -x`")
+    if timeout is not None and timeout <= 0:
+        raise click.BadParameter("must be a positive number of seconds", param_hint="--timeout")
     overrides = Overrides(select=_codes(select, "--select") if select else None, ignore=_codes(ignore, "--ignore"),
-                          unsafe_fixes=unsafe_fixes)
+                          unsafe_fixes=unsafe_fixes, target_version=target_version, min_version=min_version)
     try:
         code = run_verify(list(paths), list(command), resolver=SettingsResolver(overrides),
                           baseline_jax=baseline_jax, baseline_python=baseline_python, target_python=target_python,
                           platform=platform, rtol=rtol, atol=atol, max_calls=max_calls, unsafe=unsafe_fixes,
                           output_format=output_format, apply=apply_fixes, check_rules=check_rules, timeout=timeout,
-                          project_root=project_root, keep=keep, probes=not no_probes)
+                          project_root=project_root, keep=keep, probes=not no_probes, from_git=from_git,
+                          allow_nothing_compared=allow_nothing_compared, repeat_baseline=repeat_baseline,
+                          allow_broken_baseline=allow_broken_baseline)
+    except InvalidArgument as error:
+        click.echo(f"jaxlint verify: error: {error}", err=True)
+        code = EXIT_ERROR
     except ConfigError as error:
         click.echo(f"jaxlint: error: {error}", err=True)
         code = EXIT_ERROR

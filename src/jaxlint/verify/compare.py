@@ -11,6 +11,7 @@ from pathlib import Path
 from jaxlint.verify.instrument import RUNTIME_DIR
 from jaxlint.verify.plan import Site
 from jaxlint.verify.run import RunResult, traceback_locations
+from jaxlint.verify.witnesses import describe as describe_witness
 
 STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only")
 
@@ -105,7 +106,8 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
             continue
         if info.get("abstract"):
             why = "; ".join(sorted(set(info.get("errors", [])))) or \
-                "the values were traced and never computed (e.g. under eval_shape or export)"
+                ("the value holds functions, which are compared only as being callable" if info.get("callables")
+                 else "the values were traced and never computed (e.g. under eval_shape or export)")
             results.append(SiteResult(site, "abstract-only", compared,
                                       f"only structure, shape and dtype compared ({compared} call(s)): {why}"))
             continue
@@ -116,19 +118,44 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
             detail += "; probe errors: " + "; ".join(sorted(set(errors)))
             results.append(SiteResult(site, "failed", compared, detail))
             continue
-        results.append(SiteResult(site, "verified", compared, detail))
+        note = describe_witness(site.code, info.get("negative_seen"), compared > 0)
+        results.append(SiteResult(site, "verified", compared, f"{detail}; {note}" if note else detail))
     return results
 
 
 def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, unmarked: bool) -> SiteResult:
     if unmarked:
-        return SiteResult(site, "not-reached", 0, "the fix deletes part of an expression with no value to probe: "
-                          "whether the command executed it is unknown")
+        return SiteResult(site, "not-reached", 0, "the fix changes no value that can be probed and its statement "
+                          "cannot be marked (a compound statement's header): whether the command executed it is "
+                          "unknown")
     if count == 0:
-        return SiteResult(site, "not-reached", 0, "the command never executed the statement this fix deletes "
+        return SiteResult(site, "not-reached", 0, "the command never executed the statement this fix changes "
                           "(a coverage gap)")
     if before.ok and after.ok:
-        return SiteResult(site, "verified", count, f"the fix deletes a statement (no value to compare): BEFORE "
-                          f"executed it {count} time(s) and both runs succeeded")
-    return SiteResult(site, "failed", 0, "the fix deletes a statement (no value to compare) and a run failed; "
+        return SiteResult(site, "verified", count, f"no value to compare (the fix deletes a statement, or "
+                          f"edits an import or a binding): BEFORE executed it {count} time(s) and both runs succeeded")
+    return SiteResult(site, "failed", 0, "the fix changes a statement with no value to compare and a run failed; "
                       + _tracebacks(before, after))
+
+
+def nondeterministic_sites(python: str, sites: list[Site], first: RunResult, second: RunResult, *, rtol: float,
+                           atol: float, max_calls: int) -> dict[str, str]:
+    """Site id -> how two BEFORE runs (same code, same JAX) differ there: such a site cannot be verified by
+    comparison, whatever the fix does."""
+    values = compare_values(python, sites, first, second, rtol=rtol, atol=atol, max_calls=max_calls)
+    unstable = {}
+    for site in sites:
+        info = values["sites"].get(site.id, {})
+        if info.get("difference") is not None:
+            unstable[site.id] = _difference_detail(info["difference"])
+        elif info.get("before_count", 0) != info.get("after_count", 0):
+            unstable[site.id] = (f"executed {info.get('before_count', 0)} then {info.get('after_count', 0)} "
+                                 "time(s)")
+    return unstable
+
+
+def mark_nondeterministic(result: SiteResult, how: str | None) -> SiteResult:
+    if how is None:
+        return result
+    note = f"NONDETERMINISTIC: two BEFORE runs differ here ({how}); seed the command's randomness to compare"
+    return SiteResult(result.site, result.status, result.calls, f"{note}. {result.detail}")

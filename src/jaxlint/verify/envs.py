@@ -41,9 +41,15 @@ class Requirements:
         return self.jax + self.others
 
 
+def pip_environment() -> dict[str, str]:
+    """pip sees what is on ``sys.path``: without this, a ``PYTHONPATH`` (a checkout's ``src/``) would be taken for
+    packages installed in the environment."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+
+
 def freeze(python: str) -> list[str]:
     out = subprocess.run([python, "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=pip_environment())
     if out.returncode != 0:
         raise RuntimeError(f"`{python} -m pip freeze` failed: {out.stderr.strip()[-500:]}")
     return [line.strip() for line in out.stdout.splitlines() if line.strip() and not line.startswith("#")]
@@ -81,19 +87,54 @@ def env_path(version: str, platform: str | None, python_version: str, requiremen
 
 def _pip(python: Path, args: list[str], echo: Callable[[str], None]) -> tuple[int, list[str]]:
     argv = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", *args]
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=pip_environment())
     lines = []
     for line in process.stdout:
         line = line.rstrip()
         lines.append(line)
-        if line.startswith(("Collecting", "Installing", "Successfully", "ERROR")):
+        if line.startswith(("Collecting", "Installing", "Successfully")):
             echo(f"  pip | {line}")
     return process.wait(), lines
 
 
+def _echo_failure(lines: list[str], echo: Callable[[str], None]) -> None:
+    """pip's explanation in full: from its first ERROR line on (the conflict report lists every constraint)."""
+    first = next((i for i, line in enumerate(lines) if line.startswith("ERROR")), max(0, len(lines) - 15))
+    for line in lines[first:]:
+        echo(f"  pip | {line}")
+
+
+# Packages never taken from the target (see requirements_for): their own requirements are not the baseline's concern.
+_NOT_OURS = {"jaxlint", "pip", "setuptools", "wheel"}
+
+
+def pip_check(python: Path) -> list[str]:
+    """The problems ``pip check`` finds (empty when every installed package's requirements are met), except those
+    of packages jaxlint does not install (a jaxlint copied into the environment without its dependencies)."""
+    out = subprocess.run([str(python), "-m", "pip", "check", "--disable-pip-version-check"], capture_output=True,
+                         text=True, env=pip_environment())
+    if out.returncode == 0:
+        return []
+    lines = [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
+    problems = [line for line in lines if normalize(line.split(" ", 1)[0]) not in _NOT_OURS]
+    return problems if problems or not lines else []
+
+
+def relaxed_requirements(requirements: Requirements) -> list[str]:
+    """The target's packages bounded by the versions installed there, for pip to resolve against the old JAX."""
+    return [line.replace("==", "<=", 1) for line in requirements.others]
+
+
 def baseline_env(version: str, target_python: str, platform: str | None, *,
-                 echo: Callable[[str], None] = lambda line: None) -> Path:
-    """The python of the cached baseline venv (built now if missing)."""
+                 echo: Callable[[str], None] = lambda line: None, allow_broken: bool = False) -> Path:
+    """The python of the cached baseline venv (built now if missing).
+
+    First the target's exact versions with ``jax==version``; if pip finds them incompatible (a flax or NumPy too
+    new for the old JAX), its conflict report is shown in full and pip's resolver picks, for each package, the
+    newest version up to the target's that works with ``jax==version`` (a constraint). The result must pass
+    ``pip check`` unless ``allow_broken``.
+    """
     info = json.loads(subprocess.run([target_python, "-c", "import json, sys; print(json.dumps("
                                       "{'v': sys.version.split()[0]}))"], capture_output=True, text=True,
                                      check=True).stdout)
@@ -102,6 +143,7 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     python = path / "bin" / "python"
     if (path / MARKER).exists():
         echo(f"baseline env (JAX {version}): reusing {path} (remove it with `rm -rf {path}`)")
+        _refuse_if_broken(python, path, allow_broken, echo)
         return python
     echo(f"baseline env (JAX {version}): building {path}")
     echo(f"  with {', '.join(requirements.jax)} and {len(requirements.others)} other package(s) at the target's "
@@ -112,32 +154,54 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     if path.exists():
         shutil.rmtree(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    echo("  [1/2] creating the venv")
+    echo("  [1/3] creating the venv")
     made = subprocess.run([target_python, "-m", "venv", str(path)], capture_output=True, text=True)
     if made.returncode != 0:
         raise RuntimeError(f"could not create a venv at {path}: {made.stderr.strip()[-1000:]}")
-    echo(f"  [2/2] pip install ({len(requirements.all)} requirement(s))")
+    echo(f"  [2/3] pip install ({len(requirements.all)} requirement(s))")
     code, lines = _pip(python, requirements.all, echo)
     relaxed = []
     if code != 0:
-        # The target's pins conflict with this JAX (e.g. a NumPy too new for it): install them, then JAX, and let
-        # pip move what JAX needs; say which versions differ from the target's.
-        echo("  the exact pins conflict with this JAX; installing them first, then JAX")
-        code, lines = _pip(python, requirements.others, echo) if requirements.others else (0, [])
-        if code == 0:
-            code, lines = _pip(python, requirements.jax, echo)
+        echo(f"  the target's exact versions do not install with JAX {version}; pip says:")
+        _echo_failure(lines, echo)
+        echo(f"  resolving them again with jax=={version} as a constraint (each package at most at the target's "
+             "version)")
+        constraints = path / "jaxlint-constraints.txt"
+        constraints.write_text("".join(re.sub(r"\[.*?\]", "", pin) + "\n" for pin in requirements.jax))
+        code, lines = _pip(python, ["-c", str(constraints), *requirements.jax, *relaxed_requirements(requirements)],
+                           echo)
         if code == 0:
             now = {normalize(l.split("==")[0]): l for l in freeze(str(python)) if "==" in l}
             relaxed = [f"{pin} -> {now.get(normalize(pin.split('==')[0]), 'absent')}" for pin in requirements.others
                        if now.get(normalize(pin.split("==")[0])) != pin]
     if code != 0:
-        tail = "\n".join(lines[-15:])
-        raise RuntimeError(f"could not install JAX {version} into {path}:\n{tail}\n(remove it with `rm -rf {path}`)")
+        _echo_failure(lines, echo)
+        raise RuntimeError(f"could not install JAX {version} with the target's packages into {path} (pip's report "
+                           f"above)\n(remove it with `rm -rf {path}`)")
+    echo("  [3/3] pip check")
+    problems = pip_check(python)
     seconds = time.monotonic() - started
     (path / MARKER).write_text(json.dumps({"jax": version, "platform": platform, "requirements": requirements.all,
-                                           "relaxed": relaxed, "seconds": round(seconds, 1)}, indent=2))
+                                           "relaxed": relaxed, "pip_check": problems, "seconds": round(seconds, 1)},
+                                          indent=2))
     for line in relaxed:
         echo(f"  version differs from the target: {line}")
     echo(f"baseline env (JAX {version}): built in {seconds:.0f}s at {path}; reused next time (remove it with "
          f"`rm -rf {path}`, or all of them with `rm -rf {env_root()}`)")
+    _refuse_if_broken(python, path, allow_broken, echo, problems)
     return python
+
+
+def _refuse_if_broken(python: Path, path: Path, allow_broken: bool, echo: Callable[[str], None],
+                      problems: list[str] | None = None) -> None:
+    problems = pip_check(python) if problems is None else problems
+    if not problems:
+        return
+    for line in problems:
+        echo(f"  pip check | {line}")
+    if allow_broken:
+        echo("  warning: using it anyway (--allow-broken-baseline): a BEFORE failure may come from these conflicts")
+        return
+    raise RuntimeError(f"the baseline env {path} has conflicting packages (`pip check`, above): the BEFORE run "
+                       "would fail for reasons unrelated to your code. Pass --allow-broken-baseline to use it anyway, "
+                       f"or remove it with `rm -rf {path}`")

@@ -7,6 +7,7 @@ expression, so line numbers (and tracebacks) stay as they are; ``__import__`` ne
 """
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 from dataclasses import dataclass
@@ -17,29 +18,33 @@ from jaxlint.files import DEFAULT_EXCLUDES
 from jaxlint.sources import write_atomic
 
 from jaxlint.verify.plan import Plan, Site
+from jaxlint.verify.witnesses import witness_span
 
 PROBE_MODULE = "_jaxlint_probe"
 RUNTIME_DIR = Path(__file__).resolve().parent
 EXTRA_EXCLUDES = frozenset(DEFAULT_EXCLUDES) | {".jaxenvs", ".tox", ".nox"}
 
 
-def probe_prefix(site_id: str) -> str:
-    return f'__import__("{PROBE_MODULE}").record({site_id!r}, '
+def probe_prefix(site_id: str, function: str = "record") -> str:
+    return f'__import__("{PROBE_MODULE}").{function}({site_id!r}, '
 
 
 def reach_marker(site_id: str) -> str:
     return f'__import__("{PROBE_MODULE}").reach({site_id!r}); '
 
 
-def wrap_spans(text: str, wraps: list[tuple[str, int, int]], marks: list[tuple[str, int]] = ()) -> str:
-    """Insert probes around ``[start, end)`` spans (which may nest) and reach markers at statement offsets."""
+def wrap_spans(text: str, wraps: list[tuple[str, int, int]], marks: list[tuple[str, int]] = (),
+               witnesses: list[tuple[str, int, int]] = ()) -> str:
+    """Insert probes around ``[start, end)`` spans (which may nest) and reach markers at statement offsets;
+    ``witnesses`` wrap an argument inside a probed call (``witness``: was a negative value passed?)."""
     insertions: list[tuple[int, int, int, str]] = []
-    for site_id, start, end in wraps:
-        if not (0 <= start <= end <= len(text)):
-            raise ValueError(f"probe span {start}:{end} outside the text for {site_id}")
-        # At one offset: closings first, then openings, outer (longer) spans before inner ones.
-        insertions.append((end, 0, 0, ")"))
-        insertions.append((start, 1, -end, probe_prefix(site_id)))
+    for function, spans in (("record", wraps), ("witness", witnesses)):
+        for site_id, start, end in spans:
+            if not (0 <= start <= end <= len(text)):
+                raise ValueError(f"probe span {start}:{end} outside the text for {site_id}")
+            # At one offset: closings first, then openings, outer (longer) spans before inner ones.
+            insertions.append((end, 0, 0, ")"))
+            insertions.append((start, 1, -end, probe_prefix(site_id, function)))
     for site_id, offset in marks:
         insertions.append((offset, 2, 0, reach_marker(site_id)))
     insertions.sort(key=lambda item: (item[0], item[1], item[2]))
@@ -52,17 +57,38 @@ def wrap_spans(text: str, wraps: list[tuple[str, int, int]], marks: list[tuple[s
     return "".join(pieces)
 
 
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.FunctionDef,
+             ast.AsyncFunctionDef, ast.ClassDef) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ()) + \
+            ((ast.Match,) if hasattr(ast, "Match") else ())
+
+
 def statement_offset(text: str, row: int, column: int) -> int | None:
-    """The offset of (row, 1-based column) if a statement starts there (after indentation, ``;`` or ``:``)."""
+    """The offset where the simple statement holding (row, 1-based column) starts, if a marker can go there.
+
+    A marker ``reach(...); `` goes in front of the statement on its own line; a statement that is a compound
+    header (``def``, ``if``...) cannot take one, nor a file that does not parse.
+    """
     index = LineIndex(text)
     if row < 1 or row > len(index.starts):
         return None
-    offset = index.offset(row, column - 1)
-    before = text[index.starts[row - 1]:offset]
-    stripped = before.rstrip()
-    if stripped == "" or stripped.endswith((";", ":")):
-        return offset
-    return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    lines = text.splitlines(keepends=True)
+    found = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or node.end_lineno is None:
+            continue
+        start_col = len(lines[node.lineno - 1].encode("utf-8")[:node.col_offset].decode("utf-8", "replace"))
+        end_col = len(lines[node.end_lineno - 1].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace"))
+        if (node.lineno, start_col) <= (row, column - 1) < (node.end_lineno, end_col + 1):
+            if found is None or (node.lineno, start_col) >= found[0]:
+                found = ((node.lineno, start_col), node)
+    if found is None or isinstance(found[1], _COMPOUND):
+        return None
+    (line, col), _ = found
+    return index.offset(line, col)
 
 
 @dataclass
@@ -74,18 +100,22 @@ class Instrumented:
 
 
 def instrument_file(original: str, fixed: str, sites: list[Site]) -> Instrumented:
-    before_wraps, after_wraps, marks, unmarked = [], [], [], []
+    before_wraps, after_wraps, marks, unmarked, witnesses = [], [], [], [], []
     for site in sites:
         if site.kind == "value":
             before_wraps.append((site.id, *site.fix.probe_original))
             after_wraps.append((site.id, *site.fix.probe_fixed))
+            watched = witness_span(original, site.code, site.fix.probe_original)
+            if watched is not None:
+                witnesses.append((site.id, *watched))
         else:
             offset = statement_offset(original, site.row, site.column)
             if offset is None:
                 unmarked.append(site.id)
             else:
                 marks.append((site.id, offset))
-    return Instrumented(wrap_spans(original, before_wraps, marks), wrap_spans(fixed, after_wraps), unmarked)
+    return Instrumented(wrap_spans(original, before_wraps, marks, witnesses), wrap_spans(fixed, after_wraps),
+                        unmarked)
 
 
 def _ignore(directory: str, names: list[str]) -> set[str]:

@@ -1,6 +1,7 @@
 """``jaxlint verify`` end to end: interpreters, plan, verification, report, ``--apply``, ``--rules``."""
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -12,7 +13,10 @@ from jaxlint.config import SettingsResolver
 from jaxlint.engine import fix_source
 from jaxlint.rules.base import Rule
 from jaxlint.sources import write_atomic
-from jaxlint.verify.plan import FilePlan, Plan, Site, make_plan, project_root
+from jaxlint.verify.probe_spans import derive_probe
+from jaxlint.verify.plan import FilePlan, Plan, Site, make_plan, make_plan_from_git, project_root
+from jaxlint.verify.run import in_virtualenv_bin
+from jaxlint.verify.validate import InvalidArgument, check_baseline_jax, check_paths, check_platform, require_jax
 from jaxlint.verify.report import render_json, render_text
 from jaxlint.verify.verifier import VerifyResult, verify
 
@@ -22,43 +26,84 @@ def _echo(line: str) -> None:
 
 
 def resolve_interpreters(baseline_jax: str | None, baseline_python: str | None, target_python: str | None,
-                         platform: str | None) -> tuple[str, str]:
+                         platform: str | None, *, allow_broken_baseline: bool = False) -> tuple[str, str]:
+    """Both interpreters, every argument checked first: only then may a baseline venv be built."""
     target = str(Path(target_python).absolute()) if target_python else sys.executable
+    check_platform(platform)
+    require_jax(target, "target", platform)
     if baseline_python:
-        return str(Path(baseline_python).absolute()), target
+        baseline = str(Path(baseline_python).absolute())
+        require_jax(baseline, "baseline", platform)
+        return baseline, target
+    version = check_baseline_jax(baseline_jax, target, _echo)
     from jaxlint.verify.envs import baseline_env
 
-    return str(baseline_env(baseline_jax, target, platform, echo=_echo)), target
+    return str(baseline_env(version, target, platform, echo=_echo, allow_broken=allow_broken_baseline)), target
 
 
 def run_verify(paths: list[Path], command: list[str], *, resolver: SettingsResolver, baseline_jax=None,
                baseline_python=None, target_python=None, platform=None, rtol=1e-6, atol=1e-6, max_calls=10,
                unsafe=None, output_format="text", apply=False, check_rules=False, timeout=None, project_root=None,
-               keep=False, probes=True, rules: Sequence[type[Rule]] | None = None) -> int:
-    baseline, target = resolve_interpreters(baseline_jax, baseline_python, target_python, platform)
+               keep=False, probes=True, rules: Sequence[type[Rule]] | None = None, from_git: str | None = None,
+               allow_nothing_compared=False, repeat_baseline=False, allow_broken_baseline=False) -> int:
+    if apply and from_git:
+        raise InvalidArgument("--apply writes fixes, and with --from-git they are already in the working tree")
+    targets = paths or [Path(".")]
+    if not check_rules:
+        check_paths(targets)
+        root = project_root_for(targets, project_root)
+        # The plan first (no JAX needed): with nothing to verify, no interpreter is checked and no env built.
+        plan = make_plan_from_git(targets, resolver, root, from_git, unsafe=unsafe, rules=rules) if from_git \
+            else make_plan(targets, resolver, root, unsafe=unsafe, rules=rules)
+        if not plan.sites:
+            return _nothing_to_verify(plan, targets, from_git, output_format, allow_nothing_compared)
+        if command:
+            _note_interpreter(command)
+    baseline, target = resolve_interpreters(baseline_jax, baseline_python, target_python, platform,
+                                            allow_broken_baseline=allow_broken_baseline)
     if check_rules:
         return verify_rules(baseline, target, platform=platform, rtol=rtol, atol=atol, max_calls=max_calls,
                             output_format=output_format, timeout=timeout, keep=keep)
-    targets = paths or [Path(".")]
-    root = project_root_for(targets, project_root)
-    plan = make_plan(targets, resolver, root, unsafe=unsafe, rules=rules)
-    if not plan.sites:
-        _echo("jaxlint verify: no fixes to verify in " + ", ".join(str(p) for p in targets))
-        for problem in plan.problems:
-            _echo(f"warning: {problem}")
-        if output_format == "json":
-            click.echo('{"baseline": null, "target": null, "sites": []}')
-        return 0
-    _echo(f"jaxlint verify: {len(plan.sites)} fix site(s) in {len(plan.files)} file(s); running "
-          f"`{' '.join(command)}` twice")
+    _echo(f"jaxlint verify: {len(plan.sites)} fix site(s) in {len(plan.files)} file(s)"
+          + (f" (BEFORE: as committed in {from_git}; AFTER: the working tree)" if from_git else "")
+          + f"; running `{' '.join(command)}` {'three times' if repeat_baseline else 'twice'}")
     result = verify(plan, command, baseline_python=baseline, target_python=target, platform=platform, rtol=rtol,
-                    atol=atol, max_calls=max_calls, timeout=timeout, keep=keep, probes=probes, echo=_echo)
+                    atol=atol, max_calls=max_calls, timeout=timeout, keep=keep, probes=probes,
+                    repeat_baseline=repeat_baseline, allow_nothing_compared=allow_nothing_compared, echo=_echo)
     _print(result, output_format)
     if keep and result.workdir:
         _echo(f"kept the BEFORE/AFTER trees and records in {result.workdir}")
     if apply:
         apply_verified(result, resolver, unsafe=unsafe, rules=rules)
     return result.exit_code
+
+
+def _nothing_to_verify(plan: Plan, targets: list[Path], from_git: str | None, output_format: str,
+                       allow: bool) -> int:
+    where = ", ".join(str(p) for p in targets)
+    _echo(f"jaxlint verify: no fixes to verify in {where}" + (f" (no file changed by jaxlint's fixes since "
+                                                               f"{from_git})" if from_git else ""))
+    if plan.unfixed:
+        _echo(f"  {plan.unfixed} finding(s) have no fix applied: no fix exists, it is unsafe (--unsafe-fixes), or the "
+              "min/target versions rule it out (`jaxlint check --show-settings FILE` shows them; --min-version and "
+              "--target-version work here as in check)")
+    if not from_git:
+        _echo("  after `jaxlint --fix`, verify what it changed with `jaxlint verify --from-git HEAD ...`")
+    for problem in plan.problems:
+        _echo(f"warning: {problem}")
+    if output_format == "json":
+        click.echo('{"baseline": null, "target": null, "sites": []}')
+    if allow:
+        return 0
+    _echo("nothing was compared, so nothing is proven: exit 1 (pass --allow-nothing-compared to accept)")
+    return 1
+
+
+def _note_interpreter(command: list[str]) -> None:
+    head = command[0]
+    if ("/" in head or os.sep in head) and in_virtualenv_bin(head):
+        _echo(f"note: the command names {head}; BEFORE runs it from the baseline environment and AFTER from the "
+              "target's (as written, both runs would use that one environment's JAX)")
 
 
 def project_root_for(paths: list[Path], given: Path | None) -> Path:
@@ -137,7 +182,8 @@ def rules_plan(directory: Path, rules: Sequence[type[Rule]] | None = None) -> Pl
     for item, path in zip(examples, paths):
         source = read_source(path)
         settings = settings_for(item.example, item.rule, directory)
-        outcome = fix_source(source.text, str(path), settings, unsafe=item.example.fixed is None, rules=[item.rule])
+        outcome = fix_source(source.text, str(path), settings, unsafe=item.example.fixed is None, rules=[item.rule],
+                             derive_probe=derive_probe)
         if not outcome.applied:
             plan.problems.append(f"{item.rule.code} INVALID[{item.index}]: no fix applied in the example")
             continue

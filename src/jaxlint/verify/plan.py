@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,8 @@ from jaxlint.config import SettingsResolver
 from jaxlint.engine import AppliedFix, fix_source
 from jaxlint.files import discover
 from jaxlint.rules.base import Rule
-from jaxlint.sources import DecodeError, SourceText, read_source
+from jaxlint.sources import DecodeError, SourceText, decode_source, read_source
+from jaxlint.verify.probe_spans import derive_probe
 
 
 @dataclass
@@ -29,7 +31,8 @@ class Site:
 
     @property
     def kind(self) -> str:
-        """``value``: the expression is probed in both runs; ``reach``: the fix deletes a statement (no value)."""
+        """``value``: the expression is probed in both runs; ``reach``: the fix changes no value (it deletes a
+        statement, or edits an import or a name being bound): only whether the statement ran is recorded."""
         return "value" if self.fix.probe_original is not None and self.fix.probe_fixed is not None else "reach"
 
 
@@ -49,6 +52,8 @@ class Plan:
     files: list[FilePlan] = field(default_factory=list)
     # Files that could not be read or fixed, with why.
     problems: list[str] = field(default_factory=list)
+    # Findings left unfixed (no fix, an unsafe one not asked for, or one the min/target versions rule out).
+    unfixed: int = 0
 
     @property
     def sites(self) -> list[Site]:
@@ -73,22 +78,86 @@ def make_plan(paths: Sequence[Path], resolver: SettingsResolver, root: Path, *, 
             plan.problems.append(f"{absolute}: cannot read: {error}")
             continue
         settings = source_file.settings
-        use_unsafe = bool(settings.unsafe_fixes) if unsafe is None else unsafe
-        outcome = fix_source(source.text, str(absolute), settings, unsafe=use_unsafe, rules=rules)
-        for rejected in outcome.rejected:
-            plan.problems.append(f"{absolute}:{rejected.start.row}: the {rejected.code} fix would not parse: "
-                                 "not verified (a bug in jaxlint)")
-        if not outcome.applied:
-            continue
-        ordinals: Counter = Counter()
-        sites = []
-        for fix in sorted(outcome.applied, key=lambda f: (f.row, f.column, f.code)):
-            key = (fix.row, fix.code)
-            ordinals[key] += 1
-            site_id = f"{relative}:{fix.row}:{fix.code}:{ordinals[key]}"
-            sites.append(Site(site_id, absolute, relative, fix.row, fix.column, fix.code, fix.message, fix))
-        plan.files.append(FilePlan(absolute, relative, source, outcome.source, sites, settings))
+        file_plan = plan_file(absolute, relative, source, settings, plan, unsafe=unsafe, rules=rules)
+        if file_plan is not None:
+            plan.files.append(file_plan)
     return plan
+
+
+def plan_file(absolute: Path, relative: str, source: SourceText, settings, plan: Plan, *, unsafe: bool | None,
+              rules: Sequence[type[Rule]] | None) -> FilePlan | None:
+    """The fixes of one file's ``source`` as sites (None when there are none); problems go to ``plan``."""
+    use_unsafe = bool(settings.unsafe_fixes) if unsafe is None else unsafe
+    outcome = fix_source(source.text, str(absolute), settings, unsafe=use_unsafe, rules=rules,
+                         derive_probe=derive_probe)
+    for rejected in outcome.rejected:
+        plan.problems.append(f"{absolute}:{rejected.start.row}: the {rejected.code} fix would not parse: "
+                             "not verified (a bug in jaxlint)")
+    plan.unfixed += len(outcome.remaining)
+    if not outcome.applied:
+        return None
+    ordinals: Counter = Counter()
+    sites = []
+    for fix in sorted(outcome.applied, key=lambda f: (f.row, f.column, f.code)):
+        key = (fix.row, fix.code)
+        ordinals[key] += 1
+        site_id = f"{relative}:{fix.row}:{fix.code}:{ordinals[key]}"
+        sites.append(Site(site_id, absolute, relative, fix.row, fix.column, fix.code, fix.message, fix))
+    return FilePlan(absolute, relative, source, outcome.source, sites, settings)
+
+
+def make_plan_from_git(paths: Sequence[Path], resolver: SettingsResolver, root: Path, rev: str, *,
+                       unsafe: bool | None = None, rules: Sequence[type[Rule]] | None = None) -> Plan:
+    """The fixes already applied in the working tree (``jaxlint --fix`` was run): BEFORE is each file as committed
+    in ``rev``, AFTER the file as it is now. A file is verified when jaxlint's fixes of the committed text give
+    exactly the working-tree text (so every site is known); one with other edits too is listed, not verified."""
+    root = root.resolve()
+    plan = Plan(root)
+    toplevel = _git(root, "rev-parse", "--show-toplevel").strip()
+    _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    for source_file in discover(list(paths), resolver):
+        absolute = source_file.path.resolve()
+        try:
+            relative = absolute.relative_to(root).as_posix()
+        except ValueError:
+            plan.problems.append(f"{absolute}: outside the project root {root}: not verified")
+            continue
+        in_repo = absolute.relative_to(Path(toplevel).resolve()).as_posix()
+        try:
+            committed = decode_source(_git_bytes(root, "show", f"{rev}:{in_repo}"))
+            current = read_source(absolute)
+        except GitError:
+            continue  # not in that commit: a new file, nothing was rewritten
+        except (OSError, DecodeError) as error:
+            plan.problems.append(f"{absolute}: cannot read: {error}")
+            continue
+        if committed.text == current.text:
+            continue
+        file_plan = plan_file(absolute, relative, committed, source_file.settings, plan, unsafe=unsafe, rules=rules)
+        if file_plan is None or file_plan.fixed != current.text:
+            plan.problems.append(f"{absolute}: changed since {rev}, but not (only) by jaxlint's fixes of the committed "
+                                 f"file: not verified (commit or stash the other edits, then run --fix again)")
+            continue
+        plan.files.append(file_plan)
+    return plan
+
+
+class GitError(RuntimeError):
+    pass
+
+
+def _git_bytes(root: Path, *args: str) -> bytes:
+    try:
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise GitError(f"git {' '.join(args)}: {error}") from None
+    if out.returncode != 0:
+        raise GitError(f"git {' '.join(args)}: {out.stderr.decode(errors='replace').strip() or 'failed'}")
+    return out.stdout
+
+
+def _git(root: Path, *args: str) -> str:
+    return _git_bytes(root, *args).decode(errors="replace")
 
 
 def project_root(paths: Sequence[Path], given: Path | None = None) -> Path:

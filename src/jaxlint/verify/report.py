@@ -58,7 +58,12 @@ def render_text(result: VerifyResult, cwd=None) -> str:
     counts = {status: sum(1 for r in result.sites if r.status == status) for status in MARKS}
     summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     lines.append("")
-    verdict = "all reached sites verified" if result.exit_code == 0 else "NOT verified"
+    if result.sites and result.nothing_compared:
+        verdict = "NOTHING COMPARED: the command reached no fix site, so nothing was proven" + \
+            (" (accepted: --allow-nothing-compared)" if result.allow_nothing_compared else
+             " (run a command that reaches them, or pass --allow-nothing-compared)")
+    else:
+        verdict = "all reached sites verified" if result.exit_code == 0 else "NOT verified"
     platform = _devices(result.target)
     lines.append(f"{len(result.sites)} site(s): {summary or 'none'}; {verdict} ({platform}).")
     for problem in result.plan.problems:

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,22 +37,45 @@ class RunResult:
         return self.exit_code == 0
 
     def last_error_line(self) -> str:
-        """The last line of the traceback (or of the output) that says what went wrong."""
-        for line in reversed(self.stderr_tail + self.stdout_tail if not self.stderr_tail else self.stderr_tail):
+        """The exception that ended the run (not JAX's traceback-filtering footer), else the last output line."""
+        lines = self.stderr_tail or self.stdout_tail
+        for line in reversed(self.stderr_tail + self.stdout_tail):
+            exception = _exception_line(line)
+            if exception:
+                return exception
+        for line in reversed(lines):
             text = line.strip()
-            if text and not text.startswith(("warnings.warn", "^")):
+            if text and not text.startswith(_NOISE) and not set(text) <= {"-", "=", "^", "~"}:
                 return text
         return f"exit status {self.exit_code}"
 
 
+# The last lines of a JAX traceback say how to see more, not what went wrong.
+_NOISE = ("warnings.warn", "For simplicity, JAX has removed", "The above exception was the direct cause",
+          "During handling of the above exception")
+_EXCEPTION = re.compile(r"^(?:E\s+)?((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)"
+                        r"(?::.*)?)$")
+
+
+def _exception_line(line: str) -> str | None:
+    match = _EXCEPTION.match(line.strip())
+    return match.group(1) if match else None
+
+
 def resolve_argv(command: Sequence[str], python: str) -> list[str]:
-    """Make the command use ``python``: ``python`` itself is replaced, scripts are taken from its environment."""
+    """Make the command use ``python``: ``python`` itself is replaced, scripts are taken from its environment.
+
+    An interpreter or script named by path inside a virtual environment (``.venv/bin/python run.py``,
+    ``.venv/bin/pytest``) is mapped the same way: run as written it would use that environment's JAX in both runs.
+    """
     argv = list(command)
     if not argv:
         raise ValueError("no command given after --")
     head = argv[0]
     if "/" in head or os.sep in head:
-        return argv
+        if not in_virtualenv_bin(head):
+            return argv
+        head = Path(head).name
     if _PYTHON_NAME.match(head):
         return [python, *argv[1:]]
     bindir = str(Path(python).parent)
@@ -60,7 +84,13 @@ def resolve_argv(command: Sequence[str], python: str) -> list[str]:
         return [found, *argv[1:]]
     if head in MODULE_SCRIPTS:
         return [python, "-m", MODULE_SCRIPTS[head], *argv[1:]]
-    return argv
+    return [head, *argv[1:]]
+
+
+def in_virtualenv_bin(path: str) -> bool:
+    """True for ``<venv>/bin/NAME`` (a ``pyvenv.cfg`` beside ``bin``) and for any path named like an interpreter."""
+    candidate = Path(path)
+    return _PYTHON_NAME.match(candidate.name) is not None or (candidate.parent.parent / "pyvenv.cfg").exists()
 
 
 def run_environment(python: str, tree: Path, probe_dir: Path | None, records: Path | None, *, platform: str | None,
@@ -100,26 +130,39 @@ def run_command(label: str, command: Sequence[str], python: str, tree: Path, pro
     started = time.monotonic()
     timed_out = False
     stdout_path, stderr_path = records.parent / f"{label.lower()}.stdout", records.parent / f"{label.lower()}.stderr"
-    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
-        try:
-            process = subprocess.Popen(argv, cwd=tree, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        except OSError as error:
-            err.write(f"jaxlint verify: cannot run {argv[0]}: {error}\n".encode())
-            return RunResult(label, python, argv, 127, 0.0, records, tree, [], [f"cannot run {argv[0]}: {error}"])
-        try:
-            exit_code = process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            exit_code = process.wait()
-            timed_out = True
+    try:
+        process = subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   stdin=subprocess.DEVNULL)
+    except OSError as error:
+        stderr_path.write_text(f"jaxlint verify: cannot run {argv[0]}: {error}\n")
+        return RunResult(label, python, argv, 127, 0.0, records, tree, [], [f"cannot run {argv[0]}: {error}"])
+    # Both streams are shown as they come (stderr marked with `!`), and kept whole in files.
+    pumps = [threading.Thread(target=_pump, args=(stream, path, f"  {label} {mark} ", echo), daemon=True)
+             for stream, path, mark in ((process.stdout, stdout_path, "|"), (process.stderr, stderr_path, "!"))]
+    for pump in pumps:
+        pump.start()
+    try:
+        exit_code = process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        exit_code = process.wait()
+        timed_out = True
+    for pump in pumps:
+        pump.join(timeout=5 if timed_out else None)  # a killed command's children may still hold the pipes
     seconds = time.monotonic() - started
     stdout = stdout_path.read_text(errors="replace").splitlines()
     stderr = stderr_path.read_text(errors="replace").splitlines()
-    if echo is not None:
-        for line in stdout[-TAIL_LINES:]:
-            echo(f"  {label} | {line}")
     return RunResult(label, python, argv, exit_code, seconds, records, tree, stdout[-TAIL_LINES * 4:],
                      stderr[-TAIL_LINES * 4:], timed_out)
+
+
+def _pump(stream, path: Path, prefix: str, echo) -> None:
+    with open(path, "wb") as out:
+        for raw in iter(stream.readline, b""):
+            out.write(raw)
+            if echo is not None:
+                echo(prefix + raw.decode(errors="replace").rstrip("\r\n"))
+    stream.close()
 
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

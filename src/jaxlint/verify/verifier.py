@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from jaxlint.verify.compare import SiteResult, compare_values, decide
+from jaxlint.verify.compare import SiteResult, compare_values, decide, mark_nondeterministic, \
+    nondeterministic_sites
 from jaxlint.verify.instrument import prepare_trees
 from jaxlint.verify.plan import Plan
 from jaxlint.verify.run import RunResult, interpreter_info, run_command
@@ -37,13 +38,20 @@ class VerifyResult:
     target: Side
     sites: list[SiteResult] = field(default_factory=list)
     workdir: Path | None = None
+    # --allow-nothing-compared: a run that reached no site is not a failure (by default it is: nothing was proven).
+    allow_nothing_compared: bool = False
+
+    @property
+    def nothing_compared(self) -> bool:
+        return all(result.status == "not-reached" for result in self.sites)
 
     @property
     def exit_code(self) -> int:
         runs_ok = self.baseline.run is not None and self.baseline.run.ok and \
             self.target.run is not None and self.target.run.ok
         reached_ok = all(result.status in ("verified", "not-reached") for result in self.sites)
-        return 0 if runs_ok and reached_ok else 1
+        compared_ok = self.allow_nothing_compared or not self.nothing_compared
+        return 0 if runs_ok and reached_ok and compared_ok else 1
 
     def verified_ids(self) -> set[str]:
         return {result.site.id for result in self.sites if result.status == "verified"}
@@ -75,8 +83,8 @@ def _span_rows(plan: Plan) -> dict[str, int]:
 
 def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_python: str,
            platform: str | None = None, rtol: float = 1e-6, atol: float = 1e-6, max_calls: int = 10,
-           timeout: float | None = None, keep: bool = False, probes: bool = True,
-           echo: Callable[[str], None] | None = None) -> VerifyResult:
+           timeout: float | None = None, keep: bool = False, probes: bool = True, repeat_baseline: bool = False,
+           allow_nothing_compared: bool = False, echo: Callable[[str], None] | None = None) -> VerifyResult:
     """Run ``command`` in BEFORE with ``baseline_python`` and in AFTER with ``target_python``; compare the sites."""
     say = echo or (lambda line: None)
     info_b = interpreter_info(baseline_python, platform)
@@ -94,6 +102,15 @@ def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_p
         before = run_command("BEFORE", command, baseline_python, trees.before, probe_dir, workdir / "records-before",
                              platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
         say(f"BEFORE: exit {before.exit_code} in {before.seconds:.1f}s")
+        unstable: dict = {}
+        if repeat_baseline:
+            say(f"BEFORE again (--repeat-baseline): JAX {info_b['jax_version']}, to find nondeterministic sites")
+            again = run_command("BEFORE2", command, baseline_python, trees.before, probe_dir,
+                                workdir / "records-before2", platform=platform, max_calls=max_calls,
+                                timeout=timeout, echo=echo)
+            say(f"BEFORE again: exit {again.exit_code} in {again.seconds:.1f}s")
+            unstable = nondeterministic_sites(target_python, plan.sites, before, again, rtol=rtol, atol=atol,
+                                              max_calls=max_calls)
         say(f"AFTER:  JAX {info_a['jax_version']} ({target_python}) in {trees.after}")
         after = run_command("AFTER", command, target_python, trees.after, probe_dir, workdir / "records-after",
                             platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
@@ -101,12 +118,13 @@ def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_p
         values = compare_values(target_python, plan.sites, before, after, rtol=rtol, atol=atol, max_calls=max_calls)
         sites = decide(plan.sites, values, before, after, max_calls=max_calls, unmarked=set(trees.unmarked),
                        site_rows=_span_rows(plan))
+        sites = [mark_nondeterministic(result, unstable.get(result.site.id)) for result in sites]
         baseline = Side("baseline", baseline_python, info_b["python"],
                         _jax_version(values["before_meta"], info_b["jax_version"]),
                         _devices(values["before_meta"]), before)
         target = Side("target", target_python, info_a["python"],
                       _jax_version(values["after_meta"], info_a["jax_version"]), _devices(values["after_meta"]), after)
-        return VerifyResult(plan, baseline, target, sites, workdir if keep else None)
+        return VerifyResult(plan, baseline, target, sites, workdir if keep else None, allow_nothing_compared)
     finally:
         if not keep:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -9,7 +9,16 @@ RESULT_PREFIX = "JAXLINT-RESULT "
 
 
 def read_request():
-    return json.loads(sys.stdin.read())
+    """The JSON request on stdin; first imports the user's modules it names (``--import``), from the current
+    directory too, so that effect types and custom pytree nodes defined there are registered before loading."""
+    import importlib
+    import os
+    request = json.loads(sys.stdin.read())
+    if request.get("imports"):
+        sys.path.insert(0, os.getcwd())
+        for name in request["imports"]:
+            importlib.import_module(name)
+    return request
 
 
 def respond(payload):
