@@ -4,6 +4,8 @@ from __future__ import annotations
 import ast
 import os
 import pickle
+import shutil
+import stat
 import subprocess
 import sys
 import textwrap
@@ -205,3 +207,22 @@ def test_jax202_sites_watch_their_indices_argument():
     assert describe("JAX204", None, True) == "behaviour-relevant inputs seen: yes (the None argument is written in " \
                                               "the call)"
     assert describe("JAX201", None, True) is None
+
+
+def test_a_read_only_project_is_instrumented_in_writable_copies(tmp_path):
+    # The user's files may be read-only (a vendored tree, a checkout owned by CI); the copies are jaxlint's own.
+    project = tmp_path / "project"
+    shutil.copytree(SAMPLE, project)
+    for folder, _, names in os.walk(project):
+        for path in [folder, *(os.path.join(folder, name) for name in names)]:
+            os.chmod(path, os.stat(path).st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    try:
+        plan = make_plan([project / "sample"], SettingsResolver(Overrides()), project)
+        trees = prepare_trees(plan, tmp_path / "work")
+        instrumented = (trees.before / "sample" / "model.py").read_text()
+        assert "_jaxlint_probe" in instrumented
+        assert os.access(trees.after / "sample" / "model.py", os.W_OK)
+    finally:
+        for folder, _, names in os.walk(project):
+            for path in [folder, *(os.path.join(folder, name) for name in names)]:
+                os.chmod(path, os.stat(path).st_mode | stat.S_IWUSR)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,7 +130,13 @@ def _ignore(directory: str, names: list[str]) -> set[str]:
 
 
 def copy_project(root: Path, destination: Path) -> None:
+    """Copy the project; the copies are the verifier's scratch files, so they are made writable by their owner
+    (a read-only source file or folder would otherwise refuse the instrumented text)."""
     shutil.copytree(root, destination, symlinks=True, ignore=_ignore)
+    for folder, _, names in os.walk(destination):
+        for path in [folder, *(os.path.join(folder, name) for name in names)]:
+            if not os.path.islink(path):
+                os.chmod(path, os.stat(path).st_mode | stat.S_IWUSR)
 
 
 def install_runtime(directory: Path) -> Path:
