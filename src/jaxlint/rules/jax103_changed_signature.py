@@ -1,10 +1,19 @@
-"""JAX103 changed-signature: arguments the target rejects (``jnp.array``, ``make_mesh``, ``pjit`` axis resources)."""
+"""JAX103 changed-signature: arguments the target rejects.
+
+Keywords removed, renamed or made positional-only come from the catalogue's ``[[parameter]]`` rows (generated from
+every release's signatures); ``jnp.array``'s positional arguments, ``make_mesh(axis_shapes=)`` and pjit's axis
+resources are written out here because their fixes are more than a keyword rename.
+"""
 from __future__ import annotations
 
 import libcst as cst
 
+from typing import ClassVar
+
+from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
+from jaxlint.text_gate import names_by_last
 from jaxlint.versions import Version
 
 ARRAY = "jax.numpy.array"
@@ -40,6 +49,23 @@ PJIT_KEYWORDS = {"in_axis_resources": "in_shardings", "out_axis_resources": "out
 PJIT_KEYWORDS_REMOVED = "0.4.14"
 FIRST_VERSION = "0.4.20"  # the catalogue's first release: every supported target already rejects the pjit keywords
 
+# Keywords the hand-written checks above own (their fixes are not a rename).
+HANDWRITTEN = {MAKE_MESH: {"axis_shapes"}, PJIT: set(PJIT_KEYWORDS)}
+
+
+def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Parameter]]:
+    """function -> keyword -> the catalogue row saying which release stopped accepting it."""
+    table: dict[str, dict[str, Parameter]] = {}
+    for row in catalogue.parameters:
+        if row.parameter not in HANDWRITTEN.get(row.name, ()):
+            table.setdefault(row.name, {})[row.parameter] = row
+    return table
+
+
+PARAMETERS = parameters_by_function(load())
+PARAMETER_FUNCTIONS = frozenset(PARAMETERS)
+PARAMETER_KEYWORDS = frozenset(keyword for rows in PARAMETERS.values() for keyword in rows)
+
 
 class ChangedSignature(Rule):
     code = "JAX103"
@@ -52,20 +78,42 @@ class ChangedSignature(Rule):
     required_words = frozenset({
         frozenset({"jax", "numpy", "array"}), frozenset({"jax", "make_mesh"}),
         *(frozenset({"jax", "experimental", "pjit", keyword}) for keyword in PJIT_KEYWORDS),
+        # a catalogue keyword is spelled as a word wherever it is passed
+        *(frozenset({*function.split("."), keyword}) for function, rows in PARAMETERS.items() for keyword in rows),
     })
-    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT})
+    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS
+    parameters: ClassVar[dict[str, dict[str, Parameter]]] = PARAMETERS
+    parameter_keywords: ClassVar[frozenset[str]] = PARAMETER_KEYWORDS
+    parameters_by_last: ClassVar[dict[str, list[str]]] = names_by_last(PARAMETER_FUNCTIONS)
+
+    @classmethod
+    def with_catalogue(cls, catalogue: Catalogue) -> type["ChangedSignature"]:
+        """A subclass reading ``catalogue``'s ``[[parameter]]`` rows (``extend-rules``)."""
+        table = parameters_by_function(catalogue)
+        extra = frozenset(frozenset({*function.split("."), keyword})
+                          for function, rows in table.items() for keyword in rows)
+        return type(cls.__name__, (cls,), {
+            "__module__": cls.__module__, "__doc__": cls.__doc__, "parameters": table,
+            "parameter_keywords": frozenset(keyword for rows in table.values() for keyword in rows),
+            "parameters_by_last": names_by_last(frozenset(table)),
+            "ast_names": frozenset({ARRAY, MAKE_MESH, PJIT}) | frozenset(table),
+            "required_words": cls.required_words | extra,
+        })
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
-        return facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2)
+        return (facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2)
+                or facts.refers_to_any(cls.parameters_by_last, words))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         # jnp.array is everywhere; only a call with a third positional argument (or a *starred one) can be flagged.
         # pjit is also flagged through ``partial(pjit, ...)``: any reference keeps the file.
         return (bool(facts.calls_to(MAKE_MESH)) or facts.refers_to_any((PJIT,))
-                or any(len(call.args) > 2 for call in facts.calls_to(ARRAY)))
+                or any(len(call.args) > 2 for call in facts.calls_to(ARRAY))
+                or any(kw.arg in cls.parameter_keywords for call in facts.calls_to(frozenset(cls.parameters))
+                       for kw in call.keywords))
     explanation = """
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
@@ -358,6 +406,8 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)
+        if qualified in self.parameters:
+            self._keywords(node, qualified)
         if qualified == ARRAY:
             self._array(node)
         elif qualified == MAKE_MESH:
@@ -436,3 +486,42 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
         edits = [Replace(arg.keyword, PJIT_KEYWORDS[arg.keyword.value]) for arg in old]
         renames = ", ".join(f"`{name}=` -> `{PJIT_KEYWORDS[name]}=`" for name in names)
         self.report(node, message, safe_fix(f"Rename {renames} (JAX: a safe and trivial name replacement)", *edits))
+
+    # -- keywords from the catalogue's [[parameter]] rows ------------------------------------------------------------
+    def _keywords(self, node: cst.Call, qualified: str) -> None:
+        """One finding per call for the keywords the target rejects (or deprecates); positional arguments and
+        ``**kwargs`` are never flagged (they bind whatever the signature says)."""
+        rows = self.parameters[qualified]
+        target = self.settings.target_version
+        found = [(arg, rows[arg.keyword.value]) for arg in node.args
+                 if arg.keyword is not None and arg.keyword.value in rows
+                 and (rows[arg.keyword.value].removed_at(target) or rows[arg.keyword.value].deprecated_at(target))]
+        if not found:
+            return
+        shown = self.code_for(node.func)
+        passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
+        renames = {}
+        for arg, row in found:
+            new = row.safe_replacement(self.settings.min_version)
+            if new and new not in passed and new not in renames.values():
+                renames[arg.keyword.value] = new
+        message = "; ".join(self._keyword_message(shown, row) for _, row in found)
+        fix = None
+        if len(renames) == len(found):
+            spelled = ", ".join(f"`{old}=` -> `{new}=`" for old, new in renames.items())
+            fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, renames[arg.keyword.value]) for arg, _ in found))
+        self.report(node, message, fix)
+
+    def _keyword_message(self, shown: str, row: Parameter) -> str:
+        if row.removed_at(self.settings.target_version):
+            state = f"rejected since JAX {row.removed_in} (`TypeError`)"
+        else:
+            state = f"deprecated since JAX {row.deprecated_in}, rejected from {row.removed_in}"
+        if row.change == "renamed" and row.replacement:
+            advice = f"use `{row.replacement}=` (JAX {row.replacement_since}+)"
+        elif row.change == "positional-only":
+            advice = "pass it positionally"
+        else:
+            advice = "the parameter has no replacement keyword: remove it or see the JAX changelog"
+        note = f" ({row.note})" if row.note else ""
+        return f"`{shown}({row.parameter}=...)`: the keyword is {state}; {advice}{note}"
