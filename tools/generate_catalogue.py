@@ -515,13 +515,14 @@ class Entry:
     url: str | None = None
     source: str = "table"
     last_seen: str | None = None  # last release where the name still worked
-    first_seen: str | None = None  # first release where it worked (a sample of rows is checked there by execution)
+    first_seen: str | None = None  # first release of the last unbroken run where it worked (no gap up to last_seen)
+    attribute_survives: bool | None = None  # a removed module whose name is still an attribute of its parent
 
     def toml(self) -> str:
         lines = [f"[[{self.kind}]]"]
         for key in ("name", "module", "deprecated_in", "removed_in", "replacement", "replacement_since",
                     "same_object", "same_object_checked", "any_version_replacement", "any_version_since",
-                    "any_version_same_object", "first_seen", "last_seen", "message",
+                    "any_version_same_object", "first_seen", "last_seen", "attribute_survives", "message",
                     "url", "source"):
             value = getattr(self, key)
             if value is None:
@@ -584,6 +585,17 @@ def since(versions: list[str], snaps: dict[str, dict], dotted: str) -> str | Non
         else:
             first = None
     return first
+
+
+def run_start(versions: list[str], worked: list[bool]) -> str | None:
+    """First release of the last unbroken run of releases where it worked: [first_seen, last_seen] has no gap."""
+    if True not in worked:
+        return None
+    end = len(worked) - 1 - worked[::-1].index(True)
+    start = end
+    while start > 0 and worked[start - 1]:
+        start -= 1
+    return versions[start]
 
 
 def is_api_origin(origin: str) -> bool:
@@ -654,7 +666,7 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
         worked = [v for v, s in zip(versions, states) if s in ("ok", "deprecated")]
         e = Entry(name=f"{mod}.{name}", kind="symbol", module=mod, deprecated_in=deprecated_in,
                   removed_in=removed_in, message=msg, source=source, last_seen=worked[-1] if worked else None,
-                  first_seen=worked[0] if worked else None)
+                  first_seen=run_start(versions, [st in ("ok", "deprecated") for st in states]))
         entries.append(e)
     # ------------------------------------------------------------------ modules
     all_mods = sorted({mod for v in versions for mod in snaps[v]["modules"]})
@@ -674,7 +686,7 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
                 first_warn -= 1
             e = Entry(name=mod, kind="module", module=mod, deprecated_in=versions[first_warn],
                       message=msgs[-1], source="warning", last_seen=newest,
-                      first_seen=versions[present.index(True)])
+                      first_seen=run_start(versions, present))
         else:
             gone = len(versions) - 1
             while gone > 0 and not present[gone - 1]:
@@ -685,7 +697,7 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
             e = Entry(name=mod, kind="module", module=mod, removed_in=versions[gone],
                       deprecated_in=versions[dep[0]] if dep else None, message=msgs[-1] if msgs else None,
                       source="warning" if msgs else "diff", last_seen=versions[gone - 1],
-                      first_seen=versions[present.index(True)])
+                      first_seen=run_start(versions, present))
             # a module whose parent package disappeared too is reported once, at the top
             parent = mod.rpartition(".")[0]
             if parent and parent not in snaps[newest]["modules"] and any(parent in snaps[v]["modules"] for v in versions):
@@ -695,6 +707,11 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
             e.deprecated_in = m_dep
         entries.append(e)
     entries = [e for e in entries if e.source != "diff-child"]
+    for e in entries:
+        # ``jax.numpy.vectorize`` the module went in 0.2.4, ``jnp.vectorize`` the function stays: only imports fail
+        parent, _, last = e.name.rpartition(".")
+        if e.kind == "module" and e.removed_in and last in snaps[newest]["modules"].get(parent, {}).get("names", {}):
+            e.attribute_survives = True
     # symbols of removed modules are covered by the module entry
     gone_mods = {e.name for e in entries if e.kind == "module" and e.removed_in}
     entries = [e for e in entries if not (e.kind == "symbol" and e.module in gone_mods and e.source == "diff")]
@@ -708,7 +725,7 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
         while gone > 0 and not present[gone - 1]:
             gone -= 1
         entries.append(Entry(name=f, kind="config", module="jax.config", removed_in=versions[gone],
-                             source="diff", last_seen=versions[gone - 1], first_seen=versions[present.index(True)]))
+                             source="diff", last_seen=versions[gone - 1], first_seen=run_start(versions, present)))
     # ------------------------------------------------------------------ replacements
     for e in entries:
         add_replacement(e, versions, snaps)
@@ -773,6 +790,28 @@ def renamed_to(before: list[list[str]], after: list[list[str]], param: str) -> s
     return None
 
 
+def similar_successor(param: str, first: list[list[str]], last: list[list[str]], newest: list[list[str]]) -> str | None:
+    """The keyword that grew up beside ``param`` and replaced it (``a_min`` -> ``min``): accepted by the last release
+    that took ``param`` and by the newest, absent when ``param`` appeared, and its name contained in ``param``'s (or
+    the other way round) or nearly equal to it; None unless exactly one fits."""
+    import difflib
+
+    existing = {p[0] for p in first}
+    candidates = [name for name, kind, _ in newest if kind in ("pk", "kw") and name not in existing
+                  and keyword_state(last, name) == "ok"]
+    fits = [name for name in candidates if similar_names(name, param)]
+    return fits[0] if len(fits) == 1 else None
+
+
+def similar_names(a: str, b: str) -> bool:
+    """``a_min``/``min``, ``init_value``/``init_values``, ``maxiter``/``max_iterations``: a rename, not a different
+    parameter that happens to sit at the same position (``subscripts``/``preferred_element_type``)."""
+    import difflib
+
+    return ((min(len(a), len(b)) >= 3 and (a in b or b in a))
+            or difflib.SequenceMatcher(None, a, b).ratio() >= 0.6)
+
+
 def parameter_diff(versions: list[str], snaps: dict[str, dict]) -> list[Parameter]:
     """Keywords of public functions (still public in the newest release) that the newest release rejects."""
     newest = snaps[versions[-1]]
@@ -807,9 +846,14 @@ def parameter_diff(versions: list[str], snaps: dict[str, dict]) -> list[Paramete
                 replacement = None
                 if prev is not None and sigs[changed] is not None:
                     replacement = renamed_to(sigs[prev], sigs[changed], param)
+                    # a different parameter at the same position is not a rename
+                    replacement = replacement if replacement and similar_names(replacement, param) else None
+                if replacement is None or keyword_state(new_sig, replacement) != "ok":
+                    replacement = similar_successor(param, sigs[accepted[0]], sigs[last], new_sig)
                 positional_only = any(p[0] == param and p[1] == "po" for p in new_sig)
                 row = Parameter(name=f"{mod}.{fn}", parameter=param, removed_in=versions[gone],
-                                last_seen=versions[last], first_seen=versions[accepted[0]],
+                                last_seen=versions[last],
+                                first_seen=run_start(versions, [st is not None and st != "gone" for st in states]),
                                 change="positional-only" if positional_only else "removed",
                                 deprecated_in=versions[first_dep] if first_dep is not None else None)
                 if replacement and keyword_state(new_sig, replacement) == "ok":

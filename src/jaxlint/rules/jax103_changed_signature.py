@@ -70,7 +70,8 @@ PARAMETER_KEYWORDS = frozenset(keyword for rows in PARAMETERS.values() for keywo
 class ChangedSignature(Rule):
     code = "JAX103"
     name = "changed-signature"
-    summary = ("Arguments the target rejects: jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=), "
+    summary = ("Arguments the target rejects: keywords removed or renamed (jnp.clip(a_min=/a_max=) and every "
+               "other in the catalogue), jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=), "
                "pjit(in_axis_resources=/out_axis_resources=)")
     # The calls changed in different releases; the rule gates each call on its own release below.
     since = FIRST_VERSION
@@ -118,6 +119,10 @@ class ChangedSignature(Rule):
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
 
+- a keyword that a public function stopped accepting (the catalogue's `[[parameter]]` rows, generated from the
+  signatures of every JAX release, see `docs/catalogue.md`): `jnp.clip(a_min=..., a_max=...)` (renamed `min=`/
+  `max=` in 0.4.27, rejected from 0.7.0?), and every other keyword removed, renamed or made positional-only. A renamed
+  keyword is renamed where the new one exists on every release from the min version on; a removed one is reported.
 - `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
   become `copy=`, `order=` and `ndmin=`.
 - `jax.make_mesh(axis_shapes=...)`: the first parameter was renamed `axis_sizes`; the value is passed
@@ -245,6 +250,30 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
             from mylib import sharded
             step = partial(sharded, in_axis_resources=P("data"))
         """, note="partial of something else"),
+        # -- keywords from the catalogue's [[parameter]] rows
+        Valid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, 0.0, 1.0)
+            z = jnp.clip(x, min=0.0, max=1.0)
+        """, note="clip bounds passed positionally, or with the new keywords"),
+        Valid("""
+            import jax.numpy as jnp
+            def clamp(x, **bounds):
+                return jnp.clip(x, **bounds)
+        """, note="**kwargs passthrough: the keywords are not visible"),
+        Valid("""
+            import numpy as np
+            y = np.clip(x, a_min=0, a_max=1)
+        """, note="numpy.clip keeps a_min/a_max"),
+        Valid("""
+            import jax.numpy as jnp
+            from mylib import clip
+            y = clip(x, a_min=0, a_max=1)
+        """, note="another library's clip"),
+        Valid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, a_min=0, a_max=1)
+        """, target_version="0.4.26", min_version="0.4.26", note="target before min/max existed"),
     ]
 
     INVALID = [
@@ -399,6 +428,40 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
             from jax.experimental.pjit import pjit
             step = pjit(f, in_axis_resources=P("data"), in_shardings=P("data"))
         """, note="both spellings: no fix"),
+        # -- keywords from the catalogue's [[parameter]] rows
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.arange(4.0)
+            y = jnp.clip(x, a_min=1.0, a_max=2.0)
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.arange(4.0)
+            y = jnp.clip(x, min=1.0, max=2.0)
+        """, runnable=True, note="renamed keywords, one finding for the call"),
+        Invalid("""
+            import jax.numpy as np
+            def clamp(x):
+                return np.clip(x, 0.0, a_max=1.0)
+        """, fixed="""
+            import jax.numpy as np
+            def clamp(x):
+                return np.clip(x, 0.0, max=1.0)
+        """, note="jax.numpy imported as np; the positional bound is left alone"),
+        Invalid("""
+            from jax.numpy import clip
+            y = clip(x, a_max=1.0)
+        """, fixed="""
+            from jax.numpy import clip
+            y = clip(x, max=1.0)
+        """, note="from-import"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, a_min=0.0)
+        """, min_version="0.4.20", note="min version before `min=` existed: reported, not renamed"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, a_min=0.0, min=0.0)
+        """, note="the new keyword is passed too: reported, not renamed"),
     ]
 
     def _target_at_least(self, version: str) -> bool:
