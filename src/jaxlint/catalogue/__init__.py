@@ -151,6 +151,8 @@ class Parameter:
     last_seen: str | None = None
     replacement: str | None = None
     replacement_since: str | None = None
+    # the keyword is still in the signature but every value except None raises (jnp.sort(kind=))
+    none_accepted: bool = False
     note: str | None = None
     reason: str | None = None
 

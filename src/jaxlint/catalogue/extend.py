@@ -29,7 +29,7 @@ KINDS = ("symbol", "module", "parameter")
 _ENTRY_KEYS = {f.name for f in fields(Entry)} - {"kind", "source"}
 _PARAMETER_KEYS = {f.name for f in fields(Parameter)}
 _VERSION_KEYS = ("deprecated_in", "removed_in", "replacement_since", "first_seen", "last_seen")
-_BOOL_KEYS = ("same_object", "equivalent", "attribute_survives", "any_version_same_object")
+_BOOL_KEYS = ("same_object", "equivalent", "attribute_survives", "any_version_same_object", "none_accepted")
 _CHANGES = ("removed", "renamed", "positional-only")
 
 

@@ -120,9 +120,10 @@ class ChangedSignature(Rule):
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
 
 - a keyword that a public function stopped accepting (the catalogue's `[[parameter]]` rows, generated from the
-  signatures of every JAX release, see `docs/catalogue.md`): `jnp.clip(a_min=..., a_max=...)` (renamed `min=`/
-  `max=` in 0.4.27, rejected from 0.7.0?), and every other keyword removed, renamed or made positional-only. A renamed
-  keyword is renamed where the new one exists on every release from the min version on; a removed one is reported.
+  signatures of every JAX release, see `docs/catalogue.md`): `jnp.clip(a_min=..., a_max=...)` (`min=`/`max=` exist
+  from 0.4.27, the old keywords warn from 0.4.31 and raise from 0.10.0), `jnp.reshape(newshape=)`, `jnp.sin(x=)`
+  (positional-only from 0.4.31), and every other keyword removed, renamed or made positional-only. One finding per
+  call; a positional argument or `**kwargs` is never reported (it binds whatever the signature says).
 - `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
   become `copy=`, `order=` and `ndmin=`.
 - `jax.make_mesh(axis_shapes=...)`: the first parameter was renamed `axis_sizes`; the value is passed
@@ -162,7 +163,10 @@ step = pjit(train_step, in_shardings=(P("data"), None), out_shardings=None)
 ```
 
 ## Fix safety
-Safe. The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
+Safe. A catalogue keyword is renamed only when the row says `renamed` (the new keyword replaced it: JAX kept both,
+or the new one took its place and name), the new keyword is accepted by every release from the min version on, and
+the call does not pass it already; a removed or positional-only keyword is reported without a fix.
+The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
 were bound to exactly those parameters. The first argument of `make_mesh` is positional-or-keyword in every version,
 so passing it positionally binds the same parameter whatever its name. `pjit`'s `in_shardings`/`out_shardings`
 take the same values as the deleted keywords, `PartitionSpec`s included, interpreted under the ambient mesh as
@@ -172,7 +176,7 @@ mesh):`/`jax.set_mesh`) or `NamedSharding(mesh, spec)` values, which the message
 both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported without a fix.
 
 ## JAX version
-`jnp.array` positional `copy/order/ndmin`: deprecated in 0.10.1, `TypeError` from 0.12.0 (reported from a target of
+Catalogue keywords: from the row's `removed_in` (and as deprecated from its `deprecated_in`). `jnp.array` positional `copy/order/ndmin`: deprecated in 0.10.1, `TypeError` from 0.12.0 (reported from a target of
 0.10.1). `make_mesh(axis_shapes=)`: `TypeError` from 0.11.1 (reported from a target of 0.11.1).
 `pjit(in_axis_resources=/out_axis_resources=)`: deleted in 0.4.14 (reported at every target).
 """
@@ -274,6 +278,10 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
             import jax.numpy as jnp
             y = jnp.clip(x, a_min=0, a_max=1)
         """, target_version="0.4.26", min_version="0.4.26", note="target before min/max existed"),
+        Valid("""
+            import jax.numpy as jnp
+            y = jnp.sort(x, kind=None)
+        """, note="jnp.sort(kind=None) is still accepted"),
     ]
 
     INVALID = [
@@ -462,6 +470,10 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
             import jax.numpy as jnp
             y = jnp.clip(x, a_min=0.0, min=0.0)
         """, note="the new keyword is passed too: reported, not renamed"),
+        Invalid("""
+            import jax.numpy as jnp
+            order = jnp.argsort(scores, kind="stable")
+        """, note="overlay row: kind= raises TypeError from 0.4.28 (use stable=); no keyword rename"),
     ]
 
     def _target_at_least(self, version: str) -> bool:
@@ -558,7 +570,9 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
         target = self.settings.target_version
         found = [(arg, rows[arg.keyword.value]) for arg in node.args
                  if arg.keyword is not None and arg.keyword.value in rows
-                 and (rows[arg.keyword.value].removed_at(target) or rows[arg.keyword.value].deprecated_at(target))]
+                 and (rows[arg.keyword.value].removed_at(target) or rows[arg.keyword.value].deprecated_at(target))
+                 and not (rows[arg.keyword.value].none_accepted
+                          and isinstance(arg.value, cst.Name) and arg.value.value == "None")]
         if not found:
             return
         shown = self.code_for(node.func)
@@ -585,6 +599,6 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
         elif row.change == "positional-only":
             advice = "pass it positionally"
         else:
-            advice = "the parameter has no replacement keyword: remove it or see the JAX changelog"
+            advice = "no replacement keyword is known (see the JAX changelog)"
         note = f" ({row.note})" if row.note else ""
         return f"`{shown}({row.parameter}=...)`: the keyword is {state}; {advice}{note}"
