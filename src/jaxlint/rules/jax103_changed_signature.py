@@ -64,7 +64,6 @@ def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Paramete
 
 PARAMETERS = parameters_by_function(load())
 PARAMETER_FUNCTIONS = frozenset(PARAMETERS)
-PARAMETER_KEYWORDS = frozenset(keyword for rows in PARAMETERS.values() for keyword in rows)
 
 
 class ChangedSignature(Rule):
@@ -84,7 +83,7 @@ class ChangedSignature(Rule):
     })
     ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS
     parameters: ClassVar[dict[str, dict[str, Parameter]]] = PARAMETERS
-    parameter_keywords: ClassVar[frozenset[str]] = PARAMETER_KEYWORDS
+    parameter_functions: ClassVar[frozenset[str]] = PARAMETER_FUNCTIONS
     parameters_by_last: ClassVar[dict[str, list[str]]] = names_by_last(PARAMETER_FUNCTIONS)
 
     @classmethod
@@ -95,7 +94,7 @@ class ChangedSignature(Rule):
                           for function, rows in table.items() for keyword in rows)
         return type(cls.__name__, (cls,), {
             "__module__": cls.__module__, "__doc__": cls.__doc__, "parameters": table,
-            "parameter_keywords": frozenset(keyword for rows in table.values() for keyword in rows),
+            "parameter_functions": frozenset(table),
             "parameters_by_last": names_by_last(frozenset(table)),
             "ast_names": frozenset({ARRAY, MAKE_MESH, PJIT}) | frozenset(table),
             "required_words": cls.required_words | extra,
@@ -113,8 +112,8 @@ class ChangedSignature(Rule):
         # pjit is also flagged through ``partial(pjit, ...)``: any reference keeps the file.
         return (bool(facts.calls_to(MAKE_MESH)) or facts.refers_to_any((PJIT,))
                 or any(len(call.args) > 2 for call in facts.calls_to(ARRAY))
-                or any(kw.arg in cls.parameter_keywords for call in facts.calls_to(frozenset(cls.parameters))
-                       for kw in call.keywords))
+                or any(kw.arg in cls.parameters.get(name, ()) for call in facts.calls_to(cls.parameter_functions)
+                       for name in facts.qualified_names(call.func) for kw in call.keywords))
     explanation = """
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
