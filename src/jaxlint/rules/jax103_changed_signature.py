@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+import re
 from typing import ClassVar
 
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
-from jaxlint.text_gate import names_by_last
 from jaxlint.versions import Version
 
 ARRAY = "jax.numpy.array"
@@ -62,6 +62,14 @@ def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Paramete
     return table
 
 
+_NAME_EQUALS = re.compile(r"\b([A-Za-z_]\w*)\s*=(?!=)")
+
+
+def passed_keywords(source: str) -> set[str]:
+    """Every ``name=`` (not ``name ==``) of the text: an over-estimate of the keywords its calls pass."""
+    return set(_NAME_EQUALS.findall(source))
+
+
 PARAMETERS = parameters_by_function(load())
 PARAMETER_FUNCTIONS = frozenset(PARAMETERS)
 
@@ -84,7 +92,7 @@ class ChangedSignature(Rule):
     ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS
     parameters: ClassVar[dict[str, dict[str, Parameter]]] = PARAMETERS
     parameter_functions: ClassVar[frozenset[str]] = PARAMETER_FUNCTIONS
-    parameters_by_last: ClassVar[dict[str, list[str]]] = names_by_last(PARAMETER_FUNCTIONS)
+    parameter_keywords: ClassVar[frozenset[str]] = frozenset(keyword for rows in PARAMETERS.values() for keyword in rows)
 
     @classmethod
     def with_catalogue(cls, catalogue: Catalogue) -> type["ChangedSignature"]:
@@ -95,7 +103,7 @@ class ChangedSignature(Rule):
         return type(cls.__name__, (cls,), {
             "__module__": cls.__module__, "__doc__": cls.__doc__, "parameters": table,
             "parameter_functions": frozenset(table),
-            "parameters_by_last": names_by_last(frozenset(table)),
+            "parameter_keywords": frozenset(keyword for rows in table.values() for keyword in rows),
             "ast_names": frozenset({ARRAY, MAKE_MESH, PJIT}) | frozenset(table),
             "required_words": cls.required_words | extra,
         })
@@ -103,8 +111,15 @@ class ChangedSignature(Rule):
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
-        return (facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2)
-                or facts.refers_to_any(cls.parameters_by_last, words))
+        if facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2):
+            return True
+        # a catalogue keyword is passed by name (``a_max=``): only functions one of whose keywords the file spells
+        # that way can matter (``x``, ``axis`` are words of nearly every file)
+        spelled = cls.parameter_keywords.intersection(words)
+        if spelled:
+            spelled = spelled.intersection(passed_keywords(facts.source))
+        return bool(spelled) and any(facts.may_refer(function) for function, rows in cls.parameters.items()
+                                     if not spelled.isdisjoint(rows))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
