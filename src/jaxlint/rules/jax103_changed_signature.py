@@ -488,6 +488,10 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             import jax.numpy as jnp
             order = jnp.argsort(scores, kind="stable")
         """, note="overlay row: kind= raises TypeError from 0.4.28 (use stable=); no keyword rename"),
+        Invalid("""
+            from jax.experimental.shard_map import shard_map
+            g = shard_map(f, mesh, in_specs=P("x"), out_specs=P(), auto=frozenset({"y"}))
+        """, note="overlay row: the deprecated shard_map wrapper has no auto= from 0.8.0"),
     ]
 
     def _target_at_least(self, version: str) -> bool:
