@@ -142,6 +142,17 @@ def test_map_span_and_invert():
     assert apply_edits(new, invert_edits(edits, source)) == source
 
 
+def test_code_after_a_jax_feature_test_in_and_is_compat_code():
+    source = textwrap.dedent("""
+        import jax
+        ok = hasattr(jax, "pxla") and hasattr(jax.pxla, "X") and boom(1)
+        bad = boom(2) and hasattr(jax, "pxla")
+        other = hasattr(obj, "pxla") and boom(3)
+    """)
+    rows = [d.start.row for d in lint_source(source, "t.py", SETTINGS, rules=[WrapsInList]).diagnostics]
+    assert rows == [4, 5]
+
+
 def test_prefilter_skips_files_without_triggers():
     result = lint_source("import jax\n", "t.py", SETTINGS, rules=[WrapsInList])
     assert result.diagnostics == [] and result.parsed is False

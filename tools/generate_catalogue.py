@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Generate ``rules/generated.toml`` from JAX's own wheels.
 
-For every ``jax`` release from 0.4.20 to the newest on the package index this script:
+For every ``jax`` release on the package index (0.1.x to the newest) this script:
 
-1. downloads the (pure-Python) wheel with ``pip download --no-deps jax==V`` into a cache folder (``tools/.wheels``);
+1. downloads the (pure-Python) wheel, or the source archive of releases before 0.4.14, with
+   ``pip download --no-deps jax==V`` into a cache folder (``tools/.wheels``);
 2. reads, statically (``ast``, nothing is imported), every public module of the wheel: its public names, its
    ``_deprecations`` table (``name -> (message, object or None)``), a module-level ``DeprecationWarning``, and the
-   config flags defined in ``jax/_src/config.py`` (and the other ``jax/_src`` files that define flags);
-3. diffs consecutive releases to find, per symbol / module / config flag, when it was deprecated (first release
-   whose table returns the object with a warning) and removed (first release where it raises);
+   config flags defined anywhere in the package (``jax/_src/config.py``, old ``flags.DEFINE_*`` calls, the
+   host_callback options...), and the signature of every public function;
+3. diffs consecutive releases to find, per symbol / module / config flag / function parameter, when it was
+   deprecated (first release whose table returns the object with a warning) and removed (first release where it
+   raises or is gone);
 4. extracts the replacement named in JAX's own message, checks that it exists, since which release, and whether it
    is the very same object as the deprecated name (statically, by following imports to the defining module, and at
    run time by importing both names in a venv of the last release where both exist, when such a venv is available;
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import ast
+import tarfile
 import json
 import os
 import re
@@ -36,9 +40,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CACHE = REPO / "tools" / ".wheels"
 DEFAULT_OUT = REPO / "rules" / "generated.toml"
-FIRST_VERSION = "0.4.20"
+# The oldest release with a ``jax`` package (0.0 and 0.1 are empty placeholders).
+FIRST_VERSION = "0.1.1"
 # Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
-SNAPSHOT_FORMAT = 3
+SNAPSHOT_FORMAT = 4
 CHANGELOG = "https://docs.jax.dev/en/latest/changelog.html"
 
 # Abbreviations JAX's own messages use.
@@ -51,7 +56,9 @@ MESSAGE_ALIASES = {
     "jsp": "jax.scipy",
 }
 # Flags that only JAX's own test harness defines.
-FLAG_FILE_EXCLUDES = ("jax/_src/test_util.py", "jax/_src/test_loader.py", "jax/_src/test_warning_util.py")
+FLAG_FILE_EXCLUDES = ("jax/_src/test_util.py", "jax/_src/test_loader.py", "jax/_src/test_warning_util.py",
+                      "jax/test_util.py", "jax/_src/internal_test_util/", "jax/experimental/jax2tf/tests/",
+                      "jax/tools/", "jax/experimental/jax2tf/examples/")
 
 
 # ----------------------------------------------------------------------------------------------- versions / wheels
@@ -77,7 +84,12 @@ def list_versions(python: str) -> list[str]:
 
 
 def wheel_path(cache: Path, version: str) -> Path:
-    return cache / f"jax-{version}-py3-none-any.whl"
+    """The release's wheel (``py3-none-any``, a few ``py2.py3``), or its source archive (most releases before 0.4)."""
+    wheels = sorted(cache.glob(f"jax-{version}-*.whl"))
+    sdist = cache / f"jax-{version}.tar.gz"
+    if wheels:
+        return wheels[0]
+    return sdist if sdist.exists() else cache / f"jax-{version}-py3-none-any.whl"
 
 
 def download(python: str, cache: Path, version: str) -> Path:
@@ -85,8 +97,10 @@ def download(python: str, cache: Path, version: str) -> Path:
     if path.exists():
         return path
     cache.mkdir(parents=True, exist_ok=True)
+    # An sdist makes pip prepare its metadata (a setuptools run in an isolated environment): a few seconds each.
     subprocess.run(pip_cmd(python) + ["download", "-q", "--no-deps", f"jax=={version}", "-d", str(cache)],
                    check=True, stdout=subprocess.DEVNULL)
+    path = wheel_path(cache, version)
     if not path.exists():
         raise SystemExit(f"pip did not produce {path}")
     return path
@@ -145,13 +159,56 @@ class ModuleInfo:
     deprecations: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # name -> (msg, origin|None)
     module_warning: str | None = None
     consts: dict[str, str] = field(default_factory=dict)  # module-level string constants (``_msg = "..."``)
+    signatures: dict[str, list[list[str]]] = field(default_factory=dict)  # function name -> parameters
+
+
+def parameters(args: ast.arguments) -> list[list[str]]:
+    """``[name, kind, default]`` per parameter: kind ``po`` (positional-only), ``pk``, ``kw`` (keyword-only), ``var``
+    (``*args``), ``varkw`` (``**kwargs``); default ``""`` (none), ``"d"`` (has one) or ``"deprecated"`` (JAX's
+    ``DeprecatedArg()`` marker: accepted with a warning)."""
+    def default(node: ast.AST | None) -> str:
+        if node is None:
+            return ""
+        return "deprecated" if "Deprecated" in ast.unparse(node) else "d"
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    out = [[a.arg, "po" if i < len(args.posonlyargs) else "pk", default(d)]
+           for i, (a, d) in enumerate(zip(positional, defaults))]
+    if args.vararg:
+        out.append([args.vararg.arg, "var", ""])
+    out += [[a.arg, "kw", default(d)] for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    if args.kwarg:
+        out.append([args.kwarg.arg, "varkw", ""])
+    return out
+
+
+class Archive:
+    """The ``jax/`` files of a wheel (zip) or of a source archive (``jax-V/jax/...`` in a tar.gz)."""
+
+    def __init__(self, path: Path):
+        self.data: dict[str, bytes] = {}
+        if path.name.endswith(".tar.gz"):
+            with tarfile.open(path) as tar:
+                for member in tar.getmembers():
+                    name = member.name.split("/", 1)[1] if "/" in member.name else member.name
+                    if member.isfile() and name.startswith("jax/") and name.endswith(".py"):
+                        self.data[name] = tar.extractfile(member).read()
+        else:
+            with zipfile.ZipFile(path) as zf:
+                self.data = {n: zf.read(n) for n in zf.namelist() if n.startswith("jax/") and n.endswith(".py")}
+
+    def namelist(self) -> list[str]:
+        return list(self.data)
+
+    def read(self, name: str) -> bytes:
+        return self.data[name]
 
 
 class Wheel:
     """The ``jax`` package of one wheel, parsed lazily."""
 
     def __init__(self, path: Path):
-        self.zip = zipfile.ZipFile(path)
+        self.zip = Archive(path)
         self.files: dict[str, str] = {}
         for n in self.zip.namelist():
             mod = module_name(n)
@@ -204,6 +261,10 @@ class Wheel:
                 self._walk(st.body, info, top)
             elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 info.bindings[st.name] = f"{info.name}:{st.name}"
+                if isinstance(st, ast.ClassDef):
+                    info.signatures.pop(st.name, None)
+                else:
+                    info.signatures[st.name] = parameters(st.args)
             elif isinstance(st, ast.Import):
                 for a in st.names:
                     if a.asname:
@@ -338,16 +399,44 @@ class Wheel:
         """Config flag name -> the kind of its definition (``bool_state``, ``int_flag``...)."""
         found: dict[str, str] = {}
         for mod, fname in self.files.items():
-            if not fname.startswith("jax/_src/") or fname in FLAG_FILE_EXCLUDES:
+            if fname.startswith(FLAG_FILE_EXCLUDES) or fname.endswith("_test.py") or "/tests/" in fname:
                 continue
-            src = self.zip.read(fname).decode("utf-8", "replace")
+            src = without_docstrings(self.zip.read(fname).decode("utf-8", "replace"))
             for m in FLAG_RE.finditer(src):
                 if m.group(1) not in ("_state", "_flag"):
                     found.setdefault(m.group(2), m.group(1))
+            # absl-style definitions of releases before 0.4: flags.DEFINE_bool('jax_enable_x64', ...)
+            for m in ABSL_FLAG_RE.finditer(src):
+                found.setdefault(m.group(2), m.group(1))
         return found
+
+    def signature(self, origin: str) -> list[list[str]] | None:
+        """The parameters of the function ``module:name`` defines, if it is a plain ``def``."""
+        mod, _, name = origin.partition(":")
+        info = self.info(mod) if name else None
+        return info.signatures.get(name) if info is not None else None
+
+
+def without_docstrings(src: str) -> str:
+    """``src`` with its docstrings blanked: config.py's docstring defines an example flag (``jax_enable_foo``)."""
+    if "jax" not in src:
+        return src
+    try:
+        tree = ast.parse(src)
+    except SyntaxError:
+        return src
+    lines = src.splitlines()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
+                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            for i in range(body[0].lineno - 1, body[0].end_lineno):
+                lines[i] = ""
+    return "\n".join(lines)
 
 
 FLAG_RE = re.compile(r"\b((?:define_)?[a-z_]*(?:_state|_flag))\(\s*(?:name\s*=\s*)?['\"](jax\w*)['\"]")
+ABSL_FLAG_RE = re.compile(r"\b(DEFINE_[a-z_]+)\(\s*(?:name\s*=\s*)?['\"](jax_\w+)['\"]")
 
 
 def snapshot(wheel_file: Path) -> dict:
@@ -364,7 +453,13 @@ def snapshot(wheel_file: Path) -> dict:
         table = {}
         for n, (msg, origin) in info.deprecations.items():
             table[n] = [msg, None if origin is None else w.resolve(origin)]
-        modules[mod] = {"names": names, "deprecations": table, "warning": info.module_warning}
+        signatures = {}
+        for n, origin in names.items():
+            sig = w.signature(origin)
+            if sig is not None:
+                signatures[n] = sig
+        modules[mod] = {"names": names, "deprecations": table, "warning": info.module_warning,
+                        "signatures": signatures}
     return {"format": SNAPSHOT_FORMAT, "modules": modules, "flags": w.flags()}
 
 
@@ -420,12 +515,14 @@ class Entry:
     url: str | None = None
     source: str = "table"
     last_seen: str | None = None  # last release where the name still worked
+    first_seen: str | None = None  # first release of the last unbroken run where it worked (no gap up to last_seen)
+    attribute_survives: bool | None = None  # a removed module whose name is still an attribute of its parent
 
     def toml(self) -> str:
         lines = [f"[[{self.kind}]]"]
         for key in ("name", "module", "deprecated_in", "removed_in", "replacement", "replacement_since",
                     "same_object", "same_object_checked", "any_version_replacement", "any_version_since",
-                    "any_version_same_object", "last_seen", "message",
+                    "any_version_same_object", "first_seen", "last_seen", "attribute_survives", "message",
                     "url", "source"):
             value = getattr(self, key)
             if value is None:
@@ -488,6 +585,17 @@ def since(versions: list[str], snaps: dict[str, dict], dotted: str) -> str | Non
         else:
             first = None
     return first
+
+
+def run_start(versions: list[str], worked: list[bool]) -> str | None:
+    """First release of the last unbroken run of releases where it worked: [first_seen, last_seen] has no gap."""
+    if True not in worked:
+        return None
+    end = len(worked) - 1 - worked[::-1].index(True)
+    start = end
+    while start > 0 and worked[start - 1]:
+        start -= 1
+    return versions[start]
 
 
 def is_api_origin(origin: str) -> bool:
@@ -557,7 +665,8 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
                 deprecated_in = None
         worked = [v for v, s in zip(versions, states) if s in ("ok", "deprecated")]
         e = Entry(name=f"{mod}.{name}", kind="symbol", module=mod, deprecated_in=deprecated_in,
-                  removed_in=removed_in, message=msg, source=source, last_seen=worked[-1] if worked else None)
+                  removed_in=removed_in, message=msg, source=source, last_seen=worked[-1] if worked else None,
+                  first_seen=run_start(versions, [st in ("ok", "deprecated") for st in states]))
         entries.append(e)
     # ------------------------------------------------------------------ modules
     all_mods = sorted({mod for v in versions for mod in snaps[v]["modules"]})
@@ -576,7 +685,8 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
             while first_warn > 0 and warned[first_warn - 1]:
                 first_warn -= 1
             e = Entry(name=mod, kind="module", module=mod, deprecated_in=versions[first_warn],
-                      message=msgs[-1], source="warning", last_seen=newest)
+                      message=msgs[-1], source="warning", last_seen=newest,
+                      first_seen=run_start(versions, present))
         else:
             gone = len(versions) - 1
             while gone > 0 and not present[gone - 1]:
@@ -586,7 +696,8 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
             dep = [k for k in range(gone) if warned[k] and all(warned[k:gone])]
             e = Entry(name=mod, kind="module", module=mod, removed_in=versions[gone],
                       deprecated_in=versions[dep[0]] if dep else None, message=msgs[-1] if msgs else None,
-                      source="warning" if msgs else "diff", last_seen=versions[gone - 1])
+                      source="warning" if msgs else "diff", last_seen=versions[gone - 1],
+                      first_seen=run_start(versions, present))
             # a module whose parent package disappeared too is reported once, at the top
             parent = mod.rpartition(".")[0]
             if parent and parent not in snaps[newest]["modules"] and any(parent in snaps[v]["modules"] for v in versions):
@@ -596,6 +707,11 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
             e.deprecated_in = m_dep
         entries.append(e)
     entries = [e for e in entries if e.source != "diff-child"]
+    for e in entries:
+        # ``jax.numpy.vectorize`` the module went in 0.2.4, ``jnp.vectorize`` the function stays: only imports fail
+        parent, _, last = e.name.rpartition(".")
+        if e.kind == "module" and e.removed_in and last in snaps[newest]["modules"].get(parent, {}).get("names", {}):
+            e.attribute_survives = True
     # symbols of removed modules are covered by the module entry
     gone_mods = {e.name for e in entries if e.kind == "module" and e.removed_in}
     entries = [e for e in entries if not (e.kind == "symbol" and e.module in gone_mods and e.source == "diff")]
@@ -609,7 +725,7 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
         while gone > 0 and not present[gone - 1]:
             gone -= 1
         entries.append(Entry(name=f, kind="config", module="jax.config", removed_in=versions[gone],
-                             source="diff", last_seen=versions[gone - 1]))
+                             source="diff", last_seen=versions[gone - 1], first_seen=run_start(versions, present)))
     # ------------------------------------------------------------------ replacements
     for e in entries:
         add_replacement(e, versions, snaps)
@@ -617,6 +733,138 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
         urls = [u for u in message_urls(e.message) if not re.search(r"github\.com/[^/]+/[^/]+/issues", u)]
         e.url = urls[0] if urls else CHANGELOG
     return entries
+
+
+# ---------------------------------------------------------------------------------------------- parameter diffs
+
+
+@dataclass
+class Parameter:
+    """A keyword a public function accepted and the newest release rejects."""
+
+    name: str  # the function, as the user spells it (jax.numpy.clip)
+    parameter: str
+    change: str  # "removed", "renamed" or "positional-only"
+    removed_in: str
+    last_seen: str
+    first_seen: str
+    deprecated_in: str | None = None
+    replacement: str | None = None  # the keyword that took its place
+    replacement_since: str | None = None  # first release from which that keyword is accepted, without a gap
+
+    def toml(self) -> str:
+        lines = ["[[parameter]]"]
+        for key in ("name", "parameter", "change", "deprecated_in", "removed_in", "first_seen", "last_seen",
+                    "replacement",
+                    "replacement_since"):
+            value = getattr(self, key)
+            if value is not None:
+                lines.append(f"{key} = {toml_value(value)}")
+        return "\n".join(lines)
+
+
+def keyword_state(sig: list[list[str]] | None, param: str) -> str | None:
+    """``ok``/``deprecated`` (accepted by keyword), ``gone`` (rejected), None (unknown: no plain ``def``, or a
+    ``**kwargs`` that may take it)."""
+    if sig is None:
+        return None
+    for name, kind, default in sig:
+        if name == param and kind in ("pk", "kw"):
+            return "deprecated" if default == "deprecated" else "ok"
+    if any(kind == "varkw" for _, kind, _ in sig):
+        return None
+    return "gone"
+
+
+def renamed_to(before: list[list[str]], after: list[list[str]], param: str) -> str | None:
+    """The parameter that took ``param``'s place when it changed: a new name at the same position, or the single new
+    name when exactly one keyword left."""
+    old_names = [p[0] for p in before]
+    new = [p for p in after if p[0] not in old_names and p[1] != "varkw" and not p[0].startswith("_")]
+    index = old_names.index(param)
+    if index < len(after) and after[index] in new:
+        return after[index][0]
+    left = [p[0] for p in before if keyword_state(after, p[0]) != "ok" and p[1] in ("pk", "kw")]
+    if len(new) == 1 and left == [param]:
+        return new[0][0]
+    return None
+
+
+def similar_successor(param: str, first: list[list[str]], last: list[list[str]], newest: list[list[str]]) -> str | None:
+    """The keyword that grew up beside ``param`` and replaced it (``a_min`` -> ``min``): accepted by the last release
+    that took ``param`` and by the newest, absent when ``param`` appeared, and its name contained in ``param``'s (or
+    the other way round) or nearly equal to it; None unless exactly one fits."""
+    import difflib
+
+    existing = {p[0] for p in first}
+    candidates = [name for name, kind, _ in newest if kind in ("pk", "kw") and name not in existing
+                  and keyword_state(last, name) == "ok"]
+    fits = [name for name in candidates if similar_names(name, param)]
+    return fits[0] if len(fits) == 1 else None
+
+
+def similar_names(a: str, b: str) -> bool:
+    """``a_min``/``min``, ``init_value``/``init_values``, ``maxiter``/``max_iterations``: a rename, not a different
+    parameter that happens to sit at the same position (``subscripts``/``preferred_element_type``)."""
+    import difflib
+
+    return ((min(len(a), len(b)) >= 3 and (a in b or b in a))
+            or difflib.SequenceMatcher(None, a, b).ratio() >= 0.6)
+
+
+def parameter_diff(versions: list[str], snaps: dict[str, dict]) -> list[Parameter]:
+    """Keywords of public functions (still public in the newest release) that the newest release rejects."""
+    newest = snaps[versions[-1]]
+    rows: list[Parameter] = []
+    for mod, m in sorted(newest["modules"].items()):
+        for fn, new_sig in sorted(m.get("signatures", {}).items()):
+            if any(kind == "varkw" for _, kind, _ in new_sig) or fn in m["deprecations"]:
+                continue
+            sigs = [snaps[v]["modules"].get(mod, {}).get("signatures", {}).get(fn) for v in versions]
+            params = sorted({p[0] for sig in sigs if sig for p in sig if p[1] in ("pk", "kw")} -
+                            {p[0] for p in new_sig if p[1] in ("pk", "kw")})
+            for param in params:
+                if param.startswith("_"):
+                    continue
+                states = [keyword_state(sig, param) for sig in sigs]
+                accepted = [i for i, st in enumerate(states) if st in ("ok", "deprecated")]
+                if not accepted:
+                    continue
+                last = accepted[-1]
+                gone = next((i for i in range(last + 1, len(versions)) if states[i] == "gone"), None)
+                if gone is None:
+                    continue
+                # the deprecated run right before the removal (unknown releases do not break it)
+                first_dep = None
+                for i in range(last, -1, -1):
+                    if states[i] == "deprecated":
+                        first_dep = i
+                    elif states[i] is not None:
+                        break
+                changed = first_dep if first_dep is not None else gone
+                prev = next((i for i in range(changed - 1, -1, -1) if states[i] in ("ok", "deprecated")), None)
+                replacement = None
+                if prev is not None and sigs[changed] is not None:
+                    replacement = renamed_to(sigs[prev], sigs[changed], param)
+                    # a different parameter at the same position is not a rename
+                    replacement = replacement if replacement and similar_names(replacement, param) else None
+                if replacement is None or keyword_state(new_sig, replacement) != "ok":
+                    replacement = similar_successor(param, sigs[accepted[0]], sigs[last], new_sig)
+                positional_only = any(p[0] == param and p[1] == "po" for p in new_sig)
+                row = Parameter(name=f"{mod}.{fn}", parameter=param, removed_in=versions[gone],
+                                last_seen=versions[last],
+                                first_seen=run_start(versions, [st is not None and st != "gone" for st in states]),
+                                change="positional-only" if positional_only else "removed",
+                                deprecated_in=versions[first_dep] if first_dep is not None else None)
+                if replacement and keyword_state(new_sig, replacement) == "ok":
+                    row.change = "renamed"
+                    row.replacement = replacement
+                    since_i = len(versions) - 1
+                    while since_i > 0 and keyword_state(sigs[since_i - 1], replacement) == "ok":
+                        since_i -= 1
+                    row.replacement_since = versions[since_i]
+                rows.append(row)
+    return rows
 
 
 def add_replacement(e: Entry, versions: list[str], snaps: dict[str, dict]) -> None:
@@ -815,20 +1063,50 @@ def static_groups(entries: list[Entry]) -> dict[str, list[tuple[Entry, str, str]
     return by_version
 
 
-def runtime_check(entries: list[Entry], jaxenvs: Path | None, build: bool = False) -> float:
+def previous_runtime_answers(out: Path) -> dict[str, dict]:
+    """The symbol rows of the last generated file whose 'same object' answer was confirmed at run time."""
+    if not out.exists():
+        return {}
+    import tomllib
+
+    with open(out, "rb") as fh:
+        rows = tomllib.load(fh).get("symbol", [])
+    return {r["name"]: r for r in rows if str(r.get("same_object_checked", "")).startswith("runtime:")}
+
+
+def reuse_runtime_answers(group: list[tuple[Entry, str, str]], version: str, previous: dict[str, dict]) -> int:
+    """Without a venv of ``version``, keep the run-time answers an earlier run recorded for the very same question
+    (same name, same replacement, same release); returns how many were kept."""
+    kept = 0
+    for e, attr, target in group:
+        row = previous.get(e.name)
+        if row is None or row.get("same_object_checked") != f"runtime:{version}":
+            continue
+        key = "replacement" if attr == "same_object" else "any_version_replacement"
+        if row.get(key) != target or attr not in row:
+            continue
+        setattr(e, attr, row[attr])
+        if attr == "same_object":
+            e.same_object_checked = f"runtime:{version}"
+        kept += 1
+    return kept
+
+
+def runtime_check(entries: list[Entry], jaxenvs: Path | None, build: bool = False,
+                  previous: dict[str, dict] | None = None) -> float:
     """Confirm ``same_object`` by importing both names in a venv of the release the static check used.
 
     With ``build``, the missing venvs of exactly those releases are created first (``build_venvs``); returns the
     seconds that took.
     """
-    if jaxenvs is None:
-        return 0.0
-    built = build_venvs(jaxenvs, list(static_groups(entries))) if build else 0.0
+    built = build_venvs(jaxenvs, list(static_groups(entries))) if build and jaxenvs is not None else 0.0
     by_version = static_groups(entries)
     for v, group in sorted(by_version.items(), key=lambda kv: vkey(kv[0])):
-        python = jaxenvs / f"jax-{v}" / "bin" / "python"
-        if not (jaxenvs / f"jax-{v}" / ".complete").exists():
-            print(f"  no venv for jax {v}: {len(group)} 'same object' answers stay static", file=sys.stderr)
+        python = jaxenvs / f"jax-{v}" / "bin" / "python" if jaxenvs is not None else None
+        if python is None or not (jaxenvs / f"jax-{v}" / ".complete").exists():
+            kept = reuse_runtime_answers(group, v, previous or {})
+            print(f"  no venv for jax {v}: {len(group) - kept} 'same object' answers stay static"
+                  + (f", {kept} kept from the previous run's run-time check" if kept else ""), file=sys.stderr)
             continue
         proc = subprocess.run([str(python), "-c", RUNTIME_PROBE], input=json.dumps([[e.name, t] for e, _, t in group]),
                               capture_output=True, text=True)
@@ -851,7 +1129,7 @@ def runtime_check(entries: list[Entry], jaxenvs: Path | None, build: bool = Fals
 # ------------------------------------------------------------------------------------------------------------- main
 
 
-def write(entries: list[Entry], versions: list[str], out: Path) -> None:
+def write(entries: list[Entry], versions: list[str], out: Path, parameters: list[Parameter] = ()) -> None:
     order = {"symbol": 0, "module": 1, "config": 2}
     entries = sorted(entries, key=lambda e: (order[e.kind], e.name))
     head = [
@@ -863,7 +1141,8 @@ def write(entries: list[Entry], versions: list[str], out: Path) -> None:
         "",
     ]
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(head) + "\n\n".join(e.toml() for e in entries) + "\n")
+    blocks = [e.toml() for e in entries] + [p.toml() for p in sorted(parameters, key=lambda p: (p.name, p.parameter))]
+    out.write_text("\n".join(head) + "\n\n".join(blocks) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -887,13 +1166,16 @@ def main(argv: list[str] | None = None) -> int:
         snaps = {v: futures[v].result() for v in versions}
     t1 = time.perf_counter()
     entries = diff(versions, snaps)
+    previous = previous_runtime_answers(args.out)
     built = runtime_check(entries, args.jaxenvs if args.jaxenvs.exists() or args.build_venvs else None,
-                          args.build_venvs)
-    write(entries, versions, args.out)
+                          args.build_venvs, previous)
+    parameters = parameter_diff(versions, snaps)
+    write(entries, versions, args.out, parameters)
     counts: dict[str, int] = {}
     for e in entries:
         k = f"{e.kind}/{'removed' if e.removed_in else 'deprecated'}"
         counts[k] = counts.get(k, 0) + 1
+    counts["parameter"] = len(parameters)
     print(f"{len(versions)} releases {versions[0]}..{versions[-1]}; {len(entries)} entries {counts}; "
           f"wheels+snapshots {t1 - t0:.1f}s, venv building {built:.1f}s, "
           f"total {time.perf_counter() - t0:.1f}s (without venv building {time.perf_counter() - t0 - built:.1f}s) "

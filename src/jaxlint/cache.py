@@ -58,11 +58,20 @@ def engine_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def _rules_fingerprint(folders: tuple[Path, ...]) -> str:
+    if not folders:
+        return ""
+    from jaxlint.catalogue.extend import fingerprint
+
+    return fingerprint(folders)
+
+
 def settings_fingerprint(settings, path: Path) -> str:
     """The settings that decide one file's findings (not output format, not where the config came from)."""
     parts = (
         settings.select, settings.extend_select, settings.ignore, settings.ignored_codes_for(path),
         str(settings.target_version), str(settings.min_version), settings.min_version_known,
+        _rules_fingerprint(settings.extend_rules),
     )
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 

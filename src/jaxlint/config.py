@@ -77,6 +77,19 @@ def _per_file_ignores(file: Path, key: str, value: Any) -> tuple[tuple[str, tupl
     return tuple((pattern, _codes(file, f"{key}.{pattern}", codes)) for pattern, codes in value.items())
 
 
+def _rule_folders(file: Path, key: str, value: Any) -> tuple[Path, ...]:
+    """Folders of rule files, relative to the config file; every file is read and validated here."""
+    from jaxlint.catalogue.extend import RulesFileError, read_folder
+
+    folders = tuple((file.parent / folder).resolve() for folder in _strings(file, key, value))
+    for folder in folders:
+        try:
+            read_folder(folder)
+        except RulesFileError as error:
+            raise ConfigError(f"{file}: `{key}`: {error}") from None
+    return folders
+
+
 _KEYS: dict[str, tuple[str, Callable[[Path, str, Any], Any]]] = {
     "select": ("select", _codes),
     "extend-select": ("extend_select", _codes),
@@ -89,6 +102,7 @@ _KEYS: dict[str, tuple[str, Callable[[Path, str, Any], Any]]] = {
     "unsafe-fixes": ("unsafe_fixes", _bool),
     "output-format": ("output_format", _output_format),
     "respect-gitignore": ("respect_gitignore", _bool),
+    "extend-rules": ("extend_rules", _rule_folders),
 }
 
 

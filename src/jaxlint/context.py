@@ -120,12 +120,17 @@ def in_compat_code(ancestors: Sequence[cst.CSTNode], resolver: NameResolver) -> 
     ``try:`` blocks (and their handlers) that catch ImportError/ModuleNotFoundError/AttributeError or everything;
     ``if``/conditional expressions whose test is ``hasattr(<jax thing>, ...)`` or compares JAX's version
     (``jax.__version_info__``, or any call given ``"jax"`` or the ``jax`` module, e.g. ``version("jax") < (0, 5)``).
-    Both branches are skipped: which one is meant for older versions is not decidable in general.
+    Both branches are skipped: which one is meant for older versions is not decidable in general. Also the right
+    operand of ``and`` after such a test: ``hasattr(jax, "pxla") and isinstance(x, jax.pxla.ShardedDeviceArray)``.
     """
-    for node in ancestors:
+    for index, node in enumerate(ancestors):
         if isinstance(node, cst.Try) and _catches_missing_names(node):
             return True
         if isinstance(node, (cst.If, cst.IfExp)) and _is_jax_feature_test(node.test, resolver):
+            return True
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And) \
+                and index + 1 < len(ancestors) and ancestors[index + 1] is node.right \
+                and _is_jax_feature_test(node.left, resolver):
             return True
     return False
 

@@ -35,6 +35,8 @@ class Settings:
     output_format: str = "text"
     respect_gitignore: bool = True
     config_file: Path | None = None
+    # Folders of the user's own rule files (``extend-rules``), absolute.
+    extend_rules: tuple[Path, ...] = ()
     root: Path = field(default_factory=Path.cwd)
 
     @property
@@ -129,4 +131,8 @@ def enabled_rules(settings: Settings, extra_ignored: tuple[str, ...] = ()) -> tu
             continue
         if settings.is_selected(rule.code, rule.opt_in) and rule.applies_to(settings):
             chosen.append(rule)
+    if settings.extend_rules:
+        from jaxlint.catalogue.extend import extended_rules
+
+        return extended_rules(tuple(chosen), settings.extend_rules)
     return tuple(chosen)

@@ -14,7 +14,7 @@ VERSIONS = [parse_version(v) for v in CAT.versions]
 
 def test_versions_sorted_and_complete():
     assert VERSIONS == sorted(VERSIONS)
-    assert CAT.versions[0] == CAT.first_version == "0.4.20"
+    assert CAT.versions[0] == CAT.first_version == "0.1.1"
     assert CAT.versions[-1] == CAT.newest_version
 
 

@@ -110,3 +110,21 @@ def test_load_is_fast(tmp_path, monkeypatch):
     start = time.perf_counter()
     load_from()
     assert time.perf_counter() - start < 0.2  # measured ~15 ms from the pickle, ~180 ms parsing the TOML
+
+
+def test_parameter_rows_are_exposed_by_function():
+    rows = load().parameters_of("jax.numpy.clip")
+    assert rows["a_max"].change == "renamed" and rows["a_max"].replacement == "max"
+    assert rows["a_max"].safe_replacement(rows["a_max"].replacement_since) == "max"
+    assert rows["a_max"].safe_replacement("0.4.20") is None  # `max=` did not exist yet
+    assert "jax.numpy.clip" in load().functions_with_parameters()
+
+
+def test_overlay_parameter_rows_override_and_need_a_reason(tmp_path):
+    over = tmp_path / "o.toml"
+    over.write_text('[[parameter]]\nname = "jax.numpy.clip"\nparameter = "a_max"\nnote = "x"\nreason = "r"\n')
+    row = load_from(catalogue.GENERATED, over, use_cache=False).parameters_of("jax.numpy.clip")["a_max"]
+    assert row.note == "x" and row.replacement == "max"  # the generated fields stay
+    over.write_text('[[parameter]]\nname = "jax.numpy.clip"\nparameter = "a_max"\nnote = "x"\n')
+    with pytest.raises(ValueError, match="no reason"):
+        load_from(catalogue.GENERATED, over, use_cache=False)

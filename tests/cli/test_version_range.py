@@ -15,7 +15,7 @@ from jaxlint.version_range import fixes_allowed, range_warnings
 from jaxlint.versions import Version
 
 OLDEST, NEWEST = Version(load().first_version), Version(load().newest_version)
-BELOW = "0.1.55"  # older than any release on PyPI that jaxlint could know
+BELOW = "0.0.1"  # older than any jax release on PyPI (the catalogue starts at the oldest, 0.1.1)
 ABOVE = "99.0"
 # JAX101 (rename) and JAX103 (argument by keyword): both fixable at a min version jaxlint knows.
 SOURCE = "import jax\nimport jax.numpy as jnp\ny = jax.tree_map(f, t)\nz = jnp.array(x, None, False)\n"

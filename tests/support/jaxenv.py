@@ -70,3 +70,34 @@ def run_on_jax(version: str, source: str) -> str:
                           timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
+
+
+# Pins an old release needs beside its own jaxlib (built against NumPy 1; SciPy's tril/triu went in 1.13).
+OLD_RELEASE_PINS = ("numpy<2", "scipy<1.13")
+
+
+def old_jax_python(version: str, python_minor: str) -> Path:
+    """A venv of ``jax==version`` with ``jaxlib==version`` on an older Python from pyenv (``3.10``), for releases
+    that have no Python 3.12 wheel; built once and reused. Skips the test when no such Python or wheel exists."""
+    env = ENVS / f"jax-{version}"
+    python = env / "bin" / "python"
+    marker = env / ".complete"
+    if marker.exists():
+        return python
+    bases = sorted(Path.home().glob(f".pyenv/versions/{python_minor}.*/bin/python"))
+    if not bases:
+        pytest.skip(f"no Python {python_minor} (pyenv) to build a jax {version} venv with")
+    ENVS.mkdir(parents=True, exist_ok=True)
+    with open(ENVS / f".jax-{version}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists():
+            return python
+        shutil.rmtree(env, ignore_errors=True)
+        subprocess.run([str(bases[-1]), "-m", "venv", str(env)], check=True)
+        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", f"jax=={version}", f"jaxlib=={version}",
+                               *OLD_RELEASE_PINS], capture_output=True, text=True)
+        if proc.returncode != 0:
+            shutil.rmtree(env, ignore_errors=True)
+            pytest.skip(f"cannot build a jax {version} venv: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
+        marker.write_text(version)
+    return python

@@ -41,7 +41,7 @@ def _rules_dir() -> Path:
 RULES_DIR = _rules_dir()
 GENERATED = RULES_DIR / "generated.toml"
 OVERLAY = RULES_DIR / "overlay.toml"
-_FORMAT = 1
+_FORMAT = 2
 
 KINDS = ("symbol", "module", "config")
 
@@ -63,6 +63,7 @@ class Entry:
     any_version_since: str | None = None
     any_version_same_object: bool | None = None
     last_seen: str | None = None
+    first_seen: str | None = None
     message: str | None = None
     url: str | None = None
     source: str = "table"
@@ -134,6 +135,42 @@ class Argument:
 
 
 @dataclass(frozen=True)
+class Parameter:
+    """A keyword parameter of a public function that a release stopped accepting (``[[parameter]]``).
+
+    ``change``: ``removed``, ``renamed`` (``replacement`` is the keyword that took its place, accepted from
+    ``replacement_since`` on) or ``positional-only`` (the parameter still exists but cannot be passed by keyword).
+    """
+
+    name: str
+    parameter: str
+    removed_in: str
+    change: str = "removed"
+    deprecated_in: str | None = None
+    first_seen: str | None = None
+    last_seen: str | None = None
+    replacement: str | None = None
+    replacement_since: str | None = None
+    # the keyword is still in the signature but every value except None raises (jnp.sort(kind=))
+    none_accepted: bool = False
+    note: str | None = None
+    reason: str | None = None
+
+    def removed_at(self, version: Version | str) -> bool:
+        return _v(version) >= parse_version(self.removed_in)
+
+    def deprecated_at(self, version: Version | str) -> bool:
+        return (self.deprecated_in is not None and _v(version) >= parse_version(self.deprecated_in)
+                and not self.removed_at(version))
+
+    def safe_replacement(self, min_version: Version | str) -> str | None:
+        """The new keyword, when every release from ``min_version`` on accepts it (the old one is then renamed)."""
+        if self.change != "renamed" or not self.replacement or not self.replacement_since:
+            return None
+        return self.replacement if _v(min_version) >= parse_version(self.replacement_since) else None
+
+
+@dataclass(frozen=True)
 class Catalogue:
     first_version: str
     newest_version: str
@@ -141,6 +178,7 @@ class Catalogue:
     entries: tuple[Entry, ...]
     behaviours: tuple[Behaviour, ...] = ()
     arguments: tuple[Argument, ...] = ()
+    parameters: tuple[Parameter, ...] = ()
     _by_name: dict[tuple[str, str], Entry] = field(default_factory=dict, repr=False, compare=False)
     _by_module: dict[str, tuple[Entry, ...]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -192,6 +230,13 @@ class Catalogue:
     def arguments_of(self, name: str) -> tuple[Argument, ...]:
         return tuple(a for a in self.arguments if a.name == name)
 
+    def parameters_of(self, function: str) -> dict[str, Parameter]:
+        """The keywords ``function`` (``jax.numpy.clip``) stopped accepting, by keyword."""
+        return {p.parameter: p for p in self.parameters if p.name == function}
+
+    def functions_with_parameters(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.parameters)
+
     def required_words_for(self, kinds: Iterable[str]) -> frozenset[frozenset[str]]:
         """Per entry, every component of its dotted name: a reference to ``jax.core.pp`` (``import jax.core``,
         ``from jax import core; core.pp``, ``from jax.core import *; pp``, ``getattr(jax.core, "pp")``) always
@@ -226,12 +271,19 @@ def _merge(generated: dict, overlay: dict) -> Catalogue:
         if unknown:
             raise ValueError(f"catalogue entry {row['name']!r}: unknown keys {sorted(unknown)}")
         entries.append(Entry(**row))
+    parameters: dict[tuple[str, str], dict] = {(r["name"], r["parameter"]): r for r in generated.get("parameter", [])}
+    for row in overlay.get("parameter", []):
+        if "reason" not in row:
+            raise ValueError(f"overlay parameter {row.get('name')}({row.get('parameter')}=) has no reason")
+        key = (row["name"], row["parameter"])
+        parameters[key] = {**parameters.get(key, {}), **row}
     behaviours = tuple(Behaviour(**row) for row in overlay.get("behaviour", []))
     arguments = tuple(Argument(**row) for row in overlay.get("argument", []))
     return Catalogue(
         first_version=generated["first_version"], newest_version=generated["newest_version"],
         versions=tuple(generated["versions"]), entries=tuple(sorted(entries, key=lambda e: (e.kind, e.name))),
         behaviours=behaviours, arguments=arguments,
+        parameters=tuple(Parameter(**row) for _, row in sorted(parameters.items())),
     )
 
 
@@ -278,4 +330,4 @@ def load() -> Catalogue:
     return load_from()
 
 
-__all__ = ["Argument", "Behaviour", "Catalogue", "Entry", "load", "load_from"]
+__all__ = ["Argument", "Behaviour", "Catalogue", "Entry", "Parameter", "load", "load_from"]

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 import libcst as cst
 
-from jaxlint.catalogue import Entry, load
+from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.rules import catalogue_messages, catalogue_rewrites
 from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix
 
@@ -79,6 +79,22 @@ class CatalogueSymbolRule(Rule):
     ast_modules: ClassVar[frozenset[str]] = frozenset(e.name for e in load().entries if e.kind == "module")
     ast_names = frozenset(e.name for e in load().entries
                           if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives))
+    # The catalogue read, and the top-level packages its names start with; ``with_catalogue`` (``extend-rules``)
+    # makes a subclass reading an extended one.
+    CATALOGUE: ClassVar[Catalogue | None] = None
+    ROOTS: ClassVar[tuple[str, ...]] = ("jax",)
+
+    @classmethod
+    def with_catalogue(cls, catalogue: Catalogue) -> type["CatalogueSymbolRule"]:
+        names = [e.name for e in catalogue.entries if e.kind in ("symbol", "module")]
+        return type(cls.__name__, (cls,), {
+            "__module__": cls.__module__, "__doc__": cls.__doc__, "CATALOGUE": catalogue,
+            "ROOTS": tuple(sorted({name.split(".")[0] for name in names})),
+            "ast_names": frozenset(e.name for e in catalogue.entries
+                                   if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives)),
+            "ast_modules": frozenset(e.name for e in catalogue.entries if e.kind == "module"),
+            "required_words": catalogue.required_words_for(("symbol", "module")),
+        })
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -91,7 +107,7 @@ class CatalogueSymbolRule(Rule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self.catalogue = load()
+        self.catalogue = self.CATALOGUE or load()
 
     # -- what the subclass decides -----------------------------------------------------------------------------
     def _applies(self, entry: Entry) -> bool:  # pragma: no cover - abstract
@@ -177,7 +193,7 @@ class CatalogueSymbolRule(Rule):
         return chosen
 
     def _listed(self, qualified: str) -> Entry | None:
-        if not qualified.startswith("jax"):
+        if not qualified.startswith(self.ROOTS):
             return None
         entry = self.catalogue.symbol(qualified)
         if entry is None:
@@ -292,7 +308,7 @@ class CatalogueSymbolRule(Rule):
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
             full = _full(alias.name)
-            entry = self._entry(self.catalogue.module_of(full)) if full.startswith("jax") else None
+            entry = self._entry(self.catalogue.module_of(full)) if full.startswith(self.ROOTS) else None
             if entry is None:
                 continue
             fix = None
@@ -311,7 +327,7 @@ class CatalogueSymbolRule(Rule):
         if node.relative or node.module is None:
             return
         module = _full(node.module)
-        if not module.startswith("jax"):
+        if not module.startswith(self.ROOTS):
             return
         mod_entry = self._entry(self.catalogue.module_of(module))
         if mod_entry is not None and not self._names_own_entries(module, node):

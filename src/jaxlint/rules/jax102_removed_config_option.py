@@ -313,10 +313,13 @@ class RemovedConfigOption(ConfigAccessRule):
     name = "removed-config-option"
     summary = "a JAX config option, its environment variable or compiler option that no longer exists"
     since = min((flag.removed for flag in REMOVED_FLAGS.values()), key=Version)
+    # Every use spells the whole option name (``"jax_array"``, ``jax.config.jax_array``), its environment variable
+    # (``JAX_ARRAY``) or its compiler option: a stripped ``array`` would let nearly every file through the prefilter.
     triggers = tuple(sorted({
         text
         for flag in REMOVED_FLAGS.values()
-        for text in (flag.name[len("jax_"):], flag.name[len("jax_"):].upper())
+        for text in (flag.name, flag.env, flag.compiler_option)
+        if text
     }))
     explanation = """
 ## What it does

@@ -1,8 +1,17 @@
-"""JAX103 changed-signature: arguments the target rejects (``jnp.array``, ``make_mesh``, ``pjit`` axis resources)."""
+"""JAX103 changed-signature: arguments the target rejects.
+
+Keywords removed, renamed or made positional-only come from the catalogue's ``[[parameter]]`` rows (generated from
+every release's signatures); ``jnp.array``'s positional arguments, ``make_mesh(axis_shapes=)`` and pjit's axis
+resources are written out here because their fixes are more than a keyword rename.
+"""
 from __future__ import annotations
 
 import libcst as cst
 
+import re
+from typing import ClassVar
+
+from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
 from jaxlint.versions import Version
@@ -40,11 +49,36 @@ PJIT_KEYWORDS = {"in_axis_resources": "in_shardings", "out_axis_resources": "out
 PJIT_KEYWORDS_REMOVED = "0.4.14"
 FIRST_VERSION = "0.4.20"  # the catalogue's first release: every supported target already rejects the pjit keywords
 
+# Keywords the hand-written checks above own (their fixes are not a rename).
+HANDWRITTEN = {MAKE_MESH: {"axis_shapes"}, PJIT: set(PJIT_KEYWORDS)}
+
+
+def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Parameter]]:
+    """function -> keyword -> the catalogue row saying which release stopped accepting it."""
+    table: dict[str, dict[str, Parameter]] = {}
+    for row in catalogue.parameters:
+        if row.parameter not in HANDWRITTEN.get(row.name, ()):
+            table.setdefault(row.name, {})[row.parameter] = row
+    return table
+
+
+_NAME_EQUALS = re.compile(r"\b([A-Za-z_]\w*)\s*=(?!=)")
+
+
+def passed_keywords(source: str) -> set[str]:
+    """Every ``name=`` (not ``name ==``) of the text: an over-estimate of the keywords its calls pass."""
+    return set(_NAME_EQUALS.findall(source))
+
+
+PARAMETERS = parameters_by_function(load())
+PARAMETER_FUNCTIONS = frozenset(PARAMETERS)
+
 
 class ChangedSignature(Rule):
     code = "JAX103"
     name = "changed-signature"
-    summary = ("Arguments the target rejects: jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=), "
+    summary = ("Arguments the target rejects: keywords removed or renamed (jnp.clip(a_min=/a_max=) and every "
+               "other in the catalogue), jnp.array positional copy/order/ndmin, make_mesh(axis_shapes=), "
                "pjit(in_axis_resources=/out_axis_resources=)")
     # The calls changed in different releases; the rule gates each call on its own release below.
     since = FIRST_VERSION
@@ -52,24 +86,58 @@ class ChangedSignature(Rule):
     required_words = frozenset({
         frozenset({"jax", "numpy", "array"}), frozenset({"jax", "make_mesh"}),
         *(frozenset({"jax", "experimental", "pjit", keyword}) for keyword in PJIT_KEYWORDS),
+        # a catalogue keyword is spelled as a word wherever it is passed
+        *(frozenset({*function.split("."), keyword}) for function, rows in PARAMETERS.items() for keyword in rows),
     })
-    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT})
+    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS
+    parameters: ClassVar[dict[str, dict[str, Parameter]]] = PARAMETERS
+    parameter_functions: ClassVar[frozenset[str]] = PARAMETER_FUNCTIONS
+    parameter_keywords: ClassVar[frozenset[str]] = frozenset(keyword for rows in PARAMETERS.values() for keyword in rows)
+
+    @classmethod
+    def with_catalogue(cls, catalogue: Catalogue) -> type["ChangedSignature"]:
+        """A subclass reading ``catalogue``'s ``[[parameter]]`` rows (``extend-rules``)."""
+        table = parameters_by_function(catalogue)
+        extra = frozenset(frozenset({*function.split("."), keyword})
+                          for function, rows in table.items() for keyword in rows)
+        return type(cls.__name__, (cls,), {
+            "__module__": cls.__module__, "__doc__": cls.__doc__, "parameters": table,
+            "parameter_functions": frozenset(table),
+            "parameter_keywords": frozenset(keyword for rows in table.values() for keyword in rows),
+            "ast_names": frozenset({ARRAY, MAKE_MESH, PJIT}) | frozenset(table),
+            "required_words": cls.required_words | extra,
+        })
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
-        return facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2)
+        if facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2):
+            return True
+        # a catalogue keyword is passed by name (``a_max=``): only functions one of whose keywords the file spells
+        # that way can matter (``x``, ``axis`` are words of nearly every file)
+        spelled = cls.parameter_keywords.intersection(words)
+        if spelled:
+            spelled = spelled.intersection(passed_keywords(facts.source))
+        return bool(spelled) and any(facts.may_refer(function) for function, rows in cls.parameters.items()
+                                     if not spelled.isdisjoint(rows))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         # jnp.array is everywhere; only a call with a third positional argument (or a *starred one) can be flagged.
         # pjit is also flagged through ``partial(pjit, ...)``: any reference keeps the file.
         return (bool(facts.calls_to(MAKE_MESH)) or facts.refers_to_any((PJIT,))
-                or any(len(call.args) > 2 for call in facts.calls_to(ARRAY)))
+                or any(len(call.args) > 2 for call in facts.calls_to(ARRAY))
+                or any(kw.arg in cls.parameters.get(name, ()) for call in facts.calls_to(cls.parameter_functions)
+                       for name in facts.qualified_names(call.func) for kw in call.keywords))
     explanation = """
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
 
+- a keyword that a public function stopped accepting (the catalogue's `[[parameter]]` rows, generated from the
+  signatures of every JAX release, see `docs/catalogue.md`): `jnp.clip(a_min=..., a_max=...)` (`min=`/`max=` exist
+  from 0.4.27, the old keywords warn from 0.4.31 and raise from 0.10.0), `jnp.reshape(newshape=)`, `jnp.sin(x=)`
+  (positional-only from 0.4.31), and every other keyword removed, renamed or made positional-only. One finding per
+  call; a positional argument or `**kwargs` is never reported (it binds whatever the signature says).
 - `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
   become `copy=`, `order=` and `ndmin=`.
 - `jax.make_mesh(axis_shapes=...)`: the first parameter was renamed `axis_sizes`; the value is passed
@@ -109,7 +177,10 @@ step = pjit(train_step, in_shardings=(P("data"), None), out_shardings=None)
 ```
 
 ## Fix safety
-Safe. The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
+Safe. A catalogue keyword is renamed only when the row says `renamed` (the new keyword replaced it: JAX kept both,
+or the new one took its place and name), the new keyword is accepted by every release from the min version on, and
+the call does not pass it already; a removed or positional-only keyword is reported without a fix.
+The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
 were bound to exactly those parameters. The first argument of `make_mesh` is positional-or-keyword in every version,
 so passing it positionally binds the same parameter whatever its name. `pjit`'s `in_shardings`/`out_shardings`
 take the same values as the deleted keywords, `PartitionSpec`s included, interpreted under the ambient mesh as
@@ -119,7 +190,7 @@ mesh):`/`jax.set_mesh`) or `NamedSharding(mesh, spec)` values, which the message
 both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported without a fix.
 
 ## JAX version
-`jnp.array` positional `copy/order/ndmin`: deprecated in 0.10.1, `TypeError` from 0.12.0 (reported from a target of
+Catalogue keywords: from the row's `removed_in` (and as deprecated from its `deprecated_in`). `jnp.array` positional `copy/order/ndmin`: deprecated in 0.10.1, `TypeError` from 0.12.0 (reported from a target of
 0.10.1). `make_mesh(axis_shapes=)`: `TypeError` from 0.11.1 (reported from a target of 0.11.1).
 `pjit(in_axis_resources=/out_axis_resources=)`: deleted in 0.4.14 (reported at every target).
 """
@@ -197,6 +268,34 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
             from mylib import sharded
             step = partial(sharded, in_axis_resources=P("data"))
         """, note="partial of something else"),
+        # -- keywords from the catalogue's [[parameter]] rows
+        Valid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, 0.0, 1.0)
+            z = jnp.clip(x, min=0.0, max=1.0)
+        """, note="clip bounds passed positionally, or with the new keywords"),
+        Valid("""
+            import jax.numpy as jnp
+            def clamp(x, **bounds):
+                return jnp.clip(x, **bounds)
+        """, note="**kwargs passthrough: the keywords are not visible"),
+        Valid("""
+            import numpy as np
+            y = np.clip(x, a_min=0, a_max=1)
+        """, note="numpy.clip keeps a_min/a_max"),
+        Valid("""
+            import jax.numpy as jnp
+            from mylib import clip
+            y = clip(x, a_min=0, a_max=1)
+        """, note="another library's clip"),
+        Valid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, a_min=0, a_max=1)
+        """, target_version="0.4.26", min_version="0.4.26", note="target before min/max existed"),
+        Valid("""
+            import jax.numpy as jnp
+            y = jnp.sort(x, kind=None)
+        """, note="jnp.sort(kind=None) is still accepted"),
     ]
 
     INVALID = [
@@ -351,6 +450,48 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
             from jax.experimental.pjit import pjit
             step = pjit(f, in_axis_resources=P("data"), in_shardings=P("data"))
         """, note="both spellings: no fix"),
+        # -- keywords from the catalogue's [[parameter]] rows
+        Invalid("""
+            import jax.numpy as jnp
+            x = jnp.arange(4.0)
+            y = jnp.clip(x, a_min=1.0, a_max=2.0)
+        """, fixed="""
+            import jax.numpy as jnp
+            x = jnp.arange(4.0)
+            y = jnp.clip(x, min=1.0, max=2.0)
+        """, runnable=True, note="renamed keywords, one finding for the call"),
+        Invalid("""
+            import jax.numpy as np
+            def clamp(x):
+                return np.clip(x, 0.0, a_max=1.0)
+        """, fixed="""
+            import jax.numpy as np
+            def clamp(x):
+                return np.clip(x, 0.0, max=1.0)
+        """, note="jax.numpy imported as np; the positional bound is left alone"),
+        Invalid("""
+            from jax.numpy import clip
+            y = clip(x, a_max=1.0)
+        """, fixed="""
+            from jax.numpy import clip
+            y = clip(x, max=1.0)
+        """, note="from-import"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, a_min=0.0)
+        """, min_version="0.4.20", note="min version before `min=` existed: reported, not renamed"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, a_min=0.0, min=0.0)
+        """, note="the new keyword is passed too: reported, not renamed"),
+        Invalid("""
+            import jax.numpy as jnp
+            order = jnp.argsort(scores, kind="stable")
+        """, note="overlay row: kind= raises TypeError from 0.4.28 (use stable=); no keyword rename"),
+        Invalid("""
+            from jax.experimental.shard_map import shard_map
+            g = shard_map(f, mesh, in_specs=P("x"), out_specs=P(), auto=frozenset({"y"}))
+        """, note="overlay row: the deprecated shard_map wrapper has no auto= from 0.8.0"),
     ]
 
     def _target_at_least(self, version: str) -> bool:
@@ -358,6 +499,8 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)
+        if qualified in self.parameters:
+            self._keywords(node, qualified)
         if qualified == ARRAY:
             self._array(node)
         elif qualified == MAKE_MESH:
@@ -436,3 +579,44 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
         edits = [Replace(arg.keyword, PJIT_KEYWORDS[arg.keyword.value]) for arg in old]
         renames = ", ".join(f"`{name}=` -> `{PJIT_KEYWORDS[name]}=`" for name in names)
         self.report(node, message, safe_fix(f"Rename {renames} (JAX: a safe and trivial name replacement)", *edits))
+
+    # -- keywords from the catalogue's [[parameter]] rows ------------------------------------------------------------
+    def _keywords(self, node: cst.Call, qualified: str) -> None:
+        """One finding per call for the keywords the target rejects (or deprecates); positional arguments and
+        ``**kwargs`` are never flagged (they bind whatever the signature says)."""
+        rows = self.parameters[qualified]
+        target = self.settings.target_version
+        found = [(arg, rows[arg.keyword.value]) for arg in node.args
+                 if arg.keyword is not None and arg.keyword.value in rows
+                 and (rows[arg.keyword.value].removed_at(target) or rows[arg.keyword.value].deprecated_at(target))
+                 and not (rows[arg.keyword.value].none_accepted
+                          and isinstance(arg.value, cst.Name) and arg.value.value == "None")]
+        if not found:
+            return
+        shown = self.code_for(node.func)
+        passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
+        renames = {}
+        for arg, row in found:
+            new = row.safe_replacement(self.settings.min_version)
+            if new and new not in passed and new not in renames.values():
+                renames[arg.keyword.value] = new
+        message = "; ".join(self._keyword_message(shown, row) for _, row in found)
+        fix = None
+        if len(renames) == len(found):
+            spelled = ", ".join(f"`{old}=` -> `{new}=`" for old, new in renames.items())
+            fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, renames[arg.keyword.value]) for arg, _ in found))
+        self.report(node, message, fix)
+
+    def _keyword_message(self, shown: str, row: Parameter) -> str:
+        if row.removed_at(self.settings.target_version):
+            state = f"rejected since JAX {row.removed_in} (`TypeError`)"
+        else:
+            state = f"deprecated since JAX {row.deprecated_in}, rejected from {row.removed_in}"
+        if row.change == "renamed" and row.replacement:
+            advice = f"use `{row.replacement}=` (JAX {row.replacement_since}+)"
+        elif row.change == "positional-only":
+            advice = "pass it positionally"
+        else:
+            advice = "no replacement keyword is known (see the JAX changelog)"
+        note = f" ({row.note})" if row.note else ""
+        return f"`{shown}({row.parameter}=...)`: the keyword is {state}; {advice}{note}"
