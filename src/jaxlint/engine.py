@@ -13,7 +13,7 @@ from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
 from jaxlint.noqa import file_suppression, line_suppresses
-from jaxlint.positions import node_spans
+from jaxlint.positions import StatementSpans
 from jaxlint.rules.base import Rule
 from jaxlint.settings import Settings, enabled_rules
 from jaxlint.text_gate import TextFacts
@@ -212,11 +212,15 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
     if not reports:
         return []
     index = LineIndex(context.source)
-    builder = EditBuilder(context.source, index, node_spans(context.module, context.source))
+    # Spans only for the top-level statements that hold a reported node (the report's second ancestor).
+    spans = StatementSpans(context.module, context.source)
+    builder = EditBuilder(context.source, index, spans)
     diagnostics = []
     seen: set[tuple] = set()
     for report in reports:
         rule = rules[report.code]
+        if len(report.ancestors) >= 2:
+            spans.include(report.ancestors[1])
         start, end = builder.span(report.node)
         start_location, end_location = index.location(start), index.location(end)
         if line_suppresses(index, start_location.row, report.code):

@@ -15,7 +15,8 @@ class EditBuilder:
     def __init__(self, source: str, index: LineIndex, spans: Mapping[cst.CSTNode, tuple[int, int]]) -> None:
         self.source = source
         self.index = index
-        self.spans = spans  # node -> (start, end) character offsets, from ``jaxlint.positions.node_spans``
+        # node -> (start, end) character offsets: ``jaxlint.positions.StatementSpans`` or ``node_spans``.
+        self.spans = spans
 
     def span(self, node: cst.CSTNode) -> tuple[int, int]:
         return self.spans[node]
