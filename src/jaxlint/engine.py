@@ -10,8 +10,8 @@ import libcst as cst
 
 from jaxlint.ast_gate import may_match_ast
 from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
-from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
-from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
+from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, LineIndex, Location
+from jaxlint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
 from jaxlint.noqa import file_suppression, line_suppresses
 from jaxlint.positions import StatementSpans
 from jaxlint.rules.base import Rule
@@ -184,8 +184,11 @@ class LintResult:
 
 
 def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[type[Rule]] | None = None,
-                prefilter: bool = True) -> LintResult:
-    """Findings for one source text (``path`` is used for messages and per-file settings only)."""
+                prefilter: bool = True, module: cst.Module | None = None) -> LintResult:
+    """Findings for one source text (``path`` is used for messages and per-file settings only).
+
+    ``module``: the source already parsed (``fix_source`` parses each fixed text to check it, and lints that tree).
+    """
     if rules is None:
         rules = rules_for(settings, path)
     suppression = file_suppression(source)
@@ -193,7 +196,8 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     if not rules or (prefilter and not passes_prefilter(source, rules)):
         return LintResult([], parsed=False)
     try:
-        module = parse(source)
+        if module is None:
+            module = parse(source)
     except ParseFailure as failure:
         location = Location(failure.row, failure.column)
         return LintResult([Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)])
@@ -272,23 +276,22 @@ def _fixable(diagnostic: Diagnostic, unsafe: bool) -> bool:
     return fix is not None and (fix.applicability is Applicability.SAFE or unsafe)
 
 
-def _parses(source: str) -> bool:
+def _parsed(source: str) -> cst.Module | None:
     try:
-        parse(source)
+        return parse(source)
     except ParseFailure:
-        return False
-    return True
+        return None
 
 
 def _choose_compatible(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
-    """Fixes whose edits do not touch each other; the rest wait for the next iteration."""
+    """Fixes whose edits do not touch each other (``edits_overlap``); the rest wait for the next iteration."""
     chosen: list[Diagnostic] = []
-    taken: list[Edit] = []
+    taken = TakenEdits()
     for diagnostic in diagnostics:
-        if edits_overlap(diagnostic.fix.edits, taken):
+        if taken.overlaps(diagnostic.fix.edits):
             continue
         chosen.append(diagnostic)
-        taken.extend(diagnostic.fix.edits)
+        taken.add(diagnostic.fix.edits)
     return chosen
 
 
@@ -302,8 +305,9 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
     applied: list[tuple[AppliedFix, tuple[int, int] | None]] = []
     rejected: list[Diagnostic] = []
     rejected_keys: set[tuple] = set()
-    # Edits of each iteration with the text they applied to, to map later findings back to the original.
-    history: list[tuple[list[Edit], str]] = []
+    # Per iteration, the map from its fixed text back to the text before it (to map findings to the original).
+    history: list[OffsetMap] = []
+    original_index = LineIndex(source)
     result = lint_source(current, path, settings, rules=rules)
     for _ in range(MAX_FIX_ITERATIONS):
         candidates = [d for d in result.diagnostics if _fixable(d, unsafe)
@@ -311,24 +315,25 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
         chosen = _choose_compatible(candidates)
         if not chosen:
             break
-        new_source, chosen = _apply_checked(current, chosen, rejected, rejected_keys)
+        new_source, chosen, new_module = _apply_checked(current, chosen, rejected, rejected_keys)
         if not chosen:
             break
         edits = [edit for diagnostic in chosen for edit in diagnostic.fix.edits]
-        applied = [(record, map_span(span, edits) if span is not None else None) for record, span in applied]
+        forward = OffsetMap(edits)
+        applied = [(record, forward.map_span(span) if span is not None else None) for record, span in applied]
         for diagnostic in chosen:
             original_offset = _to_original(diagnostic.start_offset, history)
             probe = diagnostic.fix.probe
             probe_original = None
             if probe is not None:
                 probe_original = (_to_original(probe[0], history), _to_original(probe[1], history))
-            row_col = LineIndex(source).location(original_offset)
+            row_col = original_index.location(original_offset)
             record = AppliedFix(diagnostic.code, diagnostic.message, row_col.row, row_col.column,
                                 diagnostic.fix.applicability, diagnostic.fix.message, probe_original, None)
-            applied.append((record, map_span(probe, edits) if probe is not None else None))
-        history.append((edits, current))
+            applied.append((record, forward.map_span(probe) if probe is not None else None))
+        history.append(OffsetMap(invert_edits(edits, current)))
         current = new_source
-        result = lint_source(current, path, settings, rules=rules)
+        result = lint_source(current, path, settings, rules=rules, module=new_module)
     records = []
     for record, span in applied:
         record.probe_fixed = span
@@ -337,29 +342,34 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
 
 
 def _apply_checked(source: str, chosen: list[Diagnostic], rejected: list[Diagnostic],
-                   rejected_keys: set[tuple]) -> tuple[str, list[Diagnostic]]:
-    """Apply the fixes together if the result parses; otherwise keep only those that parse on their own."""
+                   rejected_keys: set[tuple]) -> tuple[str, list[Diagnostic], cst.Module | None]:
+    """Apply the fixes together if the result parses; otherwise keep only those that parse on their own.
+
+    Returns the new text, the fixes applied and the new text's tree when it was parsed here (None otherwise).
+    """
     combined = apply_edits(source, [e for d in chosen for e in d.fix.edits])
-    if _parses(combined):
-        return combined, chosen
+    module = _parsed(combined)
+    if module is not None:
+        return combined, chosen, module
     kept: list[Diagnostic] = []
     for diagnostic in chosen:
-        if _parses(apply_edits(source, diagnostic.fix.edits)):
+        if _parsed(apply_edits(source, diagnostic.fix.edits)) is not None:
             kept.append(diagnostic)
         else:
             rejected.append(diagnostic)
             rejected_keys.add((diagnostic.code, diagnostic.message, diagnostic.start_offset))
     if not kept:
-        return source, []
+        return source, [], None
     combined = apply_edits(source, [e for d in kept for e in d.fix.edits])
-    if _parses(combined):
-        return combined, kept
+    module = _parsed(combined)
+    if module is not None:
+        return combined, kept, module
     # Individually fine but not together: apply only the first this round.
-    return apply_edits(source, kept[0].fix.edits), kept[:1]
+    return apply_edits(source, kept[0].fix.edits), kept[:1], None
 
 
-def _to_original(offset: int, history: list[tuple[list[Edit], str]]) -> int:
+def _to_original(offset: int, history: list[OffsetMap]) -> int:
     """Map an offset in the current text back through earlier iterations to the original source."""
-    for edits, old_source in reversed(history):
-        offset = map_offset(offset, invert_edits(edits, old_source), inclusive_end=False)
+    for backward in reversed(history):
+        offset = backward.map(offset, inclusive_end=False)
     return offset
