@@ -8,7 +8,7 @@ from typing import Sequence
 
 import libcst as cst
 
-from jaxlint.ast_gate import may_match_ast
+from jaxlint.ast_gate import rules_that_may_match_ast
 from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, LineIndex, Location
 from jaxlint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
@@ -78,15 +78,21 @@ def rules_that_may_match(source: str, rules: Sequence[type[Rule]]) -> list[type[
 
 
 def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
-    """Three stages, cheapest first: the words, the text gate (``text_gate``: what stands around the names, no
-    parse) and, for the rules left, the ast gate (``ast_gate``: an ``ast`` parse, no libcst)."""
+    return bool(prefiltered_rules(source, rules))
+
+
+def prefiltered_rules(source: str, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
+    """The rules that may fire on ``source``, by three stages, cheapest first: the words, the text gate
+    (``text_gate``: what stands around the names, no parse) and, for the rules left, the ast gate (``ast_gate``: an
+    ``ast`` parse, no libcst). Each stage over-approximates each rule's findings on its own, so only these rules
+    need to visit the tree."""
     scan = _Scan(source)
     candidates = _rules_that_may_match(scan, rules)
     if not candidates:
-        return False
+        return []
     facts = TextFacts(source)
     candidates = [rule for rule in candidates if rule.may_match_text(facts, scan.words)]
-    return bool(candidates) and may_match_ast(source, candidates)
+    return rules_that_may_match_ast(source, candidates) if candidates else []
 
 
 WordIndex = dict[str, list[frozenset[str]]]
@@ -193,7 +199,9 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
         rules = rules_for(settings, path)
     suppression = file_suppression(source)
     rules = [rule for rule in rules if not suppression.suppresses(rule.code) and rule.applies_to(settings)]
-    if not rules or (prefilter and not passes_prefilter(source, rules)):
+    if rules and prefilter:
+        rules = prefiltered_rules(source, rules)
+    if not rules:
         return LintResult([], parsed=False)
     try:
         if module is None:

@@ -16,6 +16,8 @@ more whitespace and punctuation, so a walker whose callers look at none of those
 from __future__ import annotations
 
 import ast
+import inspect
+import typing
 from functools import lru_cache
 from pathlib import Path
 
@@ -123,6 +125,61 @@ def trivia_classes(except_names: set[str] | frozenset[str] = frozenset()) -> fro
         # Someone looks at whitespace: it may sit under any punctuation, so skip nothing.
         return frozenset()
     return frozenset(found)
+
+
+@lru_cache(maxsize=64)
+def leaf_classes(trivia: frozenset[type] | None = None) -> frozenset[type]:
+    """Node classes whose fields can hold nothing but ``trivia`` (default: all whitespace and punctuation): ``Name``,
+    ``Integer``, ``SimpleString``, ``Ellipsis``..., read from the type annotations of their child fields. A walker
+    that skips ``trivia`` and whose callers visit none of these can skip them too."""
+    if trivia is None:
+        trivia = trivia_classes()
+    leaves = []
+    for name in dir(cst):
+        klass = getattr(cst, name)
+        if not (isinstance(klass, type) and issubclass(klass, cst.CSTNode)) or klass in trivia \
+                or inspect.isabstract(klass):
+            continue
+        try:
+            fields = child_fields(klass)
+            hints = typing.get_type_hints(klass)
+        except (TypeError, NameError):
+            continue
+        if all(_holds_only(hints.get(field), trivia) for field in fields):
+            leaves.append(klass)
+    return frozenset(leaves)
+
+
+def _holds_only(hint, allowed: frozenset[type]) -> bool:
+    """True when a field annotated ``hint`` can hold no node outside ``allowed`` (None, strings and sentinels are
+    not nodes)."""
+    if hint is None:
+        return False  # an unannotated field: it could hold anything
+    arguments = typing.get_args(hint)
+    if arguments:  # Sequence[X], Union[X, Y], Optional[X]
+        return all(_holds_only(argument, allowed) for argument in arguments if argument is not Ellipsis)
+    if not isinstance(hint, type):
+        return False
+    if not issubclass(hint, cst.CSTNode):
+        return hint in (str, bool, int, type(None), cst.MaybeSentinel)
+    return _subclasses_within(hint, allowed)
+
+
+def _subclasses_within(klass: type, allowed: frozenset[type]) -> bool:
+    """Every class a node annotated ``klass`` can be (itself unless abstract, and all its subclasses) is allowed."""
+    if klass not in allowed and not inspect.isabstract(klass):
+        return False
+    return all(_subclasses_within(sub, allowed) for sub in klass.__subclasses__())
+
+
+def skippable_classes(visited_names: set[str] | frozenset[str]) -> frozenset[type]:
+    """What a walker whose callers visit the classes named ``visited_names`` may skip with its whole subtree:
+    whitespace and punctuation, and leaves, unless visited (and nothing if whitespace is visited)."""
+    trivia = trivia_classes(frozenset(visited_names))
+    if not trivia:
+        return trivia
+    # Leaves of what is skipped here (``ParamStar`` holds a ``Comma``: not a leaf for a caller who visits commas).
+    return trivia | frozenset(leaf for leaf in leaf_classes(trivia) if leaf.__name__ not in visited_names)
 
 
 def _generate() -> str:
