@@ -40,15 +40,16 @@ def python_files(folder: Path) -> list[Path]:
     return found
 
 
-def run_command(command: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS in KiB (the process itself or its largest child, whichever is larger)."""
+def run_command(command: list[str]) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS in KiB (the process itself or its largest child, whichever is larger) and CPU seconds
+    (user + system, the process and its workers: less sensitive than wall time to other work on the machine)."""
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         raise SystemExit(f"command failed ({status}): {' '.join(command)}")
-    return elapsed, usage.ru_maxrss
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def in_subprocess(code: str, files_list: Path) -> list[str]:
@@ -75,15 +76,17 @@ for path in open(sys.argv[1]).read().splitlines():
 """
 
 
-def best(command_factory, runs: int, before=None) -> tuple[float, int]:
-    times, peaks = [], []
+def best(command_factory, runs: int, before=None) -> tuple[float, int, float]:
+    """The minimum wall time, the maximum peak RSS and the minimum CPU time of ``runs`` runs."""
+    times, peaks, cpus = [], [], []
     for _ in range(runs):
         if before is not None:
             before()
-        elapsed, peak = run_command(command_factory())
+        elapsed, peak, cpu = run_command(command_factory())
         times.append(elapsed)
         peaks.append(peak)
-    return min(times), max(peaks)
+        cpus.append(cpu)
+    return min(times), max(peaks), min(cpus)
 
 
 def machine_line() -> str:
@@ -130,23 +133,23 @@ def big_file_table(megabytes: float, runs: int, markdown: bool) -> None:
             out = workdir / "out.json"
             run_command(jaxlint + [str(source), *common, "--output-format", "json", "-o", str(out)])
             findings = len(json.loads(out.read_text()))
-            parse_time, parse_peak = best(lambda: in_subprocess(LIBCST_CODE, files_list), runs)
+            parse_time, parse_peak, parse_cpu = best(lambda: in_subprocess(LIBCST_CODE, files_list), runs)
             copy = workdir / f"fixed_{kind}.py"
 
             def fresh_copy():
                 shutil.copyfile(source, copy)
 
-            rows = [("libcst parse alone", parse_time, parse_peak),
+            rows = [("libcst parse alone", parse_time, parse_peak, parse_cpu),
                     ("jaxlint check", *best(lambda: jaxlint + [str(source), *common], runs)),
                     ("jaxlint --fix", *best(lambda: jaxlint + [str(copy), *common, "--fix"], runs, fresh_copy))]
-            for name, seconds, peak in rows:
+            for name, seconds, peak, cpu in rows:
                 table.append((f"{name} ({kind})", f"{source.stat().st_size:,}", str(findings), f"{seconds:.1f}",
-                              f"{seconds / parse_time:.2f}", f"{peak / 1024:.0f}"))
+                              f"{seconds / parse_time:.2f}", f"{cpu:.1f}", f"{peak / 1024:.0f}"))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print(machine_line())
     print(f"generated modules of {megabytes:g} MB (benchmarks/big_file.py); minimum of {runs} runs")
-    print_table(("run", "bytes", "findings", "seconds", "x libcst parse", "peak MiB"), table, markdown)
+    print_table(("run", "bytes", "findings", "seconds", "x libcst parse", "CPU s", "peak MiB"), table, markdown)
 
 
 def main() -> None:
@@ -201,19 +204,20 @@ def main() -> None:
     quarter = files[: max(1, len(files) // 4)]
     quarter_list = workdir / "quarter.txt"
     quarter_list.write_text("\n".join(map(str, quarter)))
-    _, peak_quarter = run_command(jaxlint + [*map(str, quarter), "--no-cache", "-j", "1", *common])
-    _, peak_all = run_command(jaxlint + [*paths, "--no-cache", "-j", "1", *common])
+    _, peak_quarter, _ = run_command(jaxlint + [*map(str, quarter), "--no-cache", "-j", "1", *common])
+    _, peak_all, _ = run_command(jaxlint + [*paths, "--no-cache", "-j", "1", *common])
     shutil.rmtree(workdir, ignore_errors=True)
 
-    ruff_time = next((t for name, t, _ in rows if name.startswith("ruff")), None)
+    ruff_time, ruff_cpu = next(((t, c) for name, t, _, c in rows if name.startswith("ruff")), (None, None))
     print(machine_line())
     print(f"corpus: {', '.join(paths)} ({len(files)} files, {lines} lines); minimum of {args.runs} runs")
-    header = ("tool", "files", "lines", "seconds", "lines/s", "x ruff", "peak MiB")
+    header = ("tool", "files", "lines", "seconds", "lines/s", "x ruff", "CPU s", "CPU x ruff", "peak MiB")
     table = []
-    for name, seconds, peak in rows:
+    for name, seconds, peak, cpu in rows:
         ratio = f"{seconds / ruff_time:.1f}" if ruff_time else "-"
+        cpu_ratio = f"{cpu / ruff_cpu:.1f}" if ruff_cpu else "-"
         table.append((name, str(len(files)), str(lines), f"{seconds:.2f}", f"{lines / seconds:,.0f}", ratio,
-                      f"{peak / 1024:.0f}"))
+                      f"{cpu:.2f}", cpu_ratio, f"{peak / 1024:.0f}"))
     print_table(header, table, args.markdown)
     print(f"peak memory, jaxlint -j 1: {peak_quarter / 1024:.0f} MiB on {len(quarter)} files, "
           f"{peak_all / 1024:.0f} MiB on {len(files)} files")

@@ -60,10 +60,11 @@ def env(tmp_path_factory):
     base = tmp_path_factory.mktemp("precommit")
     hooks = base / "jaxlint-hooks"
     init_repo(hooks)
-    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "LICENSE"):
+    for name in ("pyproject.toml", "setup.py", "README.md", ".pre-commit-hooks.yaml", "LICENSE"):
         if (ROOT / name).exists():
             shutil.copy2(ROOT / name, hooks / name)
-    shutil.copytree(ROOT / "src", hooks / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for folder in ("src", "rules"):  # what the wheel is built from (rules/ is shipped as jaxlint._rules)
+        shutil.copytree(ROOT / folder, hooks / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     git(hooks, "add", "-A")
     git(hooks, "commit", "-q", "-m", "snapshot")
     environment = dict(os.environ, PRE_COMMIT_HOME=str(base / "home"), PRE_COMMIT_COLOR="never")
