@@ -83,19 +83,32 @@ def _all_nodes(module: cst.CSTNode):
         stack.extend(node.children)
 
 
+def _with_ancestors(module: cst.Module):
+    """Every node with its ancestors, the module first and the node last (as a report holds them)."""
+    stack = [(module,)]
+    while stack:
+        chain = stack.pop()
+        yield chain
+        stack.extend((*chain, child) for child in chain[-1].children)
+
+
 @pytest.mark.parametrize("source", LAYOUTS + example_sources())
 def test_statement_spans_equal_whole_module_spans(source):
     module = cst.parse_module(source)
     whole = node_spans(module, source)
-    for node in _all_nodes(module):
-        lazy = StatementSpans(module, source)  # a fresh one per node: each lookup takes its own path
-        try:
-            expected = whole[node]
-        except SpanError:
-            with pytest.raises(SpanError):
-                lazy[node]
-            continue
-        assert lazy[node] == expected, (type(node).__name__, source)
+    for chain in _with_ancestors(module):
+        node = chain[-1]
+        for hinted in (False, True):  # a fresh one per lookup: each takes its own path
+            lazy = StatementSpans(module, source)
+            if hinted:
+                lazy.include(chain)
+            try:
+                expected = whole[node]
+            except SpanError:
+                with pytest.raises(SpanError):
+                    lazy[node]
+                continue
+            assert lazy[node] == expected, (type(node).__name__, hinted, source)
 
 
 def test_statement_spans_generate_only_the_statements_asked_about():
@@ -103,7 +116,7 @@ def test_statement_spans_generate_only_the_statements_asked_about():
     module = cst.parse_module(source)
     spans = StatementSpans(module, source)
     target = module.body[30].body.body[0]  # the return statement of f30
-    spans.include(module.body[30])
+    spans.include((module, module.body[30], module.body[30].body, target))
     start, end = spans[target]
     assert source[start:end] == "return x + 30"
     assert spans.statements_generated == 1
@@ -111,6 +124,28 @@ def test_statement_spans_generate_only_the_statements_asked_about():
     start, end = spans[module.body[3].name]
     assert source[start:end] == "f3"
     assert spans.statements_generated == 5
+
+
+def test_statement_spans_generate_one_method_of_a_large_class():
+    methods = "".join(f"    # method {i}\n    @property\n    def m{i}(self):\n        return {i}\n\n" for i in range(40))
+    source = f"import jax\n\n\nclass Big:\n{methods}\nx = 1\n"
+    module = cst.parse_module(source)
+    big = module.body[1]
+    method = big.body.body[20]
+    returned = method.body.body[0].body[0].value
+    spans = StatementSpans(module, source)
+    spans.include((module, big, big.body, method, method.body, method.body.body[0], method.body.body[0].body[0]))
+    assert source[slice(*spans[returned])] == "20"
+    assert spans.statements_generated == 1
+    assert spans[method] == node_spans(module, source)[method]
+    spans[big]  # not generated yet: the search generates the import, then the class
+    assert spans.statements_generated == 3
+    last = big.body.body[-1]  # the last method: its end is not known without its class, so the class is generated
+    spans = StatementSpans(module, source)
+    spans.include((module, big, big.body, last))
+    assert spans.statements_generated == 1 and spans[last] == node_spans(module, source)[last]
+    spans[big]
+    assert spans.statements_generated == 1
 
 
 @pytest.mark.parametrize("wrong", [
@@ -123,13 +158,15 @@ def test_statement_spans_generate_only_the_statements_asked_about():
 def test_statement_spans_fall_back_to_the_whole_module_when_an_offset_is_wrong(monkeypatch, wrong):
     source = "# header\nx = 1\nx = 1\nx = 1\na = 1\nb = 2\nc = 3\n\ndef f():\n    return x\n"
     module = cst.parse_module(source)
-    right = positions._statement_starts(module, source)
-    monkeypatch.setattr(positions, "_statement_starts", lambda module, source: wrong(right))
+    layout = positions._statement_layout(module, source)
+    starts = wrong([start for start, _ in layout])
+    wrong_layout = None if starts is None else [(start, inner) for start, (_, inner) in zip(starts, layout)]
+    monkeypatch.setattr(positions, "_statement_layout", lambda module, source: wrong_layout)
     whole = node_spans(module, source)
     for node in _all_nodes(module):  # found by searching from the first statement
         assert StatementSpans(module, source)[node] == whole[node], type(node).__name__
-    for statement in module.body:  # found through the statement given as a hint (as the engine does)
+    for chain in _with_ancestors(module):  # found through the node's ancestors (as the engine does)
         spans = StatementSpans(module, source)
-        spans.include(statement)
-        for node in _all_nodes(statement):
-            assert spans[node] == whole[node], type(node).__name__
+        spans.include(chain)
+        node = chain[-1]
+        assert spans[node] == whole[node], type(node).__name__

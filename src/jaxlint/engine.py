@@ -224,15 +224,14 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
     if not reports:
         return []
     index = LineIndex(context.source)
-    # Spans only for the top-level statements that hold a reported node (the report's second ancestor).
+    # Spans only for the statements that hold a reported node (found through the report's ancestors).
     spans = StatementSpans(context.module, context.source)
     builder = EditBuilder(context.source, index, spans)
     diagnostics = []
     seen: set[tuple] = set()
     for report in reports:
         rule = rules[report.code]
-        if len(report.ancestors) >= 2:
-            spans.include(report.ancestors[1])
+        spans.include(report.ancestors)
         start, end = builder.span(report.node)
         start_location, end_location = index.location(start), index.location(end)
         if line_suppresses(index, start_location.row, report.code):
