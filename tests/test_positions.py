@@ -127,7 +127,8 @@ def test_statement_spans_generate_only_the_statements_asked_about():
 
 
 def test_statement_spans_generate_one_method_of_a_large_class():
-    methods = "".join(f"    # method {i}\n    @property\n    def m{i}(self):\n        return {i}\n\n" for i in range(40))
+    methods = "".join(f"    # method {i}\n    @property\n    def m{i}(self):\n        return {i}\n\n"
+                      for i in range(40))
     source = f"import jax\n\n\nclass Big:\n{methods}\nx = 1\n"
     module = cst.parse_module(source)
     big = module.body[1]
