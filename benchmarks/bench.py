@@ -1,17 +1,23 @@
-"""Benchmark jaxlint against parsers and ruff on a folder of real code, all measured in the same sitting.
+"""Benchmark jaxlint against parsers and ruff on folders of real code, all measured in the same sitting.
 
-    .venv/bin/python benchmarks/bench.py FOLDER [--runs 3] [--jobs N] [--markdown]
+    .venv/bin/python benchmarks/bench.py FOLDER [FOLDER...] [--runs 3] [--jobs N] [--markdown] [--no-parsers]
+    .venv/bin/python benchmarks/bench.py --big-file 5 [--runs 1] [--markdown]
 
 Prints one table: jaxlint cold (empty cache), jaxlint warm (same cache, unchanged tree), jaxlint with one process,
-``ast.parse`` of the same files, libcst's parser alone, and ``ruff check --select NPY201`` (a Rust reference); each
-row is the minimum wall time of ``--runs`` runs, with the peak memory (max RSS of the process and of its largest
-worker). A last line compares the peak memory of ``jaxlint -j 1`` on a quarter of the files and on all of them
-(it should be flat in the number of files). Needs ruff on PATH or next to this Python (``pip install ruff``).
+``ast.parse`` of the same files, libcst's parser alone (``--no-parsers`` leaves these two out), and
+``ruff check --select NPY201`` (a Rust reference); each row is the minimum wall time of ``--runs`` runs, with the
+peak memory (max RSS of the process and of its largest worker). A last line compares the peak memory of
+``jaxlint -j 1`` on a quarter of the files and on all of them (it should be flat in the number of files). Needs ruff
+on PATH or next to this Python (``pip install ruff``).
+
+``--big-file MB`` measures one generated module of that size instead (``big_file.py``, written to a temporary folder
+and deleted): libcst's parse of it alone, then ``jaxlint check`` and ``jaxlint --fix`` on the version with a finding
+in every block and on the version with one finding.
 """
 from __future__ import annotations
 
 import argparse
-import ast
+import json
 import os
 import platform
 import shutil
@@ -34,15 +40,16 @@ def python_files(folder: Path) -> list[Path]:
     return found
 
 
-def run_command(command: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS in KiB (the process itself or its largest child, whichever is larger)."""
+def run_command(command: list[str]) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS in KiB (the process itself or its largest child, whichever is larger) and CPU seconds
+    (user + system, the process and its workers: less sensitive than wall time to other work on the machine)."""
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         raise SystemExit(f"command failed ({status}): {' '.join(command)}")
-    return elapsed, usage.ru_maxrss
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def in_subprocess(code: str, files_list: Path) -> list[str]:
@@ -69,26 +76,99 @@ for path in open(sys.argv[1]).read().splitlines():
 """
 
 
-def best(command_factory, runs: int, before=None) -> tuple[float, int]:
-    times, peaks = [], []
+def best(command_factory, runs: int, before=None) -> tuple[float, int, float]:
+    """The minimum wall time, the maximum peak RSS and the minimum CPU time of ``runs`` runs."""
+    times, peaks, cpus = [], [], []
     for _ in range(runs):
         if before is not None:
             before()
-        elapsed, peak = run_command(command_factory())
+        elapsed, peak, cpu = run_command(command_factory())
         times.append(elapsed)
         peaks.append(peak)
-    return min(times), max(peaks)
+        cpus.append(cpu)
+    return min(times), max(peaks), min(cpus)
+
+
+def machine_line() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"machine: {cpu}, {os.cpu_count()} cores; Python {platform.python_version()}; "
+            f"load average now {os.getloadavg()[0]:.1f}")
+
+
+def print_table(header: tuple[str, ...], table: list[tuple[str, ...]], markdown: bool) -> None:
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for row in table:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(header)]
+        print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+        for row in table:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+
+
+def big_file_table(megabytes: float, runs: int, markdown: bool) -> None:
+    """libcst's parse, ``jaxlint check`` and ``jaxlint --fix`` (one process, no cache) on generated modules."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from big_file import generate
+
+    jaxlint = [str(HERE / "jaxlint")] if (HERE / "jaxlint").exists() else [sys.executable, "-m", "jaxlint"]
+    workdir = Path(tempfile.mkdtemp(prefix="jaxlint-bench-big-"))
+    common = ["--isolated", "--no-cache", "-j", "1", "--exit-zero"]
+    table = []
+    try:
+        for kind in ("many", "one"):
+            source = workdir / f"big_{kind}.py"
+            source.write_text(generate(int(megabytes * 1_000_000), kind), encoding="utf-8")
+            files_list = workdir / "files.txt"
+            files_list.write_text(str(source))
+            out = workdir / "out.json"
+            run_command(jaxlint + [str(source), *common, "--output-format", "json", "-o", str(out)])
+            findings = len(json.loads(out.read_text()))
+            parse_time, parse_peak, parse_cpu = best(lambda: in_subprocess(LIBCST_CODE, files_list), runs)
+            copy = workdir / f"fixed_{kind}.py"
+
+            def fresh_copy():
+                shutil.copyfile(source, copy)
+
+            rows = [("libcst parse alone", parse_time, parse_peak, parse_cpu),
+                    ("jaxlint check", *best(lambda: jaxlint + [str(source), *common], runs)),
+                    ("jaxlint --fix", *best(lambda: jaxlint + [str(copy), *common, "--fix"], runs, fresh_copy))]
+            for name, seconds, peak, cpu in rows:
+                table.append((f"{name} ({kind})", f"{source.stat().st_size:,}", str(findings), f"{seconds:.1f}",
+                              f"{seconds / parse_time:.2f}", f"{cpu:.1f}", f"{peak / 1024:.0f}"))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(machine_line())
+    print(f"generated modules of {megabytes:g} MB (benchmarks/big_file.py); minimum of {runs} runs")
+    print_table(("run", "bytes", "findings", "seconds", "x libcst parse", "CPU s", "peak MiB"), table, markdown)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("folder", type=Path)
+    parser.add_argument("folders", type=Path, nargs="*")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=None, help="jaxlint -j for the parallel rows (default: cores)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--no-parsers", action="store_true", help="leave out the ast.parse and libcst rows")
+    parser.add_argument("--big-file", type=float, metavar="MB", help="measure one generated module of MB megabytes")
     args = parser.parse_args()
-    folder = args.folder.resolve()
-    files = python_files(folder)
+    if args.big_file:
+        big_file_table(args.big_file, args.runs, args.markdown)
+        return
+    if not args.folders:
+        parser.error("give at least one FOLDER (or --big-file MB)")
+    folders = [folder.resolve() for folder in args.folders]
+    files = [path for folder in folders for path in python_files(folder)]
+    paths = list(map(str, folders))
     lines = 0
     for path in files:
         with open(path, "rb") as handle:
@@ -106,55 +186,39 @@ def main() -> None:
         shutil.rmtree(cache, ignore_errors=True)
 
     rows = []
-    rows.append(("jaxlint cold", *best(lambda: jaxlint + [str(folder), "--cache-dir", str(cache), *jobs, *common],
+    rows.append(("jaxlint cold", *best(lambda: jaxlint + [*paths, "--cache-dir", str(cache), *jobs, *common],
                                        args.runs, clear_cache)))
-    run_command(jaxlint + [str(folder), "--cache-dir", str(cache), *jobs, *common])  # fill the cache
-    rows.append(("jaxlint warm", *best(lambda: jaxlint + [str(folder), "--cache-dir", str(cache), *jobs, *common],
+    run_command(jaxlint + [*paths, "--cache-dir", str(cache), *jobs, *common])  # fill the cache
+    rows.append(("jaxlint warm", *best(lambda: jaxlint + [*paths, "--cache-dir", str(cache), *jobs, *common],
                                        args.runs)))
-    rows.append(("jaxlint -j 1 (no cache)", *best(lambda: jaxlint + [str(folder), "--no-cache", "-j", "1", *common],
+    rows.append(("jaxlint -j 1 (no cache)", *best(lambda: jaxlint + [*paths, "--no-cache", "-j", "1", *common],
                                                   args.runs)))
-    rows.append(("ast.parse", *best(lambda: in_subprocess(AST_CODE, files_list), args.runs)))
-    rows.append(("libcst parse alone", *best(lambda: in_subprocess(LIBCST_CODE, files_list), args.runs)))
+    if not args.no_parsers:
+        rows.append(("ast.parse", *best(lambda: in_subprocess(AST_CODE, files_list), args.runs)))
+        rows.append(("libcst parse alone", *best(lambda: in_subprocess(LIBCST_CODE, files_list), args.runs)))
     if ruff:
         rows.append(("ruff --select NPY201", *best(
             lambda: [ruff, "check", "--select", "NPY201", "--no-cache", "--isolated", "--exit-zero", "-q",
-                     "--extend-exclude", "*.ipynb", str(folder)], args.runs)))
+                     "--extend-exclude", "*.ipynb", *paths], args.runs)))
 
     quarter = files[: max(1, len(files) // 4)]
     quarter_list = workdir / "quarter.txt"
     quarter_list.write_text("\n".join(map(str, quarter)))
-    _, peak_quarter = run_command(jaxlint + [*map(str, quarter), "--no-cache", "-j", "1", *common])
-    _, peak_all = run_command(jaxlint + [str(folder), "--no-cache", "-j", "1", *common])
+    _, peak_quarter, _ = run_command(jaxlint + [*map(str, quarter), "--no-cache", "-j", "1", *common])
+    _, peak_all, _ = run_command(jaxlint + [*paths, "--no-cache", "-j", "1", *common])
     shutil.rmtree(workdir, ignore_errors=True)
 
-    ruff_time = next((t for name, t, _ in rows if name.startswith("ruff")), None)
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    print(f"machine: {cpu}, {os.cpu_count()} cores; Python {platform.python_version()}; "
-          f"load average at start {os.getloadavg()[0]:.1f}")
-    print(f"corpus: {folder} ({len(files)} files, {lines} lines); minimum of {args.runs} runs")
-    header = ("tool", "files", "lines", "seconds", "lines/s", "x ruff", "peak MiB")
+    ruff_time, ruff_cpu = next(((t, c) for name, t, _, c in rows if name.startswith("ruff")), (None, None))
+    print(machine_line())
+    print(f"corpus: {', '.join(paths)} ({len(files)} files, {lines} lines); minimum of {args.runs} runs")
+    header = ("tool", "files", "lines", "seconds", "lines/s", "x ruff", "CPU s", "CPU x ruff", "peak MiB")
     table = []
-    for name, seconds, peak in rows:
+    for name, seconds, peak, cpu in rows:
         ratio = f"{seconds / ruff_time:.1f}" if ruff_time else "-"
+        cpu_ratio = f"{cpu / ruff_cpu:.1f}" if ruff_cpu else "-"
         table.append((name, str(len(files)), str(lines), f"{seconds:.2f}", f"{lines / seconds:,.0f}", ratio,
-                      f"{peak / 1024:.0f}"))
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for row in table:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(header)]
-        print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-        for row in table:
-            print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+                      f"{cpu:.2f}", cpu_ratio, f"{peak / 1024:.0f}"))
+    print_table(header, table, args.markdown)
     print(f"peak memory, jaxlint -j 1: {peak_quarter / 1024:.0f} MiB on {len(quarter)} files, "
           f"{peak_all / 1024:.0f} MiB on {len(files)} files")
 

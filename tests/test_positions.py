@@ -5,10 +5,12 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from jaxlint import positions
 from jaxlint.diagnostics import LineIndex
 from jaxlint.engine import lint_source
-from jaxlint.positions import SpanError, node_spans
+from jaxlint.positions import SpanError, StatementSpans, node_spans
 from jaxlint.rules import rule_by_code
+from support.corpus import example_sources
 from support.rule_harness import example_settings
 
 SOURCES = [
@@ -53,3 +55,119 @@ def test_trailing_blank_lines_without_final_newline():
     settings = example_settings(rule, rule.INVALID[0])
     found = lint_source(source, "example.py", settings, rules=[rule]).diagnostics
     assert [(d.code, d.start.row, d.start.column) for d in found] == [("JAX101", 2, 5)]
+
+
+# -- spans of the reported statements only ---------------------------------------------------------------------
+LAYOUTS = SOURCES + [
+    "# header comment\n\nimport jax\n\n\n# leading comment\n@dec  # c\n\n# between decorators\n@other(1,\n       2)\n"
+    "def f():\n    return jax.tree_map(f, t)\n\n# footer\n",
+    "a = 1; b = 2\nc = 3;\nif a:\n    pass\nelse:\n    x = [\n  1]\n",
+    "x = 1\ry = 2\rdef f():\r    return 3\r",  # lone carriage returns end lines for Python and ast
+    "x = '''\nmulti\nline'''\ny = \\\n    2\n",
+    "\n\n\n",
+    "",
+    "x = 1\n\n\n",
+    "x = 1\n\n\n ",  # whitespace after the last newline: regenerated differently by libcst
+    "import jax\nx = jax.tree_map(f, t)",  # no final newline: the last statement falls back to the whole module
+    "class A:\n    @property\n    def p(self): ...\n\n\n@dataclass\nclass B: pass\n",
+    "if True:\n  x = 1\n\n  # a comment inside the block\n\n  y = 2\n# a comment after the block\nz = 3\n",
+    "print 'python 2'\n" if False else "async def f():\n    async with a as b:\n        await b\n",
+]
+
+
+def _all_nodes(module: cst.CSTNode):
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+def _with_ancestors(module: cst.Module):
+    """Every node with its ancestors, the module first and the node last (as a report holds them)."""
+    stack = [(module,)]
+    while stack:
+        chain = stack.pop()
+        yield chain
+        stack.extend((*chain, child) for child in chain[-1].children)
+
+
+@pytest.mark.parametrize("source", LAYOUTS + example_sources())
+def test_statement_spans_equal_whole_module_spans(source):
+    module = cst.parse_module(source)
+    whole = node_spans(module, source)
+    for chain in _with_ancestors(module):
+        node = chain[-1]
+        for hinted in (False, True):  # a fresh one per lookup: each takes its own path
+            lazy = StatementSpans(module, source)
+            if hinted:
+                lazy.include(chain)
+            try:
+                expected = whole[node]
+            except SpanError:
+                with pytest.raises(SpanError):
+                    lazy[node]
+                continue
+            assert lazy[node] == expected, (type(node).__name__, hinted, source)
+
+
+def test_statement_spans_generate_only_the_statements_asked_about():
+    source = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(50))
+    module = cst.parse_module(source)
+    spans = StatementSpans(module, source)
+    target = module.body[30].body.body[0]  # the return statement of f30
+    spans.include((module, module.body[30], module.body[30].body, target))
+    start, end = spans[target]
+    assert source[start:end] == "return x + 30"
+    assert spans.statements_generated == 1
+    # A node without a hint is searched statement by statement, from the first.
+    start, end = spans[module.body[3].name]
+    assert source[start:end] == "f3"
+    assert spans.statements_generated == 5
+
+
+def test_statement_spans_generate_one_method_of_a_large_class():
+    methods = "".join(f"    # method {i}\n    @property\n    def m{i}(self):\n        return {i}\n\n"
+                      for i in range(40))
+    source = f"import jax\n\n\nclass Big:\n{methods}\nx = 1\n"
+    module = cst.parse_module(source)
+    big = module.body[1]
+    method = big.body.body[20]
+    returned = method.body.body[0].body[0].value
+    spans = StatementSpans(module, source)
+    spans.include((module, big, big.body, method, method.body, method.body.body[0], method.body.body[0].body[0]))
+    assert source[slice(*spans[returned])] == "20"
+    assert spans.statements_generated == 1
+    assert spans[method] == node_spans(module, source)[method]
+    spans[big]  # not generated yet: the search generates the import, then the class
+    assert spans.statements_generated == 3
+    last = big.body.body[-1]  # the last method: its end is not known without its class, so the class is generated
+    spans = StatementSpans(module, source)
+    spans.include((module, big, big.body, last))
+    assert spans.statements_generated == 1 and spans[last] == node_spans(module, source)[last]
+    spans[big]
+    assert spans.statements_generated == 1
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda starts: None,  # ast cannot read the file
+    lambda starts: [starts[0], *(start + 1 for start in starts[1:])],  # offsets one character late
+    lambda starts: [starts[0], *(start - 1 for start in starts[1:])],  # offsets one character early
+    lambda starts: [starts[0], starts[2], starts[1], *starts[3:]],  # statements of the same text swapped
+    lambda starts: [*starts[:3], *starts[4:], starts[-1]],  # a, b, c read one statement late: same lengths
+])
+def test_statement_spans_fall_back_to_the_whole_module_when_an_offset_is_wrong(monkeypatch, wrong):
+    source = "# header\nx = 1\nx = 1\nx = 1\na = 1\nb = 2\nc = 3\n\ndef f():\n    return x\n"
+    module = cst.parse_module(source)
+    layout = positions._statement_layout(module, source)
+    starts = wrong([start for start, _ in layout])
+    wrong_layout = None if starts is None else [(start, inner) for start, (_, inner) in zip(starts, layout)]
+    monkeypatch.setattr(positions, "_statement_layout", lambda module, source: wrong_layout)
+    whole = node_spans(module, source)
+    for node in _all_nodes(module):  # found by searching from the first statement
+        assert StatementSpans(module, source)[node] == whole[node], type(node).__name__
+    for chain in _with_ancestors(module):  # found through the node's ancestors (as the engine does)
+        spans = StatementSpans(module, source)
+        spans.include(chain)
+        node = chain[-1]
+        assert spans[node] == whole[node], type(node).__name__

@@ -199,10 +199,15 @@ def collect_facts(source: str) -> AstFacts | None:
 
 def may_match_ast(source: str, rules: Sequence[type["Rule"]]) -> bool:
     """False only when no rule can fire on ``source``: every rule is gated and its gate says no."""
-    gated = [rule for rule in rules if rule.has_ast_gate()]
-    if len(gated) < len(rules):
-        return True
+    return bool(rules_that_may_match_ast(source, rules))
+
+
+def rules_that_may_match_ast(source: str, rules: Sequence[type["Rule"]]) -> list[type["Rule"]]:
+    """The rules whose gate keeps ``source``. When one rule has no gate the file goes to libcst anyway, and all are
+    kept without an ``ast`` parse (the gated ones only cost their visit); when ``ast`` cannot parse it, all are."""
+    if not all(rule.has_ast_gate() for rule in rules):
+        return list(rules)
     facts = collect_facts(source)
     if facts is None:
-        return True
-    return any(rule.may_match_ast(facts) for rule in gated)
+        return list(rules)
+    return [rule for rule in rules if rule.may_match_ast(facts)]

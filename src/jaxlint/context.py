@@ -11,7 +11,7 @@ from jaxlint.inference import ValueInference
 from jaxlint.names import NameResolver
 from jaxlint.rules.base import Report, Rule
 from jaxlint.settings import Settings
-from jaxlint.walk import child_fields, trivia_classes
+from jaxlint.walk import child_fields, skippable_classes
 
 
 class FileContext:
@@ -71,7 +71,8 @@ class BatchedVisitor(cst.CSTVisitor):
         self.context.ancestors.pop()
 
     def run(self, module: cst.CSTNode) -> None:
-        skip = trivia_classes(frozenset(self._visit) | frozenset(self._leave))
+        # Subtrees that hold no class any rule visits: whitespace, punctuation and leaves (names, numbers, strings).
+        skip = skippable_classes(frozenset(self._visit) | frozenset(self._leave))
         visit, leave = self._visit, self._leave
         ancestors = self.context.ancestors
         push, pop = ancestors.append, ancestors.pop

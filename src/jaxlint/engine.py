@@ -8,12 +8,12 @@ from typing import Callable, Sequence
 
 import libcst as cst
 
-from jaxlint.ast_gate import may_match_ast
+from jaxlint.ast_gate import rules_that_may_match_ast
 from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
-from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
-from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits, map_offset, map_span
+from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, LineIndex, Location
+from jaxlint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
 from jaxlint.noqa import file_suppression, line_suppresses
-from jaxlint.positions import node_spans
+from jaxlint.positions import StatementSpans
 from jaxlint.rules.base import Rule
 from jaxlint.settings import Settings, enabled_rules
 from jaxlint.version_range import fixes_allowed
@@ -79,15 +79,21 @@ def rules_that_may_match(source: str, rules: Sequence[type[Rule]]) -> list[type[
 
 
 def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
-    """Three stages, cheapest first: the words, the text gate (``text_gate``: what stands around the names, no
-    parse) and, for the rules left, the ast gate (``ast_gate``: an ``ast`` parse, no libcst)."""
+    return bool(prefiltered_rules(source, rules))
+
+
+def prefiltered_rules(source: str, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
+    """The rules that may fire on ``source``, by three stages, cheapest first: the words, the text gate
+    (``text_gate``: what stands around the names, no parse) and, for the rules left, the ast gate (``ast_gate``: an
+    ``ast`` parse, no libcst). Each stage over-approximates each rule's findings on its own, so only these rules
+    need to visit the tree."""
     scan = _Scan(source)
     candidates = _rules_that_may_match(scan, rules)
     if not candidates:
-        return False
+        return []
     facts = TextFacts(source)
     candidates = [rule for rule in candidates if rule.may_match_text(facts, scan.words)]
-    return bool(candidates) and may_match_ast(source, candidates)
+    return rules_that_may_match_ast(source, candidates) if candidates else []
 
 
 WordIndex = dict[str, list[frozenset[str]]]
@@ -185,16 +191,22 @@ class LintResult:
 
 
 def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[type[Rule]] | None = None,
-                prefilter: bool = True) -> LintResult:
-    """Findings for one source text (``path`` is used for messages and per-file settings only)."""
+                prefilter: bool = True, module: cst.Module | None = None) -> LintResult:
+    """Findings for one source text (``path`` is used for messages and per-file settings only).
+
+    ``module``: the source already parsed (``fix_source`` parses each fixed text to check it, and lints that tree).
+    """
     if rules is None:
         rules = rules_for(settings, path)
     suppression = file_suppression(source)
     rules = [rule for rule in rules if not suppression.suppresses(rule.code) and rule.applies_to(settings)]
-    if not rules or (prefilter and not passes_prefilter(source, rules)):
+    if rules and prefilter:
+        rules = prefiltered_rules(source, rules)
+    if not rules:
         return LintResult([], parsed=False)
     try:
-        module = parse(source)
+        if module is None:
+            module = parse(source)
     except ParseFailure as failure:
         location = Location(failure.row, failure.column)
         return LintResult([Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)])
@@ -213,12 +225,15 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
     if not reports:
         return []
     index = LineIndex(context.source)
-    builder = EditBuilder(context.source, index, node_spans(context.module, context.source))
+    # Spans only for the statements that hold a reported node (found through the report's ancestors).
+    spans = StatementSpans(context.module, context.source)
+    builder = EditBuilder(context.source, index, spans)
     diagnostics = []
     seen: set[tuple] = set()
     fixable = fixes_allowed(context.settings)  # below the oldest known release no rule fixes (version_range)
     for report in reports:
         rule = rules[report.code]
+        spans.include(report.ancestors)
         start, end = builder.span(report.node)
         start_location, end_location = index.location(start), index.location(end)
         if line_suppresses(index, start_location.row, report.code):
@@ -271,23 +286,22 @@ def _fixable(diagnostic: Diagnostic, unsafe: bool) -> bool:
     return fix is not None and (fix.applicability is Applicability.SAFE or unsafe)
 
 
-def _parses(source: str) -> bool:
+def _parsed(source: str) -> cst.Module | None:
     try:
-        parse(source)
+        return parse(source)
     except ParseFailure:
-        return False
-    return True
+        return None
 
 
 def _choose_compatible(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
-    """Fixes whose edits do not touch each other; the rest wait for the next iteration."""
+    """Fixes whose edits do not touch each other (``edits_overlap``); the rest wait for the next iteration."""
     chosen: list[Diagnostic] = []
-    taken: list[Edit] = []
+    taken = TakenEdits()
     for diagnostic in diagnostics:
-        if edits_overlap(diagnostic.fix.edits, taken):
+        if taken.overlaps(diagnostic.fix.edits):
             continue
         chosen.append(diagnostic)
-        taken.extend(diagnostic.fix.edits)
+        taken.add(diagnostic.fix.edits)
     return chosen
 
 
@@ -305,8 +319,9 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
     applied: list[tuple[AppliedFix, tuple[int, int] | None]] = []
     rejected: list[Diagnostic] = []
     rejected_keys: set[tuple] = set()
-    # Edits of each iteration with the text they applied to, to map later findings back to the original.
-    history: list[tuple[list[Edit], str]] = []
+    # Per iteration, the map from its fixed text back to the text before it (to map findings to the original).
+    history: list[OffsetMap] = []
+    original_index = LineIndex(source)
     result = lint_source(current, path, settings, rules=rules)
     for _ in range(MAX_FIX_ITERATIONS):
         candidates = [d for d in result.diagnostics if _fixable(d, unsafe)
@@ -314,11 +329,12 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
         chosen = _choose_compatible(candidates)
         if not chosen:
             break
-        new_source, chosen = _apply_checked(current, chosen, rejected, rejected_keys)
+        new_source, chosen, new_module = _apply_checked(current, chosen, rejected, rejected_keys)
         if not chosen:
             break
         edits = [edit for diagnostic in chosen for edit in diagnostic.fix.edits]
-        applied = [(record, map_span(span, edits) if span is not None else None) for record, span in applied]
+        forward = OffsetMap(edits)
+        applied = [(record, forward.map_span(span) if span is not None else None) for record, span in applied]
         for diagnostic in chosen:
             original_offset = _to_original(diagnostic.start_offset, history)
             probe = diagnostic.fix.probe
@@ -327,13 +343,13 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
             probe_original = None
             if probe is not None:
                 probe_original = (_to_original(probe[0], history), _to_original(probe[1], history))
-            row_col = LineIndex(source).location(original_offset)
+            row_col = original_index.location(original_offset)
             record = AppliedFix(diagnostic.code, diagnostic.message, row_col.row, row_col.column,
                                 diagnostic.fix.applicability, diagnostic.fix.message, probe_original, None)
-            applied.append((record, map_span(probe, edits) if probe is not None else None))
-        history.append((edits, current))
+            applied.append((record, forward.map_span(probe) if probe is not None else None))
+        history.append(OffsetMap(invert_edits(edits, current)))
         current = new_source
-        result = lint_source(current, path, settings, rules=rules)
+        result = lint_source(current, path, settings, rules=rules, module=new_module)
     records = []
     for record, span in applied:
         record.probe_fixed = span
@@ -342,29 +358,34 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
 
 
 def _apply_checked(source: str, chosen: list[Diagnostic], rejected: list[Diagnostic],
-                   rejected_keys: set[tuple]) -> tuple[str, list[Diagnostic]]:
-    """Apply the fixes together if the result parses; otherwise keep only those that parse on their own."""
+                   rejected_keys: set[tuple]) -> tuple[str, list[Diagnostic], cst.Module | None]:
+    """Apply the fixes together if the result parses; otherwise keep only those that parse on their own.
+
+    Returns the new text, the fixes applied and the new text's tree when it was parsed here (None otherwise).
+    """
     combined = apply_edits(source, [e for d in chosen for e in d.fix.edits])
-    if _parses(combined):
-        return combined, chosen
+    module = _parsed(combined)
+    if module is not None:
+        return combined, chosen, module
     kept: list[Diagnostic] = []
     for diagnostic in chosen:
-        if _parses(apply_edits(source, diagnostic.fix.edits)):
+        if _parsed(apply_edits(source, diagnostic.fix.edits)) is not None:
             kept.append(diagnostic)
         else:
             rejected.append(diagnostic)
             rejected_keys.add((diagnostic.code, diagnostic.message, diagnostic.start_offset))
     if not kept:
-        return source, []
+        return source, [], None
     combined = apply_edits(source, [e for d in kept for e in d.fix.edits])
-    if _parses(combined):
-        return combined, kept
+    module = _parsed(combined)
+    if module is not None:
+        return combined, kept, module
     # Individually fine but not together: apply only the first this round.
-    return apply_edits(source, kept[0].fix.edits), kept[:1]
+    return apply_edits(source, kept[0].fix.edits), kept[:1], None
 
 
-def _to_original(offset: int, history: list[tuple[list[Edit], str]]) -> int:
+def _to_original(offset: int, history: list[OffsetMap]) -> int:
     """Map an offset in the current text back through earlier iterations to the original source."""
-    for edits, old_source in reversed(history):
-        offset = map_offset(offset, invert_edits(edits, old_source), inclusive_end=False)
+    for backward in reversed(history):
+        offset = backward.map(offset, inclusive_end=False)
     return offset

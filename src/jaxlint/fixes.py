@@ -1,6 +1,7 @@
 """From node-level fix descriptions to text edits, and applying text edits to a source."""
 from __future__ import annotations
 
+import bisect
 from typing import Iterable, Mapping, Sequence
 
 import libcst as cst
@@ -15,7 +16,8 @@ class EditBuilder:
     def __init__(self, source: str, index: LineIndex, spans: Mapping[cst.CSTNode, tuple[int, int]]) -> None:
         self.source = source
         self.index = index
-        self.spans = spans  # node -> (start, end) character offsets, from ``jaxlint.positions.node_spans``
+        # node -> (start, end) character offsets: ``jaxlint.positions.StatementSpans`` or ``node_spans``.
+        self.spans = spans
 
     def span(self, node: cst.CSTNode) -> tuple[int, int]:
         return self.spans[node]
@@ -139,3 +141,63 @@ def invert_edits(edits: Sequence[Edit], old_source: str) -> list[Edit]:
         inverted.append(Edit(new_start, new_start + len(edit.content), old_source[edit.start:edit.end]))
         shift += len(edit.content) - (edit.end - edit.start)
     return inverted
+
+
+class TakenEdits:
+    """The edits chosen so far, for ``--fix`` files with thousands of fixes: ``edits_overlap`` against all of them
+    is one bisection instead of a pass over every one.
+
+    Two edits conflict exactly when their closed ranges ``[start, end]`` share a point (``edits_overlap``), so the
+    chosen edits are kept as the union of their closed ranges: disjoint intervals, sorted, ends strictly increasing.
+    """
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+
+    def overlaps(self, edits: Iterable[Edit]) -> bool:
+        return any(self._touches(edit.start, edit.end) for edit in edits)
+
+    def _touches(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self._ends, start)  # the first interval that does not end before ``start``
+        return i < len(self._starts) and self._starts[i] <= end
+
+    def add(self, edits: Iterable[Edit]) -> None:
+        for edit in edits:
+            start, end = edit.start, edit.end
+            first = bisect.bisect_left(self._ends, start)
+            last = bisect.bisect_right(self._starts, end)  # intervals first..last-1 touch [start, end]
+            if first < last:
+                start, end = min(start, self._starts[first]), max(end, self._ends[last - 1])
+            self._starts[first:last] = [start]
+            self._ends[first:last] = [end]
+
+
+class OffsetMap:
+    """``map_offset`` through one set of non-overlapping edits, for many offsets: a bisection per offset."""
+
+    def __init__(self, edits: Sequence[Edit]) -> None:
+        self._edits = sorted(edits, key=lambda e: (e.start, e.end))
+        self._ends = [edit.end for edit in self._edits]
+        self._shifts = [0]  # _shifts[k]: the total length change of the first k edits
+        for edit in self._edits:
+            self._shifts.append(self._shifts[-1] + len(edit.content) - (edit.end - edit.start))
+
+    def map(self, offset: int, *, inclusive_end: bool) -> int:
+        edits, ends = self._edits, self._ends
+        if inclusive_end:
+            after = bisect.bisect_right(ends, offset)  # edits ending at or before the offset move it
+            shift = self._shifts[after]
+        else:
+            # Edits ending before it move it; of those ending at it, all but an insertion exactly at it.
+            before = bisect.bisect_left(ends, offset)
+            after = bisect.bisect_right(ends, offset)
+            shift = self._shifts[before] + sum(self._shifts[k + 1] - self._shifts[k] for k in range(before, after)
+                                               if edits[k].start != edits[k].end)
+        if after < len(edits) and edits[after].start < offset:  # the offset lies inside this edit's range
+            edit = edits[after]
+            shift += edit.start + (len(edit.content) if inclusive_end else 0) - offset
+        return offset + shift
+
+    def map_span(self, span: tuple[int, int]) -> tuple[int, int]:
+        return self.map(span[0], inclusive_end=False), self.map(span[1], inclusive_end=True)

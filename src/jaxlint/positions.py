@@ -1,4 +1,4 @@
-"""Character spans of CST nodes, for the few modules that have findings.
+"""Character spans of CST nodes, for the few modules that have findings (and there for the reported statements only).
 
 libcst's ``PositionProvider`` regenerates the module while keeping line/column pairs for every token and node (about
 a third of a second for a 2,000-line file, more than parsing it). jaxlint needs character offsets into the source,
@@ -7,10 +7,13 @@ so this codegen state keeps one running offset instead: same traversal and the s
 """
 from __future__ import annotations
 
+import ast
 import os
+import re
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Iterator, Mapping, Optional, Sequence
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -80,3 +83,178 @@ def node_spans(module: cst.Module, source: str) -> dict[cst.CSTNode, tuple[int, 
         return state.spans
     common = len(os.path.commonprefix([code, source]))
     return _Spans((node, span) for node, span in state.spans.items() if span[1] <= common)
+
+
+class StatementSpans:
+    """The spans of ``node_spans``, generated one statement at a time, only for the statements asked about.
+
+    A file with one finding in a 5 MB module needs the spans of one statement, not of millions of nodes (their
+    codegen costs about as much as the parse, and their table as much memory as a tenth of the tree). A statement
+    starts at the first line of its leading comments and blank lines, which ``ast``'s line numbers give without any
+    codegen: for the top-level statements, and for the statements in the bodies of functions and classes (a method
+    of a large class is generated alone). Every statement generated must equal the source at its offset and end
+    where the next one starts; when one does not (a layout where the lines do not add up, a file ``ast`` cannot
+    read, the last line of a file without a final newline), the spans of the whole module are generated as
+    ``node_spans`` does.
+    """
+
+    def __init__(self, module: cst.Module, source: str) -> None:
+        self._module = module
+        self._source = source
+        self._spans: dict[cst.CSTNode, tuple[int, int]] = {}
+        self._layout: list[tuple[int, list | None]] | None = None  # once computed; [] when unknown
+        self._top_index: dict[int, int] = {}  # id of a top-level statement -> its index
+        self._generated: set[int] = set()  # ids of the statements whose spans are in ``_spans``
+        self._whole: Mapping[cst.CSTNode, tuple[int, int]] | None = None
+        self.statements_generated = 0  # how many statements were generated (for tests)
+
+    def __getitem__(self, node: cst.CSTNode) -> tuple[int, int]:
+        if self._whole is not None:
+            return self._whole[node]
+        span = self._spans.get(node)
+        if span is not None:
+            return span
+        for index in range(len(self._module.body)):  # a node no hint led to: search statement by statement
+            if id(self._module.body[index]) not in self._generated:
+                target = self._top_target(index)
+                if target is None or not self._generate(*target):
+                    return self._whole_module()[node]
+                span = self._spans.get(node)
+                if span is not None:
+                    return span
+        return self._whole_module()[node]  # the module itself, its header or its footer
+
+    def include(self, ancestors: Sequence[cst.CSTNode]) -> None:
+        """Generate the spans of the innermost statement of ``ancestors`` (the module first, as a report holds them)
+        whose place is known: a top-level statement, or a statement in the body of a function or class that has a
+        next sibling (the last one's end is not known without generating what follows)."""
+        if self._whole is not None or len(ancestors) < 2 or ancestors[0] is not self._module:
+            return
+        if self._known_layout() is None:
+            self._whole_module()
+            return
+        index = self._top_index.get(id(ancestors[1]))
+        if index is None:
+            return
+        top = self._top_target(index)
+        if top is None:
+            self._whole_module()
+            return
+        inner = self._inner_target(ancestors, index)
+        if inner is not None and self._generate(*inner):
+            return
+        if not self._generate(*top):
+            self._whole_module()
+
+    def _top_target(self, index: int) -> tuple | None:
+        layout = self._known_layout()
+        if layout is None or (index == len(layout) - 1 and not self._module.has_trailing_newline):
+            return None  # the whole module's codegen drops the last newline: let it give the spans, as before
+        end = layout[index + 1][0] if index + 1 < len(layout) else len(self._source) - self._footer_length()
+        return self._module.body[index], layout[index][0], end, ()
+
+    def _inner_target(self, ancestors: Sequence[cst.CSTNode], index: int) -> tuple | None:
+        statement, inner = ancestors[1], self._known_layout()[index][1]
+        found = None
+        indents: tuple[str, ...] = ()
+        depth = 2
+        while inner is not None and depth + 1 < len(ancestors) and ancestors[depth] is statement.body:
+            block = statement.body
+            child = ancestors[depth + 1]
+            position = next((i for i, sibling in enumerate(block.body) if sibling is child), None)
+            if position is None or position + 1 >= len(block.body):
+                break
+            indents = (*indents, block.indent if block.indent is not None else self._module.default_indent)
+            (start, child_inner), end = inner[position], inner[position + 1][0]
+            found = (child, start, end, indents)
+            statement, inner = child, child_inner
+            depth += 2
+        return found
+
+    def _generate(self, statement: cst.CSTNode, start: int, end: int, indents: tuple[str, ...]) -> bool:
+        if id(statement) in self._generated:
+            return True
+        module = self._module
+        state = _OffsetCodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+        state.offset = start
+        state.indent_tokens = list(indents)
+        statement._codegen(state)
+        code = "".join(state.tokens)
+        if start + len(code) != end or not self._source.startswith(code, start):
+            return False
+        self._spans.update(state.spans)
+        self._generated.add(id(statement))
+        self.statements_generated += 1
+        return True
+
+    def _whole_module(self) -> Mapping[cst.CSTNode, tuple[int, int]]:
+        if self._whole is None:
+            self._whole = node_spans(self._module, self._source)
+            self._spans.clear()
+        return self._whole
+
+    def _known_layout(self) -> list | None:
+        if self._layout is None:
+            layout = _statement_layout(self._module, self._source) or []
+            # The first statement must start right after the module's header (its leading comment lines).
+            if layout and layout[0][0] != len(_code_of(self._module, self._module.header)):
+                layout = []
+            self._layout = layout
+            self._top_index = {id(statement): index for index, statement in enumerate(self._module.body)}
+        return self._layout or None
+
+    def _footer_length(self) -> int:
+        return len(_code_of(self._module, self._module.footer))
+
+
+def _code_of(module: cst.Module, nodes) -> str:
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    for node in nodes:
+        node._codegen(state)
+    return "".join(state.tokens)
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _statement_layout(module: cst.Module, source: str) -> list[tuple[int, list | None]] | None:
+    """Per top-level statement: the offset of its first line (leading blank and comment lines included), from
+    ``ast``, and the same layout for the body of a function or class (None where not known). None when ``ast``
+    cannot parse the source or the two disagree on the number of top-level statements."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    # ``ast`` counts lines as Python does: a lone "\r" ends one too.
+    line_starts = [0, *(match.end() for match in _NEWLINE.finditer(source))]
+    return _layout_of(module.body, tree.body, line_starts)
+
+
+def _layout_of(statements, ast_body: list, line_starts: list[int]) -> list[tuple[int, list | None]] | None:
+    """A libcst ``SimpleStatementLine`` holds every statement of its line (``a; b``), ``ast`` lists them one by one;
+    a decorated definition starts at its first decorator."""
+    layout = []
+    cursor = 0
+    for statement in statements:
+        if cursor >= len(ast_body):
+            return None
+        first = ast_body[cursor]
+        row = first.lineno
+        leading = len(statement.leading_lines)
+        decorators = getattr(statement, "decorators", ())
+        if decorators:
+            row = min([row, *(decorator.lineno for decorator in getattr(first, "decorator_list", ()))])
+            leading += len(decorators[0].leading_lines)
+        row -= leading
+        if not 1 <= row <= len(line_starts):
+            return None
+        inner = None
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and isinstance(statement.body, cst.IndentedBlock) \
+                and isinstance(first, _AST_DEFINITIONS):
+            inner = _layout_of(statement.body.body, first.body, line_starts)
+        layout.append((line_starts[row - 1], inner))
+        cursor += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return layout if cursor == len(ast_body) else None

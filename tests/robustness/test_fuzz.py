@@ -49,6 +49,7 @@ def test_grammar_programs(program):
     _assert_ok(program, [f for f in check_program(program, ALL) if f.kind != "input-unparseable"])
 
 
+@pytest.mark.slow  # hypothesmith's node strategy: about half a minute per run on an idle core
 @fuzz(20)
 @given(hypothesmith.from_node())
 def test_node_programs(program):
@@ -68,6 +69,7 @@ def test_grammar_programs_with_a_jax_snippet(program, snippet, data):
     _assert_ok(mutated, [f for f in check_program(mutated, snippet.settings) if f.kind != "input-unparseable"])
 
 
+@pytest.mark.slow  # each example lints and fixes a whole source file of jaxlint's
 @fuzz(15)
 @given(st.sampled_from(FILES), st.sampled_from(SNIPPETS), st.data())
 def test_repository_files_with_a_jax_snippet(path, snippet, data):

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from jaxlint.engine import lint_source, may_match
+from jaxlint.engine import lint_source, may_match, prefiltered_rules
 from jaxlint.rules import all_rules
 from support.rule_harness import example_settings
 
@@ -48,3 +48,22 @@ def test_regex_prefilter_is_exactly_substring_search(trigger_lists, text):
     rules = [_Fake(triggers) for triggers in trigger_lists]
     expected = any(t in text for r in rules for t in r.triggers)
     assert may_match(text, rules) == expected
+
+
+# -- only the rules a file may match visit it ---------------------------------------------------------------------
+def test_each_rule_keeps_its_examples_through_all_three_stages():
+    # lint_source runs only the rules that the word, text and ast stages keep: each stage must keep the rule itself.
+    for rule, example in INVALID:
+        settings = replace(example_settings(rule, example), select=("ALL",))
+        rules = [r for r in all_rules() if r.applies_to(settings)]
+        assert rule in prefiltered_rules(example.code, rules), f"{rule.code}: a stage drops {example.code!r}"
+
+
+@pytest.mark.parametrize(("source", "codes"), [
+    ("import jax\nx = jax.tree_map(f, t)\n", {"JAX101", "JAX402"}),
+    ("import jax\nwith jax.sharding.Mesh(devices, ('x',)):\n    pass\n", {"JAX401"}),
+    ("import jax\nx = jax.tree_util.tree_map(f, t)\n", set()),
+])
+def test_rules_no_stage_keeps_do_not_visit(source, codes):
+    rules = [rule for rule in all_rules() if not rule.opt_in]
+    assert {rule.code for rule in prefiltered_rules(source, rules)} == codes
