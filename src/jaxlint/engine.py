@@ -15,7 +15,8 @@ from jaxlint.fixes import EditBuilder, apply_edits, edits_overlap, invert_edits,
 from jaxlint.noqa import file_suppression, line_suppresses
 from jaxlint.positions import node_spans
 from jaxlint.rules.base import Rule
-from jaxlint.settings import Settings, enabled_rules
+from jaxlint.rules import enabled_rules
+from jaxlint.settings import Settings
 from jaxlint.version_range import fixes_allowed
 from jaxlint.text_gate import TextFacts
 
