@@ -24,10 +24,7 @@ from __future__ import annotations
 import ast
 import warnings
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from jaxlint.rules.base import Rule
+from typing import Iterable, Protocol, Sequence
 
 
 @dataclass
@@ -197,7 +194,15 @@ def collect_facts(source: str) -> AstFacts | None:
     return facts
 
 
-def may_match_ast(source: str, rules: Sequence[type["Rule"]]) -> bool:
+class GatedRule(Protocol):
+    """What the gate asks of a rule class (``jaxlint.rules.base.Rule`` implements it; the gate sits below it)."""
+
+    def has_ast_gate(self) -> bool: ...
+
+    def may_match_ast(self, facts: AstFacts) -> bool: ...
+
+
+def may_match_ast(source: str, rules: Sequence[GatedRule]) -> bool:
     """False only when no rule can fire on ``source``: every rule is gated and its gate says no."""
     return bool(rules_that_may_match_ast(source, rules))
 

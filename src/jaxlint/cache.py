@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import jaxlint
 from jaxlint import __version__
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
 
@@ -47,7 +48,7 @@ def engine_fingerprint() -> str:
     except Exception:  # pragma: no cover - metadata missing (a vendored copy)
         libcst_version = "?"
     digest.update(libcst_version.encode())
-    package = Path(__file__).resolve().parent
+    package = Path(jaxlint.__file__).resolve().parent  # the whole package, wherever this module lies in it
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(package)).encode())

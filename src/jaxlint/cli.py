@@ -309,7 +309,7 @@ def _report(results: list[FileResult], report: Report) -> int:
 
 
 def _describe_settings(settings) -> str:
-    from jaxlint.settings import enabled_rules
+    from jaxlint.rules import enabled_rules
 
     rules = ", ".join(rule.code for rule in enabled_rules(settings)) or "(none)"
     return "\n".join([

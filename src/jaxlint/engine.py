@@ -15,7 +15,8 @@ from jaxlint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, inver
 from jaxlint.noqa import file_suppression, line_suppresses
 from jaxlint.positions import StatementSpans
 from jaxlint.rules.base import Rule
-from jaxlint.settings import Settings, enabled_rules
+from jaxlint.rules import enabled_rules
+from jaxlint.settings import Settings
 from jaxlint.version_range import fixes_allowed
 from jaxlint.text_gate import TextFacts
 

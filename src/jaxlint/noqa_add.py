@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex
-from jaxlint.settings import Settings, enabled_rules
+from jaxlint.rules import enabled_rules
+from jaxlint.settings import Settings
 
 UNUSED_NOQA = "JAX001"
 UNUSED_NOQA_NAME = "unused-noqa"
@@ -218,7 +219,7 @@ def add_noqa(files: Sequence, echo=print) -> int:
 
 
 def _add_noqa_to_notebook_file(file, echo) -> int:
-    from jaxlint.notebooks import NotebookError, add_noqa_to_notebook
+    from jaxlint.notebook_json import NotebookError
 
     try:
         data = file.path.read_bytes()
@@ -231,6 +232,37 @@ def _add_noqa_to_notebook_file(file, echo) -> int:
         echo(f"jaxlint: warning: {file.path}:cell {cell}:{row}: no `# noqa` added (the line ends inside a "
              "multi-line string or with a `\\`)")
     return added if added and _write(file.path, bom + text.encode("utf-8"), echo) else 0
+
+
+def add_noqa_to_notebook(raw: str, display: str, settings: Settings) -> tuple[str, int, list[tuple[int, int]]]:
+    """``--add-noqa`` in the code cells: (new notebook text, directives added, (cell, row) pairs skipped).
+
+    Each cell gets its directives in its masked text (IPython lines stand for ``pass`` there, so a comment never
+    lands on a magic), then the original lines are put back and only the changed cells' sources are rewritten."""
+    from jaxlint.ipython_masking import unmask
+    from jaxlint.notebook_json import rewrite_sources
+    from jaxlint.notebooks import lint_notebook_text, load_notebook
+    from jaxlint.results import Mode
+
+    result, _ = lint_notebook_text(raw, display, settings, Mode.CHECK, False)
+    by_cell: dict[int, list[Diagnostic]] = {}
+    for diagnostic in result.diagnostics:
+        if diagnostic.cell is not None:
+            by_cell.setdefault(diagnostic.cell, []).append(diagnostic)
+    if not by_cell:
+        return raw, 0, []
+    cells = {cell.number: cell for cell in load_notebook(raw).cells}
+    changed: dict[int, str] = {}
+    total, skipped = 0, []
+    for number, diagnostics in sorted(by_cell.items()):
+        cell = cells[number]
+        text, added, rows = add_noqa_to_source(cell.masked.text, diagnostics)
+        skipped.extend((number, row) for row in rows)
+        restored = unmask(text, cell.masked.masked) if added else None
+        if restored is not None and restored != cell.text:
+            changed[number - 1] = restored
+            total += added
+    return (rewrite_sources(raw, changed) if changed else raw), total, skipped
 
 
 def _write(path: Path, data: bytes, echo) -> bool:

@@ -248,34 +248,6 @@ def lint_notebook_text(raw: str, display: str, settings: Settings, mode: Mode, u
     return result, new_raw
 
 
-def add_noqa_to_notebook(raw: str, display: str, settings: Settings) -> tuple[str, int, list[tuple[int, int]]]:
-    """``--add-noqa`` in the code cells: (new notebook text, directives added, (cell, row) pairs skipped).
-
-    Each cell gets its directives in its masked text (IPython lines stand for ``pass`` there, so a comment never
-    lands on a magic), then the original lines are put back and only the changed cells' sources are rewritten."""
-    from jaxlint.noqa_add import add_noqa_to_source
-
-    result, _ = lint_notebook_text(raw, display, settings, Mode.CHECK, False)
-    by_cell: dict[int, list[Diagnostic]] = {}
-    for diagnostic in result.diagnostics:
-        if diagnostic.cell is not None:
-            by_cell.setdefault(diagnostic.cell, []).append(diagnostic)
-    if not by_cell:
-        return raw, 0, []
-    cells = {cell.number: cell for cell in load_notebook(raw).cells}
-    changed: dict[int, str] = {}
-    total, skipped = 0, []
-    for number, diagnostics in sorted(by_cell.items()):
-        cell = cells[number]
-        text, added, rows = add_noqa_to_source(cell.masked.text, diagnostics)
-        skipped.extend((number, row) for row in rows)
-        restored = unmask(text, cell.masked.masked) if added else None
-        if restored is not None and restored != cell.text:
-            changed[number - 1] = restored
-            total += added
-    return (rewrite_sources(raw, changed) if changed else raw), total, skipped
-
-
 def _lines(text: str) -> list[str]:
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):

@@ -7,12 +7,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
 from jaxlint.versions import NEWEST_KNOWN, Version
-
-if TYPE_CHECKING:
-    from jaxlint.rules.base import Rule
 
 SELECTOR_RE = re.compile(r"^(ALL|JAX\d{0,3})$")
 # Names of the output formats (jaxlint.output registers the renderers; kept here so config needs no import cycle).
@@ -118,21 +114,3 @@ def path_matches(relative: str, pattern: str) -> bool:
     if "/" not in pattern:
         return any(fnmatch(part, pattern) for part in parts)
     return any(fnmatch("/".join(parts[:i]), pattern) for i in range(1, len(parts)))
-
-
-@lru_cache(maxsize=64)
-def enabled_rules(settings: Settings, extra_ignored: tuple[str, ...] = ()) -> tuple[type["Rule"], ...]:
-    from jaxlint.rules import all_rules
-
-    ignored = set(extra_ignored)
-    chosen = []
-    for rule in all_rules():
-        if rule.code in ignored or any(rule.code.startswith(prefix) for prefix in ignored):
-            continue
-        if settings.is_selected(rule.code, rule.opt_in) and rule.applies_to(settings):
-            chosen.append(rule)
-    if settings.extend_rules:
-        from jaxlint.catalogue.extend import extended_rules
-
-        return extended_rules(tuple(chosen), settings.extend_rules)
-    return tuple(chosen)

@@ -1,4 +1,7 @@
-"""All rules, one module each (``jaxNNN_<name>.py``); found by name so adding a rule is adding a file."""
+"""All rules, one module each (``jaxNNN_<name>.py``); found by name so adding a rule is adding a file.
+
+The registry also picks the rules one file is linted with (``enabled_rules``): it sits above both the rule API and
+the settings, which know nothing of each other's registry."""
 from __future__ import annotations
 
 import importlib
@@ -6,7 +9,9 @@ import pkgutil
 import re
 from functools import lru_cache
 
+from jaxlint.catalogue.extend import extended_rules
 from jaxlint.rules.base import Rule
+from jaxlint.settings import Settings
 
 _RULE_MODULE = re.compile(r"^jax\d{3}_\w+$")
 
@@ -38,3 +43,18 @@ def known_codes() -> frozenset[str]:
     from jaxlint.engine_codes import ENGINE_CODES  # JAX000-JAX002: reported by the engine, noqa_add, the runner
 
     return frozenset(rule.code for rule in all_rules()) | frozenset(ENGINE_CODES)
+
+
+@lru_cache(maxsize=64)
+def enabled_rules(settings: Settings, extra_ignored: tuple[str, ...] = ()) -> tuple[type[Rule], ...]:
+    """The rules selected by ``settings`` that apply to its version range, less ``extra_ignored`` codes/prefixes."""
+    ignored = set(extra_ignored)
+    chosen = []
+    for rule in all_rules():
+        if rule.code in ignored or any(rule.code.startswith(prefix) for prefix in ignored):
+            continue
+        if settings.is_selected(rule.code, rule.opt_in) and rule.applies_to(settings):
+            chosen.append(rule)
+    if settings.extend_rules:  # the catalogue rules read the user's rule folders too (``extend-rules``)
+        return extended_rules(tuple(chosen), settings.extend_rules)
+    return tuple(chosen)

@@ -7,24 +7,26 @@ A rule's ``visit_<Node>``/``leave_<Node>`` methods are called by one batched tra
 (returning False does not prune: other rules still see the children). Rules report through ``self.report``; fixes
 are described against nodes (``Replace``, ``InsertBefore``...) and turned into text edits by the engine, which only
 computes node positions when something was reported.
+
+The rule API sits below what uses it: it knows the file's state only through ``RuleContext`` (implemented by
+``jaxlint.context.FileContext``), and imports neither the engine, the context nor the rule registry
+(``tests/test_layering.py`` keeps jaxlint's imports free of cycles).
 """
 from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Sequence
+from typing import ClassVar, Protocol, Sequence
 
 import libcst as cst
 
+from jaxlint.ast_gate import AstFacts
 from jaxlint.diagnostics import Applicability
-from jaxlint.text_gate import names_by_last
+from jaxlint.inference import ValueInference
+from jaxlint.names import NameResolver
+from jaxlint.settings import Settings
+from jaxlint.text_gate import TextFacts, names_by_last
 from jaxlint.versions import Version, parse_version
-
-if TYPE_CHECKING:
-    from jaxlint.ast_gate import AstFacts
-    from jaxlint.context import FileContext
-    from jaxlint.settings import Settings
-    from jaxlint.text_gate import TextFacts
 
 DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#{code}"
 
@@ -115,6 +117,27 @@ class Report:
     detail: str | None = None
 
 
+# -- what a rule sees of the file ----------------------------------------------------------------------------
+class RuleContext(Protocol):
+    """The per-file state a rule reads and reports into (``jaxlint.context.FileContext`` implements it)."""
+
+    module: cst.Module
+    source: str
+    path: str
+    settings: Settings
+    resolver: NameResolver
+    # The nodes from the module down to the one being visited (the last one is the node itself).
+    ancestors: list[cst.CSTNode]
+
+    @property
+    def inference(self) -> ValueInference: ...
+
+    @property
+    def parent(self) -> cst.CSTNode | None: ...
+
+    def add_report(self, report: Report) -> None: ...
+
+
 # -- the rule class ------------------------------------------------------------------------------------------
 class Rule:
     code: ClassVar[str]
@@ -144,12 +167,12 @@ class Rule:
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 
-    def __init__(self, context: "FileContext") -> None:
+    def __init__(self, context: RuleContext) -> None:
         self.context = context
 
     # -- helpers for rule code ---------------------------------------------------------------------------------
     @property
-    def settings(self) -> "Settings":
+    def settings(self) -> Settings:
         return self.context.settings
 
     def qualified_name(self, node: cst.CSTNode) -> str | None:
@@ -166,7 +189,7 @@ class Rule:
 
     # -- selection ---------------------------------------------------------------------------------------------
     @classmethod
-    def applies_to(cls, settings: "Settings") -> bool:
+    def applies_to(cls, settings: Settings) -> bool:
         since = Version(cls.since)
         if settings.target_version < since:
             return False
@@ -179,13 +202,13 @@ class Rule:
         return cls.ast_names is not None
 
     @classmethod
-    def may_match_text(cls, facts: "TextFacts", words: set[str]) -> bool:
+    def may_match_text(cls, facts: TextFacts, words: set[str]) -> bool:
         """The text gate (``jaxlint.text_gate``), before the ast gate: False only if no name of ``ast_names`` can
         be referenced (JAX103 refines it with argument counts read from the text)."""
         return cls.ast_names is None or facts.refers_to_any(names_by_last(cls.ast_names), words)
 
     @classmethod
-    def may_match_ast(cls, facts: "AstFacts") -> bool:
+    def may_match_ast(cls, facts: AstFacts) -> bool:
         """False only if the rule cannot fire on a file with these facts (must over-approximate the visit)."""
         return cls.ast_names is None or facts.refers_to_any(cls.ast_names)
 

@@ -16,15 +16,11 @@ is gone, the object it exported is still ``jax.config``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from jaxlint.catalogue import Entry
-from jaxlint.rules.base import FixSpec, Replace, safe_fix, unsafe_fix
-
-if TYPE_CHECKING:
-    from jaxlint.rules.catalogue_symbols import CatalogueSymbolRule
+from jaxlint.rules.base import FixSpec, Replace, Rule, safe_fix, unsafe_fix
 
 INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
                  "index_max": "max"}
@@ -57,7 +53,7 @@ def from_import_survives(entry: Entry, node: cst.ImportFrom) -> bool:
             and all(cst.helpers.get_full_name_for_node(alias.name) == name for alias in node.names))
 
 
-def rewrite(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) -> Rewrite | None:
+def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
     """The rewrite of ``node`` (an attribute chain naming ``entry``); None: the entry is a plain rename."""
     kind = entry.fix
     if kind == "returns-second":
@@ -71,7 +67,7 @@ def rewrite(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) -> R
     return None
 
 
-def _call_of(rule: "CatalogueSymbolRule", node: cst.CSTNode) -> cst.Call | None:
+def _call_of(rule: Rule, node: cst.CSTNode) -> cst.Call | None:
     parent = rule.context.parent
     return parent if isinstance(parent, cst.Call) and parent.func is node else None
 
@@ -82,11 +78,11 @@ def _plain_arguments(call: cst.Call, count: int) -> list[cst.BaseExpression] | N
     return [arg.value for arg in call.args]
 
 
-def _has_comment(rule: "CatalogueSymbolRule", node: cst.CSTNode) -> bool:
+def _has_comment(rule: Rule, node: cst.CSTNode) -> bool:
     return "#" in rule.code_for(node)
 
 
-def _pasted(rule: "CatalogueSymbolRule", node: cst.BaseExpression, into: cst.CSTNode | None = None) -> str:
+def _pasted(rule: Rule, node: cst.BaseExpression, into: cst.CSTNode | None = None) -> str:
     """``node``'s code, parenthesized unless it is an atom or goes where any expression fits (``into``: the parent
     of the expression it replaces)."""
     code = rule.code_for(node).strip()
@@ -94,7 +90,7 @@ def _pasted(rule: "CatalogueSymbolRule", node: cst.BaseExpression, into: cst.CST
     return code if whole or isinstance(node, _ATOMS) or node.lpar else f"({code})"
 
 
-def _returns_second(rule: "CatalogueSymbolRule", node: cst.Attribute) -> Rewrite:
+def _returns_second(rule: Rule, node: cst.Attribute) -> Rewrite:
     call = _call_of(rule, node)
     values = _plain_arguments(call, 2) if call is not None else None
     if values is None:
@@ -108,7 +104,7 @@ def _returns_second(rule: "CatalogueSymbolRule", node: cst.Attribute) -> Rewrite
                             Replace(call, _pasted(rule, y, into))), replacement=rule.code_for(y).strip())
 
 
-def _index_update(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) -> Rewrite:
+def _index_update(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     method = INDEX_METHODS.get(entry.attr)
     call = _call_of(rule, node)
     values = _plain_arguments(call, 3) if call is not None and method else None
@@ -128,7 +124,7 @@ def _index_update(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry
                               Replace(call, text), probe=call), replacement=f"x.at[idx].{method}(y)")
 
 
-def _index_helper(rule: "CatalogueSymbolRule", node: cst.Attribute) -> Rewrite | None:
+def _index_helper(rule: Rule, node: cst.Attribute) -> Rewrite | None:
     ancestors = rule.context.ancestors[:-1]  # the visited node is the last
     if len(ancestors) >= 3 and isinstance(ancestors[-1], cst.Subscript) and ancestors[-1].value is node:
         argument, call = ancestors[-2], ancestors[-3]
@@ -140,7 +136,7 @@ def _index_helper(rule: "CatalogueSymbolRule", node: cst.Attribute) -> Rewrite |
     return None
 
 
-def _array_type(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) -> Rewrite:
+def _array_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     replacement = entry.safe_replacement(rule.settings.min_version)
     if replacement is None:
         return Rewrite(problem=f"`{entry.replacement}` needs JAX {entry.replacement_since}")
@@ -159,7 +155,7 @@ def _array_type(rule: "CatalogueSymbolRule", node: cst.Attribute, entry: Entry) 
     return Rewrite(fix, replacement=replacement)
 
 
-def _is_type_check_argument(rule: "CatalogueSymbolRule", node: cst.CSTNode) -> bool:
+def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
     """``node`` is the class argument of ``isinstance``/``issubclass``, alone or in a tuple of classes."""
     ancestors = rule.context.ancestors[:-1]  # the visited node is the last
     child: cst.CSTNode = node
