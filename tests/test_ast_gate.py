@@ -12,9 +12,9 @@ import libcst as cst
 import pytest
 from support.gate_cases import SCOPE_CASES, SOURCES
 
-from jaxlint.ast_gate import collect_facts, may_match_ast
-from jaxlint.engine import rules_that_may_match
-from jaxlint.names import NameResolver
+from jaxlint.lint.ast_gate import collect_facts, may_match_ast
+from jaxlint.lint.engine import rules_that_may_match
+from jaxlint.lint.names import NameResolver
 from jaxlint.rules import all_rules, rule_by_code
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint import cache as cache_module
-from jaxlint import runner
-from jaxlint.cache import Cache, diagnostic_from_json, diagnostic_to_json
-from jaxlint.runner import Mode, run_files
-from jaxlint.versions import Version
+from jaxlint.project import cache as cache_module
+from jaxlint.run import runner
+from jaxlint.project.cache import Cache, diagnostic_from_json, diagnostic_to_json
+from jaxlint.run.runner import Mode, run_files
+from jaxlint.project.versions import Version
 from support.corpus import make_project, source_files, summary
 
 TAKE = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=None)\n"

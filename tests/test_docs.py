@@ -1,7 +1,7 @@
 """docs/rules.md is generated from the rule modules and must be current."""
 from pathlib import Path
 
-from jaxlint.docs import rules_markdown
+from jaxlint.ui.docs import rules_markdown
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 
@@ -15,7 +15,7 @@ def test_readme_rule_table_lists_every_rule_as_it_is():
     """The README's table of rules (code, name, JAX version, fix) matches the rule modules."""
     import re
 
-    from jaxlint.docs import fix_availability
+    from jaxlint.ui.docs import fix_availability
     from jaxlint.rules import all_rules
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")

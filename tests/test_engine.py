@@ -7,11 +7,11 @@ import textwrap
 import libcst as cst
 import pytest
 
-from jaxlint.diagnostics import Edit
-from jaxlint.engine import fix_source, lint_source
-from jaxlint.fixes import apply_edits, invert_edits, map_span
+from jaxlint.lint.diagnostics import Edit
+from jaxlint.lint.engine import fix_source, lint_source
+from jaxlint.lint.fixes import apply_edits, invert_edits, map_span
 from jaxlint.rules.base import DeleteStatement, InsertAfter, InsertBefore, Replace, Rule, safe_fix, unsafe_fix
-from jaxlint.settings import Settings
+from jaxlint.project.settings import Settings
 
 SETTINGS = Settings()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jaxlint.diagnostics import Edit
-from jaxlint.fixes import OffsetMap, TakenEdits, edits_overlap, map_offset
+from jaxlint.lint.diagnostics import Edit
+from jaxlint.lint.fixes import OffsetMap, TakenEdits, edits_overlap, map_offset
 
 _edit = st.builds(lambda start, length, content: Edit(start, start + length, content),
                   st.integers(0, 40), st.integers(0, 4), st.sampled_from(["", "x", "abc", "0123456"]))

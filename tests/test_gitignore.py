@@ -1,4 +1,4 @@
-"""jaxlint.gitignore: pathspec decides; the joined-pattern prefilter must never hide a match from it."""
+"""jaxlint.project.gitignore: pathspec decides; the joined-pattern prefilter must never hide a match from it."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pathspec
 import pytest
 
-from jaxlint.gitignore import IgnoreRules, _parse_spec
+from jaxlint.project.gitignore import IgnoreRules, _parse_spec
 
 PATTERNS = ["__pycache__/", "*.py[cod]", "build/", "/site", "docs/_build/", "env/", "!env/keep.py", "*_gen.py",
             "!keep_gen.py", "a/**/b", "**/logs", "data/*.csv", "\\#literal", "trailing\\ ", "[ab]?.py"]

@@ -1,4 +1,4 @@
-"""Value inference (``jaxlint.inference``): what the last expression statement of a snippet holds."""
+"""Value inference (``jaxlint.lint.inference``): what the last expression statement of a snippet holds."""
 from __future__ import annotations
 
 import textwrap
@@ -6,8 +6,8 @@ import textwrap
 import libcst as cst
 import pytest
 
-from jaxlint.inference import ARRAY, CONFIG, EXPORTED, MESH, OTHER, ValueInference
-from jaxlint.names import NameResolver
+from jaxlint.lint.inference import ARRAY, CONFIG, EXPORTED, MESH, OTHER, ValueInference
+from jaxlint.lint.names import NameResolver
 
 
 def kind_of_last(source: str) -> str | None:

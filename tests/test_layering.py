@@ -116,6 +116,6 @@ def test_the_cycle_finder_finds_cycles():
 
 def test_the_graph_sees_hidden_and_package_imports():
     graph = import_graph()
-    assert "jaxlint.rules.base" in graph["jaxlint.context"]  # a plain import
-    assert "jaxlint.rules" in graph["jaxlint.context"]  # the package of an imported submodule runs first
-    assert "jaxlint.notebooks" in graph["jaxlint.runner"]  # an import inside a function
+    assert "jaxlint.rules.base" in graph["jaxlint.lint.context"]  # a plain import
+    assert "jaxlint.rules" in graph["jaxlint.lint.context"]  # the package of an imported submodule runs first
+    assert "jaxlint.run.notebooks" in graph["jaxlint.run.runner"]  # an import inside a function

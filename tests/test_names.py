@@ -6,7 +6,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from jaxlint.names import NameResolver
+from jaxlint.lint.names import NameResolver
 
 
 def resolve_calls(source: str) -> list[str | None]:

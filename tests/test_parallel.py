@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from jaxlint.runner import Mode, run_files
+from jaxlint.run.runner import Mode, run_files
 from support.corpus import make_project, source_files, summary
 
 

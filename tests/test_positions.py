@@ -1,14 +1,14 @@
-"""jaxlint.positions gives the spans libcst's PositionProvider gives, as character offsets."""
+"""jaxlint.lint.positions gives the spans libcst's PositionProvider gives, as character offsets."""
 from __future__ import annotations
 
 import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from jaxlint import positions
-from jaxlint.diagnostics import LineIndex
-from jaxlint.engine import lint_source
-from jaxlint.positions import SpanError, StatementSpans, node_spans
+from jaxlint.lint import positions
+from jaxlint.lint.diagnostics import LineIndex
+from jaxlint.lint.engine import lint_source
+from jaxlint.lint.positions import SpanError, StatementSpans, node_spans
 from jaxlint.rules import rule_by_code
 from support.corpus import example_sources
 from support.rule_harness import example_settings

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from support.gate_cases import SCOPE_CASES, SOURCES, text_gate_misses
 
-from jaxlint.ast_gate import collect_facts, may_match_ast
-from jaxlint.engine import _Scan, passes_prefilter, rules_that_may_match
+from jaxlint.lint.ast_gate import collect_facts, may_match_ast
+from jaxlint.lint.engine import _Scan, passes_prefilter, rules_that_may_match
 from jaxlint.rules import all_rules
-from jaxlint.text_gate import (
+from jaxlint.lint.text_gate import (
     BARE,
     MAYBE,
     NOT_A_NAME,

@@ -6,9 +6,9 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from jaxlint.context import BatchedVisitor, FileContext
-from jaxlint.settings import Settings
-from jaxlint.walk import iter_children, leaf_classes, skippable_classes, trivia_classes
+from jaxlint.lint.context import BatchedVisitor, FileContext
+from jaxlint.project.settings import Settings
+from jaxlint.lint.walk import iter_children, leaf_classes, skippable_classes, trivia_classes
 from support.corpus import example_sources
 
 FIXTURES = sorted(Path(__file__).parent.joinpath("fixtures").rglob("*.py"))

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from jaxlint.settings import Settings  # noqa: E402
+from jaxlint.project.settings import Settings  # noqa: E402
 from support.fuzzing import check_program, insertion_points, is_clean, mutate, snippets  # noqa: E402
 
 BUGS = ("crash", "prefilter-lost", "unparseable", "rejected", "not-idempotent")

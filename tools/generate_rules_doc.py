@@ -7,7 +7,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from jaxlint.docs import rules_markdown  # noqa: E402
+from jaxlint.ui.docs import rules_markdown  # noqa: E402
 
 if __name__ == "__main__":
     target = ROOT / "docs" / "rules.md"

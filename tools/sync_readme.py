@@ -20,7 +20,7 @@ def jaxlint_output(args: str) -> str:
     """What ``jaxlint ARGS`` prints on stdout, run in this process from the checkout's root."""
     from click.testing import CliRunner
 
-    from jaxlint.cli import main
+    from jaxlint.ui.cli import main
 
     old = os.getcwd()
     os.chdir(ROOT)

@@ -1,4 +1,4 @@
-from jaxlint.cli import main
+from jaxlint.ui.cli import main
 
 if __name__ == "__main__":
     main()

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from jaxlint.catalogue import load
-from jaxlint.versions import parse_version
+from jaxlint.project.versions import parse_version
 
 CAT = load()
 VERSIONS = [parse_version(v) for v in CAT.versions]

@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 from jaxlint.catalogue import load
-from jaxlint.versions import parse_version
+from jaxlint.project.versions import parse_version
 from tests.support.jaxenv import jax_python, old_jax_python
 
 CAT = load()

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.pins import lower_bound
-from jaxlint.versions import Version
+from jaxlint.project.pins import lower_bound
+from jaxlint.project.versions import Version
 from tests.cli.test_cli import NONE_ARG, NONE_ARG_FIXED, run
 
 PROMISE = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, mode='promise_in_bounds')\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint import sources
+from jaxlint.run import sources
 from tests.cli.test_cli import CLEAN, NONE_ARG, NONE_ARG_FIXED, run
 
 needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="POSIX symlinks")
@@ -254,7 +254,7 @@ def test_jax002_is_documented_and_listed():
 
     from click.testing import CliRunner
 
-    from jaxlint.cli import main
+    from jaxlint.ui.cli import main
 
     doc = CliRunner().invoke(main, ["rule", "JAX002"])
     assert doc.exit_code == 0 and doc.output.startswith("# JAX002 io-error") and "E902" in doc.output

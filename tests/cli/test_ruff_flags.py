@@ -107,7 +107,7 @@ def test_no_python_files_found_is_a_warning(tmp_path):
 def test_help_lists_the_new_flags():
     from click.testing import CliRunner
 
-    from jaxlint.cli import main
+    from jaxlint.ui.cli import main
 
     text = CliRunner().invoke(main, ["check", "--help"]).output
     for flag in ("-q, --quiet", "-s, --silent", "-e, --exit-non-zero-on-fix", "--fix-only", "--show-fixes",

@@ -5,10 +5,10 @@ import re
 
 from click.testing import CliRunner
 
-from jaxlint.cli import main
-from jaxlint.docs import FULL_TABLE_LIMIT, entry_rows
+from jaxlint.ui.cli import main
+from jaxlint.ui.docs import FULL_TABLE_LIMIT, entry_rows
 from jaxlint.rules import rule_by_code
-from jaxlint.versions import parse_version
+from jaxlint.project.versions import parse_version
 
 
 def rule(*args: str):
@@ -130,7 +130,7 @@ def test_unknown_code_is_still_an_error():
 
 
 def test_rules_doc_has_the_tables():
-    from jaxlint.docs import rules_markdown
+    from jaxlint.ui.docs import rules_markdown
 
     text = rules_markdown()
     assert "| `jax.lax.psend` | symbol | 0.12.0 |" in text  # JAX402: every row

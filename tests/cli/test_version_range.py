@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from jaxlint.catalogue import load
-from jaxlint.cli import main
-from jaxlint.engine import lint_source
-from jaxlint.settings import Settings
-from jaxlint.version_range import fixes_allowed, range_warnings
-from jaxlint.versions import Version
+from jaxlint.ui.cli import main
+from jaxlint.lint.engine import lint_source
+from jaxlint.project.settings import Settings
+from jaxlint.project.version_range import fixes_allowed, range_warnings
+from jaxlint.project.versions import Version
 
 OLDEST, NEWEST = Version(load().first_version), Version(load().newest_version)
 BELOW = "0.0.1"  # older than any jax release on PyPI (the catalogue starts at the oldest, 0.1.1)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from jaxlint.exports.cli import exports_command
 from jaxlint.exports.migrate import MigrationOptions, _verify
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 from tests.support.jaxenv import jax_python
 
 pytestmark = pytest.mark.jax

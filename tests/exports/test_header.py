@@ -7,7 +7,7 @@ import pytest
 
 from conftest import ARTIFACTS, KINDS, WRITERS, artifact
 from jaxlint.exports.header import decode_artifact
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 # Stored serialization version, per writer (jax-changes.md: "0.9-0.11.0 store 3 on purpose").
 STORED_VERSION = {"0.8.1": 2, "0.8.2": 3, "0.9.0": 3, "0.9.2": 3, "0.10.2": 3, "0.11.0": 3}

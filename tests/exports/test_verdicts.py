@@ -6,7 +6,7 @@ import pytest
 from conftest import KINDS, WRITERS, artifact
 from jaxlint.exports.header import decode_artifact
 from jaxlint.exports.verdict import CANNOT_LOAD, LOADS, LOADS_WITH_FLAG, UNKNOWN, predict
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 
 def readme_verdict(reader: str, writer: str, kind: str) -> str:

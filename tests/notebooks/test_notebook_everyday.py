@@ -58,7 +58,7 @@ def test_a_python_cell_magic_after_a_comment_keeps_its_body_checked_and_fixed(tm
 
 
 def test_mask_recognises_magics_only_after_comments_and_blank_lines():
-    from jaxlint.ipython_masking import mask_cell
+    from jaxlint.run.ipython_masking import mask_cell
 
     assert mask_cell("#@markdown x\n\n  # note\n%%bash\nls\n").skipped
     assert not mask_cell("x = 1\n%%bash\n").skipped  # not first: IPython would not take it as a cell magic
@@ -161,8 +161,8 @@ def test_the_ipynb_column_counts_json_escapes(tmp_path):
 
 
 def test_notebooks_module_does_not_import_the_runner():
-    """notebooks <-> runner was an import cycle; both now take FileResult and Mode from jaxlint.results."""
-    code = "import sys, jaxlint.notebooks; assert 'jaxlint.runner' not in sys.modules, sorted(sys.modules)"
+    """notebooks <-> runner was an import cycle; both now take FileResult and Mode from jaxlint.run.results."""
+    code = "import sys, jaxlint.run.notebooks; assert 'jaxlint.run.runner' not in sys.modules, sorted(sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

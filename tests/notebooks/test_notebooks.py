@@ -9,10 +9,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from jaxlint.ipython_masking import mask_cell, unmask
-from jaxlint.notebooks import lint_notebook_text, rewrite_sources, source_spans
-from jaxlint.runner import Mode, process_file
-from jaxlint.settings import Settings
+from jaxlint.run.ipython_masking import mask_cell, unmask
+from jaxlint.run.notebooks import lint_notebook_text, rewrite_sources, source_spans
+from jaxlint.run.runner import Mode, process_file
+from jaxlint.project.settings import Settings
 
 NONE_WRAP = "jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=None)"
 TRUE_WRAP = "jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=True)"

@@ -12,10 +12,10 @@ import jsonschema
 import pytest
 
 from jaxlint import __version__
-from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
 from jaxlint.output import FORMATS, RenderOptions, render
-from jaxlint.runner import FileResult
-from jaxlint.settings import OUTPUT_FORMATS
+from jaxlint.run.runner import FileResult
+from jaxlint.project.settings import OUTPUT_FORMATS
 
 GOLDEN = Path(__file__).parent / "golden"
 SCHEMA = Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json"

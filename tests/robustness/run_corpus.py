@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from jaxlint.engine import ParseFailure, parse
+from jaxlint.lint.engine import ParseFailure, parse
 
 JAXLINT = [sys.executable, "-m", "jaxlint"]
 

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.engine import fix_source
+from jaxlint.lint.engine import fix_source
 from jaxlint.rules import all_rules
-from jaxlint.settings import Settings
+from jaxlint.project.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 FILES = 200
@@ -252,8 +252,8 @@ def test_sigkill_never_leaves_a_file_half_written(tmp_path):
 
 def test_leftover_temporaries_are_not_discovered(tmp_path):
     """Discovery skips write_atomic's temporaries, whatever they contain (here: flaggable and unparsable code)."""
-    from jaxlint.config import Overrides, SettingsResolver
-    from jaxlint.files import discover
+    from jaxlint.project.config import Overrides, SettingsResolver
+    from jaxlint.project.files import discover
 
     (tmp_path / "mod.py").write_text("import jax\nx = jax.tree_map(f, t)\n")
     for name in (".mod.py.k2j3h4a_.jaxlint-tmp", ".nb.ipynb.zz81qq0a.jaxlint-tmp", ".mod.py.cut00000.jaxlint-tmp"):

@@ -10,7 +10,7 @@ import hypothesmith
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
-from jaxlint.settings import Settings
+from jaxlint.project.settings import Settings
 from support.fuzzing import (check_program, changed_outside, insert, insertion_points, is_clean, mutate,
                              snippets)
 

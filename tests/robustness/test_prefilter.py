@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from jaxlint.engine import lint_source, may_match, prefiltered_rules
+from jaxlint.lint.engine import lint_source, may_match, prefiltered_rules
 from jaxlint.rules import all_rules
 from support.rule_harness import example_settings
 

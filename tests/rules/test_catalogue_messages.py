@@ -10,7 +10,7 @@ import pytest
 from jaxlint.catalogue import Entry, load
 from jaxlint.rules.catalogue_messages import (details, headline, jax_message, recommends_gone_name,
                                               usable_replacement)
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 CAT = load()
 NEWEST = Version(CAT.newest_version)
@@ -128,7 +128,7 @@ def test_a_replacement_removed_at_the_target_is_followed_to_its_own_replacement(
 
 
 def test_jaxlint_rule_grep_gives_the_details():
-    from jaxlint.docs import entries_documentation
+    from jaxlint.ui.docs import entries_documentation
     from jaxlint.rules.jax101_removed_symbol import RemovedSymbol
 
     text = entries_documentation(RemovedSymbol, grep="thread_resources")
@@ -138,7 +138,7 @@ def test_jaxlint_rule_grep_gives_the_details():
 def test_full_output_adds_the_details_that_text_output_leaves_out(tmp_path):
     from click.testing import CliRunner
 
-    from jaxlint.cli import main
+    from jaxlint.ui.cli import main
 
     path = tmp_path / "m.py"
     path.write_text("import jax\nz = jax.lax.tie_in(x, y=y)\n")

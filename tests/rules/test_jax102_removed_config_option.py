@@ -3,10 +3,10 @@ from dataclasses import replace
 
 import pytest
 
-from jaxlint.engine import fix_source, lint_source
+from jaxlint.lint.engine import fix_source, lint_source
 from jaxlint.rules.jax102_removed_config_option import REMOVED_FLAGS, RemovedConfigOption
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 
 
 def _findings(source, target="0.12.0.1", min_version=None):

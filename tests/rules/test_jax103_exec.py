@@ -5,10 +5,10 @@ import subprocess
 
 import pytest
 
-from jaxlint.engine import fix_source
+from jaxlint.lint.engine import fix_source
 from jaxlint.rules.jax103_changed_signature import ChangedSignature
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 from support.jaxenv import jax_python, run_on_jax
 
 pytestmark = pytest.mark.jax

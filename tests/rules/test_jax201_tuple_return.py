@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.diagnostics import Applicability
-from jaxlint.engine import fix_source, lint_source, parse
+from jaxlint.lint.diagnostics import Applicability
+from jaxlint.lint.engine import fix_source, lint_source, parse
 from jaxlint.rules.jax201_tuple_return import TupleReturn
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 
 SETTINGS = Settings(select=("JAX201",))
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from jaxlint.engine import fix_source
+from jaxlint.lint.engine import fix_source
 from jaxlint.rules.jax204_ds_none import DsNone
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 from support.jaxenv import run_on_jax
 
 pytestmark = pytest.mark.jax

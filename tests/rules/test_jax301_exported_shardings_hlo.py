@@ -1,7 +1,7 @@
 """JAX301: location and message."""
-from jaxlint.engine import lint_source
+from jaxlint.lint.engine import lint_source
 from jaxlint.rules.jax301_exported_shardings_hlo import ExportedShardingsHlo
-from jaxlint.settings import Settings
+from jaxlint.project.settings import Settings
 
 
 def test_reported_at_the_attribute_with_the_replacement():

@@ -1,10 +1,10 @@
 """JAX302: the module rename is one decision for the whole file."""
 from dataclasses import replace
 
-from jaxlint.engine import fix_source, lint_source
+from jaxlint.lint.engine import fix_source, lint_source
 from jaxlint.rules.jax302_experimental_export import ExperimentalExport
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 
 SETTINGS = replace(Settings(select=("JAX302",)), explicit_min_version=Version("0.10.2"))
 

@@ -1,10 +1,10 @@
 """JAX303: messages."""
 from dataclasses import replace
 
-from jaxlint.engine import lint_source
+from jaxlint.lint.engine import lint_source
 from jaxlint.rules.jax303_expired_export_flag import ExpiredExportFlag
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 
 
 def test_message_says_reserialize_and_remove_and_old_versions_raise():

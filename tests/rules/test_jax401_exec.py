@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from jaxlint.engine import fix_source, lint_source
+from jaxlint.lint.engine import fix_source, lint_source
 from jaxlint.rules.jax401_mesh_context_manager import MeshContextManager
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 from support.jaxenv import run_on_jax
 
 pytestmark = pytest.mark.jax

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from jaxlint.server import utf16_column  # noqa: E402
+from jaxlint.ui.server import utf16_column  # noqa: E402
 
 WRAP = "jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=None)"
 SOURCE = f"import jax.numpy as jnp\nfrom jax.experimental import export\ny = {WRAP}\nz = 1  # noqa: JAX202\n"

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jaxlint.files import SourceFile
+from jaxlint.project.files import SourceFile
 from jaxlint.rules import all_rules
-from jaxlint.settings import Settings
+from jaxlint.project.settings import Settings
 
 BROKEN = "def f(:\n    pass\n"
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from jaxlint.engine import fix_source, lint_source
+from jaxlint.lint.engine import fix_source, lint_source
 from jaxlint.rules import all_rules
 from jaxlint.rules.base import Example
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 
 PATH = "fuzz.py"
 

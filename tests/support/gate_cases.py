@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jaxlint.ast_gate import collect_facts
+from jaxlint.lint.ast_gate import collect_facts
 from jaxlint.rules import all_rules
-from jaxlint.text_gate import TextFacts
+from jaxlint.lint.text_gate import TextFacts
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from jaxlint.engine import fix_source, lint_source, parse
+from jaxlint.lint.engine import fix_source, lint_source, parse
 from jaxlint.rules.base import Example, Rule
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 
 
 def example_settings(rule: type[Rule], example: Example) -> Settings:

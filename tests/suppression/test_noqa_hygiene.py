@@ -5,9 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from jaxlint.engine import lint_source
-from jaxlint.noqa_add import add_noqa_to_source, remove_unused_noqa, unused_noqa
-from jaxlint.settings import Settings
+from jaxlint.lint.engine import lint_source
+from jaxlint.run.noqa_add import add_noqa_to_source, remove_unused_noqa, unused_noqa
+from jaxlint.project.settings import Settings
 
 WRAP = "jnp.take_along_axis(x, idx, axis=0, wrap_negative_indices=None)"
 HEADER = "import jax.numpy as jnp\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from jaxlint.config import Overrides, SettingsResolver
+from jaxlint.project.config import Overrides, SettingsResolver
 from jaxlint.verify import validate
 from jaxlint.verify.cli import verify_command
 from jaxlint.verify.plan import make_plan, make_plan_from_git

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.diagnostics import Applicability
-from jaxlint.engine import AppliedFix
+from jaxlint.lint.diagnostics import Applicability
+from jaxlint.lint.engine import AppliedFix
 from jaxlint.verify.compare import decide
 from jaxlint.verify.instrument import RUNTIME_DIR
 from jaxlint.verify.plan import Site

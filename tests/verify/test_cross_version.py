@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.config import Overrides, SettingsResolver
+from jaxlint.project.config import Overrides, SettingsResolver
 from jaxlint.rules.jax102_removed_config_option import RemovedConfigOption
 from jaxlint.rules.jax201_tuple_return import TupleReturn
 from jaxlint.verify.plan import make_plan

@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 
-from jaxlint.config import Overrides, SettingsResolver
+from jaxlint.project.config import Overrides, SettingsResolver
 from jaxlint.verify.instrument import instrument_file, prepare_trees, statement_offset, wrap_spans
 from jaxlint.verify.plan import make_plan
 from jaxlint.verify.run import resolve_argv, traceback_locations, RunResult
@@ -72,8 +72,8 @@ def test_sample_plan_sites_and_line_numbers(tmp_path):
 
 
 def test_a_site_without_a_value_is_marked_at_its_statement_or_left_unmarked_in_a_header():
-    from jaxlint.diagnostics import Applicability
-    from jaxlint.engine import AppliedFix
+    from jaxlint.lint.diagnostics import Applicability
+    from jaxlint.lint.engine import AppliedFix
     from jaxlint.verify.plan import Site
 
     text = 'f = jax.jit(g, compiler_options={"jax_memory_fitting_effort": 0.0})\n'

@@ -4,8 +4,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from jaxlint.config import Overrides, SettingsResolver
-from jaxlint.diagnostics import Edit
+from jaxlint.project.config import Overrides, SettingsResolver
+from jaxlint.lint.diagnostics import Edit
 from jaxlint.verify.instrument import instrument_file
 from jaxlint.verify.plan import make_plan
 from jaxlint.verify.probe_spans import derive_probe

@@ -24,7 +24,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from jaxlint.versions import Version, parse_version
+from jaxlint.project.versions import Version, parse_version
 
 HERE = Path(__file__).resolve().parent
 

@@ -23,7 +23,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from jaxlint.catalogue import Catalogue, Entry, Parameter, load
-from jaxlint.versions import parse_version
+from jaxlint.project.versions import parse_version
 
 KINDS = ("symbol", "module", "parameter")
 _ENTRY_KEYS = {f.name for f in fields(Entry)} - {"kind", "source"}

@@ -15,7 +15,7 @@ from jaxlint.exports.envs import EnvError, python_for_jax
 from jaxlint.exports.inventory import build_inventory
 from jaxlint.exports.jaxrun import WorkerError, jax_version_of
 from jaxlint.exports.report import render_csv, render_json, render_text, summary
-from jaxlint.versions import NEWEST_KNOWN, Version, parse_version
+from jaxlint.project.versions import NEWEST_KNOWN, Version, parse_version
 
 INSPECT = "inspect"
 

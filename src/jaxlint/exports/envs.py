@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 
 class EnvError(RuntimeError):

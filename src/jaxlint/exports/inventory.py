@@ -11,7 +11,7 @@ from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artif
 from jaxlint.exports.recognize import SNIFF_BYTES, has_artifact_suffix, looks_like_exported, \
     looks_like_truncated_exported
 from jaxlint.exports.verdict import LOADS, UNKNOWN, Verdict, predict
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 _SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__"}
 

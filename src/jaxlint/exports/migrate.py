@@ -22,7 +22,7 @@ from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artif
 from jaxlint.exports.inventory import ArtifactReport, Inventory
 from jaxlint.exports.jaxrun import WorkerError, run_worker, worker_env
 from jaxlint.exports.verdict import LOADS, predict
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 RECORD_SUFFIX = ".migration.json"
 FAILED_SUFFIX = ".migration-failed.json"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxlint.exports.header import ArtifactHeader
-from jaxlint.versions import NEWEST_KNOWN, Version, parse_version
+from jaxlint.project.versions import NEWEST_KNOWN, Version, parse_version
 
 LOADS, LOADS_WITH_FLAG, CANNOT_LOAD, UNKNOWN = "loads", "loads-with-flag", "cannot-load", "unknown"
 VERDICTS = (LOADS, LOADS_WITH_FLAG, CANNOT_LOAD, UNKNOWN)

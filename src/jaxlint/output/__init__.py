@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from jaxlint.results import FileResult
+from jaxlint.run.results import FileResult
 
 
 @dataclass(frozen=True)

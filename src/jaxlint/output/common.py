@@ -5,13 +5,13 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from jaxlint.diagnostics import Diagnostic, LineIndex, Location
+from jaxlint.lint.diagnostics import Diagnostic, LineIndex, Location
 
 
 def rule_name(code: str) -> str:
     from jaxlint.rules import rule_by_code
 
-    from jaxlint.engine_codes import ENGINE_CODES
+    from jaxlint.lint.engine_codes import ENGINE_CODES
 
     rule = rule_by_code(code)
     if rule is not None:
@@ -43,7 +43,7 @@ def _file_text(path: str, mtime_ns: int) -> str | None:
     try:
         if path.endswith(".ipynb"):
             return Path(path).read_text(encoding="utf-8-sig")
-        from jaxlint.sources import read_source
+        from jaxlint.run.sources import read_source
 
         return read_source(Path(path)).text
     except Exception:  # noqa: BLE001 - a source we cannot show is not an error of the report
@@ -80,7 +80,7 @@ def _notebook_map(path: str, mtime_ns: int):
 
 
 def _map_notebook(text: str | None):
-    from jaxlint.notebook_json import NotebookError, cell_lines
+    from jaxlint.run.notebook_json import NotebookError, cell_lines
 
     if text is None:
         return None
@@ -107,7 +107,7 @@ def file_location(diagnostic: Diagnostic) -> tuple[Location, Location] | None:
     if mapped is None:
         return None
     index, cells = mapped
-    from jaxlint.notebook_json import offset_in_notebook
+    from jaxlint.run.notebook_json import offset_in_notebook
 
     start = offset_in_notebook(cells, diagnostic.cell, diagnostic.start.row, diagnostic.start.column)
     end = offset_in_notebook(cells, diagnostic.cell, diagnostic.end.row, diagnostic.end.column)

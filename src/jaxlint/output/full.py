@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from jaxlint.diagnostics import Applicability, LineIndex
+from jaxlint.lint.diagnostics import Applicability, LineIndex
 from jaxlint.output.common import apply_fix, source_text
 from jaxlint.output.text import format_diagnostics, summary
-from jaxlint.results import FileResult
+from jaxlint.run.results import FileResult
 
 
 def format_concise(results: Sequence[FileResult], *, unsafe: bool, fixing: bool, quiet: bool = False) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from jaxlint.output.common import file_location, relative_path
-from jaxlint.results import FileResult
+from jaxlint.run.results import FileResult
 
 
 def _data(text: str) -> str:

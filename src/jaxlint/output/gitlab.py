@@ -11,9 +11,9 @@ import json
 import os
 from typing import Sequence
 
-from jaxlint.diagnostics import LineIndex, Location
+from jaxlint.lint.diagnostics import LineIndex, Location
 from jaxlint.output.common import file_location, relative_path, source_text
-from jaxlint.results import FileResult
+from jaxlint.run.results import FileResult
 
 
 def _line_text(diagnostic) -> str:

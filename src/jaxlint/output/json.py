@@ -5,8 +5,8 @@ import json
 import os
 from typing import Sequence
 
-from jaxlint.diagnostics import Diagnostic
-from jaxlint.results import FileResult
+from jaxlint.lint.diagnostics import Diagnostic
+from jaxlint.run.results import FileResult
 
 
 def _location(location) -> dict:

@@ -5,7 +5,7 @@ from typing import Sequence
 from xml.etree import ElementTree as ET
 
 from jaxlint.output.common import file_location, relative_path, rule_name
-from jaxlint.results import FileResult
+from jaxlint.run.results import FileResult
 
 
 def format_junit(results: Sequence[FileResult]) -> str:

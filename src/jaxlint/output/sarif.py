@@ -14,7 +14,7 @@ from typing import Sequence
 
 from jaxlint import __version__
 from jaxlint.output.common import file_location, relative_path
-from jaxlint.results import FileResult
+from jaxlint.run.results import FileResult
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
@@ -24,8 +24,8 @@ def _rules() -> list[dict]:
     from jaxlint.rules import all_rules
     from jaxlint.rules.base import DOCS_URL
 
-    from jaxlint.engine_codes import ENGINE_CODES
-    from jaxlint.noqa_add import UNUSED_NOQA_URL
+    from jaxlint.lint.engine_codes import ENGINE_CODES
+    from jaxlint.run.noqa_add import UNUSED_NOQA_URL
 
     described = [{
         "id": entry.code,

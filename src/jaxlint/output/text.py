@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from jaxlint.diagnostics import Applicability
+from jaxlint.lint.diagnostics import Applicability
 from jaxlint.output.common import rule_name
-from jaxlint.results import FileResult
+from jaxlint.run.results import FileResult
 
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from jaxlint.catalogue.extend import extended_rules
 from jaxlint.rules.base import Rule
-from jaxlint.settings import Settings
+from jaxlint.project.settings import Settings
 
 _RULE_MODULE = re.compile(r"^jax\d{3}_\w+$")
 
@@ -40,7 +40,7 @@ def rule_by_code(code: str) -> type[Rule] | None:
 
 
 def known_codes() -> frozenset[str]:
-    from jaxlint.engine_codes import ENGINE_CODES  # JAX000-JAX002: reported by the engine, noqa_add, the runner
+    from jaxlint.lint.engine_codes import ENGINE_CODES  # JAX000-JAX002: reported by the engine, noqa_add, the runner
 
     return frozenset(rule.code for rule in all_rules()) | frozenset(ENGINE_CODES)
 

@@ -9,7 +9,7 @@ are described against nodes (``Replace``, ``InsertBefore``...) and turned into t
 computes node positions when something was reported.
 
 The rule API sits below what uses it: it knows the file's state only through ``RuleContext`` (implemented by
-``jaxlint.context.FileContext``), and imports neither the engine, the context nor the rule registry
+``jaxlint.lint.context.FileContext``), and imports neither the engine, the context nor the rule registry
 (``tests/test_layering.py`` keeps jaxlint's imports free of cycles).
 """
 from __future__ import annotations
@@ -20,13 +20,13 @@ from typing import ClassVar, Protocol, Sequence
 
 import libcst as cst
 
-from jaxlint.ast_gate import AstFacts
-from jaxlint.diagnostics import Applicability
-from jaxlint.inference import ValueInference
-from jaxlint.names import NameResolver
-from jaxlint.settings import Settings
-from jaxlint.text_gate import TextFacts, names_by_last
-from jaxlint.versions import Version, parse_version
+from jaxlint.lint.ast_gate import AstFacts
+from jaxlint.lint.diagnostics import Applicability
+from jaxlint.lint.inference import ValueInference
+from jaxlint.lint.names import NameResolver
+from jaxlint.project.settings import Settings
+from jaxlint.lint.text_gate import TextFacts, names_by_last
+from jaxlint.project.versions import Version, parse_version
 
 DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#{code}"
 
@@ -119,7 +119,7 @@ class Report:
 
 # -- what a rule sees of the file ----------------------------------------------------------------------------
 class RuleContext(Protocol):
-    """The per-file state a rule reads and reports into (``jaxlint.context.FileContext`` implements it)."""
+    """The per-file state a rule reads and reports into (``jaxlint.lint.context.FileContext`` implements it)."""
 
     module: cst.Module
     source: str
@@ -159,7 +159,7 @@ class Rule:
     # Word sets: a file may also match when it contains, as whole words, every word of one of these sets (the
     # catalogue rules: each component of a dotted JAX name). Much more selective than the names' last components.
     required_words: ClassVar[frozenset[frozenset[str]]] = frozenset()
-    # The gates (``jaxlint.text_gate``, then ``jaxlint.ast_gate``): qualified names at least one of which every
+    # The gates (``jaxlint.lint.text_gate``, then ``jaxlint.lint.ast_gate``): qualified names at least one of which every
     # flagged file refers to (through an import, an attribute chain or a name). None: the rule is not gated, every
     # file that passes the word prefilter is parsed with libcst. A rule may refine the tests by overriding
     # ``may_match_text`` and ``may_match_ast``; each must over-approximate what the visit can flag.
@@ -203,7 +203,7 @@ class Rule:
 
     @classmethod
     def may_match_text(cls, facts: TextFacts, words: set[str]) -> bool:
-        """The text gate (``jaxlint.text_gate``), before the ast gate: False only if no name of ``ast_names`` can
+        """The text gate (``jaxlint.lint.text_gate``), before the ast gate: False only if no name of ``ast_names`` can
         be referenced (JAX103 refines it with argument counts read from the text)."""
         return cls.ast_names is None or facts.refers_to_any(names_by_last(cls.ast_names), words)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from jaxlint.catalogue import Catalogue, Entry
-from jaxlint.versions import Version, parse_version
+from jaxlint.project.versions import Version, parse_version
 
 # A "message" that is only an identifier: the generator read the name of JAX's message variable, not its text.
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.catalogue import load
-from jaxlint.inference import CONFIG, OTHER
+from jaxlint.lint.inference import CONFIG, OTHER
 from jaxlint.rules.base import DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix
 from jaxlint.rules.calls import argument, has_star_args, keyword_arg, literal_value, string_value
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 # -- the removed flags -------------------------------------------------------------------------------------------
 # A small hand-kept table. Another engineer builds a generated catalogue of every removed flag in

@@ -14,7 +14,7 @@ from typing import ClassVar
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 ARRAY = "jax.numpy.array"
 # jnp.array(object, dtype, copy, order, ndmin): the 3rd, 4th and 5th positional arguments.

@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from jaxlint.inference import ARRAY, OTHER
+from jaxlint.lint.inference import ARRAY, OTHER
 from jaxlint.rules.base import FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ Finds uses of `jax.Array` methods and attributes that were removed:
 | `x.device()` | 0.4.27 (a property now: `TypeError: 'Device' object is not callable`; warned from 0.4.21) | `x.device` |
 
 The first four names are JAX's own: they are reported on any receiver in a file that imports JAX, except one the
-value inference (`jaxlint.inference`) knows is not a JAX object (an instance of the module's own class, `self`).
+value inference (`jaxlint.lint.inference`) knows is not a JAX object (an instance of the module's own class, `self`).
 `x.device()` is a common method name elsewhere (PyTorch tensors, for one), so it is reported only where the
 inference knows `x` holds a `jax.Array`: the result of `jnp.*`, `jax.random.*`, `jax.device_put`,
 `jax.jit(f)(...)`, a parameter annotated `jax.Array`, a name or `self.x` bound only to those. Unknown receivers

@@ -6,7 +6,7 @@ from typing import Sequence
 
 import libcst as cst
 
-from jaxlint.names import Binding
+from jaxlint.lint.names import Binding
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Report, Rule, Valid, safe_fix
 from jaxlint.rules.calls import argument, has_star_args, positional_args
 

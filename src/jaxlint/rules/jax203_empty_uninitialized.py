@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.names import Scope
+from jaxlint.lint.names import Scope
 from jaxlint.rules.base import Invalid, NodeEdit, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import argument, has_star_args, keyword_arg, string_value
 from jaxlint.rules.unread_buffers import UnreadBuffers

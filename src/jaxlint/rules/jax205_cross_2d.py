@@ -5,7 +5,7 @@ import libcst as cst
 
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.rules.calls import argument, has_star_args, keyword_arg
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 CROSS = "jax.numpy.cross"
 DEPRECATED = "0.11.0"  # DeprecationWarning

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from jaxlint.inference import EXPORTED as AN_EXPORTED, OTHER
+from jaxlint.lint.inference import EXPORTED as AN_EXPORTED, OTHER
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
 from jaxlint.rules.calls import string_value
 
@@ -19,7 +19,7 @@ class _Candidate:
     node: cst.CSTNode
     message: str
     ancestors: tuple[cst.CSTNode, ...]
-    # What the receiver holds (``jaxlint.inference``): AN_EXPORTED, OTHER, or None when unknown.
+    # What the receiver holds (``jaxlint.lint.inference``): AN_EXPORTED, OTHER, or None when unknown.
     kind: str | None
 
 
@@ -33,7 +33,7 @@ class ExportedShardingsHlo(Rule):
 ## What it does
 Finds reads of `.in_shardings_hlo` / `.out_shardings_hlo` (also through `getattr(exp, "in_shardings_hlo")`), and
 these keywords when an `Exported` is built by hand (`jax.export.Exported(...)`, `dataclasses.replace(exp, ...)`).
-It decides per receiver, with the value inference (`jaxlint.inference`):
+It decides per receiver, with the value inference (`jaxlint.lint.inference`):
 - a receiver known to hold an `Exported` (`jax.export.deserialize(...)`, `jax.export.export(f)(...)`, a parameter
   annotated `jax.export.Exported`, the module's own function returning one) is always reported;
 - a receiver known to be something else (an instance of a class of the module, a parameter annotated with a

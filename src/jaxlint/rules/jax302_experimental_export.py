@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from jaxlint.context import in_compat_code
+from jaxlint.lint.context import in_compat_code
 from jaxlint.rules.base import FixSpec, Invalid, NodeEdit, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.rules.calls import has_star_args, positional_args
 

@@ -5,8 +5,8 @@ import ast
 
 import libcst as cst
 
-from jaxlint.inference import MESH, MESH_FACTORIES
-from jaxlint.names import Scope
+from jaxlint.lint.inference import MESH, MESH_FACTORIES
+from jaxlint.lint.names import Scope
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
 from jaxlint.rules.pjit_specs import PjitSpecFinder
 
@@ -54,7 +54,7 @@ class MeshContextManager(Rule):
     explanation = """
 ## What it does
 Finds `with` statements that enter a `jax.sharding.Mesh` directly, wherever the value inference
-(`jaxlint.inference`) traces the item to a mesh: `with jax.make_mesh(...):`, `with Mesh(devices, names):` (also
+(`jaxlint.lint.inference`) traces the item to a mesh: `with jax.make_mesh(...):`, `with Mesh(devices, names):` (also
 `jax.experimental.maps.Mesh`), a name bound to one (`mesh = jax.make_mesh(...)`; a `global_mesh = None` set to a
 mesh later counts), a parameter annotated `mesh: jax.sharding.Mesh`, `self._mesh` stored in any method of the class
 (from such a parameter or call), the result of one of the module's own functions whose every `return` is a mesh
@@ -464,7 +464,7 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                 self._report(node, item)
 
     def _is_mesh(self, node: cst.BaseExpression) -> bool:
-        """Known to hold a ``jax.sharding.Mesh`` (``jaxlint.inference``); unknown values are not reported."""
+        """Known to hold a ``jax.sharding.Mesh`` (``jaxlint.lint.inference``); unknown values are not reported."""
         if isinstance(node, cst.Call):
             qualified = self.qualified_name(node.func)
             if qualified is not None and qualified not in MESH_CONSTRUCTORS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.names import NameResolver
+from jaxlint.lint.names import NameResolver
 
 PJIT = frozenset({"jax.experimental.pjit.pjit", "jax.experimental.pjit"})
 CONCRETE_SHARDINGS = frozenset({

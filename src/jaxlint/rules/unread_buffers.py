@@ -15,7 +15,7 @@ from typing import Sequence
 
 import libcst as cst
 
-from jaxlint.names import NameResolver
+from jaxlint.lint.names import NameResolver
 from jaxlint.rules.calls import argument, has_star_args
 
 # qualified name -> the argument positions (and keywords) that are only used for their shape and dtype.

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from jaxlint.config import ConfigError, Overrides, SettingsResolver, validate_selector
-from jaxlint.versions import Version
+from jaxlint.project.config import ConfigError, Overrides, SettingsResolver, validate_selector
+from jaxlint.project.versions import Version
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 

@@ -14,9 +14,9 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxlint.diagnostics import LineIndex
-from jaxlint.files import DEFAULT_EXCLUDES
-from jaxlint.sources import write_atomic
+from jaxlint.lint.diagnostics import LineIndex
+from jaxlint.project.files import DEFAULT_EXCLUDES
+from jaxlint.run.sources import write_atomic
 
 from jaxlint.verify.plan import Plan, Site
 from jaxlint.verify.witnesses import witness_span

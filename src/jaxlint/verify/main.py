@@ -9,10 +9,10 @@ from typing import Sequence
 
 import click
 
-from jaxlint.config import SettingsResolver
-from jaxlint.engine import fix_source
+from jaxlint.project.config import SettingsResolver
+from jaxlint.lint.engine import fix_source
 from jaxlint.rules.base import Rule
-from jaxlint.sources import write_atomic
+from jaxlint.run.sources import write_atomic
 from jaxlint.verify.probe_spans import derive_probe
 from jaxlint.verify.plan import FilePlan, Plan, Site, make_plan, make_plan_from_git, project_root
 from jaxlint.verify.run import in_virtualenv_bin
@@ -129,8 +129,8 @@ def fixed_with_only(file_plan: FilePlan, keep: set[str], *, unsafe: bool | None,
     sites = file_plan.sites
     if all(site.id in keep for site in sites):
         return file_plan.fixed, []
-    from jaxlint.engine import lint_source, parse, ParseFailure
-    from jaxlint.fixes import apply_edits, edits_overlap
+    from jaxlint.lint.engine import lint_source, parse, ParseFailure
+    from jaxlint.lint.fixes import apply_edits, edits_overlap
 
     wanted = {(site.code, site.row, site.column): site for site in sites if site.id in keep}
     text = file_plan.source.text
@@ -173,7 +173,7 @@ def rules_plan(directory: Path, rules: Sequence[type[Rule]] | None = None) -> Pl
     """A project with one module per runnable rule example, and its fixes (each example with its own settings)."""
     from collections import Counter
 
-    from jaxlint.sources import read_source
+    from jaxlint.run.sources import read_source
     from jaxlint.verify.rule_examples import runnable_examples, settings_for, write_project
 
     examples = runnable_examples(rules)

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from jaxlint.config import SettingsResolver
-from jaxlint.engine import AppliedFix, fix_source
-from jaxlint.files import discover
+from jaxlint.project.config import SettingsResolver
+from jaxlint.lint.engine import AppliedFix, fix_source
+from jaxlint.project.files import discover
 from jaxlint.rules.base import Rule
-from jaxlint.sources import DecodeError, SourceText, decode_source, read_source
+from jaxlint.run.sources import DecodeError, SourceText, decode_source, read_source
 from jaxlint.verify.probe_spans import derive_probe
 
 

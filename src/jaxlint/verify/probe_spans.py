@@ -11,8 +11,8 @@ from typing import Sequence
 
 import libcst as cst
 
-from jaxlint.diagnostics import Edit
-from jaxlint.positions import SpanError, node_spans
+from jaxlint.lint.diagnostics import Edit
+from jaxlint.lint.positions import SpanError, node_spans
 
 # Expressions whose text cannot be wrapped in ``record(id, <text>)`` as it stands.
 _UNWRAPPABLE = (cst.Tuple, cst.GeneratorExp, cst.Yield, cst.StarredElement, cst.StarredDictElement, cst.Await,

@@ -13,8 +13,8 @@ from typing import Sequence
 
 from jaxlint.rules import all_rules
 from jaxlint.rules.base import Example, Rule
-from jaxlint.settings import Settings
-from jaxlint.versions import Version
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 
 COMMON = """\
 import jax.numpy as _jnp

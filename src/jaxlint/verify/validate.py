@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 from jaxlint.verify.run import interpreter_info
 
 

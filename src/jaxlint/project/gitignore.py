@@ -17,7 +17,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from jaxlint.settings import real_path
+from jaxlint.project.settings import real_path
 
 if TYPE_CHECKING:
     import pathspec

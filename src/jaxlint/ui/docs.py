@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from jaxlint.rules import all_rules
 from jaxlint.rules.base import Rule
-from jaxlint.versions import NEWEST_KNOWN, Version
+from jaxlint.project.versions import NEWEST_KNOWN, Version
 
 
 def fix_availability(rule: type[Rule]) -> str:

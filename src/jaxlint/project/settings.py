@@ -8,7 +8,7 @@ from fnmatch import fnmatch
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from jaxlint.versions import NEWEST_KNOWN, Version
+from jaxlint.project.versions import NEWEST_KNOWN, Version
 
 SELECTOR_RE = re.compile(r"^(ALL|JAX\d{0,3})$")
 # Names of the output formats (jaxlint.output registers the renderers; kept here so config needs no import cycle).

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 if TYPE_CHECKING:
-    from jaxlint.settings import Settings
+    from jaxlint.project.settings import Settings
 
 
 def known_range() -> tuple[Version, Version]:

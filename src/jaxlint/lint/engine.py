@@ -8,17 +8,17 @@ from typing import Callable, Sequence
 
 import libcst as cst
 
-from jaxlint.ast_gate import rules_that_may_match_ast
-from jaxlint.context import BatchedVisitor, FileContext, in_compat_code
-from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, LineIndex, Location
-from jaxlint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
-from jaxlint.noqa import file_suppression, line_suppresses
-from jaxlint.positions import StatementSpans
+from jaxlint.lint.ast_gate import rules_that_may_match_ast
+from jaxlint.lint.context import BatchedVisitor, FileContext, in_compat_code
+from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, LineIndex, Location
+from jaxlint.lint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
+from jaxlint.lint.noqa import file_suppression, line_suppresses
+from jaxlint.lint.positions import StatementSpans
 from jaxlint.rules.base import Rule
 from jaxlint.rules import enabled_rules
-from jaxlint.settings import Settings
-from jaxlint.version_range import fixes_allowed
-from jaxlint.text_gate import TextFacts
+from jaxlint.project.settings import Settings
+from jaxlint.project.version_range import fixes_allowed
+from jaxlint.lint.text_gate import TextFacts
 
 MAX_FIX_ITERATIONS = 10
 _PARSER_CONFIG = cst.PartialParserConfig(python_version="3.12")

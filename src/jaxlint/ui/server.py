@@ -45,9 +45,9 @@ def _range(lines: list[str], start, end):
 
 
 def lint_text(text: str, path: str, settings) -> list:
-    from jaxlint.diagnostics import Diagnostic
-    from jaxlint.engine import lint_source
-    from jaxlint.noqa_add import unused_noqa
+    from jaxlint.lint.diagnostics import Diagnostic
+    from jaxlint.lint.engine import lint_source
+    from jaxlint.run.noqa_add import unused_noqa
 
     found = lint_source(text, path, settings).diagnostics + unused_noqa(text, path, settings)
     return sorted(found, key=Diagnostic.sort_key)
@@ -81,8 +81,8 @@ def _whole_document_edit(text: str, new_text: str):
 
 
 def fix_all_safe(text: str, path: str, settings) -> str:
-    from jaxlint.engine import fix_source
-    from jaxlint.noqa_add import remove_unused_noqa, unused_noqa
+    from jaxlint.lint.engine import fix_source
+    from jaxlint.run.noqa_add import remove_unused_noqa, unused_noqa
 
     fixed = fix_source(text, path, settings, unsafe=False).source
     return remove_unused_noqa(fixed, unused_noqa(fixed, path, settings))
@@ -141,7 +141,7 @@ def build_server():
     from pygls.uris import to_fs_path
 
     from jaxlint import __version__
-    from jaxlint.config import ConfigError, Overrides, SettingsResolver
+    from jaxlint.project.config import ConfigError, Overrides, SettingsResolver
 
     server = LanguageServer("jaxlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
     resolver = SettingsResolver(Overrides())

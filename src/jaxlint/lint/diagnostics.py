@@ -5,7 +5,7 @@ import bisect
 from dataclasses import dataclass, field
 from enum import Enum
 
-# Codes the engine reports itself, not a rule (every file can get them); jaxlint.engine_codes documents them.
+# Codes the engine reports itself, not a rule (every file can get them); jaxlint.lint.engine_codes documents them.
 PARSE_ERROR = "JAX000"  # the file could not be parsed or decoded
 IO_ERROR = "JAX002"  # the file could not be read (ruff's E902)
 

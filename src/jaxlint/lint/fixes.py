@@ -6,7 +6,7 @@ from typing import Iterable, Mapping, Sequence
 
 import libcst as cst
 
-from jaxlint.diagnostics import Edit, Fix, LineIndex
+from jaxlint.lint.diagnostics import Edit, Fix, LineIndex
 from jaxlint.rules.base import DeleteStatement, FixSpec, InsertAfter, InsertBefore, Replace
 
 
@@ -16,7 +16,7 @@ class EditBuilder:
     def __init__(self, source: str, index: LineIndex, spans: Mapping[cst.CSTNode, tuple[int, int]]) -> None:
         self.source = source
         self.index = index
-        # node -> (start, end) character offsets: ``jaxlint.positions.StatementSpans`` or ``node_spans``.
+        # node -> (start, end) character offsets: ``jaxlint.lint.positions.StatementSpans`` or ``node_spans``.
         self.spans = spans
 
     def span(self, node: cst.CSTNode) -> tuple[int, int]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.names import Binding, NameResolver
+from jaxlint.lint.names import Binding, NameResolver
 
 MESH = "mesh"
 EXPORTED = "exported"

@@ -2,7 +2,7 @@
 
 The word prefilter (``engine.may_match``) keeps every file that spells, say, ``jax`` and ``tree_map`` somewhere, so
 ``jax.tree_util.tree_map`` (valid) keeps the file alive for the removed ``jax.tree_map``. This stage parses the file
-with ``ast`` and computes an over-approximation of every qualified name that ``jaxlint.names.NameResolver`` could
+with ``ast`` and computes an over-approximation of every qualified name that ``jaxlint.lint.names.NameResolver`` could
 give any node of the file, so that a rule can say "I can only fire if one of these names occurs" and the file is
 skipped, without a libcst parse, when none does.
 

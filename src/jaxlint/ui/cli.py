@@ -8,17 +8,17 @@ from pathlib import Path
 import click
 
 from jaxlint import __version__
-from jaxlint.config import ConfigError, Overrides, SettingsResolver, validate_selector
-from jaxlint.files import discover
+from jaxlint.project.config import ConfigError, Overrides, SettingsResolver, validate_selector
+from jaxlint.project.files import discover
 from jaxlint.output import RenderOptions, render
 from jaxlint.output.common import STDIN_TEXTS
-from jaxlint.diagnostics import io_error
+from jaxlint.lint.diagnostics import io_error
 from jaxlint.output.text import fix_summary, format_diagnostics
-from jaxlint.runner import FileResult, Mode, process_source, run_files
-from jaxlint.settings import OUTPUT_FORMATS
-from jaxlint.sources import DecodeError, decode_source
-from jaxlint.version_range import describe as describe_range, range_warnings
-from jaxlint.versions import Version
+from jaxlint.run.runner import FileResult, Mode, process_source, run_files
+from jaxlint.project.settings import OUTPUT_FORMATS
+from jaxlint.run.sources import DecodeError, decode_source
+from jaxlint.project.version_range import describe as describe_range, range_warnings
+from jaxlint.project.versions import Version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -181,15 +181,15 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
             sys.exit(EXIT_OK)
         if not files and not unreadable and not report.quiet:
             click.echo("jaxlint: warning: No Python files found under the given path(s)", err=True)
-        if add_noqa:  # issue 7: suppression hygiene (jaxlint.noqa_add)
-            from jaxlint.noqa_add import add_noqa as add_noqa_directives
+        if add_noqa:  # issue 7: suppression hygiene (jaxlint.run.noqa_add)
+            from jaxlint.run.noqa_add import add_noqa as add_noqa_directives
 
             added = add_noqa_directives(files, echo=lambda text: click.echo(text, err=True))
             if not report.silent:
                 click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
             sys.exit(EXIT_OK)
         results = run_files(files, mode, report.unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
-        from jaxlint.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
+        from jaxlint.run.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
 
         results = report_unused_noqa(files, results, fix=mode is Mode.FIX)
         results += [FileResult(str(path), [io_error(str(path), error)]) for path, error in unreadable]
@@ -231,7 +231,7 @@ def _check_stdin_data(data: bytes, display: str, settings, report: Report) -> in
 
 def _check_stdin_notebook(data: bytes, display: str, settings, report: Report) -> int:
     """A notebook on stdin (``--stdin-filename x.ipynb``): linted cell by cell, as a notebook file is."""
-    from jaxlint.notebooks import lint_notebook_text
+    from jaxlint.run.notebooks import lint_notebook_text
 
     bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
     try:
@@ -326,7 +326,7 @@ def _describe_settings(settings) -> str:
 
 
 def _warn_about_range(settings) -> None:
-    """A min/target version past what the catalogue knows: one line each on stderr (jaxlint.version_range)."""
+    """A min/target version past what the catalogue knows: one line each on stderr (jaxlint.project.version_range)."""
     for line in range_warnings(settings):
         click.echo(f"jaxlint: warning: {line}", err=True)
 
@@ -336,8 +336,8 @@ def _warn_about_range(settings) -> None:
 def list_rules(output_format: str) -> None:
     """List every rule: code, name, JAX version, fix, default or opt-in; the codes jaxlint reports itself
     (JAX000 parse-error, JAX001 unused-noqa, JAX002 io-error) first."""
-    from jaxlint.docs import fix_availability
-    from jaxlint.engine_codes import ENGINE_CODES
+    from jaxlint.ui.docs import fix_availability
+    from jaxlint.lint.engine_codes import ENGINE_CODES
     from jaxlint.rules import all_rules
 
     rows = [(entry.code, entry.name, "-", entry.fix, "opt-in" if entry.opt_in else "default", entry.summary)
@@ -374,10 +374,10 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
     JAX402 (deprecated symbols) and JAX102 (removed config options) list every row; JAX101 (removed symbols, over a
     thousand) prints a summary per module unless given --all or --grep.
     """
-    from jaxlint.docs import entries_documentation, rule_documentation
+    from jaxlint.ui.docs import entries_documentation, rule_documentation
     from jaxlint.rules import rule_by_code
 
-    from jaxlint.engine_codes import ENGINE_CODES
+    from jaxlint.lint.engine_codes import ENGINE_CODES
 
     rule = rule_by_code(code)
     if rule is None and code.upper() in ENGINE_CODES:
@@ -398,7 +398,7 @@ def _register_optional_commands() -> None:
     for module, attribute, name in (
         ("jaxlint.exports.cli", "exports_command", "exports"),
         ("jaxlint.verify.cli", "verify_command", "verify"),
-        ("jaxlint.server", "server_command", "server"),
+        ("jaxlint.ui.server", "server_command", "server"),
     ):
         try:
             command = getattr(importlib.import_module(module), attribute)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from jaxlint.walk import child_fields, trivia_classes
+from jaxlint.lint.walk import child_fields, trivia_classes
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -71,7 +71,7 @@ def _import_alias_name(alias: cst.ImportAlias) -> str:
 class _ScopeBuilder:
     """Pass 1: scopes, bindings, and the scope of every ``Name`` node.
 
-    Walks with ``jaxlint.walk`` (libcst's order, no node rebuilding, whitespace and punctuation skipped): a
+    Walks with ``jaxlint.lint.walk`` (libcst's order, no node rebuilding, whitespace and punctuation skipped): a
     ``visit_<Type>`` method that returns False walks the children it needs itself.
     """
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from jaxlint.diagnostics import Diagnostic
+from jaxlint.lint.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from jaxlint.engine import AppliedFix
+    from jaxlint.lint.engine import AppliedFix
 
 
 class Mode(Enum):

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from jaxlint.config import SettingsResolver
-from jaxlint.gitignore import IgnoreRules, ignored_by_git
-from jaxlint.settings import Settings, path_matches, real_path, relative_posix
+from jaxlint.project.config import SettingsResolver
+from jaxlint.project.gitignore import IgnoreRules, ignored_by_git
+from jaxlint.project.settings import Settings, path_matches, real_path, relative_posix
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 # Directories never worth walking into (ruff's defaults, plus jaxlint's cache).

@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from jaxlint.pins import infer_min_version
-from jaxlint.settings import OUTPUT_FORMATS, SELECTOR_RE, Settings
-from jaxlint.versions import Version
+from jaxlint.project.pins import infer_min_version
+from jaxlint.project.settings import OUTPUT_FORMATS, SELECTOR_RE, Settings
+from jaxlint.project.versions import Version
 
 if sys.version_info >= (3, 11):
     import tomllib

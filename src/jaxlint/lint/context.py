@@ -7,11 +7,11 @@ from typing import Callable, Sequence
 
 import libcst as cst
 
-from jaxlint.inference import ValueInference
-from jaxlint.names import NameResolver
+from jaxlint.lint.inference import ValueInference
+from jaxlint.lint.names import NameResolver
 from jaxlint.rules.base import Report, Rule
-from jaxlint.settings import Settings
-from jaxlint.walk import child_fields, skippable_classes
+from jaxlint.project.settings import Settings
+from jaxlint.lint.walk import child_fields, skippable_classes
 
 
 class FileContext:
@@ -27,7 +27,7 @@ class FileContext:
 
     @property
     def inference(self) -> ValueInference:
-        """What names and attributes hold (``jaxlint.inference``), built on first use: most files never ask."""
+        """What names and attributes hold (``jaxlint.lint.inference``), built on first use: most files never ask."""
         if self._inference is None:
             self._inference = ValueInference(self.module, self.resolver)
         return self._inference
@@ -44,7 +44,7 @@ class FileContext:
 class BatchedVisitor(cst.CSTVisitor):
     """One traversal for all rules: dispatches ``visit_<Type>``/``leave_<Type>`` by node class name.
 
-    ``run(module)`` walks the tree with ``jaxlint.walk`` (same order as ``module.visit(self)``, without rebuilding
+    ``run(module)`` walks the tree with ``jaxlint.lint.walk`` (same order as ``module.visit(self)``, without rebuilding
     every node, and skipping whitespace/punctuation subtrees no rule looks at); ``module.visit(self)`` still works.
     """
 

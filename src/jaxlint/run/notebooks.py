@@ -1,10 +1,10 @@
 """Jupyter notebooks: lint and fix the code cells as one module, report per cell, write back only what changed.
 
 The code cells are joined in order (so a name imported in cell 1 resolves in cell 5), with IPython syntax masked
-(``jaxlint.ipython_masking``) and a boundary comment between cells; findings are mapped back to ``(cell, row)``.
+(``jaxlint.run.ipython_masking``) and a boundary comment between cells; findings are mapped back to ``(cell, row)``.
 Cell numbers are 1-based positions among *all* cells, as the editors (and ruff) number them.
 
-Writing (``jaxlint.notebook_json``): only the ``"source"`` spans of the changed cells are replaced, in the notebook's
+Writing (``jaxlint.run.notebook_json``): only the ``"source"`` spans of the changed cells are replaced, in the notebook's
 own JSON layout. Everything else, metadata, outputs, key order, indentation and the trailing newline, stays
 byte-identical; a notebook without fixes is never written at all.
 """
@@ -18,13 +18,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxlint.diagnostics import Diagnostic, Edit, Location, io_error
-from jaxlint.engine import PARSE_ERROR, ParseFailure, fix_source, lint_source, parse
-from jaxlint.ipython_masking import MaskedCell, mask_cell, unmask
-from jaxlint.notebook_json import NotebookError, rewrite_sources, source_spans
-from jaxlint.results import FileResult, Mode, unwritten
-from jaxlint.settings import Settings
-from jaxlint.sources import write_atomic
+from jaxlint.lint.diagnostics import Diagnostic, Edit, Location, io_error
+from jaxlint.lint.engine import PARSE_ERROR, ParseFailure, fix_source, lint_source, parse
+from jaxlint.run.ipython_masking import MaskedCell, mask_cell, unmask
+from jaxlint.run.notebook_json import NotebookError, rewrite_sources, source_spans
+from jaxlint.run.results import FileResult, Mode, unwritten
+from jaxlint.project.settings import Settings
+from jaxlint.run.sources import write_atomic
 
 __all__ = ["NotebookError", "lint_notebook_text", "process_notebook", "rewrite_sources", "source_spans"]
 

@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-from jaxlint.versions import Version
+from jaxlint.project.versions import Version
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -1,7 +1,7 @@
 """The text gate: the ast gate's question ("can this file refer to that qualified name?") answered from the text.
 
 The word prefilter keeps every file that spells ``jax`` and ``tree_map``, so ``jax.tree_util.tree_map`` keeps the
-file alive for the removed ``jax.tree_map``; the ast gate (``jaxlint.ast_gate``) then throws it away, but only after
+file alive for the removed ``jax.tree_map``; the ast gate (``jaxlint.lint.ast_gate``) then throws it away, but only after
 ``ast.parse``. Most of those files can be thrown away from the text alone, by looking at what stands just before each
 occurrence of the name's last component and at the file's import statements. This stage answers "maybe" or "no"; a
 "maybe" goes on to the ast gate, which has the last word before libcst.
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
-from jaxlint.ast_gate import record_from_import, record_import, with_prefixes
+from jaxlint.lint.ast_gate import record_from_import, record_import, with_prefixes
 
 # Between two tokens: whitespace, a line continuation or a whole comment (to the end of its line, so that the
 # pattern can split a run of text in one way only: no catastrophic backtracking on long comments).

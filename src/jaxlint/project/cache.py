@@ -24,7 +24,7 @@ from typing import Any
 
 import jaxlint
 from jaxlint import __version__
-from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
 
 CACHE_DIR_NAME = ".jaxlint_cache"
 FORMAT = 1

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex
+from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex
 from jaxlint.rules import enabled_rules
-from jaxlint.settings import Settings
+from jaxlint.project.settings import Settings
 
 UNUSED_NOQA = "JAX001"
 UNUSED_NOQA_NAME = "unused-noqa"
@@ -103,7 +103,7 @@ def unused_noqa(source: str, path: str, settings: Settings) -> list[Diagnostic]:
         return []
     rules = enabled_rules(settings, settings.ignored_codes_for(Path(path)))
     enabled = {rule.code for rule in rules} | {"JAX000"}
-    from jaxlint.engine import lint_source  # libcst only when a file is really linted
+    from jaxlint.lint.engine import lint_source  # libcst only when a file is really linted
 
     found = {(d.start.row, d.code) for d in lint_source(_blank(source, comments), path, settings, rules=rules,
                                                          prefilter=True).diagnostics}
@@ -196,8 +196,8 @@ def add_noqa_to_source(source: str, diagnostics: Sequence[Diagnostic]) -> tuple[
 
 def add_noqa(files: Sequence, echo=print) -> int:
     """``--add-noqa`` over discovered files (``SourceFile``s); returns the number of directives added."""
-    from jaxlint.engine import lint_source
-    from jaxlint.sources import DecodeError, read_source
+    from jaxlint.lint.engine import lint_source
+    from jaxlint.run.sources import DecodeError, read_source
 
     total = 0
     for file in files:
@@ -219,7 +219,7 @@ def add_noqa(files: Sequence, echo=print) -> int:
 
 
 def _add_noqa_to_notebook_file(file, echo) -> int:
-    from jaxlint.notebook_json import NotebookError
+    from jaxlint.run.notebook_json import NotebookError
 
     try:
         data = file.path.read_bytes()
@@ -239,10 +239,10 @@ def add_noqa_to_notebook(raw: str, display: str, settings: Settings) -> tuple[st
 
     Each cell gets its directives in its masked text (IPython lines stand for ``pass`` there, so a comment never
     lands on a magic), then the original lines are put back and only the changed cells' sources are rewritten."""
-    from jaxlint.ipython_masking import unmask
-    from jaxlint.notebook_json import rewrite_sources
-    from jaxlint.notebooks import lint_notebook_text, load_notebook
-    from jaxlint.results import Mode
+    from jaxlint.run.ipython_masking import unmask
+    from jaxlint.run.notebook_json import rewrite_sources
+    from jaxlint.run.notebooks import lint_notebook_text, load_notebook
+    from jaxlint.run.results import Mode
 
     result, _ = lint_notebook_text(raw, display, settings, Mode.CHECK, False)
     by_cell: dict[int, list[Diagnostic]] = {}
@@ -266,7 +266,7 @@ def add_noqa_to_notebook(raw: str, display: str, settings: Settings) -> tuple[st
 
 
 def _write(path: Path, data: bytes, echo) -> bool:
-    from jaxlint.sources import write_atomic
+    from jaxlint.run.sources import write_atomic
 
     try:
         write_atomic(path, data)
@@ -279,7 +279,7 @@ def _write(path: Path, data: bytes, echo) -> bool:
 def report_unused_noqa(files: Sequence, results: list, *, fix: bool = False) -> list:
     """Add JAX001 findings to ``results`` (``FileResult``s, matched to ``files`` by path); with ``fix``, remove
     the unused codes from the files (a safe fix, as ``--fix`` does for the other rules)."""
-    from jaxlint.sources import DecodeError, read_source, write_atomic
+    from jaxlint.run.sources import DecodeError, read_source, write_atomic
 
     by_path = {str(file.path): file for file in files}
     for result in results:
@@ -303,7 +303,7 @@ def report_unused_noqa(files: Sequence, results: list, *, fix: bool = False) -> 
                 result.write_error = f"{error.strerror or error}"
                 result.diagnostics = sorted(result.diagnostics + found, key=Diagnostic.sort_key)
                 continue
-            from jaxlint.engine import AppliedFix
+            from jaxlint.lint.engine import AppliedFix
 
             result.applied.extend(AppliedFix(d.code, d.message, d.start.row, d.start.column, d.fix.applicability,
                                              d.fix.message, None, None) for d in found)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jaxlint.diagnostics import LineIndex
+from jaxlint.lint.diagnostics import LineIndex
 
 _LINE_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _FILE_NOQA = re.compile(

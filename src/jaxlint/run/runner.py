@@ -7,15 +7,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from jaxlint.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
-from jaxlint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
-from jaxlint.progress import progress_bar
-from jaxlint.results import FileResult, Mode, unwritten
-from jaxlint.settings import Settings
-from jaxlint.sources import DecodeError, SourceText, decode_source, write_atomic
+from jaxlint.project.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
+from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
+from jaxlint.ui.progress import progress_bar
+from jaxlint.run.results import FileResult, Mode, unwritten
+from jaxlint.project.settings import Settings
+from jaxlint.run.sources import DecodeError, SourceText, decode_source, write_atomic
 
 if TYPE_CHECKING:
-    from jaxlint.files import SourceFile
+    from jaxlint.project.files import SourceFile
 
 __all__ = ["FileResult", "Mode", "process_file", "process_source", "run_files"]
 
@@ -23,7 +23,7 @@ __all__ = ["FileResult", "Mode", "process_file", "process_source", "run_files"]
 def process_source(source: SourceText, display_path: str, settings: Settings, mode: Mode,
                    unsafe: bool) -> FileResult:
     # Imported here, not at module level: a warm run whose files all hit the cache never needs libcst (~0.25 s).
-    from jaxlint.engine import fix_source, lint_source
+    from jaxlint.lint.engine import fix_source, lint_source
 
     result = FileResult(display_path)
     if mode is Mode.CHECK:
@@ -189,7 +189,7 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> Fi
     """Never raises for a bad input file: a file that cannot be read is a JAX002 finding, one that cannot be decoded
     a JAX000 finding, fixes that cannot be written a ``write_error``, bugs an internal error."""
     if path.suffix == ".ipynb":
-        from jaxlint.notebooks import process_notebook
+        from jaxlint.run.notebooks import process_notebook
 
         return process_notebook(path, settings, mode, unsafe)
     display = str(path)
