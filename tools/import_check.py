@@ -2,6 +2,7 @@
 
 Usage:
     python tools/import_check.py CORPUS SCRATCH OLD_PYTHON NEW_PYTHON [--unsafe-fixes] [--jaxlint PATH]
+        [--project NAME ...] [--all-modules] [--jobs N] [--timeout S] [--reuse]
 
 CORPUS is a folder of projects (one sub-folder each, e.g. the gitignored .corpus/); SCRATCH is a folder outside
 the repository that this script fills:
@@ -18,6 +19,11 @@ module is imported once more "isolated": the parent packages are stubbed (empty 
 so that an error raised by some other module in the package's __init__ is told apart from one in the module.
 A result is classified: ok; missing-dep (ModuleNotFoundError for a non-project module); package (the failure
 comes from another file of the project; the isolated import works); module (the module itself fails).
+
+--project restricts the run to some sub-folders of CORPUS. --all-modules also imports every module the fix left
+unchanged (the question "does the project import on the new JAX after the fix?"), with two cells only: fixed/new,
+and original/old where fixed/new fails (to tell a project that never imported from one the new JAX breaks);
+setup.py and files whose name is not a module name are skipped. --jobs runs that many imports at once.
 
 The verdict the check exists for: fixed/new must be ok wherever original/old was ok; a row where it is not, and
 whose failure is not missing-dep / package-level in both original/new and fixed/new, is a jaxlint bug.
@@ -45,6 +51,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 _IMPORT = r"""
@@ -82,20 +89,35 @@ def changed_files(orig: Path, fixed: Path) -> list[Path]:
     return sorted(out)
 
 
+def all_modules(project: Path) -> list[Path]:
+    out = []
+    for dirpath, dirs, files in os.walk(project):
+        dirs[:] = sorted(d for d in dirs if d.isidentifier())
+        for f in files:
+            if f.endswith(".py") and f != "setup.py" and f[:-3].isidentifier():
+                out.append((Path(dirpath) / f).relative_to(project))
+    return sorted(out)
+
+
 def resolve(project: Path, rel: Path) -> tuple[Path, str]:
     """(sys.path entry, dotted name): climb from the file's folder while the folder is a package."""
     parts = list(rel.with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()  # a package's __init__.py is imported as the package
     i = len(parts) - 1
     while i > 0 and (project.joinpath(*parts[:i]) / "__init__.py").exists():
         i -= 1
     return project.joinpath(*parts[:i]), ".".join(parts[i:])
 
 
+TIMEOUT = 300
+
+
 def try_import(python: str, root: Path, name: str, isolated: bool, project: Path) -> tuple[str, str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(dict.fromkeys([str(root), str(project)])), JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3")
     try:
         r = subprocess.run([python, "-c", _IMPORT, name, str(root), "1" if isolated else "0"], env=env,
-                           cwd=root, capture_output=True, text=True, timeout=300)
+                           cwd=root, capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return "module", "timeout"
     line = next((l for l in r.stdout.splitlines() if l.startswith(("OK", "FAIL"))), None)
@@ -132,42 +154,69 @@ def main() -> int:
     ap.add_argument("--unsafe-fixes", action="store_true")
     ap.add_argument("--jaxlint", default=str(Path(sys.executable).with_name("jaxlint")))
     ap.add_argument("--reuse", action="store_true", help="keep SCRATCH/orig and SCRATCH/fixed if present")
+    ap.add_argument("--project", action="append", default=[], help="only this sub-folder of CORPUS (repeatable)")
+    ap.add_argument("--all-modules", action="store_true", help="also import the modules the fix left unchanged")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per import")
     a = ap.parse_args()
+    global TIMEOUT
+    TIMEOUT = a.timeout
     orig, fixed = a.scratch / "orig", a.scratch / "fixed"
     if not (a.reuse and orig.exists() and fixed.exists()):
         for d in (orig, fixed):
             if d.exists():
                 shutil.rmtree(d)
-            shutil.copytree(a.corpus, d, symlinks=True)
+            d.mkdir(parents=True)
+            for src in sorted(a.corpus.iterdir()):
+                if src.is_dir() and (not a.project or src.name in a.project):
+                    shutil.copytree(src, d / src.name, symlinks=True)
         for p in sorted(fixed.iterdir()):
             if p.is_dir():
                 cmd = [a.jaxlint, "check", "--fix", "--no-cache", "--exit-zero", "."]
                 if a.unsafe_fixes:
                     cmd.insert(3, "--unsafe-fixes")
                 subprocess.run(cmd, cwd=p, capture_output=True)
-    rows = []
+    jobs = []
     for p in sorted(orig.iterdir()):
-        if not p.is_dir():
+        if not p.is_dir() or (a.project and p.name not in a.project):
             continue
-        for rel in changed_files(p, fixed / p.name):
-            root_o, name = resolve(p, rel)
-            root_f = fixed / p.name / root_o.relative_to(p)
-            row = [f"{p.name}/{rel}", name,
-                   cell(a.old_python, root_o, name, p),
-                   cell(a.new_python, root_o, name, p),
-                   cell(a.new_python, root_f, name, fixed / p.name),
-                   cell(a.old_python, root_f, name, fixed / p.name)]
-            rows.append(row)
-            print(" | ".join(row), flush=True)
+        changed = changed_files(p, fixed / p.name)
+        for rel in sorted(set(changed) | set(all_modules(p) if a.all_modules else ())):
+            jobs.append((p, rel, rel in changed))
+
+    def check(job: tuple[Path, Path, bool]) -> list[str]:
+        p, rel, is_changed = job
+        root_o, name = resolve(p, rel)
+        root_f = fixed / p.name / root_o.relative_to(p)
+        fixed_new = cell(a.new_python, root_f, name, fixed / p.name)
+        if is_changed:
+            row = [f"{p.name}/{rel}", name, cell(a.old_python, root_o, name, p),
+                   cell(a.new_python, root_o, name, p), fixed_new, cell(a.old_python, root_f, name, fixed / p.name)]
+        else:  # unchanged by the fix: original/new is fixed/new; fixed/old is original/old
+            row = [f"{p.name}/{rel} (unchanged)", name,
+                   "-" if fixed_new == "ok" else cell(a.old_python, root_o, name, p), "-", fixed_new, "-"]
+        print(" | ".join(row), flush=True)
+        return row
+
+    with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        rows = list(pool.map(check, jobs))
     head = "| file | module | original/old | original/new | fixed/new | fixed/old |\n|---|---|---|---|---|---|\n"
     body = "".join("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |\n" for r in rows)
-    bad = [r for r in rows if r[2] == "ok" and r[4] != "ok"
+    changed_rows = [r for r in rows if r[3] != "-"]
+    bad = [r for r in changed_rows if r[2] == "ok" and r[4] != "ok"
            and not r[4].startswith(("missing-dep", "package")) and not r[3].startswith("module")]
-    bad += [r for r in rows if r[2] == "ok" and r[5] != "ok" and not r[5].startswith(("missing-dep", "package"))]
+    bad += [r for r in changed_rows if r[2] == "ok" and r[5] != "ok"
+            and not r[5].startswith(("missing-dep", "package"))]
+    # imported on the old JAX, not on the new one after the fix: what the user still has to handle
+    still = [r for r in rows if r[2] in ("ok", "-") and r[4] != "ok" and r not in bad]
     (a.scratch / "report.md").write_text(head + body)
-    print(f"\n{len(rows)} changed modules; suspected fix breakages: {len(bad)}")
+    n_changed = sum(1 for _p, _rel, c in jobs if c)
+    print(f"\n{len(rows)} modules ({n_changed} changed by the fix); suspected fix breakages: {len(bad)}")
     for r in bad:
         print("  BROKEN?", r[0], "|", r[4], "|", r[5])
+    print(f"modules that import on the old JAX but not on the new one after the fix: {len(still)}")
+    for r in still:
+        print("  STILL", r[0], "|", r[4])
     return 1 if bad else 0
 
 
