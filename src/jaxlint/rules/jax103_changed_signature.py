@@ -459,7 +459,8 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             import jax.numpy as jnp
             x = jnp.arange(4.0)
             y = jnp.clip(x, min=1.0, max=2.0)
-        """, runnable=True, note="renamed keywords, one finding for the call"),
+        """, note="renamed keywords, one finding for the call (not run by `verify --rules`: its baseline, 0.10.2, "
+                  "already rejects a_min/a_max)"),
         Invalid("""
             import jax.numpy as np
             def clamp(x):
