@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from jaxlint import __version__
-from jaxlint.project.config import ConfigError, Overrides, SettingsResolver, validate_selector
+from jaxlint.project.config import ConfigError, Overrides, SettingsResolver
 from jaxlint.project.files import discover
 from jaxlint.output import RenderOptions, render
 from jaxlint.output.common import STDIN_TEXTS
@@ -19,6 +19,7 @@ from jaxlint.project.settings import OUTPUT_FORMATS
 from jaxlint.run.sources import DecodeError, decode_source
 from jaxlint.project.version_range import describe as describe_range, range_warnings
 from jaxlint.project.versions import Version
+from jaxlint.ui.options import split_codes, version_option
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -47,27 +48,6 @@ def main() -> None:
 
     Run `jaxlint [PATHS]` to check, `jaxlint --fix` to apply safe fixes, `jaxlint rule CODE` for a rule's docs.
     """
-
-
-def _split_codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
-    codes: list[str] = []
-    for value in values:
-        for part in value.split(","):
-            if part.strip():
-                try:
-                    codes.append(validate_selector(part, option))
-                except ConfigError as error:
-                    raise click.BadParameter(str(error)) from None
-    return tuple(codes)
-
-
-def _version_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Version | None:
-    if value is None:
-        return None
-    try:
-        return Version(value)
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
 
 
 def _split_patterns(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -110,8 +90,8 @@ class Report:
               help="Paths to leave out in addition to `exclude`.")
 @click.option("--respect-gitignore/--no-respect-gitignore", default=None,
               help="Leave out files that git ignores (default: on, or `respect-gitignore` from the config).")
-@click.option("--target-version", callback=_version_option, help="The JAX version the code will run on.")
-@click.option("--min-version", callback=_version_option,
+@click.option("--target-version", callback=version_option, help="The JAX version the code will run on.")
+@click.option("--min-version", callback=version_option,
               help="The oldest JAX version the code must keep working on (default: the project's pins).")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="Output format.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
@@ -146,9 +126,9 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
           add_noqa: bool = False, quiet: bool = False, silent: bool = False) -> None:
     """Check PATHS (default: the current directory) for JAX API changes."""
     overrides = Overrides(
-        select=_split_codes(select, "--select") if select else None,
-        extend_select=_split_codes(extend_select, "--extend-select"),
-        ignore=_split_codes(ignore, "--ignore"),
+        select=split_codes(select, "--select") if select else None,
+        extend_select=split_codes(extend_select, "--extend-select"),
+        ignore=split_codes(ignore, "--ignore"),
         target_version=target_version, min_version=min_version, unsafe_fixes=unsafe_fixes,
         output_format=output_format, config_file=config_file, isolated=isolated,
         exclude=_split_patterns(exclude) if exclude else None, extend_exclude=_split_patterns(extend_exclude),
@@ -364,7 +344,7 @@ def list_rules(output_format: str) -> None:
                    "a list is summarised per module.")
 @click.option("--grep", metavar="TEXT",
               help="List only the entries whose name or replacement contains TEXT (case-insensitive), e.g. tree_.")
-@click.option("--target-version", callback=_version_option,
+@click.option("--target-version", callback=version_option,
               help="List the entries removed / deprecated at this JAX version (default: the newest known).")
 def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target_version: Version | None) -> None:
     """Print the documentation of one rule (e.g. `jaxlint rule JAX202`).

@@ -6,31 +6,10 @@ from pathlib import Path
 
 import click
 
-from jaxlint.project.config import ConfigError, Overrides, SettingsResolver, validate_selector
-from jaxlint.project.versions import Version
+from jaxlint.project.config import ConfigError, Overrides, SettingsResolver
+from jaxlint.ui.options import split_codes, version_option
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
-
-
-def _version_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Version | None:
-    if value is None:
-        return None
-    try:
-        return Version(value)
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
-
-
-def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
-    codes = []
-    for value in values:
-        for part in value.split(","):
-            if part.strip():
-                try:
-                    codes.append(validate_selector(part, option))
-                except ConfigError as error:
-                    raise click.BadParameter(str(error)) from None
-    return tuple(codes)
 
 
 class _VerifyCommand(click.Command):
@@ -70,8 +49,8 @@ class _VerifyCommand(click.Command):
               help="The directory copied for the runs and the command's working directory (default: the current "
                    "directory).")
 @click.option("--keep", is_flag=True, help="Keep the BEFORE/AFTER copies and records (and say where).")
-@click.option("--target-version", callback=_version_option, help="The JAX version the code will run on (as in check).")
-@click.option("--min-version", callback=_version_option,
+@click.option("--target-version", callback=version_option, help="The JAX version the code will run on (as in check).")
+@click.option("--min-version", callback=version_option,
               help="The oldest JAX version the code must keep working on (as in check; default: the project's pins).")
 @click.option("--from-git", "from_git", metavar="REV",
               help="Verify the fixes already in the working tree (after `jaxlint --fix`): BEFORE runs each file as "
@@ -105,7 +84,8 @@ def verify_command(paths, baseline_jax, baseline_python, target_python, platform
         raise click.UsageError("give the command to run after `--`, e.g. `-- pytest tests/ -x`")
     if timeout is not None and timeout <= 0:
         raise click.BadParameter("must be a positive number of seconds", param_hint="--timeout")
-    overrides = Overrides(select=_codes(select, "--select") if select else None, ignore=_codes(ignore, "--ignore"),
+    overrides = Overrides(select=split_codes(select, "--select") if select else None,
+                          ignore=split_codes(ignore, "--ignore"),
                           unsafe_fixes=unsafe_fixes, target_version=target_version, min_version=min_version)
     try:
         code = run_verify(list(paths), list(command), resolver=SettingsResolver(overrides),

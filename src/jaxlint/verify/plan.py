@@ -63,15 +63,8 @@ class Plan:
 def make_plan(paths: Sequence[Path], resolver: SettingsResolver, root: Path, *, unsafe: bool | None = None,
               rules: Sequence[type[Rule]] | None = None) -> Plan:
     """The fixes in PATHS, per file. ``rules`` replaces the enabled rules (tests inject deliberately wrong ones)."""
-    root = root.resolve()
-    plan = Plan(root)
-    for source_file in discover(list(paths), resolver):
-        absolute = source_file.path.resolve()
-        try:
-            relative = absolute.relative_to(root).as_posix()
-        except ValueError:
-            plan.problems.append(f"{absolute}: outside the project root {root}: not verified")
-            continue
+    plan = Plan(root.resolve())
+    for source_file, absolute, relative in _project_files(paths, resolver, plan):
         try:
             source = read_source(absolute)
         except (OSError, DecodeError) as error:
@@ -82,6 +75,19 @@ def make_plan(paths: Sequence[Path], resolver: SettingsResolver, root: Path, *, 
         if file_plan is not None:
             plan.files.append(file_plan)
     return plan
+
+
+def _project_files(paths: Sequence[Path], resolver: SettingsResolver, plan: Plan):
+    """(source file, absolute path, path relative to the plan's root) of every file to verify; a file outside the
+    root is a problem of the plan, not a site."""
+    for source_file in discover(list(paths), resolver):
+        absolute = source_file.path.resolve()
+        try:
+            relative = absolute.relative_to(plan.root).as_posix()
+        except ValueError:
+            plan.problems.append(f"{absolute}: outside the project root {plan.root}: not verified")
+            continue
+        yield source_file, absolute, relative
 
 
 def plan_file(absolute: Path, relative: str, source: SourceText, settings, plan: Plan, *, unsafe: bool | None,
@@ -115,13 +121,7 @@ def make_plan_from_git(paths: Sequence[Path], resolver: SettingsResolver, root: 
     plan = Plan(root)
     toplevel = _git(root, "rev-parse", "--show-toplevel").strip()
     _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-    for source_file in discover(list(paths), resolver):
-        absolute = source_file.path.resolve()
-        try:
-            relative = absolute.relative_to(root).as_posix()
-        except ValueError:
-            plan.problems.append(f"{absolute}: outside the project root {root}: not verified")
-            continue
+    for source_file, absolute, relative in _project_files(paths, resolver, plan):
         in_repo = absolute.relative_to(Path(toplevel).resolve()).as_posix()
         try:
             committed = decode_source(_git_bytes(root, "show", f"{rev}:{in_repo}"))
