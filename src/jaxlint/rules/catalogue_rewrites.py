@@ -158,11 +158,9 @@ def _array_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
 def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
     """``node`` is the class argument of ``isinstance``/``issubclass``, alone or in a tuple of classes."""
     ancestors = rule.context.ancestors[:-1]  # the visited node is the last
-    child: cst.CSTNode = node
     while ancestors:
         parent = ancestors.pop()
         if isinstance(parent, (cst.Tuple, cst.Element)):
-            child = parent
             continue
         if isinstance(parent, cst.Arg) and ancestors and isinstance(ancestors[-1], cst.Call):
             call = ancestors[-1]

@@ -7,6 +7,7 @@ import libcst as cst
 
 from jaxlint.lint.inference import ARRAY, OTHER
 from jaxlint.rules.base import FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
+from jaxlint.rules.jax_imports import TracksJaxImports
 from jaxlint.project.versions import Version
 
 
@@ -47,7 +48,7 @@ BY_NAME = {entry.name: entry for entry in (
 DEVICE_PROPERTY_SINCE = "0.4.27"  # ``Array.device`` became a property (a method, deprecated from 0.4.21, before)
 
 
-class RemovedArrayAttribute(Rule):
+class RemovedArrayAttribute(TracksJaxImports, Rule):
     code = "JAX104"
     name = "removed-array-attribute"
     summary = "jax.Array methods and attributes that no longer exist (x.device(), .device_buffers, .to_py()...)"
@@ -235,18 +236,7 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self._uses_jax = False
         self._by_name: list[Report] = []
-
-    def visit_Import(self, node: cst.Import) -> None:
-        for alias in node.names:
-            if (cst.helpers.get_full_name_for_node(alias.name) or "").split(".")[0] == "jax":
-                self._uses_jax = True
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.module is not None and not node.relative:
-            if (cst.helpers.get_full_name_for_node(node.module) or "").split(".")[0] == "jax":
-                self._uses_jax = True
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         name = node.attr.value
@@ -269,7 +259,7 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
         self._by_name.append(Report(self.code, subject, message, fix, tuple(self.context.ancestors)))
 
     def leave_Module(self, node: cst.Module) -> None:
-        if self._uses_jax:
+        if self.imports_jax:
             for report in self._by_name:
                 self.context.add_report(report)
 

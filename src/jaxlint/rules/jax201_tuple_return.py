@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.lint.names import Binding
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Report, Rule, Valid, safe_fix
 from jaxlint.rules.calls import argument, has_star_args, positional_args
+from jaxlint.rules.targets import target_context
 
 # qualified name -> (JAX release that returns a tuple, whether the arity matters)
 TARGETS: dict[str, tuple[str, bool]] = {
@@ -991,7 +992,7 @@ def _list_use(chain: Sequence[cst.CSTNode], rule: TupleReturn) -> str | None:
             return f"`.{parent.attr.value}`"
         return None
     if isinstance(parent, cst.Subscript) and parent.value is node:
-        context = _target_context(chain[:-1])
+        context = target_context(chain[:-1])
         if context == "del":
             return "item deletion"
         if context is not None:
@@ -1052,26 +1053,6 @@ def _comparison_use(comparison: cst.Comparison, node: cst.CSTNode, rule: TupleRe
         for other, operator in neighbours:
             if isinstance(operator, operators) and other_matches(other):
                 return description
-    return None
-
-
-def _target_context(chain: Sequence[cst.CSTNode]) -> str | None:
-    """"del" or "store" when ``chain[-1]`` is (inside) an assignment/deletion target, else None."""
-    i = len(chain) - 1
-    node = chain[i]
-    while i >= 1:
-        parent = chain[i - 1]
-        if isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
-            node, i = parent, i - 1
-            continue
-        if isinstance(parent, cst.Del) and parent.target is node:
-            return "del"
-        if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)) \
-                and parent.target is node:
-            return "store"
-        if isinstance(parent, cst.AsName) and parent.name is node:
-            return "store"
-        return None
     return None
 
 

@@ -7,6 +7,7 @@ import libcst as cst
 
 from jaxlint.lint.inference import EXPORTED as AN_EXPORTED, OTHER
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
+from jaxlint.rules.jax_imports import TracksJaxImports
 from jaxlint.rules.calls import string_value
 
 FIELDS = {"in_shardings_hlo": "in_shardings_jax", "out_shardings_hlo": "out_shardings_jax"}
@@ -23,7 +24,7 @@ class _Candidate:
     kind: str | None
 
 
-class ExportedShardingsHlo(Rule):
+class ExportedShardingsHlo(TracksJaxImports, Rule):
     code = "JAX301"
     name = "exported-shardings-hlo"
     summary = "Exported.in_shardings_hlo / out_shardings_hlo are always None since JAX 0.11.1"
@@ -238,19 +239,8 @@ from 0.10.2 for exports that were not deserialized.)
         super().__init__(context)
         self._candidates: list[_Candidate] = []
         self._defined = False
-        self._uses_jax = False
 
-    # -- what the file defines and imports ------------------------------------------------------------------------
-    def visit_Import(self, node: cst.Import) -> None:
-        for alias in node.names:
-            if (cst.helpers.get_full_name_for_node(alias.name) or "").split(".")[0] == "jax":
-                self._uses_jax = True
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.module is not None and not node.relative:
-            if (cst.helpers.get_full_name_for_node(node.module) or "").split(".")[0] == "jax":
-                self._uses_jax = True
-
+    # -- what the file defines -----------------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if node.name.value in FIELDS:
             self._defined = True
@@ -322,7 +312,7 @@ from 0.10.2 for exports that were not deserialized.)
     def leave_Module(self, node: cst.Module) -> None:
         # A receiver known to be an ``Exported`` is reported; one of unknown type only in a file that uses JAX and
         # defines no attribute of that name itself.
-        unknown_ok = self._uses_jax and not self._defined
+        unknown_ok = self.imports_jax and not self._defined
         for candidate in self._candidates:
             if candidate.kind != AN_EXPORTED and not unknown_ok:
                 continue

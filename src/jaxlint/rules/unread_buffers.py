@@ -17,6 +17,7 @@ import libcst as cst
 
 from jaxlint.lint.names import NameResolver
 from jaxlint.rules.calls import argument, has_star_args
+from jaxlint.rules.targets import target_context
 
 # qualified name -> the argument positions (and keywords) that are only used for their shape and dtype.
 TEMPLATE_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
@@ -207,18 +208,8 @@ def _reads(node: cst.CSTNode, name: str) -> bool:
 
 
 def _stored(chain: Sequence[cst.CSTNode]) -> bool:
-    """``chain[-1]`` (a Name) is an assignment target (possibly inside a tuple/list target)."""
-    i = len(chain) - 1
-    node = chain[i]
-    while i >= 1:
-        parent = chain[i - 1]
-        if isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
-            node, i = parent, i - 1
-            continue
-        if isinstance(parent, cst.AsName):
-            return parent.name is node
-        return isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.For, cst.CompFor)) and parent.target is node
-    return False
+    """``chain[-1]`` (a Name) is assigned, not read: a target, except of ``x += ...`` (which reads ``x`` first)."""
+    return target_context(chain) == "store" and not isinstance(chain[-2], cst.AugAssign)
 
 
 def _name_uses(root: cst.CSTNode, name: str):
