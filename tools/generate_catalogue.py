@@ -794,8 +794,6 @@ def similar_successor(param: str, first: list[list[str]], last: list[list[str]],
     """The keyword that grew up beside ``param`` and replaced it (``a_min`` -> ``min``): accepted by the last release
     that took ``param`` and by the newest, absent when ``param`` appeared, and its name contained in ``param``'s (or
     the other way round) or nearly equal to it; None unless exactly one fits."""
-    import difflib
-
     existing = {p[0] for p in first}
     candidates = [name for name, kind, _ in newest if kind in ("pk", "kw") and name not in existing
                   and keyword_state(last, name) == "ok"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jaxlint import catalogue
-from jaxlint.catalogue import Entry, load, load_from
+from jaxlint.catalogue import load, load_from
 
 
 def test_load_is_cached_per_process():

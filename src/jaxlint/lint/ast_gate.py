@@ -207,7 +207,7 @@ def may_match_ast(source: str, rules: Sequence[GatedRule]) -> bool:
     return bool(rules_that_may_match_ast(source, rules))
 
 
-def rules_that_may_match_ast(source: str, rules: Sequence[type["Rule"]]) -> list[type["Rule"]]:
+def rules_that_may_match_ast(source: str, rules: Sequence[GatedRule]) -> list[GatedRule]:
     """The rules whose gate keeps ``source``. When one rule has no gate the file goes to libcst anyway, and all are
     kept without an ``ast`` parse (the gated ones only cost their visit); when ``ast`` cannot parse it, all are."""
     if not all(rule.has_ast_gate() for rule in rules):

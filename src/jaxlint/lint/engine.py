@@ -10,7 +10,7 @@ import libcst as cst
 
 from jaxlint.lint.ast_gate import rules_that_may_match_ast
 from jaxlint.lint.context import BatchedVisitor, FileContext, in_compat_code
-from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, LineIndex, Location
+from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.lint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
 from jaxlint.lint.noqa import file_suppression, line_suppresses
 from jaxlint.lint.positions import StatementSpans
