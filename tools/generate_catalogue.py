@@ -907,36 +907,10 @@ def add_replacement(e: Entry, versions: list[str], snaps: dict[str, dict]) -> No
 
 # --------------------------------------------------------------------------------------------- runtime confirmation
 
-RUNTIME_PROBE = r"""
-import importlib, json, sys, warnings
+# How names are reached (attribute first, else import) is shared with the execution test: tools/resolve_names.py.
+RUNTIME_PROBE = Path(__file__).with_name("resolve_names.py").read_text() + r"""
+import json, sys, warnings
 warnings.simplefilter("ignore")
-def attribute_first(parts):
-    # as user code sees ``jax.config``: the attribute, importing a submodule only where no attribute exists
-    obj = importlib.import_module(parts[0])
-    for i in range(1, len(parts)):
-        try:
-            obj = getattr(obj, parts[i])
-        except AttributeError:
-            obj = importlib.import_module(".".join(parts[: i + 1]))
-    return obj
-def import_first(parts):
-    # as ``from a.b import c`` sees it: the longest importable module, then attributes
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-        except Exception:
-            continue
-        for p in parts[i:]:
-            obj = getattr(obj, p)
-        return obj
-    raise ImportError(".".join(parts))
-def get(dotted):
-    parts = dotted.split(".")
-    try:
-        return attribute_first(parts)
-    except Exception:
-        # a name of a submodule that an attribute shadows: jax.config.config (``from jax.config import config``)
-        return import_first(parts)
 def safe(dotted):
     try:
         return True, get(dotted)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -20,38 +21,13 @@ from jaxlint.project.versions import parse_version
 from tests.support.jaxenv import jax_python, old_jax_python
 
 CAT = load()
+RESOLVE_NAMES = (Path(__file__).resolve().parents[2] / "tools" / "resolve_names.py").read_text()
 
-PROBE = r"""
-import functools, importlib, inspect, json, sys, warnings
+# Names are reached as the catalogue generator reaches them (tools/resolve_names.py, prepended).
+PROBE = RESOLVE_NAMES + r"""
+import functools, inspect, json, sys, warnings
 warnings.simplefilter("ignore")
 import jax
-
-def attribute_first(parts):
-    obj = importlib.import_module(parts[0])
-    for i in range(1, len(parts)):
-        try:
-            obj = getattr(obj, parts[i])
-        except AttributeError:
-            obj = importlib.import_module(".".join(parts[: i + 1]))
-    return obj
-
-def import_first(parts):
-    # ``from jax.config import config``: the longest importable module, then attributes
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-        except Exception:
-            continue
-        for p in parts[i:]:
-            obj = getattr(obj, p)
-        return obj
-    raise ImportError(".".join(parts))
-
-def get(dotted):
-    try:
-        return attribute_first(dotted.split("."))
-    except Exception:
-        return import_first(dotted.split("."))
 
 def resolves(dotted):
     try:
