@@ -136,7 +136,9 @@ def test_text_gate_rules_out_files_that_only_share_words(source):
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("f()", 0), ("f(a)", 1), ("f(a, b)", 2), ("f(a, b,)", 3), ("f((a, b), [c, d], {e: g})", 3),
+    ("f()", 0), ("f(a)", 1), ("f(a, b)", 2), ("f(a, b,)", 2), ("f((a, b), [c, d], {e: g})", 3),
+    ("f(a, b=1, c=2)", 1), ("f(a, *b, **c)", 2), ("f(a == b, c)", 2), ("f(x := 1, y)", 2), ("f(a, # c\n b=1)", 1),
+    ("f(lambda x=1: x, b)", 2), ("f(\n  a,\n  # c\n)", 1),
     ("f('a, b', \"c, d\")", 2), ("f(a  # x, y\n, b)", 2), ("f (a, b)", 2), ("f", -1), ("f.x", -1), ("f[a, b]", -1),
     ("f\n(a)", None), ("f  # c\n", None), ("f\\\n(a)", None), ("(f)(a, b, c)", None), ("f(f'{a}', b)", None),
     ("f('''a''', b)", None), ("f('a\n', b)", None), ("f(a, b", None), ("f(a, 'b", None),
@@ -156,6 +158,49 @@ def test_argument_count(source, expected):
 ])
 def test_context_before(source, expected):
     assert context_before(source, source.rindex("tree_map")) == expected
+
+
+@pytest.mark.parametrize("source, expected", [
+    # what ``context_before`` cannot tell line by line, told once strings and comments are known
+    ('"""A sentence.\n    tree_map: prose\n"""', NOT_A_NAME), ("# jax.tree_map(f)", NOT_A_NAME),
+    ("x = 'jax.tree_map'", NOT_A_NAME), ('x = "a.\\\n tree_map"', NOT_A_NAME),
+    ('f(x)  # ends a sentence.\ntree_map', BARE), ('x = "a."\ntree_map', BARE), ("(jax.\n tree_map", "jax"),
+    ("(jax\n  # c\n  .tree_map", "jax"), ("x = jax \\\n  .tree_map", "jax"), ("(f(\n a,\n b)\n .tree_map", NOT_A_NAME),
+    ("(f(\n ')',  # (\n b).tree_map", NOT_A_NAME), ("(\n  a\n).tree_map", "a"), ("if (\n jax . x\n).tree_map", "x"),
+    ("(a *\n b).tree_map", NOT_A_NAME), ("(x == y).tree_map", NOT_A_NAME), ("(a, b).tree_map", NOT_A_NAME),
+    ("(x := jax).tree_map", NOT_A_NAME), ("(jax  # c)\n ).tree_map", "jax"),
+    ("(x[0]\n .tree_map", NOT_A_NAME), ('("s"\n .tree_map', NOT_A_NAME), ("(x.\n tree_map", "x"),
+    ('f"{jax.\n tree_map}"', MAYBE), ('f"{x}" if a else (jax.\ntree_map', "jax"),
+])
+def test_context_once_strings_and_comments_are_known(source, expected):
+    facts = TextFacts(source)
+    [(end, context)] = facts.occurrences("tree_map")
+    assert facts._code_context(end - len("tree_map"), context) == expected
+
+
+def test_a_string_prefix_is_no_name():
+    source = 'assert x, \\\n    f"{a}"\n'
+    facts = TextFacts(source)
+    [(end, context)] = facts.occurrences("f")
+    assert context == MAYBE  # line by line: the line before ends in a backslash
+    assert facts._code_context(end - 1, context) == NOT_A_NAME
+    assert not facts.may_refer("jax.experimental.ode.f")
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import jax.numpy as jnp\njnp.clip(x, a_min=0)", True),
+    ("import jax.numpy as jnp\njnp.clip(x, 0)\nf(a_min=0)", False),
+    ("import jax.numpy as jnp\njnp.clip(x, **{'a_min': 0})", False),  # ast's keyword.arg is None
+    ("import jax.numpy as jnp\njnp.clip(\n  x,\n  # a_min=0\n  a_max=1)", False),
+    ("import jax.numpy as jnp\njnp.clip(x, '''a_min=''', a_min=1)", True),
+    ("import jax.numpy as jnp\njnp.clip(x, '''(''', 1)", False),
+    ("import jax.numpy as jnp\njnp.clip(x, f'{a}', a_min=1)", True),
+    ("from jax.numpy import clip as c\nc(x, a_min=0)", True),
+    ("import jax.numpy as jnp\nc = jnp.clip; c(x, a_min=0)", False),  # not a call of jnp.clip to ast
+    ("import jax.numpy as jnp\njnp.clip\\\n(x, a_min=0)", True),  # cannot see the call: maybe
+])
+def test_call_keywords_read_from_the_text(source, expected):
+    assert TextFacts(source).may_call_with_keyword("jax.numpy.clip", frozenset({"a_min"})) is expected
 
 
 def test_scan_imports_reads_what_ast_reads_and_more():

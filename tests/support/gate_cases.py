@@ -40,7 +40,7 @@ SCOPE_CASES = [
 
 def text_gate_misses(source: str) -> list[str] | None:
     """What the text gate would wrongly rule out in ``source``: names the ast gate counts as referenced or imported,
-    and calls whose positional arguments it undercounts. None when ``ast`` cannot parse the source."""
+    and calls whose positional arguments it undercounts or whose keywords it does not see. None when ``ast`` cannot parse the source."""
     facts = collect_facts(source)
     if facts is None:
         return None
@@ -51,4 +51,7 @@ def text_gate_misses(source: str) -> list[str] | None:
         for name in sorted(facts.qualified_names(call.func)):
             if not text.may_call_with_more_than(name, len(call.args) - 1):
                 misses.append(f"call of {name} on line {call.lineno} with {len(call.args)} positional arguments")
+            keywords = frozenset(keyword.arg for keyword in call.keywords if keyword.arg is not None)
+            if keywords and not text.may_call_with_keyword(name, keywords):
+                misses.append(f"call of {name} on line {call.lineno} with keywords {sorted(keywords)}")
     return misses

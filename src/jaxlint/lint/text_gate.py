@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
+from jaxlint.lint import code_map
 from jaxlint.lint.ast_gate import record_from_import, record_import, with_prefixes
 
 # Between two tokens: whitespace, a line continuation or a whole comment (to the end of its line, so that the
@@ -168,6 +169,92 @@ def context_before(source: str, start: int) -> str:
     return MAYBE  # a long run of comment lines: not worth reading back further
 
 
+def _context_in_code(source: str, start: int, context: str, strings: code_map.CodeMap) -> str:
+    """``context_before`` with the strings and comments known, which lets it read across lines: a word in a
+    string or a comment is no name; a dot that ends a docstring's sentence is no attribute access; the word
+    before a dot may stand on an earlier line (inside brackets or after a backslash); ``(...)`` is matched across
+    lines with strings and comments skipped."""
+    span = strings.at(start)
+    if span is not None:
+        # An f-string's fields hold code; its prefix (``f"``, ``rf"``) does not.
+        return context if span.kind == code_map.FSTRING and start != span.start else NOT_A_NAME
+    if context != MAYBE:
+        return context
+    dot = _previous_token(source, start, strings)
+    if dot < 0 or strings.at(dot) is not None or source[dot] != ".":
+        return BARE  # the file's start, a string or any other token: no dot stands before the word
+    before = _previous_token(source, dot, strings)
+    if before < 0:
+        return MAYBE
+    if strings.at(before) is not None:
+        return NOT_A_NAME  # an attribute of a string
+    char = source[before]
+    if _is_word_char(char):
+        return _word_before(source, before + 1)[0]
+    if char == ")":
+        return _context_of_parenthesis_in_code(source, before, strings)
+    if char in "]}.":
+        return NOT_A_NAME  # a subscript, a display, ``...`` or a float
+    return MAYBE
+
+
+def _previous_token(source: str, end: int, strings: code_map.CodeMap) -> int:
+    """The offset of the last character of the token before ``end`` (blanks, line breaks, line continuations and
+    comments skipped); -1 at the file's start."""
+    i = end
+    while i:
+        char = source[i - 1]
+        if char in _BLANK_OR_NEWLINE:
+            i -= 1
+            continue
+        span = strings.at(i - 1)
+        if span is not None and span.kind == code_map.COMMENT:
+            i = span.start
+            continue
+        if char == "\\" and span is None:
+            i -= 1  # a line continuation
+            continue
+        return i - 1
+    return -1
+
+
+def _context_of_parenthesis_in_code(source: str, close: int, strings: code_map.CodeMap) -> str:
+    """``_context_of_parenthesis`` across lines, jumping over strings and comments (bounded like it)."""
+    depth, i = 0, close
+    stop = max(-1, close - _MAX_SCAN)
+    while i > stop:
+        char = source[i]
+        if char in "'\"\r\n":
+            span = strings.at(i - 1 if char in "\r\n" else i)
+            if span is not None and (char not in "\r\n" or span.kind == code_map.COMMENT):
+                i = span.start - 1
+                continue
+        elif char == ")" or char == "]" or char == "}":
+            depth += 1
+        elif char == "(" or char == "[" or char == "{":
+            depth -= 1
+            if not depth:
+                break
+        i -= 1
+    if i <= stop or source[i] != "(":
+        return MAYBE
+    opening = i
+    word, i = _word_before(source, i)
+    if word and word not in _KEYWORDS or not word and i and source[i - 1] in ")]":
+        return NOT_A_NAME  # ``f(...).T``, ``f(a)(b).T``, ``x[0](b).T``: calls
+    # A parenthesized expression: a chain only when it holds a dotted name (``(jax.numpy).sum``); ``(a * b).sum``
+    # or ``(x == y).all`` are attributes of other expressions.
+    inside = _PARENTHESIZED_NAME.fullmatch(source, opening + 1, close)
+    if inside is not None:
+        return inside.group("last")
+    # ``((jax)).x``, ``((a).b).c``: words, dots and brackets only may still be a chain
+    return MAYBE if _NESTED_PARENTHESES.fullmatch(source, opening + 1, close) else NOT_A_NAME
+
+
+_NESTED_PARENTHESES = re.compile(r"(?:[\w.() \t\f\r\n\\]|#[^\r\n]*)*")
+_PARENTHESIZED_NAME = re.compile(rf"{_SEP}(?:\w+{_SEP}\.{_SEP})*(?P<last>\w+){_SEP}")
+
+
 class TextFacts:
     """The text gate's view of one file; imports and contexts are computed on first use."""
 
@@ -175,6 +262,8 @@ class TextFacts:
         self.source = source
         self._imports: TextImports | None = None
         self._occurrences: dict[str, list[tuple[int, str]]] = {}
+        self._code_map: code_map.CodeMap | None | bool = False  # False: not scanned yet; None: not readable
+        self._refined: dict[int, str] = {}
 
     @property
     def imports(self) -> TextImports:
@@ -202,25 +291,68 @@ class TextFacts:
         parent_name, _, last = qualified.rpartition(".")
         if not parent_name or qualified in self.imports.import_names:
             return True
-        return any(self._may_be(qualified, context) for _, context in self.occurrences(last))
+        return any(self._may_be_at(qualified, end - len(last), context) for end, context in self.occurrences(last))
 
     def may_call_with_more_than(self, qualified: str, arguments: int) -> bool:
         """Whether a call of ``qualified`` may have more than ``arguments`` positional arguments (the ast gate's
-        ``len(call.args)``). Counts top-level commas, so keywords count too: an over-estimate."""
+        ``len(call.args)``: a ``*starred`` one counts once)."""
+        for call in self._calls_of(qualified):
+            if call is None or call.positional > arguments:
+                return True
+        return False
+
+    def may_call_with_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
+        """Whether a call of ``qualified`` may pass one of ``keywords`` by name (the ast gate's ``call.keywords``;
+        ``**kwargs`` names none)."""
+        for call in self._calls_of(qualified):
+            if call is None or not call.keywords.isdisjoint(keywords):
+                return True
+        return False
+
+    def _calls_of(self, qualified: str):
+        """The calls (``CallText``, or None where one cannot be read) of every occurrence that may be
+        ``qualified``: its last component after what may be its parent, or a name an import binds to it."""
         parent_name, _, last = qualified.rpartition(".")
         if not parent_name:
-            return True
+            yield None
+            return
         for end, context in self.occurrences(last):
-            if self._may_be(qualified, context) and self._may_pass_more(end, arguments):
-                return True
+            if self._may_be_at(qualified, end - len(last), context):
+                yield self._call_at(end)
         # ``from jax.numpy import array as arr``: calls of the alias, a bare name (or one we cannot see around)
         aliases = [name for name, bound in self.imports.bindings.items() if qualified in bound and name != last]
-        return any(context in (BARE, MAYBE) and self._may_pass_more(end, arguments)
-                   for alias in aliases for end, context in self.occurrences(alias))
+        for alias in aliases:
+            for end, context in self.occurrences(alias):
+                if context in (BARE, MAYBE) and self._code_context(end - len(alias), context) in (BARE, MAYBE):
+                    yield self._call_at(end)
 
-    def _may_pass_more(self, end: int, arguments: int) -> bool:
-        count = argument_count(self.source, end)
-        return count is None or count > arguments
+    def _call_at(self, end: int) -> "CallText | None":
+        strings = self._strings()
+        call = read_call(self.source, end, strings if strings is not None else None)
+        return None if call is None else call
+
+    def _may_be_at(self, qualified: str, start: int, context: str) -> bool:
+        """``_may_be`` for the occurrence at ``start``, read again with the strings and comments known when the
+        line-by-line context alone says it may be."""
+        return self._may_be(qualified, context) and self._may_be(qualified, self._code_context(start, context))
+
+    def _code_context(self, start: int, context: str) -> str:
+        """The context of the occurrence at ``start`` once strings and comments are known (``code_map``)."""
+        if context == NOT_A_NAME:
+            return context
+        try:
+            return self._refined[start]
+        except KeyError:
+            pass
+        strings = self._strings()
+        refined = context if strings is None else _context_in_code(self.source, start, context, strings)
+        self._refined[start] = refined
+        return refined
+
+    def _strings(self) -> code_map.CodeMap | None:
+        if self._code_map is False:
+            self._code_map = code_map.scan(self.source)
+        return self._code_map  # type: ignore[return-value]
 
     def _may_be(self, qualified: str, context: str) -> bool:
         """Whether an occurrence of ``qualified``'s last component, in ``context``, may refer to it."""
@@ -246,37 +378,62 @@ _NEWLINE = re.compile(r"[\r\n]")
 _CALL_TOKEN = re.compile(r"""[()\[\]{},'"#\\]""")
 
 
-def argument_count(source: str, end: int) -> int | None:
-    """The number of top-level commas plus one in the call whose callee ends at ``end``; 0 for ``()``; -1 when no
-    call follows; None when the text cannot be read with certainty (a triple-quoted or f-string, a line break or a
-    bracket between callee and ``(``)."""
+@dataclass(frozen=True)
+class CallText:
+    """What the text says of one call's arguments (as ``ast`` counts them)."""
+
+    positional: int  # ``len(call.args)``: a ``*starred`` argument counts once; -1 when no call follows
+    keywords: frozenset[str]  # the ``name=`` arguments (``**kwargs`` names none)
+
+
+NO_CALL = CallText(-1, frozenset())
+# An argument's head: ``**``, ``*`` or ``name =`` (not ``==``), after blanks, line breaks and comments.
+_ARGUMENT_HEAD = re.compile(rf"{_SEP}(?:(\*\*)|\*|(\w+){_SEP}=(?!=))")
+
+
+def read_call(source: str, end: int, strings: code_map.CodeMap | None = None) -> CallText | None:
+    """The arguments of the call whose callee ends at ``end``; ``NO_CALL`` when no call follows; None when the
+    text cannot be read with certainty: a line break or a bracket between callee and ``(``, or (without
+    ``strings``, the file's ``code_map``) a triple-quoted or f-string inside."""
     i = end
     while i < len(source) and source[i] in _BLANK:
         i += 1
     if i == len(source):
-        return -1
+        return NO_CALL
     if source[i] != "(":
         # ``(jnp.array)(...)``, or the ``(`` on another line inside brackets: a call we cannot see
-        return None if source[i] in ")\r\n#\\" else -1
-    depth, commas, empty, i = 0, 0, True, i + 1
+        return None if source[i] in ")\r\n#\\" else NO_CALL
+    depth, i = 0, i + 1
+    positional, keywords, argument_start = 0, set(), i
     stop = min(len(source), i + _MAX_SCAN)  # bounded: many unclosed calls in a broken file must stay linear
+
+    def argument_ends(at: int) -> None:
+        nonlocal positional
+        head = _ARGUMENT_HEAD.match(source, argument_start, at)
+        if head is not None and head.group(1):
+            return  # ``**kwargs``
+        if head is not None and head.group(2):
+            keywords.add(head.group(2))
+        elif _SEP_RUN.fullmatch(source, argument_start, at) is None and at > argument_start:
+            positional += 1  # anything but blanks and comments (``*args`` included)
+
     while True:
         match = _CALL_TOKEN.search(source, i, stop)
         if match is None:
             return None
         char, j = match.group(), match.start()
-        if source[i:j].strip():
-            empty = False
         i = j + 1
         if char in "([{":
             depth += 1
-            empty = False
         elif char in ")]}":
             if not depth:
-                return commas + 1 if not empty or commas else 0
+                argument_ends(j)
+                return CallText(positional, frozenset(keywords))
             depth -= 1
         elif char == ",":
-            commas += depth == 0
+            if not depth:
+                argument_ends(j)
+                argument_start = i
         elif char == "#":
             newline = _NEWLINE.search(source, i)
             if newline is None:
@@ -284,13 +441,23 @@ def argument_count(source: str, end: int) -> int | None:
             i = newline.end()
         elif char == "\\":
             i += 1  # a line continuation
+        elif strings is not None:
+            span = strings.at(j)
+            if span is None or span.kind == code_map.COMMENT:
+                return None  # cannot happen with a map of this text; be safe
+            i = span.end
         else:  # a string: only plain one-line ones are skipped; an f-string may nest quotes (3.12)
-            empty = False
             if source.startswith(char * 3, j) or _string_prefix(source, j) & {"f", "F"}:
                 return None
             i = _string_end(source, j + 1, char, stop)
             if i < 0:
                 return None
+
+
+def argument_count(source: str, end: int) -> int | None:
+    """``len(call.args)`` of the call whose callee ends at ``end`` as ``read_call`` reads it (-1: no call)."""
+    call = read_call(source, end)
+    return None if call is None else call.positional
 
 
 def _string_prefix(source: str, quote: int) -> set[str]:

@@ -118,8 +118,8 @@ class ChangedSignature(Rule):
         spelled = cls.parameter_keywords.intersection(words)
         if spelled:
             spelled = spelled.intersection(passed_keywords(facts.source))
-        return bool(spelled) and any(facts.may_refer(function) for function, rows in cls.parameters.items()
-                                     if not spelled.isdisjoint(rows))
+        return bool(spelled) and any(facts.may_call_with_keyword(function, frozenset(rows))
+                                     for function, rows in cls.parameters.items() if not spelled.isdisjoint(rows))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
