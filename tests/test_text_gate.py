@@ -240,3 +240,17 @@ def test_bounded_scans_answer_maybe():
     far = "import jax.numpy as jnp\njnp.array(" + "a + " * 2000 + "b)\n"
     assert argument_count(far, far.index("array") + len("array")) is None
     assert context_before("(" + "a + " * 2000 + "a).tree_map", len("(" + "a + " * 2000 + "a).")) == MAYBE
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import jax.numpy as jnp\nf(jnp.array)(a, b, c)", False),  # the bracket closes f's call
+    ("import jax.numpy as jnp\n(jnp.array)(a, b, c)", True),
+    ("import jax.numpy as jnp\nx = (  # c\n  jnp.array)(a, b, c)", True),
+    ("import jax.numpy as jnp\nreturn (jnp.array)(a, b, c)", True),
+    ("import jax.numpy as jnp\nf(jnp.array\n  )", False),
+    ("import jax.numpy as jnp\n@jnp.array\ndef f(a, b, c): pass", False),  # a decorator: the call is not there
+    ("import jax.numpy as jnp\nx = [jnp.array\n  # c\n  (a, b, c)]", True),  # a call across lines
+    ("import jax.numpy as jnp\nx = [jnp.array  # c\n  (a, b)]", False),
+])
+def test_calls_read_across_lines_and_brackets(source, expected):
+    assert TextFacts(source).may_call_with_more_than("jax.numpy.array", 2) is expected

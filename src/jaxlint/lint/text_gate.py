@@ -293,6 +293,17 @@ class TextFacts:
             return True
         return any(self._may_be_at(qualified, end - len(last), context) for end, context in self.occurrences(last))
 
+    def occurs_in_code(self, word: str) -> bool:
+        """Whether ``word`` occurs as a whole word outside strings and comments (True when they cannot be read)."""
+        strings = self._strings()
+        if strings is None:
+            return bool(self.occurrences(word))
+        for end, _ in self.occurrences(word):
+            span = strings.at(end - len(word))
+            if span is None or span.kind == code_map.FSTRING:
+                return True
+        return False
+
     def may_call_with_more_than(self, qualified: str, arguments: int) -> bool:
         """Whether a call of ``qualified`` may have more than ``arguments`` positional arguments (the ast gate's
         ``len(call.args)``: a ``*starred`` one counts once)."""
@@ -318,18 +329,16 @@ class TextFacts:
             return
         for end, context in self.occurrences(last):
             if self._may_be_at(qualified, end - len(last), context):
-                yield self._call_at(end)
+                yield self._call_at(end - len(last), end)
         # ``from jax.numpy import array as arr``: calls of the alias, a bare name (or one we cannot see around)
         aliases = [name for name, bound in self.imports.bindings.items() if qualified in bound and name != last]
         for alias in aliases:
             for end, context in self.occurrences(alias):
                 if context in (BARE, MAYBE) and self._code_context(end - len(alias), context) in (BARE, MAYBE):
-                    yield self._call_at(end)
+                    yield self._call_at(end - len(alias), end)
 
-    def _call_at(self, end: int) -> "CallText | None":
-        strings = self._strings()
-        call = read_call(self.source, end, strings if strings is not None else None)
-        return None if call is None else call
+    def _call_at(self, start: int, end: int) -> "CallText | None":
+        return read_call(self.source, end, self._strings(), start)
 
     def _may_be_at(self, qualified: str, start: int, context: str) -> bool:
         """``_may_be`` for the occurrence at ``start``, read again with the strings and comments known when the
@@ -391,17 +400,25 @@ NO_CALL = CallText(-1, frozenset())
 _ARGUMENT_HEAD = re.compile(rf"{_SEP}(?:(\*\*)|\*|(\w+){_SEP}=(?!=))")
 
 
-def read_call(source: str, end: int, strings: code_map.CodeMap | None = None) -> CallText | None:
-    """The arguments of the call whose callee ends at ``end``; ``NO_CALL`` when no call follows; None when the
-    text cannot be read with certainty: a line break or a bracket between callee and ``(``, or (without
-    ``strings``, the file's ``code_map``) a triple-quoted or f-string inside."""
+def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
+              callee_start: int | None = None) -> CallText | None:
+    """The arguments of the call whose callee ends at ``end`` (its last word starts at ``callee_start``);
+    ``NO_CALL`` when no call follows; None when the text cannot be read with certainty: a bracket between callee and
+    ``(``, or (without ``strings``, the file's ``code_map``) a line break there or a triple-quoted or f-string
+    inside."""
+    if callee_start is None:
+        callee_start = end
     i = end
     while i < len(source) and source[i] in _BLANK:
         i += 1
+    if strings is not None and i < len(source) and source[i] in "\r\n#\\":
+        i = _next_token(source, i, strings)  # the ``(`` on another line inside brackets (or none)
     if i == len(source):
         return NO_CALL
     if source[i] != "(":
-        # ``(jnp.array)(...)``, or the ``(`` on another line inside brackets: a call we cannot see
+        if source[i] == ")" and strings is not None and not _parenthesized(source, callee_start, strings):
+            return NO_CALL  # ``f(jnp.array)``: the bracket closes another call
+        # ``(jnp.array)(...)``, or (without ``strings``) the ``(`` on another line: a call we cannot see
         return None if source[i] in ")\r\n#\\" else NO_CALL
     depth, i = 0, i + 1
     positional, keywords, argument_start = 0, set(), i
@@ -452,6 +469,37 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None) ->
             i = _string_end(source, j + 1, char, stop)
             if i < 0:
                 return None
+
+
+def _next_token(source: str, i: int, strings: code_map.CodeMap) -> int:
+    """The offset of the first character of the token at or after ``i`` (blanks, line breaks, line continuations
+    and comments skipped); ``len(source)`` at the end."""
+    while i < len(source):
+        char = source[i]
+        if char in _BLANK_OR_NEWLINE or char == "\\":
+            i += 1
+        elif char == "#":
+            span = strings.at(i)
+            i = span.end if span is not None else len(source)
+        else:
+            return i
+    return i
+
+
+def _parenthesized(source: str, word_start: int, strings: code_map.CodeMap) -> bool:
+    """Whether the dotted chain whose last word starts at ``word_start`` may stand right after a ``(``:
+    ``(jnp.array)(x)`` calls it, ``f(jnp.array)`` does not."""
+    i = _previous_token(source, word_start, strings)
+    while i >= 0:
+        if source[i] == "." or _is_word_char(source[i]):
+            i = _previous_token(source, i, strings)
+            continue
+        if source[i] != "(" or strings.at(i) is not None:
+            return False
+        word, j = _word_before(source, i)
+        # ``f(jnp.array)``, ``g()(jnp.array)``: the ``(`` opens a call's arguments, not a parenthesized expression
+        return word in _KEYWORDS if word else not (j and source[j - 1] in ")]")
+    return False
 
 
 def argument_count(source: str, end: int) -> int | None:

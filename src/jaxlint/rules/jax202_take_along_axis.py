@@ -26,6 +26,12 @@ class TakeAlongAxisWrap(Rule):
     ast_names = frozenset({TAKE_ALONG_AXIS})
 
     @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        # ``may_match_ast`` read from the text: calls with a 4th positional argument or one of the two keywords.
+        return (facts.may_call_with_more_than(TAKE_ALONG_AXIS, 3)
+                or facts.may_call_with_keyword(TAKE_ALONG_AXIS, frozenset({"mode", "wrap_negative_indices"})))
+
+    @classmethod
     def may_match_ast(cls, facts) -> bool:
         # Every finding is about a ``mode`` (4th positional or keyword) or a ``wrap_negative_indices=`` argument.
         return any(len(call.args) >= 4 or any(k.arg in ("mode", "wrap_negative_indices") for k in call.keywords)

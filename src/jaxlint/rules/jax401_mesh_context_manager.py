@@ -33,6 +33,11 @@ class MeshContextManager(Rule):
     ast_names = MESH_CONSTRUCTORS
 
     @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        # Only ``with`` statements are reported: prose ("with a mesh") in docstrings and comments does not count.
+        return facts.occurs_in_code("with") and super().may_match_text(facts, words)
+
+    @classmethod
     def may_match_ast(cls, facts) -> bool:
         # Only ``with`` items are reported, and only values the inference traces to a mesh constructor or to a
         # ``Mesh`` annotation (the file must refer to one of those names): a name, ``self.<attr>``, a call of a
