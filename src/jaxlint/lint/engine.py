@@ -123,20 +123,27 @@ class _Scan:
 @dataclass(frozen=True)
 class _Prefilter:
     triggers: tuple[str, ...]
+    # The triggers grouped by their first four characters: a file without ``JAX_`` skips every config-name
+    # trigger that starts so with one substring test (a trigger in the file implies its guard is).
+    guarded: tuple[tuple[str, tuple[str, ...]], ...]
     index: WordIndex
     shared: tuple[str, ...]  # words every word set holds: a file without one of them matches no set
+    keys: frozenset[str] = frozenset()  # the index's keys, as a set (``words & keys`` walks the smaller one)
+
+
+def _triggers_in(source: str, prefilter: _Prefilter) -> list[str]:
+    return [trigger for guard, triggers in prefilter.guarded if guard in source
+            for trigger in triggers if trigger in source]
 
 
 def _combined_match(scan: _Scan, rules: Sequence[type[Rule]]) -> bool:
     prefilter = _prefilter_for(tuple(rules))
-    source = scan.source
-    return any(trigger in source for trigger in prefilter.triggers) or _has_word_set(scan, prefilter)
+    return bool(_triggers_in(scan.source, prefilter)) or _has_word_set(scan, prefilter)
 
 
 def _rules_that_may_match(scan: _Scan, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
     prefilter = _prefilter_for(tuple(rules))
-    source = scan.source
-    found = frozenset(trigger for trigger in prefilter.triggers if trigger in source)
+    found = frozenset(_triggers_in(scan.source, prefilter))
     if not found and not _has_word_set(scan, prefilter):
         return []
     return [rule for rule in rules if not found.isdisjoint(rule.triggers)
@@ -152,7 +159,7 @@ def _has_word_set(scan: _Scan, prefilter: _Prefilter) -> bool:
     if any(word not in scan.source for word in prefilter.shared):
         return False
     words = scan.words
-    return any(required <= words for key in words.intersection(index) for required in index[key])
+    return any(required <= words for key in words & prefilter.keys for required in index[key])
 
 
 def _index_word_sets(word_sets) -> WordIndex:
@@ -178,7 +185,12 @@ def _prefilter_for(rules: tuple[type[Rule], ...]) -> _Prefilter:
     if not all(word.isascii() for required in word_sets for word in required):
         raise ValueError("required_words must be ASCII: the prefilter reads ASCII words only")
     shared = tuple(sorted(frozenset.intersection(*word_sets))) if word_sets else ()
-    prefilter = _Prefilter(triggers, _index_word_sets(word_sets), shared)
+    groups: dict[str, list[str]] = {}
+    for trigger in triggers:
+        groups.setdefault(trigger[:4], []).append(trigger)
+    guarded = tuple((guard, tuple(group)) for guard, group in groups.items())
+    index = _index_word_sets(word_sets)
+    prefilter = _Prefilter(triggers, guarded, index, shared, frozenset(index))
     if len(_PREFILTERS) > 256:
         _PREFILTERS.clear()
     _PREFILTERS[rules] = prefilter

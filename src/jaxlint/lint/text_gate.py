@@ -375,11 +375,20 @@ class TextFacts:
             return qualified in imports.bindings.get(last, ()) or parent_name in imports.star_modules
         return context == parent_name.rpartition(".")[2] or parent_name in imports.bindings.get(context, ())
 
-    def refers_to_any(self, by_last: dict[str, list[str]], words: set[str]) -> bool:
-        """``may_refer`` for any of the names (indexed by last component), looking only at words the file has."""
-        for last in words.intersection(by_last):
-            if any(self.may_refer(name) for name in by_last[last]):
+    def refers_to_any(self, by_last: "NamesByLast", words: set[str]) -> bool:
+        """``may_refer`` for any of the names (indexed by last component), looking only at words the file has.
+        A common last word (``sum``) stands for dozens of names: each is first tried against the distinct contexts
+        of the word, and read occurrence by occurrence only when one of them lets it through."""
+        import_names = self.imports.import_names
+        for last in words & by_last.lasts:
+            names = by_last.index[last]
+            if any(not name.rpartition(".")[0] or name in import_names for name in names):
                 return True
+            contexts = {context for _, context in self.occurrences(last)}
+            contexts.discard(NOT_A_NAME)
+            for name in names:
+                if any(self._may_be(name, context) for context in contexts) and self.may_refer(name):
+                    return True
         return False
 
 
@@ -572,10 +581,16 @@ def _is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"  # what ``\w`` matches
 
 
+@dataclass(frozen=True)
+class NamesByLast:
+    index: dict[str, list[str]]  # last component -> the names that end in it
+    lasts: frozenset[str]  # the index's keys, as a set: ``words & lasts`` walks the smaller of the two
+
+
 @lru_cache(maxsize=None)
-def names_by_last(names: frozenset[str]) -> dict[str, list[str]]:
+def names_by_last(names: frozenset[str]) -> NamesByLast:
     """A rule's gate names indexed by their last component (built once per rule)."""
     index: dict[str, list[str]] = {}
     for name in names:
         index.setdefault(name.rpartition(".")[2], []).append(name)
-    return index
+    return NamesByLast(index, frozenset(index))
