@@ -125,7 +125,9 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
         tasks = [(index, None, mode, unsafe, use_cache) for index in todo]
     else:
         tasks = [(index, files[index], mode, unsafe, use_cache) for index in todo]
-    chunksize = max(1, min(16, len(tasks) // (jobs * 8)))
+    # Largest files first, a few per task: a big file taken last would leave the other workers idle at the end.
+    tasks.sort(key=lambda task: -_size(files[task[0]].path))
+    chunksize = max(1, min(4, len(tasks) // (jobs * 8)))
     pool = context.Pool(jobs, initializer=_worker_init)
     try:
         yield from pool.imap_unordered(_worker_task, tasks, chunksize=chunksize)
@@ -134,6 +136,13 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
         pool.terminate()
         pool.join()
         _WORKER_FILES = []
+
+
+def _size(path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _worker_init() -> None:
