@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 
 import libcst as cst
 
+from jaxlint.lint import large_files
 from jaxlint.lint.ast_gate import rules_that_may_match_ast
 from jaxlint.lint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
@@ -83,7 +84,7 @@ def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
     return bool(prefiltered_rules(source, rules))
 
 
-def prefiltered_rules(source: str, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
+def prefiltered_rules(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = True) -> list[type[Rule]]:
     """The rules that may fire on ``source``, by three stages, cheapest first: the words, the text gate
     (``text_gate``: what stands around the names, no parse) and, for the rules left, the ast gate (``ast_gate``: an
     ``ast`` parse, no libcst). Each stage over-approximates each rule's findings on its own, so only these rules
@@ -94,6 +95,8 @@ def prefiltered_rules(source: str, rules: Sequence[type[Rule]]) -> list[type[Rul
         return []
     facts = TextFacts(source)
     candidates = [rule for rule in candidates if rule.may_match_text(facts, scan.words)]
+    if not ast_gate:
+        return candidates
     return rules_that_may_match_ast(source, candidates) if candidates else []
 
 
@@ -204,19 +207,30 @@ class LintResult:
 
 
 def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[type[Rule]] | None = None,
-                prefilter: bool = True, module: cst.Module | None = None) -> LintResult:
+                prefilter: bool = True, module: cst.Module | None = None, whole: bool = False) -> LintResult:
     """Findings for one source text (``path`` is used for messages and per-file settings only).
 
     ``module``: the source already parsed (``fix_source`` parses each fixed text to check it, and lints that tree).
+    A source of ``large_files.LARGE_FILE`` characters or more is linted in pieces (``large_files``) unless
+    ``whole``.
     """
     if rules is None:
         rules = rules_for(settings, path)
     suppression = file_suppression(source)
     rules = [rule for rule in rules if not suppression.suppresses(rule.code) and rule.applies_to(settings)]
+    in_pieces = not whole and module is None and len(source) >= large_files.LARGE_FILE
     if rules and prefilter:
-        rules = prefiltered_rules(source, rules)
+        # For a large file the ast gate runs on each piece: ``ast`` of the whole would cost ~160 bytes per byte.
+        rules = prefiltered_rules(source, rules, ast_gate=not in_pieces)
     if not rules:
         return LintResult([], parsed=False)
+    if in_pieces:
+        shared = tuple(trigger for rule in rules if rule.reads_whole_module for trigger in rule.triggers)
+        found = large_files.lint_in_pieces(source, lambda text: lint_source(
+            text, path, settings, rules=rules, prefilter=prefilter, whole=True).diagnostics, shared)
+        if found is not None:
+            found.sort(key=Diagnostic.sort_key)
+            return LintResult(found)
     try:
         if module is None:
             module = parse(source)
@@ -306,6 +320,16 @@ def _parsed(source: str) -> cst.Module | None:
         return None
 
 
+def _parses(source: str) -> tuple[bool, cst.Module | None]:
+    """Whether a fixed text parses, and its tree when it was parsed whole (a large one is parsed in pieces)."""
+    if len(source) >= large_files.LARGE_FILE:
+        in_pieces = large_files.parses_in_pieces(source, lambda text: _parsed(text) is not None)
+        if in_pieces is not None:
+            return in_pieces, None
+    module = _parsed(source)
+    return module is not None, module
+
+
 def _choose_compatible(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
     """Fixes whose edits do not touch each other (``edits_overlap``); the rest wait for the next iteration."""
     chosen: list[Diagnostic] = []
@@ -377,12 +401,12 @@ def _apply_checked(source: str, chosen: list[Diagnostic], rejected: list[Diagnos
     Returns the new text, the fixes applied and the new text's tree when it was parsed here (None otherwise).
     """
     combined = apply_edits(source, [e for d in chosen for e in d.fix.edits])
-    module = _parsed(combined)
-    if module is not None:
+    parses, module = _parses(combined)
+    if parses:
         return combined, chosen, module
     kept: list[Diagnostic] = []
     for diagnostic in chosen:
-        if _parsed(apply_edits(source, diagnostic.fix.edits)) is not None:
+        if _parses(apply_edits(source, diagnostic.fix.edits))[0]:
             kept.append(diagnostic)
         else:
             rejected.append(diagnostic)
@@ -390,8 +414,8 @@ def _apply_checked(source: str, chosen: list[Diagnostic], rejected: list[Diagnos
     if not kept:
         return source, [], None
     combined = apply_edits(source, [e for d in kept for e in d.fix.edits])
-    module = _parsed(combined)
-    if module is not None:
+    parses, module = _parses(combined)
+    if parses:
         return combined, kept, module
     # Individually fine but not together: apply only the first this round.
     return apply_edits(source, kept[0].fix.edits), kept[:1], None

@@ -148,7 +148,12 @@ class CatalogueSymbolRule(Rule):
         return any(isinstance(n, (cst.Import, cst.ImportFrom)) for n in self.context.ancestors)
 
     def _imports_module(self, module: str) -> bool:
-        return re.search(rf"^\s*import {re.escape(module)}\s*(#.*)?$", self.context.source, re.M) is not None
+        # Cached per file: a search of the whole text per finding made large files quadratic.
+        cache = self.__dict__.setdefault("_imported_modules", {})
+        if module not in cache:
+            cache[module] = re.search(rf"^[ \t]*import {re.escape(module)}[ \t]*(#.*)?$", self.context.source,
+                                      re.M) is not None
+        return cache[module]
 
     def _import_edit(self, module: str, replaces: str | None = None, force: bool = False):
         """``import module`` before the first import of the module body (None: already there or not needed;

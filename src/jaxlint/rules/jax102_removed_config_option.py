@@ -315,6 +315,7 @@ class RemovedConfigOption(ConfigAccessRule):
     since = min((flag.removed for flag in REMOVED_FLAGS.values()), key=Version)
     # Every use spells the whole option name (``"jax_array"``, ``jax.config.jax_array``), its environment variable
     # (``JAX_ARRAY``) or its compiler option: a stripped ``array`` would let nearly every file through the prefilter.
+    reads_whole_module = True  # a value set elsewhere in the file decides the fix
     triggers = tuple(sorted({
         text
         for flag in REMOVED_FLAGS.values()

@@ -1,0 +1,238 @@
+"""Very large modules are linted in pieces, so that memory stays flat in the file's size.
+
+libcst keeps about 630 bytes per byte of source, so a 5 MB module needs over 3 GB as one tree (and ``ast``, for the
+gate, another 800 MB). A module of ``LARGE_FILE`` bytes or more is therefore cut at its top-level statements
+(found from the text: ``code_map`` for strings and comments, bracket depth, line continuations, decorators and
+``else``/``except`` clauses) into pieces of about ``PIECE`` bytes. Each piece is linted as a module of its own
+together with its *context*: every top-level import and compound statement (``if``/``try``/``with``/...: they may
+import or bind anything) and, transitively, every top-level definition or assignment that binds a word the piece
+uses. Findings are kept for the piece's own statements and mapped back to the file's offsets, rows and columns.
+
+What this cannot see, and the whole-module linting of smaller files can: a module-level name bound in a piece and
+read or changed in another (JAX201's "the result is mutated later", JAX203's "overwritten before read") when the
+other statement binds nothing the piece uses. ``tests/test_large_files.py`` compares both ways on the rule examples
+and the benchmark's generated module.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from jaxlint.lint import code_map
+from jaxlint.lint.diagnostics import PARSE_ERROR, Diagnostic, Edit, Fix, LineIndex
+
+LARGE_FILE = 1_000_000  # characters: from this size on a module is linted in pieces
+PIECE = 200_000  # characters of own statements per piece (a larger statement is a piece of its own)
+
+# Brackets, line breaks and line continuations: what decides where a top-level statement may start.
+_STRUCTURE = re.compile(r"\\\r?\n|[()\[\]{}\n]")
+_CLAUSE = re.compile(r"(?:else|elif|except|finally)\b")
+_IMPORT = re.compile(r"(?:import|from)\b")
+_COMPOUND = re.compile(r"(?:if|try|with|for|while|match|async\s+(?:with|for))\b")
+_DEFINITION = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+_WORDS = re.compile(r"[A-Za-z_]\w*")
+_ASSIGN = re.compile(r"(?<![=!<>:])=(?!=)|:(?!=)")  # ``=``, ``+=`` (not ``==``, ``<=``, ``:=``), an annotation
+_WALRUS = re.compile(r"(\w+)\s*:=")
+_GLOBAL = re.compile(r"\b(?:global|nonlocal)\b([\w \t,\\]*)")
+# Above this size a piece's module keeps only the context its own statements need (not the statements that read
+# what they bind): a module where everything reads everything would otherwise be parsed whole for every piece.
+MAX_PIECE_MODULE = 1_000_000
+
+
+def statement_starts(source: str) -> list[int] | None:
+    """Offsets where the top-level statements start (the first is 0); None when the strings cannot be read."""
+    strings = code_map.scan(source)
+    if strings is None:
+        return None
+    spans = strings.spans
+    starts = [0]
+    depth, span_index = 0, 0
+    decorated = source.startswith("@")
+    for match in _STRUCTURE.finditer(source):
+        position = match.start()
+        while span_index < len(spans) and spans[span_index].end <= position:
+            span_index += 1
+        if span_index < len(spans) and spans[span_index].start <= position:
+            continue  # inside a string or a comment
+        char = match.group()
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif char == "\n" and not depth:
+            line = position + 1
+            if line >= len(source) or source[line] in " \t\f\r\n#\\":
+                continue  # an indented, blank or comment line: not a new top-level statement
+            if _CLAUSE.match(source, line) or decorated:
+                decorated = source.startswith("@", line) and decorated
+                continue  # ``else:`` and the definition after a decorator belong to the statement before
+            decorated = source.startswith("@", line)
+            starts.append(line)
+        # a line continuation (``\`` + line break) never starts a statement
+    return starts
+
+
+@dataclass
+class _Statement:
+    start: int
+    end: int
+    always: bool  # an import or a compound statement: context of every piece
+    binds: frozenset[str]
+    words: frozenset[str]
+
+
+def _statements(source: str, starts: list[int], shared: tuple[str, ...]) -> list[_Statement]:
+    statements = []
+    for start, end in zip(starts, starts[1:] + [len(source)]):
+        text = source[start:end]
+        words = frozenset(_WORDS.findall(text))
+        always = bool(_IMPORT.match(text) or _COMPOUND.match(text) or any(s in text for s in shared))
+        definition = _DEFINITION.search(text) if text.startswith(("def", "class", "async", "@")) else None
+        # A definition binds its name (and what its ``global`` statements name); any other statement may bind
+        # every word before its last ``=`` (``a = b = 1``, ``x[i] += 1``, ``x: int = 1``) and a walrus target:
+        # an over-estimate only brings in more context.
+        if definition is not None:
+            binds = {definition.group(1)}
+        elif _IMPORT.match(text):
+            binds = set(words)  # the statements that use what it imports decide how it is rewritten
+        else:
+            last_equals = max((m.start() for m in _ASSIGN.finditer(text)), default=0)
+            binds = set(_WORDS.findall(text, 0, last_equals)) | set(_WALRUS.findall(text))
+        for names in _GLOBAL.findall(text):
+            binds.update(_WORDS.findall(names))
+        statements.append(_Statement(start, end, always, frozenset(binds), words))
+    return statements
+
+
+def pieces(source: str, shared: tuple[str, ...] = ()) -> list[tuple[int, int, list[tuple[int, int]]]] | None:
+    """Per piece: its own range and the ranges (own and context, in source order) its module is made of.
+    ``shared``: strings that make a statement context of every piece (the triggers of rules that read the whole
+    module, such as JAX102's "this file also sets the option elsewhere")."""
+    starts = statement_starts(source)
+    if starts is None or len(starts) < 2:
+        return None
+    statements = _statements(source, starts, shared)
+    binders: dict[str, list[int]] = {}
+    for index, statement in enumerate(statements):
+        for word in statement.binds:
+            binders.setdefault(word, []).append(index)
+    always = [index for index, statement in enumerate(statements) if statement.always]
+    result = []
+    first = 0
+    while first < len(statements):
+        last = first
+        while last + 1 < len(statements) and statements[last + 1].end - statements[first].start <= PIECE:
+            last += 1
+        own = range(first, last + 1)
+        chosen = _context(statements, own, always, binders, readers=True)
+        if sum(statements[i].end - statements[i].start for i in chosen) > MAX_PIECE_MODULE:
+            chosen = _context(statements, own, always, binders, readers=False)
+        ranges = [(statements[i].start, statements[i].end) for i in sorted(chosen)]
+        result.append((statements[first].start, statements[last].end, ranges))
+        first = last + 1
+    return result
+
+
+def _context(statements: list[_Statement], own: range, always: list[int], binders: dict[str, list[int]],
+             readers: bool) -> set[int]:
+    """The statements of a piece's module: its own, every import and compound statement, the statements that
+    read what its own bind (``readers``), and, transitively, what binds a word of any of those."""
+    chosen = set(own) | set(always)
+    if readers:
+        bound = frozenset().union(*(statements[i].binds for i in own))
+        chosen.update(i for i, statement in enumerate(statements) if not bound.isdisjoint(statement.words))
+    needed: set[str] = set()
+    pending = list(chosen)
+    while pending:
+        words = statements[pending.pop()].words - needed
+        needed |= words
+        for word in words:
+            for index in binders.get(word, ()):
+                if index not in chosen:
+                    chosen.add(index)
+                    pending.append(index)
+    return chosen
+
+
+class _PieceMap:
+    """Offsets in a piece's module text <-> offsets in the file."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        self.piece_starts: list[int] = []
+        self.file_starts: list[int] = []
+        self.lengths: list[int] = []
+        offset = 0
+        for start, end in ranges:
+            self.piece_starts.append(offset)
+            self.file_starts.append(start)
+            self.lengths.append(end - start)
+            offset += end - start
+
+    def to_file(self, offset: int, *, end: bool = False) -> int:
+        index = bisect.bisect_right(self.piece_starts, offset - 1 if end and offset else offset) - 1
+        index = max(index, 0)
+        return self.file_starts[index] + offset - self.piece_starts[index]
+
+
+def lint_in_pieces(source: str, lint_piece: Callable[[str], list[Diagnostic]],
+                   shared: tuple[str, ...] = ()) -> list[Diagnostic] | None:
+    """The findings of ``lint_piece`` on each piece's module, mapped to ``source``; None when the module cannot
+    be cut (its strings cannot be read, or it is one statement)."""
+    cut = pieces(source, shared)
+    if cut is None:
+        return None
+    index = LineIndex(source)
+    found: list[Diagnostic] = []
+    for own_start, own_end, ranges in cut:
+        text = "".join(source[start:end] for start, end in ranges)
+        mapping = _PieceMap(ranges)
+        for diagnostic in lint_piece(text):
+            if diagnostic.code == PARSE_ERROR:  # reported at a row and column only
+                diagnostic = replace(diagnostic, start_offset=LineIndex(text).offset(
+                    diagnostic.start.row, diagnostic.start.column - 1))
+                diagnostic.end_offset = diagnostic.start_offset
+            start = mapping.to_file(diagnostic.start_offset)
+            if own_start <= start < own_end or (start == own_end == len(source)):
+                found.append(_moved(diagnostic, mapping, index))
+    return found
+
+
+def _moved(diagnostic: Diagnostic, mapping: _PieceMap, index: LineIndex) -> Diagnostic:
+    start = mapping.to_file(diagnostic.start_offset)
+    end = mapping.to_file(diagnostic.end_offset, end=diagnostic.end_offset > diagnostic.start_offset)
+    location = index.location(start)
+    fix = diagnostic.fix
+    if fix is not None:
+        edits = []
+        for edit in fix.edits:
+            # an insertion (start == end) stays one point, at the start of the statement after it
+            edit_start, edit_end = mapping.to_file(edit.start), mapping.to_file(edit.end, end=edit.end > edit.start)
+            edits.append(Edit(edit_start, edit_end, edit.content, index.location(edit_start),
+                              index.location(edit_end)))
+        probe = fix.probe
+        if probe is not None:
+            probe = (mapping.to_file(probe[0]), mapping.to_file(probe[1], end=probe[1] > probe[0]))
+        fix = Fix(fix.applicability, fix.message, tuple(edits), probe)
+    noqa_row = location.row if diagnostic.noqa_row is not None else None
+    return replace(diagnostic, start=location, end=index.location(end), start_offset=start, end_offset=end,
+                   fix=fix, noqa_row=noqa_row)
+
+
+def parses_in_pieces(source: str, parses: Callable[[str], bool]) -> bool | None:
+    """Whether every top-level statement group of ``source`` parses on its own (``parses`` for one text); None
+    when the module cannot be cut."""
+    starts = statement_starts(source)
+    if starts is None or len(starts) < 2:
+        return None
+    bounds = starts + [len(source)]
+    first = 0
+    while first < len(starts):
+        last = first
+        while last + 1 < len(starts) and bounds[last + 2] - bounds[first] <= PIECE:
+            last += 1
+        if not parses(source[bounds[first]:bounds[last + 1]]):
+            return False
+        first = last + 1
+    return True
