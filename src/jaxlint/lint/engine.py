@@ -225,9 +225,26 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     if not rules:
         return LintResult([], parsed=False)
     if in_pieces:
-        shared = tuple(trigger for rule in rules if rule.reads_whole_module for trigger in rule.triggers)
-        found = large_files.lint_in_pieces(source, lambda text: lint_source(
-            text, path, settings, rules=rules, prefilter=prefilter, whole=True).diagnostics, shared)
+        shared = tuple(text for rule in rules for text in rule.whole_module_strings)
+        def lint_piece(text: str) -> tuple[list[Diagnostic], bool]:
+            result = lint_source(text, path, settings, rules=rules, prefilter=prefilter, whole=True)
+            return result.diagnostics, result.parsed
+
+        def syntax_error(text: str) -> Diagnostic | None:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    ast.parse(text)
+                return None
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                try:  # libcst has the last word, as for a whole module
+                    parse(text)
+                except ParseFailure as failure:
+                    location = Location(failure.row, failure.column)
+                    return Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)
+                return None
+
+        found = large_files.lint_in_pieces(source, lint_piece, syntax_error, shared)
         if found is not None:
             found.sort(key=Diagnostic.sort_key)
             return LintResult(found)

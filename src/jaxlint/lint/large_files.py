@@ -176,10 +176,12 @@ class _PieceMap:
         return self.file_starts[index] + offset - self.piece_starts[index]
 
 
-def lint_in_pieces(source: str, lint_piece: Callable[[str], list[Diagnostic]],
+def lint_in_pieces(source: str, lint_piece: Callable[[str], tuple[list[Diagnostic], bool]],
+                   syntax_error: Callable[[str], Diagnostic | None],
                    shared: tuple[str, ...] = ()) -> list[Diagnostic] | None:
-    """The findings of ``lint_piece`` on each piece's module, mapped to ``source``; None when the module cannot
-    be cut (its strings cannot be read, or it is one statement)."""
+    """The findings of ``lint_piece`` (findings, whether it parsed) on each piece's module, mapped to ``source``;
+    None when the module cannot be cut (its strings cannot be read, or it is one statement). A piece the gates let
+    through without a parse is still checked with ``syntax_error``: the whole module would have been parsed."""
     cut = pieces(source, shared)
     if cut is None:
         return None
@@ -188,7 +190,11 @@ def lint_in_pieces(source: str, lint_piece: Callable[[str], list[Diagnostic]],
     for own_start, own_end, ranges in cut:
         text = "".join(source[start:end] for start, end in ranges)
         mapping = _PieceMap(ranges)
-        for diagnostic in lint_piece(text):
+        diagnostics, parsed = lint_piece(text)
+        if not parsed:
+            error = syntax_error(text)
+            diagnostics = [error] if error is not None else []
+        for diagnostic in diagnostics:
             if diagnostic.code == PARSE_ERROR:  # reported at a row and column only
                 diagnostic = replace(diagnostic, start_offset=LineIndex(text).offset(
                     diagnostic.start.row, diagnostic.start.column - 1))
@@ -196,7 +202,9 @@ def lint_in_pieces(source: str, lint_piece: Callable[[str], list[Diagnostic]],
             start = mapping.to_file(diagnostic.start_offset)
             if own_start <= start < own_end or (start == own_end == len(source)):
                 found.append(_moved(diagnostic, mapping, index))
-    return found
+    # As for a whole module: a file that does not parse has that one finding (and nothing to fix).
+    errors = [diagnostic for diagnostic in found if diagnostic.code == PARSE_ERROR]
+    return errors[:1] if errors else found
 
 
 def _moved(diagnostic: Diagnostic, mapping: _PieceMap, index: LineIndex) -> Diagnostic:

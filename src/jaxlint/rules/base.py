@@ -156,10 +156,10 @@ class Rule:
     check_compat_code: ClassVar[bool] = False
     # Plain-text strings at least one of which every flagged file contains: files without any are never parsed.
     triggers: ClassVar[tuple[str, ...]]
-    # The finding or fix depends on statements anywhere in the module that contain a trigger (JAX102: "the file
-    # also sets this option elsewhere"): a large file linted in pieces (``lint.large_files``) gives every piece
-    # those statements.
-    reads_whole_module: ClassVar[bool] = False
+    # Strings of the statements anywhere in the module that a finding or fix depends on (JAX102: "the file also
+    # sets this option elsewhere"; JAX401: "the module keeps a pjit"): a large file linted in pieces
+    # (``lint.large_files``) gives every piece the statements that contain one.
+    whole_module_strings: ClassVar[tuple[str, ...]] = ()
     # Word sets: a file may also match when it contains, as whole words, every word of one of these sets (the
     # catalogue rules: each component of a dotted JAX name). Much more selective than the names' last components.
     required_words: ClassVar[frozenset[frozenset[str]]] = frozenset()

@@ -315,13 +315,13 @@ class RemovedConfigOption(ConfigAccessRule):
     since = min((flag.removed for flag in REMOVED_FLAGS.values()), key=Version)
     # Every use spells the whole option name (``"jax_array"``, ``jax.config.jax_array``), its environment variable
     # (``JAX_ARRAY``) or its compiler option: a stripped ``array`` would let nearly every file through the prefilter.
-    reads_whole_module = True  # a value set elsewhere in the file decides the fix
     triggers = tuple(sorted({
         text
         for flag in REMOVED_FLAGS.values()
         for text in (flag.name, flag.env, flag.compiler_option)
         if text
     }))
+    whole_module_strings = triggers  # a value set elsewhere in the file decides the fix
     explanation = """
 ## What it does
 Finds JAX config options that were removed, wherever code uses them: `jax.config.update("<flag>", ...)` (however

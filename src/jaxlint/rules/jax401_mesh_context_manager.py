@@ -29,6 +29,7 @@ class MeshContextManager(Rule):
     summary = "`with mesh:` is deprecated; use `with jax.set_mesh(mesh):`"
     since = DEPRECATED
     triggers = ()
+    whole_module_strings = ("pjit",)  # a pjit kept anywhere in the module withholds the fix
     required_words = frozenset({frozenset({"jax", "Mesh"}), frozenset({"jax", "make_mesh"})})
     ast_names = MESH_CONSTRUCTORS
 
