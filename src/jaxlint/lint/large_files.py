@@ -8,10 +8,11 @@ together with its *context*: every top-level import and compound statement (``if
 import or bind anything) and, transitively, every top-level definition or assignment that binds a word the piece
 uses. Findings are kept for the piece's own statements and mapped back to the file's offsets, rows and columns.
 
-What this cannot see, and the whole-module linting of smaller files can: a module-level name bound in a piece and
-read or changed in another (JAX201's "the result is mutated later", JAX203's "overwritten before read") when the
-other statement binds nothing the piece uses. ``tests/test_large_files.py`` compares both ways on the rule examples
-and the benchmark's generated module.
+The statements that read or change what a piece binds are context too (JAX201's "the result is mutated later"
+needs them), and the statements holding a rule's ``whole_module_strings`` (JAX102: the option set elsewhere).
+What this cannot see, and whole-module linting can: a name changed without being spelled (``globals()["x"] = 1``);
+and where a piece's module would pass ``MAX_PIECE_MODULE`` it keeps only what its own statements need.
+``tests/test_large_files.py`` compares both ways on every rule example and fixture, one statement per piece.
 """
 from __future__ import annotations
 
