@@ -24,9 +24,18 @@ rule example, fixture and jaxlint's own source, and on hand-written line-break a
   inside brackets); the occurrence answers "maybe" when the previous non-blank line ends in a dot or a backslash or
   holds a ``#`` (a comment may follow the dot).
 
-For JAX103, calls are counted too: the top-level commas of a call's parentheses, with one-line plain strings and
-comments skipped, over-estimate ``len(call.args)``; f-strings, triple-quoted strings and a ``(`` on another line
-answer "maybe".
+- Once the line-by-line reading says "maybe" (or names a word that may be the parent), the occurrence is read
+  again with the file's strings and comments known (``code_map``, checked against ``tokenize``): a word inside a
+  string or a comment is no name (an f-string's fields are code: they keep the first answer); the token before a
+  word is found across line breaks, continuations and comments, so a docstring sentence's final dot is no
+  attribute access and ``(jax\n .numpy)`` still reads ``jax``; ``(...)`` is matched across lines, and a
+  parenthesized expression that holds anything but a dotted name (``(a * b).sum``) is no chain. A file whose
+  strings cannot be read with certainty keeps the line-by-line answers.
+
+For JAX103 and JAX202, calls are read too (``read_call``): the top-level arguments of a call's parentheses give
+``len(call.args)`` (a ``*starred`` one counts once, ``name=`` and ``**`` do not) and the keywords passed by name;
+strings are skipped with the code map. A bracket between callee and ``(`` answers "maybe"; ``f(jnp.array)`` is no
+call of ``jnp.array``.
 
 A file the text gate cannot decide is never skipped. Names with a single component are never gated here.
 """
