@@ -42,6 +42,23 @@ def parse(source: str) -> cst.Module:
         raise ParseFailure(f"could not parse: {type(error).__name__}: {error}", 1, 1) from None
 
 
+def syntax_failure(source: str) -> ParseFailure | None:
+    """Whether ``source`` parses, cheaply: ``ast`` first (about 5x faster than libcst, and a fraction of its
+    memory), libcst for the last word and the message when ``ast`` rejects it."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(source)
+        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    try:
+        parse(source)
+    except ParseFailure as failure:
+        return failure
+    return None
+
+
 def _describe_syntax_error(source: str, row: int, column: int, fallback: str) -> ParseFailure:
     """Prefer CPython's own wording ("'(' was never closed") when it agrees the file is broken."""
     try:
@@ -226,23 +243,17 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
         return LintResult([], parsed=False)
     if in_pieces:
         shared = tuple(text for rule in rules for text in rule.whole_module_strings)
+
         def lint_piece(text: str) -> tuple[list[Diagnostic], bool]:
             result = lint_source(text, path, settings, rules=rules, prefilter=prefilter, whole=True)
             return result.diagnostics, result.parsed
 
         def syntax_error(text: str) -> Diagnostic | None:
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    ast.parse(text)
+            failure = syntax_failure(text)
+            if failure is None:
                 return None
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                try:  # libcst has the last word, as for a whole module
-                    parse(text)
-                except ParseFailure as failure:
-                    location = Location(failure.row, failure.column)
-                    return Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)
-                return None
+            location = Location(failure.row, failure.column)
+            return Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)
 
         found = large_files.lint_in_pieces(source, lint_piece, syntax_error, shared)
         if found is not None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxlint.lint.diagnostics import Diagnostic, Edit, Location, io_error
-from jaxlint.lint.engine import PARSE_ERROR, ParseFailure, fix_source, lint_source, parse
+from jaxlint.lint.engine import PARSE_ERROR, ParseFailure, fix_source, lint_source, syntax_failure
 from jaxlint.run.ipython_masking import MaskedCell, mask_cell, unmask
 from jaxlint.run.notebook_json import NotebookError, rewrite_sources, source_spans
 from jaxlint.run.results import FileResult, Mode, unwritten
@@ -61,26 +61,6 @@ def is_python_notebook(data: dict) -> bool:
     return language is None or str(language).lower() in ("python", "python3", "ipython", "ipython3")
 
 
-def _cell_parses(text: str) -> ParseFailure | None:
-    import ast
-    import warnings
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(text)
-        return None
-    except SyntaxError:
-        pass
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    try:
-        parse(text)
-    except ParseFailure as failure:
-        return failure
-    return None
-
-
 def load_notebook(raw: str) -> Notebook:
     try:
         data = json.loads(raw)
@@ -98,7 +78,7 @@ def load_notebook(raw: str) -> Notebook:
         masked = mask_cell(text)
         entry = Cell(index + 1, text, masked)
         if not masked.skipped and masked.text.strip():
-            entry.broken = _cell_parses(masked.text)
+            entry.broken = syntax_failure(masked.text)
         notebook.cells.append(entry)
     return notebook
 
