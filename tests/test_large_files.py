@@ -96,3 +96,13 @@ def test_a_syntax_error_is_reported_once_at_its_place(monkeypatch):
     source = "import jax\n" + "x = jax.tree_map(f, t)\n" * 3 + "def broken(:\n    pass\n" + "y = 1\n"
     whole, in_pieces = _whole_and_pieces(source, monkeypatch, piece=1)
     assert [(d.code, d.start) for d in in_pieces] == [(d.code, d.start) for d in whole] and whole[0].code == "JAX000"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tests" / "fixtures").rglob("*.py")), ids=lambda p: p.parent.name + p.name)
+def test_crlf_modules_in_pieces(path, monkeypatch):
+    source = path.read_text(encoding="utf-8").replace("\n", "\r\n")
+    whole = engine.fix_source(source, "x.py", Settings(), unsafe=True, rules=all_rules())
+    monkeypatch.setattr(large_files, "LARGE_FILE", 0)
+    monkeypatch.setattr(large_files, "PIECE", 1)
+    in_pieces = engine.fix_source(source, "x.py", Settings(), unsafe=True, rules=all_rules())
+    assert in_pieces.source == whole.source and in_pieces.remaining == whole.remaining
