@@ -229,27 +229,10 @@ def _previous_token(source: str, end: int, strings: code_map.CodeMap) -> int:
 
 def _context_of_parenthesis_in_code(source: str, close: int, strings: code_map.CodeMap) -> str:
     """``_context_of_parenthesis`` across lines, jumping over strings and comments (bounded like it)."""
-    depth, i = 0, close
-    stop = max(-1, close - _MAX_SCAN)
-    while i > stop:
-        char = source[i]
-        if char in "'\"\r\n":
-            span = strings.at(i - 1 if char in "\r\n" else i)
-            if span is not None and (char not in "\r\n" or span.kind == code_map.COMMENT):
-                i = span.start - 1
-                continue
-        elif char == ")" or char == "]" or char == "}":
-            depth += 1
-        elif char == "(" or char == "[" or char == "{":
-            depth -= 1
-            if not depth:
-                break
-        i -= 1
-    if i <= stop or source[i] != "(":
+    opening = _matching_opening(source, close, strings)
+    if opening is None:
         return MAYBE
-    opening = i
-    word, i = _word_before(source, i)
-    if word and word not in _KEYWORDS or not word and i and source[i - 1] in ")]":
+    if _opens_call(source, opening):
         return NOT_A_NAME  # ``f(...).T``, ``f(a)(b).T``, ``x[0](b).T``: calls
     # A parenthesized expression: a chain only when it holds a dotted name (``(jax.numpy).sum``); ``(a * b).sum``
     # or ``(x == y).all`` are attributes of other expressions.
@@ -512,11 +495,8 @@ def _parenthesized(source: str, word_start: int, strings: code_map.CodeMap) -> b
         if source[i] == "." or _is_word_char(source[i]):
             i = _previous_token(source, i, strings)
             continue
-        if source[i] != "(" or strings.at(i) is not None:
-            return False
-        word, j = _word_before(source, i)
         # ``f(jnp.array)``, ``g()(jnp.array)``: the ``(`` opens a call's arguments, not a parenthesized expression
-        return word in _KEYWORDS if word else not (j and source[j - 1] in ")]")
+        return source[i] == "(" and strings.at(i) is None and not _opens_call(source, i)
     return False
 
 
@@ -553,8 +533,18 @@ def _context_of_parenthesis(source: str, close: int) -> str:
     """``(...).name``: a call's or subscript's result (``f(x).T``: never a qualified name) or a parenthesized
     expression (``(jax).numpy``: maybe). The matching ``(`` is looked for on the same line only, where no comment
     can hide a bracket; a quote on the way makes the brackets unreliable."""
+    opening = _matching_opening(source, close)
+    if opening is None:
+        return MAYBE
+    return NOT_A_NAME if _opens_call(source, opening) else MAYBE
+
+
+def _matching_opening(source: str, close: int, strings: code_map.CodeMap | None = None) -> int | None:
+    """The ``(`` that the bracket at ``close`` closes; None when it cannot be told. Without ``strings`` (the file's
+    code map) the search stays on the line and gives up at a quote or a backslash; with it, it jumps over strings
+    and comments across lines. Bounded: a huge one-line file with many ``).x`` must stay linear."""
     depth, i = 0, close
-    stop = max(-1, close - _MAX_SCAN)  # bounded: a huge one-line file with many ``).x`` must stay linear
+    stop = max(-1, close - _MAX_SCAN)
     while i > stop:
         char = source[i]
         if char == ")" or char == "]" or char == "}":
@@ -564,16 +554,26 @@ def _context_of_parenthesis(source: str, close: int) -> str:
             if not depth:
                 break
         elif char in "'\"\r\n\\":
-            return MAYBE
+            if strings is None:
+                return None
+            if char != "\\":
+                span = strings.at(i - 1 if char in "\r\n" else i)
+                if span is not None and (char not in "\r\n" or span.kind == code_map.COMMENT):
+                    i = span.start - 1
+                    continue
         i -= 1
     if i <= stop or source[i] != "(":
-        return MAYBE
-    word, i = _word_before(source, i)
+        return None
+    return i
+
+
+def _opens_call(source: str, opening: int) -> bool:
+    """Whether the ``(`` at ``opening`` starts a call's arguments (``f(``, ``f(a)(``, ``x[0](``) rather than a
+    parenthesized expression (``(``, ``return (``)."""
+    word, i = _word_before(source, opening)
     if word:
-        return MAYBE if word in _KEYWORDS else NOT_A_NAME  # ``f(x).T`` is a call
-    if i and source[i - 1] in ")]":
-        return NOT_A_NAME  # ``f(a)(b).T``, ``x[0](b).T``: calls too
-    return MAYBE
+        return word not in _KEYWORDS
+    return bool(i) and source[i - 1] in ")]"
 
 
 def _word_before(source: str, i: int) -> tuple[str, int]:
