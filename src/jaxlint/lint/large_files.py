@@ -121,19 +121,28 @@ def pieces(source: str, shared: tuple[str, ...] = ()) -> list[tuple[int, int, li
             binders.setdefault(word, []).append(index)
     always = [index for index, statement in enumerate(statements) if statement.always]
     result = []
-    first = 0
-    while first < len(statements):
-        last = first
-        while last + 1 < len(statements) and statements[last + 1].end - statements[first].start <= PIECE:
-            last += 1
+    for first, last in _groups([statement.start for statement in statements], len(source)):
         own = range(first, last + 1)
         chosen = _context(statements, own, always, binders, readers=True)
         if sum(statements[i].end - statements[i].start for i in chosen) > MAX_PIECE_MODULE:
             chosen = _context(statements, own, always, binders, readers=False)
         ranges = [(statements[i].start, statements[i].end) for i in sorted(chosen)]
         result.append((statements[first].start, statements[last].end, ranges))
-        first = last + 1
     return result
+
+
+def _groups(starts: list[int], length: int) -> list[tuple[int, int]]:
+    """Runs of consecutive statements (first, last index) of about ``PIECE`` characters each."""
+    bounds = starts + [length]
+    groups = []
+    first = 0
+    while first < len(starts):
+        last = first
+        while last + 1 < len(starts) and bounds[last + 2] - bounds[first] <= PIECE:
+            last += 1
+        groups.append((first, last))
+        first = last + 1
+    return groups
 
 
 def _context(statements: list[_Statement], own: range, always: list[int], binders: dict[str, list[int]],
@@ -236,12 +245,4 @@ def parses_in_pieces(source: str, parses: Callable[[str], bool]) -> bool | None:
     if starts is None or len(starts) < 2:
         return None
     bounds = starts + [len(source)]
-    first = 0
-    while first < len(starts):
-        last = first
-        while last + 1 < len(starts) and bounds[last + 2] - bounds[first] <= PIECE:
-            last += 1
-        if not parses(source[bounds[first]:bounds[last + 1]]):
-            return False
-        first = last + 1
-    return True
+    return all(parses(source[bounds[first]:bounds[last + 1]]) for first, last in _groups(starts, len(source)))
