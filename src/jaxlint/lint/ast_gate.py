@@ -42,6 +42,7 @@ class AstFacts:
     names: list[ast.Name] = field(default_factory=list)
     calls: list[ast.Call] = field(default_factory=list)
     withs: list[ast.With] = field(default_factory=list)  # not ``async with``
+    tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
     _referenced: set[str] | None = None
 
     # -- queries for rules ---------------------------------------------------------------------------------------
@@ -189,9 +190,22 @@ def collect_facts(source: str) -> AstFacts | None:
             tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
-    facts = AstFacts()
+    facts = AstFacts(tree=tree)
     _collect(tree, facts)
     return facts
+
+
+def statement_facts(facts: AstFacts) -> list[AstFacts]:
+    """The facts of each top-level statement of ``facts.tree`` on its own, with the import bindings and star
+    imports of the whole file (a name in one statement is qualified by an import anywhere): a rule's gate asked
+    about one statement answers "can a finding lie in this statement"."""
+    found = []
+    for statement in facts.tree.body if facts.tree is not None else ():
+        # The file's bindings are complete already: the statement's own imports only add what is there.
+        own = AstFacts(bindings=facts.bindings, star_modules=facts.star_modules)
+        _collect(statement, own)
+        found.append(own)
+    return found
 
 
 class GatedRule(Protocol):
@@ -210,9 +224,14 @@ def may_match_ast(source: str, rules: Sequence[GatedRule]) -> bool:
 def rules_that_may_match_ast(source: str, rules: Sequence[GatedRule]) -> list[GatedRule]:
     """The rules whose gate keeps ``source``. When one rule has no gate the file goes to libcst anyway, and all are
     kept without an ``ast`` parse (the gated ones only cost their visit); when ``ast`` cannot parse it, all are."""
+    return gate(source, rules)[0]
+
+
+def gate(source: str, rules: Sequence[GatedRule]) -> tuple[list[GatedRule], AstFacts | None]:
+    """``rules_that_may_match_ast`` and the facts it read (None when it parsed nothing)."""
     if not all(rule.has_ast_gate() for rule in rules):
-        return list(rules)
+        return list(rules), None
     facts = collect_facts(source)
     if facts is None:
-        return list(rules)
-    return [rule for rule in rules if rule.may_match_ast(facts)]
+        return list(rules), None
+    return [rule for rule in rules if rule.may_match_ast(facts)], facts

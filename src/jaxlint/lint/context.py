@@ -15,9 +15,12 @@ from jaxlint.lint.walk import child_fields, skippable_classes
 
 
 class FileContext:
-    def __init__(self, module: cst.Module, source: str, path: str, settings: Settings) -> None:
+    def __init__(self, module: cst.Module, source: str, path: str, settings: Settings,
+                 file_text: str | None = None) -> None:
         self.module = module
         self.source = source
+        # The whole file, when ``source`` is a part of it (``focus``, ``large_files``): what rules search as text.
+        self.file_text = source if file_text is None else file_text
         self.path = path
         self.settings = settings
         self.resolver = NameResolver(module)

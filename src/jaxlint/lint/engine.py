@@ -8,8 +8,8 @@ from typing import Callable, Sequence
 
 import libcst as cst
 
-from jaxlint.lint import large_files
-from jaxlint.lint.ast_gate import rules_that_may_match_ast
+from jaxlint.lint import focus, large_files
+from jaxlint.lint.ast_gate import AstFacts, gate
 from jaxlint.lint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.lint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
@@ -106,15 +106,21 @@ def prefiltered_rules(source: str, rules: Sequence[type[Rule]], *, ast_gate: boo
     (``text_gate``: what stands around the names, no parse) and, for the rules left, the ast gate (``ast_gate``: an
     ``ast`` parse, no libcst). Each stage over-approximates each rule's findings on its own, so only these rules
     need to visit the tree."""
+    return _prefiltered(source, rules, ast_gate=ast_gate)[0]
+
+
+def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = True
+                 ) -> tuple[list[type[Rule]], AstFacts | None]:
+    """``prefiltered_rules`` and the ast gate's facts, when it parsed the file."""
     scan = _Scan(source)
     candidates = _rules_that_may_match(scan, rules)
     if not candidates:
-        return []
+        return [], None
     facts = TextFacts(source)
     candidates = [rule for rule in candidates if rule.may_match_text(facts, scan.words)]
-    if not ast_gate:
-        return candidates
-    return rules_that_may_match_ast(source, candidates) if candidates else []
+    if not ast_gate or not candidates:
+        return candidates, None
+    return gate(source, candidates)
 
 
 WordIndex = dict[str, list[frozenset[str]]]
@@ -224,28 +230,35 @@ class LintResult:
 
 
 def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[type[Rule]] | None = None,
-                prefilter: bool = True, module: cst.Module | None = None, whole: bool = False) -> LintResult:
+                prefilter: bool = True, module: cst.Module | None = None, whole: bool = False,
+                file_text: str | None = None) -> LintResult:
     """Findings for one source text (``path`` is used for messages and per-file settings only).
 
     ``module``: the source already parsed (``fix_source`` parses each fixed text to check it, and lints that tree).
-    A source of ``large_files.LARGE_FILE`` characters or more is linted in pieces (``large_files``) unless
-    ``whole``.
+    A source of ``large_files.LARGE_FILE`` characters or more is linted in pieces (``large_files``), and a smaller
+    one in part when its rules allow (``focus``), unless ``whole``. ``file_text``: the whole file, when ``source``
+    is a part of it (what a rule searches the text of the file for).
     """
     if rules is None:
         rules = rules_for(settings, path)
     suppression = file_suppression(source)
     rules = [rule for rule in rules if not suppression.suppresses(rule.code) and rule.applies_to(settings)]
     in_pieces = not whole and module is None and len(source) >= large_files.LARGE_FILE
+    facts = None
     if rules and prefilter:
         # For a large file the ast gate runs on each piece: ``ast`` of the whole would cost ~160 bytes per byte.
-        rules = prefiltered_rules(source, rules, ast_gate=not in_pieces)
+        rules, facts = _prefiltered(source, rules, ast_gate=not in_pieces)
     if not rules:
         return LintResult([], parsed=False)
+    if facts is not None and not whole and module is None:
+        found = _lint_focused(source, path, settings, rules, facts)
+        if found is not None:
+            return LintResult(found)
     if in_pieces:
         shared = tuple(text for rule in rules for text in rule.whole_module_strings)
 
         def lint_piece(text: str) -> tuple[list[Diagnostic], bool]:
-            result = lint_source(text, path, settings, rules=rules, prefilter=prefilter, whole=True)
+            result = lint_source(text, path, settings, rules=rules, prefilter=prefilter, whole=True, file_text=source)
             return result.diagnostics, result.parsed
 
         def syntax_error(text: str) -> Diagnostic | None:
@@ -265,12 +278,30 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     except ParseFailure as failure:
         location = Location(failure.row, failure.column)
         return LintResult([Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)])
-    context = FileContext(module, source, path, settings)
+    context = FileContext(module, source, path, settings, file_text=file_text)
     instances = [rule(context) for rule in rules]
     BatchedVisitor(context, instances).run(module)
     if not context.reports:
         return LintResult([])
     return LintResult(_diagnostics_from_reports(context, {rule.code: rule for rule in rules}))
+
+
+def _lint_focused(source: str, path: str, settings: Settings, rules: Sequence[type[Rule]],
+                  facts: AstFacts) -> list[Diagnostic] | None:
+    """The findings of ``source`` from a libcst parse of only the statements that can hold them (``focus``); None
+    when its rules or its layout do not allow it."""
+    chosen = focus.plan(source, facts, rules)
+    if chosen is None:
+        return None
+
+    def lint_module(text: str) -> list[Diagnostic]:
+        return lint_source(text, path, settings, rules=rules, prefilter=False, whole=True,
+                           file_text=source).diagnostics
+
+    found = focus.lint_focused(source, chosen, lint_module)
+    if found is not None:
+        found.sort(key=Diagnostic.sort_key)
+    return found
 
 
 def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]) -> list[Diagnostic]:

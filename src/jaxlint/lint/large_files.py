@@ -90,21 +90,26 @@ def _statements(source: str, starts: list[int], shared: tuple[str, ...]) -> list
         text = source[start:end]
         words = frozenset(_WORDS.findall(text))
         always = bool(_IMPORT.match(text) or _COMPOUND.match(text) or any(s in text for s in shared))
-        definition = _DEFINITION.search(text) if text.startswith(("def", "class", "async", "@")) else None
-        # A definition binds its name (and what its ``global`` statements name); any other statement may bind
-        # every word before its last ``=`` (``a = b = 1``, ``x[i] += 1``, ``x: int = 1``) and a walrus target:
-        # an over-estimate only brings in more context.
-        if definition is not None:
-            binds = {definition.group(1)}
-        elif _IMPORT.match(text):
-            binds = set(words)  # the statements that use what it imports decide how it is rewritten
-        else:
-            last_equals = max((m.start() for m in _ASSIGN.finditer(text)), default=0)
-            binds = set(_WORDS.findall(text, 0, last_equals)) | set(_WALRUS.findall(text))
-        for names in _GLOBAL.findall(text):
-            binds.update(_WORDS.findall(names))
+        # the statements that use what an import binds decide how it is rewritten
+        binds = words if _IMPORT.match(text) else binds_of(text)
         statements.append(_Statement(start, end, always, frozenset(binds), words))
     return statements
+
+
+def binds_of(text: str) -> set[str]:
+    """The names a top-level statement other than an import may bind, over-estimated (more context, never less).
+
+    A definition binds its name (and what its ``global`` statements name); any other statement may bind every word
+    before its last ``=`` (``a = b = 1``, ``x[i] += 1``, ``x: int = 1``) and a walrus target."""
+    definition = _DEFINITION.search(text) if text.startswith(("def", "class", "async", "@")) else None
+    if definition is not None:
+        binds = {definition.group(1)}
+    else:
+        last_equals = max((m.start() for m in _ASSIGN.finditer(text)), default=0)
+        binds = set(_WORDS.findall(text, 0, last_equals)) | set(_WALRUS.findall(text))
+    for names in _GLOBAL.findall(text):
+        binds.update(_WORDS.findall(names))
+    return binds
 
 
 def pieces(source: str, shared: tuple[str, ...] = ()) -> list[tuple[int, int, list[tuple[int, int]]]] | None:
@@ -166,8 +171,8 @@ def _context(statements: list[_Statement], own: range, always: list[int], binder
     return chosen
 
 
-class _PieceMap:
-    """Offsets in a piece's module text <-> offsets in the file."""
+class PieceMap:
+    """Offsets in a piece's module text (its ranges of the file, joined) -> offsets in the file."""
 
     def __init__(self, ranges: list[tuple[int, int]]) -> None:
         self.piece_starts: list[int] = []
@@ -199,7 +204,7 @@ def lint_in_pieces(source: str, lint_piece: Callable[[str], tuple[list[Diagnosti
     found: list[Diagnostic] = []
     for own_start, own_end, ranges in cut:
         text = "".join(source[start:end] for start, end in ranges)
-        mapping = _PieceMap(ranges)
+        mapping = PieceMap(ranges)
         diagnostics, parsed = lint_piece(text)
         if not parsed:
             error = syntax_error(text)
@@ -211,13 +216,14 @@ def lint_in_pieces(source: str, lint_piece: Callable[[str], tuple[list[Diagnosti
                 diagnostic.end_offset = diagnostic.start_offset
             start = mapping.to_file(diagnostic.start_offset)
             if own_start <= start < own_end or (start == own_end == len(source)):
-                found.append(_moved(diagnostic, mapping, index))
+                found.append(moved(diagnostic, mapping, index))
     # As for a whole module: a file that does not parse has that one finding (and nothing to fix).
     errors = [diagnostic for diagnostic in found if diagnostic.code == PARSE_ERROR]
     return errors[:1] if errors else found
 
 
-def _moved(diagnostic: Diagnostic, mapping: _PieceMap, index: LineIndex) -> Diagnostic:
+def moved(diagnostic: Diagnostic, mapping: PieceMap, index: LineIndex) -> Diagnostic:
+    """``diagnostic`` of a piece's module, with its place, fix edits and probe in the file (``index``: the file's)."""
     start = mapping.to_file(diagnostic.start_offset)
     end = mapping.to_file(diagnostic.end_offset, end=diagnostic.end_offset > diagnostic.start_offset)
     location = index.location(start)

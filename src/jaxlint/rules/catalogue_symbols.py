@@ -83,6 +83,7 @@ class CatalogueSymbolRule(Rule):
     # makes a subclass reading an extended one.
     CATALOGUE: ClassVar[Catalogue | None] = None
     ROOTS: ClassVar[tuple[str, ...]] = ("jax",)
+    statement_gated = True  # every finding is at a name, import or call its own statement spells
 
     @classmethod
     def with_catalogue(cls, catalogue: Catalogue) -> type["CatalogueSymbolRule"]:
@@ -151,7 +152,7 @@ class CatalogueSymbolRule(Rule):
         # Cached per file: a search of the whole text per finding made large files quadratic.
         cache = self.__dict__.setdefault("_imported_modules", {})
         if module not in cache:
-            cache[module] = re.search(rf"^[ \t]*import {re.escape(module)}[ \t]*(#.*)?$", self.context.source,
+            cache[module] = re.search(rf"^[ \t]*import {re.escape(module)}[ \t]*(#.*)?$", self.context.file_text,
                                       re.M) is not None
         return cache[module]
 
@@ -319,7 +320,7 @@ class CatalogueSymbolRule(Rule):
             fix = None
             if entry.name in DELETE_IMPORT and len(node.names) == 1:
                 binds_jax = alias.asname is None and not re.search(
-                    r"^\s*(import jax\s*(#.*)?|import jax,.*|from jax import .*)$", self.context.source, re.M)
+                    r"^\s*(import jax\s*(#.*)?|import jax,.*|from jax import .*)$", self.context.file_text, re.M)
                 fix = safe_fix("Delete the import" if not binds_jax else "Keep only `import jax`",
                                Replace(node, "import jax") if binds_jax else DeleteStatement(node))
             rep = entry.safe_replacement(self.settings.min_version) if entry.kind == "module" else None

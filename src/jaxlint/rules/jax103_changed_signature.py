@@ -90,6 +90,7 @@ class ChangedSignature(Rule):
         *(frozenset({*function.split("."), keyword}) for function, rows in PARAMETERS.items() for keyword in rows),
     })
     ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS
+    statement_gated = True  # every finding is at a name, import or call its own statement spells
     parameters: ClassVar[dict[str, dict[str, Parameter]]] = PARAMETERS
     parameter_functions: ClassVar[frozenset[str]] = PARAMETER_FUNCTIONS
     parameter_keywords: ClassVar[frozenset[str]] = frozenset(keyword for rows in PARAMETERS.values() for keyword in rows)

@@ -24,6 +24,7 @@ class TakeAlongAxisWrap(Rule):
     behaviour_change = True
     triggers = ("take_along_axis",)
     ast_names = frozenset({TAKE_ALONG_AXIS})
+    statement_gated = True  # every finding is at a name, import or call its own statement spells
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:

@@ -1,0 +1,142 @@
+"""A file whose candidate rules only look at names is parsed by libcst in part: the statements that can hold a
+finding, and what they need.
+
+In old code nearly every file that reaches libcst has a finding, but few of its statements do: a 90 kB module with
+one ``jax.tree_map`` is parsed, walked and indexed whole for one finding. The ast gate has already parsed the file
+with ``ast`` (~10x cheaper). For rules marked ``statement_gated`` (a finding lies in a top-level statement that
+refers to one of the rule's names itself, as the rule's own gate reads it), this module asks the gate about each
+top-level statement on its own and builds a smaller module from the source text:
+
+- the *own* statements: those some rule's gate keeps (with the whole file's import bindings, so ``jnp.clip`` in a
+  function counts through ``import jax.numpy as jnp`` at the top);
+- every import and compound statement (``if``/``try``/``with``/...: they may import or bind anything), as in
+  ``large_files``;
+- the statements that may bind a name some import binds: a name resolves only when every binding of it in its
+  scope is the same import (``jaxlint.lint.names``), so a module-level ``jnp = None`` must be seen.
+
+The statements that use what an own statement binds are not needed: such a rule's fix of an import depends on the
+uses of the imported name (``from jax import tree_multimap`` and its calls), and every use of a listed name is an own
+statement itself. What a rule reads as plain text (JAX101: "is ``import jax.extend.core`` anywhere in the file")
+it reads in the whole file (``FileContext.file_text``).
+
+That module is linted whole, and the findings in the own statements are mapped back to the file
+(``large_files.PieceMap``). Nothing is focused when the file has a star import (any name may then come from it),
+when ``ast`` and the statement layout disagree, when the smaller module would hold most of the file anyway, or
+when it does not parse: the file is then linted whole, as before. ``tests/test_focus.py`` compares both ways on
+every rule example and fixture.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from jaxlint.lint import large_files
+from jaxlint.lint.ast_gate import AstFacts, statement_facts
+from jaxlint.lint.diagnostics import PARSE_ERROR, Diagnostic, LineIndex
+
+# Above this share of the file the smaller module saves too little to pay for building it.
+MAX_SHARE = 0.8
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # ``ast`` counts lines as Python does: a lone "\r" ends one too
+_ALWAYS = (ast.Import, ast.ImportFrom, ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While,
+           ast.Match, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+
+
+@dataclass
+class _Statement:
+    start: int
+    end: int
+    nodes: list[ast.stmt]  # ``a; b`` on one line is one statement here
+    binds: frozenset[str]
+    always: bool
+
+
+@dataclass
+class Plan:
+    """The smaller module: the ranges of the file it is made of, and the ranges whose findings are kept."""
+
+    ranges: list[tuple[int, int]]
+    own: list[tuple[int, int]]
+
+    @property
+    def size(self) -> int:
+        return sum(end - start for start, end in self.ranges)
+
+
+def plan(source: str, facts: AstFacts, rules: Sequence) -> Plan | None:
+    """What to parse instead of ``source``; None to lint it whole."""
+    if facts.tree is None or facts.star_modules or not all(rule.statement_gated for rule in rules):
+        return None
+    statements = _statements(source, facts.tree)
+    if statements is None or len(statements) < 2:
+        return None
+    per_node = iter(statement_facts(facts))
+    own = set()
+    for index, statement in enumerate(statements):
+        for _ in statement.nodes:
+            node_facts = next(per_node)
+            if index not in own and any(rule.may_match_ast(node_facts) for rule in rules):
+                own.add(index)
+    if not own:
+        return None
+    chosen = set(own)
+    imported = frozenset(facts.bindings)
+    for index, statement in enumerate(statements):
+        if statement.always or not imported.isdisjoint(statement.binds):
+            chosen.add(index)
+    result = Plan([(statements[i].start, statements[i].end) for i in sorted(chosen)],
+                  [(statements[i].start, statements[i].end) for i in sorted(own)])
+    return result if result.size <= MAX_SHARE * len(source) else None
+
+
+def _statements(source: str, tree: ast.Module) -> list[_Statement] | None:
+    """The top-level statements with their text ranges: each starts at its first line (its first decorator) and
+    runs to the next one's, so comments between two statements belong to the one before; the first starts at 0.
+    None when a statement does not start on a line of its own (``x = (1,\\n2); y = 3``) in a way this cannot cut."""
+    line_starts = [0, *(match.end() for match in _NEWLINE.finditer(source))]
+    groups: list[tuple[int, list[ast.stmt]]] = []  # (first line, nodes)
+    last_line = 0
+    for node in tree.body:
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        if groups and first <= last_line:
+            if first != groups[-1][0]:
+                return None  # starts on the last line of a statement that began on an earlier line
+            groups[-1][1].append(node)  # ``a; b``
+        else:
+            groups.append((first, [node]))
+        last_line = max(last_line, node.end_lineno or node.lineno)
+    if not groups or groups[-1][0] > len(line_starts):
+        return None
+    starts = [0] + [line_starts[first - 1] for first, _ in groups[1:]]
+    statements = []
+    for (first, nodes), start, end in zip(groups, starts, starts[1:] + [len(source)]):
+        text = source[start:end]
+        statements.append(_Statement(start, end, nodes, frozenset(_binds(nodes, text)),
+                                     any(isinstance(n, _ALWAYS) for n in nodes)))
+    return statements
+
+
+def _binds(nodes: list[ast.stmt], text: str) -> set[str]:
+    """What a statement may bind at module level (imports and compound statements are always kept anyway)."""
+    if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in nodes):
+        return {alias.asname or alias.name.split(".")[0] for node in nodes for alias in node.names}
+    return large_files.binds_of(text)
+
+
+def lint_focused(source: str, focus: Plan,
+                 lint_module: Callable[[str], list[Diagnostic]]) -> list[Diagnostic] | None:
+    """The findings of ``lint_module`` on the smaller module, in the own statements, placed in ``source``; None
+    when that module does not parse (the file is then linted whole, which reports it or not)."""
+    text = "".join(source[start:end] for start, end in focus.ranges)
+    diagnostics = lint_module(text)
+    if any(diagnostic.code == PARSE_ERROR for diagnostic in diagnostics):
+        return None
+    mapping = large_files.PieceMap(focus.ranges)
+    index = LineIndex(source)
+    found = []
+    for diagnostic in diagnostics:
+        start = mapping.to_file(diagnostic.start_offset)
+        if any(own_start <= start < own_end for own_start, own_end in focus.own):
+            found.append(large_files.moved(diagnostic, mapping, index))
+    return found
