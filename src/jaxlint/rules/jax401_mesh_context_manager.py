@@ -495,6 +495,8 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             probe=None))
 
     def _runs_pjit_with_specs(self, with_node: cst.With) -> bool:
+        if "pjit" not in self.context.source:
+            return False  # every pjit the search can find is named through an import or a chain that spells it
         if self._pjit_finder is None:
             self._pjit_finder = PjitSpecFinder(self.context.module, self.context.resolver)
         return self._pjit_finder.body_runs_pjit_with_specs(with_node.body)
