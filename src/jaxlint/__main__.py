@@ -1,4 +1,4 @@
-from jaxlint.ui.cli import main
+from jaxlint.ui.cli import entry_point
 
 if __name__ == "__main__":
-    main()
+    entry_point()
