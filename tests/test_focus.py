@@ -47,9 +47,9 @@ def _lint(source: str, monkeypatch, focused: bool, settings: Settings | None = N
     parsed: list[int] = []
     original = engine.parse
 
-    def counting_parse(text: str):
+    def counting_parse(text: str, **options):
         parsed.append(len(text))
-        return original(text)
+        return original(text, **options)
 
     with monkeypatch.context() as patch:
         patch.setattr(engine, "parse", counting_parse)
