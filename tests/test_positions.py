@@ -141,12 +141,34 @@ def test_statement_spans_generate_one_method_of_a_large_class():
     assert spans[method] == node_spans(module, source)[method]
     spans[big]  # not generated yet: the search generates the import, then the class
     assert spans.statements_generated == 3
-    last = big.body.body[-1]  # the last method: its end is not known without its class, so the class is generated
+    last = big.body.body[-1]  # the last method ends where its class ends: generated alone too
     spans = StatementSpans(module, source)
     spans.include((module, big, big.body, last))
     assert spans.statements_generated == 1 and spans[last] == node_spans(module, source)[last]
-    spans[big]
-    assert spans.statements_generated == 1
+    spans[big]  # searched: the import, then the class
+    assert spans.statements_generated == 3
+
+
+@pytest.mark.parametrize("tail", [
+    "",  # the class is the last statement
+    "\n\nx = 1\n",
+    "    # a comment line in the class body, after its last method (the block's footer)\n\nx = 1\n",
+    "        # deeper: a comment line of the method's body\n    # and of the class body\n# and of the module\ny = 2\n",
+])
+def test_the_last_statement_of_nested_blocks_is_generated_alone(tail):
+    source = ("import jax\n\n\nclass Test:\n    def first(self):\n        pass\n\n"
+              "    def last(self):\n        mesh = make()\n        with mesh:\n            run()\n" + tail)
+    module = cst.parse_module(source)
+    test = module.body[1]
+    last = test.body.body[-1]
+    with_statement = last.body.body[-1]
+    call = with_statement.body.body[0].body[0].value
+    spans = StatementSpans(module, source)
+    spans.include((module, test, test.body, last, last.body, with_statement, with_statement.body,
+                   with_statement.body.body[0], with_statement.body.body[0].body[0], call))
+    assert source[slice(*spans[call])] == "run()"
+    assert spans[with_statement] == node_spans(module, source)[with_statement]
+    assert spans.statements_generated == 1 and spans.characters_generated == len("        with mesh:\n            run()\n")
 
 
 @pytest.mark.parametrize("wrong", [

@@ -106,7 +106,8 @@ class StatementSpans:
         self._top_index: dict[int, int] = {}  # id of a top-level statement -> its index
         self._generated: set[int] = set()  # ids of the statements whose spans are in ``_spans``
         self._whole: Mapping[cst.CSTNode, tuple[int, int]] | None = None
-        self.statements_generated = 0  # how many statements were generated (for tests)
+        self.statements_generated = 0  # how many statements were generated (for tests and benchmarks)
+        self.characters_generated = 0  # and how much of the source they cover
 
     def __getitem__(self, node: cst.CSTNode) -> tuple[int, int]:
         if self._whole is not None:
@@ -140,7 +141,7 @@ class StatementSpans:
         if top is None:
             self._whole_module()
             return
-        inner = self._inner_target(ancestors, index)
+        inner = self._inner_target(ancestors, index, top[2])
         if inner is not None and self._generate(*inner):
             return
         if not self._generate(*top):
@@ -153,7 +154,10 @@ class StatementSpans:
         end = layout[index + 1][0] if index + 1 < len(layout) else len(self._source) - self._footer_length()
         return self._module.body[index], layout[index][0], end, ()
 
-    def _inner_target(self, ancestors: Sequence[cst.CSTNode], index: int) -> tuple | None:
+    def _inner_target(self, ancestors: Sequence[cst.CSTNode], index: int, end: int) -> tuple | None:
+        """The innermost statement of ``ancestors`` in a body of a function or class, with its offsets (``end``:
+        where the top-level statement ends). The last statement of a block ends where the statement holding the
+        block ends, less the block's footer (its trailing comment lines); ``_generate`` checks every guess."""
         statement, inner = ancestors[1], self._known_layout()[index][1]
         found = None
         indents: tuple[str, ...] = ()
@@ -162,14 +166,28 @@ class StatementSpans:
             block = statement.body
             child = ancestors[depth + 1]
             position = next((i for i, sibling in enumerate(block.body) if sibling is child), None)
-            if position is None or position + 1 >= len(block.body):
+            if position is None:
                 break
             indents = (*indents, block.indent if block.indent is not None else self._module.default_indent)
-            (start, child_inner), end = inner[position], inner[position + 1][0]
+            start, child_inner = inner[position]
+            if position + 1 < len(block.body):
+                end = inner[position + 1][0]
+            else:
+                end -= len(self._footer_code(block.footer, indents))
             found = (child, start, end, indents)
             statement, inner = child, child_inner
             depth += 2
         return found
+
+    def _footer_code(self, footer: Sequence[cst.CSTNode], indents: tuple[str, ...]) -> str:
+        if not footer:
+            return ""
+        module = self._module
+        state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+        state.indent_tokens = list(indents)
+        for line in footer:
+            line._codegen(state)
+        return "".join(state.tokens)
 
     def _generate(self, statement: cst.CSTNode, start: int, end: int, indents: tuple[str, ...]) -> bool:
         if id(statement) in self._generated:
@@ -185,6 +203,7 @@ class StatementSpans:
         self._spans.update(state.spans)
         self._generated.add(id(statement))
         self.statements_generated += 1
+        self.characters_generated += len(code)
         return True
 
     def _whole_module(self) -> Mapping[cst.CSTNode, tuple[int, int]]:
