@@ -51,3 +51,16 @@ def test_fix_and_cache_are_written_before_the_fast_exit(tmp_path):
     assert _process(["check", "."], tmp_path).returncode == 0
     assert any((tmp_path / ".jaxlint_cache").iterdir()), "the check's cache was saved"
     assert _process(["check", "--fix", "."], tmp_path).returncode == 0 and target.read_text() == fixed
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    for index in range(300):  # more than a pipe's buffer holds
+        (tmp_path / f"m{index:03}.py").write_text(NONE_ARG)
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen([sys.executable, "-m", "jaxlint", "check", "--no-cache", "."], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdout.read(10)
+    process.stdout.close()  # as ``| head -1`` does
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    assert "Traceback" not in stderr

@@ -209,8 +209,11 @@ def entry_point() -> None:
         if _CHECK_REPORTED and (stop.code is None or isinstance(stop.code, int)):
             import os
 
-            sys.stdout.flush()
-            sys.stderr.flush()
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except (OSError, ValueError):  # a closed pipe: the ordinary exit reports it
+                raise stop from None
             os._exit(stop.code or 0)
         raise
 
