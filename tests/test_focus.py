@@ -2,7 +2,6 @@
 statements that can hold a finding, and what they need. It must find and fix exactly what the whole module does."""
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
@@ -13,18 +12,12 @@ from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 from jaxlint.rules import all_rules, rule_by_code
 
+from tests.support.corpus import named_sources
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _sources():
-    for rule in all_rules():
-        for i, example in enumerate(rule.VALID + rule.INVALID):
-            yield f"{rule.code}-example-{i}", example.code
-    for path in sorted((ROOT / "tests" / "fixtures").rglob("*.py")):
-        yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
-
-
-SOURCES = list(_sources())
+SOURCES = named_sources()
 
 # Most examples are a few statements that all matter, so focusing would keep them whole: each is also linted with
 # statements around it that no rule needs (before it unless it starts with a ``__future__`` import).

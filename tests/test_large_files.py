@@ -10,6 +10,8 @@ from jaxlint.lint import engine, large_files
 from jaxlint.project.settings import Settings
 from jaxlint.rules import all_rules
 
+from tests.support.corpus import named_sources
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -42,15 +44,7 @@ def _whole_and_pieces(source: str, monkeypatch, piece: int):
     return whole, in_pieces
 
 
-def _sources():
-    for rule in all_rules():
-        for i, example in enumerate(rule.VALID + rule.INVALID):
-            yield f"{rule.code}-example-{i}", example.code
-    for path in sorted((ROOT / "tests" / "fixtures").rglob("*.py")):
-        yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
-
-
-SOURCES = list(_sources())
+SOURCES = named_sources()
 
 
 # One statement per piece: every finding whose rule looks at other statements (an import's uses, a ``global``

@@ -47,3 +47,14 @@ def summary(results) -> list[tuple]:
     """Everything a user sees of a run's results, comparable between runs."""
     return [(r.path, r.internal_error, r.fixed_source, [(d.code, d.message, d.start, d.end, d.fix, d.cell)
                                                        for d in r.diagnostics]) for r in results]
+
+
+def named_sources() -> list[tuple[str, str]]:
+    """(name, text) of every rule example and every test fixture: what the tests that lint a module two ways
+    (whole and in pieces, whole and focused) compare on."""
+    root = Path(__file__).resolve().parents[2]
+    found = [(f"{rule.code}-example-{i}", example.code)
+             for rule in all_rules() for i, example in enumerate(rule.VALID + rule.INVALID)]
+    found += [(str(path.relative_to(root)), path.read_text(encoding="utf-8"))
+              for path in sorted((root / "tests" / "fixtures").rglob("*.py"))]
+    return found
