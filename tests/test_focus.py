@@ -2,8 +2,6 @@
 statements that can hold a finding, and what they need. It must find and fix exactly what the whole module does."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from jaxlint.lint import engine, focus
@@ -13,8 +11,6 @@ from jaxlint.project.versions import Version
 from jaxlint.rules import all_rules, rule_by_code
 
 from tests.support.corpus import named_sources
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 SOURCES = named_sources()
