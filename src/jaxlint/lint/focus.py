@@ -48,8 +48,8 @@ class _Statement:
     start: int
     end: int
     nodes: list[ast.stmt]  # ``a; b`` on one line is one statement here
-    binds: frozenset[str]
-    always: bool
+    binds: frozenset[str]  # for the statements that are not ``always`` kept
+    always: bool  # an import or a compound statement
 
 
 @dataclass
@@ -112,16 +112,11 @@ def _statements(source: str, tree: ast.Module) -> list[_Statement] | None:
     statements = []
     for (first, nodes), start, end in zip(groups, starts, starts[1:] + [len(source)]):
         text = source[start:end]
-        statements.append(_Statement(start, end, nodes, frozenset(_binds(nodes, text)),
-                                     any(isinstance(n, _ALWAYS) for n in nodes)))
+        always = any(isinstance(node, _ALWAYS) for node in nodes)
+        # What the others may bind at module level, over-estimated from the text (as for large-file pieces).
+        binds = frozenset() if always else frozenset(large_files.binds_of(text))
+        statements.append(_Statement(start, end, nodes, binds, always))
     return statements
-
-
-def _binds(nodes: list[ast.stmt], text: str) -> set[str]:
-    """What a statement may bind at module level (imports and compound statements are always kept anyway)."""
-    if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in nodes):
-        return {alias.asname or alias.name.split(".")[0] for node in nodes for alias in node.names}
-    return large_files.binds_of(text)
 
 
 def lint_focused(source: str, focus: Plan,
