@@ -122,12 +122,12 @@ def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
     return bool(prefiltered_rules(source, rules))
 
 
-def prefiltered_rules(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = True) -> list[type[Rule]]:
+def prefiltered_rules(source: str, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
     """The rules that may fire on ``source``, by three stages, cheapest first: the words, the text gate
     (``text_gate``: what stands around the names, no parse) and, for the rules left, the ast gate (``ast_gate``: an
     ``ast`` parse, no libcst). Each stage over-approximates each rule's findings on its own, so only these rules
     need to visit the tree."""
-    return _prefiltered(source, rules, ast_gate=ast_gate)[0]
+    return _prefiltered(source, rules)[0]
 
 
 def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = True

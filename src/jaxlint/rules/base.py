@@ -170,7 +170,7 @@ class Rule:
     ast_names: ClassVar[frozenset[str] | None] = None
     # ``lint.focus``: every finding lies in a top-level statement that ``may_match_ast`` keeps when asked about that
     # statement alone (with the file's import bindings), and depends on the rest of the module only through the
-    # names imports bind, the statements that use what the statement binds, and the file's text (``file_text``).
+    # names imports bind (and what rebinds them) and the file's text (``file_text``).
     # Then libcst parses only those statements of a file whose rules all say so (old code: a third less to parse).
     statement_gated: ClassVar[bool] = False
     VALID: ClassVar[list[Example]] = []

@@ -461,6 +461,9 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
     def __init__(self, context) -> None:
         super().__init__(context)
         self._pjit_finder: PjitSpecFinder | None = None
+        # Every pjit the search can find is named through an import or a chain that spells it: a module that never
+        # does needs no search (decided once, not for each ``with``).
+        self._spells_pjit = "pjit" in context.source
 
     def visit_With(self, node: cst.With) -> None:
         if node.asynchronous is not None:
@@ -495,8 +498,8 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             probe=None))
 
     def _runs_pjit_with_specs(self, with_node: cst.With) -> bool:
-        if "pjit" not in self.context.source:
-            return False  # every pjit the search can find is named through an import or a chain that spells it
+        if not self._spells_pjit:
+            return False
         if self._pjit_finder is None:
             self._pjit_finder = PjitSpecFinder(self.context.module, self.context.resolver)
         return self._pjit_finder.body_runs_pjit_with_specs(with_node.body)
