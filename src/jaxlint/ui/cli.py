@@ -168,7 +168,6 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
             if not report.silent:
                 click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
             sys.exit(EXIT_OK)
-        _collect_garbage_rarely()
         results = run_files(files, mode, report.unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
         from jaxlint.run.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
 
@@ -187,7 +186,8 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
 def _collect_garbage_rarely() -> None:
     """libcst builds ~100k nodes per file and frees them by reference counting; the cycle collector's default
     (a pass every 700 allocations) scans them again and again, about a tenth of the time on old code. Freezing
-    what is loaded now also keeps forked workers from copying the pages it would touch."""
+    what is loaded now also keeps forked workers from copying the pages it would touch. Process-wide, so set by
+    ``entry_point`` only (not when ``main`` runs inside another program, such as the tests)."""
     import gc
 
     gc.freeze()
@@ -203,6 +203,7 @@ def entry_point() -> None:
     process ends with ``os._exit``: the interpreter's teardown frees every object one by one, about 0.1 s after
     a large run that nobody waits for (mypy ends the same way). Everything is flushed first; every file jaxlint
     writes is closed by then."""
+    _collect_garbage_rarely()
     try:
         main()
     except SystemExit as stop:
