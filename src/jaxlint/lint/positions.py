@@ -173,21 +173,11 @@ class StatementSpans:
             if position + 1 < len(block.body):
                 end = inner[position + 1][0]
             else:
-                end -= len(self._footer_code(block.footer, indents))
+                end -= len(_code_of(self._module, block.footer, indents))
             found = (child, start, end, indents)
             statement, inner = child, child_inner
             depth += 2
         return found
-
-    def _footer_code(self, footer: Sequence[cst.CSTNode], indents: tuple[str, ...]) -> str:
-        if not footer:
-            return ""
-        module = self._module
-        state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
-        state.indent_tokens = list(indents)
-        for line in footer:
-            line._codegen(state)
-        return "".join(state.tokens)
 
     def _generate(self, statement: cst.CSTNode, start: int, end: int, indents: tuple[str, ...]) -> bool:
         if id(statement) in self._generated:
@@ -226,8 +216,10 @@ class StatementSpans:
         return len(_code_of(self._module, self._module.footer))
 
 
-def _code_of(module: cst.Module, nodes) -> str:
+def _code_of(module: cst.Module, nodes, indents: tuple[str, ...] = ()) -> str:
+    """The code of ``nodes`` (a header, a footer), generated at the indentation ``indents``."""
     state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    state.indent_tokens = list(indents)
     for node in nodes:
         node._codegen(state)
     return "".join(state.tokens)
