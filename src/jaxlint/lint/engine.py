@@ -169,8 +169,7 @@ class _Scan:
 
 @dataclass(frozen=True)
 class _Prefilter:
-    triggers: tuple[str, ...]
-    # The triggers grouped by their first four characters: a file without ``JAX_`` skips every config-name
+    # Every rule's triggers, grouped by their first four characters: a file without ``JAX_`` skips every config-name
     # trigger that starts so with one substring test (a trigger in the file implies its guard is).
     guarded: tuple[tuple[str, tuple[str, ...]], ...]
     index: WordIndex
@@ -178,14 +177,15 @@ class _Prefilter:
     keys: frozenset[str] = frozenset()  # the index's keys, as a set (``words & keys`` walks the smaller one)
 
 
-def _triggers_in(source: str, prefilter: _Prefilter) -> list[str]:
-    return [trigger for guard, triggers in prefilter.guarded if guard in source
-            for trigger in triggers if trigger in source]
+def _triggers_in(source: str, prefilter: _Prefilter):
+    return (trigger for guard, triggers in prefilter.guarded if guard in source
+            for trigger in triggers if trigger in source)
 
 
 def _combined_match(scan: _Scan, rules: Sequence[type[Rule]]) -> bool:
     prefilter = _prefilter_for(tuple(rules))
-    return bool(_triggers_in(scan.source, prefilter)) or _has_word_set(scan, prefilter)
+    # the first trigger found is enough (``next``, not ``any``: an empty trigger is a match too)
+    return next(_triggers_in(scan.source, prefilter), None) is not None or _has_word_set(scan, prefilter)
 
 
 def _rules_that_may_match(scan: _Scan, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
@@ -237,7 +237,7 @@ def _prefilter_for(rules: tuple[type[Rule], ...]) -> _Prefilter:
         groups.setdefault(trigger[:4], []).append(trigger)
     guarded = tuple((guard, tuple(group)) for guard, group in groups.items())
     index = _index_word_sets(word_sets)
-    prefilter = _Prefilter(triggers, guarded, index, shared, frozenset(index))
+    prefilter = _Prefilter(guarded, index, shared, frozenset(index))
     if len(_PREFILTERS) > 256:
         _PREFILTERS.clear()
     _PREFILTERS[rules] = prefilter
