@@ -161,3 +161,89 @@ def test_concurrent_runs_share_one_cache_safely(tmp_path):
         data = json.loads(cache_file.read_bytes())
         assert len(data["entries"]) == len(list((tmp_path / "p").rglob("*.py")))
     assert not list((tmp_path / "c").glob(".results-*.tmp"))
+
+
+# -- the engine fingerprint: what decides whether a cache file is this jaxlint's ------------------------------------
+@pytest.fixture
+def fake_package(tmp_path, monkeypatch):
+    """A package folder standing in for jaxlint's own, and a fresh fingerprint for each call."""
+    package = tmp_path / "pkg"
+    (package / "rules").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "rules" / "rule.py").write_text("X = 1\n")
+    (package / "data.json").write_text("{}")
+
+    class FakeModule:
+        __file__ = str(package / "__init__.py")
+
+    monkeypatch.setattr(cache_module, "jaxlint", FakeModule)
+
+    def fingerprint():
+        cache_module.engine_fingerprint.cache_clear()
+        return cache_module.engine_fingerprint()
+
+    yield package, fingerprint
+    cache_module.engine_fingerprint.cache_clear()
+
+
+def test_fingerprint_is_stable_for_an_unchanged_package(fake_package):
+    _, fingerprint = fake_package
+    assert fingerprint() == fingerprint()
+
+
+@pytest.mark.parametrize("change", ["edit", "touch", "add", "remove", "rename", "data"])
+def test_fingerprint_changes_with_the_package(fake_package, change):
+    import os
+
+    package, fingerprint = fake_package
+    before = fingerprint()
+    rule = package / "rules" / "rule.py"
+    if change == "edit":
+        rule.write_text("X = 22\n")
+    elif change == "touch":  # same size, new time (a checkout of another version of the file)
+        status = rule.stat()
+        os.utime(rule, ns=(status.st_atime_ns, status.st_mtime_ns + 1_000_000))
+    elif change == "add":
+        (package / "rules" / "other.py").write_text("")
+    elif change == "remove":
+        rule.unlink()
+    elif change == "rename":
+        rule.rename(package / "rules" / "renamed.py")
+    else:
+        (package / "data.json").write_text("[]")
+    assert fingerprint() != before
+
+
+def test_fingerprint_ignores_bytecode_and_other_files(fake_package):
+    package, fingerprint = fake_package
+    before = fingerprint()
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "rule.cpython-312.pyc").write_bytes(b"\0")
+    (package / "notes.txt").write_text("x")
+    assert fingerprint() == before
+
+
+def test_fingerprint_reads_libcst_version_without_importing_libcst():
+    # in a fresh interpreter: importing the module or computing the fingerprint must not import libcst
+    code = ("import sys; from jaxlint.project import cache; cache.engine_fingerprint(); "
+            "print('libcst' in sys.modules, 'importlib.metadata' in sys.modules); "
+            "from libcst._version import version; print(repr(version) in cache._libcst_version())")
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert output.split() == ["False", "False", "True"]
+
+
+def test_cold_cache_reads_no_file_before_processing(tmp_path, monkeypatch):
+    """With no entry for a path, the cache lookup needs no hash: the file is read once, by the worker."""
+    paths = [tmp_path / "a.py", tmp_path / "b.py"]
+    paths[0].write_text(TAKE)
+    paths[1].write_text("x = 1\n")
+    reads = []
+    original = Path.read_bytes
+
+    def counting(self):
+        reads.append(self.name)
+        return original(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    _run(source_files(paths, tmp_path), tmp_path / "cache")
+    assert sorted(name for name in reads if name.endswith(".py")) == ["a.py", "a.py", "b.py", "b.py"]  # the worker's hash and its lint, not the lookup

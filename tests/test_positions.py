@@ -1,6 +1,8 @@
 """jaxlint.lint.positions gives the spans libcst's PositionProvider gives, as character offsets."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -9,6 +11,7 @@ from jaxlint.lint import positions
 from jaxlint.lint.diagnostics import LineIndex
 from jaxlint.lint.engine import lint_source
 from jaxlint.lint.positions import SpanError, StatementSpans, node_spans
+from jaxlint.project.settings import Settings
 from jaxlint.rules import rule_by_code
 from support.corpus import example_sources
 from support.rule_harness import example_settings
@@ -92,14 +95,19 @@ def _with_ancestors(module: cst.Module):
         stack.extend((*chain, child) for child in chain[-1].children)
 
 
+@pytest.mark.parametrize("given_tree", [False, True], ids=["parsed-here", "ast-tree-given"])
 @pytest.mark.parametrize("source", LAYOUTS + example_sources())
-def test_statement_spans_equal_whole_module_spans(source):
+def test_statement_spans_equal_whole_module_spans(source, given_tree):
     module = cst.parse_module(source)
     whole = node_spans(module, source)
+    try:
+        tree = ast.parse(source) if given_tree else None
+    except SyntaxError:
+        tree = None
     for chain in _with_ancestors(module):
         node = chain[-1]
         for hinted in (False, True):  # a fresh one per lookup: each takes its own path
-            lazy = StatementSpans(module, source)
+            lazy = StatementSpans(module, source, tree)
             if hinted:
                 lazy.include(chain)
             try:
@@ -184,7 +192,7 @@ def test_statement_spans_fall_back_to_the_whole_module_when_an_offset_is_wrong(m
     layout = positions._statement_layout(module, source)
     starts = wrong([start for start, _ in layout])
     wrong_layout = None if starts is None else [(start, inner) for start, (_, inner) in zip(starts, layout)]
-    monkeypatch.setattr(positions, "_statement_layout", lambda module, source: wrong_layout)
+    monkeypatch.setattr(positions, "_statement_layout", lambda module, source, tree=None: wrong_layout)
     whole = node_spans(module, source)
     for node in _all_nodes(module):  # found by searching from the first statement
         assert StatementSpans(module, source)[node] == whole[node], type(node).__name__
@@ -193,3 +201,19 @@ def test_statement_spans_fall_back_to_the_whole_module_when_an_offset_is_wrong(m
         spans.include(chain)
         node = chain[-1]
         assert spans[node] == whole[node], type(node).__name__
+
+
+def test_a_file_linted_whole_is_parsed_by_ast_once(monkeypatch):
+    """The ast gate's tree gives the statement layout: ``ast`` does not parse the file a second time for spans."""
+    source = "import jax\nmesh = jax.make_mesh((1,), ('x',))\n\n\ndef f():\n    with mesh:\n        pass\n"
+    parsed = []
+    original = ast.parse
+
+    def counting(text, *args, **kwargs):
+        parsed.append(len(text))
+        return original(text, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting)
+    found = lint_source(source, "m.py", Settings(select=("JAX401",)))
+    assert [d.code for d in found.diagnostics] == ["JAX401"]
+    assert parsed == [len(source)]

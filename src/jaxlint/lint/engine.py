@@ -304,7 +304,8 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     BatchedVisitor(context, instances).run(module)
     if not context.reports:
         return LintResult([])
-    return LintResult(_diagnostics_from_reports(context, {rule.code: rule for rule in rules}))
+    tree = facts.tree if facts is not None else None  # the ast gate's tree of this very source
+    return LintResult(_diagnostics_from_reports(context, {rule.code: rule for rule in rules}, tree))
 
 
 def _lint_focused(source: str, path: str, settings: Settings, rules: Sequence[type[Rule]],
@@ -325,7 +326,8 @@ def _lint_focused(source: str, path: str, settings: Settings, rules: Sequence[ty
     return found
 
 
-def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]) -> list[Diagnostic]:
+def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]],
+                              tree: ast.Module | None = None) -> list[Diagnostic]:
     # Compat code first: it needs no positions, and a file whose reports are all in compat code needs no spans.
     reports = [report for report in context.reports if rules[report.code].check_compat_code
                or not in_compat_code(report.ancestors, context.resolver)]
@@ -333,7 +335,7 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
         return []
     index = LineIndex(context.source)
     # Spans only for the statements that hold a reported node (found through the report's ancestors).
-    spans = StatementSpans(context.module, context.source)
+    spans = StatementSpans(context.module, context.source, tree)
     builder = EditBuilder(context.source, index, spans)
     diagnostics = []
     seen: set[tuple] = set()

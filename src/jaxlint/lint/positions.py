@@ -98,9 +98,10 @@ class StatementSpans:
     ``node_spans`` does.
     """
 
-    def __init__(self, module: cst.Module, source: str) -> None:
+    def __init__(self, module: cst.Module, source: str, tree: ast.Module | None = None) -> None:
         self._module = module
         self._source = source
+        self._tree = tree  # ``ast``'s tree of ``source`` when the caller has one (the ast gate's): not parsed again
         self._spans: dict[cst.CSTNode, tuple[int, int]] = {}
         self._layout: list[tuple[int, list | None]] | None = None  # once computed; [] when unknown
         self._top_index: dict[int, int] = {}  # id of a top-level statement -> its index
@@ -204,7 +205,7 @@ class StatementSpans:
 
     def _known_layout(self) -> list | None:
         if self._layout is None:
-            layout = _statement_layout(self._module, self._source) or []
+            layout = _statement_layout(self._module, self._source, self._tree) or []
             # The first statement must start right after the module's header (its leading comment lines).
             if layout and layout[0][0] != len(_code_of(self._module, self._module.header)):
                 layout = []
@@ -229,16 +230,19 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 _AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _statement_layout(module: cst.Module, source: str) -> list[tuple[int, list | None]] | None:
+def _statement_layout(module: cst.Module, source: str,
+                      tree: ast.Module | None = None) -> list[tuple[int, list | None]] | None:
     """Per top-level statement: the offset of its first line (leading blank and comment lines included), from
-    ``ast``, and the same layout for the body of a function or class (None where not known). None when ``ast``
-    cannot parse the source or the two disagree on the number of top-level statements."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    ``ast`` (``tree``, or a parse of ``source``), and the same layout for the body of a function or class (None
+    where not known). None when ``ast`` cannot parse the source or the two disagree on the number of top-level
+    statements."""
+    if tree is None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
     # ``ast`` counts lines as Python does: a lone "\r" ends one too.
     line_starts = [0, *(match.end() for match in _NEWLINE.finditer(source))]
     return _layout_of(module.body, tree.body, line_starts)

@@ -28,8 +28,10 @@ class SourceFile:
 
 
 def is_excluded(path: Path, settings: Settings) -> bool:
-    relative = relative_posix(path, settings.root)
     patterns = settings.exclude + settings.extend_exclude
+    if not patterns:
+        return False  # the common case: no relative path to compute for each file and folder
+    relative = relative_posix(path, settings.root)
     return any(path_matches(relative, pattern) for pattern in patterns)
 
 

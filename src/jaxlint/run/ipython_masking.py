@@ -26,6 +26,8 @@ PYTHON_CELL_MAGICS = frozenset({
     "capture", "debug", "prun", "pypy", "python", "python3", "time", "timeit", "memit", "snakeviz", "px",
 })
 MASK_TAG = "#jaxlint-mask:"
+# Every IPython line holds one of these (a magic, a shell escape, help, a capture ``= !``/``= %``).
+_IPYTHON_CHARACTERS = "%!?"
 _CAPTURE = re.compile(r"^[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[!%]")
 _MASK_LINE = re.compile(r"^(?P<indent>[ \t]*)pass  #jaxlint-mask:(?P<id>\d+)(?P<eol>\r?\n?)$")
 
@@ -113,6 +115,8 @@ def _is_ipython_line(code: str, help_suffix: bool) -> bool:
 
 
 def mask_cell(text: str) -> MaskedCell:
+    if not any(char in text for char in _IPYTHON_CHARACTERS):
+        return MaskedCell(text)  # most cells: no line can be IPython syntax, nothing to scan
     lines = text.splitlines(keepends=True)
     result = MaskedCell("")
     # The first line that is neither blank nor a comment: where a cell magic can be.

@@ -89,6 +89,8 @@ def default_jobs() -> int:
 
 
 def _cached_result(cache: Cache, file: "SourceFile", mode: Mode, unsafe: bool) -> FileResult | None:
+    if not cache.has_entry(file.path):
+        return None  # a cold run reads and hashes nothing here (the worker does, once)
     try:
         data = file.path.read_bytes()
     except OSError:
