@@ -29,6 +29,36 @@ def test_common_words_do_not_pass_the_prefilter():
         assert not any(trigger in text for trigger in RemovedConfigOption.triggers), text
 
 
+@pytest.mark.parametrize("spelling", [
+    "jax.config.update('{flag}', 1)\n", 'jax.config.update("{flag}", 1)\n', "jax.config.{flag} = 1\n",
+    "os.environ['{FLAG}'] = '1'\n", "os.environ.update({FLAG}='1')\n", "FLAGS = ['--{flag}=1']\n",
+    "jax.jit(f, compiler_options={{'{option}': 1}})\n", "x = f'{FLAG}'\n",
+])
+@pytest.mark.parametrize("flag", sorted(REMOVED_FLAGS))
+def test_every_spelling_passes_the_text_gate(flag, spelling):
+    from jaxlint.lint.engine import _Scan
+    from jaxlint.lint.text_gate import TextFacts
+
+    option = REMOVED_FLAGS[flag].compiler_option
+    if "{option}" in spelling and not option:
+        return
+    source = "import os\nimport jax\n" + spelling.format(flag=flag, FLAG=flag.upper(), option=option)
+    assert RemovedConfigOption.may_match_text(TextFacts(source), _Scan(source).words), source
+
+
+@pytest.mark.parametrize("source", [
+    "import jax\ndef _make_jax_array(i): return i\n",  # vmoe: an option name inside an identifier
+    "import jax\nx = JAX_ARRAY_SIZE\n",
+    "import jax\nconfig.my_jax_array = 1\n",
+])
+def test_an_option_name_inside_another_word_does_not_pass_the_text_gate(source):
+    from jaxlint.lint.engine import _Scan
+    from jaxlint.lint.text_gate import TextFacts
+
+    assert any(trigger in source for trigger in RemovedConfigOption.triggers)  # the word prefilter keeps it
+    assert not RemovedConfigOption.may_match_text(TextFacts(source), _Scan(source).words)
+
+
 @pytest.mark.parametrize("flag", sorted(REMOVED_FLAGS))
 def test_each_flag_fires_from_its_removal_release(flag):
     removed = REMOVED_FLAGS[flag].removed

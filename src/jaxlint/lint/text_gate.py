@@ -373,7 +373,11 @@ class TextFacts:
         of the word, and read occurrence by occurrence only when one of them lets it through."""
         import_names = self.imports.import_names
         for last in words & by_last.lasts:
-            names = by_last.index[last]
+            # A qualified name is only ever built from what imports and attribute chains spell: a name one of whose
+            # components the file never spells (``jax.experimental.ode.f`` without ``ode``) cannot be referenced.
+            names = [name for name in by_last.index[last] if by_last.parts[name] <= words]
+            if not names:
+                continue
             if any(not name.rpartition(".")[0] or name in import_names for name in names):
                 return True
             contexts = {context for _, context in self.occurrences(last)}
@@ -594,6 +598,7 @@ def _is_word_char(char: str) -> bool:
 class NamesByLast:
     index: dict[str, list[str]]  # last component -> the names that end in it
     lasts: frozenset[str]  # the index's keys, as a set: ``words & lasts`` walks the smaller of the two
+    parts: dict[str, frozenset[str]]  # name -> its components
 
 
 @lru_cache(maxsize=None)
@@ -602,4 +607,4 @@ def names_by_last(names: frozenset[str]) -> NamesByLast:
     index: dict[str, list[str]] = {}
     for name in names:
         index.setdefault(name.rpartition(".")[2], []).append(name)
-    return NamesByLast(index, frozenset(index))
+    return NamesByLast(index, frozenset(index), {name: frozenset(name.split(".")) for name in names})

@@ -15,6 +15,7 @@ The rule API sits below what uses it: it knows the file's state only through ``R
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol, Sequence
 
@@ -199,7 +200,7 @@ class Rule:
     # -- selection ---------------------------------------------------------------------------------------------
     @classmethod
     def applies_to(cls, settings: Settings) -> bool:
-        since = Version(cls.since)
+        since = _release(cls.since)
         if settings.target_version < since:
             return False
         if cls.behaviour_change and settings.min_version_known and settings.min_version >= since:
@@ -224,3 +225,9 @@ class Rule:
     @classmethod
     def url(cls) -> str:
         return DOCS_URL.format(code=cls.code.lower())
+
+
+@lru_cache(maxsize=None)
+def _release(text: str) -> Version:
+    """A rule's ``since`` as a ``Version``, parsed once (``applies_to`` runs for every rule of every file)."""
+    return Version(text)

@@ -322,6 +322,13 @@ class RemovedConfigOption(ConfigAccessRule):
         if text
     }))
     whole_module_strings = triggers  # a value set elsewhere in the file decides the fix
+
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        # A trigger as a whole word only: every setting the visit reports spells the exact option name (a string,
+        # an attribute, a keyword, an environment variable), while ``def _make_jax_array`` holds ``jax_array`` too.
+        return not words.isdisjoint(cls.triggers)
+
     explanation = """
 ## What it does
 Finds JAX config options that were removed, wherever code uses them: `jax.config.update("<flag>", ...)` (however

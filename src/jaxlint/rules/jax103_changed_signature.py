@@ -9,7 +9,8 @@ from __future__ import annotations
 import libcst as cst
 
 import re
-from typing import ClassVar
+from functools import lru_cache
+from typing import ClassVar, Iterable
 
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
@@ -62,12 +63,23 @@ def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Paramete
     return table
 
 
-_NAME_EQUALS = re.compile(r"\b([A-Za-z_]\w*)\s*=(?!=)")
+def passed_keywords(source: str, names: Iterable[str]) -> set[str]:
+    """The ``names`` (identifiers) the text spells as ``name=`` (not ``name ==``) after no word character: an
+    over-estimate of the keywords its calls pass. One search per name, each starting with the name itself (the
+    regex engine's fast literal search): a leading word boundary would make it try every position of the file."""
+    found = set()
+    for name in names:
+        for match in _name_equals(name).finditer(source):
+            start = match.start()
+            if not start or not (source[start - 1].isalnum() or source[start - 1] == "_"):  # ``\w``
+                found.add(name)
+                break
+    return found
 
 
-def passed_keywords(source: str) -> set[str]:
-    """Every ``name=`` (not ``name ==``) of the text: an over-estimate of the keywords its calls pass."""
-    return set(_NAME_EQUALS.findall(source))
+@lru_cache(maxsize=None)
+def _name_equals(name: str) -> "re.Pattern[str]":
+    return re.compile(rf"{re.escape(name)}\s*=(?!=)")
 
 
 PARAMETERS = parameters_by_function(load())
@@ -118,7 +130,7 @@ class ChangedSignature(Rule):
         # that way can matter (``x``, ``axis`` are words of nearly every file)
         spelled = cls.parameter_keywords.intersection(words)
         if spelled:
-            spelled = spelled.intersection(passed_keywords(facts.source))
+            spelled = passed_keywords(facts.source, spelled)
         return bool(spelled) and any(facts.may_call_with_keyword(function, frozenset(rows))
                                      for function, rows in cls.parameters.items() if not spelled.isdisjoint(rows))
 
