@@ -93,6 +93,7 @@ def test_every_gate_source(name, source):
     _check(source)
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")  # generated programs such as ``0()``
 @hsettings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar())
 def test_generated_programs(program):

@@ -100,6 +100,7 @@ def test_layout_cases_are_python():
         assert collect_facts(source) is not None, source
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")  # generated programs such as ``0()``
 @hsettings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar())
 def test_text_gate_on_generated_programs(program):
