@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex
-from jaxlint.rules import enabled_rules
 from jaxlint.project.settings import Settings
 
 UNUSED_NOQA = "JAX001"
@@ -101,9 +100,13 @@ def unused_noqa(source: str, path: str, settings: Settings) -> list[Diagnostic]:
     comments = [c for c in noqa_comments(source) if any(code.startswith("JAX") for code, _, _ in c.codes)]
     if not comments:
         return []
+    # The rules (and libcst with them) only when a file is really linted: a run without JAX001 imports neither
+    # here (the check command imports this module after its workers are done).
+    from jaxlint.lint.engine import lint_source
+    from jaxlint.rules import enabled_rules
+
     rules = enabled_rules(settings, settings.ignored_codes_for(Path(path)))
     enabled = {rule.code for rule in rules} | {"JAX000"}
-    from jaxlint.lint.engine import lint_source  # libcst only when a file is really linted
 
     found = {(d.start.row, d.code) for d in lint_source(_blank(source, comments), path, settings, rules=rules,
                                                          prefilter=True).diagnostics}
