@@ -27,6 +27,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.lint.names import Binding, NameResolver
+from jaxlint.lint.walk import iter_children
 
 MESH = "mesh"
 EXPORTED = "exported"
@@ -403,7 +404,7 @@ class _BodyWalker:
             if isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 continue
             self.visit(current)
-            stack.extend(reversed(current.children))
+            stack.extend(reversed(tuple(iter_children(current))))
 
     def visit(self, node: cst.CSTNode) -> None:  # pragma: no cover - overridden
         raise NotImplementedError

@@ -22,6 +22,7 @@ from typing import ClassVar
 
 import libcst as cst
 
+from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.rules import catalogue_messages, catalogue_rewrites
 from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix
@@ -396,7 +397,7 @@ class CatalogueSymbolRule(Rule):
                     if problem:
                         return problem
                 continue
-            stack.extend((child, current) for child in current.children)
+            stack.extend((child, current) for child in iter_children(current))
         return None
 
     def _from_import_fix(self, node: cst.ImportFrom, module: str, found):

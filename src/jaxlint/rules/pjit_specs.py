@@ -10,6 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.lint.names import NameResolver
+from jaxlint.lint.walk import iter_children
 
 PJIT = frozenset({"jax.experimental.pjit.pjit", "jax.experimental.pjit"})
 CONCRETE_SHARDINGS = frozenset({
@@ -113,7 +114,7 @@ def _walk(node: cst.CSTNode):
         if isinstance(current, cst.Attribute):
             stack.append(current.value)  # not ``.attr``: it is no variable
         else:
-            stack.extend(current.children)
+            stack.extend(iter_children(current))
 
 
 def _calls_with_parents(module: cst.Module):
@@ -122,7 +123,7 @@ def _calls_with_parents(module: cst.Module):
         parent, current = stack.pop()
         if isinstance(current, cst.Call):
             yield parent, current
-        stack.extend((current, child) for child in current.children)
+        stack.extend((current, child) for child in iter_children(current))
 
 
 def _calls(node: cst.CSTNode):

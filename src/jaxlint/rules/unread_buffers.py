@@ -16,6 +16,7 @@ from typing import Sequence
 import libcst as cst
 
 from jaxlint.lint.names import NameResolver
+from jaxlint.lint.walk import iter_children
 from jaxlint.rules.calls import argument, has_star_args
 from jaxlint.rules.targets import target_context
 
@@ -228,6 +229,6 @@ def _name_uses(root: cst.CSTNode, name: str):
         elif isinstance(node, (cst.Import, cst.ImportFrom)):
             continue
         else:
-            children = list(node.children)
+            children = list(iter_children(node))
         for child in reversed(children):
             stack.append((child, chain + (child,)))
