@@ -73,6 +73,9 @@ def _has_star_import(scope) -> bool:
     return False
 
 
+_IMPORT_NODES = frozenset({cst.Import, cst.ImportFrom})
+
+
 class CatalogueSymbolRule(Rule):
     verb: ClassVar[str] = "was removed"
     # The gates: symbols and modules are found as attribute chains (``jax.experimental.maps.xmap`` after
@@ -147,7 +150,9 @@ class CatalogueSymbolRule(Rule):
 
     # -- helpers -----------------------------------------------------------------------------------------------
     def _in_import(self) -> bool:
-        return any(isinstance(n, (cst.Import, cst.ImportFrom)) for n in self.context.ancestors)
+        # exact types, not ``isinstance``: libcst's classes are ABCs (a Python-level check each), and this runs
+        # over the ancestors of every attribute chain
+        return any(type(n) in _IMPORT_NODES for n in self.context.ancestors)
 
     def _imports_module(self, module: str) -> bool:
         # Cached per file: a search of the whole text per finding made large files quadratic.
@@ -210,9 +215,9 @@ class CatalogueSymbolRule(Rule):
 
     def _root_qualified(self, node: cst.Attribute) -> str | None:
         root: cst.BaseExpression = node
-        while isinstance(root, cst.Attribute):
+        while type(root) is cst.Attribute:
             root = root.value
-        if not isinstance(root, cst.Name):
+        if type(root) is not cst.Name:
             return None
         return self.qualified_name(root) or self._rebound_import(root)
 
@@ -221,7 +226,7 @@ class CatalogueSymbolRule(Rule):
         side still reads the import (the assignment rebinds the name only after it), though the name, bound twice,
         resolves to nothing. Only the narrow form: every earlier binding imports the same thing, and the last one
         is this very assignment to the bare name."""
-        statement = next((n for n in reversed(self.context.ancestors) if isinstance(n, cst.Assign)), None)
+        statement = next((n for n in reversed(self.context.ancestors) if type(n) is cst.Assign), None)
         if statement is None or len(statement.targets) != 1:
             return None
         target = statement.targets[0].target
