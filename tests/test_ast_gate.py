@@ -104,3 +104,35 @@ def test_dedented_docstring_example_cases_parse():
     # The scope cases above are real Python: a typo there would silently skip them.
     for source in SCOPE_CASES:
         assert collect_facts(textwrap.dedent(source)) is not None, source
+
+
+def test_facts_collected_statement_by_statement_equal_one_walk_of_the_tree():
+    """``collect_facts`` walks each top-level statement into facts of its own (``focus`` asks about each), and the
+    file's facts are their union: the same as one walk of the whole tree."""
+    from jaxlint.lint import ast_gate
+    from support.corpus import example_sources
+
+    for source in example_sources():
+        facts = ast_gate.collect_facts(source)
+        if facts is None:
+            continue
+        whole = ast_gate.AstFacts(tree=facts.tree)
+        ast_gate._collect(facts.tree, whole)
+        assert facts.bindings == whole.bindings and facts.star_modules == whole.star_modules
+        assert facts.import_names == whole.import_names and facts.referenced() == whole.referenced()
+        assert sorted(facts.chains) == sorted(whole.chains)
+        for kind in ("names", "calls", "withs"):  # the same nodes of the same tree
+            assert sorted(map(id, getattr(facts, kind))) == sorted(map(id, getattr(whole, kind))), kind
+        assert len(ast_gate.statement_facts(facts)) == len(facts.tree.body)
+
+
+def test_statement_facts_walk_nothing_again(monkeypatch):
+    from jaxlint.lint import ast_gate
+
+    facts = ast_gate.collect_facts("import jax\nx = jax.tree_map(f, t)\ndef g():\n    return jax.numpy.ones(3)\n")
+    walked = []
+    monkeypatch.setattr(ast_gate, "_collect", lambda tree, facts: walked.append(tree))
+    per_statement = ast_gate.statement_facts(facts)
+    assert walked == []
+    assert [sorted(f.referenced()) for f in per_statement] == [
+        ["jax"], ["jax", "jax.tree_map"], ["jax", "jax.numpy", "jax.numpy.ones"]]

@@ -43,6 +43,7 @@ class AstFacts:
     calls: list[ast.Call] = field(default_factory=list)
     withs: list[ast.With] = field(default_factory=list)  # not ``async with``
     tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
+    statements: list["AstFacts"] = field(default_factory=list)  # of each top-level statement (``statement_facts``)
     _referenced: set[str] | None = None
 
     # -- queries for rules ---------------------------------------------------------------------------------------
@@ -191,7 +192,17 @@ def collect_facts(source: str) -> AstFacts | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
     facts = AstFacts(tree=tree)
-    _collect(tree, facts)
+    # Statement by statement, so that ``focus`` can ask about each one without a second walk; the statements share
+    # the file's bindings and star imports (complete once the walk is done, and only read by queries after it).
+    for statement in tree.body:
+        own = AstFacts(bindings=facts.bindings, star_modules=facts.star_modules)
+        _collect(statement, own)
+        facts.statements.append(own)
+        facts.import_names |= own.import_names
+        facts.chains += own.chains
+        facts.names += own.names
+        facts.calls += own.calls
+        facts.withs += own.withs
     return facts
 
 
@@ -199,13 +210,7 @@ def statement_facts(facts: AstFacts) -> list[AstFacts]:
     """The facts of each top-level statement of ``facts.tree`` on its own, with the import bindings and star
     imports of the whole file (a name in one statement is qualified by an import anywhere): a rule's gate asked
     about one statement answers "can a finding lie in this statement"."""
-    found = []
-    for statement in facts.tree.body if facts.tree is not None else ():
-        # The file's bindings are complete already: the statement's own imports only add what is there.
-        own = AstFacts(bindings=facts.bindings, star_modules=facts.star_modules)
-        _collect(statement, own)
-        found.append(own)
-    return found
+    return facts.statements
 
 
 class GatedRule(Protocol):
