@@ -206,6 +206,13 @@ def collect_facts(source: str) -> AstFacts | None:
     return facts
 
 
+def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
+    """The facts of one statement (at any depth) with the file's import bindings and star imports."""
+    own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules)
+    _collect(node, own)
+    return own
+
+
 def statement_facts(facts: AstFacts) -> list[AstFacts]:
     """The facts of each top-level statement of ``facts.tree`` on its own, with the import bindings and star
     imports of the whole file (a name in one statement is qualified by an import anywhere): a rule's gate asked
