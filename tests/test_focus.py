@@ -196,6 +196,8 @@ def test_a_rule_that_reads_other_statements_is_not_focused():
     ("import jax\n\ndef f(t):\n    return jax.tree_map(g, t)\n\nfor jax in []:\n    pass\nA = 1\n", []),
     ("import jax\n\ndef f(t):\n    return jax.tree_map(g, t)\n\nwith g() as jax:\n    pass\nA = 1\n", []),
     ("import jax\n\ndef f(t):\n    return jax.tree_map(g, t)\n\nif FLAG:\n    import other as jax\nA = 1\n", []),
+    # the file's first statement starts at 0, after the header's comments: what it binds is read from its own line
+    ("# header\ndef jax():\n    pass\nimport jax\nA = 1\nB = jax.tree_map(f, t)\nC = 2\nD = 3\n", []),
     # ``a; b`` on one line is one statement
     ("import jax\nA = 1; B = jax.tree_map(f, t)\nC = 1\nD = 2\n", ["JAX101"]),
     ("import jax\nB = jax.tree_map(f, t); A = 1\nC = 1\nD = jax.tree_map(g, u)\nE = 2\n", ["JAX101", "JAX101"]),

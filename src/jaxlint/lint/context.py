@@ -105,7 +105,12 @@ class BatchedVisitor(cst.CSTVisitor):
                 method(node)
             pop()
 
-        walk(module)
+        try:
+            walk(module)
+        finally:
+            # ``walk`` refers to itself through its closure, and through ``plans`` to the rules and the tree: without
+            # this, each file's tree would wait for the (rarely run) cycle collector.
+            del walk
 
 
 @lru_cache(maxsize=None)
