@@ -67,3 +67,21 @@ def test_each_rule_keeps_its_examples_through_all_three_stages():
 def test_rules_no_stage_keeps_do_not_visit(source, codes):
     rules = [rule for rule in all_rules() if not rule.opt_in]
     assert {rule.code for rule in prefiltered_rules(source, rules)} == codes
+
+
+# Triggers that share their first four characters (a large group is looked up at each place its guard occurs),
+# shorter ones, and ones that overlap each other in the text.
+_SHARED = st.sampled_from(["jax_", "jax_a", "jax_ab", "jax_b", "jax_ax", "jax_", "ja", "j", "x_a", "_ab"])
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_SHARED.flatmap(lambda head: st.text(alphabet="ab_x", max_size=3).map(head.__add__)),
+                         max_size=8), min_size=1, max_size=3),
+       st.lists(st.sampled_from(["jax_", "jax_a", "ab", "_", "x", "j", "a", "b", "\n"]), max_size=20).map("".join))
+def test_found_triggers_are_exactly_the_substrings(trigger_lists, text):
+    from jaxlint.lint.engine import _prefilter_for, _triggers_in
+
+    rules = [type(f"Fake{index}", (_Fake,), {"triggers": tuple(triggers), "required_words": frozenset()})
+             for index, triggers in enumerate(trigger_lists)]
+    found = frozenset(_triggers_in(text, _prefilter_for(tuple(rules))))
+    assert found == {trigger for triggers in trigger_lists for trigger in triggers if trigger in text}

@@ -168,18 +168,53 @@ class _Scan:
 
 
 @dataclass(frozen=True)
+class _TriggerGroup:
+    """Triggers that start with the same four characters (``guard``): a file without ``jax_`` skips every
+    config-name trigger that starts so with one substring test (a trigger in the file implies its guard is)."""
+
+    guard: str
+    triggers: tuple[str, ...]
+    # A large group (JAX102's sixty option names) is not searched trigger by trigger: each place the guard occurs
+    # is looked up by its first ``width`` characters (the shortest trigger's length).
+    width: int
+    by_prefix: dict[str, tuple[str, ...]]
+
+    def found_in(self, source: str):
+        if len(self.triggers) < _LOOK_UP_FROM:
+            if len(self.triggers) == 1 or self.guard in source:
+                yield from (trigger for trigger in self.triggers if trigger in source)
+            return
+        guard, width, by_prefix = self.guard, self.width, self.by_prefix
+        start = source.find(guard)
+        while start >= 0:
+            for trigger in by_prefix.get(source[start:start + width], ()):
+                if source.startswith(trigger, start):
+                    yield trigger
+            start = source.find(guard, start + 1)
+
+
+_LOOK_UP_FROM = 4  # triggers in a group
+
+
+def _trigger_group(guard: str, triggers: list[str]) -> _TriggerGroup:
+    width = min(map(len, triggers))
+    by_prefix: dict[str, list[str]] = {}
+    for trigger in triggers:
+        by_prefix.setdefault(trigger[:width], []).append(trigger)
+    return _TriggerGroup(guard, tuple(triggers), width, {key: tuple(group) for key, group in by_prefix.items()})
+
+
+@dataclass(frozen=True)
 class _Prefilter:
-    # Every rule's triggers, grouped by their first four characters: a file without ``JAX_`` skips every config-name
-    # trigger that starts so with one substring test (a trigger in the file implies its guard is).
-    guarded: tuple[tuple[str, tuple[str, ...]], ...]
+    guarded: tuple[_TriggerGroup, ...]  # every rule's triggers, by their first four characters
     index: WordIndex
     shared: tuple[str, ...]  # words every word set holds: a file without one of them matches no set
     keys: frozenset[str] = frozenset()  # the index's keys, as a set (``words & keys`` walks the smaller one)
 
 
 def _triggers_in(source: str, prefilter: _Prefilter):
-    return (trigger for guard, triggers in prefilter.guarded if guard in source
-            for trigger in triggers if trigger in source)
+    """The triggers that occur in ``source`` (a trigger may come more than once)."""
+    return (trigger for group in prefilter.guarded for trigger in group.found_in(source))
 
 
 def _combined_match(scan: _Scan, rules: Sequence[type[Rule]]) -> bool:
@@ -235,7 +270,7 @@ def _prefilter_for(rules: tuple[type[Rule], ...]) -> _Prefilter:
     groups: dict[str, list[str]] = {}
     for trigger in triggers:
         groups.setdefault(trigger[:4], []).append(trigger)
-    guarded = tuple((guard, tuple(group)) for guard, group in groups.items())
+    guarded = tuple(_trigger_group(guard, group) for guard, group in groups.items())
     index = _index_word_sets(word_sets)
     prefilter = _Prefilter(guarded, index, shared, frozenset(index))
     if len(_PREFILTERS) > 256:
