@@ -195,8 +195,7 @@ def collect_facts(source: str) -> AstFacts | None:
     # Statement by statement, so that ``focus`` can ask about each one without a second walk; the statements share
     # the file's bindings and star imports (complete once the walk is done, and only read by queries after it).
     for statement in tree.body:
-        own = AstFacts(bindings=facts.bindings, star_modules=facts.star_modules)
-        _collect(statement, own)
+        own = facts_of(statement, facts)
         facts.statements.append(own)
         facts.import_names |= own.import_names
         facts.chains += own.chains

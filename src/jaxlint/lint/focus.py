@@ -122,7 +122,7 @@ class _Cutter:
         groups: list[tuple[int, list[ast.stmt]]] = []  # (first line, nodes)
         last_line = 0
         for node in body:
-            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+            first = _first_line(node)
             if groups and first <= last_line:
                 if first != groups[-1][0]:
                     return None  # starts on the last line of a statement that began on an earlier line
@@ -149,8 +149,7 @@ class _Cutter:
         if len(statement.nodes) != 1 or not isinstance(statement.nodes[0], _DEFINITIONS):
             return whole
         body = statement.nodes[0].body
-        first = body[0]
-        first_line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
+        first_line = _first_line(body[0])
         if first_line > len(self.line_starts):
             return whole
         # The header runs to the line of the body's first statement. A body on the header's (last) line
@@ -168,6 +167,11 @@ class _Cutter:
         if not chosen:
             return whole  # the finding is in the header (a decorator, a default): a body is needed anyway
         return [(statement.start, body_start), *chosen]
+
+
+def _first_line(node: ast.stmt) -> int:
+    """Where a statement starts: its first decorator's line, or its own."""
+    return min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", ()))])
 
 
 def lint_focused(source: str, focus: Plan,
