@@ -64,7 +64,7 @@ def scan(source: str) -> CodeMap | None:
         prefix_start = start
         while prefix_start and source[prefix_start - 1] in _PREFIX_LETTERS and start - prefix_start < 2:
             prefix_start -= 1
-        if prefix_start and _is_word_char(source[prefix_start - 1]):
+        if prefix_start and is_word_char(source[prefix_start - 1]):
             prefix_start = start  # ``if"x"``: the letters end a name or keyword, the string has no prefix
         is_f = "f" in source[prefix_start:start].lower()
         end = _string_end(source, match.end(), token)
@@ -134,5 +134,5 @@ def _balanced(body: str) -> bool:
     return depth == 0
 
 
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
+def is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"  # what ``\w`` matches

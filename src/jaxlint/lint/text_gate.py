@@ -48,6 +48,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from jaxlint.lint import code_map
+from jaxlint.lint.code_map import is_word_char
 from jaxlint.lint.ast_gate import record_from_import, record_import, with_prefixes
 
 # Between two tokens: whitespace, a line continuation or a whole comment (to the end of its line, so that the
@@ -96,8 +97,7 @@ def _whole_word_starts(source: str, word: str):
     start = source.find(word)
     while start >= 0:
         end = start + len(word)
-        if not (start and _is_word_char(source[start - 1])) and not (end < len(source)
-                                                                     and _is_word_char(source[end])):
+        if not (start and is_word_char(source[start - 1])) and not (end < len(source) and is_word_char(source[end])):
             yield start
         start = source.find(word, end)
 
@@ -198,7 +198,7 @@ def _context_in_code(source: str, start: int, context: str, strings: code_map.Co
     if strings.at(before) is not None:
         return NOT_A_NAME  # an attribute of a string
     char = source[before]
-    if _is_word_char(char):
+    if is_word_char(char):
         return _word_before(source, before + 1)[0]
     if char == ")":
         return _context_of_parenthesis_in_code(source, before, strings)
@@ -496,7 +496,7 @@ def _parenthesized(source: str, word_start: int, strings: code_map.CodeMap) -> b
     ``(jnp.array)(x)`` calls it, ``f(jnp.array)`` does not."""
     i = _previous_token(source, word_start, strings)
     while i >= 0:
-        if source[i] == "." or _is_word_char(source[i]):
+        if source[i] == "." or is_word_char(source[i]):
             i = _previous_token(source, i, strings)
             continue
         # ``f(jnp.array)``, ``g()(jnp.array)``: the ``(`` opens a call's arguments, not a parenthesized expression
@@ -585,13 +585,9 @@ def _word_before(source: str, i: int) -> tuple[str, int]:
     while i and source[i - 1] in _BLANK:
         i -= 1
     end = i
-    while i and _is_word_char(source[i - 1]):
+    while i and is_word_char(source[i - 1]):
         i -= 1
     return source[i:end], i
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"  # what ``\w`` matches
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import ClassVar, Iterable
 
 from jaxlint.catalogue import Catalogue, Parameter, load
+from jaxlint.lint.code_map import is_word_char
 from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
 from jaxlint.project.versions import Version
@@ -71,7 +72,7 @@ def passed_keywords(source: str, names: Iterable[str]) -> set[str]:
     for name in names:
         for match in _name_equals(name).finditer(source):
             start = match.start()
-            if not start or not (source[start - 1].isalnum() or source[start - 1] == "_"):  # ``\w``
+            if not start or not is_word_char(source[start - 1]):
                 found.add(name)
                 break
     return found
