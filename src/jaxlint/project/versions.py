@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 
 _VERSION_RE = re.compile(r"^\d+(\.\d+){0,3}$")
 
@@ -48,7 +48,14 @@ class Version:
 
 
 def parse_version(text: "str | Version") -> Version:
-    return text if isinstance(text, Version) else Version(text)
+    return text if isinstance(text, Version) else _parsed(text)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> Version:
+    """Parsed once per text (rules ask for their ``since`` for every file); a ``Version`` is never changed after it
+    is built, so one object can serve every caller."""
+    return Version(text)
 
 
 # The newest release the rule catalogue describes: the default --target-version.

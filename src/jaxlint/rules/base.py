@@ -15,7 +15,6 @@ The rule API sits below what uses it: it knows the file's state only through ``R
 from __future__ import annotations
 
 import textwrap
-from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol, Sequence
 
@@ -27,7 +26,7 @@ from jaxlint.lint.inference import ValueInference
 from jaxlint.lint.names import NameResolver
 from jaxlint.project.settings import Settings
 from jaxlint.lint.text_gate import TextFacts, names_by_last
-from jaxlint.project.versions import Version, parse_version
+from jaxlint.project.versions import parse_version
 
 DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#{code}"
 
@@ -200,7 +199,7 @@ class Rule:
     # -- selection ---------------------------------------------------------------------------------------------
     @classmethod
     def applies_to(cls, settings: Settings) -> bool:
-        since = _release(cls.since)
+        since = parse_version(cls.since)
         if settings.target_version < since:
             return False
         if cls.behaviour_change and settings.min_version_known and settings.min_version >= since:
@@ -226,8 +225,3 @@ class Rule:
     def url(cls) -> str:
         return DOCS_URL.format(code=cls.code.lower())
 
-
-@lru_cache(maxsize=None)
-def _release(text: str) -> Version:
-    """A rule's ``since`` as a ``Version``, parsed once (``applies_to`` runs for every rule of every file)."""
-    return Version(text)
