@@ -126,7 +126,10 @@ def test_json_contract_shape(project):
     result = run(["--output-format", "json", "a.py"], project)
     assert result.exit_code == 1
     (item,) = json.loads(result.output)
-    assert set(item) == {"code", "message", "filename", "location", "end_location", "fix", "url", "noqa_row", "cell"}
+    # ruff's keys, in ruff's order, then jaxlint's own two (documented in docs/output.md).
+    assert list(item) == ["code", "message", "filename", "location", "end_location", "fix", "url", "noqa_row", "cell",
+                          "fix_withheld", "unevaluated_annotation"]
+    assert item["fix_withheld"] is None and item["unevaluated_annotation"] is False
     assert item["filename"] == str((project / "a.py").resolve())
     assert item["location"] == {"row": 2, "column": 5}
     assert item["noqa_row"] == 2 and item["cell"] is None

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from jaxlint import __version__
-from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, WithheldFix
 from jaxlint.output import FORMATS, RenderOptions, render
 from jaxlint.run.runner import FileResult
 from jaxlint.project.settings import OUTPUT_FORMATS
@@ -70,7 +70,9 @@ def sample_results(root: Path) -> list[FileResult]:
                        fix=Fix(Applicability.SAFE, "Replace with `wrap_negative_indices=True`",
                                (_edit(6, 70, 6, 74, "True"),)), noqa_row=6),
             Diagnostic("JAX102", "config option `jax_exec_time_optimization_effort` was removed in JAX 0.11.1", m,
-                       Location(8, 1), Location(8, 60), noqa_row=8),
+                       Location(8, 1), Location(8, 60), noqa_row=8, unevaluated_annotation=True,
+                       fix_withheld=WithheldFix("`jax.tree.map` exists from JAX 0.4.25; the min version is 0.4.6 "
+                                                "(requirements.txt:1)", "0.4.25")),
         ]),
         FileResult("tutorial.ipynb", [
             Diagnostic("JAX202", "`mode=\"promise_in_bounds\"` wraps negative indices since JAX 0.11.1",

@@ -47,6 +47,18 @@ class Fix:
     probe: tuple[int, int] | None = None
 
 
+@dataclass(frozen=True)
+class WithheldFix:
+    """Why a finding that could be fixed has no fix here (JSON ``fix_withheld``, ``full``'s "= fix withheld" line).
+
+    ``needs_min_version``: the lowest min version at which the fix would be offered, when the project's version range
+    is the only obstacle (the summary counts these per version); None for other reasons (code in another module, a
+    call the replacement does not accept, ...)."""
+
+    reason: str
+    needs_min_version: str | None = None
+
+
 @dataclass
 class Diagnostic:
     code: str
@@ -62,6 +74,11 @@ class Diagnostic:
     url: str | None = None
     # More than the one-line message (``--output-format full`` prints it); not part of the JSON contract.
     detail: str | None = None
+    # Set when a fix exists in principle but is not offered in this file's version range or context.
+    fix_withheld: WithheldFix | None = None
+    # The finding sits in an annotation Python never evaluates (``from __future__ import annotations``, a string
+    # annotation, ``if TYPE_CHECKING:``): it cannot fail at run time, but type checkers and readers still see it.
+    unevaluated_annotation: bool = False
 
     def sort_key(self) -> tuple:
         return (self.path, self.cell or 0, self.start.row, self.start.column, self.code)

@@ -19,7 +19,7 @@ from jaxlint.lint.positions import StatementSpans
 from jaxlint.rules.base import Rule
 from jaxlint.rules import enabled_rules
 from jaxlint.project.settings import Settings
-from jaxlint.project.version_range import fixes_allowed
+from jaxlint.project.version_range import below_known_range, fixes_allowed
 from jaxlint.lint.text_gate import TextFacts
 
 MAX_FIX_ITERATIONS = 10
@@ -387,10 +387,13 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
             continue
         seen.add(key)
         fix = builder.build(report.fix, report.ancestors) if report.fix is not None and fixable else None
+        withheld = report.withheld
+        if report.fix is not None and not fixable:
+            withheld = below_known_range(context.settings)
         diagnostics.append(Diagnostic(
             report.code, report.message, context.path, start_location, end_location,
             start_offset=start, end_offset=end, fix=fix, noqa_row=start_location.row, url=rule.url(),
-            detail=report.detail,
+            detail=report.detail, fix_withheld=withheld,
         ))
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics

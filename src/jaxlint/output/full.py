@@ -69,6 +69,10 @@ def format_full(results: Sequence[FileResult], *, unsafe: bool, fixing: bool, qu
             lines = [f"{d.path}:{cell}{d.start.row}:{d.start.column}: {d.code} {marker}{d.message}"]
             if d.detail:
                 lines.append(f"  = note: {d.detail}")
+            if d.unevaluated_annotation:
+                lines.append("  = note: in an annotation Python never evaluates: it cannot fail at run time")
+            if d.fix_withheld is not None and d.fix is None:
+                lines.append(f"  = fix withheld: {d.fix_withheld.reason}")
             text = source_text(d)
             if text is not None:
                 lines += _snippet(text, d)

@@ -1,4 +1,5 @@
-"""Contract: one JSON list in ruff's shape (code, message, filename, location, end_location, fix, url, noqa_row, cell)."""
+"""Contract: one JSON list in ruff's shape (code, message, filename, location, end_location, fix, url, noqa_row, cell),
+plus jaxlint's own ``fix_withheld`` and ``unevaluated_annotation``."""
 from __future__ import annotations
 
 import json
@@ -31,6 +32,12 @@ def diagnostic_to_json(diagnostic: Diagnostic) -> dict:
         "url": diagnostic.url,
         "noqa_row": diagnostic.noqa_row,
         "cell": diagnostic.cell,
+        # jaxlint's own keys, after ruff's (tools that read ruff's JSON ignore them).
+        "fix_withheld": None if diagnostic.fix_withheld is None else {
+            "reason": diagnostic.fix_withheld.reason,
+            "needs_min_version": diagnostic.fix_withheld.needs_min_version,
+        },
+        "unevaluated_annotation": diagnostic.unevaluated_annotation,
     }
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import jaxlint
 from jaxlint import __version__
-from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, WithheldFix
 
 CACHE_DIR_NAME = ".jaxlint_cache"
 FORMAT = 1
@@ -118,6 +118,9 @@ def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, Any]:
         },
         "noqa_row": diagnostic.noqa_row, "cell": diagnostic.cell, "url": diagnostic.url,
         "detail": diagnostic.detail,
+        "fix_withheld": None if diagnostic.fix_withheld is None else [diagnostic.fix_withheld.reason,
+                                                                      diagnostic.fix_withheld.needs_min_version],
+        "unevaluated_annotation": diagnostic.unevaluated_annotation,
     }
 
 
@@ -132,6 +135,8 @@ def diagnostic_from_json(data: dict[str, Any], path: str) -> Diagnostic:
             tuple(fix["probe"]) if fix["probe"] is not None else None,
         ),
         noqa_row=data["noqa_row"], cell=data["cell"], url=data["url"], detail=data.get("detail"),
+        fix_withheld=None if not data.get("fix_withheld") else WithheldFix(*data["fix_withheld"]),
+        unevaluated_annotation=bool(data.get("unevaluated_annotation", False)),
     )
 
 

@@ -28,6 +28,15 @@ def fixes_allowed(settings: "Settings") -> bool:
     return settings.min_version >= known_range()[0]
 
 
+def below_known_range(settings: "Settings") -> "WithheldFix":
+    """The reason every fix is withheld when the min version lies below what jaxlint knows."""
+    from jaxlint.lint.diagnostics import WithheldFix
+
+    oldest = known_range()[0]
+    return WithheldFix(f"the min version {settings.min_version} ({settings.min_version_source}) is older than "
+                       f"{oldest}, the oldest JAX release jaxlint knows", str(oldest))
+
+
 def range_warnings(settings: "Settings") -> list[str]:
     """One line per edge the settings cross (empty when the range lies within what jaxlint knows)."""
     oldest, newest = known_range()

@@ -21,7 +21,7 @@ from typing import ClassVar, Protocol, Sequence
 import libcst as cst
 
 from jaxlint.lint.ast_gate import AstFacts
-from jaxlint.lint.diagnostics import Applicability
+from jaxlint.lint.diagnostics import Applicability, WithheldFix
 from jaxlint.lint.inference import ValueInference
 from jaxlint.lint.names import NameResolver
 from jaxlint.project.settings import Settings
@@ -115,6 +115,8 @@ class Report:
     ancestors: tuple[cst.CSTNode, ...] = field(default=())
     # What follows the one-line message in ``--output-format full`` (None: nothing more to say).
     detail: str | None = None
+    # Why no fix is offered where one exists in principle (``diagnostics.WithheldFix``).
+    withheld: WithheldFix | None = None
 
 
 # -- what a rule sees of the file ----------------------------------------------------------------------------
@@ -193,8 +195,10 @@ class Rule:
     def min_version_at_least(self, version: str) -> bool:
         return self.settings.min_version >= parse_version(version)
 
-    def report(self, node: cst.CSTNode, message: str, fix: FixSpec | None = None, detail: str | None = None) -> None:
-        self.context.add_report(Report(self.code, node, message, fix, tuple(self.context.ancestors), detail))
+    def report(self, node: cst.CSTNode, message: str, fix: FixSpec | None = None, detail: str | None = None,
+               withheld: WithheldFix | None = None) -> None:
+        self.context.add_report(Report(self.code, node, message, fix, tuple(self.context.ancestors), detail,
+                                       withheld))
 
     # -- selection ---------------------------------------------------------------------------------------------
     @classmethod
