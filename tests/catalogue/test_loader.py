@@ -1,6 +1,8 @@
 """The loader: merge of generated + overlay, lookups, required words, speed."""
 from __future__ import annotations
 
+import json
+import os
 
 import pytest
 
@@ -97,14 +99,69 @@ def test_unknown_overlay_key_is_rejected(tmp_path):
 def test_disk_cache_roundtrip(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = load_from()
-    assert (tmp_path / "jaxlint" / "catalogue.pickle").exists()
+    cache = tmp_path / "jaxlint" / "catalogue.json"
+    assert cache.exists() and json.loads(cache.read_text())["stamp"][0] == catalogue._FORMAT
+    again = load_from()
+    assert again == first and again.entries == first.entries and again.parameters == first.parameters
+    assert again.get("jax.tree_map") == first.get("jax.tree_map")  # the lookups are rebuilt too
+    for damage in (b"garbage", b"[]", b'{"stamp": 1}', cache.read_bytes()[:-200]):
+        cache.write_bytes(damage)
+        assert load_from() == first  # a broken cache is rebuilt, never fatal
+
+
+def _rows_of(path):
+    return json.loads(path.read_text())
+
+
+def test_a_cache_of_other_files_or_other_fields_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = load_from()
+    cache = tmp_path / "jaxlint" / "catalogue.json"
+    data = _rows_of(cache)
+    data["catalogue"]["entries"]["rows"] = data["catalogue"]["entries"]["rows"][:1]
+    cache.write_text(json.dumps(data))
+    assert len(load_from().entries) == 1  # same stamp: the cache is believed (it is what jaxlint wrote)
+    data["stamp"][1][3] = "0" * 32  # another generated.toml content, same size and mtime
+    cache.write_text(json.dumps(data))
     assert load_from() == first
-    (tmp_path / "jaxlint" / "catalogue.pickle").write_bytes(b"garbage")
-    assert load_from() == first  # a broken cache is rebuilt, never fatal
+    data = _rows_of(cache)
+    data["catalogue"]["entries"]["fields"] = data["catalogue"]["entries"]["fields"][::-1]
+    cache.write_text(json.dumps(data))
+    assert load_from() == first
 
 
-def test_a_second_load_reads_the_pickle_not_the_toml(tmp_path, monkeypatch):
-    # The catalogue is read at every lint start: parsing the TOML takes ~10x longer than the pickle (timings in
+def test_a_planted_pickle_in_the_cache_never_runs(tmp_path):
+    # The payload creates a file when unpickled. jaxlint must read neither the former pickle file nor a pickle put
+    # where its JSON cache lies, in a real `jaxlint check` (cached run, then --no-cache).
+    import pickle
+    import subprocess
+    import sys
+
+    marker = tmp_path / "pwned"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    folder = tmp_path / "cache" / "jaxlint"
+    folder.mkdir(parents=True)
+    for name in ("catalogue.pickle", "catalogue.json"):
+        (folder / name).write_bytes(pickle.dumps(Payload()))
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.py").write_text("import jax\njax.tree_map(f, x)\n")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for extra in ([], ["--no-cache"]):
+        proc = subprocess.run([sys.executable, "-m", "jaxlint", "check", "a.py", *extra], cwd=project, env=env,
+                              capture_output=True, text=True)
+        assert proc.returncode == 1 and "JAX101" in proc.stdout, proc.stderr
+        assert not marker.exists()
+    assert pickle.dumps(Payload()) == (folder / "catalogue.pickle").read_bytes()  # not ours: left alone
+    assert json.loads((folder / "catalogue.json").read_text())["stamp"][0] == catalogue._FORMAT  # replaced
+
+
+def test_a_second_load_reads_the_cache_not_the_toml(tmp_path, monkeypatch):
+    # The catalogue is read at every lint start: parsing the TOML takes ~10x longer than the cache (timings in
     # docs/catalogue.md, measured by hand: no timing assertion here). The second load must not parse TOML at all.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = load_from()

@@ -5,14 +5,16 @@ public names, config flags, diffed release by release); ``overlay.toml`` is hand
 arguments, better replacements), each entry with a ``reason``. This module merges both into typed, frozen
 dataclasses with the lookups the rules need.
 
-Loading parses the TOML once and keeps a pickle of the merged result next to the user's cache (keyed by the size and
-modification time of both files), because the catalogue is read at every lint start: see ``docs/catalogue.md`` for
-the measured times.
+Loading parses the TOML once and keeps the merged result as JSON next to the user's cache (keyed by the size,
+modification time and hash of both files), because the catalogue is read at every lint start: see
+``docs/catalogue.md`` for the measured times. It is plain data, never a pickle: CI systems restore ``~/.cache`` from
+caches shared across branches, and a pickle planted there would run its code at the next ``jaxlint check``.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import os
-import pickle
 import sys
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -41,7 +43,7 @@ def _rules_dir() -> Path:
 RULES_DIR = _rules_dir()
 GENERATED = RULES_DIR / "generated.toml"
 OVERLAY = RULES_DIR / "overlay.toml"
-_FORMAT = 2
+_FORMAT = 3  # 3: JSON (was a pickle)
 
 KINDS = ("symbol", "module", "config")
 
@@ -289,24 +291,79 @@ def _merge(generated: dict, overlay: dict) -> Catalogue:
 
 def _cache_file() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "jaxlint" / "catalogue.pickle"
+    return Path(base) / "jaxlint" / "catalogue.json"
 
 
-def _stamp(paths: Iterable[Path]) -> tuple:
-    return (_FORMAT, sys.version_info[:2]) + tuple((p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+def _stamp(paths: Iterable[Path]) -> list:
+    """What the cache must match: the format, and each source file's path, size, mtime and content hash (the hash
+    because an mtime can be restored by a cache or a checkout; 1 ms for both files)."""
+    stamp: list = [_FORMAT]
+    for path in paths:
+        data = path.read_bytes()
+        stamp.append([str(path), len(data), path.stat().st_mtime_ns, hashlib.blake2b(data, digest_size=16).hexdigest()])
+    return stamp
+
+
+# The dataclasses of the catalogue, stored as a header of field names and one list of values per row (a third
+# smaller and faster to read back than one object per row).
+_TABLES = (("entries", Entry), ("behaviours", Behaviour), ("arguments", Argument), ("parameters", Parameter))
+
+
+def _to_json(catalogue: Catalogue) -> dict:
+    data: dict = {"first_version": catalogue.first_version, "newest_version": catalogue.newest_version,
+                  "versions": list(catalogue.versions)}
+    for name, cls in _TABLES:
+        names = [f.name for f in fields(cls)]
+        data[name] = {"fields": names, "rows": [[getattr(row, n) for n in names] for row in getattr(catalogue, name)]}
+    return data
+
+
+def _from_json(data: dict) -> Catalogue:
+    """The catalogue from its JSON form; raises (KeyError, TypeError, ValueError) on anything that does not fit the
+    dataclasses exactly, so that a damaged or foreign file is rebuilt instead of used."""
+    tables = {}
+    for name, cls in _TABLES:
+        names = data[name]["fields"]
+        if names != [f.name for f in fields(cls)]:
+            raise ValueError(f"cached {name} have other fields")
+        # JSON yields only plain values (no code can run, whatever the file says); a row of the wrong length
+        # raises TypeError in the constructor. The stamp, checked before, ties the rows to the TOML they came from.
+        tables[name] = tuple(_restore(cls, names, row) for row in data[name]["rows"])
+    versions = data["versions"]
+    if not all(isinstance(v, str) for v in versions):
+        raise ValueError("cached versions are malformed")
+    return Catalogue(first_version=str(data["first_version"]), newest_version=str(data["newest_version"]),
+                     versions=tuple(versions), **tables)
+
+
+def _restore(cls: type, names: list[str], row: list):
+    """A frozen dataclass from its field values without running ``__init__``, as pickle restores one: a frozen
+    ``__init__`` sets each field through ``object.__setattr__``, which made reading the cache 2x slower."""
+    if len(row) != len(names):
+        raise ValueError(f"a cached {cls.__name__} has {len(row)} values for {len(names)} fields")
+    obj = object.__new__(cls)
+    obj.__dict__.update(zip(names, row))
+    return obj
+
+
+def _read_cache(cache: Path, stamp: list) -> Catalogue | None:
+    try:
+        with open(cache, encoding="utf-8") as fh:
+            cached = json.load(fh)
+        if not isinstance(cached, dict) or cached.get("stamp") != stamp:
+            return None
+        return _from_json(cached["catalogue"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # missing, stale, damaged or not ours: rebuilt from the TOML
 
 
 def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: bool = True) -> Catalogue:
-    stamp = _stamp((generated, overlay))
     cache = _cache_file()
+    stamp = _stamp((generated, overlay)) if use_cache else []
     if use_cache:
-        try:
-            with open(cache, "rb") as fh:
-                cached_stamp, paths, catalogue = pickle.load(fh)
-            if cached_stamp == stamp and paths == (str(generated), str(overlay)):
-                return catalogue
-        except Exception:
-            pass
+        catalogue = _read_cache(cache, stamp)
+        if catalogue is not None:
+            return catalogue
     with open(generated, "rb") as fh:
         gen = tomllib.load(fh)
     with open(overlay, "rb") as fh:
@@ -316,8 +373,8 @@ def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: b
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
             tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            with open(tmp, "wb") as fh:
-                pickle.dump((stamp, (str(generated), str(overlay)), catalogue), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                json.dump({"stamp": stamp, "catalogue": _to_json(catalogue)}, fh, separators=(",", ":"))
             os.replace(tmp, cache)
         except OSError:
             pass
