@@ -87,14 +87,20 @@ def verify_command(paths, baseline_jax, baseline_python, target_python, platform
     overrides = Overrides(select=split_codes(select, "--select") if select else None,
                           ignore=split_codes(ignore, "--ignore"),
                           unsafe_fixes=unsafe_fixes, target_version=target_version, min_version=min_version)
+    from jaxlint.verify.signals import Interrupted, signals_interrupt
+
     try:
-        code = run_verify(list(paths), list(command), resolver=SettingsResolver(overrides),
-                          baseline_jax=baseline_jax, baseline_python=baseline_python, target_python=target_python,
-                          platform=platform, rtol=rtol, atol=atol, max_calls=max_calls, unsafe=unsafe_fixes,
-                          output_format=output_format, apply=apply_fixes, check_rules=check_rules, timeout=timeout,
-                          project_root=project_root, keep=keep, probes=not no_probes, from_git=from_git,
-                          allow_nothing_compared=allow_nothing_compared, repeat_baseline=repeat_baseline,
-                          allow_broken_baseline=allow_broken_baseline)
+        with signals_interrupt():
+            code = run_verify(list(paths), list(command), resolver=SettingsResolver(overrides),
+                              baseline_jax=baseline_jax, baseline_python=baseline_python, target_python=target_python,
+                              platform=platform, rtol=rtol, atol=atol, max_calls=max_calls, unsafe=unsafe_fixes,
+                              output_format=output_format, apply=apply_fixes, check_rules=check_rules, timeout=timeout,
+                              project_root=project_root, keep=keep, probes=not no_probes, from_git=from_git,
+                              allow_nothing_compared=allow_nothing_compared, repeat_baseline=repeat_baseline,
+                              allow_broken_baseline=allow_broken_baseline)
+    except Interrupted as stop:
+        click.echo(f"jaxlint verify: interrupted by {stop}: the command was ended and the copies removed", err=True)
+        code = stop.exit_code
     except InvalidArgument as error:
         click.echo(f"jaxlint verify: error: {error}", err=True)
         code = EXIT_ERROR

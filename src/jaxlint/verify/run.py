@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -131,8 +132,10 @@ def run_command(label: str, command: Sequence[str], python: str, tree: Path, pro
     timed_out = False
     stdout_path, stderr_path = records.parent / f"{label.lower()}.stdout", records.parent / f"{label.lower()}.stderr"
     try:
+        # A session of its own: a timeout or a signal to jaxlint ends the command and everything it started
+        # (pytest workers, data loaders), not only the direct child.
         process = subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   stdin=subprocess.DEVNULL)
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
     except OSError as error:
         stderr_path.write_text(f"jaxlint verify: cannot run {argv[0]}: {error}\n")
         return RunResult(label, python, argv, 127, 0.0, records, tree, [], [f"cannot run {argv[0]}: {error}"])
@@ -144,9 +147,13 @@ def run_command(label: str, command: Sequence[str], python: str, tree: Path, pro
     try:
         exit_code = process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        process.kill()
-        exit_code = process.wait()
+        exit_code = end_process_group(process)
         timed_out = True
+    except BaseException:  # Ctrl-C or SIGTERM (verify.signals raises): nothing of the command may outlive jaxlint
+        end_process_group(process)
+        raise
+    finally:
+        end_process_group(process, only_leftovers=True)
     for pump in pumps:
         pump.join(timeout=5 if timed_out else None)  # a killed command's children may still hold the pipes
     seconds = time.monotonic() - started
@@ -154,6 +161,36 @@ def run_command(label: str, command: Sequence[str], python: str, tree: Path, pro
     stderr = stderr_path.read_text(errors="replace").splitlines()
     return RunResult(label, python, argv, exit_code, seconds, records, tree, stdout[-TAIL_LINES * 4:],
                      stderr[-TAIL_LINES * 4:], timed_out)
+
+
+GRACE_SECONDS = 2.0
+
+
+def end_process_group(process: subprocess.Popen, only_leftovers: bool = False) -> int:
+    """End the command's whole process group: SIGTERM, then SIGKILL after a grace period; returns the exit code.
+
+    ``only_leftovers``: the command has exited; kill what it left running in its group (a daemon it forgot)."""
+    try:
+        group = os.getpgid(process.pid) if process.poll() is None else process.pid
+    except ProcessLookupError:
+        group = process.pid
+    if only_leftovers:
+        _signal_group(group, signal.SIGKILL)
+        return process.wait()
+    _signal_group(group, signal.SIGTERM)
+    try:
+        process.wait(timeout=GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        pass
+    _signal_group(group, signal.SIGKILL)
+    return process.wait()
+
+
+def _signal_group(group: int, signum: int) -> None:
+    try:
+        os.killpg(group, signum)
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is gone
 
 
 def _pump(stream, path: Path, prefix: str, echo) -> None:

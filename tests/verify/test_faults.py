@@ -1,0 +1,133 @@
+"""verify under faults: a timeout, Ctrl-C and SIGTERM end the user's command with everything it started, remove the
+copies, and exit 130 / 143. The fast tests drive ``run_command`` (no JAX needed); the slow one is ``jaxlint verify``
+end to end on two JAX releases."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from jaxlint.verify.run import run_command
+
+REPO = Path(__file__).resolve().parents[2]
+
+# The command starts a grandchild (as pytest-xdist or a data loader would), records both pids, then waits.
+SPAWNER = textwrap.dedent("""
+    import os, subprocess, sys, time
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    with open(os.environ["PIDS_FILE"], "w") as out:
+        out.write(f"{os.getpid()} {child.pid}")
+    print("started", flush=True)
+    time.sleep(120)
+""")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status  # a zombie has ended; only its parent's wait is missing
+
+
+def _wait_for(path: Path, seconds: float = 30) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_text().strip():
+            return path.read_text()
+        time.sleep(0.05)
+    raise AssertionError(f"{path} was never written")
+
+
+def _assert_gone(pids: list[int]) -> None:
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in pids if _alive(pid)], "a process of the command outlived jaxlint"
+
+
+def test_a_timeout_ends_the_command_and_its_grandchildren(tmp_path, monkeypatch):
+    script = tmp_path / "spawn.py"
+    script.write_text(SPAWNER)
+    pids_file = tmp_path / "pids"
+    monkeypatch.setenv("PIDS_FILE", str(pids_file))
+    result = run_command("BEFORE", ["python", str(script)], sys.executable, tmp_path, None, tmp_path / "records",
+                         platform=None, max_calls=1, timeout=3)
+    assert result.timed_out and result.exit_code != 0
+    _assert_gone([int(pid) for pid in pids_file.read_text().split()])
+
+
+def test_what_a_finished_command_left_running_is_ended(tmp_path, monkeypatch):
+    pids_file = tmp_path / "pids"
+    monkeypatch.setenv("PIDS_FILE", str(pids_file))
+    code = ("import os, subprocess, sys\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'],\n"
+            "                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+            "open(os.environ['PIDS_FILE'], 'w').write(str(child.pid))\n")
+    result = run_command("BEFORE", ["python", "-c", code], sys.executable, tmp_path, None, tmp_path / "records",
+                         platform=None, max_calls=1, timeout=30)
+    assert result.exit_code == 0 and not result.timed_out
+    _assert_gone([int(pids_file.read_text())])
+
+
+DRIVER = textwrap.dedent("""
+    import shutil, sys, tempfile
+    from pathlib import Path
+    from jaxlint.verify.run import run_command
+    from jaxlint.verify.signals import Interrupted, signals_interrupt
+    workdir = Path(tempfile.mkdtemp(prefix="jaxlint-verify-", dir=sys.argv[2]))
+    try:
+        with signals_interrupt():
+            try:
+                run_command("BEFORE", ["python", sys.argv[1]], sys.executable, workdir, None, workdir / "records",
+                            platform=None, max_calls=1, timeout=None)
+            finally:
+                shutil.rmtree(workdir, ignore_errors=True)  # as verifier.verify does
+    except Interrupted as stop:
+        sys.exit(stop.exit_code)
+""")
+
+
+@pytest.mark.parametrize("signum, exit_code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_ends_the_command_removes_the_copy_and_exits_128_plus_signal(tmp_path, signum, exit_code):
+    script = tmp_path / "spawn.py"
+    script.write_text(SPAWNER)
+    pids_file = tmp_path / "pids"
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = dict(os.environ, PIDS_FILE=str(pids_file), PYTHONPATH=str(REPO / "src"))
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER, str(script), str(scratch)], env=env)
+    pids = [int(pid) for pid in _wait_for(pids_file).split()]
+    driver.send_signal(signum)
+    assert driver.wait(timeout=30) == exit_code
+    _assert_gone(pids)
+    assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.jax
+@pytest.mark.parametrize("signum, exit_code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_jaxlint_verify_interrupted_leaves_nothing_behind(tmp_path, old_python, new_python, signum, exit_code):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "m.py").write_text("import jax\nimport jax.numpy as jnp\n\nprint(jax.core.valid_jaxtype(jnp.ones(3)))\n")
+    (project / "spawn.py").write_text(SPAWNER)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    pids_file = tmp_path / "pids"
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"), TMPDIR=str(scratch), PIDS_FILE=str(pids_file))
+    proc = subprocess.Popen([sys.executable, "-m", "jaxlint", "verify", "m.py", "--baseline-python", old_python,
+                             "--target-python", new_python, "--platform", "cpu", "--", "python", "spawn.py"],
+                            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    pids = [int(pid) for pid in _wait_for(pids_file, 120).split()]
+    proc.send_signal(signum)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == exit_code, stderr
+    assert "interrupted by SIG" in stderr and "Traceback" not in stderr
+    _assert_gone(pids)
+    assert [p.name for p in scratch.iterdir() if p.name.startswith("jaxlint-verify-")] == []
