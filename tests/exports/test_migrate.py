@@ -164,3 +164,39 @@ def test_usage_errors(inbox, tmp_path):
     assert runner.invoke(exports_command, [*base, "--dim", "b=x"]).exit_code == 2
     both = [*base, "--baseline-jax", "0.10.2", "--baseline-python", str(jax_python(BASELINE))]
     assert runner.invoke(exports_command, both).exit_code == 2
+
+
+def test_several_inputs_with_the_same_file_names_lose_nothing(tmp_path):
+    # Two input folders, each with model.jaxexport and a sub/model.jaxexport: four outputs, four records.
+    for name in ("a", "b"):
+        (tmp_path / name / "sub").mkdir(parents=True)
+        shutil.copy(artifact("0.8.1", "simple"), tmp_path / name / "model.jaxexport")
+        shutil.copy(artifact("0.8.1", "simple"), tmp_path / name / "sub" / "model.jaxexport")
+    out = tmp_path / "out"
+    result = migrate(tmp_path / "a", tmp_path / "b", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "4 migrated, 0 already loading, 0 failed (4 artifacts among 4 files" in result.output
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert written == [f"{root}/{sub}model.jaxexport{suffix}" for root in ("a", "b") for sub in ("", "sub/")
+                       for suffix in ("", ".migration.json")]
+    for root in ("a", "b"):
+        record = json.loads((out / root / "model.jaxexport.migration.json").read_text())
+        assert record["source"]["path"] == str(tmp_path / root / "model.jaxexport")
+
+
+def test_inputs_that_would_still_share_an_output_are_refused_not_overwritten(tmp_path):
+    for parent in ("x", "y"):
+        (tmp_path / parent / "data").mkdir(parents=True)
+        shutil.copy(artifact("0.8.1", "simple"), tmp_path / parent / "data" / "m.jaxexport")
+    out = tmp_path / "out"
+    result = migrate(tmp_path / "x" / "data", tmp_path / "y" / "data", "--out", out)
+    assert result.exit_code == 1
+    assert "0 migrated, 0 already loading, 2 failed (2 artifacts among 2 files" in result.output
+    assert result.output.count("would also be the output of") == 2
+    assert not out.exists() or not any(out.rglob("*"))
+
+
+def test_one_artifact_is_counted_in_the_singular(inbox, tmp_path):
+    shutil.copy(artifact("0.8.1", "simple"), inbox / "m.jaxexport")
+    result = migrate(inbox, "--out", tmp_path / "out")
+    assert "(1 artifact among 1 file;" in result.output

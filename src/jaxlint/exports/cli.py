@@ -227,9 +227,14 @@ def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_versio
         click.echo(f"UNREADABLE {path}: {why}")
     counts = {s: sum(o.status == s for o in outcomes) for s in ("migrated", "already-loads", "failed")}
     click.echo(f"{counts['migrated']} migrated, {counts['already-loads']} already loading, {counts['failed']} failed "
-               f"({len(outcomes)} artifacts among {inventory.files_looked_at} files; target JAX {target}"
+               f"({_count(len(outcomes), 'artifact')} among {_count(inventory.files_looked_at, 'file')}; "
+               f"target JAX {target}"
                + (f", baseline {baseline}" if baseline else "") + ").")
     sys.exit(0 if counts["failed"] == 0 and not inventory.unreadable else 1)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _baseline_python(version: Version) -> Path:

@@ -56,16 +56,42 @@ class MigrationFailed(Exception):
 
 def migrate_inventory(inventory: Inventory, roots: list[Path], options: MigrationOptions) -> list[Outcome]:
     inputs = {r.path.resolve() for r in inventory.reports}
-    return [_migrate_or_explain(report, _destination(report.path, roots, options.out_dir), inputs, options)
-            for report in inventory.reports]
+    destinations = plan_destinations([r.path for r in inventory.reports], roots, options.out_dir)
+    outcomes = []
+    for report in inventory.reports:
+        dst, clash = destinations[report.path]
+        if clash:
+            # Never written, and no record either: it would be taken for the other input's.
+            outcomes.append(Outcome(report.path, "failed", f"not migrated: its output {dst} would also be the "
+                                    f"output of {', '.join(str(p) for p in clash)}; migrate them in separate runs "
+                                    "or name folders whose names differ"))
+            continue
+        outcomes.append(_migrate_or_explain(report, dst, inputs, options))
+    return outcomes
 
 
-def _destination(source: Path, roots: list[Path], out_dir: Path) -> Path:
-    """Mirror the layout under the directory the user named, so that two `model.jaxexport` do not collide."""
+def plan_destinations(sources: list[Path], roots: list[Path], out_dir: Path) -> dict[Path, tuple[Path, list[Path]]]:
+    """Each source's output path, and the other sources that would be written to the same path (refused).
+
+    One input folder: its layout is mirrored under ``out_dir``. Several inputs: each is mirrored under its own name
+    (``--out OUT a/ b/`` writes ``OUT/a/...`` and ``OUT/b/...``), so that ``a/model.bin`` and ``b/model.bin`` both
+    survive. What still collides (two folders of the same name, a file named twice) is refused, never overwritten.
+    """
+    several = len(roots) > 1
+    planned = {source: _destination(source, roots, out_dir, several) for source in sources}
+    by_destination: dict[Path, list[Path]] = {}
+    for source, dst in planned.items():
+        by_destination.setdefault(dst, []).append(source)
+    return {source: (dst, [other for other in by_destination[dst] if other != source])
+            for source, dst in planned.items()}
+
+
+def _destination(source: Path, roots: list[Path], out_dir: Path, several: bool) -> Path:
     for root in roots:
         root = Path(os.path.abspath(root))
         if root.is_dir() and source.is_relative_to(root):
-            return out_dir / source.relative_to(root)
+            relative = source.relative_to(root)
+            return out_dir / root.name / relative if several and root.name else out_dir / relative
     return out_dir / source.name
 
 
