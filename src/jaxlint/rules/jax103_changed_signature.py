@@ -210,7 +210,8 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
 ## JAX version
 Catalogue keywords: from the row's `removed_in` (and as deprecated from its `deprecated_in`). `jnp.array` positional `copy/order/ndmin`: deprecated in 0.10.1, `TypeError` from 0.12.0 (reported from a target of
 0.10.1). `make_mesh(axis_shapes=)`: `TypeError` from 0.11.1 (reported from a target of 0.11.1).
-`pjit(in_axis_resources=/out_axis_resources=)`: deleted in 0.4.14 (reported at every target).
+`pjit(in_axis_resources=/out_axis_resources=)`: deleted in 0.4.14 (reported at every target); renamed only from a
+min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
 """
 
     VALID = [
