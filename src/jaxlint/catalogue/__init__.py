@@ -96,19 +96,26 @@ class Entry:
         Prefers JAX's named replacement; falls back to a spelling valid across the range (``portable``, or the
         message's "(any JAX version)" one) when the named one is newer than ``min_version``.
         """
-        if self.fix == "manual":
-            return None
         lo = _v(min_version)
+        return next((name for name, since in self.fix_candidates() if lo >= parse_version(since)), None)
+
+    def fix_candidates(self) -> list[tuple[str, str]]:
+        """Every spelling a rename may write, with the first release it exists from, in order of preference."""
+        if self.fix == "manual":
+            return []
         candidates = [(self.replacement, self.replacement_since, bool(self.same_object) or self.equivalent)]
         portable = self.portable or self.any_version_replacement
         if portable:
             portable_same = self.any_version_same_object if portable == self.any_version_replacement else None
             portable_since = self.any_version_since if portable == self.any_version_replacement else None
+            # an overlay ``portable`` without a release of its own was written for the 0.4.20+ window
             candidates.append((portable, portable_since or "0.4.20", portable_same is not False))
-        for name, since, same in candidates:
-            if name and since and same and lo >= parse_version(since):
-                return name
-        return None
+        return [(name, since) for name, since, same in candidates if name and since and same]
+
+    def fix_floor(self) -> tuple[str, str] | None:
+        """The spelling a rename writes at the lowest min version, and that version (None: never renamed)."""
+        candidates = self.fix_candidates()
+        return min(candidates, key=lambda c: parse_version(c[1])) if candidates else None
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,10 @@ import libcst as cst
 
 from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
+from jaxlint.catalogue.floors import call_limit_problem, range_withheld
+from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules import catalogue_messages, catalogue_rewrites
+from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix
 
 # Modules that ``import jax`` loads in every release of the window (measured in 0.4.23, 0.10.2 and 0.12.0.1):
@@ -265,14 +268,39 @@ class CatalogueSymbolRule(Rule):
         rep = entry.safe_replacement(self.settings.min_version)
         fix = None
         not_fixed = None
+        withheld = None if rep else self._range_withheld(entry)
         if rep and entry.fix == POSITIONAL_CALL:
             not_fixed = positional_call_problem(node, self.context.parent if node is outermost else None,
                                                 self.code_for(node))
             rep = None if not_fixed else rep
+        written = rep or (entry.fix_floor() or (None,))[0]
+        if written and node is outermost and not not_fixed:
+            # ``jax.core.Var("", aval)`` -> ``jax.extend.core.Var("", aval)`` fails where Var takes only ``aval``:
+            # no min version makes that rename a fix
+            call = self.context.parent
+            if isinstance(call, cst.Call) and call.func is node and not any(arg.star for arg in call.args):
+                not_fixed = call_limit_problem(written, sum(arg.keyword is None for arg in call.args),
+                                               self.settings.target_version)
+                if not_fixed:
+                    rep, withheld = None, WithheldFix(not_fixed)
         if rep:
             fix = self._rename_fix(node, entry, rep)
         self.report(node, self._message(entry, shown=shown, fixed_to=rep if fix else None), fix,
-                    self._detail(entry, not_fixed))
+                    self._detail(entry, not_fixed), withheld=withheld)
+
+    def _range_withheld(self, *entries: Entry) -> WithheldFix | None:
+        """Why no rename is offered when only the min version stands in the way: each entry has a spelling, from a
+        release above the min version (the newest such release is the one the fix needs)."""
+        needed: tuple[str, str] | None = None
+        for entry in entries:
+            floor = entry.fix_floor()
+            if floor is None:
+                return None
+            if needed is None or Version(floor[1]) > Version(needed[1]):
+                needed = floor
+        if needed is None or self.settings.min_version >= Version(needed[1]):
+            return None
+        return range_withheld(f"`{needed[0]}`", needed[1], self.settings)
 
     def _rename_fix(self, node: cst.Attribute, entry: Entry, rep: str):
         """``jax.X`` -> ``jax.Y`` spelled through the chain's own root (``jnp.X`` -> ``jnp.Y``), else through a
@@ -332,8 +360,10 @@ class CatalogueSymbolRule(Rule):
             rep = entry.safe_replacement(self.settings.min_version) if entry.kind == "module" else None
             if fix is None and rep and full == entry.name:  # a renamed module: ``import old [as x]`` -> ``import new``
                 fix = safe_fix(f"Import `{rep}`", Replace(alias.name, rep))
+            withheld = self._range_withheld(entry) if fix is None and entry.kind == "module" and full == entry.name \
+                else None
             self.report(node, self._message(entry, shown=full, fixed_to=rep if fix and rep else None), fix,
-                        self._detail(entry))
+                        self._detail(entry), withheld=withheld)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None:
@@ -354,8 +384,9 @@ class CatalogueSymbolRule(Rule):
                 rep = None
             elif rep:
                 fix = safe_fix(f"Import from `{rep}`", Replace(node.module, rep))
+            withheld = self._range_withheld(mod_entry) if fix is None and module == mod_entry.name else None
             self.report(node, self._message(mod_entry, shown=module, fixed_to=rep if fix and rep else None), fix,
-                        self._detail(mod_entry))
+                        self._detail(mod_entry), withheld=withheld)
             return
         if isinstance(node.names, cst.ImportStar):
             return
@@ -380,7 +411,10 @@ class CatalogueSymbolRule(Rule):
         else:
             message = self._grouped_message([(e, fixed[id(alias)]) for alias, e in found])
         detail = " ".join(filter(None, (self._detail(e, not_fixed.get(id(alias))) for alias, e in found))) or None
-        self.report(node, message, fix, detail or None)
+        withheld = None
+        if fix is None and not any(not_fixed.values()):
+            withheld = self._range_withheld(*(e for _, e in found if not e.safe_replacement(self.settings.min_version)))
+        self.report(node, message, fix, detail or None, withheld=withheld)
 
     def _names_own_entries(self, module: str, node: cst.ImportFrom) -> bool:
         """``from jax.experimental.maps import Mesh``: every imported name has advice of its own (a symbol entry)."""

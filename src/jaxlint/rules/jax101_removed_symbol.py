@@ -17,7 +17,7 @@ class RemovedSymbol(CatalogueSymbolRule):
 ## What it does
 Finds uses of every public JAX symbol and module removed at the target version, as listed in the generated
 catalogue (`rules/`, from JAX's own `_deprecations` tables and a diff of the public names of every
-release since 0.4.20, plus hand-written rows for older removals): attribute chains from any bound prefix
+release on PyPI since 0.1.1, plus hand-written rows for what no wheel shows): attribute chains from any bound prefix
 (`jax.tree_map`, `jnp.X`, `core.X` after `from jax import core`, `jax.experimental.maps.xmap` after `import jax`,
 `lib.xla_bridge.get_backend()` after `from jax import lib`), `from jax import tree_map`,
 `from jax.experimental.maps import xmap`, and `import` of removed modules. A chain is reported once, for its
@@ -74,7 +74,8 @@ Everything else is reported without a fix.
 Compatibility code (try/except ImportError/AttributeError, `hasattr(jax, ...)`, version checks) is not reported.
 
 ## JAX version
-Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
+Per entry: `removed_in` in the catalogue (0.1.1 ... newest). A rename is offered only from the release its
+replacement exists in (`replacement_since`); below it the finding says, in `fix_withheld`, which release it needs.
 """
 
     VALID = [

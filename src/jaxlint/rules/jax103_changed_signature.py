@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import ClassVar, Iterable
 
 from jaxlint.catalogue import Catalogue, Parameter, load
+from jaxlint.catalogue.floors import FLOORS, floor_withheld, range_withheld
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
@@ -49,7 +50,8 @@ PARTIAL = "functools.partial"
 # Deleted from pjit in JAX 0.4.14 (changelog: "a safe and trivial name replacement"), before the catalogue's window.
 PJIT_KEYWORDS = {"in_axis_resources": "in_shardings", "out_axis_resources": "out_shardings"}
 PJIT_KEYWORDS_REMOVED = "0.4.14"
-FIRST_VERSION = "0.4.20"  # the catalogue's first release: every supported target already rejects the pjit keywords
+PJIT_SHARDINGS = "pjit.in_shardings"  # FLOORS key: the new keywords exist from 0.4.4 (JAX 0.4.1's pjit has none)
+FIRST_VERSION = "0.4.20"  # the rule's own since: every target from here rejects the pjit keywords
 
 # Keywords the hand-written checks above own (their fixes are not a rename).
 HANDWRITTEN = {MAKE_MESH: {"axis_shapes"}, PJIT: set(PJIT_KEYWORDS)}
@@ -174,8 +176,8 @@ positional arguments, or `copy` both positionally and by keyword; `make_mesh` wi
   'axis_shapes'` from 0.11.1, and `axis_sizes=` raises the same error on 0.11.0 and earlier.
 - `pjit`: JAX 0.4.14 deleted `in_axis_resources` and `out_axis_resources` ("Please use `in_shardings` and
   `out_shardings` as the replacement. This is a safe and trivial name replacement. It does not change any of the
-  current pjit semantics"), so every release this tool supports (0.4.20+) raises `TypeError: pjit() got an
-  unexpected keyword argument 'in_axis_resources'`.
+  current pjit semantics"), so every target from 0.4.14 on raises `TypeError: pjit() got an unexpected keyword
+  argument 'in_axis_resources'`.
 
 ## Example
 ```python
@@ -193,12 +195,14 @@ step = pjit(train_step, in_shardings=(P("data"), None), out_shardings=None)
 ## Fix safety
 Safe. A catalogue keyword is renamed only when the row says `renamed` (the new keyword replaced it: JAX kept both,
 or the new one took its place and name), the new keyword is accepted by every release from the min version on, and
-the call does not pass it already; a removed or positional-only keyword is reported without a fix.
+the call does not pass it already; a removed or positional-only keyword is reported without a fix. Where only the
+min version stands in the way, the finding's `fix_withheld` names the release the new keyword needs.
 The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
 were bound to exactly those parameters. The first argument of `make_mesh` is positional-or-keyword in every version,
 so passing it positionally binds the same parameter whatever its name. `pjit`'s `in_shardings`/`out_shardings`
 take the same values as the deleted keywords, `PartitionSpec`s included, interpreted under the ambient mesh as
-before (JAX's changelog: a safe and trivial rename); they exist in every release from 0.4.20. Moving on to `jax.jit`
+before (JAX's changelog: a safe and trivial rename); they exist from JAX 0.4.4 (`pjit` in 0.4.1-0.4.3 has only the
+old keywords), so below a min version of 0.4.4 the rename is withheld (`fix_withheld` says so). Moving on to `jax.jit`
 is not the same: `jax.jit(in_shardings=PartitionSpec(...))` needs a mesh in context (`with jax.sharding.use_mesh(
 mesh):`/`jax.set_mesh`) or `NamedSharding(mesh, spec)` values, which the message points out. A call that passes
 both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported without a fix.
@@ -206,7 +210,8 @@ both `in_axis_resources` and `in_shardings` (or both `out_...`) is reported with
 ## JAX version
 Catalogue keywords: from the row's `removed_in` (and as deprecated from its `deprecated_in`). `jnp.array` positional `copy/order/ndmin`: deprecated in 0.10.1, `TypeError` from 0.12.0 (reported from a target of
 0.10.1). `make_mesh(axis_shapes=)`: `TypeError` from 0.11.1 (reported from a target of 0.11.1).
-`pjit(in_axis_resources=/out_axis_resources=)`: deleted in 0.4.14 (reported at every target).
+`pjit(in_axis_resources=/out_axis_resources=)`: deleted in 0.4.14 (reported at every target); renamed only from a
+min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
 """
 
     VALID = [
@@ -591,6 +596,11 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
         if clash:
             self.report(node, f"{message}. Not fixed: `{PJIT_KEYWORDS[clash[0]]}=` is passed too; keep one")
             return
+        withheld = floor_withheld(PJIT_SHARDINGS, self.settings)
+        if withheld is not None:
+            self.report(node, f"{message}. Not fixed: the new keywords exist from JAX {FLOORS[PJIT_SHARDINGS].since}",
+                        withheld=withheld)
+            return
         edits = [Replace(arg.keyword, PJIT_KEYWORDS[arg.keyword.value]) for arg in old]
         renames = ", ".join(f"`{name}=` -> `{PJIT_KEYWORDS[name]}=`" for name in names)
         self.report(node, message, safe_fix(f"Rename {renames} (JAX: a safe and trivial name replacement)", *edits))
@@ -617,10 +627,28 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
                 renames[arg.keyword.value] = new
         message = "; ".join(self._keyword_message(shown, row) for _, row in found)
         fix = None
+        withheld = None
         if len(renames) == len(found):
             spelled = ", ".join(f"`{old}=` -> `{new}=`" for old, new in renames.items())
             fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, renames[arg.keyword.value]) for arg, _ in found))
-        self.report(node, message, fix)
+        else:
+            withheld = self._keywords_withheld([row for _, row in found], passed)
+        self.report(node, message, fix, withheld=withheld)
+
+    def _keywords_withheld(self, rows: list[Parameter], passed: set[str]):
+        """The range reason when every keyword has a rename that only the min version holds back (None otherwise:
+        a removed keyword, or the new one passed already, is not a matter of the range)."""
+        newest = None
+        for row in rows:
+            if row.change != "renamed" or not row.replacement or not row.replacement_since \
+                    or row.replacement in passed:
+                return None
+            if row.safe_replacement(self.settings.min_version) is None and (
+                    newest is None or Version(row.replacement_since) > Version(newest.replacement_since)):
+                newest = row
+        if newest is None:
+            return None
+        return range_withheld(f"`{newest.replacement}=`", newest.replacement_since, self.settings)
 
     def _keyword_message(self, shown: str, row: Parameter) -> str:
         if row.removed_at(self.settings.target_version):

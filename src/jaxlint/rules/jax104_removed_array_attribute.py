@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.lint.inference import ARRAY, OTHER
+from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.rules.base import FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.rules.jax_imports import TracksJaxImports
 from jaxlint.project.versions import Version
@@ -45,7 +46,10 @@ BY_NAME = {entry.name: entry for entry in (
         "was removed in JAX 0.4.1: `AttributeError`",
         "use `x.block_until_ready()`", called=True),
 )}
-DEVICE_PROPERTY_SINCE = "0.4.27"  # ``Array.device`` became a property (a method, deprecated from 0.4.21, before)
+DEVICE_PROPERTY_SINCE = FLOORS["array.device-property"].since  # a method (deprecated from 0.4.21) before
+# The FLOORS key of what each fix writes (``jax.Array``'s API: none of it on the ``DeviceArray`` of 0.3.x).
+FIX_WRITES = {"device_buffers": "array.addressable_shards", "device_buffer": "array.addressable_data",
+              "block_host_until_ready": "array.block_until_ready"}
 
 
 class RemovedArrayAttribute(TracksJaxImports, Rule):
@@ -256,7 +260,10 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
         subject = call if entry.called else node
         message = f"`.{name}{'()' if entry.called else ''}` {entry.what}; {entry.advice}"
         fix = self._fix(entry, node, call if called else None, known=kind == ARRAY)
-        self._by_name.append(Report(self.code, subject, message, fix, tuple(self.context.ancestors)))
+        withheld = floor_withheld(FIX_WRITES[name], self.settings) if fix is not None and name in FIX_WRITES else None
+        if withheld is not None:
+            fix = None
+        self._by_name.append(Report(self.code, subject, message, fix, tuple(self.context.ancestors), None, withheld))
 
     def leave_Module(self, node: cst.Module) -> None:
         if self.imports_jax:
@@ -291,9 +298,12 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
         message = (f"`x.device()` raises `TypeError: 'Device' object is not callable` since JAX "
                    f"{DEVICE_PROPERTY_SINCE}, where `Array.device` became a property (the method warned from "
                    f"0.4.21); use `x.device`")
+        withheld = None
         if self.min_version_at_least(DEVICE_PROPERTY_SINCE):
             fix = safe_fix("Use the `x.device` property", Replace(call, f"{receiver}.device"))
         else:
-            fix = unsafe_fix("Use `next(iter(x.devices()))` (the property does not exist below JAX 0.4.27)",
-                             Replace(call, f"next(iter({receiver}.devices()))"))
-        self.report(call, message, fix)
+            withheld = floor_withheld("array.device-property", self.settings)
+            fix = None if floor_withheld("array.devices", self.settings) else unsafe_fix(
+                "Use `next(iter(x.devices()))` (the property does not exist below JAX 0.4.27)",
+                Replace(call, f"next(iter({receiver}.devices()))"))
+        self.report(call, message, fix, withheld=withheld)

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import add_keyword, argument, has_star_args, is_none, keyword_arg, string_value
 
 TAKE_ALONG_AXIS = "jax.numpy.take_along_axis"
 PROMISE = "promise_in_bounds"
-KEYWORD_SINCE = "0.10.2"  # wrap_negative_indices= does not exist before this release
+KEYWORD_SINCE = FLOORS["take_along_axis.wrap_negative_indices"].since  # the keyword does not exist before
 
 
 def _is_enum_member(qualified: str | None) -> bool:
@@ -253,7 +254,7 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
             self.report(node, message + (
                 f"; `wrap_negative_indices=False` keeps the old result but the keyword needs JAX >= {KEYWORD_SINCE} "
                 f"(min version is {self.settings.min_version}): raise the minimum or make the indices non-negative"
-            ))
+            ), withheld=floor_withheld("take_along_axis.wrap_negative_indices", self.settings))
             return
         edit = add_keyword(node, "wrap_negative_indices=False", self.context.module.default_newline)
         self.report(node, message, safe_fix("Add `wrap_negative_indices=False` (the behaviour before JAX 0.11.1)",

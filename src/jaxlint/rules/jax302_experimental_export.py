@@ -5,13 +5,14 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from jaxlint.catalogue.floors import FLOORS
 from jaxlint.lint.context import in_compat_code
 from jaxlint.rules.base import FixSpec, Invalid, NodeEdit, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.rules.calls import has_star_args, positional_args
 
 OLD = "jax.experimental.export"
 NEW = "jax.export"
-NEW_SINCE = "0.4.30"  # the first release with jax.export
+NEW_SINCE = FLOORS["jax.export"].since  # the first release with jax.export
 # The old module's names that are the very same object in jax.export (old module's deprecation table, 0.4.30).
 SAME = frozenset({"Exported", "DisabledSafetyCheck", "SymbolicScope", "is_symbolic_dim", "symbolic_shape",
                   "symbolic_args_specs"})

@@ -5,6 +5,7 @@ import ast
 
 import libcst as cst
 
+from jaxlint.catalogue.floors import FLOORS
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
@@ -14,7 +15,7 @@ from jaxlint.rules.pjit_specs import PjitSpecFinder
 MESH_CONSTRUCTORS = MESH_FACTORIES
 DEPRECATED = "0.10.1"
 # ``jax.set_mesh`` in the top-level namespace: present in 0.7.2, absent in 0.6.2 (only ``jax.sharding.set_mesh``).
-SET_MESH_SINCE = "0.7.2"
+SET_MESH_SINCE = FLOORS["jax.set_mesh"].since
 
 
 def _base_name(node: cst.BaseExpression) -> cst.Name | None:
