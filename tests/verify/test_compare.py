@@ -111,3 +111,47 @@ def test_compare_script(tmp_path, new_python):
     assert sites["dtype"]["difference"]["what"] == "dtype: float32 vs float64"
     assert "first at index [1]: 2 vs 3" in sites["ints"]["difference"]["what"]
     assert sites["list"]["difference"]["what"] == "container type: builtins.list vs builtins.tuple"
+
+
+def _site_at(row):
+    fix = AppliedFix("JAX101", "m", row, 1, Applicability.SAFE, "fix", (0, 5), (0, 5))
+    return Site(f"m.py:{row}:JAX101:1", Path("/p/m.py"), "m.py", row, 1, "JAX101", "m", fix)
+
+
+def test_an_api_older_than_the_baseline_cannot_be_verified_here_and_says_why():
+    # jax.tree_multimap (removed in 0.3.16) on a 0.4.20 baseline: BEFORE stops at row 3; row 5 comes after it.
+    stop = _run("BEFORE", 1, ["Traceback (most recent call last):", '  File "/t/m.py", line 3, in <module>',
+                              "AttributeError: module 'jax' has no attribute 'tree_multimap'"])
+    first, later, earlier = _site_at(3), _site_at(5), _site_at(2)
+    values = {"sites": {first.id: {"after_count": 1}, later.id: {"after_count": 1},
+                        earlier.id: {"before_count": 1, "after_count": 1, "compared": 1}}}
+    results = {r.site.row: r for r in decide([earlier, first, later], values, stop, _run("AFTER"), max_calls=10)}
+    assert results[3].status == "cannot-verify"
+    assert results[3].detail.startswith("the baseline JAX lacks what the old code uses here (AttributeError: module "
+                                        "'jax' has no attribute 'tree_multimap'): the old code needs a JAX older")
+    assert results[5].status == "cannot-verify" and "BEFORE stopped earlier, at m.py:3" in results[5].detail
+    assert results[2].status == "verified"  # reached in both before the stop, and compared
+    # Any other exception at the site is the fix's business: FAILED, as before.
+    boom = _run("BEFORE", 1, ['  File "/t/m.py", line 3, in <module>', "ValueError: boom"])
+    assert decide([first], {"sites": {first.id: {"after_count": 1}}}, boom, _run("AFTER"),
+                  max_calls=10)[0].status == "failed"
+
+
+def test_a_killed_run_is_not_described_by_its_output_nor_its_sites_as_never_executed():
+    slow = RunResult("AFTER", "py", [], -9, 31.0, Path("/r"), Path("/t"), ["epoch 3"], [], timed_out=True)
+    assert slow.last_error_line() == "timed out after 31s (--timeout); the command and its processes were ended"
+    killed = RunResult("AFTER", "py", [], -9, 5.0, Path("/r"), Path("/t"), ["epoch 3"], [])
+    assert killed.last_error_line() == "killed by SIGKILL" and killed.signal_name == "SIGKILL"
+    site = _site()
+    result = decide([site], _values(), _run("BEFORE"), slow, max_calls=10)[0]
+    assert result.status == "not-reached"
+    assert result.detail.startswith("unknown whether the command executed this code: the AFTER run was ended")
+    assert "never executed" not in result.detail
+
+
+def test_a_site_is_not_failed_by_a_crash_elsewhere():
+    crash = _run("AFTER", 1, ['  File "/t/other.py", line 9, in <module>', "ValueError: later"])
+    result = decide([_site()], _values(before_count=3, after_count=2, compared=2), _run("BEFORE"), crash,
+                    max_calls=10)[0]
+    assert result.status == "verified" and result.calls == 2
+    assert "the AFTER run failed elsewhere: ValueError: later" in result.detail

@@ -73,7 +73,7 @@ def test_a_baseline_env_that_pip_check_rejects_is_refused_unless_allowed(monkeyp
     monkeypatch.setattr(envs, "pip_check", lambda python: ["flax 0.12.12 has requirement jax>=0.8.1, but you have "
                                                            "jax 0.4.30."])
     seen = []
-    with pytest.raises(RuntimeError, match="conflicting packages .*--allow-broken-baseline"):
+    with pytest.raises(RuntimeError, match="is broken .*--allow-broken-baseline"):
         envs._refuse_if_broken(tmp_path / "bin" / "python", tmp_path, False, seen.append)
     assert "  pip check | flax 0.12.12 has requirement jax>=0.8.1, but you have jax 0.4.30." in seen
     envs._refuse_if_broken(tmp_path / "bin" / "python", tmp_path, True, seen.append)
@@ -89,3 +89,52 @@ def test_pip_check_ignores_packages_jaxlint_does_not_install(monkeypatch, tmp_pa
     assert envs.pip_check(tmp_path / "python") == ["flax 0.12.12 has requirement jax>=0.8.1, but you have jax 0.4.30."]
     report = "jaxlint 0.1.0 requires click, which is not installed.\n"
     assert envs.pip_check(tmp_path / "python") == []
+
+
+def test_old_releases_get_the_numpy_their_jaxlib_was_built_for(monkeypatch, tmp_path):
+    from jaxlint.verify.envs import period_constraints
+
+    assert period_constraints("0.4.20") == ["numpy<2"] and period_constraints("0.4.25") == ["numpy<2"]
+    assert period_constraints("0.4.26") == [] and period_constraints("0.12.0.1") == []
+    monkeypatch.setenv("JAXLINT_ENV_DIR", str(tmp_path))
+    req = requirements_for("0.4.20", "cpu", ["numpy==2.5.5"])
+    constrained = env_path("0.4.20", "cpu", "3.12.1", req)
+    # An environment built without the constraint (by an older jaxlint, NumPy 2 beside jaxlib 0.4.20) is not reused.
+    from jaxlint.verify import envs
+
+    monkeypatch.setattr(envs, "PERIOD_CONSTRAINTS", ())
+    assert env_path("0.4.20", "cpu", "3.12.1", req) != constrained
+
+
+def test_an_environment_where_jax_cannot_make_an_array_is_broken(tmp_path):
+    from jaxlint.verify.envs import smoke_test
+
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\necho 'AttributeError: _ARRAY_API not found' >&2\nkill -SEGV $$\n")
+    fake.chmod(0o755)
+    (problem,) = smoke_test(fake)
+    assert problem == ("JAX cannot create an array in this environment (killed by signal 11): "
+                       "AttributeError: _ARRAY_API not found")
+    assert smoke_test(Path(sys.executable)) != []  # no JAX in the test venv: also broken, with the reason
+
+
+@pytest.mark.jax
+@pytest.mark.slow
+def test_baseline_jax_0_4_20_verifies_tree_map_and_tree_leaves(new_python, tmp_path):
+    """The issue's case: the old JAX that old code runs on, from the target's packages (NumPy 2.5.5 there)."""
+    from tests.support.jaxenv import ENVS
+
+    (tmp_path / "m.py").write_text("import jax\nimport jax.numpy as jnp\n\n"
+                                   "tree = {'a': jnp.ones(2), 'b': [jnp.zeros(3)]}\n"
+                                   "print(jax.tree_map(lambda x: x + 1, tree))\n"
+                                   "print(len(jax.tree_leaves(tree)))\n")
+    env = dict(os.environ, JAXLINT_ENV_DIR=str(ENVS / "verify-envs"),
+               PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "verify", "m.py", "--baseline-jax", "0.4.20",
+                           "--target-python", new_python, "--platform", "cpu", "--output-format", "json", "--",
+                           "python", "m.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout)
+    assert report["baseline"]["jax_version"] == "0.4.20"
+    statuses = {(site["row"], site["code"]): site["status"] for site in report["sites"]}
+    assert statuses == {(5, "JAX101"): "verified", (6, "JAX101"): "verified"}, report["sites"]

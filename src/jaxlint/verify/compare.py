@@ -13,7 +13,10 @@ from jaxlint.verify.plan import Site
 from jaxlint.verify.run import RunResult, traceback_locations
 from jaxlint.verify.witnesses import describe as describe_witness
 
-STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only")
+STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only", "cannot-verify")
+
+# What the baseline raises where old code uses an API it does not have (a removal older than the baseline JAX).
+_MISSING_API = ("AttributeError", "ImportError", "ModuleNotFoundError")
 
 
 @dataclass
@@ -69,6 +72,12 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
     site_rows = site_rows or {}
     locations_b, locations_a = _failing_site_rows(before), _failing_site_rows(after)
     results = []
+    blocked_at: Site | None = None  # the site where BEFORE stopped because the baseline lacks the old API
+    for site in sites:
+        rows = site_rows.get(site.id, 0)
+        if (not before.ok and after.ok and _site_in_traceback(site, locations_b, rows)
+                and not _site_in_traceback(site, locations_a, rows) and _missing_api(before)):
+            blocked_at = blocked_at or site
     for site in sites:
         info = values["sites"].get(site.id, {})
         nb, na = info.get("before_count", 0), info.get("after_count", 0)
@@ -86,15 +95,31 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
         if difference is not None:
             results.append(SiteResult(site, "differs", compared, _difference_detail(difference)))
             continue
+        if blocked_at is not None and (site is blocked_at or (not reached_b and reached_a)):
+            results.append(SiteResult(site, "cannot-verify", 0, _cannot_verify(site, blocked_at, before)))
+            continue
         if in_b != in_a and one_failed:
             results.append(SiteResult(site, "failed", 0, f"raised here in {'BEFORE' if in_b else 'AFTER'} only; "
                                       + _tracebacks(before, after)))
             continue
         if not reached_b and not reached_a:
-            detail = "the command never executed this code (a coverage gap: run a command that reaches it)"
+            killed = [run.label for run in (before, after) if run.timed_out or run.exit_code < 0]
+            if killed:
+                detail = (f"unknown whether the command executed this code: the {' and '.join(killed)} run was "
+                          "ended before it could write its records (a killed process writes none)")
+            else:
+                detail = "the command never executed this code (a coverage gap: run a command that reaches it)"
             if not before.ok or not after.ok:
                 detail += "; " + _tracebacks(before, after)
             results.append(SiteResult(site, "not-reached", 0, detail))
+            continue
+        if (one_failed and reached_b and reached_a and compared > 0 and not in_b and not in_a
+                and not info.get("errors") and not info.get("abstract")):
+            # The run failed elsewhere after executing this site: what was compared agrees.
+            failed_run = before if not before.ok else after
+            results.append(SiteResult(site, "verified", compared, f"{compared} call(s) compared (executed {nb} "
+                                      f"time(s) in BEFORE, {na} in AFTER); the {failed_run.label} run failed "
+                                      f"elsewhere: {failed_run.last_error_line()}"))
             continue
         if reached_b != reached_a or min(nb, max_calls) != min(na, max_calls):
             counts = f"executed {nb} time(s) in BEFORE, {na} in AFTER"
@@ -121,6 +146,19 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
         note = describe_witness(site.code, info.get("negative_seen"), compared > 0)
         results.append(SiteResult(site, "verified", compared, f"{detail}; {note}" if note else detail))
     return results
+
+
+def _missing_api(run: RunResult) -> bool:
+    return run.last_error_line().startswith(_MISSING_API)
+
+
+def _cannot_verify(site: Site, blocked_at: Site, before: RunResult) -> str:
+    advice = ("the old code needs a JAX older than the baseline: pass an older --baseline-jax if one installs on "
+              "this Python (or --baseline-python with such an environment); the fix itself is not in doubt")
+    if site is blocked_at:
+        return f"the baseline JAX lacks what the old code uses here ({before.last_error_line()}): {advice}"
+    return (f"BEFORE stopped earlier, at {blocked_at.relative}:{blocked_at.row}, which the baseline JAX cannot run "
+            f"({before.last_error_line()}): {advice}")
 
 
 def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, unmarked: bool) -> SiteResult:

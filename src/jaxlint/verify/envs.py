@@ -79,8 +79,25 @@ def requirements_for(version: str, platform: str | None, frozen: list[str]) -> R
     return Requirements(jax, sorted(others, key=str.lower), skipped)
 
 
+# Packages an old jaxlib needs older than the target's, because its wheels do not say so (jaxlib 0.4.25 declares
+# `numpy>=1.22`, was built against NumPy 1 and crashes at import under NumPy 2). Measured here on Python 3.12 with
+# NumPy 2.5.5: jaxlib 0.4.25 segfaults (`_ARRAY_API not found`), 0.4.26, 0.4.28 and 0.4.30 run. ml_dtypes needs no
+# row: pip picks one that works with the NumPy it is given. (release from which the row no longer applies, pins)
+PERIOD_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("0.4.26", ("numpy<2",)),
+)
+
+
+def period_constraints(version: str) -> list[str]:
+    """The constraints a baseline of JAX ``version`` needs besides the target's packages (``PERIOD_CONSTRAINTS``)."""
+    from jaxlint.project.versions import Version
+
+    return [pin for before, pins in PERIOD_CONSTRAINTS if Version(version) < Version(before) for pin in pins]
+
+
 def env_path(version: str, platform: str | None, python_version: str, requirements: Requirements) -> Path:
-    key = hashlib.sha256(json.dumps([python_version, requirements.all]).encode()).hexdigest()[:10]
+    key = hashlib.sha256(json.dumps([python_version, requirements.all, period_constraints(version)]).encode()
+                         ).hexdigest()[:10]
     xy = "".join(python_version.split(".")[:2])
     return env_root() / f"jax-{version}-{platform or 'auto'}-py{xy}-{key}"
 
@@ -158,16 +175,20 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     made = subprocess.run([target_python, "-m", "venv", str(path)], capture_output=True, text=True)
     if made.returncode != 0:
         raise RuntimeError(f"could not create a venv at {path}: {made.stderr.strip()[-1000:]}")
+    constraints = path / "jaxlint-constraints.txt"
+    period = period_constraints(version)
+    constraints.write_text("".join(pin + "\n" for pin in period))
+    for pin in period:
+        echo(f"  JAX {version} needs {pin} (its jaxlib was built for it; `jaxlint.verify.envs.PERIOD_CONSTRAINTS`)")
     echo(f"  [2/3] pip install ({len(requirements.all)} requirement(s))")
-    code, lines = _pip(python, requirements.all, echo)
+    code, lines = _pip(python, ["-c", str(constraints), *requirements.all], echo)
     relaxed = []
     if code != 0:
         echo(f"  the target's exact versions do not install with JAX {version}; pip says:")
         _echo_failure(lines, echo)
         echo(f"  resolving them again with jax=={version} as a constraint (each package at most at the target's "
              "version)")
-        constraints = path / "jaxlint-constraints.txt"
-        constraints.write_text("".join(re.sub(r"\[.*?\]", "", pin) + "\n" for pin in requirements.jax))
+        constraints.write_text("".join(re.sub(r"\[.*?\]", "", pin) + "\n" for pin in requirements.jax + period))
         code, lines = _pip(python, ["-c", str(constraints), *requirements.jax, *relaxed_requirements(requirements)],
                            echo)
         if code == 0:
@@ -178,8 +199,8 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
         _echo_failure(lines, echo)
         raise RuntimeError(f"could not install JAX {version} with the target's packages into {path} (pip's report "
                            f"above)\n(remove it with `rm -rf {path}`)")
-    echo("  [3/3] pip check")
-    problems = pip_check(python)
+    echo("  [3/3] pip check, and JAX computes a sum")
+    problems = pip_check(python) + smoke_test(python)
     seconds = time.monotonic() - started
     (path / MARKER).write_text(json.dumps({"jax": version, "platform": platform, "requirements": requirements.all,
                                            "relaxed": relaxed, "pip_check": problems, "seconds": round(seconds, 1)},
@@ -192,6 +213,23 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     return python
 
 
+SMOKE = "import jax.numpy as jnp; assert float(jnp.ones(3).sum()) == 3.0"
+
+
+def smoke_test(python: Path) -> list[str]:
+    """``pip check`` passes where a jaxlib meets a NumPy it was not built for: JAX must also create an array."""
+    try:
+        out = subprocess.run([str(python), "-c", SMOKE], capture_output=True, text=True, timeout=300,
+                             env={**pip_environment(), "JAX_PLATFORMS": "cpu"})
+    except subprocess.TimeoutExpired:
+        return ["JAX could not create an array within 300 s"]
+    if out.returncode == 0:
+        return []
+    last = (out.stderr.strip().splitlines() or [f"exit status {out.returncode}"])[-1]
+    signal_note = f" (killed by signal {-out.returncode})" if out.returncode < 0 else ""
+    return [f"JAX cannot create an array in this environment{signal_note}: {last}"]
+
+
 def _refuse_if_broken(python: Path, path: Path, allow_broken: bool, echo: Callable[[str], None],
                       problems: list[str] | None = None) -> None:
     problems = pip_check(python) if problems is None else problems
@@ -202,6 +240,6 @@ def _refuse_if_broken(python: Path, path: Path, allow_broken: bool, echo: Callab
     if allow_broken:
         echo("  warning: using it anyway (--allow-broken-baseline): a BEFORE failure may come from these conflicts")
         return
-    raise RuntimeError(f"the baseline env {path} has conflicting packages (`pip check`, above): the BEFORE run "
-                       "would fail for reasons unrelated to your code. Pass --allow-broken-baseline to use it anyway, "
+    raise RuntimeError(f"the baseline env {path} is broken (above: `pip check`, or JAX failing to create an "
+                       "array): the BEFORE run would fail for reasons unrelated to your code. Pass --allow-broken-baseline to use it anyway, "
                        f"or remove it with `rm -rf {path}`")

@@ -6,7 +6,7 @@ import json
 from jaxlint.verify.verifier import Side, VerifyResult
 
 MARKS = {"verified": "ok", "differs": "DIFFERS", "not-reached": "not reached", "failed": "FAILED",
-         "abstract-only": "abstract only"}
+         "abstract-only": "abstract only", "cannot-verify": "cannot verify on this machine"}
 
 
 def as_json(result: VerifyResult) -> dict:

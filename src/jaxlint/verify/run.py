@@ -37,8 +37,23 @@ class RunResult:
     def ok(self) -> bool:
         return self.exit_code == 0
 
+    @property
+    def signal_name(self) -> str | None:
+        """The signal that ended the run (a negative exit status), e.g. ``SIGKILL``."""
+        if self.exit_code >= 0:
+            return None
+        try:
+            return signal.Signals(-self.exit_code).name
+        except ValueError:
+            return f"signal {-self.exit_code}"
+
     def last_error_line(self) -> str:
-        """The exception that ended the run (not JAX's traceback-filtering footer), else the last output line."""
+        """Why the run ended: a timeout, a signal, else the exception that ended it (not JAX's traceback-filtering
+        footer), else the last output line."""
+        if self.timed_out:
+            return f"timed out after {self.seconds:.0f}s (--timeout); the command and its processes were ended"
+        if self.signal_name is not None:
+            return f"killed by {self.signal_name}"
         lines = self.stderr_tail or self.stdout_tail
         for line in reversed(self.stderr_tail + self.stdout_tail):
             exception = _exception_line(line)

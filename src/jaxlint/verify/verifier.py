@@ -28,7 +28,9 @@ class Side:
     def as_json(self) -> dict:
         return {"python": self.python, "python_version": self.python_version, "jax_version": self.jax_version,
                 "devices": self.devices, "exit_code": self.run.exit_code if self.run else None,
-                "seconds": round(self.run.seconds, 2) if self.run else None}
+                "seconds": round(self.run.seconds, 2) if self.run else None,
+                "timed_out": self.run.timed_out if self.run else False,
+                "signal": self.run.signal_name if self.run else None}
 
 
 @dataclass
@@ -43,13 +45,13 @@ class VerifyResult:
 
     @property
     def nothing_compared(self) -> bool:
-        return all(result.status == "not-reached" for result in self.sites)
+        return all(result.status in ("not-reached", "cannot-verify") for result in self.sites)
 
     @property
     def exit_code(self) -> int:
         runs_ok = self.baseline.run is not None and self.baseline.run.ok and \
             self.target.run is not None and self.target.run.ok
-        reached_ok = all(result.status in ("verified", "not-reached") for result in self.sites)
+        reached_ok = all(result.status in ("verified", "not-reached", "cannot-verify") for result in self.sites)
         compared_ok = self.allow_nothing_compared or not self.nothing_compared
         return 0 if runs_ok and reached_ok and compared_ok else 1
 
