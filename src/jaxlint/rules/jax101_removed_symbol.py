@@ -59,6 +59,9 @@ Hand-written rewrites, each valid on every release of the range:
 - `jnp.DeviceArray`, `jax.interpreters.xla.DeviceArray` and `jax.interpreters.pxla.ShardedDeviceArray` become
   `jax.Array` (0.4.1+) in annotations and `isinstance`/`issubclass` checks only (elsewhere the class itself is
   used); in a check the fix is unsafe while the range still has the old class (a tracer is a `jax.Array`);
+- `jax.random.KeyArray` and `jax.random.PRNGKeyArray` become `jax.Array` (0.4.1+) in annotations only, as JAX's
+  message says ("Use jax.Array for annotations"); elsewhere no fix (a runtime check needs
+  `jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)`);
 - `jax.experimental.optimizers`/`stax` become `jax.example_libraries.optimizers`/`stax` (the same modules);
 - `PartitionSpec` from `jax.interpreters.pxla`, `jax.experimental.pjit` or `jax.experimental`, and
   `jax.experimental.maps.Mesh`, become `jax.sharding.PartitionSpec`/`Mesh` (the same objects);
@@ -370,6 +373,36 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
             import jax.numpy as jnp
             ok = isinstance(x, (jax.Array, jax.Array))
         """, count=2, min_version="0.4.20", note="isinstance checks: safe where no release of the range has the old class"),
+        Invalid("""
+            import jax
+            from jax import random
+            class Sampler:
+                key: jax.random.PRNGKeyArray
+                def split(self, key: random.KeyArray) -> tuple[jax.random.KeyArray, random.PRNGKeyArray]:
+                    k: jax.random.KeyArray = key
+                    return k, k
+        """, fixed="""
+            import jax
+            from jax import random
+            class Sampler:
+                key: jax.Array
+                def split(self, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+                    k: jax.Array = key
+                    return k, k
+        """, count=5, min_version="0.4.20", note="KeyArray/PRNGKeyArray annotations -> jax.Array (JAX: "
+                                                 "'Use jax.Array for annotations')"),
+        Invalid("""
+            import jax
+            ok = isinstance(key, jax.random.KeyArray)
+            KeyType = jax.random.PRNGKeyArray
+        """, count=2, min_version="0.4.20", note="KeyArray outside an annotation: a runtime check needs "
+                                                 "jax.dtypes.issubdtype, no fix"),
+        Invalid("""
+            import jax
+            def split(key: jax.random.KeyArray):
+                return key
+        """, min_version="0.3.16", target_version="0.4.24",
+            note="KeyArray annotation below JAX 0.4.1, where jax.Array may not exist: no fix"),
         Invalid("""
             import jax.numpy as jnp
             class Wrapped(jnp.DeviceArray):
