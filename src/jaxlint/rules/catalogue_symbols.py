@@ -24,7 +24,7 @@ import libcst as cst
 
 from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
-from jaxlint.rules import catalogue_messages, catalogue_rewrites
+from jaxlint.rules import catalogue_messages, catalogue_rewrites, unused_imports
 from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix
 
 # Modules that ``import jax`` loads in every release of the window (measured in 0.4.23, 0.10.2 and 0.12.0.1):
@@ -373,6 +373,8 @@ class CatalogueSymbolRule(Rule):
         not_fixed = {id(alias): self._references_problem(f"{module}.{_full(alias.name)}", alias)
                      for alias, entry in found if entry.fix == POSITIONAL_CALL}
         fix = None if any(not_fixed.values()) else self._from_import_fix(node, module, found)
+        if fix is None:
+            fix = self._unused_import_fix(node, found)
         fixed = {id(alias): e.safe_replacement(self.settings.min_version) if fix else None for alias, e in found}
         if len(found) == 1:
             ((alias, entry),) = found
@@ -381,6 +383,21 @@ class CatalogueSymbolRule(Rule):
             message = self._grouped_message([(e, fixed[id(alias)]) for alias, e in found])
         detail = " ".join(filter(None, (self._detail(e, not_fixed.get(id(alias))) for alias, e in found))) or None
         self.report(node, message, fix, detail or None)
+
+    def _unused_import_fix(self, node: cst.ImportFrom, found):
+        """Remove removed modules that ``from M import name`` binds and nothing in the file uses any more (their
+        uses were rewritten: ``abstract_arrays.ShapedArray`` -> ``jax.core.ShapedArray``), or the whole statement
+        when it imports nothing else. None while a use, another removed name, or a possible re-export remains."""
+        if any(entry.kind != "module" for _, entry in found) or self.context.path.endswith("__init__.py"):
+            return None
+        if not all(unused_imports.is_unreferenced(self.context.file_text, unused_imports.local_name(alias))
+                   for alias, _ in found):
+            return None
+        if len(found) == len(node.names):
+            return safe_fix("Remove the import: nothing uses it", DeleteStatement(node))
+        dropped = {id(alias) for alias, _ in found}
+        return safe_fix("Remove the unused names from the import",
+                        Replace(node, unused_imports.without_names(self.context.module, node, dropped)))
 
     def _names_own_entries(self, module: str, node: cst.ImportFrom) -> bool:
         """``from jax.experimental.maps import Mesh``: every imported name has advice of its own (a symbol entry)."""
