@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 
 import libcst as cst
 
-from jaxlint.lint import focus, large_files
+from jaxlint.lint import annotations, focus, large_files
 from jaxlint.lint.ast_gate import AstFacts, gate
 from jaxlint.lint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
@@ -375,6 +375,7 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
     diagnostics = []
     seen: set[tuple] = set()
     fixable = fixes_allowed(context.settings)  # below the oldest known release no rule fixes (version_range)
+    future_annotations = annotations.has_future_annotations(context.file_text)
     for report in reports:
         rule = rules[report.code]
         spans.include(report.ancestors)
@@ -394,6 +395,7 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
             report.code, report.message, context.path, start_location, end_location,
             start_offset=start, end_offset=end, fix=fix, noqa_row=start_location.row, url=rule.url(),
             detail=report.detail, fix_withheld=withheld,
+            unevaluated_annotation=annotations.is_unevaluated(report.ancestors, context.resolver, future_annotations),
         ))
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics

@@ -8,7 +8,10 @@
 - ``fix = "array-type"``: ``jnp.DeviceArray`` -> ``jax.Array``, only in annotations and ``isinstance``/
   ``issubclass`` checks (elsewhere the class itself is used: subclassing, construction). In a check, the fix is
   safe when the old name exists nowhere in the range (min version >= its removal); below that it is unsafe: a
-  tracer is a ``jax.Array``, never a ``DeviceArray``.
+  tracer is a ``jax.Array``, never a ``DeviceArray``;
+- ``fix = "annotation-type"``: ``jax.random.KeyArray``/``PRNGKeyArray`` -> ``jax.Array`` in annotations only, as
+  JAX's message says (a runtime check needs ``jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)``, not a rename);
+  elsewhere the entry is reported as any other, without a fix.
 
 Besides, ``from jax.config import config`` -> ``from jax import config`` (``from_import_survives``): the module
 is gone, the object it exported is still ``jax.config``.
@@ -24,7 +27,7 @@ from jaxlint.rules.base import FixSpec, Replace, Rule, safe_fix, unsafe_fix
 
 INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
                  "index_max": "max"}
-KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type"})
+KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type"})
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
 SURVIVING_FROM_IMPORT = {"jax.config": "config"}
 # Expressions that keep their meaning wherever they are pasted (no parentheses needed around them).
@@ -64,6 +67,8 @@ def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
         return _index_helper(rule, node)
     if kind == "array-type":
         return _array_type(rule, node, entry)
+    if kind == "annotation-type":
+        return _annotation_type(rule, node, entry)
     return None
 
 
@@ -152,6 +157,19 @@ def _array_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     if in_check and not in_annotation and not rule.min_version_at_least(entry.removed_in or "0"):
         fix = unsafe_fix(fix.message + " (unsafe below JAX " + str(entry.removed_in) + ": a tracer is a "
                          "`jax.Array`, never a `DeviceArray`)", *fix.edits)
+    return Rewrite(fix, replacement=replacement)
+
+
+def _annotation_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
+    """The replacement in an annotation (None elsewhere: the entry's ordinary finding, without a fix)."""
+    if not any(isinstance(n, cst.Annotation) for n in rule.context.ancestors):
+        return None
+    replacement = entry.replacement
+    if not replacement or not entry.replacement_since or not rule.min_version_at_least(entry.replacement_since):
+        return Rewrite(problem=f"`{replacement}` needs JAX {entry.replacement_since}")
+    fix = rule._rename_fix(node, entry, replacement)
+    if fix is None:
+        return Rewrite(problem="`import jax` does not reach this line")
     return Rewrite(fix, replacement=replacement)
 
 

@@ -26,7 +26,7 @@ from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
 from jaxlint.lint.diagnostics import WithheldFix
-from jaxlint.rules import catalogue_messages, catalogue_rewrites
+from jaxlint.rules import catalogue_messages, catalogue_rewrites, unused_imports
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix
 
@@ -404,6 +404,8 @@ class CatalogueSymbolRule(Rule):
         not_fixed = {id(alias): self._references_problem(f"{module}.{_full(alias.name)}", alias)
                      for alias, entry in found if entry.fix == POSITIONAL_CALL}
         fix = None if any(not_fixed.values()) else self._from_import_fix(node, module, found)
+        if fix is None:
+            fix = self._unused_import_fix(node, found)
         fixed = {id(alias): e.safe_replacement(self.settings.min_version) if fix else None for alias, e in found}
         if len(found) == 1:
             ((alias, entry),) = found
@@ -415,6 +417,21 @@ class CatalogueSymbolRule(Rule):
         if fix is None and not any(not_fixed.values()):
             withheld = self._range_withheld(*(e for _, e in found if not e.safe_replacement(self.settings.min_version)))
         self.report(node, message, fix, detail or None, withheld=withheld)
+
+    def _unused_import_fix(self, node: cst.ImportFrom, found):
+        """Remove removed modules that ``from M import name`` binds and nothing in the file uses any more (their
+        uses were rewritten: ``abstract_arrays.ShapedArray`` -> ``jax.core.ShapedArray``), or the whole statement
+        when it imports nothing else. None while a use, another removed name, or a possible re-export remains."""
+        if any(entry.kind != "module" for _, entry in found) or self.context.path.endswith("__init__.py"):
+            return None
+        if not all(unused_imports.is_unreferenced(self.context.file_text, unused_imports.local_name(alias))
+                   for alias, _ in found):
+            return None
+        if len(found) == len(node.names):
+            return safe_fix("Remove the import: nothing uses it", DeleteStatement(node))
+        dropped = {id(alias) for alias, _ in found}
+        return safe_fix("Remove the unused names from the import",
+                        Replace(node, unused_imports.without_names(self.context.module, node, dropped)))
 
     def _names_own_entries(self, module: str, node: cst.ImportFrom) -> bool:
         """``from jax.experimental.maps import Mesh``: every imported name has advice of its own (a symbol entry)."""

@@ -59,10 +59,17 @@ Hand-written rewrites, each valid on every release of the range:
 - `jnp.DeviceArray`, `jax.interpreters.xla.DeviceArray` and `jax.interpreters.pxla.ShardedDeviceArray` become
   `jax.Array` (0.4.1+) in annotations and `isinstance`/`issubclass` checks only (elsewhere the class itself is
   used); in a check the fix is unsafe while the range still has the old class (a tracer is a `jax.Array`);
+- `jax.random.KeyArray` and `jax.random.PRNGKeyArray` become `jax.Array` (0.4.1+) in annotations only, as JAX's
+  message says ("Use jax.Array for annotations"); elsewhere no fix (a runtime check needs
+  `jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)`);
 - `jax.experimental.optimizers`/`stax` become `jax.example_libraries.optimizers`/`stax` (the same modules);
 - `PartitionSpec` from `jax.interpreters.pxla`, `jax.experimental.pjit` or `jax.experimental`, and
   `jax.experimental.maps.Mesh`, become `jax.sharding.PartitionSpec`/`Mesh` (the same objects);
-- `from jax.config import config` becomes `from jax import config` (the same object).
+- `from jax.config import config` becomes `from jax import config` (the same object);
+- a removed module that a from-import binds and nothing in the file uses any more, once its uses are rewritten
+  (`from jax import abstract_arrays`, `from jax.extend import ffi`, `from jax.lib import xla_bridge`), leaves the
+  import (the whole statement when it imports nothing else): otherwise the fixed file still fails to import. Any use
+  left, a string naming it (`__all__`), another binding of the name, or a package `__init__.py` keeps the import.
 Below the oldest release the catalogue knows, no rule fixes anything (`--show-settings` says so).
 `jax.tree_multimap` / `jax.tree_util.tree_multimap` (removed in 0.3.16; the last releases that had it forwarded every
 argument to `tree_map`, documented as a drop-in replacement) become `jax.tree_util.tree_map` only where every use is
@@ -371,6 +378,114 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
             import jax.numpy as jnp
             ok = isinstance(x, (jax.Array, jax.Array))
         """, count=2, min_version="0.4.20", note="isinstance checks: safe where no release of the range has the old class"),
+        Invalid("""
+            import jax
+            from jax import random
+            class Sampler:
+                key: jax.random.PRNGKeyArray
+                def split(self, key: random.KeyArray) -> tuple[jax.random.KeyArray, random.PRNGKeyArray]:
+                    k: jax.random.KeyArray = key
+                    return k, k
+        """, fixed="""
+            import jax
+            from jax import random
+            class Sampler:
+                key: jax.Array
+                def split(self, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+                    k: jax.Array = key
+                    return k, k
+        """, count=5, min_version="0.4.20", note="KeyArray/PRNGKeyArray annotations -> jax.Array (JAX: "
+                                                 "'Use jax.Array for annotations')"),
+        Invalid("""
+            import jax
+            ok = isinstance(key, jax.random.KeyArray)
+            KeyType = jax.random.PRNGKeyArray
+        """, count=2, min_version="0.4.20", note="KeyArray outside an annotation: a runtime check needs "
+                                                 "jax.dtypes.issubdtype, no fix"),
+        Invalid("""
+            import jax
+            def split(key: jax.random.KeyArray):
+                return key
+        """, min_version="0.3.16", target_version="0.4.24",
+            note="KeyArray annotation below JAX 0.4.1, where jax.Array may not exist: no fix"),
+        Invalid("""
+            import jax
+            from jax import abstract_arrays
+
+            def spec(x):
+                return abstract_arrays.ShapedArray(x.shape, x.dtype)
+        """, fixed="""
+            import jax
+
+            def spec(x):
+                return jax.core.ShapedArray(x.shape, x.dtype)
+        """, count=2, min_version="0.4.20",
+            note="every use of a removed module rewritten: its from-import goes too (else the file still fails)"),
+        Invalid("""
+            import jax
+            from jax.extend import ffi
+
+            call = ffi.ffi_call
+            register = ffi.register_ffi_target
+        """, fixed="""
+            import jax.ffi
+            import jax
+
+            call = jax.ffi.ffi_call
+            register = jax.ffi.register_ffi_target
+        """, count=3, min_version="0.6.0", note="jax.extend.ffi: the import goes with its uses"),
+        Invalid("""
+            import jax
+            from jax.lib import xla_bridge
+
+            platform = xla_bridge.get_backend().platform
+        """, fixed="""
+            import jax.extend.backend
+            import jax
+
+            platform = jax.extend.backend.get_backend().platform
+        """, count=2, min_version="0.4.33", note="jax.lib.xla_bridge: the import goes with its uses"),
+        Invalid("""
+            import jax
+            from jax import numpy as jnp, abstract_arrays; from jax.extend import (
+                backend,
+                ffi,  # the old module
+            )
+
+            a = abstract_arrays.ShapedArray((2,), jnp.float32)
+            b = ffi.ffi_call
+        """, fixed="""
+            import jax.ffi
+            import jax
+            from jax import numpy as jnp; from jax.extend import (
+                backend,
+            )
+
+            a = jax.core.ShapedArray((2,), jnp.float32)
+            b = jax.ffi.ffi_call
+        """, count=4, min_version="0.6.0",
+            note="only the removed names leave a from-import, with their commas and comments; the rest stays"),
+        Invalid("""
+            import jax
+            from jax import abstract_arrays
+            from jax.lib import xla_bridge
+
+            __all__ = ["xla_bridge"]
+            a = abstract_arrays.ShapedArray((2,), jax.numpy.float32)
+            shaped = abstract_arrays
+            backend = xla_bridge.get_backend()
+        """, fixed="""
+            import jax.extend.backend
+            import jax
+            from jax import abstract_arrays
+            from jax.lib import xla_bridge
+
+            __all__ = ["xla_bridge"]
+            a = jax.core.ShapedArray((2,), jax.numpy.float32)
+            shaped = abstract_arrays
+            backend = jax.extend.backend.get_backend()
+        """, count=4, min_version="0.4.33",
+            note="a use left (`shaped = abstract_arrays`, a name in `__all__`): the import stays"),
         Invalid("""
             import jax.numpy as jnp
             class Wrapped(jnp.DeviceArray):

@@ -73,7 +73,7 @@ def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
     from jaxlint.rules.catalogue_symbols import DELETE_IMPORT, POSITIONAL_CALL
 
     special = {"returns-second": "safe (calls)", "index-update": "unsafe (calls)", "index-helper": "with the call",
-               "array-type": "safe (annotations, isinstance)"}
+               "array-type": "safe (annotations, isinstance)", "annotation-type": "safe (annotations)"}
     if entry.fix in special:
         return special[entry.fix]
     if entry.kind == "module" and entry.name in DELETE_IMPORT:
