@@ -237,17 +237,16 @@ class SettingsResolver:
         return self._by_directory[directory]
 
     def _with_pins(self, settings: Settings, directory: Path) -> Settings:
-        """The min version of ``directory``'s package, when neither the command line nor the config gives one."""
-        if settings.explicit_min_version is not None:
-            return settings
+        """``directory``'s package range; its lower bound is the min version unless the command line or the config
+        gives one."""
         pinned = self.pins.for_directory(directory)
         key = (settings.config_file, pinned)
         if key not in self._by_config_and_pins:
-            if pinned is not None and pinned.lower is not None:
+            if settings.explicit_min_version is None and pinned is not None and pinned.lower is not None:
                 settings = replace(settings, explicit_min_version=pinned.lower.version,
                                    min_version_source=str(pinned.lower), pinned=pinned)
                 _check_range(settings)
-            elif pinned is not None:
+            else:
                 settings = replace(settings, pinned=pinned)
             self._by_config_and_pins[key] = settings
         return self._by_config_and_pins[key]

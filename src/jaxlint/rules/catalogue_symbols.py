@@ -22,8 +22,10 @@ from typing import ClassVar
 
 import libcst as cst
 
+from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
+from jaxlint.project.versions import parse_version
 from jaxlint.rules import catalogue_messages, catalogue_rewrites
 from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix
 
@@ -45,6 +47,19 @@ DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
 POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})
+
+
+def version_withheld(entry: Entry, settings) -> WithheldFix | None:
+    """Why a rename is not offered when the reason is the min version: the replacement is newer than it (None when
+    there is a safe one at the min version, or none even at the target)."""
+    if entry.safe_replacement(settings.min_version) or not entry.safe_replacement(settings.target_version):
+        return None
+    firsts = sorted({parse_version(v) for v in (entry.replacement_since, entry.any_version_since, "0.4.20") if v})
+    needs = next((v for v in firsts if v > settings.min_version and entry.safe_replacement(v)), None)
+    if needs is None:
+        return None
+    return WithheldFix(f"`{entry.safe_replacement(needs)}` exists from JAX {needs}; the min version is "
+                       f"{settings.min_version} ({settings.min_version_source})", str(needs))
 
 
 def _full(node: cst.CSTNode | None) -> str:
@@ -263,6 +278,7 @@ class CatalogueSymbolRule(Rule):
                         special.fix, self._detail(entry, special.problem))
             return
         rep = entry.safe_replacement(self.settings.min_version)
+        withheld = None if rep else version_withheld(entry, self.settings)
         fix = None
         not_fixed = None
         if rep and entry.fix == POSITIONAL_CALL:
@@ -272,7 +288,7 @@ class CatalogueSymbolRule(Rule):
         if rep:
             fix = self._rename_fix(node, entry, rep)
         self.report(node, self._message(entry, shown=shown, fixed_to=rep if fix else None), fix,
-                    self._detail(entry, not_fixed))
+                    self._detail(entry, not_fixed), withheld=withheld)
 
     def _rename_fix(self, node: cst.Attribute, entry: Entry, rep: str):
         """``jax.X`` -> ``jax.Y`` spelled through the chain's own root (``jnp.X`` -> ``jnp.Y``), else through a
@@ -380,7 +396,13 @@ class CatalogueSymbolRule(Rule):
         else:
             message = self._grouped_message([(e, fixed[id(alias)]) for alias, e in found])
         detail = " ".join(filter(None, (self._detail(e, not_fixed.get(id(alias))) for alias, e in found))) or None
-        self.report(node, message, fix, detail or None)
+        withheld = None
+        if fix is None and not any(not_fixed.values()):  # withheld by the min version: the newest name it needs
+            reasons = [(e, version_withheld(e, self.settings)) for _, e in found]
+            if all(r or e.safe_replacement(self.settings.min_version) for e, r in reasons):
+                withheld = max((r for _, r in reasons if r), key=lambda r: parse_version(r.needs_min_version),
+                               default=None)
+        self.report(node, message, fix, detail or None, withheld=withheld)
 
     def _names_own_entries(self, module: str, node: cst.ImportFrom) -> bool:
         """``from jax.experimental.maps import Mesh``: every imported name has advice of its own (a symbol entry)."""
