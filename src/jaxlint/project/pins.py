@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -188,12 +189,17 @@ def _numbered(reader: Callable[[Path], list[str]]) -> Callable[[Path], list[tupl
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile")
 
 
-def _pin_files(folder: Path) -> list[tuple[Path, Callable[[Path], list[tuple[int, str]]]]]:
-    files = [(folder / "pyproject.toml", _numbered(_from_pyproject)), (folder / "setup.cfg", _numbered(_from_setup_cfg)),
-             (folder / "setup.py", _numbered(_from_setup_py)), (folder / "Pipfile", _numbered(_from_pipfile))]
-    for pattern in ("requirements*.txt", "requirements/*.txt", "constraints*.txt"):
-        files.extend((path, _from_requirements) for path in sorted(folder.glob(pattern)))
-    files.extend((folder / name, _from_environment_yml) for name in ("environment.yml", "environment.yaml"))
+def _pin_files(folder: Path, names: set[str]) -> list[tuple[Path, Callable[[Path], list[tuple[int, str]]]]]:
+    """The pin files among ``names`` (the folder's entries: one listing per folder, not a stat per candidate)."""
+    files = [(folder / name, _numbered(reader)) for name, reader in (
+        ("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg), ("setup.py", _from_setup_py),
+        ("Pipfile", _from_pipfile)) if name in names]
+    files.extend((folder / name, _from_requirements) for name in sorted(names)
+                 if name.endswith(".txt") and name.startswith(("requirements", "constraints")))
+    if "requirements" in names:
+        files.extend((path, _from_requirements) for path in sorted((folder / "requirements").glob("*.txt")))
+    files.extend((folder / name, _from_environment_yml) for name in ("environment.yml", "environment.yaml")
+                 if name in names)
     return [(path, reader) for path, reader in files if path.is_file()]
 
 
@@ -208,7 +214,11 @@ class Requirement:
 
 def folder_pins(folder: Path) -> tuple[bool, list[Requirement]]:
     """Whether ``folder`` holds a project file (``PROJECT_FILES``), and its requirements on ``jax``."""
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return False, []
     requirements = []
-    for path, reader in _pin_files(folder):
+    for path, reader in _pin_files(folder, names):
         requirements.extend(Requirement(path, line, text) for line, text in reader(path) if mentions_jax(text))
-    return any((folder / name).is_file() for name in PROJECT_FILES), requirements
+    return any(name in names and (folder / name).is_file() for name in PROJECT_FILES), requirements
