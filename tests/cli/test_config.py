@@ -115,7 +115,7 @@ def test_min_version_from_pins_controls_fix_safety(tmp_path):
     write(tmp_path / "pyproject.toml", "[project]\nname = 'p'\ndependencies = ['jax[cuda12]>=0.4.30,<0.13']\n")
     write(tmp_path / "a.py", PROMISE)
     settings = run(["--show-settings"], tmp_path).output
-    assert "min version:    0.4.30 (pyproject.toml: jax[cuda12]>=0.4.30,<0.13)" in settings
+    assert "min version:    0.4.30 (pyproject.toml:3: jax[cuda12]>=0.4.30,<0.13)" in settings
     result = run(["--fix"], tmp_path)  # the keyword does not exist in 0.4.30: no fix
     assert (tmp_path / "a.py").read_text() == PROMISE
     assert "needs JAX >= 0.10.2 (min version is 0.4.30)" in result.output
@@ -126,7 +126,7 @@ def test_min_version_from_pins_controls_fix_safety(tmp_path):
 def test_min_version_from_requirements_txt(tmp_path):
     write(tmp_path / "requirements.txt", "numpy\njaxlib==0.10.2\njax==0.10.2  # pinned\n")
     write(tmp_path / "a.py", NONE_ARG)
-    assert "min version:    0.10.2 (requirements.txt: jax==0.10.2  # pinned)" in \
+    assert "min version:    0.10.2 (requirements.txt:3: jax==0.10.2)" in \
         run(["--show-settings"], tmp_path).output
 
 
@@ -134,7 +134,7 @@ def test_min_version_from_setup_py_literal_install_requires(tmp_path):
     write(tmp_path / "setup.py", "from setuptools import setup\nREQS = ['jax>=0.9']\n"
           "setup(name='p', install_requires=['flax', 'jax>=0.4.30'], extras_require={'x': ['jax>=0.5']})\n")
     write(tmp_path / "a.py", NONE_ARG)
-    assert "min version:    0.4.30 (setup.py: jax>=0.4.30)" in run(["--show-settings"], tmp_path).output
+    assert "min version:    0.4.30 (setup.py:3: jax>=0.4.30)" in run(["--show-settings"], tmp_path).output
 
 
 def test_setup_py_is_read_not_run_and_non_literals_are_ignored(tmp_path):
@@ -144,9 +144,9 @@ def test_setup_py_is_read_not_run_and_non_literals_are_ignored(tmp_path):
 
 
 @pytest.mark.parametrize("dependency,expected", [
-    ("  - conda-forge::jax=0.4.30", "0.4.30 (environment.yml: jax==0.4.30)"),
-    ("  - jax >=0.5.1", "0.5.1 (environment.yml: jax >=0.5.1)"),
-    ("  - pip:\n    - 'jax[cuda12]>=0.6.1'", "0.6.1 (environment.yml: jax[cuda12]>=0.6.1)"),
+    ("  - conda-forge::jax=0.4.30", "0.4.30 (environment.yml:5: jax==0.4.30)"),
+    ("  - jax >=0.5.1", "0.5.1 (environment.yml:5: jax >=0.5.1)"),
+    ("  - pip:\n    - 'jax[cuda12]>=0.6.1'", "0.6.1 (environment.yml:6: jax[cuda12]>=0.6.1)"),
 ])
 def test_min_version_from_environment_yml(tmp_path, dependency, expected):
     write(tmp_path / "environment.yml", f"name: p\ndependencies:\n  - python=3.12\n  - jaxlib\n{dependency}\n")

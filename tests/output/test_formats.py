@@ -73,7 +73,7 @@ def sample_results(root: Path) -> list[FileResult]:
                        Location(8, 1), Location(8, 60), noqa_row=8, unevaluated_annotation=True,
                        fix_withheld=WithheldFix("`jax.tree.map` exists from JAX 0.4.25; the min version is 0.4.6 "
                                                 "(requirements.txt:1)", "0.4.25")),
-        ]),
+        ], version_floor=("0.4.6", "requirements.txt:1")),
         FileResult("tutorial.ipynb", [
             Diagnostic("JAX202", "`mode=\"promise_in_bounds\"` wraps negative indices since JAX 0.11.1",
                        "tutorial.ipynb", Location(3, 5), Location(3, 64), cell=2, noqa_row=3,

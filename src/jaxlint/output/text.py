@@ -6,6 +6,7 @@ from typing import Sequence
 
 from jaxlint.lint.diagnostics import Applicability
 from jaxlint.output.common import rule_name
+from jaxlint.output.withheld import withheld_line
 from jaxlint.run.results import FileResult
 
 
@@ -46,7 +47,8 @@ def summary(results: Sequence[FileResult], *, fixing: bool, unsafe: bool) -> str
             text += f"\n[*] {fixable} fixable with the `--fix` option."
     if unsafe_fixable and not unsafe:
         text += f" {unsafe_fixable} more fixable with --unsafe-fixes."
-    return text
+    withheld = withheld_line(results)
+    return f"{text}\n{withheld}" if withheld else text
 
 
 def statistics(results: Sequence[FileResult], *, unsafe: bool) -> str:

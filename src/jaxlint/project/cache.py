@@ -87,10 +87,12 @@ def _rules_fingerprint(folders: tuple[Path, ...]) -> str:
 
 
 def settings_fingerprint(settings, path: Path) -> str:
-    """The settings that decide one file's findings (not output format, not where the config came from)."""
+    """The settings that decide one file's findings (not output format, not where the config came from). The min
+    version is the file's own (its package's pins); its source is part of the withheld fixes' reasons."""
     parts = (
         settings.select, settings.extend_select, settings.ignore, settings.ignored_codes_for(path),
         str(settings.target_version), str(settings.min_version), settings.min_version_known,
+        settings.min_version_source,
         _rules_fingerprint(settings.extend_rules),
     )
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()

@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from jaxlint.project.pins import infer_min_version
 from jaxlint.project.settings import OUTPUT_FORMATS, SELECTOR_RE, Settings
+from jaxlint.project.version_pins import PinnedRange, ProjectPins
 from jaxlint.project.versions import Version
 
 if sys.version_info >= (3, 11):
@@ -205,13 +205,16 @@ class Overrides:
 
 
 class SettingsResolver:
-    """Settings for each file from the closest configuration file, cached per directory."""
+    """Settings for each file from the closest configuration file, with the version range of the file's own package
+    (``version_pins``) unless a min version is given; cached per directory, and per (config, package)."""
 
     def __init__(self, overrides: Overrides, cwd: Path | None = None) -> None:
         self.overrides = overrides
         self.cwd = (cwd or Path.cwd()).resolve()
         self._by_directory: dict[Path, Settings] = {}
         self._by_config: dict[Path | None, Settings] = {}
+        self._by_config_and_pins: dict[tuple[Path | None, PinnedRange | None], Settings] = {}
+        self.pins = ProjectPins(self.cwd)
         self._by_key: dict[Path, Settings] = {}
         self._config_in_folder: dict[Path, Path | None] = {}
 
@@ -230,8 +233,23 @@ class SettingsResolver:
                 config = self.overrides.config_file.resolve()
             else:
                 config = find_config_file(directory, self._config_in_folder)
-            self._by_directory[directory] = self._settings_for_config(config)
+            self._by_directory[directory] = self._with_pins(self._settings_for_config(config), directory)
         return self._by_directory[directory]
+
+    def _with_pins(self, settings: Settings, directory: Path) -> Settings:
+        """``directory``'s package range; its lower bound is the min version unless the command line or the config
+        gives one."""
+        pinned = self.pins.for_directory(directory)
+        key = (settings.config_file, pinned)
+        if key not in self._by_config_and_pins:
+            if settings.explicit_min_version is None and pinned is not None and pinned.lower is not None:
+                settings = replace(settings, explicit_min_version=pinned.lower.version,
+                                   min_version_source=str(pinned.lower), pinned=pinned)
+                _check_range(settings)
+            else:
+                settings = replace(settings, pinned=pinned)
+            self._by_config_and_pins[key] = settings
+        return self._by_config_and_pins[key]
 
     def _settings_for_config(self, config: Path | None) -> Settings:
         if config in self._by_config:
@@ -271,12 +289,11 @@ class SettingsResolver:
             changes["explicit_min_version"] = o.min_version
             changes["min_version_source"] = "--min-version"
         settings = replace(settings, **changes)
-        if settings.explicit_min_version is None:
-            pinned = infer_min_version(settings.root)
-            if pinned is not None:
-                version, source = pinned
-                settings = replace(settings, explicit_min_version=version, min_version_source=source)
-        if settings.explicit_min_version is not None and settings.explicit_min_version > settings.target_version:
-            raise ConfigError(f"the min version {settings.explicit_min_version} ({settings.min_version_source}) is "
-                              f"newer than the target version {settings.target_version}")
+        _check_range(settings)
         return settings
+
+
+def _check_range(settings: Settings) -> None:
+    if settings.explicit_min_version is not None and settings.explicit_min_version > settings.target_version:
+        raise ConfigError(f"the min version {settings.explicit_min_version} ({settings.min_version_source}) is "
+                          f"newer than the target version {settings.target_version}")

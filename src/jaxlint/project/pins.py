@@ -1,11 +1,15 @@
-"""The oldest JAX a project supports, read from its own dependency pins (as django-upgrade reads Django's)."""
+"""A folder's ``jax`` requirements, read from its dependency files (as django-upgrade reads Django's), each with the
+file and line that states it; and the bounds one requirement sets. ``version_pins`` turns them into a file's range."""
 from __future__ import annotations
 
 import ast
 import configparser
+import os
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from jaxlint.project.versions import Version
 
@@ -17,6 +21,7 @@ else:  # pragma: no cover
 # ``jax`` itself (not jaxlib, jax-md, jaxtyping), optional extras, then the specifier.
 _REQUIREMENT = re.compile(r"^\s*jax\s*(\[[^\]]*\])?\s*(?P<spec>(?:[<>=!~^][^;#]*)?)(?:[;#].*)?$", re.IGNORECASE)
 _LOWER_BOUND = re.compile(r"(?:>=|==|~=|\^|>)\s*v?(\d+(?:\.\d+){0,3})")
+_UPPER_BOUND = re.compile(r"(<=|<|==|~=|\^)\s*v?(\d+(?:\.\d+){0,3})(?![\d.]*\*)")
 
 
 def lower_bound(requirement: str) -> Version | None:
@@ -26,6 +31,31 @@ def lower_bound(requirement: str) -> Version | None:
         return None
     bounds = [Version(v) for v in _LOWER_BOUND.findall(match.group("spec"))]
     return max(bounds) if bounds else None
+
+
+def upper_bound(requirement: str) -> Version | None:
+    """``jax>=0.4.6,<0.5`` -> 0.5 (``~=0.4.30`` and ``^0.4.30`` -> 0.5, ``==0.4.30`` -> 0.4.30); None when the
+    requirement leaves newer releases open, or is not about ``jax``."""
+    match = _REQUIREMENT.match(requirement.strip())
+    if not match:
+        return None
+    bounds = []
+    for operator, text in _UPPER_BOUND.findall(match.group("spec")):
+        if operator in ("~=", "^"):
+            parts = [int(p) for p in text.split(".")]
+            # ~=X.Y.Z allows X.Y.*; ^0.Y.Z allows 0.Y.* and ^X.Y allows X.* (poetry)
+            cut = len(parts) - 1 if operator == "~=" else next((i for i, p in enumerate(parts) if p), 0) + 1
+            cut = max(cut, 1)
+            kept = parts[:cut]
+            kept[-1] += 1
+            text = ".".join(str(p) for p in kept)
+        bounds.append(Version(text))
+    return min(bounds) if bounds else None
+
+
+def mentions_jax(requirement: str) -> bool:
+    """A requirement on ``jax`` itself, bounded or not."""
+    return _REQUIREMENT.match(requirement.strip()) is not None
 
 
 def _from_pyproject(path: Path) -> list[str]:
@@ -95,50 +125,100 @@ _CONDA_ITEM = re.compile(r"^\s*-\s*(?:[\w.-]+::)?(?P<item>[^#\s][^#]*?)\s*(?:#.*
 _CONDA_EXACT = re.compile(r"^(?P<name>jax(?:\[[^\]]*\])?)\s*(?:=(?!=)|\s+)(?P<version>\d[\w.*]*)$", re.IGNORECASE)
 
 
-def _from_environment_yml(path: Path) -> list[str]:
+def _from_environment_yml(path: Path) -> list[tuple[int, str]]:
     """Conda and pip dependency items of an ``environment.yml``; conda's ``jax=V`` means ``jax==V``."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
     items = []
-    for line in lines:
+    for number, line in enumerate(_lines(path), 1):
         match = _CONDA_ITEM.match(line)
         if not match:
             continue
         item = match.group("item").strip().strip("'\"")
         exact = _CONDA_EXACT.match(item)
-        items.append(f"{exact.group('name')}=={exact.group('version').rstrip('.*')}" if exact else item)
+        items.append((number, f"{exact.group('name')}=={exact.group('version').rstrip('.*')}" if exact else item))
     return items
 
 
-def _from_requirements(path: Path) -> list[str]:
+def _from_requirements(path: Path) -> list[tuple[int, str]]:
+    """pip requirement (and constraint) lines, without their comments."""
+    return [(number, line.split(" #")[0].strip()) for number, line in enumerate(_lines(path), 1)]
+
+
+def _from_pipfile(path: Path) -> list[str]:
+    """``[packages]`` and ``[dev-packages]``: ``jax = ">=0.4.6"``, ``"*"`` or ``{version = ">=0.4.6", ...}``."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    requirements = []
+    for section in ("packages", "dev-packages"):
+        for name, spec in (data.get(section) or {}).items():
+            if isinstance(spec, dict):
+                spec = spec.get("version", "*")
+            if isinstance(spec, str):
+                requirements.append(f"{name}{'' if spec.strip() == '*' else spec}")
+    return requirements
+
+
+def _lines(path: Path) -> list[str]:
     try:
         return path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return []
 
 
-def _candidate_files(root: Path) -> list[tuple[Path, object]]:
-    files: list[tuple[Path, object]] = [(root / "pyproject.toml", _from_pyproject), (root / "setup.cfg", _from_setup_cfg),
-                                        (root / "setup.py", _from_setup_py)]
-    files.extend((path, _from_requirements) for path in sorted(root.glob("requirements*.txt")))
-    files.extend((path, _from_requirements) for path in sorted(root.glob("requirements/*.txt")))
-    files.extend((root / name, _from_environment_yml) for name in ("environment.yml", "environment.yaml"))
-    return files
-
-
-def infer_min_version(start: Path) -> tuple[Version, str] | None:
-    """Search ``start`` and its parents up to the project root; the first pinned file wins (pyproject.toml, setup.cfg,
-    setup.py, requirements*.txt, environment.yml, in that order)."""
-    for folder in [start, *start.parents]:
-        for path, reader in _candidate_files(folder):
-            if not path.is_file():
+def _numbered(reader: Callable[[Path], list[str]]) -> Callable[[Path], list[tuple[int, str]]]:
+    """A reader of a structured file (TOML, INI, setup.py), with each requirement's line found in the text: the
+    first line that holds the requirement as written, else the first that names ``jax``."""
+    def read(path: Path) -> list[tuple[int, str]]:
+        requirements = reader(path)
+        lines = _lines(path) if any(mentions_jax(r) for r in requirements) else []
+        numbered = []
+        for requirement in requirements:
+            if not mentions_jax(requirement):
                 continue
-            for line in reader(path):  # type: ignore[operator]
-                bound = lower_bound(line)
-                if bound is not None:
-                    return bound, f"{path.name}: {line.strip()}"
-        if (folder / ".git").exists() or (folder / "pyproject.toml").is_file():
-            break  # the project root: pins above it belong to someone else
-    return None
+            squeezed = requirement.replace(" ", "")
+            number = next((i for i, line in enumerate(lines, 1) if squeezed in line.replace(" ", "")), None)
+            if number is None:
+                number = next((i for i, line in enumerate(lines, 1) if re.search(r"\bjax\b", line)), 1)
+            numbered.append((number, requirement.strip()))
+        return numbered
+    return read
+
+
+# The files that declare a package: a folder holding one is a package even when it says nothing about ``jax``.
+PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile")
+
+
+def _pin_files(folder: Path, names: set[str]) -> list[tuple[Path, Callable[[Path], list[tuple[int, str]]]]]:
+    """The pin files among ``names`` (the folder's entries: one listing per folder, not a stat per candidate)."""
+    files = [(folder / name, _numbered(reader)) for name, reader in (
+        ("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg), ("setup.py", _from_setup_py),
+        ("Pipfile", _from_pipfile)) if name in names]
+    files.extend((folder / name, _from_requirements) for name in sorted(names)
+                 if name.endswith(".txt") and name.startswith(("requirements", "constraints")))
+    if "requirements" in names:
+        files.extend((path, _from_requirements) for path in sorted((folder / "requirements").glob("*.txt")))
+    files.extend((folder / name, _from_environment_yml) for name in ("environment.yml", "environment.yaml")
+                 if name in names)
+    return [(path, reader) for path, reader in files if path.is_file()]
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One requirement on ``jax`` and where it is written."""
+
+    file: Path
+    line: int
+    text: str
+
+
+def folder_pins(folder: Path) -> tuple[bool, list[Requirement]]:
+    """Whether ``folder`` holds a project file (``PROJECT_FILES``), and its requirements on ``jax``."""
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return False, []
+    requirements = []
+    for path, reader in _pin_files(folder, names):
+        requirements.extend(Requirement(path, line, text) for line, text in reader(path) if mentions_jax(text))
+    return any(name in names and (folder / name).is_file() for name in PROJECT_FILES), requirements

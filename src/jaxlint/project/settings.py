@@ -7,8 +7,12 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from jaxlint.project.versions import NEWEST_KNOWN, Version
+
+if TYPE_CHECKING:
+    from jaxlint.project.version_pins import PinnedRange
 
 SELECTOR_RE = re.compile(r"^(ALL|JAX\d{0,3})$")
 # Names of the output formats (jaxlint.output registers the renderers; kept here so config needs no import cycle).
@@ -34,10 +38,20 @@ class Settings:
     # Folders of the user's own rule files (``extend-rules``), absolute.
     extend_rules: tuple[Path, ...] = ()
     root: Path = field(default_factory=Path.cwd)
+    # The range pinned by the package that holds the file (``version_pins``); None when no package encloses it.
+    pinned: "PinnedRange | None" = None
 
     @property
     def min_version(self) -> Version:
         return self.explicit_min_version or self.target_version
+
+    @property
+    def min_version_origin(self) -> str:
+        """Where the min version comes from, briefly: ``requirements.txt:1``, ``--min-version``."""
+        lower = self.pinned.lower if self.pinned is not None else None
+        if lower is not None and self.min_version_source == str(lower):
+            return lower.where
+        return self.min_version_source
 
     @property
     def min_version_known(self) -> bool:

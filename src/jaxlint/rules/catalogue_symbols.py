@@ -22,10 +22,10 @@ from typing import ClassVar
 
 import libcst as cst
 
+from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
-from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules import catalogue_messages, catalogue_rewrites, unused_imports
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix

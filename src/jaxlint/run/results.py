@@ -31,6 +31,9 @@ class FileResult:
     # The fixes could not be written (a read-only file, a full disk): the file is unchanged, every finding is
     # reported, and the run exits 2.
     write_error: str | None = None
+    # The file's min version and, briefly, where it comes from (``("0.4.6", "requirements.txt:1")``): for the
+    # summary of fixes the version range withholds.
+    version_floor: tuple[str, str] | None = None
 
 
 def unwritten(unchanged: FileResult, error: OSError) -> FileResult:

@@ -25,7 +25,7 @@ def process_source(source: SourceText, display_path: str, settings: Settings, mo
     # Imported here, not at module level: a warm run whose files all hit the cache never needs libcst (~0.25 s).
     from jaxlint.lint.engine import fix_source, lint_source
 
-    result = FileResult(display_path)
+    result = FileResult(display_path, version_floor=version_floor(settings))
     if mode is Mode.CHECK:
         result.diagnostics = lint_source(source.text, display_path, settings).diagnostics
         return result
@@ -78,7 +78,13 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
             advance()
     for cache in caches.values():
         cache.save()
+    for file, result in zip(files, results):
+        result.version_floor = version_floor(file.settings)
     return sorted(results, key=lambda r: r.path)
+
+
+def version_floor(settings: Settings) -> tuple[str, str]:
+    return str(settings.min_version), settings.min_version_origin
 
 
 def default_jobs() -> int:

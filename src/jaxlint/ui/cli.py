@@ -336,12 +336,22 @@ def _describe_settings(settings) -> str:
         f"project root:   {settings.root}",
         f"target version: {settings.target_version}",
         f"min version:    {settings.min_version} ({settings.min_version_source})",
+        f"pinned range:   {_describe_pins(settings)}",
         f"select:         {', '.join(settings.select + settings.extend_select)}",
         f"ignore:         {', '.join(settings.ignore) or '(none)'}",
         f"enabled rules:  {rules}",
         f"unsafe fixes:   {'on' if settings.unsafe_fixes else 'off'}",
         f"fixes:          {describe_range(settings)}",
     ])
+
+
+def _describe_pins(settings) -> str:
+    """The range the package's own pins give (``version_pins``), with the file:line of each bound: shown even when
+    ``--min-version`` or the config overrides it."""
+    pinned = settings.pinned
+    if pinned is None:
+        return "(none: no package encloses this path)"
+    return f"{pinned.describe()} (package {pinned.package})"
 
 
 def _warn_about_range(settings) -> None:

@@ -1,0 +1,91 @@
+"""The project model for versions: each file's pinned JAX range, from its nearest enclosing package.
+
+A file's package is the nearest folder at or above it that holds a project file (pyproject.toml, setup.cfg,
+setup.py, Pipfile), or pin files (requirements*.txt, requirements/*.txt, constraints*.txt, environment.yml) that name
+``jax``; a folder whose only pin files are about other things (``docs/requirements.txt``) is not one. The walk stops
+at the repository root (``.git``). Over all of the package's requirements on ``jax``, the range is the lowest lower
+bound (a dev requirements file does not raise the floor of the runtime one) and the highest upper bound. It depends on
+where the file is, never on ``--config`` or the current directory; each bound keeps the file and line that set it.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxlint.project.pins import Requirement, folder_pins, lower_bound, upper_bound
+from jaxlint.project.versions import Version
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One end of the range and the requirement that set it."""
+
+    version: Version
+    where: str  # ``requirements.txt:1``
+    requirement: str  # ``jax>=0.4.6``
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.requirement}"
+
+
+@dataclass(frozen=True)
+class PinnedRange:
+    package: Path
+    lower: Bound | None  # None: no requirement bounds jax from below
+    upper: Bound | None  # None: newer releases are allowed (some requirement leaves them open)
+
+    def describe(self) -> str:
+        """``>=0.4.6 (requirements.txt:1), <0.5 (constraints.txt:2)``: the ``--show-settings`` line."""
+        parts = [f">={self.lower.version} ({self.lower.where})" if self.lower else "no lower bound"]
+        if self.upper is not None:
+            parts.append(f"<={self.upper.version} ({self.upper.where})" if "==" in self.upper.requirement
+                         else f"<{self.upper.version} ({self.upper.where})")
+        return ", ".join(parts)
+
+
+class ProjectPins:
+    """Each folder's pinned range, memoised per folder: a run asks for every file, and sibling folders share their
+    parents' answers."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self._by_folder: dict[Path, PinnedRange | None] = {}
+
+    def for_directory(self, directory: Path) -> PinnedRange | None:
+        """The range of the files in ``directory`` (resolved); None when no package encloses it."""
+        walked: list[Path] = []
+        found: PinnedRange | None = None
+        for folder in [directory, *directory.parents]:
+            if folder in self._by_folder:
+                found = self._by_folder[folder]
+                break
+            walked.append(folder)
+            is_project, requirements = folder_pins(folder)
+            if is_project or requirements:
+                found = self._range(folder, requirements)
+                break
+            if (folder / ".git").exists():
+                break  # the repository root: pins above it belong to someone else
+        for folder in walked:
+            self._by_folder[folder] = found
+        return found
+
+    def _range(self, package: Path, requirements: list[Requirement]) -> PinnedRange:
+        lowers = [(bound, r) for r in requirements if (bound := lower_bound(r.text)) is not None]
+        uppers = [(upper_bound(r.text), r) for r in requirements]
+        lower = min(lowers, key=lambda item: item[0]) if lowers else None
+        # The union of the requirements' ranges: open above when any of them is.
+        upper = None if not uppers or any(b is None for b, _ in uppers) else max(uppers, key=lambda item: item[0])
+        return PinnedRange(package, self._bound(lower), self._bound(upper))
+
+    def _bound(self, item: tuple[Version | None, Requirement] | None) -> Bound | None:
+        if item is None or item[0] is None:
+            return None
+        version, requirement = item
+        return Bound(version, f"{self._shown(requirement.file)}:{requirement.line}", requirement.text)
+
+    def _shown(self, path: Path) -> str:
+        """The path as the user's other paths are shown: relative to the current directory when under it."""
+        relative = os.path.relpath(path, self.cwd)
+        return path.as_posix() if relative.startswith("..") else Path(relative).as_posix()
