@@ -89,6 +89,8 @@ def _catalogue_replacement(entry, target: Version, catalogue=None) -> str | None
     from jaxlint.catalogue import load
     from jaxlint.rules.catalogue_messages import usable_replacement
 
+    if entry.advice:  # the named replacement is no drop-in (or there is none): what the finding says instead
+        return entry.advice
     parts = []
     replacement = usable_replacement(catalogue or load(), entry, target)  # never one that is itself gone at the target
     if replacement:
