@@ -38,7 +38,7 @@ def test_pjit_keywords_with_jax_0_3_16_pinned_in_setup_py_are_not_renamed(tmp_pa
     assert jax103["fix"] is None
     assert jax103["fix_withheld"] == {
         "reason": "`pjit(in_shardings=, out_shardings=)` exists from JAX 0.4.4; the min version is 0.3.16 "
-                  "(setup.py: jax==0.3.16)",
+                  "(setup.py:2: jax==0.3.16)",
         "needs_min_version": "0.4.4"}
     assert fixed(tmp_path, PJIT, "--select", "JAX103") == PJIT
 

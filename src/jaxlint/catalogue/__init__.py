@@ -43,7 +43,7 @@ def _rules_dir() -> Path:
 RULES_DIR = _rules_dir()
 GENERATED = RULES_DIR / "generated.toml"
 OVERLAY = RULES_DIR / "overlay.toml"
-_FORMAT = 3  # 3: JSON (was a pickle)
+_FORMAT = 4  # 3: JSON (was a pickle); 4: Entry.advice, Parameter.source
 
 KINDS = ("symbol", "module", "config")
 
@@ -74,6 +74,9 @@ class Entry:
     portable: str | None = None
     fix: str | None = None
     note: str | None = None
+    # What to do where no name replaces it (or the named one is no drop-in): one clause, shown in the headline in
+    # place of "use `replacement`" (``catalogue_messages.headline``).
+    advice: str | None = None
     attribute_survives: bool = False
     reason: str | None = None
 
@@ -164,6 +167,7 @@ class Parameter:
     none_accepted: bool = False
     note: str | None = None
     reason: str | None = None
+    source: str = "table"  # "extend-rules": a team's own rule, worded as the team's decision
 
     def removed_at(self, version: Version | str) -> bool:
         return _v(version) >= parse_version(self.removed_in)

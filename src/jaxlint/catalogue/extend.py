@@ -27,7 +27,7 @@ from jaxlint.project.versions import parse_version
 
 KINDS = ("symbol", "module", "parameter")
 _ENTRY_KEYS = {f.name for f in fields(Entry)} - {"kind", "source"}
-_PARAMETER_KEYS = {f.name for f in fields(Parameter)}
+_PARAMETER_KEYS = {f.name for f in fields(Parameter)} - {"source"}
 _VERSION_KEYS = ("deprecated_in", "removed_in", "replacement_since", "first_seen", "last_seen")
 _BOOL_KEYS = ("same_object", "equivalent", "attribute_survives", "any_version_same_object", "none_accepted")
 _CHANGES = ("removed", "renamed", "positional-only")
@@ -49,6 +49,7 @@ def read_folder(folder: Path) -> dict[str, list[dict]]:
     if not files:
         raise RulesFileError(f"{folder}: no *.toml rule file in the folder")
     rows: dict[str, list[dict]] = {kind: [] for kind in KINDS}
+    known = _Known(load())
     for file in files:
         try:
             with open(file, "rb") as fh:
@@ -62,11 +63,37 @@ def read_folder(folder: Path) -> dict[str, list[dict]]:
             if not isinstance(table, list) or not all(isinstance(row, dict) for row in table):
                 raise RulesFileError(f"{file}: `{kind}` must be an array of tables ([[{kind}]])")
             for row in table:
-                rows[kind].append(_validated(file, kind, row))
+                rows[kind].append(_validated(file, kind, row, known.has(kind, row)))
+                known.add(kind, row)
     return rows
 
 
-def _validated(file: Path, kind: str, row: dict) -> dict:
+class _Known:
+    """The rows a folder's row may override: the packaged catalogue's and those of the folder read so far."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self.seen: set[tuple] = set()
+
+    @staticmethod
+    def _key(kind: str, row: dict) -> tuple:
+        return (kind, row.get("name"), row.get("parameter") if kind == "parameter" else None)
+
+    def has(self, kind: str, row: dict) -> bool:
+        name = row.get("name")
+        if self._key(kind, row) in self.seen or not isinstance(name, str):
+            return self._key(kind, row) in self.seen
+        if kind == "parameter":
+            return row.get("parameter") in self.catalogue.parameters_of(name)
+        return self.catalogue.get(name, kind) is not None
+
+    def add(self, kind: str, row: dict) -> None:
+        self.seen.add(self._key(kind, row))
+
+
+def _validated(file: Path, kind: str, row: dict, overrides: bool = False) -> dict:
+    """The row, checked; ``overrides``: its name is already listed, so it sets only the fields it names (nothing
+    else is required)."""
     name = row.get("name")
     if not isinstance(name, str) or not name or any(not part.isidentifier() for part in name.split(".")):
         raise RulesFileError(f"{file}: [[{kind}]] row without a dotted `name` (got {name!r})")
@@ -86,14 +113,14 @@ def _validated(file: Path, kind: str, row: dict) -> dict:
             except ValueError:
                 raise RulesFileError(f"{where}: `{key}` is not a version: {row[key]!r}") from None
     if kind == "parameter":
-        for key in ("parameter", "removed_in"):
+        for key in ("parameter",) if overrides else ("parameter", "removed_in"):
             if key not in row:
                 raise RulesFileError(f"{where}: missing `{key}`")
         if row.get("change", "removed") not in _CHANGES:
             raise RulesFileError(f"{where}: `change` must be one of {', '.join(_CHANGES)}, got {row['change']!r}")
         if row.get("change") == "renamed" and not ("replacement" in row and "replacement_since" in row):
             raise RulesFileError(f"{where}: a renamed parameter needs `replacement` and `replacement_since`")
-    elif "removed_in" not in row and "deprecated_in" not in row:
+    elif not overrides and "removed_in" not in row and "deprecated_in" not in row:
         raise RulesFileError(f"{where}: needs `removed_in` or `deprecated_in`")
     return row
 
@@ -130,11 +157,42 @@ def extended(folders: tuple[Path, ...]) -> Catalogue:
                     entries[key] = Entry(**{"module": module, **row, "kind": kind, "source": "extend-rules"})
         for row in rows["parameter"]:
             key = (row["name"], row["parameter"])
-            parameters[key] = replace(parameters[key], **row) if key in parameters else Parameter(**row)
+            parameters[key] = (replace(parameters[key], **row) if key in parameters
+                               else Parameter(**row, source="extend-rules"))
     return Catalogue(first_version=base.first_version, newest_version=base.newest_version, versions=base.versions,
                      entries=tuple(sorted(entries.values(), key=lambda e: (e.kind, e.name))),
                      behaviours=base.behaviours, arguments=base.arguments,
                      parameters=tuple(sorted(parameters.values(), key=lambda p: (p.name, p.parameter))))
+
+
+def user_rows(folders: tuple[Path, ...]) -> list[tuple[Path, str, dict]]:
+    """Every row of the folders, as (folder, kind, row): what ``--show-settings`` and ``jaxlint rule`` list."""
+    return [(folder, kind, row) for folder in folders for kind, rows in read_folder(folder).items() for row in rows]
+
+
+def describe(folders: tuple[Path, ...], root: Path | None = None) -> str:
+    """One line per folder for ``--show-settings``: ``tools/our-rules: ourlib.train.old_step (JAX101, removed from
+    JAX 0.10.0), ...``; which rule reports each row is that of a built-in one of the same kind."""
+    if not folders:
+        return "(none)"
+    lines = []
+    for folder in folders:
+        shown = folder.relative_to(root) if root is not None and folder.is_relative_to(root) else folder
+        items = [f"{_label(kind, row)} ({rule_of(kind, row)})" for _, kind, row in user_rows((folder,))]
+        lines.append(f"{shown}: {', '.join(items)}")
+    return "\n                ".join(lines)
+
+
+def _label(kind: str, row: dict) -> str:
+    return f"{row['name']}({row['parameter']}=)" if kind == "parameter" else row["name"]
+
+
+def rule_of(kind: str, row: dict) -> str:
+    """The rule that reports a row: JAX103 keywords; JAX402 a name while deprecated, JAX101 once removed."""
+    if kind == "parameter":
+        return "JAX103"
+    states = [code for key, code in (("deprecated_in", "JAX402"), ("removed_in", "JAX101")) if key in row]
+    return ", then ".join(states) or "JAX101/JAX402"
 
 
 @lru_cache(maxsize=64)
@@ -150,4 +208,4 @@ def extended_rules(rules: tuple[type, ...], folders: tuple[Path, ...]) -> tuple[
     return tuple(_extended_rule(rule, folders) for rule in rules)
 
 
-__all__ = ["RulesFileError", "extended", "extended_rules", "fingerprint", "read_folder"]
+__all__ = ["RulesFileError", "describe", "extended", "extended_rules", "fingerprint", "read_folder", "rule_of", "user_rows"]

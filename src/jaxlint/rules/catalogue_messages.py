@@ -70,6 +70,10 @@ def headline(catalogue: Catalogue, entry: Entry, target: Version | str, min_vers
         head = f"`{name}` is deprecated since JAX {entry.deprecated_in}"
     else:
         head = f"`{name}` is deprecated"
+    if entry.source == "extend-rules":
+        return team_headline(catalogue, entry, target, min_version, shown=shown, fixed_to=fixed_to)
+    if entry.advice and not fixed_to:
+        return f"{head}; {entry.advice}"
     replacement = fixed_to or usable_replacement(catalogue, entry, target)
     if replacement:
         head += f"; use `{replacement}`"
@@ -77,6 +81,33 @@ def headline(catalogue: Catalogue, entry: Entry, target: Version | str, min_vers
         if not fixed_to and since and parse_version(since) > parse_version(min_version):
             head += f" (JAX {since}+)"
     return head
+
+
+def team_state(removed_in: str | None, deprecated_in: str | None, removed: bool) -> str:
+    """How a user rule (``extend-rules``) names its state: the team's decision, gated by a JAX version, not a JAX
+    release that removed anything (``removed by this project from JAX 0.10.0 on``)."""
+    if removed:
+        return f"removed by this project from JAX {removed_in} on"
+    return "deprecated by this project" + (f" from JAX {deprecated_in} on" if deprecated_in else "")
+
+
+def team_headline(catalogue: Catalogue, entry: Entry, target: Version | str, min_version: Version | str, *,
+                  shown: str | None = None, fixed_to: str | None = None) -> str:
+    """A user rule's headline: ``ourlib.old`` is deprecated by this project: <the team's message>. The team's
+    own words are the advice (their message, else their replacement); nothing is attributed to JAX."""
+    head = f"`{shown or entry.name}` is " + team_state(entry.removed_in, entry.deprecated_in,
+                                                       bool(entry.removed_in and entry.removed_at(target)))
+    message = (entry.message or "").strip().rstrip(".")
+    if message:
+        return f"{head}: {message}"
+    advice = entry.advice or None
+    replacement = fixed_to or usable_replacement(catalogue, entry, target)
+    if advice is None and replacement:
+        advice = f"use `{replacement}`"
+        since = entry.replacement_since if replacement == entry.replacement else None
+        if not fixed_to and since and parse_version(since) > parse_version(min_version):
+            advice += f" (JAX {since}+)"
+    return f"{head}; {advice}" if advice else head
 
 
 def recommends_gone_name(catalogue: Catalogue, text: str, target: Version | str) -> str | None:
@@ -99,7 +130,7 @@ def details(entry: Entry, *, not_fixed: str | None = None, catalogue: Catalogue 
         parts.append(entry.note.rstrip(".") + ".")
     if not_fixed:
         parts.append(f"Not fixed automatically: {not_fixed}.")
-    message = jax_message(entry)
+    message = jax_message(entry) if entry.source != "extend-rules" else None  # a team's message is the headline
     if message and catalogue is not None and target is not None and recommends_gone_name(catalogue, message, target):
         message = None
     if message:

@@ -138,12 +138,21 @@ class CatalogueSymbolRule(Rule):
         target = self.settings.target_version
         groups: dict[str, list[str]] = {}
         for entry, fixed_to in items:
-            if entry.removed_in and entry.removed_at(target):
+            removed = bool(entry.removed_in and entry.removed_at(target))
+            if entry.source == "extend-rules":
+                state = catalogue_messages.team_state(entry.removed_in, entry.deprecated_in, removed)
+            elif removed:
                 state = f"removed in JAX {entry.removed_in}"
             else:
                 state = f"deprecated since JAX {entry.deprecated_in}" if entry.deprecated_in else "deprecated"
-            replacement = fixed_to or catalogue_messages.usable_replacement(self.catalogue, entry, target)
-            groups.setdefault(state, []).append(f"`{entry.name}`" + (f" (use `{replacement}`)" if replacement else ""))
+            if entry.source == "extend-rules" and entry.message and not fixed_to:
+                advice = entry.message.strip().rstrip(".")
+            elif entry.advice and not fixed_to:
+                advice = entry.advice
+            else:
+                replacement = fixed_to or catalogue_messages.usable_replacement(self.catalogue, entry, target)
+                advice = f"use `{replacement}`" if replacement else None
+            groups.setdefault(state, []).append(f"`{entry.name}`" + (f" ({advice})" if advice else ""))
         text = "; ".join(f"{state}: {', '.join(names)}" for state, names in groups.items())
         return text[0].upper() + text[1:]
 

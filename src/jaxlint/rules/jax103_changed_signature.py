@@ -15,6 +15,7 @@ from typing import ClassVar, Iterable
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.catalogue.floors import FLOORS, floor_withheld, range_withheld
 from jaxlint.lint.code_map import is_word_char
+from jaxlint.rules import catalogue_messages
 from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
 from jaxlint.project.versions import Version
@@ -625,7 +626,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             new = row.safe_replacement(self.settings.min_version)
             if new and new not in passed and new not in renames.values():
                 renames[arg.keyword.value] = new
-        message = "; ".join(self._keyword_message(shown, row) for _, row in found)
+        message = self._keywords_message(shown, [row for _, row in found])
         fix = None
         withheld = None
         if len(renames) == len(found):
@@ -650,16 +651,35 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             return None
         return range_withheld(f"`{newest.replacement}=`", newest.replacement_since, self.settings)
 
-    def _keyword_message(self, shown: str, row: Parameter) -> str:
-        if row.removed_at(self.settings.target_version):
-            state = f"rejected since JAX {row.removed_in} (`TypeError`)"
-        else:
-            state = f"deprecated since JAX {row.deprecated_in}, rejected from {row.removed_in}"
-        if row.change == "renamed" and row.replacement:
-            advice = f"use `{row.replacement}=` (JAX {row.replacement_since}+)"
-        elif row.change == "positional-only":
-            advice = "pass it positionally"
+    def _keywords_message(self, shown: str, rows: list[Parameter]) -> str:
+        """One sentence per state and advice: ``jnp.clip(a_min=..., a_max=...)``: the keywords are rejected since
+        JAX 0.10.0 (`TypeError`); use `min=`, `max=` (JAX 0.4.27+)`` (not the whole sentence once per keyword)."""
+        groups: dict[tuple, list[Parameter]] = {}
+        for row in rows:
+            key = (self._keyword_state(row), row.change if row.replacement or row.change != "renamed" else "removed",
+                   row.replacement_since, row.note)
+            groups.setdefault(key, []).append(row)
+        return "; ".join(self._group_message(shown, key, group) for key, group in groups.items())
+
+    def _keyword_state(self, row: Parameter) -> str:
+        removed = row.removed_at(self.settings.target_version)
+        if row.source == "extend-rules":
+            return catalogue_messages.team_state(row.removed_in, row.deprecated_in, removed)
+        if removed:
+            return f"rejected since JAX {row.removed_in} (`TypeError`)"
+        return f"deprecated since JAX {row.deprecated_in}, rejected from {row.removed_in}"
+
+    @staticmethod
+    def _group_message(shown: str, key: tuple, rows: list[Parameter]) -> str:
+        state, change, since, note = key
+        keywords = ", ".join(f"{row.parameter}=..." for row in rows)
+        if change == "renamed":
+            advice = f"use {', '.join(f'`{row.replacement}=`' for row in rows)} (JAX {since}+)"
+        elif change == "positional-only":
+            advice = f"pass {'it' if len(rows) == 1 else 'them'} positionally"
+        elif "by this project" in state:  # a user rule: the team's note says more, JAX's changelog nothing
+            advice = "no replacement keyword is known"
         else:
             advice = "no replacement keyword is known (see the JAX changelog)"
-        note = f" ({row.note})" if row.note else ""
-        return f"`{shown}({row.parameter}=...)`: the keyword is {state}; {advice}{note}"
+        subject = "the keyword is" if len(rows) == 1 else "the keywords are"
+        return f"`{shown}({keywords})`: {subject} {state}; {advice}" + (f" ({note})" if note else "")

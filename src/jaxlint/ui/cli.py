@@ -19,6 +19,7 @@ from jaxlint.project.settings import OUTPUT_FORMATS
 from jaxlint.run.sources import DecodeError, decode_source
 from jaxlint.project.version_range import describe as describe_range, range_warnings
 from jaxlint.project.versions import Version
+from jaxlint.catalogue.extend import describe as describe_user_rules
 from jaxlint.ui.options import split_codes, version_option
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -342,6 +343,7 @@ def _describe_settings(settings) -> str:
         f"enabled rules:  {rules}",
         f"unsafe fixes:   {'on' if settings.unsafe_fixes else 'off'}",
         f"fixes:          {describe_range(settings)}",
+        f"extend-rules:   {describe_user_rules(settings.extend_rules, settings.root)}",
     ])
 
 
@@ -352,6 +354,16 @@ def _describe_pins(settings) -> str:
     if pinned is None:
         return "(none: no package encloses this path)"
     return f"{pinned.describe()} (package {pinned.package})"
+
+
+def _cwd_rule_folders() -> tuple[Path, ...]:
+    """The ``extend-rules`` folders of the configuration that applies here (``jaxlint rule``/``rules`` list a
+    team's own rules with the built-in ones); a broken configuration is a warning there, not an error."""
+    try:
+        return SettingsResolver(Overrides()).for_path(Path(".")).extend_rules
+    except ConfigError as error:
+        click.echo(f"jaxlint: warning: user rules not listed: {str(error).splitlines()[0]}", err=True)
+        return ()
 
 
 def _warn_about_range(settings) -> None:
@@ -373,15 +385,37 @@ def list_rules(output_format: str) -> None:
             for entry in ENGINE_CODES.values()]
     rows += [(rule.code, rule.name, rule.since, fix_availability(rule), "opt-in" if rule.opt_in else "default",
               rule.summary) for rule in all_rules()]
+    folders = _cwd_rule_folders()
+    user = _user_rules_by_code(folders)
     if output_format == "json":
         import json
 
         keys = ("code", "name", "since", "fix", "enabled", "summary")
-        click.echo(json.dumps([dict(zip(keys, row)) for row in rows], indent=2))
+        listed = [dict(zip(keys, row)) for row in rows]
+        for item in listed:
+            if item["code"] in user:
+                item["user_rules"] = user[item["code"]]
+        click.echo(json.dumps(listed, indent=2))
         return
     click.echo(f"{'code':<8} {'name':<30} {'since':<8} {'fix':<7} {'enabled':<8} summary")
     for row in rows:
         click.echo(f"{row[0]:<8} {row[1]:<30} {row[2]:<8} {row[3]:<7} {row[4]:<8} {row[5]}")
+    if folders:
+        click.echo(f"\nUser rules (extend-rules): {describe_user_rules(folders, Path.cwd().resolve())}")
+        click.echo(f"  read by {', '.join(sorted(user))} as the built-in catalogue (`jaxlint rule CODE` lists them)")
+
+
+def _user_rules_by_code(folders: tuple[Path, ...]) -> dict[str, list[str]]:
+    """The names of the user's rows (``extend-rules``) per rule code that reports them."""
+    from jaxlint.catalogue.extend import rule_of, user_rows
+
+    by_code: dict[str, list[str]] = {}
+    for _, kind, row in user_rows(folders):
+        name = f"{row['name']}({row['parameter']}=)" if kind == "parameter" else row["name"]
+        for code in ("JAX101", "JAX402", "JAX103"):
+            if code in rule_of(kind, row):
+                by_code.setdefault(code, []).append(name)
+    return by_code
 
 
 @main.command("rule", short_help="Print one rule's documentation (e.g. `jaxlint rule JAX202`).")
@@ -403,7 +437,7 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
     JAX402 (deprecated symbols) and JAX102 (removed config options) list every row; JAX101 (removed symbols, over a
     thousand) prints a summary per module unless given --all or --grep.
     """
-    from jaxlint.ui.docs import entries_documentation, rule_documentation
+    from jaxlint.ui.docs import entries_documentation, rule_documentation, user_rules_documentation
     from jaxlint.rules import rule_by_code
 
     from jaxlint.lint.engine_codes import ENGINE_CODES
@@ -415,9 +449,17 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
     if rule is None:
         click.echo(f"jaxlint: error: unknown rule code {code!r} (see `jaxlint rules`)", err=True)
         sys.exit(EXIT_ERROR)
+    folders = _cwd_rule_folders()
+    catalogue = None
+    if folders:
+        from jaxlint.catalogue.extend import extended
+
+        catalogue = extended(folders)
     text = rule_documentation(rule)
-    listing = entries_documentation(rule, target_version, grep=grep, show_all=show_all) if entries else None
-    click.echo(text if listing is None else text + "\n" + listing)
+    listing = entries_documentation(rule, target_version, grep=grep, show_all=show_all,
+                                    catalogue=catalogue) if entries else None
+    user = user_rules_documentation(rule, folders, target_version) if folders else None
+    click.echo("\n".join(part for part in (text, listing, user) if part))
 
 
 def _register_optional_commands() -> None:

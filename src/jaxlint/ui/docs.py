@@ -85,12 +85,14 @@ def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
     return fix + " (positional calls)" if entry.fix == POSITIONAL_CALL else fix
 
 
-def _catalogue_replacement(entry, target: Version) -> str | None:
+def _catalogue_replacement(entry, target: Version, catalogue=None) -> str | None:
     from jaxlint.catalogue import load
     from jaxlint.rules.catalogue_messages import usable_replacement
 
+    if entry.advice:  # the named replacement is no drop-in (or there is none): what the finding says instead
+        return entry.advice
     parts = []
-    replacement = usable_replacement(load(), entry, target)  # never one that is itself gone at the target
+    replacement = usable_replacement(catalogue or load(), entry, target)  # never one that is itself gone at the target
     if replacement:
         since = entry.replacement_since if replacement == entry.replacement else None
         parts.append(f"`{replacement}`" + (f" ({since}+)" if since else ""))
@@ -100,18 +102,18 @@ def _catalogue_replacement(entry, target: Version) -> str | None:
     return ", ".join(parts) or None
 
 
-def _symbol_rows(rule: type[Rule], target: Version) -> list[EntryRow]:
+def _symbol_rows(rule: type[Rule], target: Version, catalogue=None) -> list[EntryRow]:
     from types import SimpleNamespace
 
     from jaxlint.catalogue import load
     from jaxlint.rules.catalogue_symbols import OWNED_ELSEWHERE
 
-    catalogue = load()
+    catalogue = catalogue or load()
     versions = tuple(v for v in catalogue.versions if Version(v) <= target)
     # The rule's own selection (removed / deprecated at the target), as `CatalogueSymbolRule._entry` applies it.
     probe = SimpleNamespace(settings=SimpleNamespace(target_version=target))
     rows = [EntryRow(e.name, e.kind, e.module if e.kind == "symbol" else e.name, e.deprecated_in, e.removed_in,
-                     _catalogue_replacement(e, target), _catalogue_fix(e, versions))
+                     _catalogue_replacement(e, target, catalogue), _catalogue_fix(e, versions))
             for e in catalogue.entries
             if e.kind in ("symbol", "module") and not e.name.startswith(OWNED_ELSEWHERE) and rule._applies(probe, e)]
     return sorted(rows, key=lambda r: r.name)
@@ -139,13 +141,13 @@ def _config_rows(target: Version) -> list[EntryRow]:
     return rows
 
 
-def entry_rows(rule: type[Rule], target_version: Version | None = None) -> list[EntryRow] | None:
+def entry_rows(rule: type[Rule], target_version: Version | None = None, catalogue=None) -> list[EntryRow] | None:
     """The catalogue entries ``rule`` reports at ``target_version`` (default: the newest release jaxlint knows):
     JAX101 the symbols and modules removed there, JAX402 those deprecated and not yet removed, JAX102 the removed
     config flags (and their ``compiler_options`` spellings) of its own table. None for a rule not driven by entries."""
     target = target_version or NEWEST_KNOWN
     if rule.code in ("JAX101", "JAX402"):
-        return _symbol_rows(rule, target)
+        return _symbol_rows(rule, target, catalogue)
     if rule.code == "JAX102":
         return _config_rows(target)
     return None
@@ -200,12 +202,12 @@ def _version_span(values) -> str:
 
 
 def entries_documentation(rule: type[Rule], target_version: Version | None = None, grep: str | None = None,
-                          show_all: bool = False, command: str = "jaxlint rule") -> str | None:
+                          show_all: bool = False, command: str = "jaxlint rule", catalogue=None) -> str | None:
     """The "Entries" section of a catalogue-driven rule's documentation, None for other rules.
 
     Every row when there are at most ``FULL_TABLE_LIMIT`` (or ``show_all``, or a ``grep`` filter: a case-insensitive
     substring of the name or the replacement); otherwise a summary per module and how to see the rows."""
-    rows = entry_rows(rule, target_version)
+    rows = entry_rows(rule, target_version, catalogue)
     if rows is None:
         return None
     target = target_version or NEWEST_KNOWN
@@ -236,3 +238,38 @@ def entries_documentation(rule: type[Rule], target_version: Version | None = Non
     head += ["", (f"Per module (`{command} {rule.code} --all` lists every entry, "
                   f"`{command} {rule.code} --grep TEXT` those whose name or replacement contains TEXT):")]
     return "\n".join(head + ["", entries_summary(rows)]) + "\n"
+
+
+# -- a team's own rules (``extend-rules``), listed where the built-in ones are ----------------------------------------
+def user_rules_documentation(rule: type[Rule], folders, target_version: Version | None = None) -> str | None:
+    """The rows of the user's rule folders that ``rule`` reads, in full (they are few), with the message each
+    finding gives; None when the rule reads none of them."""
+    from jaxlint.catalogue.extend import extended, rule_of, user_rows
+    from jaxlint.rules.catalogue_messages import team_headline
+
+    if rule.code not in ("JAX101", "JAX402", "JAX103") or not folders:
+        return None
+    target = target_version or NEWEST_KNOWN
+    catalogue = extended(tuple(folders))
+    lines = []
+    for folder, kind, row in user_rows(tuple(folders)):
+        if rule.code not in rule_of(kind, row):
+            continue
+        if kind == "parameter":
+            change = row.get("change", "removed")
+            replacement = f"`{row['replacement']}=` ({row['replacement_since']}+)" if row.get("replacement") else "—"
+            lines.append(f"| `{row['name']}({row['parameter']}=)` | keyword, {change} | {_cell(row.get('deprecated_in'))} "
+                         f"| {_cell(row.get('removed_in'))} | {replacement} | {folder.name} |")
+            continue
+        entry = catalogue.get(row["name"], kind)
+        said = team_headline(catalogue, entry, target, target) if entry.source == "extend-rules" else (
+            "overrides the built-in entry: " + ", ".join(f"`{key}`" for key in row if key != "name"))
+        lines.append(f"| `{row['name']}` | {kind} | {_cell(entry.deprecated_in)} | {_cell(entry.removed_in)} "
+                     f"| {_cell(said)} | {folder.name} |")
+    if not lines:
+        return None
+    head = ["## User rules (extend-rules)", "",
+            f"{len(lines)} row{'s' if len(lines) != 1 else ''} of the project's own rule folders "
+            f"({', '.join(str(f) for f in folders)}), reported by {rule.code} as the built-in ones are:", "",
+            "| name | kind | deprecated in | removed in | message / replacement | folder |", "|---|---|---|---|---|---|"]
+    return "\n".join(head + lines) + "\n"
