@@ -94,7 +94,7 @@ def test_pip_check_ignores_packages_jaxlint_does_not_install(monkeypatch, tmp_pa
 def test_old_releases_get_the_numpy_their_jaxlib_was_built_for(monkeypatch, tmp_path):
     from jaxlint.verify.envs import period_constraints
 
-    assert period_constraints("0.4.20") == ["numpy<2"] and period_constraints("0.4.25") == ["numpy<2"]
+    assert period_constraints("0.4.20") == ["scipy<1.13", "numpy<2"] and period_constraints("0.4.25") == ["numpy<2"]
     assert period_constraints("0.4.26") == [] and period_constraints("0.12.0.1") == []
     monkeypatch.setenv("JAXLINT_ENV_DIR", str(tmp_path))
     req = requirements_for("0.4.20", "cpu", ["numpy==2.5.5"])

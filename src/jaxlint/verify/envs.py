@@ -81,9 +81,12 @@ def requirements_for(version: str, platform: str | None, frozen: list[str]) -> R
 
 # Packages an old jaxlib needs older than the target's, because its wheels do not say so (jaxlib 0.4.25 declares
 # `numpy>=1.22`, was built against NumPy 1 and crashes at import under NumPy 2). Measured here on Python 3.12 with
-# NumPy 2.5.5: jaxlib 0.4.25 segfaults (`_ARRAY_API not found`), 0.4.26, 0.4.28 and 0.4.30 run. ml_dtypes needs no
-# row: pip picks one that works with the NumPy it is given. (release from which the row no longer applies, pins)
+# NumPy 2.5.5: jaxlib 0.4.25 segfaults (`_ARRAY_API not found`), 0.4.26, 0.4.28 and 0.4.30 run. With SciPy 1.17.1,
+# `import jax.scipy.linalg` fails in 0.4.20, 0.4.21 and 0.4.23 (`scipy.linalg` has no `tril` since SciPy 1.13) and
+# works in 0.4.24 and 0.4.25. ml_dtypes needs no row: pip picks one that works with the NumPy it is given.
+# (the release from which the row no longer applies, its pins)
 PERIOD_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("0.4.24", ("scipy<1.13",)),
     ("0.4.26", ("numpy<2",)),
 )
 
@@ -213,7 +216,7 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     return python
 
 
-SMOKE = "import jax.numpy as jnp; assert float(jnp.ones(3).sum()) == 3.0"
+SMOKE = "import jax.numpy as jnp, jax.scipy.linalg; assert float(jnp.ones(3).sum()) == 3.0"
 
 
 def smoke_test(python: Path) -> list[str]:
