@@ -57,10 +57,35 @@ def test_a_baseline_jax_that_is_not_a_version_is_refused(monkeypatch, empty_env_
 
 
 def test_a_baseline_jax_the_index_does_not_have_is_refused(monkeypatch):
-    monkeypatch.setattr(validate, "published_jax_versions", lambda python: ["0.10.1", "0.10.2", "0.11.0"])
+    monkeypatch.setattr(validate, "published_jax_versions",
+                        lambda python, package="jax": ["0.10.1", "0.10.2", "0.11.0"])
     with pytest.raises(validate.InvalidArgument, match=r"no jax 0.10.3 \(closest: 0.10.2, 0.10.1, 0.11.0\)"):
         validate.check_baseline_jax("0.10.3", NO_JAX, print)
     assert validate.check_baseline_jax("0.10.2", NO_JAX, print) == "0.10.2"
+
+
+def test_a_baseline_jax_without_a_jaxlib_for_this_python_is_refused_before_any_build(monkeypatch):
+    published = {"jax": ["0.4.13", "0.4.17", "0.10.2"], "jaxlib": ["0.4.17", "0.10.2"]}
+    monkeypatch.setattr(validate, "published_jax_versions", lambda python, package="jax": published[package])
+    monkeypatch.setattr(validate, "_python_version", lambda python: "3.12")
+    with pytest.raises(validate.InvalidArgument) as refused:
+        validate.check_baseline_jax("0.4.13", NO_JAX, print)
+    assert str(refused.value) == (
+        "--baseline-jax 0.4.13: the package index has no jaxlib 0.4.13 for Python 3.12 (the target's interpreter, "
+        "which builds the baseline environment); the oldest jaxlib it has for Python 3.12 is 0.4.17. Give "
+        "--baseline-python with an environment of an older Python that has it")
+    assert validate.check_baseline_jax("0.4.17", NO_JAX, print) == "0.4.17"
+
+
+@pytest.mark.slow
+def test_the_real_index_has_no_jaxlib_0_4_13_for_python_3_12():
+    from tests.support.jaxenv import python312
+
+    python = python312()
+    if python is None:
+        pytest.skip("no Python 3.12")
+    with pytest.raises(validate.InvalidArgument, match="no jaxlib 0.4.13 for Python 3.12"):
+        validate.check_baseline_jax("0.4.13", python, print)
 
 
 def test_gpu_platform_on_a_host_without_one_is_refused(monkeypatch):

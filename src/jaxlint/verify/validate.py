@@ -40,10 +40,11 @@ def parse_jax_version(value: str) -> Version:
 _AVAILABLE = re.compile(r"^Available versions:\s*(.*)$", re.MULTILINE)
 
 
-def published_jax_versions(python: str) -> list[str] | None:
-    """The jax versions the configured package index has (``pip index versions jax``), or None if pip can't say."""
+def published_jax_versions(python: str, package: str = "jax") -> list[str] | None:
+    """The versions of ``package`` the configured package index has for ``python`` (``pip index versions``: only
+    releases with a file that installs there), or None if pip can't say."""
     try:
-        out = subprocess.run([python, "-m", "pip", "index", "versions", "jax", "--disable-pip-version-check"],
+        out = subprocess.run([python, "-m", "pip", "index", "versions", package, "--disable-pip-version-check"],
                              capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -65,7 +66,26 @@ def check_baseline_jax(value: str, pip_python: str, echo) -> str:
         near = sorted(available, key=lambda v: _distance(v, version))[:5]
         raise InvalidArgument(f"--baseline-jax {value}: the package index has no jax {value} (closest: "
                               f"{', '.join(near)})")
+    # jax is pure Python and installs anywhere; its jaxlib has wheels for the Pythons of its time only. Found here,
+    # not after pip has built half an environment and failed.
+    wheels = published_jax_versions(pip_python, "jaxlib")
+    if wheels is not None and value not in wheels:
+        python = _python_version(pip_python)
+        oldest = min(wheels, key=lambda v: _distance(v, Version("0")), default=None)
+        raise InvalidArgument(f"--baseline-jax {value}: the package index has no jaxlib {value} for Python {python} "
+                              f"(the target's interpreter, which builds the baseline environment)"
+                              + (f"; the oldest jaxlib it has for Python {python} is {oldest}" if oldest else "")
+                              + ". Give --baseline-python with an environment of an older Python that has it")
     return value
+
+
+def _python_version(python: str) -> str:
+    try:
+        out = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True,
+                             text=True, timeout=60)
+        return out.stdout.strip() or "?"
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
 
 
 def _distance(text: str, version: Version) -> tuple:
