@@ -62,7 +62,10 @@ Hand-written rewrites, each valid on every release of the range:
 - `jax.experimental.optimizers`/`stax` become `jax.example_libraries.optimizers`/`stax` (the same modules);
 - `PartitionSpec` from `jax.interpreters.pxla`, `jax.experimental.pjit` or `jax.experimental`, and
   `jax.experimental.maps.Mesh`, become `jax.sharding.PartitionSpec`/`Mesh` (the same objects);
-- `from jax.config import config` becomes `from jax import config` (the same object).
+- `from jax.config import config` becomes `from jax import config` (the same object);
+- `jax.partial`, `jax.lax.partial` and `jax.util.partial` (removed in 0.2.21/0.2.22, not in the generated
+  catalogue because they were functools' object) become `functools.partial` (the same object from 0.2.8 on; the
+  import is added) where the min version is 0.2.8 or later.
 Below the oldest release the catalogue knows, no rule fixes anything (`--show-settings` says so).
 `jax.tree_multimap` / `jax.tree_util.tree_multimap` (removed in 0.3.16; the last releases that had it forwarded every
 argument to `tree_map`, documented as a drop-in replacement) become `jax.tree_util.tree_map` only where every use is
@@ -193,6 +196,42 @@ Per entry: `removed_in` in the catalogue (0.4.20 ... newest).
     ]
 
     INVALID = [
+        Invalid("""
+            import jax
+
+
+            @jax.partial(jax.jit, static_argnums=1)
+            def scale(x, n):
+                return x * n
+        """, fixed="""
+            import functools
+            import jax
+
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def scale(x, n):
+                return x * n
+        """, min_version="0.2.8", note="jax.partial (gone in 0.2.21) was functools.partial: `import functools` added"),
+        Invalid("""
+            import functools
+            from jax import partial
+            from jax import lax
+            add_one = lax.partial(lax.add, 1)
+        """, fixed="""
+            import functools
+            from functools import partial
+            from jax import lax
+            add_one = functools.partial(lax.add, 1)
+        """, count=2, min_version="0.2.8", note="from jax import partial; jax.lax.partial with functools imported"),
+        Invalid("""
+            import jax
+            f = jax.partial(g, 1)
+        """, min_version="0.2.5", note="below 0.2.8 jax.partial was a wrapper of its own (update_wrapper): no fix"),
+        Invalid("""
+            import jax
+            def build(functools):
+                return jax.partial(functools, 1)
+        """, min_version="0.2.8", note="`functools` names something else there: no fix"),
         Invalid("""
             import jax
             y = jax.tree_map(f, tree)

@@ -347,10 +347,17 @@ module: that `compile` is the project's).
 | `jax_refs_to_pins` | 0.11.1 |
 | `jax_pallas_use_mosaic_gpu` | 0.11.2 |
 | `jax_ragged_dot_use_gpu_pallas_triton_lowering` | 0.12.0 |
-| options JAX defined without the `jax_` prefix: `experimental_xmap_spmd_lowering` (and `_manual`, `experimental_xmap_ensure_fixed_sharding`) 0.4.31, `mock_num_processes` 0.4.32 (now `mock_num_gpu_processes`), `check_rep` 0.6.1 (now `check_vma`), `mosaic_use_cpp_passes` 0.4.24, `mosaic_on_device_checks` 0.4.26, `mosaic_use_python_pipeline` 0.6.1, `allow_ragged_dot_tpu_explicit_transpose` 0.10.1 (hand rows in `rules/overlay.toml`; their environment variables are not reported: `CHECK_REP` is more likely the project's own) | its release |
+| `mosaic_use_cpp_passes`, `mosaic_on_device_checks` | 0.4.24, 0.4.26 |
+| `experimental_xmap_spmd_lowering`, `..._manual`, `experimental_xmap_ensure_fixed_sharding` | 0.4.31 |
+| `mock_num_processes` (now `mock_num_gpu_processes`) | 0.4.32 |
+| `check_rep` (now `check_vma`), `mosaic_use_python_pipeline` | 0.6.1 |
+| `allow_ragged_dot_tpu_explicit_transpose` | 0.10.1 |
 | every other option the generated catalogue lists as removed (`jax_enable_memories`, `jax_dynamic_shapes`, ...; `jaxlint rule JAX102` lists them) | its release |
 
-An option is reported when the target version is at least the release that removed it.
+An option is reported when the target version is at least the release that removed it. The options without the
+`jax_` prefix (hand rows in `rules/overlay.toml`: the generator reads only `jax*` names) are reported in
+`jax.config.update(...)` and `jax.config.<option>`, not as environment variables (`CHECK_REP` is more likely the
+project's own variable).
 
 ## Why
 From the removing release on (checked on JAX 0.11.1 and 0.12.0.1 for the effort flags):
