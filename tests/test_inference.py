@@ -110,6 +110,9 @@ def kind_of_last(source: str) -> str | None:
     ("from .exporting import MyExport\ndef f(e: MyExport):\n    e", OTHER),
     ("from myproject.exporting import MyExport\ndef f(e: MyExport):\n    e", OTHER),
     ("def f(e: int):\n    e", OTHER),
+    # elements of ``device_buffers`` (a name only JAX arrays have)
+    ("def f(x):\n    x.device_buffers[0]", ARRAY),
+    ("def f(x):\n    for b in x.device_buffers:\n        b", ARRAY),
 ])
 def test_known(source, expected):
     assert kind_of_last(textwrap.dedent(source)) == expected
@@ -146,6 +149,11 @@ def test_known(source, expected):
     "import jax\njax.numpy",  # a module
     "def f(*meshes: jax.sharding.Mesh):\n    meshes",
     "class T:\n    @staticmethod\n    def f(mesh):\n        mesh.x = 1\n        mesh.x",
+    "def f(x):\n    x.device_buffers[0:2]",  # a slice: a list
+    "def f(x):\n    for a, b in x.device_buffers:\n        b",  # unpacked
+    "def f(x):\n    x.buffers[0]",
+    "class P:\n    def __init__(self):\n        self.device_buffers = []\n    def f(self):\n"
+    "        for b in self.device_buffers:\n            b",  # the project's own attribute
 ])
 def test_unknown(source):
     assert kind_of_last(textwrap.dedent(source)) is None

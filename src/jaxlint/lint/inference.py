@@ -15,7 +15,9 @@ What is followed, all within one module and only for the expressions a rule asks
 - ``self.x``: every ``self.x = ...`` / ``self.x: T`` in the methods of the enclosing class, and an ``x: T``
   annotation in the class body, must agree;
 - calls of the module's own functions: the return annotation, or else every ``return`` giving the same kind;
-- annotations: ``jax.Array``, ``jax.sharding.Mesh``, ``jax.export.Exported``..., ``Optional[...]``/``X | None``.
+- annotations: ``jax.Array``, ``jax.sharding.Mesh``, ``jax.export.Exported``..., ``Optional[...]``/``X | None``;
+- the elements of ``x.device_buffers`` (``x.device_buffers[0]``, ``for b in x.device_buffers``, also in a
+  comprehension): ``jax.Array``s, unless ``x`` is known to be the project's own object.
 A binding to the literal ``None`` is neutral (``global_mesh = None``, set to a mesh later, holds a mesh wherever it is
 used as one). A value known to be an instance of a class that is not JAX's is ``OTHER``, never a JAX type: ``self``
 in a method of a module class whose bases are known and not JAX's, a call of a class of the module, an annotation
@@ -142,7 +144,16 @@ class ValueInference:
             return self._call_kind(node)
         if isinstance(node, cst.NamedExpr):
             return self.kind_of(node.value)
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and self._holds_device_buffers(node.value):
+            return ARRAY  # ``x.device_buffers[0]``
         return _UNKNOWN
+
+    def _holds_device_buffers(self, node: cst.BaseExpression) -> bool:
+        """``x.device_buffers``: a list of single-device ``jax.Array``s. The name is JAX's own (no other common
+        library has it), so any receiver counts except one known to be the project's own object."""
+        return isinstance(node, cst.Attribute) and node.attr.value == "device_buffers" \
+            and self.kind_of(node.value) != OTHER
 
     def _call_kind(self, call: cst.Call) -> str | None:
         func = call.func
@@ -226,6 +237,10 @@ class ValueInference:
             return self.kind_of(bound.value) if bound.value is not None else _UNKNOWN
         if isinstance(bound, cst.NamedExpr):
             return self.kind_of(bound.value)
+        if isinstance(bound, (cst.For, cst.CompFor)):
+            # ``for b in x.device_buffers`` (a statement or a comprehension): each ``b`` is a ``jax.Array``
+            named = isinstance(bound.target, cst.Name) and bound.target.value == name
+            return ARRAY if named and self._holds_device_buffers(bound.iter) else _UNKNOWN
         if isinstance(bound, cst.Param):
             if bound.annotation is None or bound.star:
                 return _UNKNOWN

@@ -78,7 +78,9 @@ def headline(catalogue: Catalogue, entry: Entry, target: Version | str, min_vers
     if replacement:
         head += f"; use `{replacement}`"
         since = entry.replacement_since if replacement == entry.replacement else None
-        if not fixed_to and since and parse_version(since) > parse_version(min_version):
+        # (not for a name outside JAX: ``functools.partial`` exists everywhere, its ``since`` is about the rename)
+        if not fixed_to and since and replacement.startswith("jax.") \
+                and parse_version(since) > parse_version(min_version):
             head += f" (JAX {since}+)"
     return head
 

@@ -326,6 +326,10 @@ class CatalogueSymbolRule(Rule):
         elif rep.startswith("jax.") and isinstance(root, cst.Name) and (reach := self._jax_at(root)):
             # ``from jax import core; core.Primitive``: spelled from ``jax``, bound by the added import if need be
             root_q, text, binds_jax = "jax", rep, reach == "free"
+        elif not rep.startswith(self.ROOTS) and isinstance(root, cst.Name) \
+                and (reach := self._jax_at(root, package := rep.partition(".")[0])):
+            # outside JAX (``jax.partial`` -> ``functools.partial``): spelled from that package, imported if need be
+            root_q, text, binds_jax = package, rep, reach == "free"
         else:
             return None
         edits = [Replace(node, text)]
@@ -339,17 +343,18 @@ class CatalogueSymbolRule(Rule):
             edits.insert(0, extra)
         return safe_fix(f"Use `{rep}`", *edits)
 
-    def _jax_at(self, name: cst.Name) -> str | None:
-        """How ``jax`` can be written where ``name`` stands: "bound" (``import jax`` reaches it, nothing shadows
-        it), "free" (nothing binds it in reach: an added ``import jax...`` will), None (taken by something else)."""
+    def _jax_at(self, name: cst.Name, package: str = "jax") -> str | None:
+        """How ``package`` (``jax``) can be written where ``name`` stands: "bound" (``import jax`` reaches it,
+        nothing shadows it), "free" (nothing binds it in reach: an added ``import jax...`` will), None (taken by
+        something else)."""
         resolver = self.context.resolver
         scope = resolver.scope_of(name)
         if scope is None:
             return None
-        qualified = resolver.qualified_in_scope("jax", scope)
-        if qualified == "jax":
+        qualified = resolver.qualified_in_scope(package, scope)
+        if qualified == package:
             return "bound"
-        if qualified is None and not resolver.is_bound_in_scope("jax", scope) and not _has_star_import(scope):
+        if qualified is None and not resolver.is_bound_in_scope(package, scope) and not _has_star_import(scope):
             return "free"
         return None
 

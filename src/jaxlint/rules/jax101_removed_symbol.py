@@ -70,6 +70,9 @@ Hand-written rewrites, each valid on every release of the range:
   (`from jax import abstract_arrays`, `from jax.extend import ffi`, `from jax.lib import xla_bridge`), leaves the
   import (the whole statement when it imports nothing else): otherwise the fixed file still fails to import. Any use
   left, a string naming it (`__all__`), another binding of the name, or a package `__init__.py` keeps the import.
+- `jax.partial`, `jax.lax.partial` and `jax.util.partial` (removed in 0.2.21/0.2.22, not in the generated
+  catalogue because they were functools' object) become `functools.partial` (the same object from 0.2.8 on; the
+  import is added) where the min version is 0.2.8 or later.
 Below the oldest release the catalogue knows, no rule fixes anything (`--show-settings` says so).
 `jax.tree_multimap` / `jax.tree_util.tree_multimap` (removed in 0.3.16; the last releases that had it forwarded every
 argument to `tree_map`, documented as a drop-in replacement) become `jax.tree_util.tree_map` only where every use is
@@ -201,6 +204,42 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
     ]
 
     INVALID = [
+        Invalid("""
+            import jax
+
+
+            @jax.partial(jax.jit, static_argnums=1)
+            def scale(x, n):
+                return x * n
+        """, fixed="""
+            import functools
+            import jax
+
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def scale(x, n):
+                return x * n
+        """, min_version="0.2.8", note="jax.partial (gone in 0.2.21) was functools.partial: `import functools` added"),
+        Invalid("""
+            import functools
+            from jax import partial
+            from jax import lax
+            add_one = lax.partial(lax.add, 1)
+        """, fixed="""
+            import functools
+            from functools import partial
+            from jax import lax
+            add_one = functools.partial(lax.add, 1)
+        """, count=2, min_version="0.2.8", note="from jax import partial; jax.lax.partial with functools imported"),
+        Invalid("""
+            import jax
+            f = jax.partial(g, 1)
+        """, min_version="0.2.5", note="below 0.2.8 jax.partial was a wrapper of its own (update_wrapper): no fix"),
+        Invalid("""
+            import jax
+            def build(functools):
+                return jax.partial(functools, 1)
+        """, min_version="0.2.8", note="`functools` names something else there: no fix"),
         Invalid("""
             import jax
             y = jax.tree_map(f, tree)

@@ -69,7 +69,8 @@ REMOVED_FLAGS: dict[str, RemovedFlag] = {flag.name: flag for flag in (
 # reported from the release that removed it, never deleted automatically (no default was verified for them).
 _CATALOGUE_ADVICE = ("the option no longer exists (the JAX changelog of that release says what replaced it, if "
                      "anything): remove or replace this use by hand")
-REMOVED_FLAGS.update({entry.name: RemovedFlag(entry.name, entry.removed_in, _CATALOGUE_ADVICE)
+REMOVED_FLAGS.update({entry.name: RemovedFlag(entry.name, entry.removed_in,
+                                             entry.note or _CATALOGUE_ADVICE)
                       for entry in load().of_kind("config") if entry.removed_in and entry.name not in REMOVED_FLAGS})
 COMPILER_OPTIONS: dict[str, RemovedFlag] = {
     flag.compiler_option: flag for flag in REMOVED_FLAGS.values() if flag.compiler_option}
@@ -346,9 +347,17 @@ module: that `compile` is the project's).
 | `jax_refs_to_pins` | 0.11.1 |
 | `jax_pallas_use_mosaic_gpu` | 0.11.2 |
 | `jax_ragged_dot_use_gpu_pallas_triton_lowering` | 0.12.0 |
+| `mosaic_use_cpp_passes`, `mosaic_on_device_checks` | 0.4.24, 0.4.26 |
+| `experimental_xmap_spmd_lowering`, `..._manual`, `experimental_xmap_ensure_fixed_sharding` | 0.4.31 |
+| `mock_num_processes` (now `mock_num_gpu_processes`) | 0.4.32 |
+| `check_rep` (now `check_vma`), `mosaic_use_python_pipeline` | 0.6.1 |
+| `allow_ragged_dot_tpu_explicit_transpose` | 0.10.1 |
 | every other option the generated catalogue lists as removed (`jax_enable_memories`, `jax_dynamic_shapes`, ...; `jaxlint rule JAX102` lists them) | its release |
 
-An option is reported when the target version is at least the release that removed it.
+An option is reported when the target version is at least the release that removed it. The options without the
+`jax_` prefix (hand rows in `rules/overlay.toml`: the generator reads only `jax*` names) are reported in
+`jax.config.update(...)` and `jax.config.<option>`, not as environment variables (`CHECK_REP` is more likely the
+project's own variable).
 
 ## Why
 From the removing release on (checked on JAX 0.11.1 and 0.12.0.1 for the effort flags):
@@ -488,9 +497,32 @@ resetting it on the old JAX, so deleting it would change behaviour there).
                 return 0.5
             jax.config.update(jax_exec_time_optimization_effort(), 0.5)
         """, note="the option name is not a literal: nothing to say for sure"),
+        Valid("""
+            import os
+            import jax
+            os.environ["CHECK_REP"] = "1"
+            flags = {}
+            flags.update(check_rep=True)
+            jax.config.update("check_vma", True)
+        """, note="a bare option's name as an environment variable or elsewhere: the project's own"),
+        Valid("""
+            import jax
+            jax.config.update("experimental_xmap_spmd_lowering", True)
+        """, target_version="0.4.30", note="a bare option, target before its removal"),
     ]
 
     INVALID = [
+        Invalid("""
+            import jax
+            jax.config.update("experimental_xmap_spmd_lowering", True)
+            jax.config.update("check_rep", False)
+            jax.config.update("mock_num_processes", 2)
+        """, count=3, note="options JAX defined without the `jax_` prefix (removed in 0.4.31, 0.6.1, 0.4.32)"),
+        Invalid("""
+            from jax import config
+            if config.experimental_xmap_spmd_lowering_manual:
+                pass
+        """, note="reading a bare option"),
         Invalid("""
             import jax
             jax.config.update("jax_enable_memories", True)
@@ -713,6 +745,11 @@ resetting it on the old JAX, so deleting it would change behaviour there).
     def watched(self, flag: str) -> bool:
         removed = REMOVED_FLAGS.get(flag)
         return removed is not None and self.settings.target_version >= Version(removed.removed)
+
+    def flag_for_env(self, variable: str) -> str | None:
+        # A bare option (``check_rep``) reads ``CHECK_REP`` too, but a variable of that name in a project is far
+        # more often the project's own: only ``JAX``-prefixed variables are taken as JAX's.
+        return super().flag_for_env(variable) if variable.startswith("JAX") else None
 
     def flag_for_option(self, key: str) -> str | None:
         removed = COMPILER_OPTIONS.get(key)

@@ -78,8 +78,9 @@ The first four names are JAX's own: they are reported on any receiver in a file 
 value inference (`jaxlint.lint.inference`) knows is not a JAX object (an instance of the module's own class, `self`).
 `x.device()` is a common method name elsewhere (PyTorch tensors, for one), so it is reported only where the
 inference knows `x` holds a `jax.Array`: the result of `jnp.*`, `jax.random.*`, `jax.device_put`,
-`jax.jit(f)(...)`, a parameter annotated `jax.Array`, a name or `self.x` bound only to those. Unknown receivers
-are left alone.
+`jax.jit(f)(...)`, a parameter annotated `jax.Array`, an element of `y.device_buffers` (`for b in
+y.device_buffers`, `y.device_buffers[0]`: the name is JAX's own), a name or `self.x` bound only to those. Unknown
+receivers are left alone.
 
 ## Why
 Each of these raises on the target version (checked by execution on JAX 0.10.2 and 0.12.0.1, and in the sources
@@ -148,6 +149,16 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
             print(pool.device_buffers)
         """, note="the project's own object with such an attribute"),
         Valid("""
+            import jax
+
+            class BufferPool:
+                def __init__(self):
+                    self.device_buffers = []
+
+                def devices(self):
+                    return [b.device() for b in self.device_buffers] + [self.device_buffers[0].device()]
+        """, note="elements of the project's own device_buffers"),
+        Valid("""
             import jax.numpy as jnp
             x = jnp.arange(8)
             try:
@@ -176,11 +187,34 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
             import jax
             def local_devices(sharded):
                 return [b.device() for b in sharded.device_buffers]
+        """, fixed="""
+            import jax
+            def local_devices(sharded):
+                return [b.device for b in sharded.device_buffers]
         """, unsafe_fixed="""
             import jax
             def local_devices(sharded):
-                return [b.device() for b in [shard.data for shard in sharded.addressable_shards]]
-        """, note="an unknown receiver: by name, unsafe fix; b.device() on an unknown b is not reported"),
+                return [b.device for b in [shard.data for shard in sharded.addressable_shards]]
+        """, count=2, note="an unknown receiver: device_buffers by name, unsafe fix; its elements are arrays"),
+        Invalid("""
+            import jax
+            def first_device(x):
+                for buffer in x.device_buffers:
+                    print(buffer.device())
+                return x.device_buffers[0].device()
+        """, fixed="""
+            import jax
+            def first_device(x):
+                for buffer in x.device_buffers:
+                    print(buffer.device)
+                return x.device_buffers[0].device
+        """, unsafe_fixed="""
+            import jax
+            def first_device(x):
+                for buffer in [shard.data for shard in x.addressable_shards]:
+                    print(buffer.device)
+                return [shard.data for shard in x.addressable_shards][0].device
+        """, count=4, note="elements of device_buffers: a for loop, an index"),
         Invalid("""
             import jax
             x = jax.device_put(jnp.ones(3))

@@ -74,14 +74,17 @@ class TupleReturn(Rule):
 Finds results of `jnp.meshgrid`, `jnp.broadcast_arrays` and `jnp.atleast_1d/2d/3d` (with several arguments, or
 none) that are used as a **list**: a list method (`append`, `extend`, `insert`, `pop`, `remove`, `sort`,
 `reverse`, `clear`, `copy`), item or slice assignment or deletion, `+` with a list on either side, the in-place
-operators `+=` and `*=`, `isinstance(x, list)`, `type(x) is list` (or `==`, `!=`, `is not`, `in (list, ...)`), an
+operators `+=` and `*=`, `isinstance(x, list)`, `type(x) is list` (or `==`, `!=`, `is not`, `in (list, ...)`, and
+`type([])` for `list`), an
 ordering or equality comparison with a list, and a loop carry of `lax.scan`, `lax.fori_loop` or `lax.while_loop`
 whose initial value is a list (or, the other way round, an initial value that is such a call while the body returns
 a list there). The result may be used directly or through a name assigned in the same scope
 (`g = jnp.meshgrid(x, y)` ... `g.append(z)`), as long as every binding of that name in its scope is such a call,
 an in-place `+=`/`*=`, or `g = g + ...`; a name with any other binding (`g = []` in a branch, a loop variable, a
-parameter, `global`/`nonlocal` rebinding) is left alone. Copies through another name (`h = g`) and attributes
-(`self.g = ...`) are not followed.
+parameter, `global`/`nonlocal` rebinding) is left alone. The result of a function of the module whose every
+`return` gives such a call (`def broadcast(*xs): return jnp.broadcast_arrays(*xs)`, undecorated) counts as the
+call's own result: `type(broadcast(a, b)) is list` is reported on the call inside `broadcast`. Copies through
+another name (`h = g`) and attributes (`self.g = ...`) are not followed.
 
 The finding is on the call, where `list(` goes, not on the use.
 
@@ -162,6 +165,24 @@ the release that changed the function, or the target version is before it.
             def grids(x, y):
                 return jnp.meshgrid(x, y)
         """, note="returned: the caller is not known"),
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+
+            def grids(x, y, flat):
+                if flat:
+                    return [x, y]
+                return jnp.meshgrid(x, y)
+
+            @jax.jit
+            def broadcast(a, b):
+                return jnp.broadcast_arrays(a, b)
+
+            if type(grids(x, y, True)) is list and type(broadcast(a, b)) is list:
+                pass
+            g = grids(x, y, False)
+            g.append(z)
+        """, note="a function that may return another list, or a decorated one: its result is not known"),
         Valid("""
             import jax.numpy as jnp
             g = list(jnp.meshgrid(x, y))
@@ -326,6 +347,34 @@ the release that changed the function, or the target version is before it.
     ]
 
     INVALID = [
+        Invalid("""
+            import jax.numpy as jnp
+
+            def broadcast(*arrays):
+                return jnp.broadcast_arrays(*arrays)
+
+            out = broadcast(a, b)
+            if type(out) is list:
+                out = out + [c]
+        """, fixed="""
+            import jax.numpy as jnp
+
+            def broadcast(*arrays):
+                return list(jnp.broadcast_arrays(*arrays))
+
+            out = broadcast(a, b)
+            if type(out) is list:
+                out = out + [c]
+        """, note="through a module function that returns the call: the fix goes on the returned call"),
+        Invalid("""
+            import jax.numpy as jnp
+            grids = jnp.meshgrid(x, y)
+            assert type(grids) == type([])
+        """, fixed="""
+            import jax.numpy as jnp
+            grids = list(jnp.meshgrid(x, y))
+            assert type(grids) == type([])
+        """, note="type(...) == type([])"),
         Invalid("""
             import jax.numpy as jnp
             grids = jnp.meshgrid(x, y)
@@ -724,6 +773,10 @@ the release that changed the function, or the target version is before it.
         self._loops: list[tuple[cst.Call, str]] = []
         self._call_ancestors: dict[int, tuple[cst.CSTNode, ...]] = {}
         self._name_uses: dict[int, str | None] = {}
+        # Calls of the module's own functions that return such a result, used as a list: (call, how), reported at
+        # the end of the module on the calls the function returns (defined before or after its callers).
+        self._helper_uses: list[tuple[cst.Call, str]] = []
+        self._helpers: dict[int, list[_Candidate]] = {}
 
     # -- visiting ----------------------------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -733,6 +786,11 @@ the release that changed the function, or the target version is before it.
                 self._loops.append((node, qualified))
             return
         candidate = self._candidate(node)
+        if candidate is None and self._helper_candidates(node):
+            use = self._use_of_result(node, list(self.context.ancestors))
+            if use is not None:
+                self._helper_uses.append((node, use))
+            return
         if candidate is None or not self._in_range(candidate.since):
             return
         self._call_ancestors[id(node)] = tuple(self.context.ancestors)
@@ -743,6 +801,32 @@ the release that changed the function, or the target version is before it.
     def leave_Module(self, node: cst.Module) -> None:
         for loop, qualified in self._loops:
             self._check_loop(loop, qualified)
+        for call, use in self._helper_uses:
+            for candidate in self._helper_candidates(call):
+                ancestors = self._call_ancestors.get(id(candidate.node))
+                if ancestors is not None:  # None: outside the version range
+                    self._report(candidate, f"`{call.func.value}(...)` returns it, and its result is used as a "
+                                            f"list ({use})", ancestors)
+
+    def _helper_candidates(self, node: cst.BaseExpression) -> list[_Candidate]:
+        """``helper(...)`` where ``helper`` is a plain function of the module whose every ``return`` gives such a
+        call (``def broadcast(*xs): return jnp.broadcast_arrays(*xs)``): its callers get the tuple too."""
+        if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Name):
+            return []
+        bindings = self.context.resolver.bindings(node.func)
+        if len(bindings) != 1 or not isinstance(bindings[0].node, cst.FunctionDef):
+            return []
+        function = bindings[0].node
+        if id(function) not in self._helpers:
+            found: list[_Candidate] = []
+            if not function.decorators and function.asynchronous is None:
+                finder = _Returns()
+                function.body.visit(finder)
+                found = [c for c in map(self._candidate, finder.values) if c is not None]
+                if finder.generator or len(found) != len(finder.values):
+                    found = []  # another value may be returned: the caller may be checking for it
+            self._helpers[id(function)] = found
+        return self._helpers[id(function)]
 
     # -- what the calls are ------------------------------------------------------------------------------------
     def _candidate(self, node: cst.BaseExpression) -> _Candidate | None:
@@ -850,13 +934,16 @@ the release that changed the function, or the target version is before it.
         node = binding.node
         if isinstance(node, cst.Assign):
             return any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets) \
-                and (self._candidate(node.value) is not None or _grows_itself(name, node.value))
+                and (self._is_result(node.value) or _grows_itself(name, node.value))
         if isinstance(node, (cst.AnnAssign, cst.NamedExpr)):
-            return isinstance(node.target, cst.Name) and node.value is not None \
-                and self._candidate(node.value) is not None
+            return isinstance(node.target, cst.Name) and node.value is not None and self._is_result(node.value)
         if isinstance(node, cst.AugAssign):
             return isinstance(node.target, cst.Name) and type(node.operator) in IN_PLACE_OPERATORS
         return False
+
+    def _is_result(self, value: cst.BaseExpression) -> bool:
+        """One of the calls, or a call of a module function returning one."""
+        return self._candidate(value) is not None or bool(self._helper_candidates(value))
 
     def _owner_node(self, target: cst.Name, bindings: list[Binding]) -> cst.CSTNode | None:
         scope = self.context.resolver.scope_of(target)
@@ -1020,13 +1107,22 @@ def _list_use(chain: Sequence[cst.CSTNode], rule: TupleReturn) -> str | None:
         if resolver.is_builtin(call.func, "type") and len(call.args) == 1 and parent.keyword is None \
                 and _comparison_of(chain[:-2]) is not None:
             comparison = _comparison_of(chain[:-2])
-            use = _comparison_use(comparison, call, rule, lambda other: rule.qualified_name(other) == "builtins.list",
+            use = _comparison_use(comparison, call, rule, lambda other: _names_list_type(other, rule),
                                   (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual), "`type(...) is list`")
             if use is not None:
                 return use
             return _comparison_use(comparison, call, rule, lambda other: _changes_type_membership(other, rule),
                                    (cst.In, cst.NotIn), "`type(...) in (list, ...)`", right_only=True)
     return None
+
+
+def _names_list_type(node: cst.BaseExpression, rule: TupleReturn) -> bool:
+    """``list``, or ``type([])`` / ``type(list(...))``: the list type itself."""
+    if rule.qualified_name(node) == "builtins.list":
+        return True
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+        and rule.context.resolver.is_builtin(node.func, "type") and len(node.args) == 1 \
+        and node.args[0].keyword is None and not node.args[0].star and _is_visible_list(node.args[0].value, rule)
 
 
 def _comparison_of(chain: Sequence[cst.CSTNode]) -> cst.Comparison | None:
