@@ -470,6 +470,7 @@ def _register_optional_commands() -> None:
         ("jaxlint.exports.cli", "exports_command", "exports"),
         ("jaxlint.verify.cli", "verify_command", "verify"),
         ("jaxlint.ui.server", "server_command", "server"),
+        ("jaxlint.ui.envs", "envs_command", "envs"),
     ):
         try:
             command = getattr(importlib.import_module(module), attribute)
