@@ -87,3 +87,17 @@ def test_array_attributes_below_jax_array_are_not_rewritten(tmp_path):
     assert finding["fix"] is None
     assert finding["fix_withheld"]["needs_min_version"] == "0.4.1"
     assert findings(tmp_path, source, "--select", "JAX104", "--min-version", "0.4.1")[0]["fix"] is not None
+
+
+def test_jax302_says_the_rename_needs_jax_0_4_30_when_only_the_range_withholds_it(tmp_path):
+    source = "from jax.experimental import export\n\nexp = export.deserialize(blob)\n"
+    (item,) = findings(tmp_path, source, "--min-version", "0.4.20", "--select", "JAX302")
+    assert item["fix"] is None
+    assert item["fix_withheld"] == {"reason": "`jax.export` exists from JAX 0.4.30; the min version is 0.4.20 "
+                                              "(--min-version)", "needs_min_version": "0.4.30"}
+    (item,) = findings(tmp_path, source, "--min-version", "0.4.30", "--select", "JAX302")
+    assert item["fix"]["applicability"] == "safe" and item["fix_withheld"] is None
+    # Another obstacle too (export.export needs a jit-wrapped function): no release would make it safe.
+    (item,) = findings(tmp_path, "from jax.experimental import export\n\nexp = export.export(f)(x)\n",
+                       "--min-version", "0.4.20", "--select", "JAX302")
+    assert item["fix"] is None and item["fix_withheld"] is None

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from jaxlint.catalogue.floors import FLOORS
+from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.context import in_compat_code
 from jaxlint.rules.base import FixSpec, Invalid, NodeEdit, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.rules.calls import has_star_args, positional_args
@@ -360,14 +360,18 @@ such a rewrite are never fixed.
             unsafe = unsafe_fix(f"Use `{NEW}` and rewrite the API differences (check the result)", *plan.unsafe)
         fix = safe or unsafe
         reason = (plan.safe_problems or plan.unsafe_problems or [""])[0]
+        # Withheld by the range alone (every other obstacle would still let the rename through): say what it needs.
+        range_problem = plan.safe_problems[:1] if not self.min_version_at_least(NEW_SINCE) else []
+        withheld = (floor_withheld("jax.export", self.settings)
+                    if fix is None and range_problem and plan.safe_problems == range_problem else None)
         for item in self._imports:
-            self._report(item.node, item.ancestors, self._message(fix, reason), fix)
+            self._report(item.node, item.ancestors, self._message(fix, reason), fix, withheld)
         for use in self._uses:
             if use.fully_spelled:
-                self._report(use.node, use.ancestors, self._message(fix, reason, use.member), fix)
+                self._report(use.node, use.ancestors, self._message(fix, reason, use.member), fix, withheld)
 
-    def _report(self, node: cst.CSTNode, ancestors, message: str, fix: FixSpec | None) -> None:
-        self.context.add_report(Report(self.code, node, message, fix, ancestors))
+    def _report(self, node: cst.CSTNode, ancestors, message: str, fix: FixSpec | None, withheld=None) -> None:
+        self.context.add_report(Report(self.code, node, message, fix, ancestors, withheld=withheld))
 
     def _message(self, fix: FixSpec | None, reason: str, member: str | None = None) -> str:
         if member:
