@@ -72,8 +72,9 @@ class ProjectIndex:
                 return found
         return None
 
-    def risk_of(self, path: str) -> str | None:
-        """Why running code of this module under ``jax.set_mesh`` may break (a phrase after "which"), or None."""
+    def risk_of(self, path: str, root: str | None = None) -> str | None:
+        """Why running code of this module under ``jax.set_mesh`` may break (a phrase after "which"), or None;
+        paths shown relative to ``root``."""
         risk = self._risks().get(path)
         if risk is None:
             return None
@@ -88,7 +89,7 @@ class ProjectIndex:
             own, via = self._risks()[via]
             if own is not None:
                 break
-        shown = ", which imports ".join(f"`{self.display(step)}`" for step in chain)
+        shown = ", which imports ".join(f"`{self.display(step, root)}`" for step in chain)
         return f"imports {shown}, which {own or 'imports more such modules'}"
 
     def hlo_classes(self, path: str) -> list[str]:
@@ -97,17 +98,18 @@ class ProjectIndex:
 
     def digest(self) -> str:
         """What the findings of any file may depend on: the risky modules and the classes with such attributes."""
-        summary = sorted((path, self.risk_of(path)) for path in self._risks())
+        summary = sorted((path, self.risk_of(path, os.sep)) for path in self._risks())
         classes = sorted((path, facts["hlo_classes"]) for path, facts in self.facts.items() if facts["hlo_classes"])
         return hashlib.blake2b(repr((summary, classes)).encode(), digest_size=12).hexdigest()
 
     @staticmethod
-    def display(path: str) -> str:
+    def display(path: str, root: str | None = None) -> str:
+        """``path`` relative to ``root`` (the project root; the working folder when None) when it lies inside."""
         try:
-            relative = os.path.relpath(path)
+            relative = os.path.relpath(path, root)
         except ValueError:
             return path
-        return path if relative.startswith("..") else relative
+        return path if relative.startswith("..") else relative.replace(os.sep, "/")
 
     # -- internals -----------------------------------------------------------------------------------------------
     def _absolute(self, importer: str, parts: list[str]) -> str | None:

@@ -255,10 +255,12 @@ from 0.10.2 for exports that were not deserialized.)
         self._note_definition(node.target)
 
     def visit_Import(self, node: cst.Import) -> None:
+        super().visit_Import(node)
         for alias in node.names:
             self._note_import(0, get_full_name_for_node(alias.name) or "", None)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        super().visit_ImportFrom(node)
         if isinstance(node.names, cst.ImportStar):
             self._note_import(len(node.relative), get_full_name_for_node(node.module) or "", None)
             return

@@ -524,12 +524,13 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         if index is None:
             return None
         if self._reach is None:
-            self._reach = ProjectReach(self.context.resolver, index, os.path.abspath(self.context.path))
+            self._reach = ProjectReach(self.context.resolver, index, os.path.abspath(self.context.path),
+                                       str(self.settings.root))
         found = self._reach.risky_use(with_node.body)
         if found is None:
             return None
         verb, name, path, why = found
-        return f"the block {verb} `{name}` from `{index.display(path)}`, which {why}"
+        return f"the block {verb} `{name}` from `{index.display(path, str(self.settings.root))}`, which {why}"
 
     def _legacy_spelling_fix(self, item: cst.WithItem):
         """Where the unsafe fix is withheld, the safe part of it: ``maps.Mesh(...)`` (removed) becomes

@@ -20,10 +20,11 @@ _MAX_NODES = 64  # function bodies and values one search may open
 
 
 class ProjectReach:
-    def __init__(self, resolver: NameResolver, index: ProjectIndex, path: str) -> None:
+    def __init__(self, resolver: NameResolver, index: ProjectIndex, path: str, root: str | None = None) -> None:
         self.resolver = resolver
         self.index = index
         self.path = path
+        self.root = root  # where the paths in the reasons are shown from
 
     def risky_use(self, body: cst.CSTNode) -> tuple[str, str, str, str] | None:
         """("calls"/"uses", the name as spelled, the module's path, why it is risky) for the first risky use."""
@@ -54,7 +55,7 @@ class ProjectReach:
     def _risky_module(self, path: str | None) -> tuple[str, str] | None:
         if path is None or path == self.path:
             return None
-        why = self.index.risk_of(path)
+        why = self.index.risk_of(path, self.root)
         return None if why is None else (path, why)
 
     def _imported_module(self, name: str, qualified: str | None, node: cst.Import | cst.ImportFrom) -> str | None:
