@@ -153,13 +153,15 @@ def test_the_preview_never_keeps_the_removed_maps_mesh(tmp_path):
     assert [edit.content for edit in finding.fix.edits] == ['jax.set_mesh(jax.sharding.Mesh(devices, ("x",)))']
 
 
-def test_withheld_on_maps_mesh_offers_the_safe_spelling(tmp_path):
+def test_withheld_on_maps_mesh_says_the_safe_spelling_applies_and_jax101_writes_it(tmp_path):
     main = ('import jax\nfrom jax.experimental import maps\nfrom pkg.model import Model\n\n'
             'with maps.Mesh(devices, ("x",)):\n    Model()\n')
-    results = run(tmp_path, {"pkg/__init__.py": "", "pkg/model.py": THREAD_RESOURCES_MODEL, "main.py": main},
-                  Mode.FIX)
-    (finding,) = findings(results["main.py"])
-    assert "`pkg/model.py`" in finding.fix_withheld.reason
+    files = {"pkg/__init__.py": "", "pkg/model.py": THREAD_RESOURCES_MODEL, "main.py": main}
+    (finding,) = findings(run(tmp_path, files, codes=("JAX401", "JAX101"))["main.py"])
+    assert finding.fix is None and "`pkg/model.py`" in finding.fix_withheld.reason
+    assert finding.fix_withheld.reason.endswith(
+        "; the safe rewrite `with jax.sharding.Mesh(...):` (JAX101's fix) keeps the legacy context and works")
+    run(tmp_path, files, Mode.FIX, codes=("JAX401", "JAX101"))
     assert (tmp_path / "main.py").read_text() == main.replace("maps.Mesh(devices", "jax.sharding.Mesh(devices")
 
 

@@ -43,8 +43,9 @@ It decides per receiver, with the value inference (`jaxlint.lint.inference`):
 - a receiver known to be something else (an instance of a class of the module, a parameter annotated with a
   project's own class, imported or not) never is;
 - a receiver of unknown type is reported in files that use JAX, unless the file defines such attributes itself (a
-  `def in_shardings_hlo`, `self.in_shardings_hlo = ...`, a class attribute of that name); `self.in_shardings_hlo`
-  is never reported.
+  `def in_shardings_hlo`, `self.in_shardings_hlo = ...`, a class attribute of that name) or imports a class of the
+  project that does (`from pkg.records import Record`, or its module: `jaxlint.project.index` reads the project's
+  other modules); `self.in_shardings_hlo` is never reported.
 
 ## Why
 From JAX 0.11.1 the `Exported` fields `in_shardings_hlo` / `out_shardings_hlo` are kept only for compatibility:

@@ -10,7 +10,7 @@ from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
 from jaxlint.project.index import READS_THREAD_RESOURCES, active_index
-from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, safe_fix, unsafe_fix
+from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
 from jaxlint.rules.pjit_specs import PjitSpecFinder
 from jaxlint.rules.project_reach import ProjectReach
 
@@ -112,6 +112,19 @@ Turning it into `jax.jit` in the same fix is not safe either: the `jax.jit` of t
 `PartitionSpec`s raises `RuntimeError: jit requires a non-empty mesh ...` under `with m:` and, under
 `jax.set_mesh(m)`, `ValueError: Sharding passed to jit does not match the sharding on the respective arg` for an
 argument that is not already sharded that way (both checked on 0.12.0.1, `tests/rules/test_jax401_exec.py`).
+
+The same holds across modules (`jaxlint.project.index`: a serial pass over the project's files before they are
+linted). The fix is withheld when the block may reach a project module that reads the legacy `thread_resources`
+(`jax.interpreters.pxla.thread_resources`, `jax._src.mesh.thread_resources`: `jax.set_mesh` leaves it empty, so
+`thread_resources.env.physical_mesh.shape["x"]` raises `KeyError`), or runs a `pjit` whose shardings are (or may
+be) `PartitionSpec`s, or imports such a module, however indirectly. The block reaches a module through any name it
+uses that is imported from there (`Model()`, `m.Model()`, `from .model import Model`), through the values of local
+variables it uses (`trainer = Trainer(cfg)` before the block) and through the module's own functions it calls.
+A module that itself reads `thread_resources` withholds every fix of it. The finding says which name, which module
+and why (`fix_withheld` in JSON and `full`). Where a removed spelling is entered (`with maps.Mesh(...):`), it also
+says that the safe part still applies: `with jax.sharding.Mesh(...):` (JAX101's safe fix), the same class, which
+keeps the legacy context (checked on 0.12.0.1, `tests/rules/test_jax401_project_exec.py`); the unsafe fix never
+keeps the removed spelling inside `jax.set_mesh(...)`.
 
 ## JAX version
 Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 0.12.0.1.
@@ -275,7 +288,18 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             from jax.experimental import maps
             with maps.Mesh(devices, ("x",)) as self.mesh:
                 pass
-        """, note="jax.experimental.maps.Mesh; an attribute `as` target: no fix"),
+        """, note="jax.experimental.maps.Mesh; an attribute `as` target: no fix (JAX101 renames the class)"),
+        Invalid("""
+            import jax
+            from jax.experimental import maps
+            with maps.Mesh(devices, ("x",)):
+                pass
+        """, unsafe_fixed="""
+            import jax
+            from jax.experimental import maps
+            with jax.set_mesh(jax.sharding.Mesh(devices, ("x",))):
+                pass
+        """, note="the removed `maps.Mesh` spelling becomes `jax.sharding.Mesh` inside `jax.set_mesh`"),
         Invalid("""
             import jax
             mesh = jax.make_mesh((8,), ("x",))
@@ -503,8 +527,8 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         if problem is None:
             problem = self._reaches_risky_module(with_node)
         if problem is not None:
-            self.report(item.item, f"{message} (no automatic fix: {problem})", self._legacy_spelling_fix(item),
-                        withheld=WithheldFix(problem, needs))
+            problem += self._legacy_spelling_advice(item)
+            self.report(item.item, f"{message} (no automatic fix: {problem})", withheld=WithheldFix(problem, needs))
             return
         self.report(item.item, message, unsafe_fix(
             "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)", *edits,
@@ -532,16 +556,14 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         verb, name, path, why = found
         return f"the block {verb} `{name}` from `{index.display(path, str(self.settings.root))}`, which {why}"
 
-    def _legacy_spelling_fix(self, item: cst.WithItem):
+    def _legacy_spelling_advice(self, item: cst.WithItem) -> str:
         """Where the unsafe fix is withheld, the safe part of it: ``maps.Mesh(...)`` (removed) becomes
-        ``jax.sharding.Mesh(...)``, still entered as the legacy context manager."""
+        ``jax.sharding.Mesh(...)``, still entered as the legacy context manager. JAX101 offers that edit as its safe
+        fix (one fix, not two findings with the same edit); this says it applies here."""
         replacement = self._legacy_mesh_replacement(item.item)
-        if replacement is None or self._jax_state(item.item) == "other":
-            return None
-        edits: list[NodeEdit] = [Replace(item.item.func, replacement)]
-        if self._jax_state(item.item) == "missing":
-            edits.append(self._import_jax())
-        return safe_fix(f"Use `{replacement}` (the same class; the `with` keeps working as it does now)", *edits)
+        if replacement is None:
+            return ""
+        return f"; the safe rewrite `with {replacement}(...):` (JAX101's fix) keeps the legacy context and works"
 
     def _legacy_mesh_replacement(self, node: cst.BaseExpression) -> str | None:
         """``jax.sharding.Mesh`` for a call of a removed spelling (``jax.experimental.maps.Mesh``), else None."""
