@@ -39,12 +39,28 @@ FORMAT = 1
 
 @dataclass
 class ProjectIndex:
-    """The facts of every module of a run, by absolute path, and what follows from them across modules."""
+    """The modules of a run, by absolute path; each one's facts read on first use (``facts_of``), or all at once
+    (``read_all``, when the results are cached: their key needs every module's)."""
 
+    paths: frozenset[str] = frozenset()
     facts: dict[str, Facts] = field(default_factory=dict)
-    # path -> (its own reason, or None when it only imports a risky module; the module it imports, or None)
-    _risk: dict[str, tuple[str | None, str | None]] | None = None
-    _by_stem: dict[str, list[str]] | None = None
+    # path -> (its own reason, or None when it imports a risky module; that module, or None); None: not risky
+    _risk: dict[str, tuple[str | None, str | None] | None] = field(default_factory=dict)
+    _by_suffix: dict[str, list[str]] | None = None
+    _nearest: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def facts_of(self, path: str) -> Facts | None:
+        if path not in self.paths:
+            return None
+        facts = self.facts.get(path)
+        if facts is None:
+            try:
+                with open(path, "rb") as handle:
+                    facts = module_facts(handle.read())
+            except OSError:
+                facts = module_facts(b"")
+            self.facts[path] = facts
+        return facts
 
     # -- queries -------------------------------------------------------------------------------------------------
     def resolve(self, importer: str, level: int, module: str, name: str | None = None) -> str | None:
@@ -58,7 +74,7 @@ class ProjectIndex:
             for candidate in ([os.path.join(base, *parts, name)] if name else []) \
                     + ([os.path.join(base, *parts)] if parts else []):
                 for path in (candidate + ".py", os.path.join(candidate, "__init__.py")):
-                    if path in self.facts:
+                    if path in self.paths:
                         return path
             return None
         if name:
@@ -75,30 +91,31 @@ class ProjectIndex:
     def risk_of(self, path: str, root: str | None = None) -> str | None:
         """Why running code of this module under ``jax.set_mesh`` may break (a phrase after "which"), or None;
         paths shown relative to ``root``."""
-        risk = self._risks().get(path)
+        risk = self._risk_entry(path)
         if risk is None:
             return None
         own, via = risk
-        if own is not None:
-            return own
         chain = []
-        seen = {path}
-        while via is not None and via not in seen and len(chain) < 4:
-            seen.add(via)
+        while own is None and via is not None and len(chain) < 4:
             chain.append(via)
-            own, via = self._risks()[via]
-            if own is not None:
-                break
+            own, via = self._risk[via] or (None, None)
+        if not chain:
+            return own
         shown = ", which imports ".join(f"`{self.display(step, root)}`" for step in chain)
         return f"imports {shown}, which {own or 'imports more such modules'}"
 
     def hlo_classes(self, path: str) -> list[str]:
-        facts = self.facts.get(path)
+        facts = self.facts_of(path)
         return list(facts["hlo_classes"]) if facts else []
+
+    def read_all(self) -> None:
+        for path in self.paths:
+            self.facts_of(path)
 
     def digest(self) -> str:
         """What the findings of any file may depend on: the risky modules and the classes with such attributes."""
-        summary = sorted((path, self.risk_of(path, os.sep)) for path in self._risks())
+        self.read_all()
+        summary = sorted((path, self.risk_of(path, os.sep)) for path in self.paths if self._risk_entry(path))
         classes = sorted((path, facts["hlo_classes"]) for path, facts in self.facts.items() if facts["hlo_classes"])
         return hashlib.blake2b(repr((summary, classes)).encode(), digest_size=12).hexdigest()
 
@@ -113,59 +130,87 @@ class ProjectIndex:
 
     # -- internals -----------------------------------------------------------------------------------------------
     def _absolute(self, importer: str, parts: list[str]) -> str | None:
-        if not parts:
-            return None
-        stems = self._stems()
-        tails = (os.sep + os.sep.join(parts) + ".py", os.sep + os.sep.join(parts + ["__init__.py"]))
-        matches = [path for path in stems.get(parts[-1], []) + stems.get("__init__:" + parts[-1], [])
-                   if path.endswith(tails)]
+        name = ".".join(parts)
+        matches = self._suffixes().get(name)
         if not matches:
             return None
         if len(matches) == 1:
             return matches[0]
-        return max(matches, key=lambda path: (_common_length(path, importer), path))
+        key = (os.path.dirname(importer), name)
+        if key not in self._nearest:
+            self._nearest[key] = max(matches, key=lambda path: (len(os.path.commonprefix([path, importer])), path))
+        return self._nearest[key]
 
-    def _stems(self) -> dict[str, list[str]]:
-        if self._by_stem is None:
-            stems: dict[str, list[str]] = {}
-            for path in self.facts:
-                folder, name = os.path.split(path)
-                if name == "__init__.py":
-                    stems.setdefault("__init__:" + os.path.basename(folder), []).append(path)
-                else:
-                    stems.setdefault(name.rsplit(".", 1)[0], []).append(path)
-            self._by_stem = stems
-        return self._by_stem
+    def _suffixes(self) -> dict[str, list[str]]:
+        """Every dotted name a file may be imported as: ``/p/src/a/b.py`` with ``a/__init__.py`` is ``a.b``, and
+        ``src.a.b`` when ``src`` has no ``__init__.py`` either, and so on up; never ``b`` alone (inside a package a
+        module is not top-level: ``netket/jax/__init__.py`` is no ``jax``). Without ``__init__.py`` files (namespace
+        packages, scripts importing their neighbours) every folder above may be on ``sys.path``."""
+        if self._by_suffix is None:
+            suffixes: dict[str, list[str]] = {}
+            for path in self.paths:
+                folder, file_name = os.path.split(path)
+                stem = file_name.rsplit(".", 1)[0]
+                if stem == "__init__":
+                    folder, stem = os.path.split(folder)
+                name = stem
+                while name and stem.isidentifier():
+                    if os.path.join(folder, "__init__.py") not in self.paths:
+                        suffixes.setdefault(name, []).append(path)
+                    folder, stem = os.path.split(folder)
+                    if not stem:
+                        break
+                    name = f"{stem}.{name}"
+            self._by_suffix = suffixes
+        return self._by_suffix
 
-    def _risks(self) -> dict[str, tuple[str | None, str | None]]:
-        """Every risky module: its own reason, or the module it imports that is risky (breadth first, so the
-        chain shown is a shortest one)."""
-        if self._risk is not None:
-            return self._risk
-        risk: dict[str, tuple[str | None, str | None]] = {}
-        for path, facts in self.facts.items():
-            if facts["thread_resources"]:
-                risk[path] = (READS_THREAD_RESOURCES, None)
-            elif facts["pjit_specs"]:
-                risk[path] = (RUNS_PJIT_WITH_SPECS, None)
-        if risk:
-            importers: dict[str, set[str]] = {}
-            for path, facts in self.facts.items():
-                for level, module, names in facts["imports"]:
-                    for target in self._import_targets(path, level, module, names):
-                        if target != path:
-                            importers.setdefault(target, set()).add(path)
-            frontier = list(risk)
-            while frontier:
-                following = []
-                for target in frontier:
-                    for importer in sorted(importers.get(target, ())):
-                        if importer not in risk:
-                            risk[importer] = (None, target)
-                            following.append(importer)
-                frontier = following
-        self._risk = risk
-        return risk
+    def _risk_entry(self, path: str) -> tuple[str | None, str | None] | None:
+        """Breadth first over the imports from ``path`` to the nearest module that is risky itself (so the chain
+        shown is a shortest one). A search that finds none proves every module it saw harmless (what they reach,
+        it reached); one that finds one makes the modules on the way risky."""
+        if path in self._risk:
+            return self._risk[path]
+        parent: dict[str, str | None] = {path: None}
+        frontier = [path]
+        found = None
+        while frontier and found is None:
+            following = []
+            for current in frontier:
+                known = self._risk.get(current, False)
+                own = self._own_risk(current) if known is False else None
+                if known or own:
+                    found = current
+                    if own:
+                        self._risk[current] = (own, None)
+                    break
+                if known is None:
+                    continue  # proven harmless by an earlier search
+                facts = self.facts_of(current)
+                for level, module, names in facts["imports"] if facts else ():
+                    for target in self._import_targets(current, level, module, names):
+                        if target not in parent:
+                            parent[target] = current
+                            following.append(target)
+            frontier = following
+        if found is None:
+            for seen in parent:
+                self._risk[seen] = None
+            return None
+        step, via = parent[found], found
+        while step is not None:
+            self._risk.setdefault(step, (None, via))
+            step, via = parent[step], step
+        return self._risk[path]
+
+    def _own_risk(self, path: str) -> str | None:
+        facts = self.facts_of(path)
+        if facts is None:
+            return None
+        if facts["thread_resources"]:
+            return READS_THREAD_RESOURCES
+        if facts["pjit_specs"]:
+            return RUNS_PJIT_WITH_SPECS
+        return None
 
     def _import_targets(self, importer: str, level: int, module: str, names: list[str]) -> Iterator[str]:
         if not names:
@@ -179,28 +224,21 @@ class ProjectIndex:
                 yield found
 
 
-def _common_length(path: str, other: str) -> int:
-    try:
-        return len(os.path.commonpath([path, other]))
-    except ValueError:
-        return 0
-
-
 # -- building it -------------------------------------------------------------------------------------------------
 def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> ProjectIndex:
-    """The facts of every ``.py``/``.pyi`` file among ``paths`` (notebooks are never imported), from the cache in
-    ``cache_directory`` where a file is unchanged (None: no cache)."""
+    """The index of the ``.py``/``.pyi`` files among ``paths`` (notebooks are never imported). Without a cache
+    directory nothing is read here: each worker reads the modules its files reach, when they ask. With one, every
+    module's facts are read now (the results' key needs them), from the cache where a file is unchanged."""
+    index = ProjectIndex(frozenset(os.path.abspath(p) for p in paths if p.suffix in (".py", ".pyi")))
+    if cache_directory is None:
+        return index
     from jaxlint.project.cache import content_hash, engine_fingerprint
 
-    cache_file = cache_directory / f"index-{engine_fingerprint()}.json" if cache_directory is not None else None
-    cached = _load(cache_file) if cache_file is not None else {}
-    index = ProjectIndex()
+    cache_file = cache_directory / f"index-{engine_fingerprint()}.json"
+    cached = _load(cache_file)
     entries: dict[str, list] = {}
     changed = False
-    for given in paths:
-        if given.suffix not in (".py", ".pyi"):
-            continue
-        path = os.path.abspath(given)
+    for path in index.paths:
         entry = cached.get(path)
         try:
             status = os.stat(path)
@@ -215,15 +253,12 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
                 data = handle.read()
         except OSError:
             continue
-        digest = content_hash(data) if cache_file is not None else ""
-        if entry is not None and entry[2] == digest:
-            facts = entry[3]
-        else:
-            facts = module_facts(data)
+        digest = content_hash(data)
+        facts = entry[3] if entry is not None and entry[2] == digest else module_facts(data)
         index.facts[path] = facts
         entries[path] = [status.st_size, status.st_mtime_ns, digest, facts]
         changed = True
-    if cache_file is not None and (changed or len(entries) != len(cached)):
+    if changed or len(entries) != len(cached):
         _save(cache_file, {**cached, **entries})
     return index
 

@@ -536,11 +536,11 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
 
     def _reads_thread_resources(self) -> bool:
         """The module itself reads ``thread_resources`` (``with mesh:`` fills it, ``jax.set_mesh`` does not)."""
+        if "thread_resources" not in self.context.file_text:
+            return False
         index = active_index()
-        facts = index.facts.get(os.path.abspath(self.context.path)) if index is not None else None
-        if facts is not None:
-            return facts["thread_resources"]
-        return "thread_resources" in self.context.file_text
+        facts = index.facts_of(os.path.abspath(self.context.path)) if index is not None else None
+        return facts["thread_resources"] if facts is not None else True  # the index knows comments from code
 
     def _reaches_risky_module(self, with_node: cst.With) -> str | None:
         """Why the block may break through the project's other modules (``jaxlint.project.index``), or None."""

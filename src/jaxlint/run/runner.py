@@ -59,7 +59,8 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
         index_cache = Path(cache_dir) if cache_dir is not None else files[0].settings.root / CACHE_DIR_NAME
     index = build_index((file.path for file in files), index_cache)
     with activated(index):
-        return _run_files(files, mode, unsafe, jobs, use_cache, cache_dir, index.digest())
+        # Cached results depend on other modules' facts: their key holds a digest of them (all read now).
+        return _run_files(files, mode, unsafe, jobs, use_cache, cache_dir, index.digest() if use_cache else "")
 
 
 def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, use_cache: bool, cache_dir: Path | None,
