@@ -27,7 +27,16 @@ class ProjectReach:
         self.root = root  # where the paths in the reasons are shown from
 
     def risky_use(self, body: cst.CSTNode) -> tuple[str, str, str, str] | None:
-        """("calls"/"uses", the name as spelled, the module's path, why it is risky) for the first risky use."""
+        """("calls"/"uses", the name as spelled, the module's path, why it is risky): the first risky call, else
+        the first risky use (a constant of the module)."""
+        found = None
+        for use in self._risky_uses(body):
+            if use[0] == "calls":
+                return use
+            found = found or use
+        return found
+
+    def _risky_uses(self, body: cst.CSTNode):
         seen: set[int] = {id(body)}
         pending = [body]
         while pending:
@@ -37,20 +46,19 @@ class ProjectReach:
                     if qualified is not None:
                         found = self._risky_module(self.index.resolve(self.path, 0, qualified))
                         if found is not None:
-                            return _verb(called), get_full_name_for_node(node) or qualified, *found
+                            yield _verb(called), get_full_name_for_node(node) or qualified, *found
                     continue
                 for binding in self.resolver.bindings(node):
                     bound = binding.node
                     if isinstance(bound, (cst.Import, cst.ImportFrom)):
                         found = self._risky_module(self._imported_module(node.value, binding.qualified, bound))
                         if found is not None:
-                            return _verb(called), node.value, *found
+                            yield _verb(called), node.value, *found
                         continue
                     opened = _opened(bound)
                     if opened is not None and id(opened) not in seen and len(seen) < _MAX_NODES:
                         seen.add(id(opened))
                         pending.append(opened)
-        return None
 
     def _risky_module(self, path: str | None) -> tuple[str, str] | None:
         if path is None or path == self.path:
