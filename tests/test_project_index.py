@@ -213,3 +213,25 @@ def test_jax301_still_flags_a_real_exported(tmp_path):
                              "main.py": main, "unrelated.py": unrelated}, codes=("JAX301",))
     assert [(d.start.row, d.start.column) for d in findings(results["main.py"], "JAX301")] == [(5, 34)]
     assert len(findings(results["unrelated.py"], "JAX301")) == 1  # the imported class defines no such attribute
+
+
+def test_the_reason_does_not_depend_on_what_was_asked_before(tmp_path):
+    # Worker processes ask in any order, and cached results are keyed by the reasons: ``a`` reaches the risky
+    # ``c`` through ``b``, and ``b`` also through ``d`` (longer); asking ``d`` first must not change ``a``'s chain.
+    from jaxlint.project.index import build_index
+
+    files = {"pkg/__init__.py": "", "pkg/c.py": THREAD_RESOURCES_MODEL, "pkg/d.py": "from pkg import c\n",
+             "pkg/b.py": "from pkg import c\nfrom pkg import d\n", "pkg/a.py": "from pkg import d\nfrom pkg import b\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    paths = [tmp_path / name for name in files]
+    answers = []
+    for order in (["a.py", "b.py", "d.py"], ["d.py", "b.py", "a.py"]):
+        index = build_index(paths)
+        answers.append({name: index.risk_of(str(tmp_path / "pkg" / name), str(tmp_path)) for name in order})
+    assert answers[0] == answers[1]
+    assert answers[0]["a.py"] == ("imports `pkg/d.py`, `pkg/c.py`".replace(", `", ", which imports `")
+                                  + ", which reads the legacy `thread_resources`, which `jax.set_mesh` leaves empty "
+                                  "(`KeyError`)")
+    assert build_index(paths).digest() == build_index(paths).digest()

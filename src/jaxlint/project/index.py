@@ -44,8 +44,8 @@ class ProjectIndex:
 
     paths: frozenset[str] = frozenset()
     facts: dict[str, Facts] = field(default_factory=dict)
-    # path -> (its own reason, or None when it imports a risky module; that module, or None); None: not risky
-    _risk: dict[str, tuple[str | None, str | None] | None] = field(default_factory=dict)
+    _risky: dict[str, bool] = field(default_factory=dict)  # what the searches found so far
+    _chains: dict[str, list[str]] = field(default_factory=dict)  # a risky module -> the modules to a risky one
     _by_suffix: dict[str, list[str]] | None = None
     _nearest: dict[tuple[str, str], str] = field(default_factory=dict)
 
@@ -90,18 +90,17 @@ class ProjectIndex:
 
     def risk_of(self, path: str, root: str | None = None) -> str | None:
         """Why running code of this module under ``jax.set_mesh`` may break (a phrase after "which"), or None;
-        paths shown relative to ``root``."""
-        risk = self._risk_entry(path)
-        if risk is None:
+        paths shown relative to ``root``. The same answer whatever was asked before (worker processes ask in
+        any order; cached results are keyed by it)."""
+        if not self._is_risky(path):
             return None
-        own, via = risk
-        chain = []
-        while own is None and via is not None and len(chain) < 4:
-            chain.append(via)
-            own, via = self._risk[via] or (None, None)
-        if not chain:
+        chain = self._chains.get(path)
+        if chain is None:
+            chain = self._chains[path] = self._search(path, shortcuts=False) or [path]
+        own = self._own_risk(chain[-1])
+        if len(chain) == 1:
             return own
-        shown = ", which imports ".join(f"`{self.display(step, root)}`" for step in chain)
+        shown = ", which imports ".join(f"`{self.display(step, root)}`" for step in chain[1:])
         return f"imports {shown}, which {own or 'imports more such modules'}"
 
     def hlo_classes(self, path: str) -> list[str]:
@@ -115,7 +114,7 @@ class ProjectIndex:
     def digest(self) -> str:
         """What the findings of any file may depend on: the risky modules and the classes with such attributes."""
         self.read_all()
-        summary = sorted((path, self.risk_of(path, os.sep)) for path in self.paths if self._risk_entry(path))
+        summary = [(path, self.risk_of(path, os.sep)) for path in sorted(self.paths) if self._is_risky(path)]
         classes = sorted((path, facts["hlo_classes"]) for path, facts in self.facts.items() if facts["hlo_classes"])
         return hashlib.blake2b(repr((summary, classes)).encode(), digest_size=12).hexdigest()
 
@@ -164,27 +163,31 @@ class ProjectIndex:
             self._by_suffix = suffixes
         return self._by_suffix
 
-    def _risk_entry(self, path: str) -> tuple[str | None, str | None] | None:
-        """Breadth first over the imports from ``path`` to the nearest module that is risky itself (so the chain
-        shown is a shortest one). A search that finds none proves every module it saw harmless (what they reach,
-        it reached); one that finds one makes the modules on the way risky."""
-        if path in self._risk:
-            return self._risk[path]
+    def _is_risky(self, path: str) -> bool:
+        if path not in self._risky:
+            chain = self._search(path, shortcuts=True)
+            if chain is not None:
+                self._risky.update((step, True) for step in chain)
+        return self._risky.get(path, False)
+
+    def _search(self, path: str, shortcuts: bool) -> list[str] | None:
+        """Breadth first over the imports from ``path`` (in their order) to the nearest module that is risky
+        itself: the chain of modules, or None. A search that finds none proves every module it saw harmless (what
+        they reach, it reached). ``shortcuts``: a module already known to be risky ends the search too (what
+        ``_is_risky`` needs; the chain shown must not depend on earlier searches)."""
         parent: dict[str, str | None] = {path: None}
         frontier = [path]
-        found = None
-        while frontier and found is None:
+        while frontier:
             following = []
             for current in frontier:
-                known = self._risk.get(current, False)
-                own = self._own_risk(current) if known is False else None
-                if known or own:
-                    found = current
-                    if own:
-                        self._risk[current] = (own, None)
-                    break
-                if known is None:
+                known = self._risky.get(current)
+                if known is False:
                     continue  # proven harmless by an earlier search
+                if (shortcuts and known) or self._own_risk(current):
+                    chain = [current]
+                    while parent[chain[-1]] is not None:
+                        chain.append(parent[chain[-1]])
+                    return chain[::-1]
                 facts = self.facts_of(current)
                 for level, module, names in facts["imports"] if facts else ():
                     for target in self._import_targets(current, level, module, names):
@@ -192,15 +195,8 @@ class ProjectIndex:
                             parent[target] = current
                             following.append(target)
             frontier = following
-        if found is None:
-            for seen in parent:
-                self._risk[seen] = None
-            return None
-        step, via = parent[found], found
-        while step is not None:
-            self._risk.setdefault(step, (None, via))
-            step, via = parent[step], step
-        return self._risk[path]
+        self._risky.update((seen, False) for seen in parent)
+        return None
 
     def _own_risk(self, path: str) -> str | None:
         facts = self.facts_of(path)
