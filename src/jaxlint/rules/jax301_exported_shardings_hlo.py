@@ -1,14 +1,17 @@
 """JAX301 exported-shardings-hlo: ``Exported.in_shardings_hlo`` / ``out_shardings_hlo`` are always ``None`` now."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from jaxlint.lint.inference import EXPORTED as AN_EXPORTED, OTHER
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
 from jaxlint.rules.jax_imports import TracksJaxImports
 from jaxlint.rules.calls import string_value
+from jaxlint.project.index import active_index
 
 FIELDS = {"in_shardings_hlo": "in_shardings_jax", "out_shardings_hlo": "out_shardings_jax"}
 EXPORTED = frozenset({"jax.export.Exported", "jax.experimental.export.Exported", "jax._src.export._export.Exported"})
@@ -40,8 +43,9 @@ It decides per receiver, with the value inference (`jaxlint.lint.inference`):
 - a receiver known to be something else (an instance of a class of the module, a parameter annotated with a
   project's own class, imported or not) never is;
 - a receiver of unknown type is reported in files that use JAX, unless the file defines such attributes itself (a
-  `def in_shardings_hlo`, `self.in_shardings_hlo = ...`, a class attribute of that name); `self.in_shardings_hlo`
-  is never reported.
+  `def in_shardings_hlo`, `self.in_shardings_hlo = ...`, a class attribute of that name) or imports a class of the
+  project that does (`from pkg.records import Record`, or its module: `jaxlint.project.index` reads the project's
+  other modules); `self.in_shardings_hlo` is never reported.
 
 ## Why
 From JAX 0.11.1 the `Exported` fields `in_shardings_hlo` / `out_shardings_hlo` are kept only for compatibility:
@@ -250,6 +254,32 @@ from 0.10.2 for exports that were not deserialized.)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._note_definition(node.target)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        super().visit_Import(node)
+        for alias in node.names:
+            self._note_import(0, get_full_name_for_node(alias.name) or "", None)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        super().visit_ImportFrom(node)
+        if isinstance(node.names, cst.ImportStar):
+            self._note_import(len(node.relative), get_full_name_for_node(node.module) or "", None)
+            return
+        for alias in node.names:
+            module = (get_full_name_for_node(node.module) or "") if node.module is not None else ""
+            self._note_import(len(node.relative), module, get_full_name_for_node(alias.name))
+
+    def _note_import(self, level: int, module: str, name: str | None) -> None:
+        """An import of a project class that defines such attributes (or of its module) counts as defining them:
+        ``record.in_shardings_hlo`` may well be that class's (``jaxlint.project.index``)."""
+        index = active_index()
+        if index is None or self._defined:
+            return
+        path = index.resolve(os.path.abspath(self.context.path), level, module, name)
+        classes = index.hlo_classes(path) if path is not None else []
+        if classes and (name is None or name in classes or os.path.splitext(os.path.basename(path))[0] == name
+                        or path.endswith(os.sep + name + os.sep + "__init__.py")):
+            self._defined = True
 
     def _note_definition(self, target: cst.BaseExpression) -> None:
         if isinstance(target, cst.Name) and target.value in FIELDS:

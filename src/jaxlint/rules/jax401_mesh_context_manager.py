@@ -2,20 +2,26 @@
 from __future__ import annotations
 
 import ast
+import os
 
 import libcst as cst
 
 from jaxlint.catalogue.floors import FLOORS
+from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
+from jaxlint.project.index import READS_THREAD_RESOURCES, active_index
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
 from jaxlint.rules.pjit_specs import PjitSpecFinder
+from jaxlint.rules.project_reach import ProjectReach
 
 # Calls that build a concrete ``jax.sharding.Mesh``.
 MESH_CONSTRUCTORS = MESH_FACTORIES
 DEPRECATED = "0.10.1"
 # ``jax.set_mesh`` in the top-level namespace: present in 0.7.2, absent in 0.6.2 (only ``jax.sharding.set_mesh``).
 SET_MESH_SINCE = FLOORS["jax.set_mesh"].since
+# Removed spellings of ``jax.sharding.Mesh`` (the catalogue gives the replacement and from when it exists).
+LEGACY_MESH = frozenset({"jax.experimental.maps.Mesh", "jax.interpreters.pxla.Mesh"})
 
 
 def _base_name(node: cst.BaseExpression) -> cst.Name | None:
@@ -107,6 +113,19 @@ Turning it into `jax.jit` in the same fix is not safe either: the `jax.jit` of t
 `PartitionSpec`s raises `RuntimeError: jit requires a non-empty mesh ...` under `with m:` and, under
 `jax.set_mesh(m)`, `ValueError: Sharding passed to jit does not match the sharding on the respective arg` for an
 argument that is not already sharded that way (both checked on 0.12.0.1, `tests/rules/test_jax401_exec.py`).
+
+The same holds across modules (`jaxlint.project.index`: a serial pass over the project's files before they are
+linted). The fix is withheld when the block may reach a project module that reads the legacy `thread_resources`
+(`jax.interpreters.pxla.thread_resources`, `jax._src.mesh.thread_resources`: `jax.set_mesh` leaves it empty, so
+`thread_resources.env.physical_mesh.shape["x"]` raises `KeyError`), or runs a `pjit` whose shardings are (or may
+be) `PartitionSpec`s, or imports such a module, however indirectly. The block reaches a module through any name it
+uses that is imported from there (`Model()`, `m.Model()`, `from .model import Model`), through the values of local
+variables it uses (`trainer = Trainer(cfg)` before the block) and through the module's own functions it calls.
+A module that itself reads `thread_resources` withholds every fix of it. The finding says which name, which module
+and why (`fix_withheld` in JSON and `full`). Where a removed spelling is entered (`with maps.Mesh(...):`), it also
+says that the safe part still applies: `with jax.sharding.Mesh(...):` (JAX101's safe fix), the same class, which
+keeps the legacy context (checked on 0.12.0.1, `tests/rules/test_jax401_project_exec.py`); the unsafe fix never
+keeps the removed spelling inside `jax.set_mesh(...)`.
 
 ## JAX version
 Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 0.12.0.1.
@@ -270,7 +289,18 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             from jax.experimental import maps
             with maps.Mesh(devices, ("x",)) as self.mesh:
                 pass
-        """, note="jax.experimental.maps.Mesh; an attribute `as` target: no fix"),
+        """, note="jax.experimental.maps.Mesh; an attribute `as` target: no fix (JAX101 renames the class)"),
+        Invalid("""
+            import jax
+            from jax.experimental import maps
+            with maps.Mesh(devices, ("x",)):
+                pass
+        """, unsafe_fixed="""
+            import jax
+            from jax.experimental import maps
+            with jax.set_mesh(jax.sharding.Mesh(devices, ("x",))):
+                pass
+        """, note="the removed `maps.Mesh` spelling becomes `jax.sharding.Mesh` inside `jax.set_mesh`"),
         Invalid("""
             import jax
             mesh = jax.make_mesh((8,), ("x",))
@@ -462,6 +492,7 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
     def __init__(self, context) -> None:
         super().__init__(context)
         self._pjit_finder: PjitSpecFinder | None = None
+        self._reach: ProjectReach | None = None
         # Every pjit the search can find is named through an import or a chain that spells it: a module that never
         # does needs no search (decided once, not for each ``with``).
         self._spells_pjit = "pjit" in context.source
@@ -487,16 +518,65 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                    f"0.12.0.1, to be removed); use `with jax.set_mesh(mesh):`, which also sets the abstract "
                    f"mesh and raises `ValueError` inside `jax.jit`")
         problem, edits = self._edits(item)
+        needs = SET_MESH_SINCE if problem is not None and edits is None else None
         if problem is None and self._runs_pjit_with_specs(with_node):
             problem = ("the block runs a `pjit` whose shardings are (or may be) `PartitionSpec`s, which raises "
                        "`RuntimeError: pjit requires a non-empty mesh in context` under `jax.set_mesh`: move it to "
                        "`jax.jit` with `NamedSharding`s first")
+        if problem is None and self._reads_thread_resources():
+            problem = f"this module {READS_THREAD_RESOURCES}"
+        if problem is None:
+            problem = self._reaches_risky_module(with_node)
         if problem is not None:
-            self.report(item.item, f"{message} (no automatic fix: {problem})")
+            problem += self._legacy_spelling_advice(item)
+            self.report(item.item, f"{message} (no automatic fix: {problem})", withheld=WithheldFix(problem, needs))
             return
         self.report(item.item, message, unsafe_fix(
             "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)", *edits,
             probe=None))
+
+    def _reads_thread_resources(self) -> bool:
+        """The module itself reads ``thread_resources`` (``with mesh:`` fills it, ``jax.set_mesh`` does not)."""
+        if "thread_resources" not in self.context.file_text:
+            return False
+        index = active_index()
+        facts = index.facts_of(os.path.abspath(self.context.path)) if index is not None else None
+        return facts["thread_resources"] if facts is not None else True  # the index knows comments from code
+
+    def _reaches_risky_module(self, with_node: cst.With) -> str | None:
+        """Why the block may break through the project's other modules (``jaxlint.project.index``), or None."""
+        index = active_index()
+        if index is None:
+            return None
+        if self._reach is None:
+            self._reach = ProjectReach(self.context.resolver, index, os.path.abspath(self.context.path),
+                                       str(self.settings.root))
+        found = self._reach.risky_use(with_node.body)
+        if found is None:
+            return None
+        verb, name, path, why = found
+        return f"the block {verb} `{name}` from `{index.display(path, str(self.settings.root))}`, which {why}"
+
+    def _legacy_spelling_advice(self, item: cst.WithItem) -> str:
+        """Where the unsafe fix is withheld, the safe part of it: ``maps.Mesh(...)`` (removed) becomes
+        ``jax.sharding.Mesh(...)``, still entered as the legacy context manager. JAX101 offers that edit as its safe
+        fix (one fix, not two findings with the same edit); this says it applies here."""
+        replacement = self._legacy_mesh_replacement(item.item)
+        if replacement is None:
+            return ""
+        return f"; the safe rewrite `with {replacement}(...):` (JAX101's fix) keeps the legacy context and works"
+
+    def _legacy_mesh_replacement(self, node: cst.BaseExpression) -> str | None:
+        """``jax.sharding.Mesh`` for a call of a removed spelling (``jax.experimental.maps.Mesh``), else None."""
+        if not isinstance(node, cst.Call):
+            return None
+        qualified = self.qualified_name(node.func)
+        if qualified is None or qualified not in LEGACY_MESH:
+            return None
+        from jaxlint.catalogue import load
+
+        entry = load().symbol(qualified)
+        return entry.safe_replacement(self.settings.min_version) if entry is not None else None
 
     def _runs_pjit_with_specs(self, with_node: cst.With) -> bool:
         if not self._spells_pjit:
@@ -505,14 +585,19 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             self._pjit_finder = PjitSpecFinder(self.context.module, self.context.resolver)
         return self._pjit_finder.body_runs_pjit_with_specs(with_node.body)
 
-    def _edits(self, item: cst.WithItem) -> tuple[str | None, list[NodeEdit]]:
+    def _edits(self, item: cst.WithItem) -> tuple[str | None, list[NodeEdit] | None]:
+        """The unsafe fix's edits, or why there is none (edits None: the min version is the only obstacle)."""
         if not self.min_version_at_least(SET_MESH_SINCE):
             return (f"the min version {self.settings.min_version} has no `jax.set_mesh` "
-                    f"(checked present in {SET_MESH_SINCE})"), []
+                    f"(checked present in {SET_MESH_SINCE})"), None
         jax_state = self._jax_state(item.item)
         if jax_state == "other":
             return "`jax` names something else here", []
         expression = self.code_for(item.item).strip()
+        replacement = self._legacy_mesh_replacement(item.item)
+        callee = self.code_for(item.item.func).strip() if replacement is not None else ""
+        if replacement is not None and expression.startswith(callee):
+            expression = replacement + expression[len(callee):]  # never keep the removed spelling
         edits: list[NodeEdit] = []
         if item.asname is None:
             edits.append(Replace(item.item, f"jax.set_mesh({expression})"))

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from jaxlint.project.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
+from jaxlint.project.index import activated, build_index, set_active
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
 from jaxlint.ui.progress import progress_bar
 from jaxlint.run.results import FileResult, Mode, unwritten
@@ -52,6 +53,18 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
     ``jobs`` worker processes (default: the number of cores), or run here when there are few of them or one job.
     """
     files = list(files)
+    # The serial pass: project-wide facts, read by the rules of every file (``jaxlint.project.index``).
+    index_cache = None
+    if use_cache and files:
+        index_cache = Path(cache_dir) if cache_dir is not None else files[0].settings.root / CACHE_DIR_NAME
+    index = build_index((file.path for file in files), index_cache)
+    with activated(index):
+        # Cached results depend on other modules' facts: their key holds a digest of them (all read now).
+        return _run_files(files, mode, unsafe, jobs, use_cache, cache_dir, index.digest() if use_cache else "")
+
+
+def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, use_cache: bool, cache_dir: Path | None,
+               project_digest: str) -> list[FileResult]:
     results: list[FileResult | None] = [None] * len(files)
     caches: dict[Path, Cache] = {}
     file_caches: list[Cache | None] = [None] * len(files)
@@ -64,14 +77,14 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
             if cache is None:
                 cache = caches[directory] = Cache(directory)
             file_caches[index] = cache
-            cached = _cached_result(cache, file, mode, file_unsafe)
+            cached = _cached_result(cache, file, mode, file_unsafe, project_digest)
             if cached is not None:
                 results[index] = cached
                 continue
         todo.append(index)
     jobs = default_jobs() if jobs is None else max(1, jobs)
     with progress_bar(len(todo)) as advance:
-        for index, result, entry in _process_all(files, todo, mode, unsafe, jobs, use_cache):
+        for index, result, entry in _process_all(files, todo, mode, unsafe, jobs, use_cache, project_digest):
             results[index] = result
             if entry is not None and file_caches[index] is not None:
                 file_caches[index].put_raw(Cache.key_for(files[index].path), entry)
@@ -94,14 +107,20 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _cached_result(cache: Cache, file: "SourceFile", mode: Mode, unsafe: bool) -> FileResult | None:
+def _fingerprint(file: "SourceFile", project_digest: str) -> str:
+    """The settings of the file and the project facts its findings may depend on (another module's)."""
+    return f"{settings_fingerprint(file.settings, file.path)}:{project_digest}"
+
+
+def _cached_result(cache: Cache, file: "SourceFile", mode: Mode, unsafe: bool,
+                   project_digest: str) -> FileResult | None:
     if not cache.has_entry(file.path):
         return None  # a cold run reads and hashes nothing here (the worker does, once)
     try:
         data = file.path.read_bytes()
     except OSError:
         return None
-    diagnostics = cache.get(file.path, content_hash(data), settings_fingerprint(file.settings, file.path))
+    diagnostics = cache.get(file.path, content_hash(data), _fingerprint(file, project_digest))
     if diagnostics is None:
         return None
     if mode is not Mode.CHECK and any(d.fix is not None and (d.fix.applicability is Applicability.SAFE or unsafe)
@@ -116,12 +135,13 @@ MIN_FILES_PER_JOB = 8
 _WORKER_FILES: list = []  # the files of the current run, inherited by forked workers (so tasks are just indices)
 
 
-def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: int, use_cache: bool):
+def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: int, use_cache: bool,
+                 project_digest: str):
     """Yield (index, FileResult, cache entry or None) for every index in ``todo``, in completion order."""
     jobs = min(jobs, len(todo) // MIN_FILES_PER_JOB or 1)
     if jobs <= 1:
         for index in todo:
-            yield (index, *_process_one(files[index], mode, unsafe, use_cache))
+            yield (index, *_process_one(files[index], mode, unsafe, use_cache, project_digest))
         return
     import multiprocessing
 
@@ -130,13 +150,16 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
     global _WORKER_FILES
     if fork:
         _WORKER_FILES = files
-        tasks = [(index, None, mode, unsafe, use_cache) for index in todo]
+        tasks = [(index, None, mode, unsafe, use_cache, project_digest) for index in todo]
     else:
-        tasks = [(index, files[index], mode, unsafe, use_cache) for index in todo]
+        tasks = [(index, files[index], mode, unsafe, use_cache, project_digest) for index in todo]
     # Largest files first, a few per task: a big file taken last would leave the other workers idle at the end.
     tasks.sort(key=lambda task: -_size(files[task[0]].path))
     chunksize = max(1, min(4, len(tasks) // (jobs * 8)))
-    pool = context.Pool(jobs, initializer=_worker_init)
+    from jaxlint.project.index import active_index
+
+    # A forked worker inherits the active project index; a spawned one receives it (plain data).
+    pool = context.Pool(jobs, initializer=_worker_init, initargs=(None if fork else active_index(),))
     try:
         yield from pool.imap_unordered(_worker_task, tasks, chunksize=chunksize)
         pool.close()
@@ -153,8 +176,11 @@ def _size(path) -> int:
         return 0
 
 
-def _worker_init() -> None:
+def _worker_init(index=None) -> None:
     import signal
+
+    if index is not None:
+        set_active(index)
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
     if sys.platform.startswith("linux"):
@@ -167,13 +193,14 @@ def _worker_init() -> None:
 
 
 def _worker_task(task) -> tuple:
-    index, file, mode, unsafe, use_cache = task
+    index, file, mode, unsafe, use_cache, project_digest = task
     if file is None:
         file = _WORKER_FILES[index]
-    return (index, *_process_one(file, mode, unsafe, use_cache))
+    return (index, *_process_one(file, mode, unsafe, use_cache, project_digest))
 
 
-def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool) -> tuple[FileResult, list | None]:
+def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
+                 project_digest: str) -> tuple[FileResult, list | None]:
     """Process one file; with the cache, also the entry to store (None when the result must not be cached)."""
     file_unsafe = unsafe or file.settings.unsafe_fixes
     if not use_cache:
@@ -189,7 +216,7 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool) 
     if digest is None or result.internal_error or result.applied or result.rejected \
             or result.fixed_source is not None or _identity(file.path) != before:
         return result, None
-    fingerprint = settings_fingerprint(file.settings, file.path)
+    fingerprint = _fingerprint(file, project_digest)
     return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics]]
 
 

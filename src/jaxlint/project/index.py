@@ -1,0 +1,318 @@
+"""Project-level facts: the first analysis that crosses modules (bump-pydantic's shape, see DESIGN.md).
+
+A serial pass over every file of a run (``build_index``) collects each module's facts (``module_facts``): its
+imports, whether it reads the legacy ``thread_resources``, runs a ``pjit`` with (maybe) ``PartitionSpec`` shardings,
+and which classes define ``*_shardings_hlo`` attributes. The runner makes the index *active* before the files are
+linted (worker processes inherit it, or receive it), and rules ask it about the names their file imports:
+
+- ``risk_of(path)``: why a module may break under ``jax.set_mesh`` (it reads ``thread_resources``, runs such a
+  ``pjit``, or imports, transitively, a project module that does), or None;
+- ``hlo_classes(path)``: the classes of a module that define ``in_shardings_hlo`` / ``out_shardings_hlo``;
+- ``resolve(importer, level, module)``: the project file an import names, or None when it is not the project's.
+
+A module name is resolved against the files of the run by its path: ``a.b.c`` is a file ending in ``a/b/c.py`` or
+``a/b/c/__init__.py`` (so ``src/`` layouts, namespace packages and scripts importing their neighbours all work);
+when several files match, the ones nearest the importer (longest common folder) win. Relative imports are resolved
+from the importer's folder.
+
+Cached next to the results (``index-<engine fingerprint>.json``), as plain JSON: per file its size, modification
+time, content hash and facts. A file whose size and time are unchanged is not read again.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from jaxlint.project.module_facts import Facts, module_facts
+
+READS_THREAD_RESOURCES = "reads the legacy `thread_resources`, which `jax.set_mesh` leaves empty (`KeyError`)"
+RUNS_PJIT_WITH_SPECS = ("runs a `pjit` whose shardings are (or may be) bare `PartitionSpec`s, which raises "
+                        "`RuntimeError: pjit requires a non-empty mesh in context` under `jax.set_mesh`")
+FORMAT = 1
+
+
+@dataclass
+class ProjectIndex:
+    """The modules of a run, by absolute path; each one's facts read on first use (``facts_of``), or all at once
+    (``read_all``, when the results are cached: their key needs every module's)."""
+
+    paths: frozenset[str] = frozenset()
+    facts: dict[str, Facts] = field(default_factory=dict)
+    _risky: dict[str, bool] = field(default_factory=dict)  # what the searches found so far
+    _chains: dict[str, list[str]] = field(default_factory=dict)  # a risky module -> the modules to a risky one
+    _by_suffix: dict[str, list[str]] | None = None
+    _nearest: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def facts_of(self, path: str) -> Facts | None:
+        if path not in self.paths:
+            return None
+        facts = self.facts.get(path)
+        if facts is None:
+            try:
+                with open(path, "rb") as handle:
+                    facts = module_facts(handle.read())
+            except OSError:
+                facts = module_facts(b"")
+            self.facts[path] = facts
+        return facts
+
+    # -- queries -------------------------------------------------------------------------------------------------
+    def resolve(self, importer: str, level: int, module: str, name: str | None = None) -> str | None:
+        """The project file ``from <level dots><module> import <name>`` (or ``import <module>``) reaches: the
+        submodule ``module.name`` when there is one, else ``module``; None when neither is a project file."""
+        parts = [part for part in module.split(".") if part]
+        if level:
+            base = os.path.dirname(os.path.abspath(importer))
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            for candidate in ([os.path.join(base, *parts, name)] if name else []) \
+                    + ([os.path.join(base, *parts)] if parts else []):
+                for path in (candidate + ".py", os.path.join(candidate, "__init__.py")):
+                    if path in self.paths:
+                        return path
+            return None
+        if name:
+            found = self._absolute(importer, parts + [name])
+            if found is not None:
+                return found
+        # ``import a.b.c`` / a qualified name ``a.b.c.f``: the longest prefix that is a project module.
+        for end in range(len(parts), 0, -1):
+            found = self._absolute(importer, parts[:end])
+            if found is not None:
+                return found
+        return None
+
+    def risk_of(self, path: str, root: str | None = None) -> str | None:
+        """Why running code of this module under ``jax.set_mesh`` may break (a phrase after "which"), or None;
+        paths shown relative to ``root``. The same answer whatever was asked before (worker processes ask in
+        any order; cached results are keyed by it)."""
+        if not self._is_risky(path):
+            return None
+        chain = self._chains.get(path)
+        if chain is None:
+            chain = self._chains[path] = self._search(path, shortcuts=False) or [path]
+        own = self._own_risk(chain[-1])
+        if len(chain) == 1:
+            return own
+        shown = ", which imports ".join(f"`{self.display(step, root)}`" for step in chain[1:])
+        return f"imports {shown}, which {own or 'imports more such modules'}"
+
+    def hlo_classes(self, path: str) -> list[str]:
+        facts = self.facts_of(path)
+        return list(facts["hlo_classes"]) if facts else []
+
+    def read_all(self) -> None:
+        for path in self.paths:
+            self.facts_of(path)
+
+    def digest(self) -> str:
+        """What the findings of any file may depend on: the risky modules and the classes with such attributes."""
+        self.read_all()
+        summary = [(path, self.risk_of(path, os.sep)) for path in sorted(self.paths) if self._is_risky(path)]
+        classes = sorted((path, facts["hlo_classes"]) for path, facts in self.facts.items() if facts["hlo_classes"])
+        return hashlib.blake2b(repr((summary, classes)).encode(), digest_size=12).hexdigest()
+
+    @staticmethod
+    def display(path: str, root: str | None = None) -> str:
+        """``path`` relative to ``root`` (the project root; the working folder when None) when it lies inside."""
+        try:
+            relative = os.path.relpath(path, root)
+        except ValueError:
+            return path
+        return path if relative.startswith("..") else relative.replace(os.sep, "/")
+
+    # -- internals -----------------------------------------------------------------------------------------------
+    def _absolute(self, importer: str, parts: list[str]) -> str | None:
+        name = ".".join(parts)
+        matches = self._suffixes().get(name)
+        if not matches:
+            return None
+        if len(matches) == 1:
+            return matches[0]
+        key = (os.path.dirname(importer), name)
+        if key not in self._nearest:
+            self._nearest[key] = max(matches, key=lambda path: (len(os.path.commonprefix([path, importer])), path))
+        return self._nearest[key]
+
+    def _suffixes(self) -> dict[str, list[str]]:
+        """Every dotted name a file may be imported as: ``/p/src/a/b.py`` with ``a/__init__.py`` is ``a.b``, and
+        ``src.a.b`` when ``src`` has no ``__init__.py`` either, and so on up; never ``b`` alone (inside a package a
+        module is not top-level: ``netket/jax/__init__.py`` is no ``jax``). Without ``__init__.py`` files (namespace
+        packages, scripts importing their neighbours) every folder above may be on ``sys.path``."""
+        if self._by_suffix is None:
+            suffixes: dict[str, list[str]] = {}
+            for path in self.paths:
+                folder, file_name = os.path.split(path)
+                stem = file_name.rsplit(".", 1)[0]
+                if stem == "__init__":
+                    folder, stem = os.path.split(folder)
+                name = stem
+                while name and stem.isidentifier():
+                    if os.path.join(folder, "__init__.py") not in self.paths:
+                        suffixes.setdefault(name, []).append(path)
+                    folder, stem = os.path.split(folder)
+                    if not stem:
+                        break
+                    name = f"{stem}.{name}"
+            self._by_suffix = suffixes
+        return self._by_suffix
+
+    def _is_risky(self, path: str) -> bool:
+        if path not in self._risky:
+            chain = self._search(path, shortcuts=True)
+            if chain is not None:
+                self._risky.update((step, True) for step in chain)
+        return self._risky.get(path, False)
+
+    def _search(self, path: str, shortcuts: bool) -> list[str] | None:
+        """Breadth first over the imports from ``path`` (in their order) to the nearest module that is risky
+        itself: the chain of modules, or None. A search that finds none proves every module it saw harmless (what
+        they reach, it reached). ``shortcuts``: a module already known to be risky ends the search too (what
+        ``_is_risky`` needs; the chain shown must not depend on earlier searches)."""
+        parent: dict[str, str | None] = {path: None}
+        frontier = [path]
+        while frontier:
+            following = []
+            for current in frontier:
+                known = self._risky.get(current)
+                if known is False:
+                    continue  # proven harmless by an earlier search
+                if (shortcuts and known) or self._own_risk(current):
+                    chain = [current]
+                    while parent[chain[-1]] is not None:
+                        chain.append(parent[chain[-1]])
+                    return chain[::-1]
+                facts = self.facts_of(current)
+                for level, module, names in facts["imports"] if facts else ():
+                    for target in self._import_targets(current, level, module, names):
+                        if target not in parent:
+                            parent[target] = current
+                            following.append(target)
+            frontier = following
+        self._risky.update((seen, False) for seen in parent)
+        return None
+
+    def _own_risk(self, path: str) -> str | None:
+        facts = self.facts_of(path)
+        if facts is None:
+            return None
+        if facts["thread_resources"]:
+            return READS_THREAD_RESOURCES
+        if facts["pjit_specs"]:
+            return RUNS_PJIT_WITH_SPECS
+        return None
+
+    def _import_targets(self, importer: str, level: int, module: str, names: list[str]) -> Iterator[str]:
+        if not names:
+            found = self.resolve(importer, level, module)
+            if found is not None:
+                yield found
+            return
+        for name in names:
+            found = self.resolve(importer, level, module, name)
+            if found is not None:
+                yield found
+
+
+# -- building it -------------------------------------------------------------------------------------------------
+def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> ProjectIndex:
+    """The index of the ``.py``/``.pyi`` files among ``paths`` (notebooks are never imported). Without a cache
+    directory nothing is read here: each worker reads the modules its files reach, when they ask. With one, every
+    module's facts are read now (the results' key needs them), from the cache where a file is unchanged."""
+    index = ProjectIndex(frozenset(os.path.abspath(p) for p in paths if p.suffix in (".py", ".pyi")))
+    if cache_directory is None:
+        return index
+    from jaxlint.project.cache import content_hash, engine_fingerprint
+
+    cache_file = cache_directory / f"index-{engine_fingerprint()}.json"
+    cached = _load(cache_file)
+    entries: dict[str, list] = {}
+    changed = False
+    for path in index.paths:
+        entry = cached.get(path)
+        try:
+            status = os.stat(path)
+        except OSError:
+            continue
+        if entry is not None and entry[0] == status.st_size and entry[1] == status.st_mtime_ns:
+            index.facts[path] = entry[3]
+            entries[path] = entry
+            continue
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        digest = content_hash(data)
+        facts = entry[3] if entry is not None and entry[2] == digest else module_facts(data)
+        index.facts[path] = facts
+        entries[path] = [status.st_size, status.st_mtime_ns, digest, facts]
+        changed = True
+    if changed or len(entries) != len(cached):
+        _save(cache_file, {**cached, **entries})
+    return index
+
+
+def _load(file: Path) -> dict[str, list]:
+    try:
+        data = json.loads(file.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
+        return {}
+    return {path: entry for path, entry in data["files"].items() if _valid(entry)}
+
+
+def _valid(entry) -> bool:
+    return isinstance(entry, list) and len(entry) == 4 and isinstance(entry[3], dict) \
+        and {"imports", "thread_resources", "pjit_specs", "hlo_classes"} <= set(entry[3])
+
+
+def _save(file: Path, files: dict[str, list]) -> None:
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        payload = json.dumps({"format": FORMAT, "files": files}, separators=(",", ":")).encode()
+        fd, temporary = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=file.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(payload)
+            os.replace(temporary, file)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        pass  # the cache is an optimisation, never an error
+
+
+# -- the index of the current run --------------------------------------------------------------------------------
+_ACTIVE: ProjectIndex | None = None
+
+
+def active_index() -> ProjectIndex | None:
+    """The index of the run in progress (None when linting without one: a single text, the language server)."""
+    return _ACTIVE
+
+
+@contextmanager
+def activated(index: ProjectIndex | None):
+    global _ACTIVE
+    previous, _ACTIVE = _ACTIVE, index
+    try:
+        yield index
+    finally:
+        _ACTIVE = previous
+
+
+def set_active(index: ProjectIndex | None) -> None:
+    """For worker processes started with ``spawn`` (a forked one inherits the parent's)."""
+    global _ACTIVE
+    _ACTIVE = index
