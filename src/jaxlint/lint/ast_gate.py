@@ -42,6 +42,9 @@ class AstFacts:
     names: list[ast.Name] = field(default_factory=list)
     calls: list[ast.Call] = field(default_factory=list)
     withs: list[ast.With] = field(default_factory=list)  # not ``async with``
+    # ``fn = jnp.clip`` (one name target, a name or attribute chain as value), anywhere in the file: identifier ->
+    # the values. Not part of ``qualified_names``: only rules that follow such aliases (JAX103) ask ``alias_targets``.
+    value_aliases: dict[str, list[ast.expr]] = field(default_factory=dict)
     tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
     statements: list["AstFacts"] = field(default_factory=list)  # of each top-level statement (``statement_facts``)
     _referenced: set[str] | None = None
@@ -89,6 +92,17 @@ class AstFacts:
             return []
         return [call for call in self.calls if not wanted.isdisjoint(self.qualified_names(call.func))]
 
+    def alias_targets(self, identifier: str) -> set[str]:
+        """Every qualified name a plain assignment ``identifier = <imported name or chain>`` may give it."""
+        found: set[str] = set()
+        for value in self.value_aliases.get(identifier, ()):
+            found |= self.qualified_names(value)
+        return found
+
+    def jax_aliases(self) -> set[str]:
+        """The identifiers ``value_aliases`` binds to something an import binds (``mp = pjit``)."""
+        return {identifier for identifier in self.value_aliases if self.alias_targets(identifier)}
+
     # -- internals -----------------------------------------------------------------------------------------------
     def _name_candidates(self, identifier: str) -> set[str]:
         found = self.bindings.get(identifier, set())
@@ -133,8 +147,9 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
     """One pass over the tree (an explicit stack; ~4x faster than ``ast.walk``, which also yields every ``Load``)."""
     bindings = facts.bindings
     chains, names, calls = facts.chains, facts.names, facts.calls
-    Attribute, Name, Call, Import, ImportFrom, Constant, With = (
-        ast.Attribute, ast.Name, ast.Call, ast.Import, ast.ImportFrom, ast.Constant, ast.With)
+    Attribute, Name, Call, Import, ImportFrom, Constant, With, Assign = (
+        ast.Attribute, ast.Name, ast.Call, ast.Import, ast.ImportFrom, ast.Constant, ast.With, ast.Assign)
+    aliases = facts.value_aliases
     child_fields, AST = _CHILD_FIELDS, ast.AST
     stack: list = [tree]
     pop, push, extend = stack.pop, stack.append, stack.extend
@@ -161,6 +176,9 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
             calls.append(node)
         elif kind is With:
             facts.withs.append(node)
+        elif kind is Assign and len(node.targets) == 1 and type(node.targets[0]) is Name \
+                and type(node.value) in (Name, Attribute):
+            aliases.setdefault(node.targets[0].id, []).append(node.value)
         elif kind is Import:
             for alias in node.names:
                 record_import(bindings, facts.import_names, alias.name, alias.asname)
@@ -207,7 +225,8 @@ def collect_facts(source: str) -> AstFacts | None:
 
 def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
     """The facts of one statement (at any depth) with the file's import bindings and star imports."""
-    own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules)
+    own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules,
+                   value_aliases=file_facts.value_aliases)
     _collect(node, own)
     return own
 

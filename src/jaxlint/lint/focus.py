@@ -104,7 +104,8 @@ class _Cutter:
         self.source = source
         self.facts = facts
         self.rules = rules
-        self.imported = frozenset(facts.bindings)
+        # also ``fn = jnp.clip``: a rule may follow the alias to its calls (JAX103)
+        self.imported = frozenset(facts.bindings) | frozenset(facts.jax_aliases())
         self.line_starts = [0, *(match.end() for match in _NEWLINE.finditer(source))]
 
     def may_hold_a_finding(self, facts: AstFacts) -> bool:

@@ -312,6 +312,14 @@ class TextFacts:
                 return True
         return False
 
+    def may_pass_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
+        """``may_call_with_keyword``, or ``qualified`` named where it is not called (``partial(jnp.clip, a_min=0)``,
+        ``fn = jnp.clip``): the keywords may reach it from another call."""
+        for call in self._calls_of(qualified):
+            if call is None or call.positional < 0 or not call.keywords.isdisjoint(keywords):
+                return True
+        return False
+
     def _calls_of(self, qualified: str):
         """The calls (``CallText``, or None where one cannot be read) of every occurrence that may be
         ``qualified``: its last component after what may be its parent, or a name an import binds to it."""

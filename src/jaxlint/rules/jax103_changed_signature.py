@@ -6,9 +6,11 @@ resources are written out here because their fixes are more than a keyword renam
 """
 from __future__ import annotations
 
+import ast
+import re
+
 import libcst as cst
 
-import re
 from functools import lru_cache
 from typing import ClassVar, Iterable
 
@@ -132,17 +134,34 @@ class ChangedSignature(Rule):
         spelled = cls.parameter_keywords.intersection(words)
         if spelled:
             spelled = passed_keywords(facts.source, spelled)
-        return bool(spelled) and any(facts.may_call_with_keyword(function, frozenset(rows))
+        return bool(spelled) and any(facts.may_pass_keyword(function, frozenset(rows))
                                      for function, rows in cls.parameters.items() if not spelled.isdisjoint(rows))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         # jnp.array is everywhere; only a call with a third positional argument (or a *starred one) can be flagged.
         # pjit is also flagged through ``partial(pjit, ...)``: any reference keeps the file.
-        return (bool(facts.calls_to(MAKE_MESH)) or facts.refers_to_any((PJIT,))
+        if (bool(facts.calls_to(MAKE_MESH)) or facts.refers_to_any((PJIT,))
                 or any(len(call.args) > 2 for call in facts.calls_to(ARRAY))
-                or any(kw.arg in cls.parameters.get(name, ()) for call in facts.calls_to(cls.parameter_functions)
-                       for name in facts.qualified_names(call.func) for kw in call.keywords))
+                or any(cls._may_pass_listed_keyword(facts.qualified_names(call.func), call)
+                       for call in facts.calls_to(cls.parameter_functions))):
+            return True
+        # reached indirectly: ``partial(jnp.clip, a_min=...)``, ``fn = jnp.clip`` then ``fn(x, a_min=...)``
+        for call in facts.calls_to(PARTIAL):
+            if call.args and cls._may_pass_listed_keyword(facts.qualified_names(call.args[0]), call):
+                return True
+        if facts.value_aliases:
+            for call in facts.calls:
+                if type(call.func) is ast.Name and call.func.id in facts.value_aliases:
+                    targets = facts.alias_targets(call.func.id)
+                    if targets & {MAKE_MESH, PJIT} or (ARRAY in targets and len(call.args) > 2) \
+                            or cls._may_pass_listed_keyword(targets, call):
+                        return True
+        return False
+
+    @classmethod
+    def _may_pass_listed_keyword(cls, functions: set[str], call: ast.Call) -> bool:
+        return any(kw.arg in cls.parameters.get(name, ()) for name in functions for kw in call.keywords)
     explanation = """
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
@@ -151,7 +170,10 @@ Finds calls whose arguments the target JAX version rejects, and passes them the 
   signatures of every JAX release, see `docs/catalogue.md`): `jnp.clip(a_min=..., a_max=...)` (`min=`/`max=` exist
   from 0.4.27, the old keywords warn from 0.4.31 and raise from 0.10.0), `jnp.reshape(newshape=)`, `jnp.sin(x=)`
   (positional-only from 0.4.31), and every other keyword removed, renamed or made positional-only. One finding per
-  call; a positional argument or `**kwargs` is never reported (it binds whatever the signature says).
+  call; a positional argument or `**kwargs` is never reported (it binds whatever the signature says). The keyword
+  is also found where it reaches the function indirectly: bound by `functools.partial(jnp.clip, a_min=...)`, or
+  passed to a local alias bound once (`clip_fn = jnp.clip` ... `clip_fn(x, a_min=0)`; `mp = pjit` ...
+  `mp(f, in_axis_resources=...)`); the rename there is the same rename.
 - `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
   become `copy=`, `order=` and `ndmin=`.
 - `jax.make_mesh(axis_shapes=...)`: the first parameter was renamed `axis_sizes`; the value is passed
@@ -273,6 +295,22 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             import jax
             step = jax.jit(f, in_shardings=P("data"), out_shardings=None)
         """, note="jax.jit"),
+        Valid("""
+            import functools
+            import numpy as np
+            import jax.numpy as jnp
+            clamp = functools.partial(np.clip, a_min=0.0)
+            clip_fn = np.clip
+            y = clip_fn(x, a_min=0.0)
+        """, note="numpy's clip, through partial and an alias"),
+        Valid("""
+            import numpy as np
+            import jax.numpy as jnp
+            clip_fn = jnp.clip
+            if use_numpy:
+                clip_fn = np.clip
+            y = clip_fn(x, a_min=0.0)
+        """, note="an alias bound twice (jnp or numpy): not known"),
         Valid("""
             from mylib.parallel import pjit
             step = pjit(f, in_axis_resources=P("data"), out_axis_resources=None)
@@ -507,6 +545,40 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             from jax.experimental.shard_map import shard_map
             g = shard_map(f, mesh, in_specs=P("x"), out_specs=P(), auto=frozenset({"y"}))
         """, note="overlay row: the deprecated shard_map wrapper has no auto= from 0.8.0"),
+        # -- keywords reached indirectly: partial, a local alias
+        Invalid("""
+            import functools
+            from functools import partial
+            import jax.numpy as jnp
+            clamp01 = functools.partial(jnp.clip, a_min=0.0, a_max=1.0)
+            relu6 = partial(jnp.clip, a_min=0, a_max=6)
+        """, fixed="""
+            import functools
+            from functools import partial
+            import jax.numpy as jnp
+            clamp01 = functools.partial(jnp.clip, min=0.0, max=1.0)
+            relu6 = partial(jnp.clip, min=0, max=6)
+        """, count=2, note="keywords bound by partial reach jnp.clip: renamed in the partial"),
+        Invalid("""
+            import jax.numpy as jnp
+            clip_fn = jnp.clip
+            def clamp(x):
+                return clip_fn(x, a_min=-1.0, a_max=1.0)
+        """, fixed="""
+            import jax.numpy as jnp
+            clip_fn = jnp.clip
+            def clamp(x):
+                return clip_fn(x, min=-1.0, max=1.0)
+        """, note="a local alias of jnp.clip, bound once"),
+        Invalid("""
+            from jax.experimental.pjit import pjit
+            mp = pjit
+            step = mp(train_step, in_axis_resources=P("data"), out_axis_resources=None)
+        """, fixed="""
+            from jax.experimental.pjit import pjit
+            mp = pjit
+            step = mp(train_step, in_shardings=P("data"), out_shardings=None)
+        """, note="a local alias of pjit"),
     ]
 
     def _target_at_least(self, version: str) -> bool:
@@ -514,17 +586,30 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)
+        aliased = qualified is None and isinstance(node.func, cst.Name)
+        if aliased:  # ``fn = jnp.clip`` ... ``fn(x, a_min=0)``: the alias's one binding names the function
+            qualified = self.context.inference.callee(node.func)
+        via = f"`{self.code_for(node.func)}` is `{qualified}`" if aliased else None
         if qualified in self.parameters:
-            self._keywords(node, qualified)
+            self._keywords(node, qualified, via=via)
+        elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star:
+            self._partial(node, node.args[0].value)
         if qualified == ARRAY:
             self._array(node)
         elif qualified == MAKE_MESH:
             self._make_mesh(node)
         elif qualified == PJIT:
-            self._pjit(node, "pjit")
-        elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star \
-                and self.qualified_name(node.args[0].value) == PJIT:
+            self._pjit(node, self.code_for(node.func) if aliased else "pjit")
+
+    def _partial(self, node: cst.Call, wrapped: cst.BaseExpression) -> None:
+        """``partial(f, ...)`` passes its keywords to ``f``: the same check, the same rename."""
+        target = self.qualified_name(wrapped)
+        if target is None and isinstance(wrapped, cst.Name):
+            target = self.context.inference.callee(wrapped)
+        if target == PJIT:
             self._pjit(node, "partial(pjit, ...)")
+        elif target in self.parameters:
+            self._keywords(node, target, shown=self.code_for(wrapped), via="passed through `partial`")
 
     # -- jnp.array -----------------------------------------------------------------------------------------------
     def _array(self, node: cst.Call) -> None:
@@ -596,7 +681,7 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
         self.report(node, message, safe_fix(f"Rename {renames} (JAX: a safe and trivial name replacement)", *edits))
 
     # -- keywords from the catalogue's [[parameter]] rows ------------------------------------------------------------
-    def _keywords(self, node: cst.Call, qualified: str) -> None:
+    def _keywords(self, node: cst.Call, qualified: str, shown: str | None = None, via: str | None = None) -> None:
         """One finding per call for the keywords the target rejects (or deprecates); positional arguments and
         ``**kwargs`` are never flagged (they bind whatever the signature says)."""
         rows = self.parameters[qualified]
@@ -608,7 +693,7 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
                           and isinstance(arg.value, cst.Name) and arg.value.value == "None")]
         if not found:
             return
-        shown = self.code_for(node.func)
+        shown = shown or self.code_for(node.func)
         passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
         renames = {}
         for arg, row in found:
@@ -616,6 +701,8 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             if new and new not in passed and new not in renames.values():
                 renames[arg.keyword.value] = new
         message = "; ".join(self._keyword_message(shown, row) for _, row in found)
+        if via:
+            message += f" ({via})"
         fix = None
         if len(renames) == len(found):
             spelled = ", ".join(f"`{old}=` -> `{new}=`" for old, new in renames.items())
