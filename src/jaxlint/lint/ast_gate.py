@@ -45,6 +45,8 @@ class AstFacts:
     # ``fn = jnp.clip`` (one name target, a name or attribute chain as value), anywhere in the file: identifier ->
     # the values. Not part of ``qualified_names``: only rules that follow such aliases (JAX103) ask ``alias_targets``.
     value_aliases: dict[str, list[ast.expr]] = field(default_factory=dict)
+    # names some plain assignment binds to a list or tuple literal, anywhere in the file (``xs = [1, 2]``)
+    sequence_names: set[str] = field(default_factory=set)
     tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
     statements: list["AstFacts"] = field(default_factory=list)  # of each top-level statement (``statement_facts``)
     _referenced: set[str] | None = None
@@ -143,6 +145,9 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
+_SEQUENCES = (ast.List, ast.Tuple, ast.ListComp)
+
+
 def _collect(tree: ast.AST, facts: AstFacts) -> None:
     """One pass over the tree (an explicit stack; ~4x faster than ``ast.walk``, which also yields every ``Load``)."""
     bindings = facts.bindings
@@ -176,9 +181,13 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
             calls.append(node)
         elif kind is With:
             facts.withs.append(node)
-        elif kind is Assign and len(node.targets) == 1 and type(node.targets[0]) is Name \
-                and type(node.value) in (Name, Attribute):
-            aliases.setdefault(node.targets[0].id, []).append(node.value)
+        elif kind is Assign and len(node.targets) == 1 and type(node.targets[0]) is Name:
+            if type(node.value) in (Name, Attribute):
+                aliases.setdefault(node.targets[0].id, []).append(node.value)
+            elif type(node.value) in _SEQUENCES:
+                facts.sequence_names.add(node.targets[0].id)
+        elif kind is ast.AnnAssign and type(node.target) is Name and type(node.value) in _SEQUENCES:
+            facts.sequence_names.add(node.target.id)
         elif kind is Import:
             for alias in node.names:
                 record_import(bindings, facts.import_names, alias.name, alias.asname)
@@ -226,7 +235,7 @@ def collect_facts(source: str) -> AstFacts | None:
 def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
     """The facts of one statement (at any depth) with the file's import bindings and star imports."""
     own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules,
-                   value_aliases=file_facts.value_aliases)
+                   value_aliases=file_facts.value_aliases, sequence_names=file_facts.sequence_names)
     _collect(node, own)
     return own
 

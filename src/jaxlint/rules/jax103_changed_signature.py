@@ -16,8 +16,10 @@ from typing import ClassVar, Iterable
 
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.lint.code_map import is_word_char
-from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
+from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
+from jaxlint.rules.list_arguments import REJECTING, literal_sequence, numpy_spelling
+from jaxlint.lint.text_gate import names_by_last
 from jaxlint.project.versions import Version
 
 ARRAY = "jax.numpy.array"
@@ -85,8 +87,15 @@ def _name_equals(name: str) -> "re.Pattern[str]":
     return re.compile(rf"{re.escape(name)}\s*=(?!=)")
 
 
+def _may_be_sequence(value: ast.expr, facts) -> bool:
+    """``list_arguments.literal_sequence`` over-approximated on ``ast``."""
+    kind = type(value)
+    return kind in (ast.List, ast.Tuple, ast.ListComp) or (kind is ast.Name and value.id in facts.sequence_names)
+
+
 PARAMETERS = parameters_by_function(load())
 PARAMETER_FUNCTIONS = frozenset(PARAMETERS)
+REJECTING_BY_LAST = names_by_last(REJECTING)
 
 
 class ChangedSignature(Rule):
@@ -103,8 +112,9 @@ class ChangedSignature(Rule):
         *(frozenset({"jax", "experimental", "pjit", keyword}) for keyword in PJIT_KEYWORDS),
         # a catalogue keyword is spelled as a word wherever it is passed
         *(frozenset({*function.split("."), keyword}) for function, rows in PARAMETERS.items() for keyword in rows),
+        *(frozenset(function.split(".")) for function in REJECTING),
     })
-    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS
+    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS | REJECTING
     statement_gated = True  # every finding is at a name, import or call its own statement spells
     parameters: ClassVar[dict[str, dict[str, Parameter]]] = PARAMETERS
     parameter_functions: ClassVar[frozenset[str]] = PARAMETER_FUNCTIONS
@@ -120,7 +130,7 @@ class ChangedSignature(Rule):
             "__module__": cls.__module__, "__doc__": cls.__doc__, "parameters": table,
             "parameter_functions": frozenset(table),
             "parameter_keywords": frozenset(keyword for rows in table.values() for keyword in rows),
-            "ast_names": frozenset({ARRAY, MAKE_MESH, PJIT}) | frozenset(table),
+            "ast_names": frozenset({ARRAY, MAKE_MESH, PJIT}) | frozenset(table) | REJECTING,
             "required_words": cls.required_words | extra,
         })
 
@@ -129,6 +139,9 @@ class ChangedSignature(Rule):
         # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
         if facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2):
             return True
+        if "[" in facts.source or "(" in facts.source:  # a list or tuple literal somewhere: ``jnp.sum([...])``
+            if facts.refers_to_any(REJECTING_BY_LAST, words):
+                return True
         # a catalogue keyword is passed by name (``a_max=``): only functions one of whose keywords the file spells
         # that way can matter (``x``, ``axis`` are words of nearly every file)
         spelled = cls.parameter_keywords.intersection(words)
@@ -146,6 +159,9 @@ class ChangedSignature(Rule):
                 or any(cls._may_pass_listed_keyword(facts.qualified_names(call.func), call)
                        for call in facts.calls_to(cls.parameter_functions))):
             return True
+        for call in facts.calls_to(REJECTING):
+            if call.args and _may_be_sequence(call.args[0], facts):
+                return True
         # reached indirectly: ``partial(jnp.clip, a_min=...)``, ``fn = jnp.clip`` then ``fn(x, a_min=...)``
         for call in facts.calls_to(PARTIAL):
             if call.args and cls._may_pass_listed_keyword(facts.qualified_names(call.args[0]), call):
@@ -174,6 +190,11 @@ Finds calls whose arguments the target JAX version rejects, and passes them the 
   is also found where it reaches the function indirectly: bound by `functools.partial(jnp.clip, a_min=...)`, or
   passed to a local alias bound once (`clip_fn = jnp.clip` ... `clip_fn(x, a_min=0)`; `mp = pjit` ...
   `mp(f, in_axis_resources=...)`); the rename there is the same rename.
+- a Python list or tuple passed as the array argument (the first) of a `jax.numpy` function that rejects it:
+  `jnp.sum([1, 2])`, `jnp.linalg.norm([dx, dy])`, `jnp.max((a, b))`, or a name every binding of which is a list
+  or tuple literal (`weights = [0.3, 0.7]` ... `jnp.mean(weights)`). Only the functions shown by execution to
+  reject both on 0.4.13, 0.10.2 and 0.12.0.1 are checked (`jaxlint.rules.list_arguments`); `jnp.array`,
+  `jnp.asarray`, `jnp.stack`, `jnp.concatenate` and the other functions that take sequences are not.
 - `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
   become `copy=`, `order=` and `ndmin=`.
 - `jax.make_mesh(axis_shapes=...)`: the first parameter was renamed `axis_sizes`; the value is passed
@@ -188,6 +209,10 @@ positional arguments, or `copy` both positionally and by keyword; `make_mesh` wi
 `axis_shapes=`), `numpy.array` and a project's own `array`/`make_mesh` are not reported.
 
 ## Why
+- Lists and tuples: JAX stopped converting them where an array is expected, function by function (#7737: most
+  of `jax.numpy` in 0.2.21, `take` in 0.2.24, `broadcast_to` in 0.3.2, `jax.numpy.linalg`/`fft` in 0.3.24):
+  `TypeError: sum requires ndarray or scalar arguments, got <class 'list'> at position 0.` Wrapping the value in
+  `jnp.asarray(...)` does the conversion those releases did implicitly, and works in every release.
 - `jnp.array`: JAX 0.10.1 deprecated the positional form (`DeprecationWarning: Passing the copy, order, and ndmin
   arguments to jnp.array positionally is deprecated. Use keyword arguments instead.`); from JAX 0.12.0 it raises
   `TypeError: array() takes from 1 to 2 positional arguments but 3 were given`.
@@ -213,7 +238,9 @@ step = pjit(train_step, in_shardings=(P("data"), None), out_shardings=None)
 ```
 
 ## Fix safety
-Safe. A catalogue keyword is renamed only when the row says `renamed` (the new keyword replaced it: JAX kept both,
+Safe. `jnp.asarray(...)` around a list or tuple argument is the conversion JAX did implicitly before rejecting
+them, in every release; it is offered where the call spells `jax.numpy` through a module (`jnp.sum`), so that
+`jnp.asarray` can be spelled the same way. A catalogue keyword is renamed only when the row says `renamed` (the new keyword replaced it: JAX kept both,
 or the new one took its place and name), the new keyword is accepted by every release from the min version on, and
 the call does not pass it already; a removed or positional-only keyword is reported without a fix.
 The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
@@ -295,6 +322,25 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             import jax
             step = jax.jit(f, in_shardings=P("data"), out_shardings=None)
         """, note="jax.jit"),
+        Valid("""
+            import numpy as np
+            import jax.numpy as jnp
+            a = jnp.asarray([1, 2])
+            b = jnp.array([1, 2])
+            c = jnp.stack([a, b])
+            d = jnp.concatenate((a, b))
+            e = np.sum([1, 2])
+            f = jnp.sum(jnp.asarray([1, 2]))
+        """, note="functions that take sequences; numpy; already wrapped"),
+        Valid("""
+            import jax.numpy as jnp
+            def total(xs):
+                return jnp.sum(xs)
+            ys = [1, 2]
+            ys = jnp.asarray(ys)
+            s = jnp.sum(ys)
+            t = jnp.atleast_1d([1.0])
+        """, note="a parameter; a name also bound to an array; atleast_1d accepted lists until after 0.4.13"),
         Valid("""
             import functools
             import numpy as np
@@ -545,6 +591,31 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             from jax.experimental.shard_map import shard_map
             g = shard_map(f, mesh, in_specs=P("x"), out_specs=P(), auto=frozenset({"y"}))
         """, note="overlay row: the deprecated shard_map wrapper has no auto= from 0.8.0"),
+        # -- a Python list or tuple where a jnp function expects an array
+        Invalid("""
+            import jax.numpy as jnp
+            total = jnp.sum([1, 2])
+            dist = jnp.linalg.norm([dx, dy])
+        """, fixed="""
+            import jax.numpy as jnp
+            total = jnp.sum(jnp.asarray([1, 2]))
+            dist = jnp.linalg.norm(jnp.asarray([dx, dy]))
+        """, count=2, note="list literals: wrapped in jnp.asarray (what JAX did implicitly before #7737)"),
+        Invalid("""
+            from jax import numpy as np
+            def loss(a, b):
+                weights = [0.3, 0.7]
+                return np.mean(weights) * np.max((a, b), axis=0)
+        """, fixed="""
+            from jax import numpy as np
+            def loss(a, b):
+                weights = [0.3, 0.7]
+                return np.mean(np.asarray(weights)) * np.max(np.asarray((a, b)), axis=0)
+        """, count=2, note="a name bound only to a list; a tuple literal; jax.numpy imported as np"),
+        Invalid("""
+            from jax.numpy import prod
+            size = prod([3, 4])
+        """, note="from-import: reported, no fix (how to spell jnp.asarray here is not known)"),
         # -- keywords reached indirectly: partial, a local alias
         Invalid("""
             import functools
@@ -592,6 +663,8 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
         via = f"`{self.code_for(node.func)}` is `{qualified}`" if aliased else None
         if qualified in self.parameters:
             self._keywords(node, qualified, via=via)
+        if qualified in REJECTING:
+            self._sequence_argument(node)
         elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star:
             self._partial(node, node.args[0].value)
         if qualified == ARRAY:
@@ -610,6 +683,28 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             self._pjit(node, "partial(pjit, ...)")
         elif target in self.parameters:
             self._keywords(node, target, shown=self.code_for(wrapped), via="passed through `partial`")
+
+    # -- a list or tuple where a jnp function wants an array ----------------------------------------------------
+    def _sequence_argument(self, node: cst.Call) -> None:
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return
+        value = node.args[0].value
+        kind = literal_sequence(value, self.context.resolver)
+        if kind is None:
+            return
+        name = self.code_for(node.func)
+        message = (f"`{name}` rejects a Python {kind} where it expects an array (`TypeError: ... requires ndarray "
+                   f"or scalar arguments, got <class '{kind}'> at position 0`): jax.numpy functions stopped "
+                   f"converting lists and tuples in JAX 0.2.21 (linalg and fft in 0.3.24, JAX #7737)")
+        numpy = numpy_spelling(node.func, self.context.resolver)
+        if numpy is None:
+            self.report(node, f"{message}; wrap it in `jnp.asarray(...)`")
+            return
+        asarray = f"{self.code_for(numpy)}.asarray"
+        # Around the argument, not its value: a tuple's parentheses are outside the value's span.
+        argument = node.args[0]
+        self.report(node, message, safe_fix(f"Wrap it in `{asarray}(...)`", InsertBefore(argument, f"{asarray}("),
+                                            InsertAfter(argument, ")")))
 
     # -- jnp.array -----------------------------------------------------------------------------------------------
     def _array(self, node: cst.Call) -> None:
