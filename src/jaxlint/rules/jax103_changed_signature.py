@@ -591,6 +591,11 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             from jax.experimental.shard_map import shard_map
             g = shard_map(f, mesh, in_specs=P("x"), out_specs=P(), auto=frozenset({"y"}))
         """, note="overlay row: the deprecated shard_map wrapper has no auto= from 0.8.0"),
+        Invalid("""
+            import numpy as np
+            from jax import core
+            aval = core.ShapedArray((2,), np.float32, named_shape={})
+        """, note="overlay row: ShapedArray lost named_shape in 0.4.34 (reported, no fix: delete the argument)"),
         # -- a Python list or tuple where a jnp function expects an array
         Invalid("""
             import jax.numpy as jnp
