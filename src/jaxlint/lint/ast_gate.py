@@ -47,6 +47,8 @@ class AstFacts:
     value_aliases: dict[str, list[ast.expr]] = field(default_factory=dict)
     # names some plain assignment binds to a list or tuple literal, anywhere in the file (``xs = [1, 2]``)
     sequence_names: set[str] = field(default_factory=set)
+    # functions taking ``**kwargs``, anywhere in the file: name -> the ``**`` parameter's names
+    kwargs_functions: dict[str, set[str]] = field(default_factory=dict)
     tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
     statements: list["AstFacts"] = field(default_factory=list)  # of each top-level statement (``statement_facts``)
     _referenced: set[str] | None = None
@@ -100,6 +102,14 @@ class AstFacts:
         for value in self.value_aliases.get(identifier, ()):
             found |= self.qualified_names(value)
         return found
+
+    def kwargs_forwarders(self) -> set[str]:
+        """The ``kwargs_functions`` whose ``**`` parameter some call of these facts passes on (``f(x, **kw)``)."""
+        if not self.kwargs_functions:
+            return set()
+        splatted = {keyword.value.id for call in self.calls for keyword in call.keywords
+                    if keyword.arg is None and type(keyword.value) is ast.Name}
+        return {name for name, kwargs in self.kwargs_functions.items() if not kwargs.isdisjoint(splatted)}
 
     def jax_aliases(self) -> set[str]:
         """The identifiers ``value_aliases`` binds to something an import binds (``mp = pjit``)."""
@@ -188,6 +198,8 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
                 facts.sequence_names.add(node.targets[0].id)
         elif kind is ast.AnnAssign and type(node.target) is Name and type(node.value) in _SEQUENCES:
             facts.sequence_names.add(node.target.id)
+        elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and node.args.kwarg is not None:
+            facts.kwargs_functions.setdefault(node.name, set()).add(node.args.kwarg.arg)
         elif kind is Import:
             for alias in node.names:
                 record_import(bindings, facts.import_names, alias.name, alias.asname)
@@ -235,7 +247,8 @@ def collect_facts(source: str) -> AstFacts | None:
 def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
     """The facts of one statement (at any depth) with the file's import bindings and star imports."""
     own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules,
-                   value_aliases=file_facts.value_aliases, sequence_names=file_facts.sequence_names)
+                   value_aliases=file_facts.value_aliases, sequence_names=file_facts.sequence_names,
+                   kwargs_functions=file_facts.kwargs_functions)
     _collect(node, own)
     return own
 

@@ -20,6 +20,7 @@ from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
 from jaxlint.rules.list_arguments import REJECTING, literal_sequence, numpy_spelling
 from jaxlint.lint.text_gate import names_by_last
+from jaxlint.lint.walk import iter_children
 from jaxlint.project.versions import Version
 
 ARRAY = "jax.numpy.array"
@@ -85,6 +86,31 @@ def passed_keywords(source: str, names: Iterable[str]) -> set[str]:
 @lru_cache(maxsize=None)
 def _name_equals(name: str) -> "re.Pattern[str]":
     return re.compile(rf"{re.escape(name)}\s*=(?!=)")
+
+
+def _forwarding_targets(function: cst.FunctionDef, star: cst.Param, rule: Rule) -> list[tuple[str, str]]:
+    """(qualified, as spelled) of every call ``function`` passes its ``**`` parameter to, when each use of that
+    parameter is such a ``**name`` argument of a call of a catalogue function (nothing reads, changes or
+    rebinds it); empty otherwise."""
+    name = star.name.value
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(function.body, None, None)]
+    while stack:
+        node, parent, grandparent = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            bindings = rule.context.resolver.bindings(node)
+            if [binding.node for binding in bindings] != [star]:
+                return []  # rebound, or a name of a nested scope: not followed
+            if not (isinstance(parent, cst.Arg) and parent.star == "**" and parent.value is node
+                    and isinstance(grandparent, cst.Call)):
+                return []  # read or changed otherwise (``kw.pop(...)``, ``kw["a"]``)
+            callee = rule.qualified_name(grandparent.func)
+            if callee not in rule.parameters:
+                return []
+            found.append((callee, rule.code_for(grandparent.func)))
+            continue
+        stack.extend((child, node, parent) for child in iter_children(node))
+    return found
 
 
 def _may_be_sequence(value: ast.expr, facts) -> bool:
@@ -166,6 +192,15 @@ class ChangedSignature(Rule):
         for call in facts.calls_to(PARTIAL):
             if call.args and cls._may_pass_listed_keyword(facts.qualified_names(call.args[0]), call):
                 return True
+        if facts.kwargs_functions:  # ``def helper(x, **kw): return jnp.clip(x, **kw)`` ... ``helper(x, a_min=0)``
+            for call in facts.calls:
+                if type(call.func) is ast.Name and call.func.id in facts.kwargs_functions \
+                        and any(kw.arg in cls.parameter_keywords for kw in call.keywords):
+                    return True
+            # every statement that uses a ``**`` parameter: the visit reads them all (``lint.focus`` keeps them)
+            forwarded = set().union(*facts.kwargs_functions.values())
+            if any(name.id in forwarded for name in facts.names):
+                return True
         if facts.value_aliases:
             for call in facts.calls:
                 if type(call.func) is ast.Name and call.func.id in facts.value_aliases:
@@ -189,7 +224,9 @@ Finds calls whose arguments the target JAX version rejects, and passes them the 
   call; a positional argument or `**kwargs` is never reported (it binds whatever the signature says). The keyword
   is also found where it reaches the function indirectly: bound by `functools.partial(jnp.clip, a_min=...)`, or
   passed to a local alias bound once (`clip_fn = jnp.clip` ... `clip_fn(x, a_min=0)`; `mp = pjit` ...
-  `mp(f, in_axis_resources=...)`); the rename there is the same rename.
+  `mp(f, in_axis_resources=...)`); the rename there is the same rename. A keyword passed to a function of the
+  module that only hands its `**kwargs` on to such functions (`def clamp(x, **kw): return jnp.clip(x, **kw)`
+  ... `clamp(x, a_min=0)`) is reported at that call, without a fix.
 - a Python list or tuple passed as the array argument (the first) of a `jax.numpy` function that rejects it:
   `jnp.sum([1, 2])`, `jnp.linalg.norm([dx, dy])`, `jnp.max((a, b))`, or a name every binding of which is a list
   or tuple literal (`weights = [0.3, 0.7]` ... `jnp.mean(weights)`). Only the functions shown by execution to
@@ -322,6 +359,20 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             import jax
             step = jax.jit(f, in_shardings=P("data"), out_shardings=None)
         """, note="jax.jit"),
+        Valid("""
+            import numpy as np
+            import jax.numpy as jnp
+            def clamp(x, use_numpy=False, **kw):
+                if use_numpy:
+                    return np.clip(x, **kw)
+                return jnp.clip(x, **kw)
+            def clamp2(x, **kw):
+                kw.pop("a_min", None)
+                return jnp.clip(x, **kw)
+            def clamp3(x, a_min=0.0, **kw):
+                return jnp.clip(x, a_min, **kw)
+            y = clamp(x, a_min=0.0) + clamp2(x, a_min=0.0) + clamp3(x, a_min=0.0)
+        """, note="**kwargs also passed to numpy's clip, changed before use, or the keyword is the helper's own"),
         Valid("""
             import numpy as np
             import jax.numpy as jnp
@@ -596,6 +647,12 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             from jax import core
             aval = core.ShapedArray((2,), np.float32, named_shape={})
         """, note="overlay row: ShapedArray lost named_shape in 0.4.34 (reported, no fix: delete the argument)"),
+        Invalid("""
+            import jax.numpy as jnp
+            def clamp(x, **clip_kwargs):
+                return jnp.clip(x, **clip_kwargs)
+            y = clamp(logits, a_min=-10.0, a_max=10.0)
+        """, note="keywords forwarded through a helper's **kwargs: reported at the call that passes them, no fix"),
         # -- a Python list or tuple where a jnp function expects an array
         Invalid("""
             import jax.numpy as jnp
@@ -665,6 +722,8 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
         aliased = qualified is None and isinstance(node.func, cst.Name)
         if aliased:  # ``fn = jnp.clip`` ... ``fn(x, a_min=0)``: the alias's one binding names the function
             qualified = self.context.inference.callee(node.func)
+        if aliased and qualified is None:
+            self._forwarded(node)
         via = f"`{self.code_for(node.func)}` is `{qualified}`" if aliased else None
         if qualified in self.parameters:
             self._keywords(node, qualified, via=via)
@@ -688,6 +747,37 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
             self._pjit(node, "partial(pjit, ...)")
         elif target in self.parameters:
             self._keywords(node, target, shown=self.code_for(wrapped), via="passed through `partial`")
+
+    def _forwarded(self, node: cst.Call) -> None:
+        """``helper(x, a_min=0)`` where the module's ``def helper(x, **kw)`` only ever passes ``kw`` on as ``**kw`` to
+        functions that all reject the keyword: the call fails there. Reported at this call, without a fix (the
+        keyword may mean something else to the helper's other callers)."""
+        resolver = self.context.resolver
+        bindings = resolver.bindings(node.func)
+        if len(bindings) != 1 or not isinstance(bindings[0].node, cst.FunctionDef):
+            return
+        function = bindings[0].node
+        star = function.params.star_kwarg
+        if star is None or has_star_args(node):
+            return
+        own = {param.name.value for param in (*function.params.posonly_params, *function.params.params,
+                                              *function.params.kwonly_params)}
+        passed = [arg for arg in node.args if arg.keyword is not None and arg.keyword.value not in own
+                  and arg.keyword.value in self.parameter_keywords]
+        if not passed:
+            return
+        targets = _forwarding_targets(function, star, self)
+        if not targets:
+            return
+        target = self.settings.target_version
+        for arg in passed:
+            rows = [self.parameters[callee].get(arg.keyword.value) for callee, _ in targets]
+            if all(row is not None and row.removed_at(target) for row in rows):
+                shown = targets[0][1]
+                self.report(node, (
+                    f"`{self.code_for(node.func)}` passes `{arg.keyword.value}=` on through `**{star.name.value}` to "
+                    f"{self._keyword_message(shown, rows[0])}"))
+                return
 
     # -- a list or tuple where a jnp function wants an array ----------------------------------------------------
     def _sequence_argument(self, node: cst.Call) -> None:
