@@ -45,13 +45,17 @@ class AstFacts:
     # ``fn = jnp.clip`` (one name target, a name or attribute chain as value), anywhere in the file: identifier ->
     # the values. Not part of ``qualified_names``: only rules that follow such aliases (JAX103) ask ``alias_targets``.
     value_aliases: dict[str, list[ast.expr]] = field(default_factory=dict)
-    # names some plain assignment binds to a list or tuple literal, anywhere in the file (``xs = [1, 2]``)
+    # names some plain assignment binds to a list literal, anywhere in the file (``xs = [1, 2]``), and those some
+    # plain assignment binds to anything else (JAX103 follows only names of the first kind that are not the second)
     sequence_names: set[str] = field(default_factory=set)
+    other_assigned: set[str] = field(default_factory=set)
     # functions taking ``**kwargs``, anywhere in the file: name -> the ``**`` parameter's names
     kwargs_functions: dict[str, set[str]] = field(default_factory=dict)
     tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
     statements: list["AstFacts"] = field(default_factory=list)  # of each top-level statement (``statement_facts``)
     _referenced: set[str] | None = None
+    # a statement's facts: those of its whole file (whose ``calls`` are complete once the walk is done)
+    file: "AstFacts | None" = None
 
     # -- queries for rules ---------------------------------------------------------------------------------------
     def qualified_names(self, node: ast.expr) -> set[str]:
@@ -155,7 +159,7 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-_SEQUENCES = (ast.List, ast.Tuple, ast.ListComp)
+_LISTS = (ast.List, ast.ListComp)
 
 
 def _collect(tree: ast.AST, facts: AstFacts) -> None:
@@ -194,10 +198,12 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
         elif kind is Assign and len(node.targets) == 1 and type(node.targets[0]) is Name:
             if type(node.value) in (Name, Attribute):
                 aliases.setdefault(node.targets[0].id, []).append(node.value)
-            elif type(node.value) in _SEQUENCES:
+            elif type(node.value) in _LISTS:
                 facts.sequence_names.add(node.targets[0].id)
-        elif kind is ast.AnnAssign and type(node.target) is Name and type(node.value) in _SEQUENCES:
-            facts.sequence_names.add(node.target.id)
+            else:
+                facts.other_assigned.add(node.targets[0].id)
+        elif kind is ast.AnnAssign and type(node.target) is Name:
+            (facts.sequence_names if type(node.value) in _LISTS else facts.other_assigned).add(node.target.id)
         elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and node.args.kwarg is not None:
             facts.kwargs_functions.setdefault(node.name, set()).add(node.args.kwarg.arg)
         elif kind is Import:
@@ -248,7 +254,8 @@ def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
     """The facts of one statement (at any depth) with the file's import bindings and star imports."""
     own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules,
                    value_aliases=file_facts.value_aliases, sequence_names=file_facts.sequence_names,
-                   kwargs_functions=file_facts.kwargs_functions)
+                   other_assigned=file_facts.other_assigned,
+                   kwargs_functions=file_facts.kwargs_functions, file=file_facts)
     _collect(node, own)
     return own
 

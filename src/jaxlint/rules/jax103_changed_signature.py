@@ -18,8 +18,7 @@ from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
-from jaxlint.rules.list_arguments import REJECTING, literal_sequence, numpy_spelling
-from jaxlint.lint.text_gate import names_by_last
+from jaxlint.rules.list_arguments import REJECTING, literal_sequence, may_pass_sequence_text, numpy_spelling
 from jaxlint.lint.walk import iter_children
 from jaxlint.project.versions import Version
 
@@ -116,12 +115,16 @@ def _forwarding_targets(function: cst.FunctionDef, star: cst.Param, rule: Rule) 
 def _may_be_sequence(value: ast.expr, facts) -> bool:
     """``list_arguments.literal_sequence`` over-approximated on ``ast``."""
     kind = type(value)
-    return kind in (ast.List, ast.Tuple, ast.ListComp) or (kind is ast.Name and value.id in facts.sequence_names)
+    return kind in (ast.List, ast.Tuple, ast.ListComp) or (
+        kind is ast.Name and value.id in facts.sequence_names and value.id not in facts.other_assigned)
 
 
 PARAMETERS = parameters_by_function(load())
 PARAMETER_FUNCTIONS = frozenset(PARAMETERS)
-REJECTING_BY_LAST = names_by_last(REJECTING)
+_LIST_WORDS = frozenset(name.rpartition(".")[2] for name in REJECTING)
+# What a listed function's attribute chain ends in before its name: ``jax.numpy``, ``jnp.linalg``, an alias.
+_OWNER_MODULES = frozenset(name.rpartition(".")[0] for name in REJECTING)
+_OWNER_WORDS = frozenset(module.rpartition(".")[2] for module in _OWNER_MODULES)
 
 
 class ChangedSignature(Rule):
@@ -165,8 +168,16 @@ class ChangedSignature(Rule):
         # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
         if facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2):
             return True
-        if "[" in facts.source or "(" in facts.source:  # a list or tuple literal somewhere: ``jnp.sum([...])``
-            if facts.refers_to_any(REJECTING_BY_LAST, words):
+        # ``jnp.sum([...])``: ``jax.numpy`` is spelled somewhere (an import), and a listed function is called with a
+        # literal (or a name bound to a list) after one of its owners (``may_pass_sequence_text`` reads the imports)
+        if "numpy" in words and not _LIST_WORDS.isdisjoint(words):
+            imports = facts.imports
+            bare = owners = None
+            if not imports.star_modules:
+                bare = frozenset(name for name, bound in imports.bindings.items() if not bound.isdisjoint(REJECTING))
+                owners = _OWNER_WORDS | frozenset(name for name, bound in imports.bindings.items()
+                                                  if not bound.isdisjoint(_OWNER_MODULES))
+            if may_pass_sequence_text(facts.source, bare, owners):
                 return True
         # a catalogue keyword is passed by name (``a_max=``): only functions one of whose keywords the file spells
         # that way can matter (``x``, ``axis`` are words of nearly every file)
@@ -193,13 +204,12 @@ class ChangedSignature(Rule):
             if call.args and cls._may_pass_listed_keyword(facts.qualified_names(call.args[0]), call):
                 return True
         if facts.kwargs_functions:  # ``def helper(x, **kw): return jnp.clip(x, **kw)`` ... ``helper(x, a_min=0)``
-            for call in facts.calls:
-                if type(call.func) is ast.Name and call.func.id in facts.kwargs_functions \
-                        and any(kw.arg in cls.parameter_keywords for kw in call.keywords):
-                    return True
-            # every statement that uses a ``**`` parameter: the visit reads them all (``lint.focus`` keeps them)
-            forwarded = set().union(*facts.kwargs_functions.values())
-            if any(name.id in forwarded for name in facts.names):
+            called = cls._helpers_called_with_listed_keywords(facts.file or facts)
+            if any(type(call.func) is ast.Name and call.func.id in called for call in facts.calls):
+                return True
+            # every statement that uses the ``**`` parameter of such a helper: the visit reads them all
+            forwarded = set().union(*(facts.kwargs_functions[name] for name in called))
+            if forwarded and any(name.id in forwarded for name in facts.names):
                 return True
         if facts.value_aliases:
             for call in facts.calls:
@@ -209,6 +219,17 @@ class ChangedSignature(Rule):
                             or cls._may_pass_listed_keyword(targets, call):
                         return True
         return False
+
+    @classmethod
+    def _helpers_called_with_listed_keywords(cls, file_facts) -> set[str]:
+        """The file's functions taking ``**kwargs`` that some call of the file passes a catalogue keyword to (cached
+        on the file's facts: ``lint.focus`` asks once per statement)."""
+        cache = file_facts.__dict__.setdefault("_helpers_called", {})
+        if cls not in cache:
+            cache[cls] = {call.func.id for call in file_facts.calls
+                          if type(call.func) is ast.Name and call.func.id in file_facts.kwargs_functions
+                          and any(kw.arg in cls.parameter_keywords for kw in call.keywords)}
+        return cache[cls]
 
     @classmethod
     def _may_pass_listed_keyword(cls, functions: set[str], call: ast.Call) -> bool:
@@ -229,7 +250,7 @@ Finds calls whose arguments the target JAX version rejects, and passes them the 
   ... `clamp(x, a_min=0)`) is reported at that call, without a fix.
 - a Python list or tuple passed as the array argument (the first) of a `jax.numpy` function that rejects it:
   `jnp.sum([1, 2])`, `jnp.linalg.norm([dx, dy])`, `jnp.max((a, b))`, or a name every binding of which is a list
-  or tuple literal (`weights = [0.3, 0.7]` ... `jnp.mean(weights)`). Only the functions shown by execution to
+  literal (`weights = [0.3, 0.7]` ... `jnp.mean(weights)`; a name bound to a tuple is often a shape: left alone). Only the functions shown by execution to
   reject both on 0.4.13, 0.10.2 and 0.12.0.1 are checked (`jaxlint.rules.list_arguments`); `jnp.array`,
   `jnp.asarray`, `jnp.stack`, `jnp.concatenate` and the other functions that take sequences are not.
 - `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
@@ -727,7 +748,7 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
         via = f"`{self.code_for(node.func)}` is `{qualified}`" if aliased else None
         if qualified in self.parameters:
             self._keywords(node, qualified, via=via)
-        if qualified in REJECTING:
+        if qualified in REJECTING and not aliased:
             self._sequence_argument(node)
         elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star:
             self._partial(node, node.args[0].value)
@@ -784,7 +805,7 @@ Catalogue keywords: from the row's `removed_in` (and as deprecated from its `dep
         if not node.args or node.args[0].keyword is not None or node.args[0].star:
             return
         value = node.args[0].value
-        kind = literal_sequence(value, self.context.resolver)
+        kind = literal_sequence(value, self.context.resolver, self.context.module)
         if kind is None:
             return
         name = self.code_for(node.func)

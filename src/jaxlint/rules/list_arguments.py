@@ -14,9 +14,12 @@ pinned down here).
 """
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from jaxlint.lint.names import NameResolver
+from jaxlint.lint.walk import iter_children
 
 NUMPY = "jax.numpy"
 REJECTING = frozenset(f"{NUMPY}.{name}" for name in """
@@ -43,9 +46,84 @@ REJECTING = frozenset(f"{NUMPY}.{name}" for name in """
 """.split())
 
 
-def literal_sequence(value: cst.BaseExpression, resolver: NameResolver) -> str | None:
-    """"list"/"tuple" when ``value`` is a list or tuple literal (a list comprehension counts), or a name every
-    binding of which assigns one; None otherwise (anything else may be an array)."""
+_LASTS = frozenset(name.rpartition(".")[2] for name in REJECTING)
+# An opening parenthesis whose first argument opens a bracket (blanks and comments between); the callee's last word
+# is read backwards from the parenthesis only for those (a regex that starts with the callee's word tries every
+# position of the file: ~30x slower).
+_OPEN_LITERAL = re.compile(r"\((?:\s|#[^\n]*)*[\[(]")
+# ``name = [`` / ``name: T = [``: a name that may be bound to a list literal (found from the ``= [``).
+_EQUALS_LIST = re.compile(r"=[ \t]*\[")
+_ANNOTATED = re.compile(r"[ \t]*([^\W\d]\w*)[ \t]*:")
+
+
+def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
+                           owners: frozenset[str] | None = None) -> bool:
+    """Whether ``source`` may call a listed function with a list or tuple literal, or a name some assignment binds
+    to a list, as first argument (the text gate's over-estimate of ``literal_sequence``). A callee not written after
+    a ``.`` counts only when it is in ``bare`` (what the imports bind to a listed function; None: any), so that the
+    builtins ``sum([...])``, ``max((a, b))``, ``any([...])`` do not keep a file; one written after a ``.`` only when
+    the word before the dot is in ``owners`` (``jnp``, ``numpy``, ``linalg``...; None: any), so that
+    ``data.append((...))`` and numpy's ``np.sum([...])`` do not."""
+    openings = [match.start() for match in _OPEN_LITERAL.finditer(source)]
+    bound = _list_bound_names(source)
+    if bound:  # ``jnp.mean(weights)`` after ``weights = [...]``
+        names = "|".join(re.escape(name) for name in sorted(bound))
+        openings += [match.start() for match in re.finditer(rf"\((?:\s|#[^\n]*)*(?:{names})\b", source)]
+    for start in openings:
+        callee, callee_start = _word_before(source, start)
+        if callee not in _LASTS:
+            continue
+        dot = _dot_before(source, callee_start)
+        if dot < 0:
+            if bare is None or callee in bare:
+                return True
+            continue
+        if owners is None or _word_before(source, dot)[0] in owners:
+            return True
+    return False
+
+
+def _word_before(source: str, end: int) -> tuple[str, int]:
+    """The word that ends at ``end`` (blanks between), and where it starts; "" if none."""
+    i = end - 1
+    while i >= 0 and source[i] in " \t":
+        i -= 1
+    stop = i + 1
+    while i >= 0 and (source[i].isalnum() or source[i] == "_"):
+        i -= 1
+    return source[i + 1:stop], i + 1
+
+
+def _dot_before(source: str, start: int) -> int:
+    """The offset of the ``.`` the word at ``start`` follows (blanks and line continuations between), or -1."""
+    i = start - 1
+    while i >= 0 and source[i] in " \t\\\r\n":
+        i -= 1
+    return i if i >= 0 and source[i] == "." else -1
+
+
+def _list_bound_names(source: str) -> set[str]:
+    found = set()
+    for match in _EQUALS_LIST.finditer(source):
+        start = match.start()
+        if start and source[start - 1] in "=!<>":
+            continue  # ``==`` and friends
+        word, _ = _word_before(source, start)
+        if word:
+            found.add(word)
+        else:  # ``name: T = [``
+            line = source.rfind("\n", 0, start) + 1
+            annotated = _ANNOTATED.match(source, line, start)
+            if annotated is not None:
+                found.add(annotated.group(1))
+    return found
+
+
+def literal_sequence(value: cst.BaseExpression, resolver: NameResolver, module: cst.Module) -> str | None:
+    """"list"/"tuple" when ``value`` is a list or tuple literal (a list comprehension counts), or "list" for a name
+    every binding of which assigns a list, and that no plain assignment anywhere in the module binds to anything
+    else (``labels = []`` ... ``labels = jnp.concatenate(labels)`` in another function: left alone, as the ast
+    gate does); a name bound to a tuple is often a shape: left alone. None otherwise (it may be an array)."""
     kind = _literal_kind(value)
     if kind is not None or not isinstance(value, cst.Name):
         return kind
@@ -60,7 +138,25 @@ def literal_sequence(value: cst.BaseExpression, resolver: NameResolver) -> str |
             kinds.add(_literal_kind(bound.value))
         else:
             return None
-    return kinds.pop() if len(kinds) == 1 else None
+    if kinds != {"list"} or _assigned_otherwise(module, value.value):
+        return None
+    return "list"
+
+
+def _assigned_otherwise(module: cst.Module, name: str) -> bool:
+    """Whether a plain assignment anywhere in ``module`` binds ``name`` to something other than a list literal."""
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            target = node.targets[0].target
+            if isinstance(target, cst.Name) and target.value == name and _literal_kind(node.value) != "list":
+                return True
+        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.target.value == name \
+                and (node.value is None or _literal_kind(node.value) != "list"):
+            return True
+        stack.extend(iter_children(node))
+    return False
 
 
 def _literal_kind(value: cst.BaseExpression) -> str | None:
