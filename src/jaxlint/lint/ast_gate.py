@@ -42,9 +42,20 @@ class AstFacts:
     names: list[ast.Name] = field(default_factory=list)
     calls: list[ast.Call] = field(default_factory=list)
     withs: list[ast.With] = field(default_factory=list)  # not ``async with``
+    # ``fn = jnp.clip`` (one name target, a name or attribute chain as value), anywhere in the file: identifier ->
+    # the values. Not part of ``qualified_names``: only rules that follow such aliases (JAX103) ask ``alias_targets``.
+    value_aliases: dict[str, list[ast.expr]] = field(default_factory=dict)
+    # names some plain assignment binds to a list literal, anywhere in the file (``xs = [1, 2]``), and those some
+    # plain assignment binds to anything else (JAX103 follows only names of the first kind that are not the second)
+    sequence_names: set[str] = field(default_factory=set)
+    other_assigned: set[str] = field(default_factory=set)
+    # functions taking ``**kwargs``, anywhere in the file: name -> the ``**`` parameter's names
+    kwargs_functions: dict[str, set[str]] = field(default_factory=dict)
     tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
     statements: list["AstFacts"] = field(default_factory=list)  # of each top-level statement (``statement_facts``)
     _referenced: set[str] | None = None
+    # a statement's facts: those of its whole file (whose ``calls`` are complete once the walk is done)
+    file: "AstFacts | None" = None
 
     # -- queries for rules ---------------------------------------------------------------------------------------
     def qualified_names(self, node: ast.expr) -> set[str]:
@@ -89,6 +100,25 @@ class AstFacts:
             return []
         return [call for call in self.calls if not wanted.isdisjoint(self.qualified_names(call.func))]
 
+    def alias_targets(self, identifier: str) -> set[str]:
+        """Every qualified name a plain assignment ``identifier = <imported name or chain>`` may give it."""
+        found: set[str] = set()
+        for value in self.value_aliases.get(identifier, ()):
+            found |= self.qualified_names(value)
+        return found
+
+    def kwargs_forwarders(self) -> set[str]:
+        """The ``kwargs_functions`` whose ``**`` parameter some call of these facts passes on (``f(x, **kw)``)."""
+        if not self.kwargs_functions:
+            return set()
+        splatted = {keyword.value.id for call in self.calls for keyword in call.keywords
+                    if keyword.arg is None and type(keyword.value) is ast.Name}
+        return {name for name, kwargs in self.kwargs_functions.items() if not kwargs.isdisjoint(splatted)}
+
+    def jax_aliases(self) -> set[str]:
+        """The identifiers ``value_aliases`` binds to something an import binds (``mp = pjit``)."""
+        return {identifier for identifier in self.value_aliases if self.alias_targets(identifier)}
+
     # -- internals -----------------------------------------------------------------------------------------------
     def _name_candidates(self, identifier: str) -> set[str]:
         found = self.bindings.get(identifier, set())
@@ -129,12 +159,16 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
+_LISTS = (ast.List, ast.ListComp)
+
+
 def _collect(tree: ast.AST, facts: AstFacts) -> None:
     """One pass over the tree (an explicit stack; ~4x faster than ``ast.walk``, which also yields every ``Load``)."""
     bindings = facts.bindings
     chains, names, calls = facts.chains, facts.names, facts.calls
-    Attribute, Name, Call, Import, ImportFrom, Constant, With = (
-        ast.Attribute, ast.Name, ast.Call, ast.Import, ast.ImportFrom, ast.Constant, ast.With)
+    Attribute, Name, Call, Import, ImportFrom, Constant, With, Assign = (
+        ast.Attribute, ast.Name, ast.Call, ast.Import, ast.ImportFrom, ast.Constant, ast.With, ast.Assign)
+    aliases = facts.value_aliases
     child_fields, AST = _CHILD_FIELDS, ast.AST
     stack: list = [tree]
     pop, push, extend = stack.pop, stack.append, stack.extend
@@ -161,6 +195,17 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
             calls.append(node)
         elif kind is With:
             facts.withs.append(node)
+        elif kind is Assign and len(node.targets) == 1 and type(node.targets[0]) is Name:
+            if type(node.value) in (Name, Attribute):
+                aliases.setdefault(node.targets[0].id, []).append(node.value)
+            elif type(node.value) in _LISTS:
+                facts.sequence_names.add(node.targets[0].id)
+            else:
+                facts.other_assigned.add(node.targets[0].id)
+        elif kind is ast.AnnAssign and type(node.target) is Name:
+            (facts.sequence_names if type(node.value) in _LISTS else facts.other_assigned).add(node.target.id)
+        elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and node.args.kwarg is not None:
+            facts.kwargs_functions.setdefault(node.name, set()).add(node.args.kwarg.arg)
         elif kind is Import:
             for alias in node.names:
                 record_import(bindings, facts.import_names, alias.name, alias.asname)
@@ -207,7 +252,10 @@ def collect_facts(source: str) -> AstFacts | None:
 
 def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
     """The facts of one statement (at any depth) with the file's import bindings and star imports."""
-    own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules)
+    own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules,
+                   value_aliases=file_facts.value_aliases, sequence_names=file_facts.sequence_names,
+                   other_assigned=file_facts.other_assigned,
+                   kwargs_functions=file_facts.kwargs_functions, file=file_facts)
     _collect(node, own)
     return own
 

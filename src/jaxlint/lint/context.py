@@ -144,16 +144,57 @@ def in_compat_code(ancestors: Sequence[cst.CSTNode], resolver: NameResolver) -> 
     return False
 
 
+def silent_import_guard(ancestors: Sequence[cst.CSTNode]) -> cst.Try | None:
+    """The ``try`` around an import whose fallback leaves the imported names unbound, or None.
+
+    ``ancestors`` end at the import statement. Only the innermost ``try`` that catches ImportError-like errors and
+    holds the import in its body counts, and only when every handler that catches them does nothing but ``pass``,
+    ``...``, or calls (a warning, a log line): it binds nothing (neither the name, an alternative such as
+    ``from jax.sharding import Mesh``, nor a flag such as ``HAS_X = False`` that later code may test) and neither
+    raises nor returns. Then a use of an imported name outside the ``try`` raises ``NameError`` wherever the import
+    fails.
+    """
+    for index in range(len(ancestors) - 1, -1, -1):
+        node = ancestors[index]
+        if not isinstance(node, cst.Try):
+            continue
+        if not _catches_missing_names(node):
+            return None
+        if index + 1 >= len(ancestors) or ancestors[index + 1] is not node.body:
+            return None  # in a handler, ``else`` or ``finally``: the fallback itself
+        handlers = [handler for handler in node.handlers if _catches_missing_names_in(handler)]
+        return node if handlers and all(_does_nothing(handler.body) for handler in handlers) else None
+    return None
+
+
+def _does_nothing(body: cst.BaseSuite) -> bool:
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for statement in statements:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False
+        for small in statement.body:
+            if isinstance(small, cst.Pass):
+                continue
+            if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Call, cst.Ellipsis, cst.SimpleString,
+                                                                          cst.ConcatenatedString)):
+                continue
+            return False
+    return True
+
+
 def _catches_missing_names(node: cst.Try) -> bool:
-    for handler in node.handlers:
-        if handler.type is None:
+    return any(_catches_missing_names_in(handler) for handler in node.handlers)
+
+
+def _catches_missing_names_in(handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    for element in types:
+        expression = element.value if isinstance(element, cst.Element) else element
+        name = cst.helpers.get_full_name_for_node(expression) or ""
+        if name.split(".")[-1] in _GUARD_EXCEPTIONS:
             return True
-        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-        for element in types:
-            expression = element.value if isinstance(element, cst.Element) else element
-            name = cst.helpers.get_full_name_for_node(expression) or ""
-            if name.split(".")[-1] in _GUARD_EXCEPTIONS:
-                return True
     return False
 
 

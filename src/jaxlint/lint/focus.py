@@ -104,7 +104,10 @@ class _Cutter:
         self.source = source
         self.facts = facts
         self.rules = rules
-        self.imported = frozenset(facts.bindings)
+        # also ``fn = jnp.clip``, ``xs = [1, 2]`` and ``def helper(x, **kw): return jnp.clip(x, **kw)``: JAX103
+        # follows the alias to its calls, the list to ``jnp.sum(xs)``, a call's keywords into the helper
+        self.imported = frozenset(facts.bindings) | frozenset(facts.jax_aliases()) \
+            | frozenset(facts.sequence_names) | frozenset(facts.kwargs_forwarders())
         self.line_starts = [0, *(match.end() for match in _NEWLINE.finditer(source))]
 
     def may_hold_a_finding(self, facts: AstFacts) -> bool:

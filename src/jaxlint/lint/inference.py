@@ -164,7 +164,7 @@ class ValueInference:
             if inner in COMPILING:
                 return ARRAY
             return _UNKNOWN
-        qualified = self._callee(func)
+        qualified = self.callee(func)
         if qualified is not None:
             if qualified in MESH_FACTORIES:
                 return MESH
@@ -185,8 +185,9 @@ class ValueInference:
                 return self._returned_kind(bindings[0].node)
         return _UNKNOWN
 
-    def _callee(self, func: cst.BaseExpression) -> str | None:
-        """The qualified name of a called function, also through a module alias (``Mesh = jax.sharding.Mesh``)."""
+    def callee(self, func: cst.BaseExpression) -> str | None:
+        """The qualified name of a called function, also through a local alias (``Mesh = jax.sharding.Mesh``,
+        ``fn = jnp.clip``): the alias's only binding is one plain assignment of a name or attribute chain."""
         qualified = self.resolver.qualified_name(func)
         if qualified is None and isinstance(func, cst.Name):
             bindings = self.resolver.bindings(func)

@@ -312,6 +312,14 @@ class TextFacts:
                 return True
         return False
 
+    def may_pass_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
+        """``may_call_with_keyword``, or ``qualified`` named where it is not called (``partial(jnp.clip, a_min=0)``,
+        ``fn = jnp.clip``) or passed ``**kwargs`` (a helper's): the keywords may reach it from another call."""
+        for call in self._calls_of(qualified):
+            if call is None or call.positional < 0 or call.double_star or not call.keywords.isdisjoint(keywords):
+                return True
+        return False
+
     def _calls_of(self, qualified: str):
         """The calls (``CallText``, or None where one cannot be read) of every occurrence that may be
         ``qualified``: its last component after what may be its parent, or a name an import binds to it."""
@@ -398,6 +406,7 @@ class CallText:
 
     positional: int  # ``len(call.args)``: a ``*starred`` argument counts once; -1 when no call follows
     keywords: frozenset[str]  # the ``name=`` arguments (``**kwargs`` names none)
+    double_star: bool = False  # a ``**kwargs`` argument is passed
 
 
 NO_CALL = CallText(-1, frozenset())
@@ -427,13 +436,15 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
         return None if source[i] in ")\r\n#\\" else NO_CALL
     depth, i = 0, i + 1
     positional, keywords, argument_start = 0, set(), i
+    double_star = False
     stop = min(len(source), i + _MAX_SCAN)  # bounded: many unclosed calls in a broken file must stay linear
 
     def argument_ends(at: int) -> None:
-        nonlocal positional
+        nonlocal positional, double_star
         head = _ARGUMENT_HEAD.match(source, argument_start, at)
         if head is not None and head.group(1):
-            return  # ``**kwargs``
+            double_star = True  # ``**kwargs``
+            return
         if head is not None and head.group(2):
             keywords.add(head.group(2))
         elif _SEP_RUN.fullmatch(source, argument_start, at) is None and at > argument_start:
@@ -450,7 +461,7 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
         elif char in ")]}":
             if not depth:
                 argument_ends(j)
-                return CallText(positional, frozenset(keywords))
+                return CallText(positional, frozenset(keywords), double_star)
             depth -= 1
         elif char == ",":
             if not depth:

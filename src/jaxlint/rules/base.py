@@ -196,9 +196,10 @@ class Rule:
         return self.settings.min_version >= parse_version(version)
 
     def report(self, node: cst.CSTNode, message: str, fix: FixSpec | None = None, detail: str | None = None,
-               withheld: WithheldFix | None = None) -> None:
-        self.context.add_report(Report(self.code, node, message, fix, tuple(self.context.ancestors), detail,
-                                       withheld))
+               withheld: WithheldFix | None = None, ancestors: Sequence[cst.CSTNode] | None = None) -> None:
+        """``ancestors``: of ``node`` (root first, ending at it) when it is not the node being visited."""
+        ancestors = tuple(self.context.ancestors if ancestors is None else ancestors)
+        self.context.add_report(Report(self.code, node, message, fix, ancestors, detail, withheld))
 
     # -- selection ---------------------------------------------------------------------------------------------
     @classmethod

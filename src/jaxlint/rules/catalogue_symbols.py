@@ -23,6 +23,7 @@ from typing import ClassVar
 import libcst as cst
 
 from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.context import in_compat_code, silent_import_guard
 from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
@@ -415,6 +416,9 @@ class CatalogueSymbolRule(Rule):
                 found.append((alias, entry))
         if not found:
             return
+        guard = silent_import_guard(self.context.ancestors)
+        if guard is not None:
+            self._report_unguarded_uses(guard, module, found)
         not_fixed = {id(alias): self._references_problem(f"{module}.{_full(alias.name)}", alias)
                      for alias, entry in found if entry.fix == POSITIONAL_CALL}
         fix = None if any(not_fixed.values()) else self._from_import_fix(node, module, found)
@@ -446,6 +450,36 @@ class CatalogueSymbolRule(Rule):
         dropped = {id(alias) for alias, _ in found}
         return safe_fix("Remove the unused names from the import",
                         Replace(node, unused_imports.without_names(self.context.module, node, dropped)))
+
+    def _report_unguarded_uses(self, guard: cst.Try, module: str, found) -> None:
+        """``try: from jax import tree_map`` / ``except ImportError: pass``: the import is compat code (not reported),
+        but where it fails every later use of the name raises ``NameError``. Each use outside the ``try`` and outside
+        other compat code is reported, without a fix (the import stays the project's choice)."""
+        wanted = {}
+        for alias, entry in found:
+            if entry.removed_in and entry.removed_at(self.settings.target_version):
+                local = alias.asname.name.value if alias.asname is not None \
+                    and isinstance(alias.asname.name, cst.Name) else _full(alias.name)
+                wanted[local] = (f"{module}.{_full(alias.name)}", entry)
+        if not wanted:
+            return
+        resolver = self.context.resolver
+        stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(self.context.module, ())]
+        while stack:
+            current, ancestors = stack.pop()
+            if current is guard:
+                continue
+            ancestors = (*ancestors, current)
+            if isinstance(current, cst.Name):
+                qualified, entry = wanted.get(current.value, (None, None))
+                if entry is not None and self.qualified_name(current) == qualified \
+                        and not in_compat_code(ancestors, resolver):
+                    self.report(current, (
+                        f"{self._message(entry)}; `{current.value}` is imported in a `try` whose `except "
+                        f"ImportError` binds nothing: this use raises `NameError` where the import fails"),
+                        detail=self._detail(entry), ancestors=ancestors)
+                continue
+            stack.extend((child, ancestors) for child in reversed(list(iter_children(current))))
 
     def _names_own_entries(self, module: str, node: cst.ImportFrom) -> bool:
         """``from jax.experimental.maps import Mesh``: every imported name has advice of its own (a symbol entry)."""

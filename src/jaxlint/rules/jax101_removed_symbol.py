@@ -82,6 +82,10 @@ every reference of the name in the file is such a call. A keyword `tree=`/`f=`, 
 call (`m = jax.tree_multimap`, `partial(jax.tree_multimap, f)`) is reported without a fix.
 Everything else is reported without a fix.
 Compatibility code (try/except ImportError/AttributeError, `hasattr(jax, ...)`, version checks) is not reported.
+The guard covers the code inside it, not the rest of the module: when `from jax import tree_map` sits in a `try`
+whose `except ImportError` binds nothing (only `pass`, a warning or a log call; no fallback import, no flag such as
+`HAS_X = False`, no `raise`), each use of the name outside the `try` is reported, without a fix (it raises
+`NameError` wherever the import fails).
 
 ## JAX version
 Per entry: `removed_in` in the catalogue (0.1.1 ... newest). A rename is offered only from the release its
@@ -201,9 +205,50 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
                 from jax.tree_util import tree_map as tree_multimap
             y = tree_multimap(f, a, b)
         """, note="compat code: tree_multimap in try/except ImportError"),
+        Valid("""
+            try:
+                from jax.experimental.maps import Mesh
+            except ImportError:
+                from jax.sharding import Mesh
+            mesh = Mesh(devices, ("data",))
+        """, note="a use after the guard: the except branch binds the same name to the new home"),
+        Valid("""
+            try:
+                from jax.experimental import host_callback
+                from jax.experimental.host_callback import id_tap
+                HAS_HCB = True
+            except ImportError:
+                HAS_HCB = False
+            if HAS_HCB:
+                id_tap(print, x)
+        """, note="the except branch sets a flag that later code tests: the uses may be guarded by it"),
+        Valid("""
+            try:
+                from jax import tree_map
+            except ImportError:
+                raise ImportError("this module needs jax<0.6")
+            y = tree_map(f, x)
+        """, note="the except branch raises: the module fails at the import on purpose"),
     ]
 
     INVALID = [
+        Invalid("""
+            try:
+                from jax import tree_map
+            except ImportError:
+                pass
+            y = tree_map(f, x)
+            def loss(params):
+                return tree_map(jnp.sum, params)
+        """, count=2, note="guarded import whose except binds nothing: every use outside the try is reported, no fix"),
+        Invalid("""
+            import warnings
+            try:
+                from jax.experimental.maps import xmap
+            except (ImportError, AttributeError):
+                warnings.warn("xmap is unavailable")
+            f = xmap(g, in_axes=["i", ...], out_axes=["i", ...])
+        """, note="an except branch that only warns"),
         Invalid("""
             import jax
 

@@ -6,9 +6,11 @@ resources are written out here because their fixes are more than a keyword renam
 """
 from __future__ import annotations
 
+import ast
+import re
+
 import libcst as cst
 
-import re
 from functools import lru_cache
 from typing import ClassVar, Iterable
 
@@ -16,8 +18,10 @@ from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.catalogue.floors import FLOORS, floor_withheld, range_withheld
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.rules import catalogue_messages
-from jaxlint.rules.base import InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
+from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
+from jaxlint.rules.list_arguments import REJECTING, literal_sequence, may_pass_sequence_text, numpy_spelling
+from jaxlint.lint.walk import iter_children
 from jaxlint.project.versions import Version
 
 ARRAY = "jax.numpy.array"
@@ -86,8 +90,44 @@ def _name_equals(name: str) -> "re.Pattern[str]":
     return re.compile(rf"{re.escape(name)}\s*=(?!=)")
 
 
+def _forwarding_targets(function: cst.FunctionDef, star: cst.Param, rule: Rule) -> list[tuple[str, str]]:
+    """(qualified, as spelled) of every call ``function`` passes its ``**`` parameter to, when each use of that
+    parameter is such a ``**name`` argument of a call of a catalogue function (nothing reads, changes or
+    rebinds it); empty otherwise."""
+    name = star.name.value
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(function.body, None, None)]
+    while stack:
+        node, parent, grandparent = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            bindings = rule.context.resolver.bindings(node)
+            if [binding.node for binding in bindings] != [star]:
+                return []  # rebound, or a name of a nested scope: not followed
+            if not (isinstance(parent, cst.Arg) and parent.star == "**" and parent.value is node
+                    and isinstance(grandparent, cst.Call)):
+                return []  # read or changed otherwise (``kw.pop(...)``, ``kw["a"]``)
+            callee = rule.qualified_name(grandparent.func)
+            if callee not in rule.parameters:
+                return []
+            found.append((callee, rule.code_for(grandparent.func)))
+            continue
+        stack.extend((child, node, parent) for child in iter_children(node))
+    return found
+
+
+def _may_be_sequence(value: ast.expr, facts) -> bool:
+    """``list_arguments.literal_sequence`` over-approximated on ``ast``."""
+    kind = type(value)
+    return kind in (ast.List, ast.Tuple, ast.ListComp) or (
+        kind is ast.Name and value.id in facts.sequence_names and value.id not in facts.other_assigned)
+
+
 PARAMETERS = parameters_by_function(load())
 PARAMETER_FUNCTIONS = frozenset(PARAMETERS)
+_LIST_WORDS = frozenset(name.rpartition(".")[2] for name in REJECTING)
+# What a listed function's attribute chain ends in before its name: ``jax.numpy``, ``jnp.linalg``, an alias.
+_OWNER_MODULES = frozenset(name.rpartition(".")[0] for name in REJECTING)
+_OWNER_WORDS = frozenset(module.rpartition(".")[2] for module in _OWNER_MODULES)
 
 
 class ChangedSignature(Rule):
@@ -104,8 +144,9 @@ class ChangedSignature(Rule):
         *(frozenset({"jax", "experimental", "pjit", keyword}) for keyword in PJIT_KEYWORDS),
         # a catalogue keyword is spelled as a word wherever it is passed
         *(frozenset({*function.split("."), keyword}) for function, rows in PARAMETERS.items() for keyword in rows),
+        *(frozenset(function.split(".")) for function in REJECTING),
     })
-    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS
+    ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS | REJECTING
     statement_gated = True  # every finding is at a name, import or call its own statement spells
     parameters: ClassVar[dict[str, dict[str, Parameter]]] = PARAMETERS
     parameter_functions: ClassVar[frozenset[str]] = PARAMETER_FUNCTIONS
@@ -121,7 +162,7 @@ class ChangedSignature(Rule):
             "__module__": cls.__module__, "__doc__": cls.__doc__, "parameters": table,
             "parameter_functions": frozenset(table),
             "parameter_keywords": frozenset(keyword for rows in table.values() for keyword in rows),
-            "ast_names": frozenset({ARRAY, MAKE_MESH, PJIT}) | frozenset(table),
+            "ast_names": frozenset({ARRAY, MAKE_MESH, PJIT}) | frozenset(table) | REJECTING,
             "required_words": cls.required_words | extra,
         })
 
@@ -130,22 +171,72 @@ class ChangedSignature(Rule):
         # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
         if facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2):
             return True
+        # ``jnp.sum([...])``: ``jax.numpy`` is spelled somewhere (an import), and a listed function is called with a
+        # literal (or a name bound to a list) after one of its owners (``may_pass_sequence_text`` reads the imports)
+        if "numpy" in words and not _LIST_WORDS.isdisjoint(words):
+            imports = facts.imports
+            bare = owners = None
+            if not imports.star_modules:
+                bare = frozenset(name for name, bound in imports.bindings.items() if not bound.isdisjoint(REJECTING))
+                owners = _OWNER_WORDS | frozenset(name for name, bound in imports.bindings.items()
+                                                  if not bound.isdisjoint(_OWNER_MODULES))
+            if may_pass_sequence_text(facts.source, bare, owners):
+                return True
         # a catalogue keyword is passed by name (``a_max=``): only functions one of whose keywords the file spells
         # that way can matter (``x``, ``axis`` are words of nearly every file)
         spelled = cls.parameter_keywords.intersection(words)
         if spelled:
             spelled = passed_keywords(facts.source, spelled)
-        return bool(spelled) and any(facts.may_call_with_keyword(function, frozenset(rows))
+        return bool(spelled) and any(facts.may_pass_keyword(function, frozenset(rows))
                                      for function, rows in cls.parameters.items() if not spelled.isdisjoint(rows))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         # jnp.array is everywhere; only a call with a third positional argument (or a *starred one) can be flagged.
         # pjit is also flagged through ``partial(pjit, ...)``: any reference keeps the file.
-        return (bool(facts.calls_to(MAKE_MESH)) or facts.refers_to_any((PJIT,))
+        if (bool(facts.calls_to(MAKE_MESH)) or facts.refers_to_any((PJIT,))
                 or any(len(call.args) > 2 for call in facts.calls_to(ARRAY))
-                or any(kw.arg in cls.parameters.get(name, ()) for call in facts.calls_to(cls.parameter_functions)
-                       for name in facts.qualified_names(call.func) for kw in call.keywords))
+                or any(cls._may_pass_listed_keyword(facts.qualified_names(call.func), call)
+                       for call in facts.calls_to(cls.parameter_functions))):
+            return True
+        for call in facts.calls_to(REJECTING):
+            if call.args and _may_be_sequence(call.args[0], facts):
+                return True
+        # reached indirectly: ``partial(jnp.clip, a_min=...)``, ``fn = jnp.clip`` then ``fn(x, a_min=...)``
+        for call in facts.calls_to(PARTIAL):
+            if call.args and cls._may_pass_listed_keyword(facts.qualified_names(call.args[0]), call):
+                return True
+        if facts.kwargs_functions:  # ``def helper(x, **kw): return jnp.clip(x, **kw)`` ... ``helper(x, a_min=0)``
+            called = cls._helpers_called_with_listed_keywords(facts.file or facts)
+            if any(type(call.func) is ast.Name and call.func.id in called for call in facts.calls):
+                return True
+            # every statement that uses the ``**`` parameter of such a helper: the visit reads them all
+            forwarded = set().union(*(facts.kwargs_functions[name] for name in called))
+            if forwarded and any(name.id in forwarded for name in facts.names):
+                return True
+        if facts.value_aliases:
+            for call in facts.calls:
+                if type(call.func) is ast.Name and call.func.id in facts.value_aliases:
+                    targets = facts.alias_targets(call.func.id)
+                    if targets & {MAKE_MESH, PJIT} or (ARRAY in targets and len(call.args) > 2) \
+                            or cls._may_pass_listed_keyword(targets, call):
+                        return True
+        return False
+
+    @classmethod
+    def _helpers_called_with_listed_keywords(cls, file_facts) -> set[str]:
+        """The file's functions taking ``**kwargs`` that some call of the file passes a catalogue keyword to (cached
+        on the file's facts: ``lint.focus`` asks once per statement)."""
+        cache = file_facts.__dict__.setdefault("_helpers_called", {})
+        if cls not in cache:
+            cache[cls] = {call.func.id for call in file_facts.calls
+                          if type(call.func) is ast.Name and call.func.id in file_facts.kwargs_functions
+                          and any(kw.arg in cls.parameter_keywords for kw in call.keywords)}
+        return cache[cls]
+
+    @classmethod
+    def _may_pass_listed_keyword(cls, functions: set[str], call: ast.Call) -> bool:
+        return any(kw.arg in cls.parameters.get(name, ()) for name in functions for kw in call.keywords)
     explanation = """
 ## What it does
 Finds calls whose arguments the target JAX version rejects, and passes them the way every version accepts:
@@ -154,7 +245,17 @@ Finds calls whose arguments the target JAX version rejects, and passes them the 
   signatures of every JAX release, see `docs/catalogue.md`): `jnp.clip(a_min=..., a_max=...)` (`min=`/`max=` exist
   from 0.4.27, the old keywords warn from 0.4.31 and raise from 0.10.0), `jnp.reshape(newshape=)`, `jnp.sin(x=)`
   (positional-only from 0.4.31), and every other keyword removed, renamed or made positional-only. One finding per
-  call; a positional argument or `**kwargs` is never reported (it binds whatever the signature says).
+  call; a positional argument or `**kwargs` is never reported (it binds whatever the signature says). The keyword
+  is also found where it reaches the function indirectly: bound by `functools.partial(jnp.clip, a_min=...)`, or
+  passed to a local alias bound once (`clip_fn = jnp.clip` ... `clip_fn(x, a_min=0)`; `mp = pjit` ...
+  `mp(f, in_axis_resources=...)`); the rename there is the same rename. A keyword passed to a function of the
+  module that only hands its `**kwargs` on to such functions (`def clamp(x, **kw): return jnp.clip(x, **kw)`
+  ... `clamp(x, a_min=0)`) is reported at that call, without a fix.
+- a Python list or tuple passed as the array argument (the first) of a `jax.numpy` function that rejects it:
+  `jnp.sum([1, 2])`, `jnp.linalg.norm([dx, dy])`, `jnp.max((a, b))`, or a name every binding of which is a list
+  literal (`weights = [0.3, 0.7]` ... `jnp.mean(weights)`; a name bound to a tuple is often a shape: left alone). Only the functions shown by execution to
+  reject both on 0.4.13, 0.10.2 and 0.12.0.1 are checked (`jaxlint.rules.list_arguments`); `jnp.array`,
+  `jnp.asarray`, `jnp.stack`, `jnp.concatenate` and the other functions that take sequences are not.
 - `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
   become `copy=`, `order=` and `ndmin=`.
 - `jax.make_mesh(axis_shapes=...)`: the first parameter was renamed `axis_sizes`; the value is passed
@@ -169,6 +270,10 @@ positional arguments, or `copy` both positionally and by keyword; `make_mesh` wi
 `axis_shapes=`), `numpy.array` and a project's own `array`/`make_mesh` are not reported.
 
 ## Why
+- Lists and tuples: JAX stopped converting them where an array is expected, function by function (#7737: most
+  of `jax.numpy` in 0.2.21, `take` in 0.2.24, `broadcast_to` in 0.3.2, `jax.numpy.linalg`/`fft` in 0.3.24):
+  `TypeError: sum requires ndarray or scalar arguments, got <class 'list'> at position 0.` Wrapping the value in
+  `jnp.asarray(...)` does the conversion those releases did implicitly, and works in every release.
 - `jnp.array`: JAX 0.10.1 deprecated the positional form (`DeprecationWarning: Passing the copy, order, and ndmin
   arguments to jnp.array positionally is deprecated. Use keyword arguments instead.`); from JAX 0.12.0 it raises
   `TypeError: array() takes from 1 to 2 positional arguments but 3 were given`.
@@ -194,7 +299,9 @@ step = pjit(train_step, in_shardings=(P("data"), None), out_shardings=None)
 ```
 
 ## Fix safety
-Safe. A catalogue keyword is renamed only when the row says `renamed` (the new keyword replaced it: JAX kept both,
+Safe. `jnp.asarray(...)` around a list or tuple argument is the conversion JAX did implicitly before rejecting
+them, in every release; it is offered where the call spells `jax.numpy` through a module (`jnp.sum`), so that
+`jnp.asarray` can be spelled the same way. A catalogue keyword is renamed only when the row says `renamed` (the new keyword replaced it: JAX kept both,
 or the new one took its place and name), the new keyword is accepted by every release from the min version on, and
 the call does not pass it already; a removed or positional-only keyword is reported without a fix. Where only the
 min version stands in the way, the finding's `fix_withheld` names the release the new keyword needs.
@@ -279,6 +386,55 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             import jax
             step = jax.jit(f, in_shardings=P("data"), out_shardings=None)
         """, note="jax.jit"),
+        Valid("""
+            import numpy as np
+            import jax.numpy as jnp
+            def clamp(x, use_numpy=False, **kw):
+                if use_numpy:
+                    return np.clip(x, **kw)
+                return jnp.clip(x, **kw)
+            def clamp2(x, **kw):
+                kw.pop("a_min", None)
+                return jnp.clip(x, **kw)
+            def clamp3(x, a_min=0.0, **kw):
+                return jnp.clip(x, a_min, **kw)
+            y = clamp(x, a_min=0.0) + clamp2(x, a_min=0.0) + clamp3(x, a_min=0.0)
+        """, note="**kwargs also passed to numpy's clip, changed before use, or the keyword is the helper's own"),
+        Valid("""
+            import numpy as np
+            import jax.numpy as jnp
+            a = jnp.asarray([1, 2])
+            b = jnp.array([1, 2])
+            c = jnp.stack([a, b])
+            d = jnp.concatenate((a, b))
+            e = np.sum([1, 2])
+            f = jnp.sum(jnp.asarray([1, 2]))
+        """, note="functions that take sequences; numpy; already wrapped"),
+        Valid("""
+            import jax.numpy as jnp
+            def total(xs):
+                return jnp.sum(xs)
+            ys = [1, 2]
+            ys = jnp.asarray(ys)
+            s = jnp.sum(ys)
+            t = jnp.atleast_1d([1.0])
+        """, note="a parameter; a name also bound to an array; atleast_1d accepted lists until after 0.4.13"),
+        Valid("""
+            import functools
+            import numpy as np
+            import jax.numpy as jnp
+            clamp = functools.partial(np.clip, a_min=0.0)
+            clip_fn = np.clip
+            y = clip_fn(x, a_min=0.0)
+        """, note="numpy's clip, through partial and an alias"),
+        Valid("""
+            import numpy as np
+            import jax.numpy as jnp
+            clip_fn = jnp.clip
+            if use_numpy:
+                clip_fn = np.clip
+            y = clip_fn(x, a_min=0.0)
+        """, note="an alias bound twice (jnp or numpy): not known"),
         Valid("""
             from mylib.parallel import pjit
             step = pjit(f, in_axis_resources=P("data"), out_axis_resources=None)
@@ -513,6 +669,76 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             from jax.experimental.shard_map import shard_map
             g = shard_map(f, mesh, in_specs=P("x"), out_specs=P(), auto=frozenset({"y"}))
         """, note="overlay row: the deprecated shard_map wrapper has no auto= from 0.8.0"),
+        Invalid("""
+            import numpy as np
+            from jax import core
+            aval = core.ShapedArray((2,), np.float32, named_shape={})
+        """, note="overlay row: ShapedArray lost named_shape in 0.4.34 (reported, no fix: delete the argument)"),
+        Invalid("""
+            import jax.numpy as jnp
+            def clamp(x, **clip_kwargs):
+                return jnp.clip(x, **clip_kwargs)
+            y = clamp(logits, a_min=-10.0, a_max=10.0)
+        """, note="keywords forwarded through a helper's **kwargs: reported at the call that passes them, no fix"),
+        # -- a Python list or tuple where a jnp function expects an array
+        Invalid("""
+            import jax.numpy as jnp
+            total = jnp.sum([1, 2])
+            dist = jnp.linalg.norm([dx, dy])
+        """, fixed="""
+            import jax.numpy as jnp
+            total = jnp.sum(jnp.asarray([1, 2]))
+            dist = jnp.linalg.norm(jnp.asarray([dx, dy]))
+        """, count=2, note="list literals: wrapped in jnp.asarray (what JAX did implicitly before #7737)"),
+        Invalid("""
+            from jax import numpy as np
+            def loss(a, b):
+                weights = [0.3, 0.7]
+                return np.mean(weights) * np.max((a, b), axis=0)
+        """, fixed="""
+            from jax import numpy as np
+            def loss(a, b):
+                weights = [0.3, 0.7]
+                return np.mean(np.asarray(weights)) * np.max(np.asarray((a, b)), axis=0)
+        """, count=2, note="a name bound only to a list; a tuple literal; jax.numpy imported as np"),
+        Invalid("""
+            from jax.numpy import prod
+            size = prod([3, 4])
+        """, note="from-import: reported, no fix (how to spell jnp.asarray here is not known)"),
+        # -- keywords reached indirectly: partial, a local alias
+        Invalid("""
+            import functools
+            from functools import partial
+            import jax.numpy as jnp
+            clamp01 = functools.partial(jnp.clip, a_min=0.0, a_max=1.0)
+            relu6 = partial(jnp.clip, a_min=0, a_max=6)
+        """, fixed="""
+            import functools
+            from functools import partial
+            import jax.numpy as jnp
+            clamp01 = functools.partial(jnp.clip, min=0.0, max=1.0)
+            relu6 = partial(jnp.clip, min=0, max=6)
+        """, count=2, note="keywords bound by partial reach jnp.clip: renamed in the partial"),
+        Invalid("""
+            import jax.numpy as jnp
+            clip_fn = jnp.clip
+            def clamp(x):
+                return clip_fn(x, a_min=-1.0, a_max=1.0)
+        """, fixed="""
+            import jax.numpy as jnp
+            clip_fn = jnp.clip
+            def clamp(x):
+                return clip_fn(x, min=-1.0, max=1.0)
+        """, note="a local alias of jnp.clip, bound once"),
+        Invalid("""
+            from jax.experimental.pjit import pjit
+            mp = pjit
+            step = mp(train_step, in_axis_resources=P("data"), out_axis_resources=None)
+        """, fixed="""
+            from jax.experimental.pjit import pjit
+            mp = pjit
+            step = mp(train_step, in_shardings=P("data"), out_shardings=None)
+        """, note="a local alias of pjit"),
     ]
 
     def _target_at_least(self, version: str) -> bool:
@@ -520,17 +746,87 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)
+        aliased = qualified is None and isinstance(node.func, cst.Name)
+        if aliased:  # ``fn = jnp.clip`` ... ``fn(x, a_min=0)``: the alias's one binding names the function
+            qualified = self.context.inference.callee(node.func)
+        if aliased and qualified is None:
+            self._forwarded(node)
+        via = f"`{self.code_for(node.func)}` is `{qualified}`" if aliased else None
         if qualified in self.parameters:
-            self._keywords(node, qualified)
+            self._keywords(node, qualified, via=via)
+        if qualified in REJECTING and not aliased:
+            self._sequence_argument(node)
+        elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star:
+            self._partial(node, node.args[0].value)
         if qualified == ARRAY:
             self._array(node)
         elif qualified == MAKE_MESH:
             self._make_mesh(node)
         elif qualified == PJIT:
-            self._pjit(node, "pjit")
-        elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star \
-                and self.qualified_name(node.args[0].value) == PJIT:
+            self._pjit(node, self.code_for(node.func) if aliased else "pjit")
+
+    def _partial(self, node: cst.Call, wrapped: cst.BaseExpression) -> None:
+        """``partial(f, ...)`` passes its keywords to ``f``: the same check, the same rename."""
+        target = self.qualified_name(wrapped)
+        if target is None and isinstance(wrapped, cst.Name):
+            target = self.context.inference.callee(wrapped)
+        if target == PJIT:
             self._pjit(node, "partial(pjit, ...)")
+        elif target in self.parameters:
+            self._keywords(node, target, shown=self.code_for(wrapped), via="passed through `partial`")
+
+    def _forwarded(self, node: cst.Call) -> None:
+        """``helper(x, a_min=0)`` where the module's ``def helper(x, **kw)`` only ever passes ``kw`` on as ``**kw`` to
+        functions that all reject the keyword: the call fails there. Reported at this call, without a fix (the
+        keyword may mean something else to the helper's other callers)."""
+        resolver = self.context.resolver
+        bindings = resolver.bindings(node.func)
+        if len(bindings) != 1 or not isinstance(bindings[0].node, cst.FunctionDef):
+            return
+        function = bindings[0].node
+        star = function.params.star_kwarg
+        if star is None or has_star_args(node):
+            return
+        own = {param.name.value for param in (*function.params.posonly_params, *function.params.params,
+                                              *function.params.kwonly_params)}
+        passed = [arg for arg in node.args if arg.keyword is not None and arg.keyword.value not in own
+                  and arg.keyword.value in self.parameter_keywords]
+        if not passed:
+            return
+        targets = _forwarding_targets(function, star, self)
+        if not targets:
+            return
+        target = self.settings.target_version
+        for arg in passed:
+            rows = [self.parameters[callee].get(arg.keyword.value) for callee, _ in targets]
+            if all(row is not None and row.removed_at(target) for row in rows):
+                shown = targets[0][1]
+                self.report(node, (
+                    f"`{self.code_for(node.func)}` passes `{arg.keyword.value}=` on through `**{star.name.value}` to "
+                    f"{self._keywords_message(shown, rows[:1])}"))
+                return
+
+    # -- a list or tuple where a jnp function wants an array ----------------------------------------------------
+    def _sequence_argument(self, node: cst.Call) -> None:
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return
+        value = node.args[0].value
+        kind = literal_sequence(value, self.context.resolver, self.context.module)
+        if kind is None:
+            return
+        name = self.code_for(node.func)
+        message = (f"`{name}` rejects a Python {kind} where it expects an array (`TypeError: ... requires ndarray "
+                   f"or scalar arguments, got <class '{kind}'> at position 0`): jax.numpy functions stopped "
+                   f"converting lists and tuples in JAX 0.2.21 (linalg and fft in 0.3.24, JAX #7737)")
+        numpy = numpy_spelling(node.func, self.context.resolver)
+        if numpy is None:
+            self.report(node, f"{message}; wrap it in `jnp.asarray(...)`")
+            return
+        asarray = f"{self.code_for(numpy)}.asarray"
+        # Around the argument, not its value: a tuple's parentheses are outside the value's span.
+        argument = node.args[0]
+        self.report(node, message, safe_fix(f"Wrap it in `{asarray}(...)`", InsertBefore(argument, f"{asarray}("),
+                                            InsertAfter(argument, ")")))
 
     # -- jnp.array -----------------------------------------------------------------------------------------------
     def _array(self, node: cst.Call) -> None:
@@ -607,7 +903,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         self.report(node, message, safe_fix(f"Rename {renames} (JAX: a safe and trivial name replacement)", *edits))
 
     # -- keywords from the catalogue's [[parameter]] rows ------------------------------------------------------------
-    def _keywords(self, node: cst.Call, qualified: str) -> None:
+    def _keywords(self, node: cst.Call, qualified: str, shown: str | None = None, via: str | None = None) -> None:
         """One finding per call for the keywords the target rejects (or deprecates); positional arguments and
         ``**kwargs`` are never flagged (they bind whatever the signature says)."""
         rows = self.parameters[qualified]
@@ -619,7 +915,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
                           and isinstance(arg.value, cst.Name) and arg.value.value == "None")]
         if not found:
             return
-        shown = self.code_for(node.func)
+        shown = shown or self.code_for(node.func)
         passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
         renames = {}
         for arg, row in found:
@@ -627,6 +923,8 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             if new and new not in passed and new not in renames.values():
                 renames[arg.keyword.value] = new
         message = self._keywords_message(shown, [row for _, row in found])
+        if via:
+            message += f" ({via})"
         fix = None
         withheld = None
         if len(renames) == len(found):

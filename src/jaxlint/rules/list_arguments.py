@@ -1,0 +1,177 @@
+"""``jnp`` functions that reject a Python list or tuple where an array is expected (JAX103's list-argument check).
+
+JAX's ``check_arraylike`` turned lists into errors function by function (#7737): most of ``jax.numpy`` in 0.2.21
+("Many more jax.numpy functions now require array-like inputs, and will error if passed a list"), ``take`` in 0.2.24,
+``broadcast_to`` in 0.3.2, ``jax.numpy.linalg``/``jax.numpy.fft`` uniformly in 0.3.24. ``jnp.sum([1, 2])`` raises
+``TypeError: sum requires ndarray or scalar arguments, got <class 'list'> at position 0.``
+
+The table below holds only the functions that were shown, by execution, to reject both a list and a tuple as their
+first argument on JAX 0.4.13, 0.10.2 and 0.12.0.1 (every release this tool can fix for): called with the list alone,
+or with a scalar second argument. Functions that accept sequences (``jnp.array``, ``jnp.asarray``, ``jnp.stack``,
+``jnp.concatenate``, ``jnp.block``, ``jnp.einsum``) are not listed, nor those that started rejecting lists only after
+0.4.13 (``atleast_1d``, ``broadcast_arrays``, ``inner``, ``logaddexp``, ``trim_zeros``, ...: their release is not
+pinned down here).
+"""
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from jaxlint.lint.names import NameResolver
+from jaxlint.lint.walk import iter_children
+
+NUMPY = "jax.numpy"
+REJECTING = frozenset(f"{NUMPY}.{name}" for name in """
+    abs absolute add all allclose amax amin angle any append arccos arccosh arcsin arcsinh arctan arctan2 arctanh
+    argmax argmin argpartition argsort argwhere around array_split bincount bitwise_and bitwise_not bitwise_or
+    bitwise_xor broadcast_to cbrt ceil clip compress conj conjugate convolve copy copysign corrcoef correlate cos
+    cosh count_nonzero cov cross cumprod cumsum deg2rad degrees delete diag diag_indices_from diagflat diagonal diff
+    digitize divide divmod dot dsplit ediff1d empty_like equal exp exp2 expand_dims expm1 extract fabs fft.fft
+    fft.fft2 fft.fftn fft.fftshift fft.hfft fft.ifft fft.ifft2 fft.ifftn fft.ifftshift fft.irfft fft.irfft2
+    fft.irfftn fft.rfft fft.rfft2 fft.rfftn flatnonzero flip fliplr flipud float_power floor floor_divide fmax fmin
+    fmod frexp full_like gcd greater greater_equal heaviside histogram histogram2d histogram_bin_edges histogramdd
+    hsplit hypot i0 imag intersect1d invert isclose iscomplex isfinite isin isinf isnan isreal ix_ lcm ldexp
+    left_shift less less_equal linalg.cholesky linalg.cond linalg.det linalg.eig linalg.eigh linalg.eigvals
+    linalg.eigvalsh linalg.inv linalg.lstsq linalg.matrix_power linalg.matrix_rank linalg.norm linalg.pinv linalg.qr
+    linalg.slogdet linalg.solve linalg.svd linalg.tensorinv linalg.tensorsolve linspace log log10 log1p log2 matmul
+    matrix_transpose max maximum mean median meshgrid min minimum mod modf multiply nan_to_num nanargmax nanargmin
+    nancumprod nancumsum nanmax nanmean nanmedian nanmin nanpercentile nanprod nanquantile nanstd nansum nanvar
+    negative nextafter nonzero not_equal ones_like packbits pad partition percentile poly polyadd polyder polydiv
+    polyint polymul polysub polyval positive power prod ptp quantile rad2deg radians ravel real reciprocal remainder
+    repeat reshape resize right_shift rint roll rollaxis roots rot90 round searchsorted setdiff1d setxor1d sign
+    signbit sin sinc sinh sort sort_complex split sqrt square squeeze std subtract sum take tan tanh tensordot tile
+    trace transpose tril triu true_divide trunc union1d unique unpackbits unravel_index unwrap vander var vdot
+    vsplit where zeros_like
+""".split())
+
+
+_LASTS = frozenset(name.rpartition(".")[2] for name in REJECTING)
+# An opening parenthesis whose first argument opens a bracket (blanks and comments between); the callee's last word
+# is read backwards from the parenthesis only for those (a regex that starts with the callee's word tries every
+# position of the file: ~30x slower).
+_OPEN_LITERAL = re.compile(r"\((?:\s|#[^\n]*)*[\[(]")
+# ``name = [`` / ``name: T = [``: a name that may be bound to a list literal (found from the ``= [``).
+_EQUALS_LIST = re.compile(r"=[ \t]*\[")
+_ANNOTATED = re.compile(r"[ \t]*([^\W\d]\w*)[ \t]*:")
+
+
+def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
+                           owners: frozenset[str] | None = None) -> bool:
+    """Whether ``source`` may call a listed function with a list or tuple literal, or a name some assignment binds
+    to a list, as first argument (the text gate's over-estimate of ``literal_sequence``). A callee not written after
+    a ``.`` counts only when it is in ``bare`` (what the imports bind to a listed function; None: any), so that the
+    builtins ``sum([...])``, ``max((a, b))``, ``any([...])`` do not keep a file; one written after a ``.`` only when
+    the word before the dot is in ``owners`` (``jnp``, ``numpy``, ``linalg``...; None: any), so that
+    ``data.append((...))`` and numpy's ``np.sum([...])`` do not."""
+    openings = [match.start() for match in _OPEN_LITERAL.finditer(source)]
+    bound = _list_bound_names(source)
+    if bound:  # ``jnp.mean(weights)`` after ``weights = [...]``
+        names = "|".join(re.escape(name) for name in sorted(bound))
+        openings += [match.start() for match in re.finditer(rf"\((?:\s|#[^\n]*)*(?:{names})\b", source)]
+    for start in openings:
+        callee, callee_start = _word_before(source, start)
+        if callee not in _LASTS:
+            continue
+        dot = _dot_before(source, callee_start)
+        if dot < 0:
+            if bare is None or callee in bare:
+                return True
+            continue
+        if owners is None or _word_before(source, dot)[0] in owners:
+            return True
+    return False
+
+
+def _word_before(source: str, end: int) -> tuple[str, int]:
+    """The word that ends at ``end`` (blanks between), and where it starts; "" if none."""
+    i = end - 1
+    while i >= 0 and source[i] in " \t":
+        i -= 1
+    stop = i + 1
+    while i >= 0 and (source[i].isalnum() or source[i] == "_"):
+        i -= 1
+    return source[i + 1:stop], i + 1
+
+
+def _dot_before(source: str, start: int) -> int:
+    """The offset of the ``.`` the word at ``start`` follows (blanks and line continuations between), or -1."""
+    i = start - 1
+    while i >= 0 and source[i] in " \t\\\r\n":
+        i -= 1
+    return i if i >= 0 and source[i] == "." else -1
+
+
+def _list_bound_names(source: str) -> set[str]:
+    found = set()
+    for match in _EQUALS_LIST.finditer(source):
+        start = match.start()
+        if start and source[start - 1] in "=!<>":
+            continue  # ``==`` and friends
+        word, _ = _word_before(source, start)
+        if word:
+            found.add(word)
+        else:  # ``name: T = [``
+            line = source.rfind("\n", 0, start) + 1
+            annotated = _ANNOTATED.match(source, line, start)
+            if annotated is not None:
+                found.add(annotated.group(1))
+    return found
+
+
+def literal_sequence(value: cst.BaseExpression, resolver: NameResolver, module: cst.Module) -> str | None:
+    """"list"/"tuple" when ``value`` is a list or tuple literal (a list comprehension counts), or "list" for a name
+    every binding of which assigns a list, and that no plain assignment anywhere in the module binds to anything
+    else (``labels = []`` ... ``labels = jnp.concatenate(labels)`` in another function: left alone, as the ast
+    gate does); a name bound to a tuple is often a shape: left alone. None otherwise (it may be an array)."""
+    kind = _literal_kind(value)
+    if kind is not None or not isinstance(value, cst.Name):
+        return kind
+    bindings = resolver.bindings(value)
+    kinds = set()
+    for binding in bindings:
+        bound = binding.node
+        if isinstance(bound, cst.Assign) and len(bound.targets) == 1 and bound.targets[0].target is not value \
+                and isinstance(bound.targets[0].target, cst.Name):
+            kinds.add(_literal_kind(bound.value))
+        elif isinstance(bound, cst.AnnAssign) and bound.value is not None and isinstance(bound.target, cst.Name):
+            kinds.add(_literal_kind(bound.value))
+        else:
+            return None
+    if kinds != {"list"} or _assigned_otherwise(module, value.value):
+        return None
+    return "list"
+
+
+def _assigned_otherwise(module: cst.Module, name: str) -> bool:
+    """Whether a plain assignment anywhere in ``module`` binds ``name`` to something other than a list literal."""
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            target = node.targets[0].target
+            if isinstance(target, cst.Name) and target.value == name and _literal_kind(node.value) != "list":
+                return True
+        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.target.value == name \
+                and (node.value is None or _literal_kind(node.value) != "list"):
+            return True
+        stack.extend(iter_children(node))
+    return False
+
+
+def _literal_kind(value: cst.BaseExpression) -> str | None:
+    if isinstance(value, (cst.List, cst.ListComp)):
+        return "list"
+    if isinstance(value, cst.Tuple):
+        return "tuple"
+    return None
+
+
+def numpy_spelling(func: cst.BaseExpression, resolver: NameResolver) -> cst.BaseExpression | None:
+    """The part of the callee ``func`` that names ``jax.numpy`` (``jnp`` in ``jnp.linalg.norm``), or None."""
+    node = func
+    while isinstance(node, cst.Attribute):
+        node = node.value
+        if resolver.qualified_name(node) == NUMPY:
+            return node
+    return None
