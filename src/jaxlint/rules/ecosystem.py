@@ -16,6 +16,8 @@ from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 
 NEWEST = {"flax": Version("0.12.12"), "optax": Version("0.2.8")}
+# flax 0.7.1: ``flax_return_frozendict`` defaults to False (True in 0.7.0): ``init``/``apply`` return a plain dict.
+PLAIN_DICT = "0.7.1"
 
 
 def library_min(settings: Settings, library: str) -> Version:

@@ -69,6 +69,19 @@ optax it needs.
             from mylib import optax
             tx = optax.additive_weight_decay(1e-4)
         """, note="not optax"),
+        Valid("""
+            import optax
+            if hasattr(optax, "tree"):
+                norm = optax.tree.norm
+            else:
+                norm = optax.global_norm
+        """, note="compat code: a hasattr(optax, ...) test keeps the old spelling for old optax"),
+        Valid("""
+            try:
+                from optax import additive_weight_decay
+            except ImportError:
+                from optax import add_decayed_weights as additive_weight_decay
+        """, note="compat code: try/except ImportError"),
     ]
 
     INVALID = [

@@ -1,25 +1,15 @@
 """JAX503 flax-variables-pop: ``rest, params = variables.pop('params')`` on what ``Module.init`` returned."""
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
-from jaxlint.rules.ecosystem import library_may_reach, library_min
+from jaxlint.rules.ecosystem import PLAIN_DICT, library_may_reach, library_min
+from jaxlint.rules.flax_values import flax_bound, from_init, imports_flax, init_call
 
-PLAIN_DICT = "0.7.1"  # flax_return_frozendict defaults to False: init/apply return dict
 CORE_POP = Version("0.6.11")  # flax.core.pop: absent in 0.6.0, present in 0.6.11 (the oldest release checked)
-INIT_METHODS = ("init", "init_with_output")
-_IMPORTS_FLAX = re.compile(r"^[ \t]*(?:import[ \t]+flax\b|from[ \t]+flax\b)", re.M)
-
-
-def _init_call(value: cst.BaseExpression) -> bool:
-    """``model.init(...)`` / ``model.init_with_output(...)`` (any receiver: flax modules are the common case)."""
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
-        and value.func.attr.value in INIT_METHODS
 
 
 class FlaxVariablesPop(Rule):
@@ -124,15 +114,15 @@ flax {PLAIN_DICT}+ (read from `flax/configurations.py`: `return_frozendict` is `
                 or call.args[0].star or not isinstance(call.args[0].value, cst.SimpleString):
             return
         receiver = call.func.value
-        if not (_init_call(receiver) or isinstance(receiver, cst.Name) and self._from_init(receiver)):
+        if not (init_call(receiver) or isinstance(receiver, cst.Name) and from_init(self.context.resolver, receiver)):
             return
-        if not library_may_reach(self.settings, "flax", PLAIN_DICT) or not _IMPORTS_FLAX.search(self.context.file_text):
+        if not library_may_reach(self.settings, "flax", PLAIN_DICT) or not imports_flax(self.context.file_text):
             return
         key = call.args[0].value.value
         fix = withheld = None
         if library_min(self.settings, "flax") < CORE_POP:
             withheld = WithheldFix(f"`flax.core.pop` needs flax {CORE_POP}+; the project's flax pins allow older")
-        elif not self._flax_bound(call):
+        elif not flax_bound(self.context.resolver, call):
             withheld = WithheldFix("`flax` does not name the flax package here: add `import flax`")
         else:
             fix = safe_fix("Use `flax.core.pop`",
@@ -141,64 +131,3 @@ flax {PLAIN_DICT}+ (read from `flax/configurations.py`: `return_frozendict` is `
                           f"alone and the unpacking takes them apart; use `flax.core.pop(variables, {key})`.",
                     fix, withheld=withheld)
 
-    def _from_init(self, name: cst.Name) -> bool:
-        """Every assignment of ``name`` in its scope's statements is from an init call (and there is one)."""
-        scope = self.context.resolver.scope_of(name)
-        if scope is None:
-            return False
-        found = False
-        for statement in _statements(scope.node):
-            for small in getattr(statement, "body", ()):
-                if not isinstance(small, cst.Assign):
-                    continue
-                for target in small.targets:
-                    bound = _binds(target.target, name.value, small.value)
-                    if bound is False:
-                        return False
-                    found = found or bound is True
-        return found
-
-    def _flax_bound(self, node: cst.Call) -> bool:
-        receiver = node.func.value
-        while isinstance(receiver, (cst.Attribute, cst.Call)):
-            receiver = receiver.value if isinstance(receiver, cst.Attribute) else receiver.func
-        resolver = self.context.resolver
-        scope = resolver.scope_of(receiver) if isinstance(receiver, cst.Name) else None
-        return scope is not None and resolver.qualified_in_scope("flax", scope) == "flax"
-
-
-def _statements(node: cst.CSTNode):
-    """The simple statements directly in a module or function body, and in the blocks nested in it (not in nested
-    functions or classes: another scope)."""
-    body = node.body.body if isinstance(node, cst.FunctionDef) else getattr(node, "body", ())
-    stack = list(body) if isinstance(body, (list, tuple)) else []
-    while stack:
-        statement = stack.pop()
-        if isinstance(statement, cst.SimpleStatementLine):
-            yield statement
-        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        else:
-            for field in ("body", "orelse", "handlers", "finalbody"):
-                child = getattr(statement, field, None)
-                if child is None:
-                    continue
-                for part in child if isinstance(child, (list, tuple)) else [child]:
-                    inner = getattr(part, "body", part)
-                    inner = getattr(inner, "body", inner)
-                    if isinstance(inner, (list, tuple)):
-                        stack.extend(inner)
-
-
-def _binds(target: cst.BaseExpression, name: str, value: cst.BaseExpression) -> bool | None:
-    """True: ``target = value`` binds ``name`` to an init result; False: to something else; None: not at all."""
-    if isinstance(target, cst.Name):
-        return None if target.value != name else _init_call(value)
-    if isinstance(target, (cst.Tuple, cst.List)):
-        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
-        if name not in names:
-            return None
-        # ``out, variables = model.init_with_output(...)``: the second value is the variables
-        return len(names) == 2 and names[1] == name and isinstance(value, cst.Call) \
-            and isinstance(value.func, cst.Attribute) and value.func.attr.value == "init_with_output"
-    return None
