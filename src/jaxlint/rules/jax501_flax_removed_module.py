@@ -42,6 +42,7 @@ class FlaxRemovedModule(Rule):
     name = "flax-removed-module"
     summary = "flax.nn, flax.deprecated or flax.optim: removed from flax (0.4.0, 0.6.0)"
     since = "0.1.1"  # a flax removal: it does not depend on the JAX target
+    library_version = "flax 0.4.0, 0.6.0"
     triggers = ("flax",)
     ast_names = frozenset(REMOVED)
     statement_gated = True

@@ -19,6 +19,7 @@ class OptaxChangedSymbol(Rule):
     name = "optax-changed-symbol"
     summary = "an optax name that optax removed (AttributeError) or deprecated (DeprecationWarning)"
     since = "0.1.1"  # an optax change: it does not depend on the JAX target
+    library_version = "optax 0.1.8-0.2.8"
     triggers = ("optax",)
     ast_names = frozenset(OPTAX)
     statement_gated = True

@@ -17,6 +17,7 @@ class FlaxVariablesPop(Rule):
     name = "flax-variables-pop"
     summary = "`rest, params = variables.pop('params')` unpacks the params dict's keys since flax 0.7.1"
     since = "0.1.1"  # a flax change: it does not depend on the JAX target
+    library_version = "flax 0.7.1"
     triggers = ("flax",)
     ast_names = frozenset({"flax"})
     explanation = f"""

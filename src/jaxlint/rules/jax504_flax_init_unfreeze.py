@@ -14,6 +14,7 @@ class FlaxInitUnfreeze(Rule):
     name = "flax-init-unfreeze"
     summary = "`variables.unfreeze()` on an init result: a dict has no `unfreeze` since flax 0.7.1"
     since = "0.1.1"  # a flax change: it does not depend on the JAX target
+    library_version = "flax 0.7.1"
     triggers = ("unfreeze",)
     ast_names = frozenset({"flax"})
     explanation = f"""

@@ -18,6 +18,7 @@ class NnxOptimizerWrt(Rule):
     name = "nnx-optimizer-wrt"
     summary = "`nnx.Optimizer(model, tx)` without `wrt=`: a TypeError since flax 0.11.0"
     since = "0.1.1"  # a flax change: it does not depend on the JAX target
+    library_version = "flax 0.11.0"
     triggers = ("Optimizer",)
     ast_names = frozenset({OPTIMIZER})
     statement_gated = True
