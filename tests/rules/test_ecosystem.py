@@ -68,6 +68,13 @@ def test_a_folder_pinning_only_flax_is_not_a_package(tmp_path):
     assert ProjectPins(tmp_path).for_directory(tmp_path / "docs").package == tmp_path
 
 
+def test_show_settings_names_the_library_pins(tmp_path):
+    project(tmp_path, "flax>=0.6.11,<0.8\n", "")
+    output = run(["--show-settings"], tmp_path).output
+    assert "library pins:   flax >=0.6.11 (requirements.txt:2), <0.8 (requirements.txt:2); " \
+           "optax not pinned: assuming 0.2.8" in output
+
+
 # -- JAX503 by the flax range ------------------------------------------------------------------------------------
 def test_pop_is_fixed_when_flax_core_pop_exists_at_the_min(tmp_path):
     path = project(tmp_path, "flax>=0.7.5\n", POP)
