@@ -2,7 +2,9 @@
 
 Every row was checked by reading the released wheels (``pip download flax==V optax==V --no-deps``, unzipped, the
 package ``__init__.py`` files and ``_deprecations`` tables read): flax 0.2.2 ... 0.12.12, optax 0.0.9 ... 0.2.8.
-The hand-written rows say where each fact comes from (``reason``); there is no generator for these yet.
+The rows are hand-written and say where each fact comes from (``reason``); ``tools/check_ecosystem_catalogue.py``
+re-checks every optax row against the wheels (public before, gone or in ``_deprecations`` at ``since``, the
+replacement public at ``replacement_since``).
 
 A library's range comes from the project's own pins (``project.pins.LIBRARIES``): the lowest lower bound of the
 file's package, as for ``jax``. Unpinned, the range is the newest release below: fixes are offered as for a project
@@ -56,7 +58,7 @@ class Change:
         return Version(self.replacement_since)
 
 
-_MONTE_CARLO = ("optax 0.1.8 moved it to `optax.monte_carlo`, which optax 0.2.7 deprecated and 0.2.8 removed: no "
+_MONTE_CARLO = ("optax 0.1.8 moved it to `optax.monte_carlo`, which optax 0.2.7 removed: no "
                 "replacement in optax; keep a copy of the estimator in your own code")
 _SECOND_ORDER = ("optax 0.1.8 moved it to `optax.second_order` (a new implementation, deprecated there since 0.2.x): "
                  "compute it with `jax.hessian`/`jax.jvp` or keep a copy")
@@ -68,15 +70,16 @@ OPTAX: dict[str, Change] = {change.name: change for change in (
     Change("optax.AdditiveWeightDecayState", "removed", "0.1.8", "optax.AddDecayedWeightsState", "0.0.9", "safe",
            reason="optax 0.0.9-0.1.7: `AdditiveWeightDecayState = AddDecayedWeightsState`; gone in 0.1.8"),
     *(Change(f"optax.{name}", "removed", "0.1.8", None, advice=_MONTE_CARLO,
-             reason="in optax/__init__.py up to 0.1.7, not in 0.1.8; optax.monte_carlo removed in 0.2.8")
+             reason="in optax/__init__.py up to 0.1.7, not in 0.1.8; optax.monte_carlo removed in 0.2.7")
       for name in ("control_delta_method", "control_variates_jacobians", "measure_valued_jacobians",
                    "moving_avg_baseline", "pathwise_jacobians", "score_function_jacobians")),
     *(Change(f"optax.{name}", "removed", "0.1.8", None, advice=_SECOND_ORDER,
              reason="in optax/__init__.py up to 0.1.7, not in 0.1.8; reimplemented in optax/second_order/")
       for name in ("fisher_diag", "hessian_diag", "hvp")),
-    Change("optax.monte_carlo", "removed", "0.2.8", None, advice="no replacement in optax (deprecated in 0.2.7 "
-           "with none); keep a copy of the estimators you use",
-           reason="optax 0.2.8 `_deprecations`: `\"monte_carlo\": (..., None)`: an AttributeError"),
+    Change("optax.monte_carlo", "removed", "0.2.7", None, advice="no replacement in optax; keep a copy of the "
+           "estimators you use",
+           reason="optax 0.2.7 drops `optax/monte_carlo/`; its `_deprecations` maps `monte_carlo` to None: "
+                  "`AttributeError: optax.monte_carlo is deprecated`"),
     Change("optax.maybe_update", "removed", "0.2.5", "optax.conditionally_transform", "0.2.3",
            advice="`optax.conditionally_transform(inner, should_transform_fn)` is its generalization (a different "
                   "function: check the arguments)",

@@ -19,7 +19,7 @@ class OptaxChangedSymbol(Rule):
     name = "optax-changed-symbol"
     summary = "an optax name that optax removed (AttributeError) or deprecated (DeprecationWarning)"
     since = "0.1.1"  # an optax change: it does not depend on the JAX target
-    library_version = "optax 0.1.8-0.2.8"
+    library_version = "optax 0.1.8-0.2.7"
     triggers = ("optax",)
     ast_names = frozenset(OPTAX)
     statement_gated = True
@@ -27,7 +27,7 @@ class OptaxChangedSymbol(Rule):
 ## What it does
 Finds uses of optax names that optax removed or deprecated: `optax.additive_weight_decay` (removed in 0.1.8),
 the Monte Carlo and second-order helpers that left the top level in 0.1.8, `optax.maybe_update` (0.2.5),
-`optax.monte_carlo` (0.2.8), the names optax's own `_deprecations` tables list (`optax.dpsgd` ->
+`optax.monte_carlo` (0.2.7), the names optax's own `_deprecations` tables list (`optax.dpsgd` ->
 `optax.contrib.dpsgd`, `optax.tree_utils.tree_l2_norm` -> `optax.tree_utils.tree_norm`), and
 `optax.global_norm` (warns from 0.2.7: use `optax.tree.norm`). Attribute chains from any binding of `optax` and
 `from optax import name`. Runs only on files that refer to optax.

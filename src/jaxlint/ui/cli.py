@@ -396,7 +396,8 @@ def list_rules(output_format: str) -> None:
 
     rows = [(entry.code, entry.name, "-", entry.fix, "opt-in" if entry.opt_in else "default", entry.summary)
             for entry in ENGINE_CODES.values()]
-    rows += [(rule.code, rule.name, rule.version_label(), fix_availability(rule), "opt-in" if rule.opt_in else "default",
+    rows += [(rule.code, rule.name, rule.version_label(), fix_availability(rule),
+              "opt-in" if rule.opt_in else "default",
               rule.summary) for rule in all_rules()]
     folders = _cwd_rule_folders()
     user = _user_rules_by_code(folders)
