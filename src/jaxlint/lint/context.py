@@ -121,6 +121,12 @@ def _hook_names(rule_class: type) -> tuple[str, ...]:
 # -- compatibility shims -------------------------------------------------------------------------------------
 _GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
 _VERSION_ATTRIBUTES = frozenset({"__version__", "__version_info__"})
+# The packages whose feature tests mark compat code: JAX, and the libraries with rules of their own (JAX5xx).
+_TESTED_PACKAGES = ("jax", "jaxlib", "flax", "optax")
+
+
+def _in_tested_package(qualified: str) -> bool:
+    return qualified.split(".")[0] in _TESTED_PACKAGES
 
 
 def in_compat_code(ancestors: Sequence[cst.CSTNode], resolver: NameResolver) -> bool:
@@ -128,7 +134,8 @@ def in_compat_code(ancestors: Sequence[cst.CSTNode], resolver: NameResolver) -> 
 
     ``try:`` blocks (and their handlers) that catch ImportError/ModuleNotFoundError/AttributeError or everything;
     ``if``/conditional expressions whose test is ``hasattr(<jax thing>, ...)`` or compares JAX's version
-    (``jax.__version_info__``, or any call given ``"jax"`` or the ``jax`` module, e.g. ``version("jax") < (0, 5)``).
+    (``jax.__version_info__``, or any call given ``"jax"`` or the ``jax`` module, e.g. ``version("jax") < (0, 5)``);
+    the same for flax and optax (``hasattr(optax, "tree")``, ``flax.__version__``).
     Both branches are skipped: which one is meant for older versions is not decidable in general. Also the right
     operand of ``and`` after such a test: ``hasattr(jax, "pxla") and isinstance(x, jax.pxla.ShardedDeviceArray)``.
     """
@@ -206,7 +213,7 @@ class _FeatureTestFinder(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Name) and node.func.value == "hasattr" and node.args:
             target = self.resolver.qualified_name(node.args[0].value) or ""
-            if target == "jax" or target.startswith("jax."):
+            if _in_tested_package(target):
                 self.found = True
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
@@ -219,16 +226,16 @@ class _FeatureTestFinder(cst.CSTVisitor):
     def _names_jax(self, call: cst.Call) -> bool:
         for argument in call.args:
             value = argument.value
-            if isinstance(value, cst.SimpleString) and value.evaluated_value in ("jax", "jaxlib"):
+            if isinstance(value, cst.SimpleString) and value.evaluated_value in _TESTED_PACKAGES:
                 return True
-            if isinstance(value, cst.Name) and self.resolver.qualified_name(value) in ("jax", "jaxlib"):
+            if isinstance(value, cst.Name) and self.resolver.qualified_name(value) in _TESTED_PACKAGES:
                 return True
         return False
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in _VERSION_ATTRIBUTES:
             base = self.resolver.qualified_name(node.value) or ""
-            if base.startswith("jax"):
+            if base.startswith("jax") or _in_tested_package(base):
                 self.found = True
 
     def visit_Name(self, node: cst.Name) -> None:

@@ -20,23 +20,32 @@ else:  # pragma: no cover
 
 # ``jax`` itself (not jaxlib, jax-md, jaxtyping), optional extras, then the specifier.
 _REQUIREMENT = re.compile(r"^\s*jax\s*(\[[^\]]*\])?\s*(?P<spec>(?:[<>=!~^][^;#]*)?)(?:[;#].*)?$", re.IGNORECASE)
+# The libraries with rules of their own (JAX5xx): their bounds are read from the same lines as ``jax``'s.
+LIBRARIES = ("flax", "optax")
+_LIBRARY_REQUIREMENT = {name: re.compile(_REQUIREMENT.pattern.replace("jax", name, 1), re.IGNORECASE)
+                        for name in LIBRARIES}
 _LOWER_BOUND = re.compile(r"(?:>=|==|~=|\^|>)\s*v?(\d+(?:\.\d+){0,3})")
 _UPPER_BOUND = re.compile(r"(<=|<|==|~=|\^)\s*v?(\d+(?:\.\d+){0,3})(?![\d.]*\*)")
 
 
-def lower_bound(requirement: str) -> Version | None:
-    """``jax[cuda12]>=0.4.30,<0.6`` -> 0.4.30; None for other packages or an unpinned ``jax``."""
-    match = _REQUIREMENT.match(requirement.strip())
+def _pattern(package: str) -> re.Pattern[str]:
+    return _REQUIREMENT if package == "jax" else _LIBRARY_REQUIREMENT[package]
+
+
+def lower_bound(requirement: str, package: str = "jax") -> Version | None:
+    """``jax[cuda12]>=0.4.30,<0.6`` -> 0.4.30; None for other packages or an unpinned ``jax`` (``package``: one of
+    ``LIBRARIES`` instead of ``jax``)."""
+    match = _pattern(package).match(requirement.strip())
     if not match:
         return None
     bounds = [Version(v) for v in _LOWER_BOUND.findall(match.group("spec"))]
     return max(bounds) if bounds else None
 
 
-def upper_bound(requirement: str) -> Version | None:
+def upper_bound(requirement: str, package: str = "jax") -> Version | None:
     """``jax>=0.4.6,<0.5`` -> 0.5 (``~=0.4.30`` and ``^0.4.30`` -> 0.5, ``==0.4.30`` -> 0.4.30); None when the
-    requirement leaves newer releases open, or is not about ``jax``."""
-    match = _REQUIREMENT.match(requirement.strip())
+    requirement leaves newer releases open, or is not about ``jax`` (or ``package``)."""
+    match = _pattern(package).match(requirement.strip())
     if not match:
         return None
     bounds = []
@@ -58,6 +67,16 @@ def mentions_jax(requirement: str) -> bool:
     return _REQUIREMENT.match(requirement.strip()) is not None
 
 
+def library_of(requirement: str) -> str | None:
+    """Which of ``LIBRARIES`` a requirement is about (``flax>=0.7``), or None."""
+    text = requirement.strip()
+    return next((name for name, pattern in _LIBRARY_REQUIREMENT.items() if pattern.match(text)), None)
+
+
+def _pinned_package(requirement: str) -> bool:
+    return mentions_jax(requirement) or library_of(requirement) is not None
+
+
 def _from_pyproject(path: Path) -> list[str]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -68,10 +87,11 @@ def _from_pyproject(path: Path) -> list[str]:
     for extra in (project.get("optional-dependencies", {}) or {}).values():
         requirements.extend(extra or [])
     poetry = data.get("tool", {}).get("poetry", {}).get("dependencies", {}) or {}
-    if isinstance(poetry.get("jax"), str):
-        requirements.append(f"jax {poetry['jax']}")
-    elif isinstance(poetry.get("jax"), dict) and isinstance(poetry["jax"].get("version"), str):
-        requirements.append(f"jax {poetry['jax']['version']}")
+    for name in ("jax", *LIBRARIES):
+        if isinstance(poetry.get(name), str):
+            requirements.append(f"{name} {poetry[name]}")
+        elif isinstance(poetry.get(name), dict) and isinstance(poetry[name].get("version"), str):
+            requirements.append(f"{name} {poetry[name]['version']}")
     return [r for r in requirements if isinstance(r, str)]
 
 
@@ -122,7 +142,8 @@ def _literal_strings(node: ast.expr) -> list[str]:
 
 # A conda dependency line (``- jax>=0.4.30``, ``- jax=0.4.30``, ``- jax 0.4.30``, ``- conda-forge::jax=0.4.30``).
 _CONDA_ITEM = re.compile(r"^\s*-\s*(?:[\w.-]+::)?(?P<item>[^#\s][^#]*?)\s*(?:#.*)?$")
-_CONDA_EXACT = re.compile(r"^(?P<name>jax(?:\[[^\]]*\])?)\s*(?:=(?!=)|\s+)(?P<version>\d[\w.*]*)$", re.IGNORECASE)
+_CONDA_EXACT = re.compile(r"^(?P<name>(?:jax|flax|optax)(?:\[[^\]]*\])?)\s*(?:=(?!=)|\s+)(?P<version>\d[\w.*]*)$",
+                          re.IGNORECASE)
 
 
 def _from_environment_yml(path: Path) -> list[tuple[int, str]]:
@@ -171,10 +192,10 @@ def _numbered(reader: Callable[[Path], list[str]]) -> Callable[[Path], list[tupl
     first line that holds the requirement as written, else the first that names ``jax``."""
     def read(path: Path) -> list[tuple[int, str]]:
         requirements = reader(path)
-        lines = _lines(path) if any(mentions_jax(r) for r in requirements) else []
+        lines = _lines(path) if any(_pinned_package(r) for r in requirements) else []
         numbered = []
         for requirement in requirements:
-            if not mentions_jax(requirement):
+            if not _pinned_package(requirement):
                 continue
             squeezed = requirement.replace(" ", "")
             number = next((i for i, line in enumerate(lines, 1) if squeezed in line.replace(" ", "")), None)
@@ -205,7 +226,7 @@ def _pin_files(folder: Path, names: set[str]) -> list[tuple[Path, Callable[[Path
 
 @dataclass(frozen=True)
 class Requirement:
-    """One requirement on ``jax`` and where it is written."""
+    """One requirement on ``jax`` (or on one of ``LIBRARIES``) and where it is written."""
 
     file: Path
     line: int
@@ -213,12 +234,13 @@ class Requirement:
 
 
 def folder_pins(folder: Path) -> tuple[bool, list[Requirement]]:
-    """Whether ``folder`` holds a project file (``PROJECT_FILES``), and its requirements on ``jax``."""
+    """Whether ``folder`` holds a project file (``PROJECT_FILES``), and its requirements on ``jax`` and on
+    ``LIBRARIES`` (``mentions_jax`` tells them apart)."""
     try:
         names = set(os.listdir(folder))
     except OSError:
         return False, []
     requirements = []
     for path, reader in _pin_files(folder, names):
-        requirements.extend(Requirement(path, line, text) for line, text in reader(path) if mentions_jax(text))
+        requirements.extend(Requirement(path, line, text) for line, text in reader(path) if _pinned_package(text))
     return any(name in names and (folder / name).is_file() for name in PROJECT_FILES), requirements

@@ -53,6 +53,14 @@ class Settings:
             return lower.where
         return self.min_version_source
 
+    def library_range(self, name: str) -> tuple[Version | None, Version | None]:
+        """The (lowest lower, highest upper) bound the file's package pins for ``name`` (``flax``, ``optax``);
+        None where it pins none (the JAX5xx rules then assume the newest release: fixes as for a project on it)."""
+        if self.pinned is None:
+            return None, None
+        lower, upper = self.pinned.library(name)
+        return (lower.version if lower else None), (upper.version if upper else None)
+
     @property
     def min_version_known(self) -> bool:
         return self.explicit_min_version is not None

@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxlint.project.pins import Requirement, folder_pins, lower_bound, upper_bound
+from jaxlint.project.pins import (LIBRARIES, Requirement, folder_pins, library_of, lower_bound, mentions_jax,
+                                  upper_bound)
 from jaxlint.project.versions import Version
 
 
@@ -34,6 +35,12 @@ class PinnedRange:
     package: Path
     lower: Bound | None  # None: no requirement bounds jax from below
     upper: Bound | None  # None: newer releases are allowed (some requirement leaves them open)
+    # The same for each of ``pins.LIBRARIES`` the package pins (flax, optax): (name, lower, upper), read as for jax.
+    libraries: tuple[tuple[str, Bound | None, Bound | None], ...] = ()
+
+    def library(self, name: str) -> tuple[Bound | None, Bound | None]:
+        """``name``'s (lower, upper) bounds; (None, None) when the package does not pin it."""
+        return next(((lower, upper) for library, lower, upper in self.libraries if library == name), (None, None))
 
     def describe(self) -> str:
         """``>=0.4.6 (requirements.txt:1), <0.5 (constraints.txt:2)``: the ``--show-settings`` line."""
@@ -62,7 +69,7 @@ class ProjectPins:
                 break
             walked.append(folder)
             is_project, requirements = folder_pins(folder)
-            if is_project or requirements:
+            if is_project or any(mentions_jax(r.text) for r in requirements):
                 found = self._range(folder, requirements)
                 break
             if (folder / ".git").exists():
@@ -72,12 +79,19 @@ class ProjectPins:
         return found
 
     def _range(self, package: Path, requirements: list[Requirement]) -> PinnedRange:
-        lowers = [(bound, r) for r in requirements if (bound := lower_bound(r.text)) is not None]
-        uppers = [(upper_bound(r.text), r) for r in requirements]
+        lower, upper = self._bounds(requirements, "jax")
+        libraries = tuple((name, *self._bounds(requirements, name)) for name in LIBRARIES)
+        return PinnedRange(package, lower, upper, tuple(item for item in libraries if item[1] or item[2]))
+
+    def _bounds(self, requirements: list[Requirement], name: str) -> tuple[Bound | None, Bound | None]:
+        lowers = [(bound, r) for r in requirements if (bound := lower_bound(r.text, name)) is not None]
+        mentioning = [r for r in requirements
+                      if (mentions_jax(r.text) if name == "jax" else library_of(r.text) == name)]
+        uppers = [(upper_bound(r.text, name), r) for r in mentioning]
         lower = min(lowers, key=lambda item: item[0]) if lowers else None
         # The union of the requirements' ranges: open above when any of them is.
         upper = None if not uppers or any(b is None for b, _ in uppers) else max(uppers, key=lambda item: item[0])
-        return PinnedRange(package, self._bound(lower), self._bound(upper))
+        return self._bound(lower), self._bound(upper)
 
     def _bound(self, item: tuple[Version | None, Requirement] | None) -> Bound | None:
         if item is None or item[0] is None:

@@ -149,6 +149,9 @@ class Rule:
     explanation: ClassVar[str]
     # The JAX release in which the breakage happens; the rule runs when the target version is at least this.
     since: ClassVar[str]
+    # A rule about another library (the JAX5xx ecosystem rules: flax, optax): its release where the change happened
+    # (``flax 0.6.0``), shown instead of ``since``, which is then the oldest JAX (the rule runs at every target).
+    library_version: ClassVar[str | None] = None
     # A behaviour change (same code, new result) rather than a removal: silent when the project is known to support
     # only versions that already have the new behaviour (min version known and >= since).
     behaviour_change: ClassVar[bool] = False
@@ -210,6 +213,11 @@ class Rule:
         if cls.behaviour_change and settings.min_version_known and settings.min_version >= since:
             return False
         return True
+
+    @classmethod
+    def version_label(cls) -> str:
+        """What the docs and ``jaxlint rules`` show as the rule's version: ``0.4.20``, or ``flax 0.6.0``."""
+        return cls.library_version or cls.since
 
     @classmethod
     def has_ast_gate(cls) -> bool:

@@ -338,6 +338,7 @@ def _describe_settings(settings) -> str:
         f"target version: {settings.target_version}",
         f"min version:    {settings.min_version} ({settings.min_version_source})",
         f"pinned range:   {_describe_pins(settings)}",
+        f"library pins:   {_describe_library_pins(settings)}",
         f"select:         {', '.join(settings.select + settings.extend_select)}",
         f"ignore:         {', '.join(settings.ignore) or '(none)'}",
         f"enabled rules:  {rules}",
@@ -345,6 +346,18 @@ def _describe_settings(settings) -> str:
         f"fixes:          {describe_range(settings)}",
         f"extend-rules:   {describe_user_rules(settings.extend_rules, settings.root)}",
     ])
+
+
+def _describe_library_pins(settings) -> str:
+    """flax's and optax's lowest pinned release, which the JAX5xx rules' fixes depend on (unpinned: the newest)."""
+    from jaxlint.rules.ecosystem import NEWEST
+
+    parts = []
+    for library, newest in NEWEST.items():
+        lower, upper = settings.pinned.library(library) if settings.pinned is not None else (None, None)
+        where = f">={lower.version} ({lower.where})" if lower else f"not pinned: assuming {newest}"
+        parts.append(f"{library} {where}" + (f", <{upper.version} ({upper.where})" if upper else ""))
+    return "; ".join(parts)
 
 
 def _describe_pins(settings) -> str:
@@ -383,7 +396,8 @@ def list_rules(output_format: str) -> None:
 
     rows = [(entry.code, entry.name, "-", entry.fix, "opt-in" if entry.opt_in else "default", entry.summary)
             for entry in ENGINE_CODES.values()]
-    rows += [(rule.code, rule.name, rule.since, fix_availability(rule), "opt-in" if rule.opt_in else "default",
+    rows += [(rule.code, rule.name, rule.version_label(), fix_availability(rule),
+              "opt-in" if rule.opt_in else "default",
               rule.summary) for rule in all_rules()]
     folders = _cwd_rule_folders()
     user = _user_rules_by_code(folders)

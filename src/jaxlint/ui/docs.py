@@ -24,7 +24,8 @@ def fix_availability(rule: type[Rule]) -> str:
 def rule_documentation(rule: type[Rule]) -> str:
     enabled = f"Opt-in: enable it with `--extend-select {rule.code}`." if rule.opt_in else "Enabled by default."
     header = (f"# {rule.code} {rule.name}\n\n{rule.summary}.\n\n"
-              f"JAX version: {rule.since}. Fix: {fix_availability(rule)}. {enabled}\n")
+              f"{'Library' if rule.library_version else 'JAX'} version: {rule.version_label()}. "
+              f"Fix: {fix_availability(rule)}. {enabled}\n")
     return header + "\n" + textwrap.dedent(rule.explanation).strip() + "\n"
 
 
@@ -34,7 +35,7 @@ def rules_markdown() -> str:
              "`src/jaxlint/rules/`; do not edit by hand.", "",
              "| code | name | JAX | fix | summary |", "|---|---|---|---|---|"]
     for rule in all_rules():
-        lines.append(f"| [{rule.code}](#{rule.code.lower()}) | {rule.name} | {rule.since} | "
+        lines.append(f"| [{rule.code}](#{rule.code.lower()}) | {rule.name} | {rule.version_label()} | "
                      f"{fix_availability(rule)} | {rule.summary} |")
     lines.append("")
     for rule in all_rules():

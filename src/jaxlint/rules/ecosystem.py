@@ -1,0 +1,106 @@
+"""What the ecosystem rules (JAX5xx: flax, optax) know about those libraries, and their version range per file.
+
+Every row was checked by reading the released wheels (``pip download flax==V optax==V --no-deps``, unzipped, the
+package ``__init__.py`` files and ``_deprecations`` tables read): flax 0.2.2 ... 0.12.12, optax 0.0.9 ... 0.2.8.
+The rows are hand-written and say where each fact comes from (``reason``); ``tools/check_ecosystem_catalogue.py``
+re-checks every optax row against the wheels (public before, gone or in ``_deprecations`` at ``since``, the
+replacement public at ``replacement_since``).
+
+A library's range comes from the project's own pins (``project.pins.LIBRARIES``): the lowest lower bound of the
+file's package, as for ``jax``. Unpinned, the range is the newest release below: fixes are offered as for a project
+on it, as JAX's rules do when ``jax`` is unpinned.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
+
+NEWEST = {"flax": Version("0.12.12"), "optax": Version("0.2.8")}
+# flax 0.7.1: ``flax_return_frozendict`` defaults to False (True in 0.7.0): ``init``/``apply`` return a plain dict.
+PLAIN_DICT = "0.7.1"
+
+
+def library_min(settings: Settings, library: str) -> Version:
+    """The oldest ``library`` release the file must keep working on (the newest known when unpinned)."""
+    lower, _ = settings.library_range(library)
+    return lower or NEWEST[library]
+
+
+def library_may_reach(settings: Settings, library: str, version: str) -> bool:
+    """Whether the pinned range of ``library`` may reach ``version``: False only under an upper bound at or below it
+    (``flax<0.7.1``; ``==0.7.1`` counts as below too: an edge case, and silence is the cautious answer)."""
+    _, upper = settings.library_range(library)
+    return upper is None or upper > Version(version)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One optax name that was removed or deprecated."""
+
+    name: str  # ``optax.additive_weight_decay``
+    status: str  # "removed" or "deprecated"
+    since: str  # the optax release that removed (or deprecated) it
+    # What to use instead (a qualified name), or None; ``advice`` when the port is more than a rename.
+    replacement: str | None
+    # The optax release the replacement exists from.
+    replacement_since: str | None = None
+    # The rename as a fix: "safe" (the same object), "unsafe" (same result, another function) or "" (none).
+    rename: str = ""
+    advice: str = ""
+    reason: str = ""
+
+    def fix_floor(self) -> Version | None:
+        """The min optax version from which the rename is offered as a fix; None: never."""
+        if not (self.replacement and self.rename and self.replacement_since):
+            return None
+        return Version(self.replacement_since)
+
+
+_MONTE_CARLO = ("optax 0.1.8 moved it to `optax.monte_carlo`, which optax 0.2.7 removed: no "
+                "replacement in optax; keep a copy of the estimator in your own code")
+_SECOND_ORDER = ("optax 0.1.8 moved it to `optax.second_order` (a new implementation, deprecated there since 0.2.x): "
+                 "compute it with `jax.hessian`/`jax.jvp` or keep a copy")
+
+OPTAX: dict[str, Change] = {change.name: change for change in (
+    Change("optax.additive_weight_decay", "removed", "0.1.8", "optax.add_decayed_weights", "0.0.9", "safe",
+           reason="optax 0.0.9-0.1.7 `_src/transform.py`: `additive_weight_decay = add_decayed_weights`; gone from "
+                  "`optax/__init__.py` in 0.1.8"),
+    Change("optax.AdditiveWeightDecayState", "removed", "0.1.8", "optax.AddDecayedWeightsState", "0.0.9", "safe",
+           reason="optax 0.0.9-0.1.7: `AdditiveWeightDecayState = AddDecayedWeightsState`; gone in 0.1.8"),
+    *(Change(f"optax.{name}", "removed", "0.1.8", None, advice=_MONTE_CARLO,
+             reason="in optax/__init__.py up to 0.1.7, not in 0.1.8; optax.monte_carlo removed in 0.2.7")
+      for name in ("control_delta_method", "control_variates_jacobians", "measure_valued_jacobians",
+                   "moving_avg_baseline", "pathwise_jacobians", "score_function_jacobians")),
+    *(Change(f"optax.{name}", "removed", "0.1.8", None, advice=_SECOND_ORDER,
+             reason="in optax/__init__.py up to 0.1.7, not in 0.1.8; reimplemented in optax/second_order/")
+      for name in ("fisher_diag", "hessian_diag", "hvp")),
+    Change("optax.monte_carlo", "removed", "0.2.7", None, advice="no replacement in optax; keep a copy of the "
+           "estimators you use",
+           reason="optax 0.2.7 drops `optax/monte_carlo/`; its `_deprecations` maps `monte_carlo` to None: "
+                  "`AttributeError: optax.monte_carlo is deprecated`"),
+    Change("optax.maybe_update", "removed", "0.2.5", "optax.conditionally_transform", "0.2.3",
+           advice="`optax.conditionally_transform(inner, should_transform_fn)` is its generalization (a different "
+                  "function: check the arguments)",
+           reason="optax 0.2.4 `_src/wrappers.py`: `maybe_update` calls `conditionally_transform`; gone in 0.2.5"),
+    Change("optax.MaybeUpdateState", "removed", "0.2.5", "optax.ConditionallyTransformState", "0.2.3", "safe",
+           reason="optax 0.2.4 `_src/wrappers.py`: `MaybeUpdateState = ConditionallyTransformState`"),
+    *(Change(f"optax.{name}", "deprecated", "0.2.4", f"optax.contrib.{name}", "0.1.8", "safe",
+             reason="optax 0.2.4+ `_deprecations` maps it to `optax.contrib`'s object; optax 0.1.8-0.2.3 "
+                    f"`{name} = contrib.{name}`")
+      for name in ("differentially_private_aggregate", "DifferentiallyPrivateAggregateState", "dpsgd")),
+    Change("optax.global_norm", "deprecated", "0.2.7", "optax.tree.norm", "0.2.5", "unsafe",
+           advice="`optax.tree.norm(tree)` (optax 0.2.5+) computes the same L2 norm; optax 0.2.7+ `global_norm` "
+                  "warns and calls it",
+           reason="optax 0.2.7 `_src/linear_algebra.py`: `warnings.warn('optax.global_norm is deprecated in favor of "
+                  "optax.tree.norm')`; `optax.tree` since 0.2.5"),
+    Change("optax.tree_utils.tree_scalar_mul", "deprecated", "0.2.5", "optax.tree_utils.tree_scale", "0.2.5", "safe",
+           reason="optax 0.2.5+ `tree_utils/_deprecations`: `'tree_scalar_mul': (..., tree_scale)`"),
+    Change("optax.tree_utils.tree_add_scalar_mul", "deprecated", "0.2.5", "optax.tree_utils.tree_add_scale", "0.2.5",
+           "safe", reason="optax 0.2.5+ `tree_utils/_deprecations`: `'tree_add_scalar_mul': (..., tree_add_scale)`"),
+    *(Change(f"optax.tree_utils.{name}", "deprecated", "0.2.5", "optax.tree_utils.tree_norm", "0.2.5",
+             advice=f"`optax.tree_utils.tree_norm(tree, ord={order})` (optax 0.2.5+)",
+             reason=f"optax 0.2.5+ `tree_utils/_deprecations`: `functools.partial(tree_norm, ord={order})`")
+      for name, order in (("tree_l1_norm", "1"), ("tree_l2_norm", "2"), ("tree_linf_norm", "jnp.inf"))),
+)}

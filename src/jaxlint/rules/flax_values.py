@@ -1,0 +1,88 @@
+"""What the flax rules know about a value: whether it comes from ``Module.init`` in the same scope, whether the file
+imports flax, whether ``flax`` names the flax package where a fix would write it."""
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from jaxlint.lint.names import NameResolver
+
+INIT_METHODS = ("init", "init_with_output")
+_IMPORTS_FLAX = re.compile(r"^[ \t]*(?:import[ \t]+flax\b|from[ \t]+flax\b)", re.M)
+
+
+def imports_flax(text: str) -> bool:
+    """The file has an ``import flax...`` / ``from flax... import`` statement (the rules' own check: the examples'
+    harness runs them without the gates)."""
+    return _IMPORTS_FLAX.search(text) is not None
+
+
+def init_call(value: cst.BaseExpression) -> bool:
+    """``model.init(...)`` / ``model.init_with_output(...)`` (any receiver: flax modules are the common case)."""
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+        and value.func.attr.value in INIT_METHODS
+
+
+def from_init(resolver: NameResolver, name: cst.Name) -> bool:
+    """Every assignment of ``name`` in its scope's statements is from an init call (and there is one)."""
+    scope = resolver.scope_of(name)
+    if scope is None:
+        return False
+    found = False
+    for statement in statements(scope.node):
+        for small in getattr(statement, "body", ()):
+            if not isinstance(small, cst.Assign):
+                continue
+            for target in small.targets:
+                bound = binds(target.target, name.value, small.value)
+                if bound is False:
+                    return False
+                found = found or bound is True
+    return found
+
+
+def flax_bound(resolver: NameResolver, node: cst.CSTNode) -> bool:
+    """``flax`` names the flax package where ``node`` (a call or attribute chain on a name) stands."""
+    receiver = node
+    while isinstance(receiver, (cst.Attribute, cst.Call)):
+        receiver = receiver.value if isinstance(receiver, cst.Attribute) else receiver.func
+    scope = resolver.scope_of(receiver) if isinstance(receiver, cst.Name) else None
+    return scope is not None and resolver.qualified_in_scope("flax", scope) == "flax"
+
+
+def statements(node: cst.CSTNode):
+    """The simple statements directly in a module or function body, and in the blocks nested in it (not in nested
+    functions or classes: another scope)."""
+    body = node.body.body if isinstance(node, cst.FunctionDef) else getattr(node, "body", ())
+    stack = list(body) if isinstance(body, (list, tuple)) else []
+    while stack:
+        statement = stack.pop()
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield statement
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        else:
+            for field in ("body", "orelse", "handlers", "finalbody"):
+                child = getattr(statement, field, None)
+                if child is None:
+                    continue
+                for part in child if isinstance(child, (list, tuple)) else [child]:
+                    inner = getattr(part, "body", part)
+                    inner = getattr(inner, "body", inner)
+                    if isinstance(inner, (list, tuple)):
+                        stack.extend(inner)
+
+
+def binds(target: cst.BaseExpression, name: str, value: cst.BaseExpression) -> bool | None:
+    """True: ``target = value`` binds ``name`` to an init result; False: to something else; None: not at all."""
+    if isinstance(target, cst.Name):
+        return None if target.value != name else init_call(value)
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        if name not in names:
+            return None
+        # ``out, variables = model.init_with_output(...)``: the second value is the variables
+        return len(names) == 2 and names[1] == name and isinstance(value, cst.Call) \
+            and isinstance(value.func, cst.Attribute) and value.func.attr.value == "init_with_output"
+    return None

@@ -1,0 +1,110 @@
+"""JAX504 flax-init-unfreeze: ``.unfreeze()`` on what ``Module.init`` returned, a plain dict since flax 0.7.1."""
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
+from jaxlint.rules.ecosystem import PLAIN_DICT, library_may_reach
+from jaxlint.rules.flax_values import flax_bound, from_init, imports_flax, init_call
+
+
+class FlaxInitUnfreeze(Rule):
+    code = "JAX504"
+    name = "flax-init-unfreeze"
+    summary = "`variables.unfreeze()` on an init result: a dict has no `unfreeze` since flax 0.7.1"
+    since = "0.1.1"  # a flax change: it does not depend on the JAX target
+    library_version = "flax 0.7.1"
+    triggers = ("unfreeze",)
+    ast_names = frozenset({"flax"})
+    explanation = f"""
+## What it does
+Finds `.unfreeze()` called on the result of a `.init(...)` call, directly or through a name assigned from one in the
+same scope (the second value of `.init_with_output(...)` too). Runs only on files that import flax, and only when the
+project's flax pins reach {PLAIN_DICT}.
+
+## Why
+From flax {PLAIN_DICT}, `Module.init` and `apply` return a plain `dict` (`flax_return_frozendict` defaults to
+`False`): `AttributeError: 'dict' object has no attribute 'unfreeze'`. Code that checks `isinstance(v, FrozenDict)`
+on such a value silently takes the other branch; that is not reported (the check is often deliberate).
+
+## Example
+```python
+import flax
+variables = model.init(rng, x).unfreeze()
+```
+Use instead:
+```python
+import flax
+variables = flax.core.unfreeze(model.init(rng, x))
+```
+
+## Fix safety
+Safe where `flax` names the flax package there: `flax.core.unfreeze` returns the same mutable copy for a
+`FrozenDict` (what `.unfreeze()` did on the flax the code was written for) and a copy of a dict; it exists in every
+flax release (checked from 0.2.2). Otherwise no fix.
+
+## Library version
+flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0.7.0, `False` in 0.7.1).
+"""
+
+    VALID = [
+        Valid("""
+            import flax
+            variables = flax.core.unfreeze(model.init(rng, x))
+        """, note="the fix"),
+        Valid("""
+            import flax
+            def load(params):
+                return params.unfreeze()
+        """, note="not known to come from init (it may be a FrozenDict the code built)"),
+        Valid("""
+            variables = model.init(rng, x).unfreeze()
+        """, note="a file that does not use flax"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import flax
+            variables = model.init(rng, x).unfreeze()
+        """, fixed="""
+            import flax
+            variables = flax.core.unfreeze(model.init(rng, x))
+        """, note="on the init call"),
+        Invalid("""
+            import flax
+            def setup(rng):
+                variables = model.init(rng, x)
+                params = variables["params"].unfreeze() if False else variables.unfreeze()
+                return params
+        """, fixed="""
+            import flax
+            def setup(rng):
+                variables = model.init(rng, x)
+                params = variables["params"].unfreeze() if False else flax.core.unfreeze(variables)
+                return params
+        """, note="through a name assigned from init in the same function; a subscript is not known"),
+        Invalid("""
+            from flax import linen as nn
+            variables = model.init(rng, x)
+            mutable = variables.unfreeze()
+        """, note="`flax` is not bound: no fix"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "unfreeze" or node.args:
+            return
+        receiver = func.value
+        if not (init_call(receiver) or isinstance(receiver, cst.Name) and from_init(self.context.resolver, receiver)):
+            return
+        if not library_may_reach(self.settings, "flax", PLAIN_DICT) or not imports_flax(self.context.file_text):
+            return
+        fix = withheld = None
+        if flax_bound(self.context.resolver, node):
+            fix = safe_fix("Use `flax.core.unfreeze`",
+                           Replace(node, f"flax.core.unfreeze({self.code_for(receiver)})"))
+        else:
+            withheld = WithheldFix("`flax` does not name the flax package here: add `import flax`")
+        self.report(node, f"Since flax {PLAIN_DICT}, `.init` returns a plain dict, which has no `.unfreeze()`: use "
+                          "`flax.core.unfreeze(variables)` (a FrozenDict or a dict alike).", fix, withheld=withheld)
