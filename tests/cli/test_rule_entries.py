@@ -45,7 +45,7 @@ def test_jax101_summarises_per_module_by_default():
     assert re.search(r"^\| `jax\.core` \| \d+ \| ", result.output, re.M)
     assert "jaxlint rule JAX101 --all" in result.output
     assert "`jax.tree_map`" not in result.output.partition("\n## Entries\n")[2]
-    assert len(result.output.splitlines()) < 300
+    assert len(result.output.splitlines()) < 350
 
 
 def test_jax101_all_lists_every_entry_with_versions_and_replacement():
