@@ -14,42 +14,13 @@ from click.testing import CliRunner
 
 from jaxlint.ui.cli import main
 from tests.support.jaxenv import jax_python
-from tests.upgrade.conftest import make_venv, tree_hash, write_tree
+from tests.upgrade.conftest import make_venv, tree_hash
 from tests.upgrade.distributions import OLD_DEP, build_wheel
 
 pytestmark = pytest.mark.jax
-DATA = Path(__file__).resolve().parents[1] / "data" / "exports"
 TARGET = "0.12.0.1"
 
-PROJECT = {
-    "pyproject.toml": '[project]\nname = "app"\nversion = "0"\n'
-                      'dependencies = ["jax>=0.10.2,<0.11", "jaxlib==0.10.2", "mydep>=0.1", "flax"]\n',
-    "app/__init__.py": "",
-    "app/model.py": '''import jax
-import jax.numpy as jnp
-
-jax.config.update("jax_exec_time_optimization_effort", 0.0)
-
-
-def grid(n):
-    xs = jnp.linspace(0.0, 1.0, n)
-    grids = jnp.meshgrid(xs, xs)
-    grids.append(grids[0] * grids[1])
-    return jnp.stack(grids)
-
-
-def gather(values, idx):
-    return jnp.take_along_axis(values, idx, axis=0, wrap_negative_indices=None)
-''',
-    "app/train.py": "from flax import optim  # flax.optim went in flax 0.6.0\n\nOPTIMIZER = optim.Adam\n",
-    "run.py": '''import jax.numpy as jnp
-
-from app import model
-
-print(model.grid(3).sum())
-print(model.gather(jnp.array([10.0, 20.0, 30.0]), jnp.array([-1, 1])))
-''',
-}
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "upgrade"  # the README's example project
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +37,8 @@ def setup(tmp_path_factory):
 
     build_wheel(links, "mydep", "0.2", NEW_DEP)
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True)
-    project = write_tree(base / "project", PROJECT)
-    shutil.copy(DATA / "jax-0.8.1-simple.jaxexport", project / "model.jaxexport")
+    project = base / "project"
+    shutil.copytree(EXAMPLE, project)
     return base, project, str(python), str(new), links
 
 

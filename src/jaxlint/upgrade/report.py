@@ -158,6 +158,9 @@ def _artifacts(report: UpgradeReport) -> list[str]:
     rows = []
     for a in report.artifacts:
         migration = a.get("migration")
-        rows.append((f"`{a['path']}`", a["jax_version"] or "not recorded", a["verdict"],
-                     f"{migration['status']}: {migration['reason']}" if migration else "-"))
+        if migration:
+            done = f"{migration['status']}: {migration['reason']}"
+        else:
+            done = "-" if a["verdict"] == "loads" else "not migrated: run again with --migrate-exports DIR"
+        rows.append((f"`{a['path']}`", a["jax_version"] or "not recorded", a["verdict"], done))
     return lines + _table(("artifact", "written by JAX", f"verdict at {report.target}", "migration"), rows) + [""]
