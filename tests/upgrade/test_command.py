@@ -109,3 +109,21 @@ def test_nothing_to_do_is_said_first():
     assert report.done
     assert "**Nothing to do**" in render_markdown(report)
     assert tuple(report.as_json()) == JSON_KEYS and report.as_json()["done"] is True
+
+
+def test_the_artifact_inventory_leaves_virtual_environments_out(tmp_path):
+    from jaxlint.project.versions import Version
+    from jaxlint.upgrade.steps import project_inventory
+
+    root = tmp_path / "p"
+    (root / ".venv" / "lib").mkdir(parents=True)
+    (root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    shutil.copy(DATA / "jax-0.8.1-simple.jaxexport", root / ".venv" / "lib" / "installed.jaxexport")
+    (root / "store").mkdir()
+    shutil.copy(DATA / "jax-0.8.1-simple.jaxexport", root / "store" / "model.jaxexport")
+    shutil.copy(DATA / "jax-0.10.2-simple.jaxexport", root / "top.bin")
+    (root / "notes.txt").write_text("not an artifact")
+    inventory = project_inventory(root, Version(TARGET))
+    assert sorted(r.path.relative_to(root).as_posix() for r in inventory.reports) == ["store/model.jaxexport",
+                                                                                       "top.bin"]
+    assert inventory.files_looked_at == 3

@@ -44,6 +44,14 @@ def test_only_distributions_that_use_jax_are_scanned(fake_site, tmp_path):
     assert _names(project_dependencies(dists, project)) == {"mydep", "quiet"}
 
 
+def test_a_venv_inside_the_project_holds_dependencies(fake_site, tmp_path):
+    project = tmp_path / "project"
+    python = make_venv(project / ".venv")
+    site = next((project / ".venv").rglob("site-packages"))
+    install_unpacked(site, "mydep", "0.1", {"mydep/__init__.py": "import jax\n"})
+    assert _names(project_dependencies(list_distributions(str(python)), project)) == {"mydep"}
+
+
 def test_uses_jax_reads_declared_requirements_with_markers_and_extras():
     assert uses_jax(Distribution("a", "1", ["flax>=0.8; python_version>'3.9'"]))
     assert uses_jax(Distribution("b", "1", ["Optax[test]"]))

@@ -88,11 +88,16 @@ def project_dependencies(distributions: Iterable[Distribution], project: Path) -
     chosen = []
     for dist in distributions:
         files = [f for f in dist.files if f.suffix == ".py"]
-        if files and all(_is_under(f, project) for f in files):
-            continue
+        if files and all(_is_under(f, project) and not _installed(f) for f in files):
+            continue  # the project's own code (an editable install): the fixes step handles it
         if uses_jax(dist):
             chosen.append(dist)
     return sorted(chosen, key=lambda d: d.key)
+
+
+def _installed(path: Path) -> bool:
+    """In an environment's site-packages (a ``.venv`` inside the project holds dependencies, not the project)."""
+    return any(part in ("site-packages", "dist-packages") for part in path.parts)
 
 
 def _is_under(path: Path, folder: Path) -> bool:

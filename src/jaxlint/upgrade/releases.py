@@ -127,7 +127,7 @@ def find_fixed_release(result: DependencyResult, target: Version, python: str,
         result.note = f"{result.version} is the newest release on the package index"
         return
     for version in candidates:
-        echo(f"  downloading and linting {result.name}=={version}")
+        echo(f"  linting {result.name}=={version} (its wheel, downloaded once and cached)")
         findings = lint_release(result.name, version, target, pip)
         result.releases_checked.append(str(version))
         if findings is None:

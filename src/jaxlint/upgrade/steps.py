@@ -116,7 +116,8 @@ class Upgrade:
     # 4 ---------------------------------------------------------------------------------------------------------
     def _verify(self, plan) -> None:
         command = list(self.options.command)
-        self.report.verify = {"command": command, "ran": False, "note": None, "baseline": None, "target": None}
+        self.report.verify = {"command": command, "ran": False, "note": None, "baseline": None, "target": None,
+                              "baseline_exit": None, "target_exit": None}
         if not command:
             self.report.verify["note"] = "Not run: no test command was given (`jaxlint upgrade ... -- COMMAND`)."
             return
@@ -164,10 +165,8 @@ class Upgrade:
 
     # 5 ---------------------------------------------------------------------------------------------------------
     def _exports(self) -> None:
-        from jaxlint.exports.inventory import build_inventory
-
         self.step(5, f"looking for jax.export artifacts under {self.options.path}")
-        inventory = build_inventory([self.root], self.options.target)
+        inventory = project_inventory(self.root, self.options.target)
         migrations = self._migrate(inventory)
         for report in inventory.reports:
             header = report.header
@@ -218,6 +217,39 @@ class Upgrade:
     def _shown(self, path) -> str:
         relative = os.path.relpath(path, self.cwd)
         return Path(path).as_posix() if relative.startswith("..") else Path(relative).as_posix()
+
+
+# Folders under the project that hold no artifact of its own, and may hold tens of thousands of files.
+_NOT_SEARCHED = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".tox", ".nox", ".jaxlint_cache",
+                 ".mypy_cache", ".pytest_cache"}
+
+
+def project_inventory(root: Path, target: Version):
+    """The artifacts under ``root``, as ``jaxlint exports`` finds them, without its virtual environments (a folder
+    with ``pyvenv.cfg``) and tool caches: their files are installed packages, not the project's artifacts."""
+    from jaxlint.exports.inventory import Inventory, build_inventory, inspect_file
+
+    if not root.is_dir():
+        return build_inventory([root], target)
+    inventory = Inventory(target)
+    for entry in sorted(root.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            if entry.name in _NOT_SEARCHED or (entry / "pyvenv.cfg").exists():
+                continue
+            part = build_inventory([entry], target)
+            inventory.reports.extend(part.reports)
+            inventory.files_looked_at += part.files_looked_at
+            inventory.unreadable.extend(part.unreadable)
+        elif entry.is_file():
+            inventory.files_looked_at += 1
+            try:
+                report = inspect_file(entry, target, explicit=False)
+            except OSError as error:
+                inventory.unreadable.append((entry, error.strerror or str(error)))
+                continue
+            if report is not None:
+                inventory.reports.append(report)
+    return inventory
 
 
 def default_python() -> str:
