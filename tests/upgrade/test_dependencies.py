@@ -121,3 +121,39 @@ def test_a_release_that_still_breaks_is_not_the_pin(index, tmp_path, fake_site):
 def test_finding_round_trips_through_the_cache_format():
     finding = Finding("a/b.py", 3, 4, "JAX101", "m")
     assert Finding.from_json(finding.as_json()) == finding
+
+
+SHIMS = """import jax
+import jax.numpy as np
+
+
+def leaves(tree):
+    try:
+        return jax.tree_leaves(tree)
+    except AttributeError:
+        return jax.tree.leaves(tree)
+
+
+def order(values, stable):
+    try:
+        return np.argsort(values, stable=stable)
+    except TypeError:
+        return np.argsort(values, kind="stable" if stable else "quicksort")
+
+
+def flat(tree):
+    try:
+        return jax.tree_leaves(tree)
+    except ValueError:
+        return []
+"""
+
+
+def test_uses_inside_compatibility_shims_do_not_block(tmp_path):
+    """try/except ImportError-TypeError-AttributeError around the old spelling: the new one runs where it works."""
+    path = tmp_path / "lib" / "shims.py"
+    path.parent.mkdir()
+    path.write_text(SHIMS)
+    blocking, warnings = lint_files([path], TARGET, TARGET)
+    assert [(f.row, f.code) for f in blocking] == [(21, "JAX101")]  # `except ValueError` guards nothing
+    assert [(f.row, f.code) for f in warnings] == [(16, "JAX103")]

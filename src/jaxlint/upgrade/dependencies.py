@@ -135,12 +135,46 @@ def lint_files(files: Iterable[Path], target: Version, min_version: Version) -> 
             diagnostics = lint_source(source.text, str(path), settings).diagnostics
         except Exception:  # noqa: BLE001 - a file jaxlint cannot lint says nothing about the upgrade
             continue
+        guarded = guarded_rows(source.text) if diagnostics else set()
         for d in diagnostics:
             if d.code == "JAX000":
                 continue  # not Python jaxlint can parse (a template, a file for another Python): not a finding
             finding = Finding(path.relative_to(base).as_posix(), d.start.row, d.start.column, d.code, d.message)
-            (warnings if d.code in NOT_BLOCKING else blocking).append(finding)
+            (warnings if d.code in NOT_BLOCKING or d.start.row in guarded else blocking).append(finding)
     return blocking, warnings
+
+
+# A ``try`` that catches one of these around a use is a compatibility shim (``try: new spelling / except
+# TypeError: old spelling``): libraries support several JAX releases that way, and the old spelling never runs where
+# the new one works.
+_SHIM_ERRORS = {"AttributeError", "TypeError", "ImportError", "ModuleNotFoundError", "NameError", "Exception",
+                "BaseException"}
+
+
+def guarded_rows(text: str) -> set[int]:
+    """The rows of every ``try`` statement (body and handlers) that catches ``_SHIM_ERRORS`` (or everything)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    rows: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(_catches_shim_error(h.type) for h in node.handlers):
+            last = max(h.end_lineno or h.lineno for h in node.handlers)
+            rows.update(range(node.lineno, last + 1))
+    return rows
+
+
+def _catches_shim_error(caught) -> bool:
+    import ast
+
+    if caught is None:
+        return True  # a bare ``except:``
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any((n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else None)
+               in _SHIM_ERRORS for n in names)
 
 
 def scan(distributions: Iterable[Distribution], target: Version,
