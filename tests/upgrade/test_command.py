@@ -127,3 +127,24 @@ def test_the_artifact_inventory_leaves_virtual_environments_out(tmp_path):
     assert sorted(r.path.relative_to(root).as_posix() for r in inventory.reports) == ["store/model.jaxexport",
                                                                                        "top.bin"]
     assert inventory.files_looked_at == 3
+
+
+def test_dry_run_migrates_nothing(project, python, tmp_path):
+    out = tmp_path / "migrated"
+    _upgrade(project, "--to", TARGET, "--python", python, "--no-index", "--dry-run", "--migrate-exports", str(out),
+             "--report", str(tmp_path / "r.json"))
+    [artifact] = json.loads((tmp_path / "r.json").read_text())["artifacts"]
+    assert artifact["migration"]["status"] == "not-run" and "--dry-run" in artifact["migration"]["reason"]
+    assert not out.exists()
+
+
+def test_advice_says_why_a_fix_was_withheld():
+    from jaxlint.lint.diagnostics import Diagnostic, Location, WithheldFix
+    from jaxlint.upgrade.fixes import advice_for
+
+    where = Location(1, 1)
+    withheld = Diagnostic("JAX101", "m", "f.py", where, where,
+                          fix_withheld=WithheldFix("the replacement is newer than the min version", "0.4.25"))
+    assert advice_for(withheld) == ("fix withheld: the replacement is newer than the min version (offered once the "
+                                    "min version is 0.4.25 or newer)")
+    assert "by hand" in advice_for(Diagnostic("JAX101", "m", "f.py", where, where))
