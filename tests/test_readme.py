@@ -36,13 +36,26 @@ def _console_commands() -> list[str]:
 
 
 COMMANDS = _console_commands()
-RUNNABLE = [c for c in COMMANDS if re.match(r"(cat \S+ \| )?jaxlint(?! (verify|exports))\b", c)]
+RUNNABLE = [c for c in COMMANDS if re.match(r"(cat \S+ \| )?jaxlint(?! (verify|exports|upgrade))\b", c)]
 
 
 def test_the_sample_output_is_what_jaxlint_prints():
     tool = _sync_tool()
     assert tool.BLOCK.search(README), "the README's sample output block lost its `<!-- output of: ... -->` marker"
     assert tool.synced(README) == README, "README's sample output is stale: run `python tools/sync_readme.py`"
+
+
+def test_the_upgrade_report_is_what_jaxlint_upgrade_writes():
+    """The `jaxlint upgrade` report in the README comes from a real run (tools/readme_upgrade_example.py)."""
+    spec = importlib.util.spec_from_file_location("readme_upgrade_example", ROOT / "tools" / "readme_upgrade_example.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    block = tool.BLOCK.search(README)
+    assert block, "the README's upgrade report lost its `<!-- upgrade report: ... -->` marker"
+    assert block.group("body") == tool.example_report(), \
+        "README's upgrade report is stale: run `python tools/readme_upgrade_example.py`"
+    assert "### mydep 0.1: pin `mydep>=0.2`" in block.group("body")
+    assert tool.COMMAND in README
 
 
 def test_the_sample_output_block_is_complete():
@@ -103,9 +116,9 @@ def _command_for(args: list[str]):
     return command, args
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if re.match(r"jaxlint (verify|exports)\b", c)])
+@pytest.mark.parametrize("command", [c for c in COMMANDS if re.match(r"jaxlint (verify|exports|upgrade)\b", c)])
 def test_verify_and_exports_commands_use_options_that_exist(command):
-    """These need JAX environments and artifacts to run: check every option they spell is one jaxlint has."""
+    """These need JAX environments, artifacts or an environment to scan: check every option they spell exists."""
     words = shlex.split(command.replace("[", "").replace("]", ""))[1:]
     if "--" in words:
         words = words[:words.index("--")]

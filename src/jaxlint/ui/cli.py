@@ -477,7 +477,7 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
 
 
 def _register_optional_commands() -> None:
-    """Subcommands that live in their own packages (verify, exports, server)."""
+    """Subcommands that live in their own packages (verify, exports, server, envs, upgrade)."""
     import importlib
 
     for module, attribute, name in (
@@ -485,6 +485,7 @@ def _register_optional_commands() -> None:
         ("jaxlint.verify.cli", "verify_command", "verify"),
         ("jaxlint.ui.server", "server_command", "server"),
         ("jaxlint.ui.envs", "envs_command", "envs"),
+        ("jaxlint.upgrade.cli", "upgrade_command", "upgrade"),
     ):
         try:
             command = getattr(importlib.import_module(module), attribute)

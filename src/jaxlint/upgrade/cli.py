@@ -1,0 +1,81 @@
+"""``jaxlint upgrade``: click command only (options, running the steps, writing the report)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from jaxlint.ui.options import version_option
+
+EXIT_DONE, EXIT_LEFT, EXIT_ERROR = 0, 1, 2
+
+
+class _UpgradeCommand(click.Command):
+    """Everything after ``--`` is the test command, taken before click sees (and drops) the ``--``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            cut = args.index("--")
+            ctx.meta["jaxlint.upgrade.command"] = list(args[cut + 1:])
+            args = list(args[:cut])
+        return super().parse_args(ctx, args)
+
+
+@click.command("upgrade", cls=_UpgradeCommand, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("path", required=False, default=".", type=click.Path(exists=True, path_type=Path))
+@click.option("--to", "target", required=True, callback=version_option, metavar="VERSION",
+              help="The JAX version to upgrade to.")
+@click.option("--python", "python", type=click.Path(exists=True, dir_okay=False),
+              help="The interpreter of the project's environment, with its dependencies and the old JAX "
+                   "(default: the current one).")
+@click.option("--target-python", type=click.Path(exists=True, dir_okay=False),
+              help="An interpreter with the new JAX, for verify and the artifact migration (default: built once: "
+                   "the --python environment's packages with jax==VERSION).")
+@click.option("--report", "reports", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report here: FILE.json (JSON) or any other name (Markdown); may be given twice. "
+                   "Default: Markdown on stdout.")
+@click.option("--dry-run", is_flag=True, help="Write nothing in the project: report what would be done.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply the unsafe fixes.")
+@click.option("--migrate-exports", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Re-serialize the artifacts the target refuses into DIR (outside PATH), verified.")
+@click.option("--no-index", "no_index", is_flag=True,
+              help="Do not look for newer releases of blocking dependencies on the package index.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds each run of COMMAND may take.")
+def upgrade_command(path: Path, target, python, target_python, reports, dry_run, unsafe_fixes, migrate_exports,
+                    no_index, timeout) -> None:
+    """Upgrade PATH (default: .) to JAX VERSION in one go: read its pins, apply the fixes, lint its installed
+    dependencies, verify the fixes on COMMAND, check its jax.export artifacts, propose the pin changes; one report.
+
+    Example: jaxlint upgrade . --to 0.12.0.1 --report upgrade.md --report upgrade.json -- pytest tests/ -x
+    """
+    from jaxlint.project.config import ConfigError
+    from jaxlint.upgrade.report import render_json, render_markdown
+    from jaxlint.upgrade.steps import Upgrade, UpgradeOptions, default_python
+
+    command = tuple(click.get_current_context().meta.get("jaxlint.upgrade.command", []))
+    if migrate_exports is not None:
+        out, root = Path(os.path.abspath(migrate_exports)), Path(os.path.abspath(path))
+        if root.is_dir() and (out == root or out.is_relative_to(root)):
+            raise click.UsageError(f"--migrate-exports {migrate_exports} must lie outside {path} (a second run would "
+                                   "take the migrated files for the project's own)")
+    options = UpgradeOptions(path=path, target=target, python=str(Path(python).absolute()) if python
+                             else default_python(), dry_run=dry_run, unsafe=unsafe_fixes, command=command,
+                             migrate_exports=migrate_exports,
+                             target_python=str(Path(target_python).absolute()) if target_python else None,
+                             check_releases=not no_index, timeout=timeout)
+    try:
+        report = Upgrade(options, lambda line: click.echo(line, err=True)).run()
+    except ConfigError as error:
+        click.echo(f"jaxlint: error: {error}", err=True)
+        sys.exit(EXIT_ERROR)
+    markdown = render_markdown(report)
+    for file in reports:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(render_json(report) + "\n" if file.suffix == ".json" else markdown, encoding="utf-8")
+        click.echo(f"jaxlint upgrade: wrote {file}", err=True)
+    if not reports:
+        click.echo(markdown, nl=False)
+    sys.exit(EXIT_DONE if report.done else EXIT_ERROR if report.errors else EXIT_LEFT)

@@ -1,0 +1,188 @@
+"""Step 3: the installed distributions that use JAX (or a library jaxlint has rules for), linted read-only at the
+target. A dependency with findings that break at the target is *blocking*; ``releases`` then looks for a newer
+release on the package index that has none."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from jaxlint.project.config import Overrides, SettingsResolver
+from jaxlint.project.pins import lower_bound
+from jaxlint.project.versions import Version
+from jaxlint.upgrade.environment import Distribution, normalize
+
+# A distribution that declares one of these uses what jaxlint has rules for.
+LIBRARIES = ("jax", "jaxlib", "flax", "optax")
+# JAX itself and its binary parts: what the upgrade replaces, never a dependency that blocks it.
+_JAX_ITSELF = re.compile(r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|jax-rocm\d*-(plugin|pjrt)|libtpu|libtpu-nightly)$")
+# Deprecations still work at the target: reported, but they do not block the upgrade.
+NOT_BLOCKING = frozenset({"JAX001", "JAX402"})
+# Undeclared uses are found by reading the files of small distributions only (a big one declares what it needs).
+GREP_AT_MOST = 300
+_IMPORTS = re.compile(r"^\s*(?:import|from)\s+(?:jax|flax|optax)\b", re.M)
+
+
+@dataclass
+class Finding:
+    file: str  # relative to the folder that holds the distribution's packages (``mydep/core.py``)
+    row: int
+    column: int
+    code: str
+    message: str
+
+    def as_json(self) -> dict:
+        return {"file": self.file, "row": self.row, "column": self.column, "code": self.code,
+                "message": self.message}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Finding":
+        return cls(data["file"], data["row"], data["column"], data["code"], data["message"])
+
+
+@dataclass
+class DependencyResult:
+    name: str
+    version: str
+    findings: list[Finding] = field(default_factory=list)  # the blocking ones
+    warnings: list[Finding] = field(default_factory=list)  # deprecations: not blocking
+    fixed_in: str | None = None  # the oldest newer release checked that has no blocking finding
+    releases_checked: list[str] = field(default_factory=list)
+    note: str | None = None  # why no release could be checked (no index, not found, no wheel)
+
+    @property
+    def blocking(self) -> bool:
+        return bool(self.findings)
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "version": self.version, "findings": [f.as_json() for f in self.findings],
+                "fixed_in": self.fixed_in, "warnings": [f.as_json() for f in self.warnings],
+                "releases_checked": self.releases_checked, "note": self.note}
+
+
+def uses_jax(dist: Distribution) -> bool:
+    """Declares jax/jaxlib/flax/optax, or (a small distribution) imports one of them."""
+    if _JAX_ITSELF.match(dist.key):
+        return False
+    for requirement in dist.requires:
+        name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+        if name and normalize(name.group(1)) in LIBRARIES:
+            return True
+    if len(dist.files) > GREP_AT_MOST:
+        return False
+    for path in dist.files:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                if _IMPORTS.search(handle.read(65536)):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def project_dependencies(distributions: Iterable[Distribution], project: Path) -> list[Distribution]:
+    """The distributions that use JAX, less the project itself (installed editable, or from its folder)."""
+    project = project.resolve()
+    chosen = []
+    for dist in distributions:
+        files = [f for f in dist.files if f.suffix == ".py"]
+        if files and all(_is_under(f, project) and not _installed(f) for f in files):
+            continue  # the project's own code (an editable install): the fixes step handles it
+        if uses_jax(dist):
+            chosen.append(dist)
+    return sorted(chosen, key=lambda d: d.key)
+
+
+def _installed(path: Path) -> bool:
+    """In an environment's site-packages (a ``.venv`` inside the project holds dependencies, not the project)."""
+    return any(part in ("site-packages", "dist-packages") for part in path.parts)
+
+
+def _is_under(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder)
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def own_min_version(requires: Iterable[str], target: Version) -> Version:
+    """The dependency's own floor (``jax>=0.4.30`` in its metadata), never above the target; else the target."""
+    floors = [bound for r in requires if (bound := lower_bound(r.split(";")[0])) is not None]
+    return min([*floors, target]) if floors else target
+
+
+def lint_files(files: Iterable[Path], target: Version, min_version: Version) -> tuple[list[Finding], list[Finding]]:
+    """(blocking, warnings) in ``files``, read only: nothing is written, no cache, no configuration of theirs."""
+    from jaxlint.lint.engine import lint_source
+    from jaxlint.run.sources import DecodeError, read_source
+
+    files = sorted(f for f in files if f.suffix == ".py")
+    if not files:
+        return [], []
+    base = Path(os.path.commonpath([str(f.parent) for f in files])).parent
+    resolver = SettingsResolver(Overrides(target_version=target, min_version=min_version, isolated=True), cwd=base)
+    blocking, warnings = [], []
+    for path in files:
+        try:
+            source = read_source(path)
+        except (OSError, DecodeError):
+            continue
+        settings = resolver.for_path(path)
+        try:
+            diagnostics = lint_source(source.text, str(path), settings).diagnostics
+        except Exception:  # noqa: BLE001 - a file jaxlint cannot lint says nothing about the upgrade
+            continue
+        guarded = guarded_rows(source.text) if diagnostics else set()
+        for d in diagnostics:
+            if d.code == "JAX000":
+                continue  # not Python jaxlint can parse (a template, a file for another Python): not a finding
+            finding = Finding(path.relative_to(base).as_posix(), d.start.row, d.start.column, d.code, d.message)
+            (warnings if d.code in NOT_BLOCKING or d.start.row in guarded else blocking).append(finding)
+    return blocking, warnings
+
+
+# A ``try`` that catches one of these around a use is a compatibility shim (``try: new spelling / except
+# TypeError: old spelling``): libraries support several JAX releases that way, and the old spelling never runs where
+# the new one works.
+_SHIM_ERRORS = {"AttributeError", "TypeError", "ImportError", "ModuleNotFoundError", "NameError", "Exception",
+                "BaseException"}
+
+
+def guarded_rows(text: str) -> set[int]:
+    """The rows of every ``try`` statement (body and handlers) that catches ``_SHIM_ERRORS`` (or everything)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    rows: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(_catches_shim_error(h.type) for h in node.handlers):
+            last = max(h.end_lineno or h.lineno for h in node.handlers)
+            rows.update(range(node.lineno, last + 1))
+    return rows
+
+
+def _catches_shim_error(caught) -> bool:
+    import ast
+
+    if caught is None:
+        return True  # a bare ``except:``
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any((n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else None)
+               in _SHIM_ERRORS for n in names)
+
+
+def scan(distributions: Iterable[Distribution], target: Version,
+         echo: Callable[[str], None] = lambda line: None) -> list[DependencyResult]:
+    """Each dependency linted at the target, from its own floor (or the target) up."""
+    results = []
+    for dist in distributions:
+        echo(f"  linting {dist.name} {dist.version} ({len(dist.files)} file(s))")
+        blocking, warnings = lint_files(dist.files, target, own_min_version(dist.requires, target))
+        results.append(DependencyResult(dist.name, dist.version, blocking, warnings))
+    return results

@@ -1,0 +1,166 @@
+"""Step 7: one report of the whole upgrade, as JSON for machines (the keys are a contract, see docs/upgrade.md) and
+as Markdown for people."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+# The JSON keys, in order (contract: add at the end, never rename or drop).
+JSON_KEYS = ("jaxlint_version", "project", "target", "dry_run", "python", "version_range", "pins", "pins_written",
+             "fixes_applied", "findings_left", "blocking_dependencies", "dependencies_checked", "verified_sites",
+             "verify", "artifacts", "errors", "done")
+
+
+@dataclass
+class UpgradeReport:
+    project: str
+    target: str
+    dry_run: bool
+    python: str
+    version_range: dict = field(default_factory=dict)  # {"min", "min_source", "pinned"}
+    pins: list[dict] = field(default_factory=list)
+    fixes_applied: list[dict] = field(default_factory=list)
+    findings_left: list[dict] = field(default_factory=list)
+    blocking_dependencies: list[dict] = field(default_factory=list)
+    dependencies_checked: list[dict] = field(default_factory=list)  # {"name", "version", "blocking", "warnings"}
+    verified_sites: list[dict] = field(default_factory=list)
+    verify: dict = field(default_factory=dict)  # {"command", "ran", "note", "baseline", "target"}
+    artifacts: list[dict] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        """Nothing is left to do: no finding, no blocking dependency, no pin to change, no failed site or artifact."""
+        return not (self.findings_left or self.blocking_dependencies or self.pins or self.errors
+                    or any(site["status"] not in ("verified", "not-reached") for site in self.verified_sites)
+                    or any(not _artifact_ok(a) for a in self.artifacts))
+
+    def as_json(self) -> dict:
+        from jaxlint import __version__
+
+        # Pins are proposed, never written (``upgrade.pins``): the key says so to a machine reading the report.
+        data = {"jaxlint_version": __version__, "done": self.done, "pins_written": False}
+        data.update({key: getattr(self, key) for key in JSON_KEYS if key not in data})
+        return {key: data[key] for key in JSON_KEYS}
+
+
+def _artifact_ok(artifact: dict) -> bool:
+    migration = artifact.get("migration") or {}
+    return artifact["verdict"] == "loads" or migration.get("status") == "migrated"
+
+
+def render_json(report: UpgradeReport) -> str:
+    return json.dumps(report.as_json(), indent=2)
+
+
+def _table(header: tuple[str, ...], rows: list[tuple]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(str(cell).replace("|", "\\|").replace("\n", " ") for cell in row) + " |")
+    return lines
+
+
+def render_markdown(report: UpgradeReport) -> str:
+    mode = " (dry run: nothing was written)" if report.dry_run else ""
+    lines = [f"# JAX upgrade to {report.target}{mode}", ""]
+    lines.append(_summary(report))
+    lines.append("")
+    vr = report.version_range
+    lines += ["## Version range", "",
+              f"- pinned: {vr.get('pinned') or 'not pinned'}",
+              f"- fixes valid from JAX {vr.get('min')} ({vr.get('min_source')}) to {report.target}", ""]
+    lines += ["## Pin changes", ""]
+    if report.pins:
+        lines += _table(("package", "now", "where", "proposed", "why"),
+                        [(p["name"], _code(p["current"]), p["where"] or "-", _code(p["proposed"]), p["reason"])
+                         for p in report.pins])
+        lines += ["", "Proposed, not written: jaxlint does not edit pin files (apply them, then re-lock)."]
+    else:
+        lines.append("None: the pins already admit the target.")
+    lines.append("")
+    verb = "Fixes that would be applied" if report.dry_run else "Fixes applied"
+    lines += [f"## {verb} ({len(report.fixes_applied)})", ""]
+    if report.fixes_applied:
+        lines += [f"- `{f['file']}:{f['row']}:{f['column']}` {f['code']}: {f['message']} ({f['applicability']})"
+                  for f in report.fixes_applied]
+    else:
+        lines.append("Nothing to fix.")
+    lines.append("")
+    lines += [f"## Findings left ({len(report.findings_left)})", ""]
+    if report.findings_left:
+        lines += [f"- `{f['file']}:{f['row']}:{f['column']}` {f['code']}: {f['message']}  \n  advice: {f['advice']}"
+                  for f in report.findings_left]
+    else:
+        lines.append("None.")
+    lines.append("")
+    lines += _dependencies(report)
+    lines += _verify(report)
+    lines += _artifacts(report)
+    if report.errors:
+        lines += ["## Errors", ""] + [f"- {e}" for e in report.errors] + [""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _code(text: str | None) -> str:
+    return f"`{text}`" if text else "-"
+
+
+def _summary(report: UpgradeReport) -> str:
+    if report.done and not report.fixes_applied:
+        return "**Nothing to do**: the project is already upgraded (no fix to apply, nothing left, no blocking " \
+               "dependency, no pin to change)."
+    parts = [f"{len(report.fixes_applied)} fix(es) {'to apply' if report.dry_run else 'applied'}",
+             f"{len(report.findings_left)} finding(s) left",
+             f"{len(report.blocking_dependencies)} blocking dependenc{'y' if len(report.blocking_dependencies) == 1 else 'ies'}",
+             f"{len(report.pins)} pin change(s) proposed",
+             f"{sum(s['status'] == 'verified' for s in report.verified_sites)} site(s) verified",
+             f"{len(report.artifacts)} artifact(s)"]
+    head = "**Done**" if report.done else "**Not done yet**"
+    return f"{head}: " + ", ".join(parts) + "."
+
+
+def _dependencies(report: UpgradeReport) -> list[str]:
+    lines = [f"## Blocking dependencies ({len(report.blocking_dependencies)})", ""]
+    checked = report.dependencies_checked
+    lines.append(f"{len(checked)} installed distribution(s) that use JAX were linted at {report.target}"
+                 + (": " + ", ".join(f"{d['name']} {d['version']}" for d in checked) if checked else "") + ".")
+    lines.append("")
+    for dep in report.blocking_dependencies:
+        fixed = f"pin `{dep['name']}>={dep['fixed_in']}`" if dep["fixed_in"] else "no fixed release found"
+        lines.append(f"### {dep['name']} {dep['version']}: {fixed}")
+        lines.append("")
+        lines += [f"- `{f['file']}:{f['row']}:{f['column']}` {f['code']}: {f['message']}" for f in dep["findings"]]
+        if dep.get("note"):
+            lines.append(f"- note: {dep['note']}")
+        lines.append("")
+    return lines
+
+
+def _verify(report: UpgradeReport) -> list[str]:
+    lines = [f"## Verified sites ({len(report.verified_sites)})", ""]
+    verify = report.verify
+    if not verify.get("ran"):
+        lines += [verify.get("note") or "Not run: give the test command after `--`.", ""]
+        return lines
+    lines.append(f"`{' '.join(verify['command'])}` run BEFORE with JAX {verify.get('baseline')} and AFTER with JAX "
+                 f"{verify.get('target')}.")
+    lines.append("")
+    lines += [f"- `{s['file']}:{s['row']}:{s['column']}` {s['code']}: **{s['status']}** {s['detail']}"
+              for s in report.verified_sites]
+    lines.append("")
+    return lines
+
+
+def _artifacts(report: UpgradeReport) -> list[str]:
+    lines = [f"## jax.export artifacts ({len(report.artifacts)})", ""]
+    if not report.artifacts:
+        return lines + ["None found.", ""]
+    rows = []
+    for a in report.artifacts:
+        migration = a.get("migration")
+        if migration:
+            done = f"{migration['status']}: {migration['reason']}"
+        else:
+            done = "-" if a["verdict"] == "loads" else "not migrated: run again with --migrate-exports DIR"
+        rows.append((f"`{a['path']}`", a["jax_version"] or "not recorded", a["verdict"], done))
+    return lines + _table(("artifact", "written by JAX", f"verdict at {report.target}", "migration"), rows) + [""]

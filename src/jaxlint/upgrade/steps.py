@@ -1,0 +1,256 @@
+"""The upgrade, step by step (each step is its own module; this one orders them and fills the report).
+
+1. pins and range (``version_pins``)      2. check and fix (``fixes``)       3. dependencies (``dependencies``)
+4. verify on COMMAND (``verify``)          5. jax.export artifacts (``exports``)
+6. pin changes (``pins``)                  7. the report (``report``)
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from jaxlint.project.config import Overrides, SettingsResolver
+from jaxlint.project.versions import Version
+from jaxlint.upgrade.report import UpgradeReport
+
+
+@dataclass
+class UpgradeOptions:
+    path: Path
+    target: Version
+    python: str
+    dry_run: bool = False
+    unsafe: bool = False
+    command: tuple[str, ...] = ()
+    migrate_exports: Path | None = None
+    target_python: str | None = None  # the interpreter with the new JAX (default: built, see ``_target_python``)
+    check_releases: bool = True  # look up newer releases of blocking dependencies on the package index
+    timeout: float | None = None  # per run of COMMAND
+
+
+class Upgrade:
+    def __init__(self, options: UpgradeOptions, echo: Callable[[str], None]) -> None:
+        self.options = options
+        self.echo = echo
+        self.cwd = Path.cwd().resolve()
+        self.root = options.path.resolve()
+        self.resolver = SettingsResolver(Overrides(target_version=options.target, unsafe_fixes=options.unsafe or None))
+        self.report = UpgradeReport(project=str(options.path), target=str(options.target), dry_run=options.dry_run,
+                                    python=options.python)
+        self._targets: dict[str, str] = {}
+
+    def step(self, number: int, text: str) -> None:
+        self.echo(f"jaxlint upgrade: [{number}/7] {text}")
+
+    def run(self) -> UpgradeReport:
+        settings = self._read_range()
+        plan = self._plan_for_verify()
+        self._fix()
+        blocking = self._dependencies()
+        self._verify(plan)
+        self._exports()
+        self._pins(settings, blocking)
+        self.step(7, "writing the report")
+        return self.report
+
+    # 1 ---------------------------------------------------------------------------------------------------------
+    def _read_range(self):
+        self.step(1, f"reading the pinned JAX range of {self.options.path}")
+        settings = self.resolver.for_path(self.root if self.root.is_dir() else self.root.parent)
+        self.report.version_range = {"min": str(settings.min_version), "min_source": settings.min_version_origin,
+                                     "pinned": (f"{settings.pinned.describe()} (package {self._shown(settings.pinned.package)})"
+                                                if settings.pinned else None)}
+        return settings
+
+    # 2 ---------------------------------------------------------------------------------------------------------
+    def _plan_for_verify(self):
+        """The fix sites to verify, taken from the code as it is before any fix is written."""
+        if not self.options.command:
+            return None
+        from jaxlint.verify.plan import make_plan
+
+        return make_plan([self.root], self.resolver, self.root, unsafe=self.options.unsafe or None)
+
+    def _fix(self) -> None:
+        from jaxlint.upgrade.fixes import check_and_fix
+
+        self.step(2, f"checking at JAX {self.options.target} and "
+                     f"{'computing (not writing: --dry-run)' if self.options.dry_run else 'applying'} the "
+                     f"{'safe and unsafe' if self.options.unsafe else 'safe'} fixes")
+        outcome = check_and_fix(self.root, self.resolver, unsafe=self.options.unsafe, dry_run=self.options.dry_run,
+                                cwd=self.cwd)
+        self.echo(f"  {outcome.files_checked} file(s) checked, {len(outcome.applied)} fix(es), "
+                  f"{len(outcome.left)} finding(s) left")
+        self.report.fixes_applied = outcome.applied
+        self.report.findings_left = outcome.left
+        self.report.errors.extend(outcome.errors)
+
+    # 3 ---------------------------------------------------------------------------------------------------------
+    def _dependencies(self):
+        from jaxlint.upgrade.dependencies import project_dependencies, scan
+        from jaxlint.upgrade.environment import EnvironmentError_, list_distributions
+        from jaxlint.upgrade.releases import find_fixed_release
+
+        self.step(3, f"linting the dependencies installed for {self.options.python}")
+        try:
+            distributions = list_distributions(self.options.python)
+        except EnvironmentError_ as error:
+            self.report.errors.append(f"dependencies not scanned: {error}")
+            return []
+        chosen = project_dependencies(distributions, self.root)
+        results = scan(chosen, self.options.target, self.echo)
+        blocking = [r for r in results if r.blocking]
+        if self.options.check_releases:
+            for result in blocking:
+                self.echo(f"  {result.name} {result.version} blocks the upgrade: looking for a newer release that "
+                          "does not")
+                find_fixed_release(result, self.options.target, self.options.python, self.echo)
+        self.report.dependencies_checked = [{"name": r.name, "version": r.version, "blocking": r.blocking,
+                                             "warnings": len(r.warnings)} for r in results]
+        self.report.blocking_dependencies = [r.as_json() for r in blocking]
+        return blocking
+
+    # 4 ---------------------------------------------------------------------------------------------------------
+    def _verify(self, plan) -> None:
+        command = list(self.options.command)
+        self.report.verify = {"command": command, "ran": False, "note": None, "baseline": None, "target": None,
+                              "baseline_exit": None, "target_exit": None}
+        if not command:
+            self.report.verify["note"] = "Not run: no test command was given (`jaxlint upgrade ... -- COMMAND`)."
+            return
+        self.step(4, f"verifying the fix sites with `{' '.join(command)}`")
+        if plan is None or not plan.sites:
+            self.report.verify["note"] = "Nothing to verify: no fix was applied."
+            self.echo("  nothing to verify: no fix site")
+            return
+        from jaxlint.verify.verifier import verify
+
+        try:
+            target_python = self._target_python("verify")
+            result = verify(plan, command, baseline_python=self.options.python, target_python=target_python,
+                            timeout=self.options.timeout, allow_nothing_compared=True, echo=self._indent)
+        except (RuntimeError, OSError, ValueError) as error:
+            self.report.verify["note"] = f"Not run: {error}"
+            self.report.errors.append(f"verify: {error}")
+            return
+        self.report.verify.update(ran=True, baseline=result.baseline.jax_version, target=result.target.jax_version,
+                                  baseline_exit=result.baseline.run.exit_code if result.baseline.run else None,
+                                  target_exit=result.target.run.exit_code if result.target.run else None)
+        self.report.verified_sites = [{"file": self._shown(r.site.file), "row": r.site.row, "column": r.site.column,
+                                       "code": r.site.code, "status": r.status, "detail": r.detail}
+                                      for r in result.sites]
+
+    def _indent(self, line: str) -> None:
+        self.echo(f"  {line}")
+
+    def _target_python(self, purpose: str) -> str:
+        """The interpreter with the new JAX: ``--target-python``; else, for verify, a venv of the --python
+        environment's packages with jax==TARGET (verify's environments), and for exports one with just JAX."""
+        if self.options.target_python:
+            return self.options.target_python
+        if purpose not in self._targets:
+            if purpose == "verify":
+                from jaxlint.verify.envs import baseline_env
+
+                python = baseline_env(str(self.options.target), self.options.python, None, echo=self._indent)
+            else:
+                from jaxlint.exports.envs import python_for_jax
+
+                python = python_for_jax(self.options.target, log=self._indent)
+            self._targets[purpose] = str(python)
+        return self._targets[purpose]
+
+    # 5 ---------------------------------------------------------------------------------------------------------
+    def _exports(self) -> None:
+        self.step(5, f"looking for jax.export artifacts under {self.options.path}")
+        inventory = project_inventory(self.root, self.options.target)
+        migrations = self._migrate(inventory)
+        for report in inventory.reports:
+            header = report.header
+            self.report.artifacts.append({
+                "path": self._shown(report.path), "verdict": report.verdict.kind, "reason": report.verdict.reason,
+                "jax_version": header.jax_version if header else None,
+                "serialization_version": header.serialization_version if header else None,
+                "migration": migrations.get(report.path)})
+        for path, why in inventory.unreadable:
+            self.report.errors.append(f"{self._shown(path)}: cannot be read: {why}")
+        self.echo(f"  {len(inventory.reports)} artifact(s) among {inventory.files_looked_at} file(s)")
+
+    def _migrate(self, inventory) -> dict:
+        at_risk = [r for r in inventory.reports if r.verdict.kind != "loads"]
+        out = self.options.migrate_exports
+        if out is None or not at_risk:
+            return {}
+        if self.options.dry_run:
+            return {r.path: {"status": "not-run", "reason": f"--dry-run: would be migrated to {out}", "written": None}
+                    for r in at_risk}
+        from jaxlint.exports.jaxrun import WorkerError
+        from jaxlint.exports.migrate import MigrationOptions, migrate_inventory
+
+        self.echo(f"  migrating {len(at_risk)} artifact(s) to {out}")
+        try:
+            options = MigrationOptions(Path(os.path.abspath(out)), Path(self.options.python),
+                                       Path(self._target_python("exports")), self.options.target)
+            outcomes = migrate_inventory(inventory, [self.root], options)
+        except (WorkerError, RuntimeError, OSError) as error:
+            self.report.errors.append(f"exports migration: {error}")
+            return {}
+        return {o.source: {"status": o.status, "reason": o.reason, "written": str(o.written) if o.written else None}
+                for o in outcomes}
+
+    # 6 ---------------------------------------------------------------------------------------------------------
+    def _pins(self, settings, blocking) -> None:
+        from jaxlint.upgrade.pins import propose_dependencies, propose_jax
+
+        self.step(6, "proposing the pin changes (jaxlint does not edit pin files)")
+        package = settings.pinned.package if settings.pinned is not None else self._package_folder()
+        changes = propose_jax(settings.pinned, package, self.options.target, self.cwd)
+        changes += propose_dependencies(blocking, package, self.cwd)
+        self.report.pins = [c.as_json() for c in changes]
+
+    def _package_folder(self) -> Path | None:
+        return self.root if self.root.is_dir() else None
+
+    def _shown(self, path) -> str:
+        relative = os.path.relpath(path, self.cwd)
+        return Path(path).as_posix() if relative.startswith("..") else Path(relative).as_posix()
+
+
+# Folders under the project that hold no artifact of its own, and may hold tens of thousands of files.
+_NOT_SEARCHED = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".tox", ".nox", ".jaxlint_cache",
+                 ".mypy_cache", ".pytest_cache"}
+
+
+def project_inventory(root: Path, target: Version):
+    """The artifacts under ``root``, as ``jaxlint exports`` finds them, without its virtual environments (a folder
+    with ``pyvenv.cfg``) and tool caches: their files are installed packages, not the project's artifacts."""
+    from jaxlint.exports.inventory import Inventory, build_inventory, inspect_file
+
+    if not root.is_dir():
+        return build_inventory([root], target)
+    inventory = Inventory(target)
+    for entry in sorted(root.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            if entry.name in _NOT_SEARCHED or (entry / "pyvenv.cfg").exists():
+                continue
+            part = build_inventory([entry], target)
+            inventory.reports.extend(part.reports)
+            inventory.files_looked_at += part.files_looked_at
+            inventory.unreadable.extend(part.unreadable)
+        elif entry.is_file():
+            inventory.files_looked_at += 1
+            try:
+                report = inspect_file(entry, target, explicit=False)
+            except OSError as error:
+                inventory.unreadable.append((entry, error.strerror or str(error)))
+                continue
+            if report is not None:
+                inventory.reports.append(report)
+    return inventory
+
+
+def default_python() -> str:
+    return sys.executable
