@@ -222,3 +222,21 @@ def test_from_git_names_settings_not_other_edits_when_only_the_min_version_diffe
         "--fix ran with: not verified")
     assert "other edits (line 6 of the committed file is not at a finding" in problems[str((project / "b.py").resolve())]
     assert make_plan_from_git([project / "a.py"], newer, project, "HEAD").files[0].fixed == fixed
+
+
+def test_a_baseline_with_the_targets_jax_is_noted(monkeypatch, capsys, tmp_path):
+    from jaxlint.verify import envs, main
+
+    monkeypatch.setattr(main, "require_jax", lambda python, label, platform: {
+        "jax_version": "0.4.30" if "old" in python else "0.12.0.1"})
+    monkeypatch.setattr(main, "check_baseline_jax", lambda value, python, echo: value)
+    monkeypatch.setattr(envs, "baseline_env", lambda version, target, platform, **kw: tmp_path / "bin" / "python")
+    warning = ("warning: the baseline and the target are both JAX 0.12.0.1: the comparison proves nothing about the "
+               "upgrade\n")
+    main.resolve_interpreters(None, "/same/python", "/new/python", None)
+    assert capsys.readouterr().err == warning
+    main.resolve_interpreters("0.12.0.1", None, "/new/python", None)
+    assert capsys.readouterr().err == warning
+    main.resolve_interpreters(None, "/old/python", "/new/python", None)
+    main.resolve_interpreters("0.4.30", None, "/new/python", None)
+    assert capsys.readouterr().err == ""

@@ -110,7 +110,7 @@ def exports_command() -> None:
     """Inspect serialized jax.export artifacts, and migrate the ones the target JAX refuses.
 
     \b
-      jaxlint exports PATHS... [--target-version V] [--output-format text|json|csv]
+      jaxlint exports [inspect] PATHS... [--target-version V] [--output-format text|json|csv]
                                [--check-load [--target-python PATH]]
       jaxlint exports migrate PATHS... --out DIR [--baseline-jax V | --baseline-python PATH]
                                [--target-version V] [--target-python PATH] [--mesh x=2]
