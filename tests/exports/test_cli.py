@@ -136,7 +136,7 @@ def test_python_dash_m_and_help():
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     proc = subprocess.run([sys.executable, "-m", "jaxlint.exports", "--help"], capture_output=True, text=True,
                           env=env, check=True)
-    assert "jaxlint exports PATHS..." in proc.stdout and "migrate" in proc.stdout
+    assert "jaxlint exports [inspect] PATHS..." in proc.stdout and "migrate" in proc.stdout
     proc = subprocess.run([sys.executable, "-m", "jaxlint.exports", str(DATA / "jax-0.8.1-simple.jaxexport")],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
