@@ -240,3 +240,16 @@ def test_a_baseline_with_the_targets_jax_is_noted(monkeypatch, capsys, tmp_path)
     main.resolve_interpreters(None, "/old/python", "/new/python", None)
     main.resolve_interpreters("0.4.30", None, "/new/python", None)
     assert capsys.readouterr().err == ""
+
+
+def test_an_installer_setting_that_names_none_is_a_usage_error_before_the_build(monkeypatch, tmp_path):
+    from jaxlint.verify import envs, main
+
+    monkeypatch.setattr(main, "require_jax", lambda python, label, platform: {"jax_version": "0.12.0.1"})
+    monkeypatch.setattr(main, "check_baseline_jax", lambda value, python, echo: value)
+    built = []
+    monkeypatch.setattr(envs, "baseline_env", lambda *a, **k: built.append(a))
+    monkeypatch.setenv("JAXLINT_INSTALLER", "conda")
+    with pytest.raises(validate.InvalidArgument, match="JAXLINT_INSTALLER='conda': expected pip, uv, auto"):
+        main.resolve_interpreters("0.4.30", None, "/new/python", None)
+    assert built == []

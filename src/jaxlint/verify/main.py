@@ -37,6 +37,12 @@ def resolve_interpreters(baseline_jax: str | None, baseline_python: str | None, 
         return baseline, target
     version = check_baseline_jax(baseline_jax, target, _echo)
     _note_same_jax(version, target_jax)
+    from jaxlint.verify.installer import InstallerError, choose
+
+    try:
+        choose()  # a JAXLINT_INSTALLER that names no installer is refused before the build starts
+    except InstallerError as error:
+        raise InvalidArgument(str(error)) from None
     from jaxlint.verify.envs import baseline_env
 
     return str(baseline_env(version, target, platform, echo=_echo, allow_broken=allow_broken_baseline)), target
