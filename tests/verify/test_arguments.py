@@ -218,9 +218,9 @@ def test_from_git_names_settings_not_other_edits_when_only_the_min_version_diffe
     assert problems[str((project / "a.py").resolve())] == (
         "changed since HEAD, but only at jaxlint's findings, not as its fixes give with these settings (here: "
         "--min-version 0.4.20, --target-version 0.12.0.1): the fix at line 5 is withheld below --min-version 0.4.27; "
-        "run verify with the settings "
-        "--fix ran with: not verified")
-    assert "other edits (line 6 of the committed file is not at a finding" in problems[str((project / "b.py").resolve())]
+        "run verify with the settings --fix ran with: not verified")
+    assert "other edits (line 6 of the committed file is not at a finding" in \
+        problems[str((project / "b.py").resolve())]
     assert make_plan_from_git([project / "a.py"], newer, project, "HEAD").files[0].fixed == fixed
 
 

@@ -66,9 +66,10 @@ def test_exports_env_with_uv_shows_progress_and_duration(monkeypatch, tmp_path):
     python = python_for_jax(Version("0.10.2"), log=seen.append)
     env = tmp_path / "envs" / "jax-0.10.2"
     assert python == env / "bin" / "python"
-    assert _seconds_as_n(seen) == [f"building an environment with JAX 0.10.2 in {env} with uv (once; later runs reuse it)",
-                    "  uv | Resolved 3 packages in 1ms", "  uv | Installed 3 packages in 2ms", "  uv |  + jax==0.4.30",
-                    f"built the JAX 0.10.2 environment in Ns with uv at {env}"]
+    assert _seconds_as_n(seen) == [
+        f"building an environment with JAX 0.10.2 in {env} with uv (once; later runs reuse it)",
+        "  uv | Resolved 3 packages in 1ms", "  uv | Installed 3 packages in 2ms", "  uv |  + jax==0.4.30",
+        f"built the JAX 0.10.2 environment in Ns with uv at {env}"]
     assert [c[1:] for c in _calls(log) if c[0] == "uv"][1] == ["pip", "install", "--python", str(python),
                                                                "jax==0.10.2", "flatbuffers", "numpy"]
 
@@ -85,10 +86,10 @@ def test_exports_env_with_pip_shows_progress_and_duration(monkeypatch, tmp_path)
     seen: list[str] = []
     python = envs.python_for_jax(Version("0.10.2"), log=seen.append)
     env = tmp_path / "envs" / "jax-0.10.2"
-    assert _seconds_as_n(seen) == [f"building an environment with JAX 0.10.2 in {env} with pip (once; later runs reuse it)",
-                    "  pip | Collecting jax==0.10.2", "  pip | Installing collected packages: jax",
-                    "  pip | Successfully installed jax-0.10.2",
-                    f"built the JAX 0.10.2 environment in Ns with pip at {env}"]
+    assert _seconds_as_n(seen) == [
+        f"building an environment with JAX 0.10.2 in {env} with pip (once; later runs reuse it)",
+        "  pip | Collecting jax==0.10.2", "  pip | Installing collected packages: jax",
+        "  pip | Successfully installed jax-0.10.2", f"built the JAX 0.10.2 environment in Ns with pip at {env}"]
     assert _calls(log) == [["python3.12", "-m", "venv", str(env)],
                            ["python", "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
                             "jax==0.10.2", "flatbuffers", "numpy"]]

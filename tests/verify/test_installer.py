@@ -89,7 +89,7 @@ def test_command_lines():
 
 def test_progress_and_failure_lines_of_each_tool():
     pip, uv = Installer(), Installer("/opt/uv")
-    assert [pip.shows(line) for line in ("Collecting jax==0.4.30", "  Downloading jax-0.4.30.whl", 
+    assert [pip.shows(line) for line in ("Collecting jax==0.4.30", "  Downloading jax-0.4.30.whl",
                                          "Installing collected packages: jax", "Successfully installed jax-0.4.30")
             ] == [True, False, True, True]
     assert [uv.shows(line) for line in ("Using Python 3.12.1 environment at: env", "Resolved 7 packages in 1s",

@@ -226,8 +226,8 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
                                           indent=2))
     for line in relaxed:
         echo(f"  version differs from the target: {line}")
-    echo(f"baseline env (JAX {version}): built in {seconds:.0f}s with {installer.name} at {path}; reused next time (remove it with "
-         f"`rm -rf {path}`, or all of them with `rm -rf {env_root()}`)")
+    echo(f"baseline env (JAX {version}): built in {seconds:.0f}s with {installer.name} at {path}; reused next time "
+         f"(remove it with `rm -rf {path}`, or all of them with `rm -rf {env_root()}`)")
     _refuse_if_broken(python, path, allow_broken, echo, problems)
     return python
 
