@@ -21,7 +21,7 @@ JSON_SCHEMA = {  # the contract in issue 6, exactly: no missing and no extra key
         "type": "object",
         "additionalProperties": False,
         "required": ["path", "verdict", "serialization_version", "calling_convention_version", "nr_devices",
-                     "jax_version", "shardings", "platforms", "in_avals", "out_avals", "reason"],
+                     "jax_version", "shardings", "platforms", "in_avals", "out_avals", "effects", "reason"],
         "properties": {
             "path": {"type": "string"},
             "verdict": {"enum": ["loads", "loads-with-flag", "cannot-load", "unknown"]},
@@ -33,6 +33,10 @@ JSON_SCHEMA = {  # the contract in issue 6, exactly: no missing and no extra key
             "platforms": {"type": "array", "items": {"type": "string"}},
             "in_avals": {"type": "array", "items": {"type": "string"}},
             "out_avals": {"type": "array", "items": {"type": "string"}},
+            "effects": {"oneOf": [{"type": "null"}, {
+                "type": "object", "additionalProperties": False, "required": ["ordered", "unordered"],
+                "properties": {"ordered": {"type": "array", "items": {"type": "string"}},
+                               "unordered": {"type": "array", "items": {"type": "string"}}}}]},
             "reason": {"type": "string"},
         },
     },
@@ -55,6 +59,8 @@ def test_json_contract(store):
     assert old["verdict"] == "loads-with-flag" and old["nr_devices"] == 1 and old["serialization_version"] == 2
     assert old["jax_version"] is None and old["shardings"] == "none"
     assert old["in_avals"] == ["float32[4]"] and old["platforms"] == ["cpu"]
+    assert old["effects"] == {"ordered": [], "unordered": []}
+    assert list(old) == list(JSON_SCHEMA["items"]["required"])  # the documented order
     new = by_name["jax-0.12.0.1-sharded2.jaxexport"]
     assert new["verdict"] == "loads" and new["jax_version"] == "0.12.0.1" and new["shardings"] == "named"
     assert new["nr_devices"] == 2
@@ -130,7 +136,7 @@ def test_python_dash_m_and_help():
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     proc = subprocess.run([sys.executable, "-m", "jaxlint.exports", "--help"], capture_output=True, text=True,
                           env=env, check=True)
-    assert "jaxlint exports PATHS..." in proc.stdout and "migrate" in proc.stdout
+    assert "jaxlint exports [inspect] PATHS..." in proc.stdout and "migrate" in proc.stdout
     proc = subprocess.run([sys.executable, "-m", "jaxlint.exports", str(DATA / "jax-0.8.1-simple.jaxexport")],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr

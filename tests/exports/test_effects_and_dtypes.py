@@ -69,6 +69,8 @@ def test_user_effects_are_shown_and_load_with_import(tmp_path, python, monkeypat
     args = ["effect.jaxexport", "--check-load", "--target-python", str(python), "--output-format", "json"]
     without = CliRunner().invoke(exports_command, args, catch_exceptions=False)
     assert json.loads(without.stdout)[0]["verdict"] == "cannot-load"
+    assert json.loads(without.stdout)[0]["effects"] == {"ordered": ["<class 'usereffects.UserEffect'>"],
+                                                        "unordered": []}
     assert "cannot deserialize effect type" in json.loads(without.stdout)[0]["reason"]
     with_import = CliRunner().invoke(exports_command, [*args, "--import", "usereffects"], catch_exceptions=False)
     assert json.loads(with_import.stdout)[0]["verdict"] == "loads", with_import.stderr

@@ -101,3 +101,30 @@ def old_jax_python(version: str, python_minor: str) -> Path:
             pytest.skip(f"cannot build a jax {version} venv: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
         marker.write_text(version)
     return python
+
+
+def uv_executable() -> str:
+    """uv for the tests that build environments with it: the one jaxlint would find, else one installed once with
+    pip into ``$JAXLINT_JAXENVS/uv-tool`` (skips the test when neither works)."""
+    from jaxlint.verify.installer import find_uv
+
+    found = find_uv()
+    if found:
+        return found
+    env = ENVS / "uv-tool"
+    uv = env / "bin" / "uv"
+    if (env / ".complete").exists():
+        return str(uv)
+    ENVS.mkdir(parents=True, exist_ok=True)
+    with open(ENVS / ".uv-tool.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (env / ".complete").exists():
+            return str(uv)
+        shutil.rmtree(env, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
+        proc = subprocess.run([str(env / "bin" / "python"), "-m", "pip", "install", "-q", "uv"], capture_output=True,
+                              text=True)
+        if proc.returncode != 0 or not uv.exists():
+            pytest.skip(f"cannot install uv: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
+        (env / ".complete").write_text("uv")
+    return str(uv)

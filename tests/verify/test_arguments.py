@@ -189,7 +189,67 @@ def test_from_git_takes_the_committed_file_as_before_and_the_working_tree_as_aft
     assert [f.relative for f in plan.files] == ["pkg/a.py"]  # c.py is unchanged: nothing was rewritten there
     assert plan.files[0].source.text == original and plan.files[0].fixed == fixed
     assert [s.kind for s in plan.sites] == ["value"]
-    assert len(plan.problems) == 1 and "b.py: changed since HEAD, but not (only) by jaxlint's fixes" in \
-        plan.problems[0]
+    assert len(plan.problems) == 1 and "b.py: changed since HEAD, but not (only) by jaxlint's fixes of the committed " \
+        "file: it has other edits (line 6 of the committed file is not at a finding" in plan.problems[0]
     with pytest.raises(RuntimeError, match="no-such-rev"):
         make_plan_from_git([project / "pkg"], resolver, project, "no-such-rev")
+
+
+def test_from_git_names_settings_not_other_edits_when_only_the_min_version_differs(tmp_path):
+    """`jaxlint --fix --min-version 0.4.27` then `verify --from-git HEAD` without it: the working tree differs from
+    the fixes verify computes, but only at jaxlint's own findings: that is a settings mismatch, not other edits."""
+    from jaxlint.project.versions import Version
+
+    project = tmp_path / "project"
+    project.mkdir()
+    original = "import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.clip(x, a_min=0.0)\n"
+    (project / "a.py").write_text(original)
+    (project / "b.py").write_text(original)
+    _git(project, "init", "-q")
+    _git(project, "add", ".")
+    _git(project, "commit", "-qm", "start")
+    newer = SettingsResolver(Overrides(select=("JAX103",), min_version=Version("0.4.27")))
+    fixed = make_plan([project / "a.py"], newer, project).files[0].fixed
+    assert fixed != original
+    (project / "a.py").write_text(fixed)
+    (project / "b.py").write_text(fixed + "y = 1\n")
+    older = SettingsResolver(Overrides(select=("JAX103",), min_version=Version("0.4.20")))
+    problems = dict(p.split(": ", 1) for p in make_plan_from_git([project], older, project, "HEAD").problems)
+    assert problems[str((project / "a.py").resolve())] == (
+        "changed since HEAD, but only at jaxlint's findings, not as its fixes give with these settings (here: "
+        "--min-version 0.4.20, --target-version 0.12.0.1): the fix at line 5 is withheld below --min-version 0.4.27; "
+        "run verify with the settings --fix ran with: not verified")
+    assert "other edits (line 6 of the committed file is not at a finding" in \
+        problems[str((project / "b.py").resolve())]
+    assert make_plan_from_git([project / "a.py"], newer, project, "HEAD").files[0].fixed == fixed
+
+
+def test_a_baseline_with_the_targets_jax_is_noted(monkeypatch, capsys, tmp_path):
+    from jaxlint.verify import envs, main
+
+    monkeypatch.setattr(main, "require_jax", lambda python, label, platform: {
+        "jax_version": "0.4.30" if "old" in python else "0.12.0.1"})
+    monkeypatch.setattr(main, "check_baseline_jax", lambda value, python, echo: value)
+    monkeypatch.setattr(envs, "baseline_env", lambda version, target, platform, **kw: tmp_path / "bin" / "python")
+    warning = ("warning: the baseline and the target are both JAX 0.12.0.1: the comparison proves nothing about the "
+               "upgrade\n")
+    main.resolve_interpreters(None, "/same/python", "/new/python", None)
+    assert capsys.readouterr().err == warning
+    main.resolve_interpreters("0.12.0.1", None, "/new/python", None)
+    assert capsys.readouterr().err == warning
+    main.resolve_interpreters(None, "/old/python", "/new/python", None)
+    main.resolve_interpreters("0.4.30", None, "/new/python", None)
+    assert capsys.readouterr().err == ""
+
+
+def test_an_installer_setting_that_names_none_is_a_usage_error_before_the_build(monkeypatch, tmp_path):
+    from jaxlint.verify import envs, main
+
+    monkeypatch.setattr(main, "require_jax", lambda python, label, platform: {"jax_version": "0.12.0.1"})
+    monkeypatch.setattr(main, "check_baseline_jax", lambda value, python, echo: value)
+    built = []
+    monkeypatch.setattr(envs, "baseline_env", lambda *a, **k: built.append(a))
+    monkeypatch.setenv("JAXLINT_INSTALLER", "conda")
+    with pytest.raises(validate.InvalidArgument, match="JAXLINT_INSTALLER='conda': expected pip, uv, auto"):
+        main.resolve_interpreters("0.4.30", None, "/new/python", None)
+    assert built == []

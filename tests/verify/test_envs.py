@@ -138,3 +138,30 @@ def test_baseline_jax_0_4_20_verifies_tree_map_and_tree_leaves(new_python, tmp_p
     assert report["baseline"]["jax_version"] == "0.4.20"
     statuses = {(site["row"], site["code"]): site["status"] for site in report["sites"]}
     assert statuses == {(5, "JAX101"): "verified", (6, "JAX101"): "verified"}, report["sites"]
+
+
+@pytest.mark.jax
+@pytest.mark.slow
+def test_baseline_jax_0_4_20_built_with_uv_verifies_tree_map(new_python, tmp_path):
+    """The same old baseline built by uv (period constraints, `uv pip check`, the smoke test), from an empty
+    environment folder; uv's cache is kept in $JAXLINT_JAXENVS/uv-cache, so a rerun takes seconds."""
+    from tests.support.jaxenv import ENVS, uv_executable
+
+    (tmp_path / "m.py").write_text("import jax\nimport jax.numpy as jnp\n\n"
+                                   "tree = {'a': jnp.ones(2), 'b': [jnp.zeros(3)]}\n"
+                                   "print(jax.tree_map(lambda x: x + 1, tree))\n"
+                                   "print(len(jax.tree_leaves(tree)))\n")
+    env = dict(os.environ, JAXLINT_ENV_DIR=str(tmp_path / "envs"), JAXLINT_INSTALLER=uv_executable(),
+               UV_CACHE_DIR=str(ENVS / "uv-cache"), PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "verify", "m.py", "--baseline-jax", "0.4.20",
+                           "--target-python", new_python, "--platform", "cpu", "--output-format", "json", "--",
+                           "python", "m.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "with uv" in proc.stderr and "  uv | " in proc.stderr and "[3/3] uv pip check" in proc.stderr
+    assert "JAX 0.4.20 needs numpy<2" in proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["baseline"]["jax_version"] == "0.4.20"
+    built = Path(report["baseline"]["python"]).parents[1]
+    assert not (built / "bin" / "pip").exists()  # uv's venv: every step went through uv
+    statuses = {(site["row"], site["code"]): site["status"] for site in report["sites"]}
+    assert statuses == {(5, "JAX101"): "verified", (6, "JAX101"): "verified"}, report["sites"]

@@ -11,9 +11,10 @@ from pathlib import Path
 import click
 
 from jaxlint.exports.checkload import check_load
-from jaxlint.exports.envs import EnvError, python_for_jax
+from jaxlint.exports.envs import EnvError, _base_python, env_dir, python_for_jax
 from jaxlint.exports.inventory import build_inventory
-from jaxlint.exports.jaxrun import WorkerError, jax_version_of
+from jaxlint.exports.jaxrun import WorkerError
+from jaxlint.exports.validate import InvalidArgument, check_import_names, check_published, probe, same_version_note
 from jaxlint.exports.report import render_csv, render_json, render_text, summary
 from jaxlint.project.versions import NEWEST_KNOWN, Version, parse_version
 
@@ -21,7 +22,8 @@ INSPECT = "inspect"
 
 
 class _InspectByDefault(click.Group):
-    """A group whose first argument, unless it names a subcommand, starts the inspection (``jaxlint exports DIR``)."""
+    """A group whose first argument, unless it names a subcommand, starts the inspection (``jaxlint exports DIR``
+    is ``jaxlint exports inspect DIR``). Usage errors of either command end ``jaxlint exports: error: ...``."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
@@ -29,6 +31,13 @@ class _InspectByDefault(click.Group):
         elif not args:
             args = [INSPECT]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except InvalidArgument as error:
+            click.echo(f"jaxlint exports: error: {error}", err=True)
+            ctx.exit(2)
 
 
 def _version(ctx: click.Context, param: click.Parameter, value: str | None) -> Version | None:
@@ -49,21 +58,44 @@ def _echo_unreadable(inventory) -> None:
         _echo_err(f"{path}: could not be read: {why}")
 
 
-def resolve_target(target: Version | None, target_python: Path | None, *, need_python: bool):
-    """(target version, python for it or None). A given interpreter fixes the version; a mismatch is a usage error."""
+def check_target(target: Version | None, target_python: Path | None, imports: tuple[str, ...] = ()) -> Version:
+    """The target version, every argument about it checked (nothing built): a given interpreter must have JAX,
+    flatbuffers and the ``--import`` modules, and fixes the version (a mismatch is a usage error); a version whose
+    environment is still to be built must exist on the package index."""
+    check_import_names(imports, built_env_too=target_python is None)
     if target_python is not None:
-        try:
-            found = parse_version(jax_version_of(target_python))
-        except WorkerError as err:
-            raise click.UsageError(f"--target-python {target_python}: {err}") from err
+        found = probe(target_python, "--target-python", imports).jax
         if target is not None and found != target:
-            raise click.UsageError(f"--target-python has JAX {found} but --target-version is {target}")
-        return found, target_python
+            raise InvalidArgument(f"--target-python has JAX {found} but --target-version is {target}")
+        return found
     target = target or NEWEST_KNOWN
-    if not need_python:
-        return target, None
+    _check_buildable(target, "--target-version")
+    return target
+
+
+def _check_buildable(version: Version, option: str) -> None:
+    if (env_dir() / f"jax-{version}" / ".complete").exists():
+        return
     try:
-        return target, python_for_jax(target, log=_echo_err)
+        base = _base_python()
+    except EnvError as err:
+        raise click.ClickException(str(err)) from err
+    check_published(version, option, base)
+
+
+def target_python_for(target: Version, target_python: Path | None, imports: tuple[str, ...] = ()) -> Path:
+    """The interpreter with the target JAX: the one given (checked by ``check_target``), or one built now (and
+    checked like a given one: an ``--import`` that fails there is a usage error, not a traceback)."""
+    if target_python is not None:
+        return target_python
+    python = _built(target)
+    probe(python, f"the JAX {target} environment", imports)
+    return python
+
+
+def _built(version: Version) -> Path:
+    try:
+        return python_for_jax(version, log=_echo_err)
     except EnvError as err:
         raise click.ClickException(str(err)) from err
 
@@ -78,7 +110,7 @@ def exports_command() -> None:
     """Inspect serialized jax.export artifacts, and migrate the ones the target JAX refuses.
 
     \b
-      jaxlint exports PATHS... [--target-version V] [--output-format text|json|csv]
+      jaxlint exports [inspect] PATHS... [--target-version V] [--output-format text|json|csv]
                                [--check-load [--target-python PATH]]
       jaxlint exports migrate PATHS... --out DIR [--baseline-jax V | --baseline-python PATH]
                                [--target-version V] [--target-python PATH] [--mesh x=2]
@@ -111,7 +143,9 @@ def inspect_command(paths: tuple[Path, ...], target_version: Version | None, out
         raise click.UsageError("--target-python is only used with --check-load")
     if imports and not check_load_:
         raise click.UsageError("--import is only used with --check-load (reading headers imports nothing)")
-    target, python = resolve_target(target_version, target_python, need_python=check_load_)
+    target = check_target(target_version, target_python, imports) if check_load_ else \
+        (target_version or NEWEST_KNOWN)
+    python = target_python_for(target, target_python, imports) if check_load_ else None
     inventory = build_inventory(paths, target)
     disagreements = []
     if python is not None:
@@ -204,11 +238,23 @@ def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_versio
         if folder.is_dir() and (out_abs == folder or out_abs.is_relative_to(folder)):
             # Otherwise a rerun would take the migrated files for inputs, and could write over them.
             raise click.UsageError(f"--out {out_dir} must lie outside the input folder {path}")
-    target, python = resolve_target(target_version, target_python, need_python=True)
+    # Every argument first, both interpreters included: only then is an environment built.
+    target = check_target(target_version, target_python, imports)
+    if baseline_python is not None:
+        baseline_version = probe(baseline_python, "--baseline-python", imports).jax
+    else:
+        baseline_version = baseline_jax or DEFAULT_BASELINE
+        check_import_names(imports, built_env_too=True)
+    note = same_version_note(baseline_version, target)
+    if note:
+        _echo_err(note)
     inventory = build_inventory(paths, target)
     at_risk = [r for r in inventory.reports if r.verdict.kind != "loads"]
+    if at_risk and baseline_python is None:
+        _check_buildable(baseline_version, "--baseline-jax")
+    python = target_python_for(target, target_python, imports)
     if at_risk:
-        baseline = baseline_python or _baseline_python(baseline_jax or DEFAULT_BASELINE)
+        baseline = baseline_python or _baseline_python(baseline_version, imports)
     else:
         baseline = baseline_python  # nothing to migrate: do not build an environment for nothing
     options = MigrationOptions(out_abs, baseline, python, target, mesh, dims, rtol, atol, tuple(imports))
@@ -237,8 +283,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def _baseline_python(version: Version) -> Path:
-    try:
-        return python_for_jax(version, log=_echo_err)
-    except EnvError as err:
-        raise click.ClickException(str(err)) from err
+def _baseline_python(version: Version, imports: tuple[str, ...]) -> Path:
+    python = _built(version)
+    probe(python, f"the JAX {version} environment", imports)
+    return python

@@ -1,8 +1,9 @@
-"""Virtual environments holding a given JAX release, built once with pip and reused.
+"""Virtual environments holding a given JAX release, built once (with uv when it is there, else pip) and reused.
 
 They live in ``$JAXLINT_ENV_DIR`` (default ``~/.cache/jaxlint/envs``) as ``jax-<version>/``, with a ``.complete``
 marker written only after a successful install (the same layout as the test helper, so the two can share a folder).
-Only pip talks to the network, through the package index it is configured for.
+Only the installer (``jaxlint.verify.installer``) talks to the network, through the package index it is configured
+for.
 """
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from jaxlint.project.versions import Version
+from jaxlint.verify.envs import echo_failure, install
+from jaxlint.verify.installer import Installer, InstallerError, choose
 
 
 class EnvError(RuntimeError):
@@ -46,18 +50,30 @@ def python_for_jax(version: Version, log=print) -> Path:
     if (env / ".complete").exists():
         _complete_extras(python, log)
         return python
-    log(f"building an environment with JAX {version} in {env} (once; later runs reuse it)")
+    installer = _installer()
+    log(f"building an environment with JAX {version} in {env} with {installer.name} (once; later runs reuse it)")
+    started = time.monotonic()
     if env.exists():
         shutil.rmtree(env)  # an interrupted earlier build
     env.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([_base_python(), "-m", "venv", str(env)], check=True, capture_output=True)
-    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                           f"jax=={version}", *EXTRA_PACKAGES], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise EnvError(f"pip could not install jax=={version} into {env}:\n{_tail(proc.stderr)}\n"
+    made = subprocess.run(installer.create_venv(_base_python(), env), capture_output=True, text=True)
+    if made.returncode != 0:
+        raise EnvError(f"could not create a venv at {env}:\n{_tail(made.stderr)}")
+    code, lines = install(installer, python, [f"jax=={version}", *EXTRA_PACKAGES], log)
+    if code != 0:
+        echo_failure(installer, lines, log)
+        raise EnvError(f"{installer.name} could not install jax=={version} into {env} (its report above)\n"
                        f"(remove it with `rm -rf {env}`)")
     (env / ".complete").write_text(str(version))
+    log(f"built the JAX {version} environment in {time.monotonic() - started:.0f}s with {installer.name} at {env}")
     return python
+
+
+def _installer() -> Installer:
+    try:
+        return choose()
+    except InstallerError as err:
+        raise EnvError(str(err)) from err
 
 
 def _complete_extras(python: Path, log) -> None:
@@ -66,12 +82,14 @@ def _complete_extras(python: Path, log) -> None:
              f"sys.exit(0 if all(importlib.util.find_spec(m) for m in {list(EXTRA_PACKAGES)!r}) else 1)")
     if subprocess.run([str(python), "-c", check], capture_output=True).returncode == 0:
         return
-    log(f"adding {', '.join(EXTRA_PACKAGES)} to {python.parents[1]}")
-    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                           *EXTRA_PACKAGES], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise EnvError(f"pip could not install {', '.join(EXTRA_PACKAGES)} into {python.parents[1]}:\n"
-                       f"{_tail(proc.stderr)}")
+    # An environment uv built has no pip: it is completed with uv.
+    installer = Installer() if (python.parent / "pip").exists() else _installer()
+    log(f"adding {', '.join(EXTRA_PACKAGES)} to {python.parents[1]} with {installer.name}")
+    code, lines = install(installer, python, list(EXTRA_PACKAGES), log)
+    if code != 0:
+        echo_failure(installer, lines, log)
+        raise EnvError(f"{installer.name} could not install {', '.join(EXTRA_PACKAGES)} into {python.parents[1]} "
+                       "(its report above)")
 
 
 def _tail(text: str, lines: int = 15) -> str:

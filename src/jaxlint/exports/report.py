@@ -10,7 +10,7 @@ from jaxlint.exports.verdict import VERDICTS
 
 # The JSON keys, in order; a contract (see docs/exports.md): do not add, rename or drop any.
 JSON_KEYS = ("path", "verdict", "serialization_version", "calling_convention_version", "nr_devices", "jax_version",
-             "shardings", "platforms", "in_avals", "out_avals", "reason")
+             "shardings", "platforms", "in_avals", "out_avals", "effects", "reason")
 
 
 def to_json_record(report: ArtifactReport) -> dict:
@@ -29,6 +29,8 @@ def to_json_record(report: ArtifactReport) -> dict:
         "platforms": header.platforms if header else [],
         "in_avals": header.in_avals if header else [],
         "out_avals": header.out_avals if header else [],
+        # The effect types the artifact declares (loading needs the module that defines them: --import).
+        "effects": {"ordered": header.ordered_effects, "unordered": header.unordered_effects} if header else None,
         "reason": reason or report.verdict.reason,
     }
 

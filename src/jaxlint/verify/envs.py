@@ -1,6 +1,7 @@
 """The baseline interpreter for ``--baseline-jax VERSION``: a venv with that JAX (matching jaxlib; the CUDA plugin for
 GPU), plus the target environment's other packages at the versions installed there, built once and cached in
-``$JAXLINT_ENV_DIR`` (default ``~/.cache/jaxlint/envs``). Only pip downloads, from the index pip is configured for.
+``$JAXLINT_ENV_DIR`` (default ``~/.cache/jaxlint/envs``). Only the installer downloads (uv when it is there, else
+pip: ``jaxlint.verify.installer``), from the index it is configured for.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+
+from jaxlint.verify.installer import Installer, choose
 
 _JAX_PACKAGE = re.compile(r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|jax-rocm\d*-(plugin|pjrt)|libtpu|libtpu-nightly|"
                           r"jax-tpu.*)$")
@@ -47,11 +50,15 @@ def pip_environment() -> dict[str, str]:
     return {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
 
 
-def freeze(python: str) -> list[str]:
-    out = subprocess.run([python, "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"],
-                         capture_output=True, text=True, env=pip_environment())
+def freeze(python: str, installer: Installer | None = None) -> list[str]:
+    """The environment's packages as ``name==version`` lines. With pip, and with uv where pip fails (an environment
+    uv built has no pip)."""
+    argv = (installer or Installer()).freeze(python)
+    out = subprocess.run(argv, capture_output=True, text=True, env=pip_environment())
+    if out.returncode != 0 and installer is None and choose().uv:
+        return freeze(python, choose())
     if out.returncode != 0:
-        raise RuntimeError(f"`{python} -m pip freeze` failed: {out.stderr.strip()[-500:]}")
+        raise RuntimeError(f"`{' '.join(argv)}` failed: {out.stderr.strip()[-500:]}")
     return [line.strip() for line in out.stdout.splitlines() if line.strip() and not line.startswith("#")]
 
 
@@ -105,40 +112,47 @@ def env_path(version: str, platform: str | None, python_version: str, requiremen
     return env_root() / f"jax-{version}-{platform or 'auto'}-py{xy}-{key}"
 
 
-def _pip(python: Path, args: list[str], echo: Callable[[str], None]) -> tuple[int, list[str]]:
-    argv = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", *args]
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env=pip_environment())
+def install(installer: Installer, python: Path, args: list[str], echo: Callable[[str], None]
+            ) -> tuple[int, list[str]]:
+    """Runs the installer, echoing its progress lines as they come; (exit status, every line)."""
+    process = subprocess.Popen(installer.install(python, args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, env=pip_environment())
     lines = []
     for line in process.stdout:
         line = line.rstrip()
         lines.append(line)
-        if line.startswith(("Collecting", "Installing", "Successfully")):
-            echo(f"  pip | {line}")
+        if installer.shows(line):
+            echo(f"  {installer.name} | {line}")
     return process.wait(), lines
 
 
-def _echo_failure(lines: list[str], echo: Callable[[str], None]) -> None:
-    """pip's explanation in full: from its first ERROR line on (the conflict report lists every constraint)."""
-    first = next((i for i, line in enumerate(lines) if line.startswith("ERROR")), max(0, len(lines) - 15))
-    for line in lines[first:]:
-        echo(f"  pip | {line}")
+def echo_failure(installer: Installer, lines: list[str], echo: Callable[[str], None]) -> None:
+    """The installer's explanation in full: from its first error line on (the conflict report lists every
+    constraint)."""
+    for line in lines[installer.failure_start(lines):]:
+        echo(f"  {installer.name} | {line}")
 
 
 # Packages never taken from the target (see requirements_for): their own requirements are not the baseline's concern.
 _NOT_OURS = {"jaxlint", "pip", "setuptools", "wheel"}
 
 
-def pip_check(python: Path) -> list[str]:
-    """The problems ``pip check`` finds (empty when every installed package's requirements are met), except those
-    of packages jaxlint does not install (a jaxlint copied into the environment without its dependencies)."""
-    out = subprocess.run([str(python), "-m", "pip", "check", "--disable-pip-version-check"], capture_output=True,
-                         text=True, env=pip_environment())
+def pip_check(python: Path, installer: Installer | None = None) -> list[str]:
+    """The problems ``pip check`` (or ``uv pip check``) finds (empty when every installed package's requirements
+    are met), except those of packages jaxlint does not install (a jaxlint copied into the environment without its
+    dependencies)."""
+    installer = installer or _installer_of(python)
+    out = subprocess.run(installer.check(python), capture_output=True, text=True, env=pip_environment())
     if out.returncode == 0:
         return []
-    lines = [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
-    problems = [line for line in lines if normalize(line.split(" ", 1)[0]) not in _NOT_OURS]
-    return problems if problems or not lines else []
+    found = installer.check_problems([line for line in (out.stdout + out.stderr).splitlines() if line.strip()])
+    problems = [line for package, line in found if normalize(package) not in _NOT_OURS]
+    return problems if problems or not found else []
+
+
+def _installer_of(python: Path) -> Installer:
+    """pip where the environment has it; an environment uv built has none, and is checked with uv."""
+    return Installer() if (Path(python).parent / "pip").exists() else choose()
 
 
 def relaxed_requirements(requirements: Requirements) -> list[str]:
@@ -165,7 +179,8 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
         echo(f"baseline env (JAX {version}): reusing {path} (remove it with `rm -rf {path}`)")
         _refuse_if_broken(python, path, allow_broken, echo)
         return python
-    echo(f"baseline env (JAX {version}): building {path}")
+    installer = choose()
+    echo(f"baseline env (JAX {version}): building {path} with {installer.name}")
     echo(f"  with {', '.join(requirements.jax)} and {len(requirements.others)} other package(s) at the target's "
          f"versions")
     for line in requirements.skipped:
@@ -175,7 +190,7 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
         shutil.rmtree(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     echo("  [1/3] creating the venv")
-    made = subprocess.run([target_python, "-m", "venv", str(path)], capture_output=True, text=True)
+    made = subprocess.run(installer.create_venv(target_python, path), capture_output=True, text=True)
     if made.returncode != 0:
         raise RuntimeError(f"could not create a venv at {path}: {made.stderr.strip()[-1000:]}")
     constraints = path / "jaxlint-constraints.txt"
@@ -183,35 +198,36 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     constraints.write_text("".join(pin + "\n" for pin in period))
     for pin in period:
         echo(f"  JAX {version} needs {pin} (its jaxlib was built for it; `jaxlint.verify.envs.PERIOD_CONSTRAINTS`)")
-    echo(f"  [2/3] pip install ({len(requirements.all)} requirement(s))")
-    code, lines = _pip(python, ["-c", str(constraints), *requirements.all], echo)
+    echo(f"  [2/3] {installer.name} install ({len(requirements.all)} requirement(s))")
+    code, lines = install(installer, python, ["-c", str(constraints), *requirements.all], echo)
     relaxed = []
     if code != 0:
-        echo(f"  the target's exact versions do not install with JAX {version}; pip says:")
-        _echo_failure(lines, echo)
+        echo(f"  the target's exact versions do not install with JAX {version}; {installer.name} says:")
+        echo_failure(installer, lines, echo)
         echo(f"  resolving them again with jax=={version} as a constraint (each package at most at the target's "
              "version)")
         constraints.write_text("".join(re.sub(r"\[.*?\]", "", pin) + "\n" for pin in requirements.jax + period))
-        code, lines = _pip(python, ["-c", str(constraints), *requirements.jax, *relaxed_requirements(requirements)],
-                           echo)
+        code, lines = install(installer, python, ["-c", str(constraints), *requirements.jax,
+                                                  *relaxed_requirements(requirements)], echo)
         if code == 0:
-            now = {normalize(l.split("==")[0]): l for l in freeze(str(python)) if "==" in l}
+            now = {normalize(l.split("==")[0]): l for l in freeze(str(python), installer) if "==" in l}
             relaxed = [f"{pin} -> {now.get(normalize(pin.split('==')[0]), 'absent')}" for pin in requirements.others
                        if now.get(normalize(pin.split("==")[0])) != pin]
     if code != 0:
-        _echo_failure(lines, echo)
-        raise RuntimeError(f"could not install JAX {version} with the target's packages into {path} (pip's report "
-                           f"above)\n(remove it with `rm -rf {path}`)")
-    echo("  [3/3] pip check, and JAX computes a sum")
-    problems = pip_check(python) + smoke_test(python)
+        echo_failure(installer, lines, echo)
+        raise RuntimeError(f"could not install JAX {version} with the target's packages into {path} "
+                           f"({installer.name}'s report above)\n(remove it with `rm -rf {path}`)")
+    echo(f"  [3/3] {'uv pip' if installer.uv else 'pip'} check, and JAX computes a sum")
+    problems = pip_check(python, installer) + smoke_test(python)
     seconds = time.monotonic() - started
     (path / MARKER).write_text(json.dumps({"jax": version, "platform": platform, "requirements": requirements.all,
-                                           "relaxed": relaxed, "pip_check": problems, "seconds": round(seconds, 1)},
+                                           "relaxed": relaxed, "pip_check": problems, "seconds": round(seconds, 1),
+                                           "installer": installer.name},
                                           indent=2))
     for line in relaxed:
         echo(f"  version differs from the target: {line}")
-    echo(f"baseline env (JAX {version}): built in {seconds:.0f}s at {path}; reused next time (remove it with "
-         f"`rm -rf {path}`, or all of them with `rm -rf {env_root()}`)")
+    echo(f"baseline env (JAX {version}): built in {seconds:.0f}s with {installer.name} at {path}; reused next time "
+         f"(remove it with `rm -rf {path}`, or all of them with `rm -rf {env_root()}`)")
     _refuse_if_broken(python, path, allow_broken, echo, problems)
     return python
 

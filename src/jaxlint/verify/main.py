@@ -30,15 +30,34 @@ def resolve_interpreters(baseline_jax: str | None, baseline_python: str | None, 
     """Both interpreters, every argument checked first: only then may a baseline venv be built."""
     target = str(Path(target_python).absolute()) if target_python else sys.executable
     check_platform(platform)
-    require_jax(target, "target", platform)
+    target_jax = require_jax(target, "target", platform)["jax_version"]
     if baseline_python:
         baseline = str(Path(baseline_python).absolute())
-        require_jax(baseline, "baseline", platform)
+        _note_same_jax(require_jax(baseline, "baseline", platform)["jax_version"], target_jax)
         return baseline, target
     version = check_baseline_jax(baseline_jax, target, _echo)
+    _note_same_jax(version, target_jax)
+    from jaxlint.verify.installer import InstallerError, choose
+
+    try:
+        choose()  # a JAXLINT_INSTALLER that names no installer is refused before the build starts
+    except InstallerError as error:
+        raise InvalidArgument(str(error)) from None
     from jaxlint.verify.envs import baseline_env
 
     return str(baseline_env(version, target, platform, echo=_echo, allow_broken=allow_broken_baseline)), target
+
+
+def _note_same_jax(baseline: str, target: str) -> None:
+    from jaxlint.project.versions import Version
+
+    try:
+        same = Version(baseline) == Version(target)
+    except ValueError:
+        same = baseline == target
+    if same:
+        _echo(f"warning: the baseline and the target are both JAX {target}: the comparison proves nothing about the "
+              "upgrade")
 
 
 def run_verify(paths: list[Path], command: list[str], *, resolver: SettingsResolver, baseline_jax=None,

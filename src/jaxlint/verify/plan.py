@@ -1,6 +1,7 @@
 """What to verify: the fixes ``fix_source`` would make in PATHS (nothing is written), as probe sites."""
 from __future__ import annotations
 
+import difflib
 import os
 import subprocess
 from collections import Counter
@@ -135,8 +136,9 @@ def make_plan_from_git(paths: Sequence[Path], resolver: SettingsResolver, root: 
             continue
         file_plan = plan_file(absolute, relative, committed, source_file.settings, plan, unsafe=unsafe, rules=rules)
         if file_plan is None or file_plan.fixed != current.text:
-            plan.problems.append(f"{absolute}: changed since {rev}, but not (only) by jaxlint's fixes of the committed "
-                                 f"file: not verified (commit or stash the other edits, then run --fix again)")
+            plan.problems.append(f"{absolute}: changed since {rev}, but "
+                                 + _why_not_the_fixes(absolute, committed.text, current.text, source_file.settings,
+                                                      unsafe, rules) + ": not verified")
             continue
         plan.files.append(file_plan)
     return plan
@@ -171,3 +173,43 @@ def project_root(paths: Sequence[Path], given: Path | None = None) -> Path:
             common = Path(os.path.commonpath([str(p.resolve()) for p in paths]))
             return common if common.is_dir() else common.parent
     return cwd
+
+
+def _changed_rows(old: str, new: str) -> set[int]:
+    """The 1-based rows of ``old`` that ``new`` replaces or deletes, and the rows next to an insertion (also where a
+    replacement is longer than what it replaces: a line added after an edited one is paired with it)."""
+    rows: set[int] = set()
+    matcher = difflib.SequenceMatcher(None, old.splitlines(), new.splitlines(), autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            rows.update(range(i1 + 1, i2 + 1))
+        if j2 - j1 > i2 - i1:
+            rows.update({max(i2, 1), i2 + 1} if i2 == i1 else {i2 + 1})
+    return rows
+
+
+def _why_not_the_fixes(absolute: Path, committed: str, current: str, settings, unsafe: bool | None,
+                       rules: Sequence[type[Rule]] | None) -> str:
+    """Why the working tree is not jaxlint's fixes of the committed text: other edits, or only edits at jaxlint's
+    own findings made with other settings (``--fix`` run with another --min-version, say)."""
+    use_unsafe = bool(settings.unsafe_fixes) if unsafe is None else unsafe
+    outcome = fix_source(committed, str(absolute), settings, unsafe=use_unsafe, rules=rules)
+    at_findings = _changed_rows(committed, outcome.source)
+    for finding in outcome.remaining:
+        at_findings.update(range(finding.start.row, finding.end.row + 1))
+    elsewhere = sorted(_changed_rows(committed, current) - at_findings)
+    if elsewhere:
+        return (f"not (only) by jaxlint's fixes of the committed file: it has other edits (line {elsewhere[0]} of the "
+                f"committed file is not at a finding; commit or stash the other edits, then run --fix again)")
+    withheld = sorted({(f.fix_withheld.needs_min_version, f.start.row) for f in outcome.remaining
+                       if f.fix_withheld is not None and f.fix_withheld.needs_min_version}, key=lambda x: x[1])
+    settings_now = ", ".join(f"{label} {value}" for label, value in (("--min-version", settings.min_version),
+                                                                      ("--target-version", settings.target_version))
+                             if value is not None)
+    hint = f" (here: {settings_now})" if settings_now else ""
+    if withheld:
+        version, row = withheld[0]
+        return (f"only at jaxlint's findings, not as its fixes give with these settings{hint}: the fix at line {row} "
+                f"is withheld below --min-version {version}; run verify with the settings --fix ran with")
+    return (f"only at jaxlint's findings, not as its fixes give with these settings{hint}: was --fix run with "
+            "another --min-version, --target-version, --select or --unsafe-fixes? Run verify with the same ones")
