@@ -48,6 +48,7 @@ class ProjectIndex:
     _chains: dict[str, list[str]] = field(default_factory=dict)  # a risky module -> the modules to a risky one
     _by_suffix: dict[str, list[str]] | None = None
     _nearest: dict[tuple[str, str], str] = field(default_factory=dict)
+    _digest: str | None = None
 
     def facts_of(self, path: str) -> Facts | None:
         if path not in self.paths:
@@ -112,11 +113,23 @@ class ProjectIndex:
             self.facts_of(path)
 
     def digest(self) -> str:
-        """What the findings of any file may depend on: the risky modules and the classes with such attributes."""
+        """What the findings of any file may depend on: the risky modules and the classes with such attributes.
+
+        Searching every module's imports costs a third of a warm run; the result depends only on the modules and
+        their facts, so ``build_index`` keeps it in the cache under a hash of those (``facts_key``)."""
+        if self._digest is not None:
+            return self._digest
         self.read_all()
         summary = [(path, self.risk_of(path, os.sep)) for path in sorted(self.paths) if self._is_risky(path)]
         classes = sorted((path, facts["hlo_classes"]) for path, facts in self.facts.items() if facts["hlo_classes"])
-        return hashlib.blake2b(repr((summary, classes)).encode(), digest_size=12).hexdigest()
+        self._digest = hashlib.blake2b(repr((summary, classes)).encode(), digest_size=12).hexdigest()
+        return self._digest
+
+    def facts_key(self) -> str:
+        """A hash of every module's path and facts: equal keys, equal ``digest()``."""
+        self.read_all()
+        text = json.dumps(sorted(self.facts.items()), separators=(",", ":"))
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
     @staticmethod
     def display(path: str, root: str | None = None) -> str:
@@ -231,7 +244,7 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
     from jaxlint.project.cache import content_hash, engine_fingerprint
 
     cache_file = cache_directory / f"index-{engine_fingerprint()}.json"
-    cached = _load(cache_file)
+    cached, stored_digest = _load(cache_file)
     entries: dict[str, list] = {}
     changed = False
     for path in index.paths:
@@ -254,19 +267,23 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
         index.facts[path] = facts
         entries[path] = [status.st_size, status.st_mtime_ns, digest, facts]
         changed = True
-    if changed or len(entries) != len(cached):
-        _save(cache_file, {**cached, **entries})
+    key = index.facts_key()
+    if isinstance(stored_digest, list) and len(stored_digest) == 2 and stored_digest[0] == key:
+        index._digest = stored_digest[1]
+    digest = [key, index.digest()]
+    if changed or len(entries) != len(cached) or digest != stored_digest:
+        _save(cache_file, {**cached, **entries}, digest)
     return index
 
 
-def _load(file: Path) -> dict[str, list]:
+def _load(file: Path) -> tuple[dict[str, list], object]:
     try:
         data = json.loads(file.read_bytes())
     except (OSError, ValueError):
-        return {}
+        return {}, None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
-        return {}
-    return {path: entry for path, entry in data["files"].items() if _valid(entry)}
+        return {}, None
+    return {path: entry for path, entry in data["files"].items() if _valid(entry)}, data.get("digest")
 
 
 def _valid(entry) -> bool:
@@ -274,10 +291,10 @@ def _valid(entry) -> bool:
         and {"imports", "thread_resources", "pjit_specs", "hlo_classes"} <= set(entry[3])
 
 
-def _save(file: Path, files: dict[str, list]) -> None:
+def _save(file: Path, files: dict[str, list], digest: list | None = None) -> None:
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        payload = json.dumps({"format": FORMAT, "files": files}, separators=(",", ":")).encode()
+        payload = json.dumps({"format": FORMAT, "files": files, "digest": digest}, separators=(",", ":")).encode()
         fd, temporary = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=file.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
