@@ -23,7 +23,12 @@ def _text(results: Sequence[FileResult], options: RenderOptions) -> str:
     from jaxlint.output.text import format_diagnostics, statistics, summary
 
     if options.statistics:
-        return statistics(results, unsafe=options.unsafe)
+        table = statistics(results, unsafe=options.unsafe)
+        if not options.fixing or options.quiet or not any(r.applied for r in results):
+            return table
+        # As ruff: after --fix the counts are followed by what was fixed (alone when nothing remains).
+        tail = summary(results, fixing=True, unsafe=options.unsafe)
+        return f"{table}\n{tail}" if table else tail
     body = format_diagnostics(results, unsafe=options.unsafe)
     if options.quiet:
         return body

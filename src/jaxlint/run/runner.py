@@ -244,7 +244,7 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> Fi
     try:
         source = decode_source(data)
     except DecodeError as error:
-        location = Location(1, 1)
+        location = Location(error.row, error.column)
         return FileResult(display, [Diagnostic(PARSE_ERROR, f"cannot decode: {error}", display, location, location)])
     try:
         result = process_source(source, display, settings, mode, unsafe)

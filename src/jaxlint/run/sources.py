@@ -12,7 +12,13 @@ from pathlib import Path
 
 
 class DecodeError(Exception):
-    """The bytes are not text in the encoding the file declares (or UTF-8 when it declares none)."""
+    """The bytes are not text in the encoding the file declares (or UTF-8 when it declares none). ``row`` and
+    ``column`` (1-based, the column in characters) locate the first byte that does not decode."""
+
+    def __init__(self, message: str, row: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.row = row
+        self.column = column
 
 
 @dataclass(frozen=True)
@@ -41,9 +47,12 @@ def decode_source(data: bytes) -> SourceText:
     except UnicodeDecodeError as error:
         bad = body[error.start:error.start + 1]
         line = body.count(b"\n", 0, error.start) + 1
+        line_start = body.rfind(b"\n", 0, error.start) + 1
+        # The text before the bad byte on its line decodes (the error is the first one): its length is the column.
+        column = len(body[line_start:error.start].decode(encoding, errors="replace")) + 1
         raise DecodeError(
             f"line {line}: byte {bad!r} at offset {error.start} is not valid {encoding}"
-            " (declare the file's encoding with a coding comment, or save it as UTF-8)"
+            " (declare the file's encoding with a coding comment, or save it as UTF-8)", line, column
         ) from None
     except LookupError:
         raise DecodeError(f"unknown encoding declared: {encoding}") from None

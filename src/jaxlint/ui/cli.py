@@ -101,7 +101,7 @@ class Report:
 @click.option("--stdin-filename", type=click.Path(path_type=Path), help="The name of the file read from stdin.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes even to paths given on the command line.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, and exit.")
-@click.option("--no-cache", is_flag=True, help="Do not read or write the results cache.")
+@click.option("-n", "--no-cache", is_flag=True, help="Do not read or write the results cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Where to keep the results cache (default: .jaxlint_cache in the project root).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -237,7 +237,7 @@ def _check_stdin_data(data: bytes, display: str, settings, report: Report) -> in
     try:
         source = decode_source(data)
     except DecodeError as error:
-        click.echo(f"{display}:1:1: JAX000 cannot decode: {error}")
+        click.echo(f"{display}:{error.row}:{error.column}: JAX000 cannot decode: {error}")
         return EXIT_FINDINGS
     STDIN_TEXTS[display] = source.text
     result = process_source(source, display, settings, report.mode, settings.unsafe_fixes)
@@ -318,7 +318,7 @@ def _report(results: list[FileResult], report: Report) -> int:
         if report.show_fixes and fixed and report.output_format in ("text", "concise", "full"):
             rendered = f"{rendered}\n\n{fix_summary(results)}" if rendered else fix_summary(results)
         if report.output_file is not None:
-            report.output_file.write_text(rendered + ("\n" if rendered else ""), encoding="utf-8")
+            failed = not _write_output_file(report.output_file, rendered) or failed
         elif rendered:
             click.echo(rendered)
     if failed:
@@ -326,6 +326,25 @@ def _report(results: list[FileResult], report: Report) -> int:
     if report.exit_non_zero_on_fix and fixed:
         return EXIT_FINDINGS
     return EXIT_FINDINGS if remaining and not report.exit_zero and not report.fix_only else EXIT_OK
+
+
+def _write_output_file(path: Path, rendered: str) -> bool:
+    """``-o``: missing folders are created (as ruff does). A file that cannot be written is an error (exit 2), and
+    the report goes to stdout instead, so that the run's findings are not lost."""
+    text = rendered + ("\n" if rendered else "")
+    try:
+        try:
+            path.write_text(text, encoding="utf-8")
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        click.echo(f"jaxlint: error: cannot write {path}: {reason}; the report follows on stdout", err=True)
+        if rendered:
+            click.echo(rendered)
+        return False
+    return True
 
 
 def _describe_settings(settings) -> str:
