@@ -256,7 +256,8 @@ class SettingsResolver:
             return self._by_config[config]
         root = config.parent if config is not None else self.cwd
         values = read_config_file(config) if config is not None else {}
-        settings = Settings(config_file=config, root=root, **(values or {}))
+        settings = Settings(config_file=config, root=root, default_excludes="exclude" not in (values or {}),
+                            **(values or {}))
         if "explicit_min_version" in (values or {}):
             settings = replace(settings, min_version_source=f"{config.name}: min-version")
         settings = self._apply_overrides(settings)
@@ -281,6 +282,7 @@ class SettingsResolver:
             changes["output_format"] = o.output_format
         if o.exclude is not None:
             changes["exclude"] = o.exclude
+            changes["default_excludes"] = False
         if o.extend_exclude:
             changes["extend_exclude"] = settings.extend_exclude + o.extend_exclude
         if o.respect_gitignore is not None:

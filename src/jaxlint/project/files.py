@@ -12,13 +12,15 @@ from jaxlint.project.gitignore import IgnoreRules, ignored_by_git
 from jaxlint.project.settings import Settings, path_matches, real_path, relative_posix
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
-# Directories never worth walking into (ruff's defaults, plus jaxlint's cache).
-DEFAULT_EXCLUDES = (
+# Directories never worth walking into, whatever `exclude` says: jaxlint's cache and Python's.
+ALWAYS_EXCLUDED = (".jaxlint_cache", "__pycache__")
+# ruff's default `exclude`: skipped unless `exclude` is set (config or --exclude), which replaces them.
+RUFF_DEFAULT_EXCLUDES = (
     ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox",
     ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", ".vscode",
     "__pypackages__", "_build", "buck-out", "build", "dist", "node_modules", "site-packages", "venv",
-    ".jaxlint_cache", "__pycache__",
 )
+DEFAULT_EXCLUDES = RUFF_DEFAULT_EXCLUDES + ALWAYS_EXCLUDED
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
             continue
         if not is_directory:
             settings = resolver.for_path(given)
-            if force_exclude and (is_excluded(given, settings) or _in_default_excluded_dir(given)
+            if force_exclude and (is_excluded(given, settings) or _in_default_excluded_dir(given, settings)
                                   or (settings.respect_gitignore and ignored_by_git(given))):
                 continue
             resolved = real_path(given)
@@ -71,8 +73,12 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
                 yield SourceFile(file, resolver.for_path(file))
 
 
-def _in_default_excluded_dir(path: Path) -> bool:
-    return any(part in DEFAULT_EXCLUDES for part in path.resolve().parts[:-1])
+def _default_excluded(name: str, settings: Settings | None) -> bool:
+    return name in ALWAYS_EXCLUDED or (name in RUFF_DEFAULT_EXCLUDES and (settings is None or settings.default_excludes))
+
+
+def _in_default_excluded_dir(path: Path, settings: Settings) -> bool:
+    return any(_default_excluded(part, settings) for part in path.resolve().parts[:-1])
 
 
 def _walk(root: Path, resolver: SettingsResolver, suffixes: tuple[str, ...]) -> Iterator[Path]:
@@ -87,7 +93,7 @@ def _walk(root: Path, resolver: SettingsResolver, suffixes: tuple[str, ...]) -> 
         kept = []
         for name in sorted(subdirectories):
             child = here / name
-            if name in DEFAULT_EXCLUDES or (settings is not None and is_excluded(child, settings)):
+            if _default_excluded(name, settings) or (settings is not None and is_excluded(child, settings)):
                 continue
             if ignore is not None and ignore.ignores(name, True):
                 continue

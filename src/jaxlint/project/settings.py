@@ -27,6 +27,9 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     exclude: tuple[str, ...] = ()
     extend_exclude: tuple[str, ...] = ()
+    # ruff's default excludes (.git, .venv, build, ...) apply until `exclude` is set, in the config or on the
+    # command line: as in ruff, `exclude` replaces them and `extend-exclude` adds to them.
+    default_excludes: bool = True
     target_version: Version = NEWEST_KNOWN
     # None when neither given nor pinned by the project: then the range is just the target.
     explicit_min_version: Version | None = None
