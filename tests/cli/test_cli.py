@@ -212,7 +212,7 @@ def test_undecodable_file_is_jax000(tmp_path):
     (tmp_path / "bad.py").write_bytes(data)
     result = run(["--fix", "bad.py"], tmp_path)
     assert result.exit_code == 1
-    assert "bad.py:1:1: JAX000 cannot decode: line 3" in result.output
+    assert "bad.py:3:6: JAX000 cannot decode: line 3" in result.output
     assert (tmp_path / "bad.py").read_bytes() == data
 
 

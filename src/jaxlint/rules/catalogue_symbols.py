@@ -520,8 +520,11 @@ class CatalogueSymbolRule(Rule):
                 return None
             new_module = rep_module
             old_name = _full(alias.name)
+            bound = _full(alias.asname.name) if alias.asname is not None else old_name
             if rep_name != old_name:
-                edits.append(Replace(alias.name, rep_name if alias.asname else f"{rep_name} as {old_name}"))
+                # never ``leaves as leaves``: the alias goes when the new name is the one it bound
+                edits.append(Replace(alias, rep_name) if bound == rep_name else
+                             Replace(alias.name, rep_name if alias.asname else f"{rep_name} as {old_name}"))
         if new_module != module:
             edits.insert(0, Replace(node.module, new_module))
         reps = ", ".join(f"`{e.safe_replacement(self.settings.min_version)}`" for _, e in found)

@@ -311,7 +311,9 @@ such a rewrite are never fixed.
                 imported = _alias_name(alias)
                 if imported in RENAMED:
                     text = RENAMED[imported] if alias.asname is not None else f"{RENAMED[imported]} as {imported}"
-                    safe.append(Replace(alias.name, text))
+                    bound = cst.helpers.get_full_name_for_node(alias.asname.name) if alias.asname else None
+                    # never ``x as x``: the alias goes when the new name is the one it bound
+                    safe.append(Replace(alias, text) if bound == RENAMED[imported] else Replace(alias.name, text))
                 elif imported not in SAME and imported not in ("export", "deserialize"):
                     safe, problem = None, f"`{imported}` has no same-named counterpart in `jax.export`"
                     break
