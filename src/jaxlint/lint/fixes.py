@@ -7,7 +7,7 @@ from typing import Iterable, Mapping, Sequence
 import libcst as cst
 
 from jaxlint.lint.diagnostics import Edit, Fix, LineIndex
-from jaxlint.rules.base import DeleteStatement, FixSpec, InsertAfter, InsertBefore, Replace
+from jaxlint.rules.base import DeleteStatement, FixSpec, InsertAfter, InsertAfterLine, InsertBefore, Replace
 
 
 class EditBuilder:
@@ -34,6 +34,8 @@ class EditBuilder:
             elif isinstance(node_edit, InsertAfter):
                 _, end = self.span(node_edit.node)
                 edits.append(Edit(end, end, node_edit.content))
+            elif isinstance(node_edit, InsertAfterLine):
+                edits.append(self._insert_after_line(node_edit))
             elif isinstance(node_edit, DeleteStatement):
                 edits.append(self._delete_statement(node_edit.node, ancestors))
             else:  # pragma: no cover - a programming error in a rule
@@ -42,6 +44,16 @@ class EditBuilder:
         located = [Edit(e.start, e.end, e.content, self.index.location(e.start), self.index.location(e.end))
                    for e in sorted(edits, key=lambda e: (e.start, e.end))]
         return Fix(spec.applicability, spec.message, tuple(located), probe)
+
+    def _insert_after_line(self, edit: InsertAfterLine) -> Edit:
+        _, end = self.span(edit.node)
+        row = self.index.location(end).row
+        if row < len(self.index.starts):
+            start = self.index.starts[row]
+            return Edit(start, start, edit.content)
+        # the node ends on the last line, which has no newline: the content starts one
+        newline = "\r\n" if "\r\n" in self.source else "\n"
+        return Edit(len(self.source), len(self.source), newline + edit.content.rstrip("\r\n"))
 
     def _delete_statement(self, statement: cst.CSTNode, ancestors: Sequence[cst.CSTNode]) -> Edit:
         line_index = _last_index(ancestors, (cst.SimpleStatementLine, cst.SimpleStatementSuite))

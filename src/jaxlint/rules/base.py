@@ -80,13 +80,22 @@ class InsertAfter:
 
 
 @dataclass(frozen=True)
+class InsertAfterLine:
+    """Insert ``content`` (whole lines) at the start of the line after the one where ``node`` ends: after its
+    trailing comment, before the blank lines and comments that lead the next statement."""
+
+    node: cst.CSTNode
+    content: str
+
+
+@dataclass(frozen=True)
 class DeleteStatement:
     """Delete one small statement (``x = 1``, an ``import``...), its line when it stands alone, or leave ``pass``."""
 
     node: cst.BaseSmallStatement
 
 
-NodeEdit = Replace | InsertBefore | InsertAfter | DeleteStatement
+NodeEdit = Replace | InsertBefore | InsertAfter | InsertAfterLine | DeleteStatement
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ Not a rule module itself (the name does not match ``jaxNNN_*``). A rule subclass
 - a symbol rename is safe only when ``Entry.safe_replacement(min_version)`` names a spelling (same object or a
   documented equivalent, existing at the min version); the replacement is spelled through the user's own alias when
   it lies under it (``jnp.X``), fully otherwise (``jax....``, only when the chain starts at ``jax``), and
-  ``import <module>`` is added at the top of the import block when ``import jax`` does not load that module;
+  ``import <module>`` is added where isort would put it (``added_imports``) when no import of the file loads
+  that module;
 - ``from M import a, b`` is rewritten when every imported name maps to the same new module; the local names are kept
   (``from jax.errors import JaxprTypeError``; ``... import new as old`` when the name changed);
 - importing ``jax.cloud_tpu_init`` is deleted (``import jax`` kept when the statement was what bound ``jax``);
@@ -18,6 +19,7 @@ Not a rule module itself (the name does not match ``jaxNNN_*``). A rule subclass
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import ClassVar
 
 import libcst as cst
@@ -27,9 +29,9 @@ from jaxlint.lint.context import in_compat_code, silent_import_guard
 from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
-from jaxlint.rules import catalogue_messages, catalogue_rewrites, unused_imports
+from jaxlint.rules import added_imports, catalogue_messages, catalogue_rewrites, unused_imports
 from jaxlint.project.versions import Version
-from jaxlint.rules.base import DeleteStatement, InsertBefore, Replace, Rule, safe_fix
+from jaxlint.rules.base import DeleteStatement, Replace, Rule, safe_fix
 
 # Modules that ``import jax`` loads in every release of the window (measured in 0.4.23, 0.10.2 and 0.12.0.1):
 # ``jax.<these>.name`` needs no extra import.
@@ -176,18 +178,16 @@ class CatalogueSymbolRule(Rule):
         return cache[module]
 
     def _import_edit(self, module: str, replaces: str | None = None, force: bool = False):
-        """``import module`` before the first import of the module body (None: already there or not needed;
-        also when ``import <replaces>`` is there: JAX101 rewrites that statement into ``import module``).
-        ``force``: the import is what binds ``jax`` (needed even for a module that ``import jax`` loads)."""
+        """``import module`` where isort would put it (None: already there or not needed: ``import jax`` or
+        another import of the file loads it, or ``import <replaces>`` is there: JAX101 rewrites that statement into
+        ``import module``). ``force``: the import is what binds ``jax`` (needed even for a loaded module)."""
         if self._imports_module(module) or (not force and (module in LOADED_BY_IMPORT_JAX or (
-                replaces is not None and self._imports_module(replaces)))):
+                replaces is not None and self._imports_module(replaces)) or added_imports.loads(
+                    self.context.module, module))):
             return None
-        for statement in self.context.module.body:
-            if isinstance(statement, cst.SimpleStatementLine) and any(
-                    isinstance(s, (cst.Import, cst.ImportFrom)) and not (
-                        isinstance(s, cst.ImportFrom) and _full(s.module) == "__future__") for s in statement.body):
-                return InsertBefore(statement, f"import {module}\n")
-        return False  # no import block: do not guess where to put one
+        roots = (self.settings.root,) + ((Path(self.context.path).parent,) if self.context.path else ())
+        edit = added_imports.placement(self.context.module, module, roots)
+        return False if edit is None else edit  # no import block: do not guess where to put one
 
     # -- attribute chains ----------------------------------------------------------------------------------------
     def _site(self, node: cst.Attribute) -> tuple[cst.Attribute, Entry] | None:

@@ -327,10 +327,11 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
             import jax
             jax.core.DebugInfo
         """, fixed="""
-            import jax.extend.core
             import jax
+            import jax.extend.core
             jax.extend.core.DebugInfo
-        """, min_version="0.10.2", note="jax.extend is not loaded by import jax: the import is added"),
+        """, min_version="0.10.2", note="jax.extend is not loaded by import jax: the import is added where isort "
+                                         "puts it"),
         Invalid("""
             import jax
             x = jax.core.abstract_token

@@ -11,6 +11,7 @@ from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
 from jaxlint.project.index import READS_THREAD_RESOURCES, active_index
+from jaxlint.rules import added_imports
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
 from jaxlint.rules.pjit_specs import PjitSpecFinder
 from jaxlint.rules.project_reach import ProjectReach
@@ -629,6 +630,9 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         return "missing" if not self.context.resolver.module_scope.star_imports else "other"
 
     def _import_jax(self) -> NodeEdit:
+        placed = added_imports.placement(self.context.module, "jax", (self.settings.root,))
+        if placed is not None:  # where isort would put it
+            return placed
         body = list(self.context.module.body)
         newline = self.context.module.default_newline
         index = 0
