@@ -11,7 +11,7 @@ FINDING = "a.py:2:5: JAX202 [*] `wrap_negative_indices=None`"
 
 def test_output_file_into_missing_folders_creates_them(tmp_path):
     (tmp_path / "a.py").write_text(NONE_ARG)
-    result = run(["-n", "--exit-zero", "-o", "reports/lint/out.txt", "a.py"], tmp_path)
+    result = run(["--no-cache", "--exit-zero", "-o", "reports/lint/out.txt", "a.py"], tmp_path)
     assert result.exit_code == 0 and result.output == ""
     written = (tmp_path / "reports/lint/out.txt").read_text()
     assert written.startswith(FINDING) and written.endswith("[*] 1 fixable with the `--fix` option.\n")
@@ -20,7 +20,7 @@ def test_output_file_into_missing_folders_creates_them(tmp_path):
 def test_output_file_that_cannot_be_written_is_an_error_and_the_report_goes_to_stdout(tmp_path):
     (tmp_path / "a.py").write_text(NONE_ARG)
     (tmp_path / "taken").write_text("a file, not a folder\n")
-    result = run(["-n", "--exit-zero", "-o", "taken/out.txt", "a.py"], tmp_path)
+    result = run(["--no-cache", "--exit-zero", "-o", "taken/out.txt", "a.py"], tmp_path)
     assert result.exit_code == 2  # an error, even with --exit-zero (as ruff)
     assert result.stderr == "jaxlint: error: cannot write taken/out.txt: Not a directory; the report follows on stdout\n"
     assert result.stdout.startswith(FINDING)
@@ -37,7 +37,7 @@ def test_n_is_no_cache(tmp_path):
 
 def test_fix_statistics_reports_the_fixed_count_when_nothing_remains(tmp_path):
     (tmp_path / "a.py").write_text(NONE_ARG)
-    result = run(["-n", "--fix", "--statistics"], tmp_path)
+    result = run(["--no-cache", "--fix", "--statistics"], tmp_path)
     assert result.exit_code == 0
     assert result.stdout == "Found 1 error (1 fixed, 0 remaining).\n"
     assert (tmp_path / "a.py").read_text() == NONE_ARG_FIXED
@@ -46,7 +46,7 @@ def test_fix_statistics_reports_the_fixed_count_when_nothing_remains(tmp_path):
 def test_fix_statistics_ends_with_the_fixed_count_as_ruff(tmp_path):
     (tmp_path / "a.py").write_text(NONE_ARG)
     (tmp_path / "b.py").write_text(NO_FIX)
-    result = run(["-n", "--fix", "--statistics"], tmp_path)
+    result = run(["--no-cache", "--fix", "--statistics"], tmp_path)
     assert result.exit_code == 1
     assert result.stdout == "1\tJAX202\t[ ] take-along-axis-wrap\nFound 2 errors (1 fixed, 1 remaining).\n"
 
@@ -85,10 +85,10 @@ def test_exclude_in_the_config_replaces_the_default_excludes(tmp_path):
 
 def test_undecodable_byte_is_reported_where_it_is(tmp_path):
     (tmp_path / "bad.py").write_bytes(b"x = 1\ny = '\xc3\xa9\xff'\n")
-    result = run(["-n", "bad.py"], tmp_path)
+    result = run(["--no-cache", "bad.py"], tmp_path)
     assert result.exit_code == 1
     assert result.stdout.startswith("bad.py:2:7: JAX000 cannot decode: line 2: byte b'\\xff' at offset 13")
-    stdin = run(["-n", "-", "--stdin-filename", "bad.py"], tmp_path, input=b"x = 1\ny = '\xc3\xa9\xff'\n")
+    stdin = run(["--no-cache", "-", "--stdin-filename", "bad.py"], tmp_path, input=b"x = 1\ny = '\xc3\xa9\xff'\n")
     assert stdin.stdout.startswith("bad.py:2:7: JAX000 cannot decode: line 2:")
 
 
@@ -97,7 +97,7 @@ def test_renamed_from_import_never_aliases_a_name_to_itself(tmp_path):
               "from jax.experimental.export import minimum_supported_serialization_version as "
               "minimum_supported_calling_convention_version\n")
     (tmp_path / "m.py").write_text(source)
-    result = run(["-n", "--isolated", "--fix", "--min-version", "0.4.30", "--select", "JAX101,JAX302", "m.py"],
+    result = run(["--no-cache", "--isolated", "--fix", "--min-version", "0.4.30", "--select", "JAX101,JAX302", "m.py"],
                  tmp_path)
     assert (tmp_path / "m.py").read_text() == (
         "from jax.tree import leaves, map as tree_map\n"

@@ -12,7 +12,7 @@ CORE_FIXED = 'x = jax.extend.core.Primitive("p")\n'
 
 def _fix(tmp_path, source: str, *args: str) -> str:
     (tmp_path / "m.py").write_text(source)
-    run(["-n", "--isolated", "--fix", "--min-version", "0.10.2", *args, "m.py"], tmp_path)
+    run(["--no-cache", "--isolated", "--fix", "--min-version", "0.10.2", *args, "m.py"], tmp_path)
     return (tmp_path / "m.py").read_text()
 
 

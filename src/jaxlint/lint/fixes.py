@@ -40,10 +40,67 @@ class EditBuilder:
                 edits.append(self._delete_statement(node_edit.node, ancestors))
             else:  # pragma: no cover - a programming error in a rule
                 raise TypeError(f"unknown edit {node_edit!r}")
+        edits += self._realign_continuations(edits, ancestors)
         probe = self.span(spec.probe) if spec.probe is not None else None
         located = [Edit(e.start, e.end, e.content, self.index.location(e.start), self.index.location(e.end))
                    for e in sorted(edits, key=lambda e: (e.start, e.end))]
         return Fix(spec.applicability, spec.message, tuple(located), probe)
+
+    def _realign_continuations(self, edits: Sequence[Edit], ancestors: Sequence[cst.CSTNode]) -> list[Edit]:
+        """Keep continuation lines aligned when an edit changes the length of a line before what they align to:
+        ``pjit(f, in_axis_resources=(a,`` then ``b)`` under the ``a``: renamed to ``in_shardings=``, the ``b``
+        moves left with it. A continuation line aligns to a column of the nearest line above that starts left of
+        it; it moves as that column moved (that line's own move, plus the edits on it before the column). Only
+        within the statement, and never where a string spans lines, a backslash continues one, or tabs indent."""
+        shifts: dict[int, list[tuple[int, int]]] = {}  # row -> [(0-based column of an edit, its length change)]
+        for edit in edits:
+            old = self.source[edit.start:edit.end]
+            delta = len(edit.content) - len(old)
+            if delta and "\n" not in old and "\n" not in edit.content:
+                where = self.index.location(edit.start)
+                shifts.setdefault(where.row, []).append((where.column - 1, delta))
+        region = self._statement_region(ancestors) if shifts else None
+        if region is None:
+            return []
+        first_row, last_row = self.index.location(region[0]).row, self.index.location(region[1]).row
+        if not any(first_row <= row < last_row for row in shifts):
+            return []  # the common case: the edits are on the statement's last line (or outside it)
+        text = self.source[self.index.starts[first_row - 1]:region[1]]
+        if '"""' in text or "\'\'\'" in text or "\\\n" in text or "\\\r\n" in text or "\t" in text:
+            return []
+        moved: list[Edit] = []
+        stack: list[tuple[int, int, int]] = []  # (indent, row, its move): the lines left of every later one
+        for row in range(first_row, last_row + 1):
+            line = self.index.line_text(row)
+            body = line.lstrip(" ")
+            if not body:
+                continue
+            indent = len(line) - len(body)
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            move = 0
+            if stack and row > first_row:
+                _, anchor, anchor_move = stack[-1]
+                move = anchor_move + sum(delta for column, delta in shifts.get(anchor, ()) if column < indent)
+                if move and indent + move > 0:
+                    start = self.index.starts[row - 1]
+                    moved.append(Edit(start, start + indent, " " * (indent + move)))
+                else:
+                    move = 0
+            stack.append((indent, row, move))
+        return moved
+
+    def _statement_region(self, ancestors: Sequence[cst.CSTNode]) -> tuple[int, int] | None:
+        """The text of the statement the edits are in: a simple statement line, or a compound statement's header."""
+        for node in reversed(ancestors):
+            if isinstance(node, cst.SimpleStatementLine):
+                return self.span(node)
+            if isinstance(node, cst.BaseCompoundStatement):
+                body = getattr(node, "body", None)
+                if not isinstance(body, cst.BaseSuite) or body not in self.spans:
+                    return None
+                return self.span(node)[0], self.span(body)[0]
+        return None
 
     def _insert_after_line(self, edit: InsertAfterLine) -> Edit:
         _, end = self.span(edit.node)
