@@ -97,7 +97,7 @@ class EditBuilder:
                 return self.span(node)
             if isinstance(node, cst.BaseCompoundStatement):
                 body = getattr(node, "body", None)
-                if not isinstance(body, cst.BaseSuite) or body not in self.spans:
+                if not isinstance(body, cst.BaseSuite):
                     return None
                 return self.span(node)[0], self.span(body)[0]
         return None

@@ -10,6 +10,7 @@ byte-identical; a notebook without fixes is never written at all.
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import dataclasses
 import difflib
@@ -38,6 +39,8 @@ class Cell:
     text: str  # the original source, joined
     masked: MaskedCell
     broken: ParseFailure | None = None
+    # A broken cell's imports before its syntax error: later cells still see what they bind (as ruff recovers).
+    recovered: str = ""
 
 
 @dataclass
@@ -79,8 +82,25 @@ def load_notebook(raw: str) -> Notebook:
         entry = Cell(index + 1, text, masked)
         if not masked.skipped and masked.text.strip():
             entry.broken = syntax_failure(masked.text)
+            if entry.broken is not None:
+                entry.recovered = recovered_imports(masked.text, entry.broken.row)
         notebook.cells.append(entry)
     return notebook
+
+
+def recovered_imports(text: str, error_row: int) -> str:
+    """The top-level imports among the statements before the syntax error: the longest run of whole lines before
+    its row that parses (a statement the error cuts through is left out), one import a line."""
+    lines = text.splitlines(keepends=True)
+    for end in range(min(error_row - 1, len(lines)), 0, -1):
+        prefix = "".join(lines[:end])
+        try:
+            tree = ast.parse(prefix)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        imports = [ast.get_source_segment(prefix, s) for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
+        return "".join(f"{segment}\n" for segment in imports if segment)
+    return ""
 
 
 # -- the joined module ---------------------------------------------------------------------------------------------
@@ -90,18 +110,23 @@ class Joined:
     cells: list[Cell]  # the cells in the joined text, in order
     start_rows: list[int]  # 1-based row in ``text`` of each cell's first line
     added_newline: list[bool]
+    # Broken cells in the text by their recovered imports only: nothing is reported or fixed there.
+    recovered: frozenset[int] = frozenset()
 
 
-def join_cells(cells: list[Cell]) -> Joined:
+def join_cells(cells: list[Cell], *, recover: bool = True) -> Joined:
     parts: list[str] = []
     included: list[Cell] = []
     start_rows: list[int] = []
     added: list[bool] = []
+    recovered: set[int] = set()
     row = 1
     for cell in cells:
-        if cell.masked.skipped or cell.broken is not None:
+        if cell.masked.skipped or (cell.broken is not None and not (recover and cell.recovered)):
             continue
-        text = cell.masked.text
+        text = cell.recovered if cell.broken is not None else cell.masked.text
+        if cell.broken is not None:
+            recovered.add(cell.number)
         if included:
             parts.append(f"{BOUNDARY} {cell.number}\n")
             row += 1
@@ -113,7 +138,13 @@ def join_cells(cells: list[Cell]) -> Joined:
         added.append(needs_newline)
         parts.append(text)
         row += text.count("\n")
-    return Joined("".join(parts), included, start_rows, added)
+    return Joined("".join(parts), included, start_rows, added, frozenset(recovered))
+
+
+def _reported(joined: Joined, diagnostics) -> list[Diagnostic]:
+    """The diagnostics mapped to their cells, less those in a broken cell's recovered imports."""
+    mapped = [_map_diagnostic(joined, d) for d in diagnostics]
+    return [d for d in mapped if d.cell not in joined.recovered]
 
 
 def _locate(joined: Joined, location: Location) -> tuple[int, Location]:
@@ -156,6 +187,10 @@ def split_fixed(joined: Joined, fixed: str) -> dict[int, str] | None:
         return None
     out: dict[int, str] = {}
     for cell, text, added in zip(joined.cells, texts, joined.added_newline):
+        if cell.number in joined.recovered:
+            if text != cell.recovered:
+                return None  # a fix reached into a broken cell: not this way
+            continue
         if added:
             if not text.endswith("\n"):
                 return None
@@ -180,21 +215,24 @@ def lint_notebook_text(raw: str, display: str, settings: Settings, mode: Mode, u
         return result, None
     broken = _broken_diagnostics(notebook.cells, display)
     joined = join_cells(notebook.cells)
-    if not joined.cells:
+    if len(joined.cells) == len(joined.recovered):  # no cell to check
         result.diagnostics = broken
         return result, None
     if mode is Mode.CHECK:
         diagnostics = lint_source(joined.text, display, settings).diagnostics
-        result.diagnostics = sorted(broken + [_map_diagnostic(joined, d) for d in diagnostics],
-                                    key=Diagnostic.sort_key)
+        result.diagnostics = sorted(broken + _reported(joined, diagnostics), key=Diagnostic.sort_key)
         return result, None
     outcome = fix_source(joined.text, display, settings, unsafe=unsafe)
     new_cells = split_fixed(joined, outcome.source) if outcome.source != joined.text else None
+    if new_cells is None and joined.recovered and outcome.source != joined.text:
+        # A fix changed a broken cell's recovered imports: fix without them, as if the cell were not there.
+        joined = join_cells(notebook.cells, recover=False)
+        outcome = fix_source(joined.text, display, settings, unsafe=unsafe)
+        new_cells = split_fixed(joined, outcome.source) if outcome.source != joined.text else None
     if new_cells is None:
         # Nothing changed, or a fix crossed a cell boundary or an IPython line: write nothing, report everything.
         diagnostics = lint_source(joined.text, display, settings).diagnostics
-        result.diagnostics = sorted(broken + [_map_diagnostic(joined, d) for d in diagnostics],
-                                    key=Diagnostic.sort_key)
+        result.diagnostics = sorted(broken + _reported(joined, diagnostics), key=Diagnostic.sort_key)
         return result, None
     # Remaining findings are located in the fixed text: re-join it to map rows to cells.
     fixed_cells = []
@@ -203,10 +241,9 @@ def lint_notebook_text(raw: str, display: str, settings: Settings, mode: Mode, u
             fixed_cells.append(Cell(cell.number, new_cells[cell.number], mask_cell(new_cells[cell.number])))
         else:
             fixed_cells.append(cell)
-    fixed_joined = join_cells(fixed_cells)
-    result.diagnostics = sorted(broken + [_map_diagnostic(fixed_joined, d) for d in outcome.remaining],
-                                key=Diagnostic.sort_key)
-    result.rejected = [_map_diagnostic(joined, d) for d in outcome.rejected]
+    fixed_joined = join_cells(fixed_cells, recover=bool(joined.recovered))
+    result.diagnostics = sorted(broken + _reported(fixed_joined, outcome.remaining), key=Diagnostic.sort_key)
+    result.rejected = _reported(joined, outcome.rejected)
     for record in outcome.applied:
         _, location = _locate(joined, Location(record.row, record.column))
         record.row, record.column = location.row, location.column
