@@ -86,7 +86,8 @@ class Report:
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
 @click.option("--exclude", multiple=True, metavar="PATTERN",
-              help="Paths to leave out (globs, comma-separated or repeated). Replaces `exclude` from the config.")
+              help="Paths to leave out (globs, comma-separated or repeated). Replaces `exclude` from the config and "
+                   "the default excludes (.git, .venv, build, ...): `--exclude ''` keeps none of them.")
 @click.option("--extend-exclude", multiple=True, metavar="PATTERN",
               help="Paths to leave out in addition to `exclude`.")
 @click.option("--respect-gitignore/--no-respect-gitignore", default=None,
@@ -97,7 +98,8 @@ class Report:
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="Output format.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
 @click.option("--statistics", "show_statistics", is_flag=True,
-              help="Print counts per rule instead of findings (with --fix: of what remains).")
+              help="Print counts per rule instead of findings, marked [*] all fixable, [-] some, [ ] none (with "
+                   "--fix: of what remains, then the fixed count).")
 @click.option("--stdin-filename", type=click.Path(path_type=Path), help="The name of the file read from stdin.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes even to paths given on the command line.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, and exit.")
@@ -107,7 +109,7 @@ class Report:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Parallel processes (default: the number of CPU cores).")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the findings to this file instead of stdout.")
+              help="Write the findings to this file instead of stdout (missing folders are created).")
 @click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Use this configuration file instead of discovering one.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
