@@ -47,6 +47,30 @@ def _fix(tmp_path, source: str, *args: str) -> str:
      "    g, in_shardings=(a,\n"
      "                     b),\n"
      ")\n"),
+    # a bracket that ends its line: the lines after it are indented from the line's start, not aligned to it
+    ("s = pjit(\n"
+     "    f,\n"
+     "    in_axis_resources=(\n"
+     "        a,\n"
+     "        b,\n"
+     "    ),\n"
+     "    out_axis_resources=c,\n"
+     ")\n",
+     "s = pjit(\n"
+     "    f,\n"
+     "    in_shardings=(\n"
+     "        a,\n"
+     "        b,\n"
+     "    ),\n"
+     "    out_shardings=c,\n"
+     ")\n"),
+    # a hanging indent under a line that moved moves with it
+    ("t = pjit(g, in_axis_resources=(a,\n"
+     "                               [\n"
+     "                                   c]))\n",
+     "t = pjit(g, in_shardings=(a,\n"
+     "                          [\n"
+     "                              c]))\n"),
     # aligned to a bracket on a line the fix does not touch
     ("x = pjit(g, in_axis_resources=a,\n"
      "         out_axis_resources=h(1,\n"
@@ -60,9 +84,9 @@ def test_keyword_rename_keeps_continuations_aligned(tmp_path, before, after):
 
 
 def test_inserted_wrapper_moves_the_aligned_arguments(tmp_path):
-    source = "import jax.numpy as jnp\nys = jnp.meshgrid(a,\n                 b)\nys.append(1)\n"
+    source = "import jax.numpy as jnp\nys = jnp.meshgrid(a,\n                  b)\nys.append(1)\n"
     assert _fix(tmp_path, source, "--select", "JAX201") == \
-        "import jax.numpy as jnp\nys = list(jnp.meshgrid(a,\n                      b))\nys.append(1)\n"
+        "import jax.numpy as jnp\nys = list(jnp.meshgrid(a,\n                       b))\nys.append(1)\n"
 
 
 def test_no_realignment_inside_a_multiline_string(tmp_path):

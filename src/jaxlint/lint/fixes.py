@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import bisect
+import io
+import tokenize
 from typing import Iterable, Mapping, Sequence
 
 import libcst as cst
@@ -49,9 +51,10 @@ class EditBuilder:
     def _realign_continuations(self, edits: Sequence[Edit], ancestors: Sequence[cst.CSTNode]) -> list[Edit]:
         """Keep continuation lines aligned when an edit changes the length of a line before what they align to:
         ``pjit(f, in_axis_resources=(a,`` then ``b)`` under the ``a``: renamed to ``in_shardings=``, the ``b``
-        moves left with it. A continuation line aligns to a column of the nearest line above that starts left of
-        it; it moves as that column moved (that line's own move, plus the edits on it before the column). Only
-        within the statement, and never where a string spans lines, a backslash continues one, or tabs indent."""
+        moves left with it. A line inside brackets follows its innermost open bracket (pycodestyle's model): one
+        with text after it on its line aligns the lines below to it, and they move as the bracket moved (its
+        line's own move, plus the edits before it); one that ends its line gives them a hanging indent, which moves
+        only as the bracket's line moved. Only within the statement, and never where tabs indent."""
         shifts: dict[int, list[tuple[int, int]]] = {}  # row -> [(0-based column of an edit, its length change)]
         for edit in edits:
             old = self.source[edit.start:edit.end]
@@ -66,28 +69,40 @@ class EditBuilder:
         if not any(first_row <= row < last_row for row in shifts):
             return []  # the common case: the edits are on the statement's last line (or outside it)
         text = self.source[self.index.starts[first_row - 1]:region[1]]
-        if '"""' in text or "\'\'\'" in text or "\\\n" in text or "\\\r\n" in text or "\t" in text:
+        if "\t" in text:
             return []
+        try:
+            tokens = [t for t in tokenize.generate_tokens(io.StringIO(text.lstrip(" ")).readline)
+                      if t.type not in (tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
+        except (tokenize.TokenError, SyntaxError):
+            return []
+        offset = len(text) - len(text.lstrip(" "))  # the first line's indentation, stripped for the tokenizer
         moved: list[Edit] = []
-        stack: list[tuple[int, int, int]] = []  # (indent, row, its move): the lines left of every later one
-        for row in range(first_row, last_row + 1):
-            line = self.index.line_text(row)
-            body = line.lstrip(" ")
-            if not body:
-                continue
-            indent = len(line) - len(body)
-            while stack and stack[-1][0] >= indent:
-                stack.pop()
-            move = 0
-            if stack and row > first_row:
-                _, anchor, anchor_move = stack[-1]
-                move = anchor_move + sum(delta for column, delta in shifts.get(anchor, ()) if column < indent)
-                if move and indent + move > 0:
+        lead: dict[int, int] = {first_row: 0}  # row -> how far its indentation moved
+        brackets: list[tuple[int, int, bool]] = []  # open: (row, column, ends its line)
+        previous_end = 1  # the (tokenizer's) row where the previous token ended
+        for index, token in enumerate(tokens):
+            row = token.start[0] + first_row - 1
+            column = token.start[1] + (offset if token.start[0] == 1 else 0)
+            starts_line = token.start[0] > previous_end  # not after a string that spans lines
+            previous_end = token.end[0]
+            if starts_line and token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER):
+                move = 0
+                if brackets:
+                    bracket_row, bracket_column, hanging = brackets[-1]
+                    move = lead.get(bracket_row, 0)
+                    if not hanging and column > bracket_column:
+                        move += sum(delta for at, delta in shifts.get(bracket_row, ()) if at < bracket_column)
+                if move and column + move > 0:
                     start = self.index.starts[row - 1]
-                    moved.append(Edit(start, start + indent, " " * (indent + move)))
-                else:
-                    move = 0
-            stack.append((indent, row, move))
+                    moved.append(Edit(start, start + column, " " * (column + move)))
+                lead[row] = move if column + move > 0 else 0
+            if token.type == tokenize.OP and token.string in "([{":
+                following = tokens[index + 1] if index + 1 < len(tokens) else None
+                ends_line = following is None or following.type in (tokenize.NL, tokenize.NEWLINE)
+                brackets.append((row, column, ends_line))
+            elif token.type == tokenize.OP and token.string in ")]}" and brackets:
+                brackets.pop()
         return moved
 
     def _statement_region(self, ancestors: Sequence[cst.CSTNode]) -> tuple[int, int] | None:
