@@ -68,7 +68,7 @@ def test_catalogue_rename_below_its_replacement_says_which_release_it_needs(tmp_
 def test_var_with_the_suffix_argument_is_not_renamed_where_the_replacement_rejects_it(tmp_path):
     assert CALL_LIMITS["jax.extend.core.Var"].since == "0.6.2"
     out = fixed(tmp_path, VAR, "--select", "JAX101", "--min-version", "0.5.0")
-    assert out == 'import jax.extend.core\nimport jax\nv = jax.core.Var("", aval)\nw = jax.extend.core.Var(aval)\n'
+    assert out == 'import jax\nimport jax.extend.core\nv = jax.core.Var("", aval)\nw = jax.extend.core.Var(aval)\n'
     suffix = findings(tmp_path, VAR, "--select", "JAX101", "--min-version", "0.5.0")[0]
     assert suffix["fix"] is None
     assert suffix["fix_withheld"] == {
@@ -78,7 +78,7 @@ def test_var_with_the_suffix_argument_is_not_renamed_where_the_replacement_rejec
 
 def test_var_with_the_suffix_argument_is_renamed_at_a_target_that_still_takes_it(tmp_path):
     out = fixed(tmp_path, VAR, "--select", "JAX101", "--min-version", "0.5.0", "--target-version", "0.6.0")
-    assert out == 'import jax.extend.core\nimport jax\nv = jax.extend.core.Var("", aval)\nw = jax.extend.core.Var(aval)\n'
+    assert out == 'import jax\nimport jax.extend.core\nv = jax.extend.core.Var("", aval)\nw = jax.extend.core.Var(aval)\n'
 
 
 def test_array_attributes_below_jax_array_are_not_rewritten(tmp_path):

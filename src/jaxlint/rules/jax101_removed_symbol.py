@@ -258,6 +258,7 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
                 return x * n
         """, fixed="""
             import functools
+
             import jax
 
 
@@ -513,8 +514,8 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
             call = ffi.ffi_call
             register = ffi.register_ffi_target
         """, fixed="""
-            import jax.ffi
             import jax
+            import jax.ffi
 
             call = jax.ffi.ffi_call
             register = jax.ffi.register_ffi_target
@@ -525,8 +526,8 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
 
             platform = xla_bridge.get_backend().platform
         """, fixed="""
-            import jax.extend.backend
             import jax
+            import jax.extend.backend
 
             platform = jax.extend.backend.get_backend().platform
         """, count=2, min_version="0.4.33", note="jax.lib.xla_bridge: the import goes with its uses"),
@@ -540,8 +541,8 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
             a = abstract_arrays.ShapedArray((2,), jnp.float32)
             b = ffi.ffi_call
         """, fixed="""
-            import jax.ffi
             import jax
+            import jax.ffi
             from jax import numpy as jnp; from jax.extend import (
                 backend,
             )
@@ -560,8 +561,8 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
             shaped = abstract_arrays
             backend = xla_bridge.get_backend()
         """, fixed="""
-            import jax.extend.backend
             import jax
+            import jax.extend.backend
             from jax import abstract_arrays
             from jax.lib import xla_bridge
 

@@ -89,8 +89,8 @@ def load_notebook(raw: str) -> Notebook:
 
 
 def recovered_imports(text: str, error_row: int) -> str:
-    """The top-level imports among the statements before the syntax error: the longest run of whole lines before
-    its row that parses (a statement the error cuts through is left out), one import a line."""
+    """The top-level imports among the statements before the syntax error: those of the longest run of whole lines
+    before its row that parses (a statement the error cuts through is left out)."""
     lines = text.splitlines(keepends=True)
     for end in range(min(error_row - 1, len(lines)), 0, -1):
         prefix = "".join(lines[:end])
@@ -98,8 +98,8 @@ def recovered_imports(text: str, error_row: int) -> str:
             tree = ast.parse(prefix)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-        imports = [ast.get_source_segment(prefix, s) for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
-        return "".join(f"{segment}\n" for segment in imports if segment)
+        # One line each, with a `# noqa`: no rule reports (or fixes) what stands in for the broken cell.
+        return "".join(f"{ast.unparse(s)}  # noqa\n" for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom)))
     return ""
 
 
