@@ -47,8 +47,15 @@ def _fix(tmp_path, source: str, *args: str) -> str:
      "    g, in_shardings=(a,\n"
      "                     b),\n"
      ")\n"),
+    # a comment line moves as the code around it
+    ("f = pjit(g, in_axis_resources=(a,  # first\n"
+     "                               # the second\n"
+     "                               b))\n",
+     "f = pjit(g, in_shardings=(a,  # first\n"
+     "                          # the second\n"
+     "                          b))\n"),
     # a bracket that ends its line: the lines after it are indented from the line's start, not aligned to it
-    ("s = pjit(\n"
+    ("s = pjit(  # comment\n"
      "    f,\n"
      "    in_axis_resources=(\n"
      "        a,\n"
@@ -56,7 +63,7 @@ def _fix(tmp_path, source: str, *args: str) -> str:
      "    ),\n"
      "    out_axis_resources=c,\n"
      ")\n",
-     "s = pjit(\n"
+     "s = pjit(  # comment\n"
      "    f,\n"
      "    in_shardings=(\n"
      "        a,\n"

@@ -73,7 +73,7 @@ class EditBuilder:
             return []
         try:
             tokens = [t for t in tokenize.generate_tokens(io.StringIO(text.lstrip(" ")).readline)
-                      if t.type not in (tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
+                      if t.type not in (tokenize.INDENT, tokenize.DEDENT)]
         except (tokenize.TokenError, SyntaxError):
             return []
         offset = len(text) - len(text.lstrip(" "))  # the first line's indentation, stripped for the tokenizer
@@ -98,7 +98,7 @@ class EditBuilder:
                     moved.append(Edit(start, start + column, " " * (column + move)))
                 lead[row] = move if column + move > 0 else 0
             if token.type == tokenize.OP and token.string in "([{":
-                following = tokens[index + 1] if index + 1 < len(tokens) else None
+                following = next((t for t in tokens[index + 1:index + 3] if t.type != tokenize.COMMENT), None)
                 ends_line = following is None or following.type in (tokenize.NL, tokenize.NEWLINE)
                 brackets.append((row, column, ends_line))
             elif token.type == tokenize.OP and token.string in ")]}" and brackets:
