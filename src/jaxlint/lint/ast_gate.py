@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+import weakref
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol, Sequence
 
@@ -54,8 +55,13 @@ class AstFacts:
     tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
     statements: list["AstFacts"] = field(default_factory=list)  # of each top-level statement (``statement_facts``)
     _referenced: set[str] | None = None
-    # a statement's facts: those of its whole file (whose ``calls`` are complete once the walk is done)
-    file: "AstFacts | None" = None
+    # a statement's facts: those of its whole file (whose ``calls`` are complete once the walk is done), held
+    # weakly: the file's facts list their statements, and a cycle would keep every tree until the rare collector
+    _file: "weakref.ref[AstFacts] | None" = None
+
+    @property
+    def file(self) -> "AstFacts | None":
+        return self._file() if self._file is not None else None
 
     # -- queries for rules ---------------------------------------------------------------------------------------
     def qualified_names(self, node: ast.expr) -> set[str]:
@@ -255,7 +261,7 @@ def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
     own = AstFacts(bindings=file_facts.bindings, star_modules=file_facts.star_modules,
                    value_aliases=file_facts.value_aliases, sequence_names=file_facts.sequence_names,
                    other_assigned=file_facts.other_assigned,
-                   kwargs_functions=file_facts.kwargs_functions, file=file_facts)
+                   kwargs_functions=file_facts.kwargs_functions, _file=weakref.ref(file_facts))
     _collect(node, own)
     return own
 
