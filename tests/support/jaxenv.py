@@ -103,6 +103,33 @@ def old_jax_python(version: str, python_minor: str) -> Path:
     return python
 
 
+def python310_target(version: str = "0.6.2") -> Path:
+    """A Python 3.10 venv with ``jax==version`` and its jaxlib at today's packages (the newest JAX that supports
+    3.10): the target of a verify whose baseline is the oldest JAX that installs on 3.10. Skips without 3.10."""
+    env = ENVS / f"target-py310-jax-{version}"
+    python = env / "bin" / "python"
+    marker = env / ".complete"
+    if marker.exists():
+        return python
+    bases = sorted(Path.home().glob(".pyenv/versions/3.10.*/bin/python"))
+    if not bases:
+        pytest.skip("no Python 3.10 (pyenv)")
+    ENVS.mkdir(parents=True, exist_ok=True)
+    with open(ENVS / f".target-py310-{version}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists():
+            return python
+        shutil.rmtree(env, ignore_errors=True)
+        subprocess.run([str(bases[-1]), "-m", "venv", str(env)], check=True)
+        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", f"jax=={version}", f"jaxlib=={version}"],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            shutil.rmtree(env, ignore_errors=True)
+            pytest.fail(f"could not install jax=={version} on Python 3.10:\n{proc.stderr[-2000:]}")
+        marker.write_text(version)
+    return python
+
+
 def uv_executable() -> str:
     """uv for the tests that build environments with it: the one jaxlint would find, else one installed once with
     pip into ``$JAXLINT_JAXENVS/uv-tool`` (skips the test when neither works)."""

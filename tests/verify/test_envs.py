@@ -165,3 +165,29 @@ def test_baseline_jax_0_4_20_built_with_uv_verifies_tree_map(new_python, tmp_pat
     assert not (built / "bin" / "pip").exists()  # uv's venv: every step went through uv
     statuses = {(site["row"], site["code"]): site["status"] for site in report["sites"]}
     assert statuses == {(5, "JAX101"): "verified", (6, "JAX101"): "verified"}, report["sites"]
+
+
+@pytest.mark.jax
+@pytest.mark.slow
+def test_baseline_jax_0_4_13_on_python_3_10_verifies_tree_map_and_tree_leaves(tmp_path):
+    """The oldest JAX that installs on Python 3.10 here (0.4.13) against the newest that supports 3.10 (0.6.2,
+    where jax.tree_map is gone): the baseline gets NumPy 1 and SciPy < 1.13 (PERIOD_CONSTRAINTS), both sites verify."""
+    from tests.support.jaxenv import ENVS, python310_target
+
+    target = python310_target("0.6.2")
+    (tmp_path / "m.py").write_text("import jax\nimport jax.numpy as jnp\n\n"
+                                   "tree = {'a': jnp.ones(2), 'b': [jnp.zeros(3)]}\n"
+                                   "print(jax.tree_map(lambda x: x + 1, tree))\n"
+                                   "print(len(jax.tree_leaves(tree)))\n")
+    env = dict(os.environ, JAXLINT_ENV_DIR=str(ENVS / "verify-envs"), JAXLINT_INSTALLER="pip",
+               PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "verify", "m.py", "--baseline-jax", "0.4.13",
+                           "--target-python", str(target), "--target-version", "0.6.2", "--platform", "cpu",
+                           "--output-format", "json", "--", "python", "m.py"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout)
+    assert (report["baseline"]["jax_version"], report["target"]["jax_version"]) == ("0.4.13", "0.6.2")
+    assert report["baseline"]["python_version"].startswith("3.10")
+    statuses = {(site["row"], site["code"]): site["status"] for site in report["sites"]}
+    assert statuses == {(5, "JAX101"): "verified", (6, "JAX101"): "verified"}, report["sites"]
