@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import libcst as cst
+
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 
@@ -104,3 +106,8 @@ OPTAX: dict[str, Change] = {change.name: change for change in (
              reason=f"optax 0.2.5+ `tree_utils/_deprecations`: `functools.partial(tree_norm, ord={order})`")
       for name, order in (("tree_l1_norm", "1"), ("tree_l2_norm", "2"), ("tree_linf_norm", "jnp.inf"))),
 )}
+
+
+def dotted_name(node: "cst.BaseExpression | None") -> str:
+    """``flax.optim`` for the node that spells it (libcst's own helper); "" for none (``from . import x``)."""
+    return (cst.helpers.get_full_name_for_node(node) or "") if node is not None else ""

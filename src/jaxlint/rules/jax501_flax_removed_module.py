@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.rules.ecosystem import dotted_name
 
 LINEN = ("port the model to `flax.linen` (`class M(nn.Module)` dataclasses with `@nn.compact`, "
          "`variables = model.init(rng, x)`, `model.apply(variables, x)`; flax's \"Upgrading my codebase to Linen\" "
@@ -29,12 +30,6 @@ OPTAX_EQUIVALENTS = {
     "RMSProp": "optax.rmsprop(learning_rate)", "DynamicScale": "flax.training.dynamic_scale.DynamicScale",
     "WeightNorm": "no optax optimizer: normalize the weights in the model (e.g. `nn.WeightNorm`, flax 0.8+)",
 }
-
-
-def _dotted(node: cst.BaseExpression) -> str:
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return node.value if isinstance(node, cst.Name) else ""
 
 
 class FlaxRemovedModule(Rule):
@@ -119,22 +114,22 @@ has none of them.
 
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
-            module = self._removed(_dotted(alias.name))
+            module = self._removed(dotted_name(alias.name))
             if module:
                 self._report(node, module)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None:
             return
-        base = _dotted(node.module)
+        base = dotted_name(node.module)
         module = self._removed(base)
         if module:
-            names = [] if isinstance(node.names, cst.ImportStar) else [_dotted(a.name) for a in node.names]
+            names = [] if isinstance(node.names, cst.ImportStar) else [dotted_name(a.name) for a in node.names]
             self._report(node, module, names[0] if module == "flax.optim" and len(names) == 1 else None)
             return
         if base == "flax" and not isinstance(node.names, cst.ImportStar):
             for alias in node.names:
-                module = self._removed(f"flax.{_dotted(alias.name)}")
+                module = self._removed(f"flax.{dotted_name(alias.name)}")
                 if module:
                     self._report(node, module)
                     return

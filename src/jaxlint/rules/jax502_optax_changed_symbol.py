@@ -5,13 +5,7 @@ import libcst as cst
 
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
-from jaxlint.rules.ecosystem import OPTAX, Change, library_min
-
-
-def _dotted(node: cst.BaseExpression) -> str:
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return node.value if isinstance(node, cst.Name) else ""
+from jaxlint.rules.ecosystem import OPTAX, Change, dotted_name, library_min
 
 
 class OptaxChangedSymbol(Rule):
@@ -137,15 +131,15 @@ optax it needs.
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
             return
-        module = _dotted(node.module)
+        module = dotted_name(node.module)
         for alias in node.names:
-            change = OPTAX.get(f"{module}.{_dotted(alias.name)}")
+            change = OPTAX.get(f"{module}.{dotted_name(alias.name)}")
             if change is None:
                 continue
             edits = None
             rep_module, _, rep_name = (change.replacement or "").rpartition(".")
             if rep_module == module:  # the same module: rename in place, keeping the local name
-                edits = [Replace(alias.name, rep_name if alias.asname else f"{rep_name} as {_dotted(alias.name)}")]
+                edits = [Replace(alias.name, rep_name if alias.asname else f"{rep_name} as {dotted_name(alias.name)}")]
             self._report(node, change, edits)
 
     def _report(self, node: cst.CSTNode, change: Change, edits: list | None) -> None:

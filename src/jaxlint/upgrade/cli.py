@@ -8,22 +8,12 @@ from pathlib import Path
 import click
 
 from jaxlint.ui.options import version_option
+from jaxlint.verify.cli import CommandAfterDashes, trailing_command
 
 EXIT_DONE, EXIT_LEFT, EXIT_ERROR = 0, 1, 2
 
 
-class _UpgradeCommand(click.Command):
-    """Everything after ``--`` is the test command, taken before click sees (and drops) the ``--``."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if "--" in args:
-            cut = args.index("--")
-            ctx.meta["jaxlint.upgrade.command"] = list(args[cut + 1:])
-            args = list(args[:cut])
-        return super().parse_args(ctx, args)
-
-
-@click.command("upgrade", cls=_UpgradeCommand, context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("upgrade", cls=CommandAfterDashes, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("path", required=False, default=".", type=click.Path(exists=True, path_type=Path))
 @click.option("--to", "target", required=True, callback=version_option, metavar="VERSION",
               help="The JAX version to upgrade to.")
@@ -55,7 +45,7 @@ def upgrade_command(path: Path, target, python, target_python, reports, dry_run,
     from jaxlint.upgrade.report import render_json, render_markdown
     from jaxlint.upgrade.steps import Upgrade, UpgradeOptions, default_python
 
-    command = tuple(click.get_current_context().meta.get("jaxlint.upgrade.command", []))
+    command = tuple(trailing_command())
     if migrate_exports is not None:
         out, root = Path(os.path.abspath(migrate_exports)), Path(os.path.abspath(path))
         if root.is_dir() and (out == root or out.is_relative_to(root)):

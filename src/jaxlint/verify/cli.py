@@ -12,18 +12,23 @@ from jaxlint.ui.options import split_codes, version_option
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
 
-class _VerifyCommand(click.Command):
-    """Everything after ``--`` is the user's command, taken before click sees (and drops) the ``--``."""
+class CommandAfterDashes(click.Command):
+    """Everything after ``--`` is the user's command (``trailing_command()``), taken before click sees (and drops)
+    the ``--`` (``verify`` and ``upgrade``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if "--" in args:
             cut = args.index("--")
-            ctx.meta["jaxlint.verify.command"] = list(args[cut + 1:])
+            ctx.meta["jaxlint.command"] = list(args[cut + 1:])
             args = list(args[:cut])
         return super().parse_args(ctx, args)
 
 
-@click.command("verify", cls=_VerifyCommand, context_settings={"help_option_names": ["-h", "--help"]})
+def trailing_command() -> list[str]:
+    return list(click.get_current_context().meta.get("jaxlint.command", []))
+
+
+@click.command("verify", cls=CommandAfterDashes, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--baseline-jax", metavar="VERSION", help="Build (once) and use a venv with this JAX as the baseline.")
 @click.option("--baseline-python", type=click.Path(exists=True, dir_okay=False),
@@ -75,7 +80,7 @@ def verify_command(paths, baseline_jax, baseline_python, target_python, platform
     from jaxlint.verify.main import run_verify
     from jaxlint.verify.validate import InvalidArgument
 
-    command = click.get_current_context().meta.get("jaxlint.verify.command", [])
+    command = trailing_command()
     if baseline_jax and baseline_python:
         raise click.UsageError("give either --baseline-jax or --baseline-python, not both")
     if not baseline_jax and not baseline_python:
