@@ -7,7 +7,7 @@ from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.ecosystem import PLAIN_DICT, library_may_reach, library_min
-from jaxlint.rules.flax_values import flax_bound, from_init, imports_flax, init_call
+from jaxlint.rules.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call
 
 CORE_POP = Version("0.6.11")  # flax.core.pop: absent in 0.6.0, present in 0.6.11 (the oldest release checked)
 
@@ -20,6 +20,10 @@ class FlaxVariablesPop(Rule):
     library_version = "flax 0.7.1"
     triggers = ("flax",)
     ast_names = frozenset({"flax"})
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        return calls_methods_on_init(facts, "pop")
     explanation = f"""
 ## What it does
 Finds `rest, params = variables.pop("params")` where `variables` was assigned, in the same scope, from a call of a
