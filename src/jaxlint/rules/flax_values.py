@@ -29,6 +29,24 @@ def calls_methods_on_init(facts, method: str) -> bool:
     return method in methods and not methods.isdisjoint(INIT_METHODS)
 
 
+def unpacks_a_pop(facts) -> bool:
+    """JAX503's ast gate, past ``calls_methods_on_init``: some ``a, b = X.pop("key")`` (two targets, one string
+    argument) exists; the visit reports nothing else. Walked only in files that passed the cheaper test."""
+    tree = (facts.file or facts).tree
+    if tree is None:
+        return True  # nothing to look at: keep the file
+    for node in ast.walk(tree):
+        if type(node) is not ast.Assign or len(node.targets) != 1:
+            continue
+        target, call = node.targets[0], node.value
+        if type(target) in (ast.Tuple, ast.List) and len(target.elts) == 2 \
+                and not any(type(e) is ast.Starred for e in target.elts) and type(call) is ast.Call \
+                and type(call.func) is ast.Attribute and call.func.attr == "pop" and len(call.args) == 1 \
+                and not call.keywords and type(call.args[0]) is ast.Constant and isinstance(call.args[0].value, str):
+            return True
+    return False
+
+
 def imports_flax(text: str) -> bool:
     """The file has an ``import flax...`` / ``from flax... import`` statement (the rules' own check: the examples'
     harness runs them without the gates)."""
