@@ -6,7 +6,7 @@ import os
 
 import libcst as cst
 
-from jaxlint.catalogue.floors import FLOORS
+from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
@@ -588,9 +588,9 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
 
     def _edits(self, item: cst.WithItem) -> tuple[str | None, list[NodeEdit] | None]:
         """The unsafe fix's edits, or why there is none (edits None: the min version is the only obstacle)."""
-        if not self.min_version_at_least(SET_MESH_SINCE):
-            return (f"the min version {self.settings.min_version} has no `jax.set_mesh` "
-                    f"(checked present in {SET_MESH_SINCE})"), None
+        withheld = floor_withheld("jax.set_mesh", self.settings)
+        if withheld is not None:  # the same words as every other fix the range withholds
+            return withheld.reason, None
         jax_state = self._jax_state(item.item)
         if jax_state == "other":
             return "`jax` names something else here", []
