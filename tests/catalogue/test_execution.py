@@ -8,25 +8,14 @@ import subprocess
 import pytest
 
 from jaxlint.catalogue import load
-from tests.support.jaxenv import jax_python
+from tests.support.jaxenv import GET_DOTTED, jax_python
 
 CAT = load()
 
 PROBE = r"""
 import importlib, json, sys, warnings
 warnings.simplefilter("ignore")
-def get(dotted):
-    parts = dotted.split(".")
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-        except ImportError:
-            continue
-        for p in parts[i:]:
-            obj = getattr(obj, p)
-        return obj
-    raise ImportError(dotted)
-bad = {}
+""" + GET_DOTTED + r"""bad = {}
 for name in json.load(sys.stdin):
     try:
         get(name)

@@ -19,7 +19,7 @@ from jaxlint.catalogue import load
 from jaxlint.catalogue.floors import CALL_LIMITS, FLOORS
 from jaxlint.project.versions import Version
 from jaxlint.verify.rule_examples import COMMON, INPUTS, runnable_examples
-from support.jaxenv import jax_python, old_jax_python
+from support.jaxenv import GET_DOTTED, jax_python, old_jax_python
 
 pytestmark = pytest.mark.jax
 
@@ -44,18 +44,7 @@ NOT_PROBED = {
 PROBE = r"""
 import importlib, inspect, json, sys, traceback, warnings
 warnings.simplefilter("ignore")
-def get(dotted):
-    parts = dotted.split(".")
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-        except ImportError:
-            continue
-        for p in parts[i:]:
-            obj = getattr(obj, p)
-        return obj
-    raise ImportError(dotted)
-def accepts(function, keyword):
+""" + GET_DOTTED + r"""def accepts(function, keyword):
     params = inspect.signature(get(function)).parameters
     assert keyword in params or any(p.kind is p.VAR_KEYWORD for p in params.values()), sorted(params)
 failed = {}

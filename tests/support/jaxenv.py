@@ -18,6 +18,23 @@ REPO = Path(__file__).resolve().parents[2]
 ENVS = Path(os.environ.get("JAXLINT_JAXENVS", REPO / ".jaxenvs"))
 
 
+# For probe scripts run in a JAX venv (after ``import importlib``): the object a dotted name names, found as Python
+# would (the longest importable module prefix, then ``getattr`` for the rest).
+GET_DOTTED = """
+def get(dotted):
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for p in parts[i:]:
+            obj = getattr(obj, p)
+        return obj
+    raise ImportError(dotted)
+"""
+
+
 def python312() -> str | None:
     """An interpreter that can install JAX 0.11+ (which needs Python 3.12)."""
     if sys.version_info[:2] == (3, 12):
@@ -79,54 +96,42 @@ OLD_RELEASE_PINS = ("numpy<2", "scipy<1.13")
 def old_jax_python(version: str, python_minor: str) -> Path:
     """A venv of ``jax==version`` with ``jaxlib==version`` on an older Python from pyenv (``3.10``), for releases
     that have no Python 3.12 wheel; built once and reused. Skips the test when no such Python or wheel exists."""
-    env = ENVS / f"jax-{version}"
+    return _pyenv_venv(f"jax-{version}", python_minor, [f"jax=={version}", f"jaxlib=={version}", *OLD_RELEASE_PINS],
+                       version, fail=False)
+
+
+def python310_target(version: str = "0.6.2") -> Path:
+    """A Python 3.10 venv with ``jax==version`` and its jaxlib at today's packages (the newest JAX that supports
+    3.10): the target of a verify whose baseline is the oldest JAX that installs on 3.10. Skips without 3.10."""
+    return _pyenv_venv(f"target-py310-jax-{version}", "3.10", [f"jax=={version}", f"jaxlib=={version}"],
+                       version, fail=True)
+
+
+def _pyenv_venv(name: str, python_minor: str, packages: list[str], version: str, *, fail: bool) -> Path:
+    """``ENVS/name``: a venv of pyenv's newest Python ``python_minor`` with ``packages``, built once (locked against
+    parallel workers) and reused. Without that Python the test is skipped; when pip fails it fails (``fail``) or
+    is skipped (a release that has no wheel for that Python)."""
+    env = ENVS / name
     python = env / "bin" / "python"
     marker = env / ".complete"
     if marker.exists():
         return python
     bases = sorted(Path.home().glob(f".pyenv/versions/{python_minor}.*/bin/python"))
     if not bases:
-        pytest.skip(f"no Python {python_minor} (pyenv) to build a jax {version} venv with")
+        pytest.skip(f"no Python {python_minor} (pyenv) to build {name} with")
     ENVS.mkdir(parents=True, exist_ok=True)
-    with open(ENVS / f".jax-{version}.lock", "w") as lock:
+    with open(ENVS / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if marker.exists():
             return python
         shutil.rmtree(env, ignore_errors=True)
         subprocess.run([str(bases[-1]), "-m", "venv", str(env)], check=True)
-        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", f"jax=={version}", f"jaxlib=={version}",
-                               *OLD_RELEASE_PINS], capture_output=True, text=True)
+        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", *packages], capture_output=True, text=True)
         if proc.returncode != 0:
             shutil.rmtree(env, ignore_errors=True)
-            pytest.skip(f"cannot build a jax {version} venv: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
-        marker.write_text(version)
-    return python
-
-
-def python310_target(version: str = "0.6.2") -> Path:
-    """A Python 3.10 venv with ``jax==version`` and its jaxlib at today's packages (the newest JAX that supports
-    3.10): the target of a verify whose baseline is the oldest JAX that installs on 3.10. Skips without 3.10."""
-    env = ENVS / f"target-py310-jax-{version}"
-    python = env / "bin" / "python"
-    marker = env / ".complete"
-    if marker.exists():
-        return python
-    bases = sorted(Path.home().glob(".pyenv/versions/3.10.*/bin/python"))
-    if not bases:
-        pytest.skip("no Python 3.10 (pyenv)")
-    ENVS.mkdir(parents=True, exist_ok=True)
-    with open(ENVS / f".target-py310-{version}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if marker.exists():
-            return python
-        shutil.rmtree(env, ignore_errors=True)
-        subprocess.run([str(bases[-1]), "-m", "venv", str(env)], check=True)
-        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", f"jax=={version}", f"jaxlib=={version}"],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            shutil.rmtree(env, ignore_errors=True)
-            pytest.fail(f"could not install jax=={version} on Python 3.10:\n{proc.stderr[-2000:]}")
-        marker.write_text(version)
+            last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+            (pytest.fail if fail else pytest.skip)(f"cannot build {name} ({' '.join(packages)}): {last}")
+        marker.write_text(version)  # the JAX release, as every builder of these folders writes it
     return python
 
 
