@@ -142,6 +142,22 @@ def diagnostic_from_json(data: dict[str, Any], path: str) -> Diagnostic:
     )
 
 
+def replace_file(file: Path, payload: bytes, *, prefix: str) -> None:
+    """Write ``payload`` to a temporary file beside ``file`` and rename it over ``file``: a reader sees the old
+    cache or the new one, never half (a cache needs none of ``run.sources.write_atomic``'s care for owners)."""
+    fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=file.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+        os.replace(temporary, file)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
 # -- the cache ---------------------------------------------------------------------------------------------------
 class Cache:
     """Entries of one cache directory. ``get``/``put`` in memory; ``save`` merges into the file atomically."""
@@ -199,17 +215,7 @@ class Cache:
             entries.update(self._new)
             payload = json.dumps({"format": FORMAT, "version": __version__, "entries": entries},
                                  separators=(",", ":")).encode()
-            fd, temporary = tempfile.mkstemp(prefix=".results-", suffix=".tmp", dir=self.directory)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(payload)
-                os.replace(temporary, self.file)
-            except BaseException:
-                try:
-                    os.unlink(temporary)
-                except OSError:
-                    pass
-                raise
+            replace_file(self.file, payload, prefix=".results-")
             self._entries, self._new = entries, {}
             self._remove_stale()
         except OSError:

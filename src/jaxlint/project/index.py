@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -295,17 +294,9 @@ def _save(file: Path, files: dict[str, list], digest: list | None = None) -> Non
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         payload = json.dumps({"format": FORMAT, "files": files, "digest": digest}, separators=(",", ":")).encode()
-        fd, temporary = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=file.parent)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(payload)
-            os.replace(temporary, file)
-        except BaseException:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-            raise
+        from jaxlint.project.cache import replace_file
+
+        replace_file(file, payload, prefix=".index-")
     except OSError:
         pass  # the cache is an optimisation, never an error
 
