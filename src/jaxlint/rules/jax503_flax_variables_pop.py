@@ -8,7 +8,7 @@ from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.ecosystem import PLAIN_DICT, library_may_reach, library_min
 from jaxlint.rules.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
-    unpacks_a_pop
+    may_call_method_on_init, unpacks_a_pop
 
 CORE_POP = Version("0.6.11")  # flax.core.pop: absent in 0.6.0, present in 0.6.11 (the oldest release checked)
 
@@ -21,6 +21,10 @@ class FlaxVariablesPop(Rule):
     library_version = "flax 0.7.1"
     triggers = ("flax",)
     ast_names = frozenset({"flax"})
+
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        return may_call_method_on_init(words, "pop") and super().may_match_text(facts, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:

@@ -6,7 +6,8 @@ import libcst as cst
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.rules.ecosystem import PLAIN_DICT, library_may_reach
-from jaxlint.rules.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call
+from jaxlint.rules.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
+    may_call_method_on_init
 
 
 class FlaxInitUnfreeze(Rule):
@@ -17,6 +18,10 @@ class FlaxInitUnfreeze(Rule):
     library_version = "flax 0.7.1"
     triggers = ("unfreeze",)
     ast_names = frozenset({"flax"})
+
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        return may_call_method_on_init(words, "unfreeze") and super().may_match_text(facts, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
