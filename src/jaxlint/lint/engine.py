@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 
 import libcst as cst
 
-from jaxlint.lint import annotations, focus, large_files
+from jaxlint.lint import annotations, ast_findings, focus, large_files
 from jaxlint.lint.ast_gate import AstFacts, gate
 from jaxlint.lint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
@@ -307,6 +307,11 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     if not rules:
         return LintResult([], parsed=False)
     if facts is not None and not whole and module is None:
+        # Rules whose findings carry no fix decide from the gate's ``ast`` tree when they can: no libcst at all.
+        decided = ast_findings.decide(source, path, rules, facts.tree, file_text=file_text) \
+            if facts.tree is not None else None
+        if decided is not None:
+            return LintResult(decided)
         found = _lint_focused(source, path, settings, rules, facts)
         if found is not None:
             return LintResult(found)

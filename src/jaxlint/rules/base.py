@@ -187,6 +187,9 @@ class Rule:
     # names imports bind (and what rebinds them) and the file's text (``file_text``).
     # Then libcst parses only those statements of a file whose rules all say so (old code: a third less to parse).
     statement_gated: ClassVar[bool] = False
+    # The rule's findings never carry a fix and ``findings_from_ast(view)`` computes them from the ast gate's tree
+    # (``jaxlint.lint.ast_findings``): a file whose rules all decide so is not parsed with libcst.
+    decides_from_ast: ClassVar[bool] = False
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 

@@ -1,8 +1,11 @@
 """JAX501 flax-removed-module: ``flax.nn``, ``flax.deprecated`` and ``flax.optim``, removed from flax."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
+from jaxlint.lint.ast_findings import AstFinding, AstView, walk
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.rules.ecosystem import dotted_name
 
@@ -41,6 +44,7 @@ class FlaxRemovedModule(Rule):
     triggers = ("flax",)
     ast_names = frozenset(REMOVED)
     statement_gated = True
+    decides_from_ast = True  # no fix: its findings come from the ast gate's tree (``findings_from_ast``)
     explanation = """
 ## What it does
 Finds imports and uses of the flax modules that flax removed: `flax.nn` and `flax.deprecated` (the pre-Linen API:
@@ -153,7 +157,60 @@ has none of them.
         return None
 
     def _report(self, node: cst.CSTNode, module: str, member: str | None = None) -> None:
-        removed_in, advice = REMOVED[module]
-        equivalent = OPTAX_EQUIVALENTS.get(member or "")
-        detail = f" For `flax.optim.{member}`: {equivalent}." if equivalent else ""
-        self.report(node, f"`{module}` was removed in flax {removed_in}: {advice}.{detail}")
+        self.report(node, message(module, member))
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) ----------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What the visit above reports, from the ast gate's tree: the import statements, then the attribute
+        chains whose qualified name is a removed module (the longest such prefix of each chain)."""
+        found = []
+        for node in walk(view, (ast.Import, ast.ImportFrom, ast.Attribute)):
+            if type(node) is ast.Import:
+                found += [AstFinding(cls.code, node, message(module)) for alias in node.names
+                          if (module := cls._removed(alias.name))]
+            elif type(node) is ast.ImportFrom:
+                found += cls._from_import(node)
+            elif cls._may_name_removed(view, node):
+                qualified = view.qualified_name(node)
+                parent, field = view.ancestors(node)[-1]
+                if qualified not in REMOVED or type(parent) is ast.Attribute and \
+                        view.qualified_name(parent) in REMOVED:
+                    continue
+                member = parent.attr if type(parent) is ast.Attribute and field == "value" else None
+                found.append(AstFinding(cls.code, node, message(qualified, member if qualified == "flax.optim"
+                                                                  else None)))
+        return found
+
+    @classmethod
+    def _from_import(cls, node: ast.ImportFrom) -> list[AstFinding]:
+        if node.level or node.module is None:
+            return []
+        star = any(alias.name == "*" for alias in node.names)
+        module = cls._removed(node.module)
+        if module:
+            names = [] if star else [alias.name for alias in node.names]
+            member = names[0] if module == "flax.optim" and len(names) == 1 else None
+            return [AstFinding(cls.code, node, message(module, member))]
+        if node.module == "flax" and not star:
+            for alias in node.names:
+                module = cls._removed(f"flax.{alias.name}")
+                if module:
+                    return [AstFinding(cls.code, node, message(module))]
+        return []
+
+    @staticmethod
+    def _may_name_removed(view: AstView, node: ast.Attribute) -> bool:
+        """Cheap first test: the chain's root is something an import binds to flax (or a star import exists)."""
+        root = node.value
+        while type(root) is ast.Attribute:
+            root = root.value
+        return type(root) is ast.Name and (view.star_import or any(
+            bound == "flax" or bound.startswith("flax.") for bound in view.may_import(root.id)))
+
+
+def message(module: str, member: str | None = None) -> str:
+    removed_in, advice = REMOVED[module]
+    equivalent = OPTAX_EQUIVALENTS.get(member or "")
+    detail = f" For `flax.optim.{member}`: {equivalent}." if equivalent else ""
+    return f"`{module}` was removed in flax {removed_in}: {advice}.{detail}"

@@ -1,0 +1,335 @@
+"""Findings decided from the ast gate's tree, without libcst: for rules whose findings never carry a fix.
+
+libcst is needed to write a fix; a finding without one needs only its place and its message. A rule that sets
+``decides_from_ast`` (JAX501: flax's removed modules) computes its findings here from the ``ast`` tree the ast gate
+already parsed. The engine uses them when every rule left for the file decides so (``decide``); otherwise the file
+goes to libcst as before.
+
+Exactness matters more than coverage: the findings must be the ones the libcst visit gives, to the character. So
+this view answers only what it can answer for certain, and raises ``Undecidable`` for the rest (the engine then
+parses with libcst), measured against the libcst path by ``tests/lint/test_ast_findings.py``:
+
+- **names:** an identifier resolves as ``jaxlint.lint.names.NameResolver`` resolves it only when every binding of
+  it in the whole file is a module-level import of one and the same thing; anything else (a local, a parameter, an
+  import in a function, a ``global``, a star import anywhere) is undecidable;
+- **compat code** (``jaxlint.lint.context.in_compat_code``): a ``try`` is read exactly; an ``if``, a conditional
+  expression or an ``and`` whose test may be a feature test (``hasattr``, a comparison with a call, ``__version__``,
+  ``TYPE_CHECKING``) is undecidable;
+- **places:** ``ast`` counts columns in UTF-8 bytes (converted here); a node libcst would give its own parentheses
+  (``(flax.optim).Adam``) and any text with a carriage return are undecidable;
+- **annotations** (``jaxlint.lint.annotations``): read from the field that holds the node.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import keyword
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from jaxlint.lint.annotations import has_future_annotations
+from jaxlint.lint.diagnostics import Diagnostic, LineIndex
+from jaxlint.lint.noqa import line_suppresses
+
+# Mirrors of jaxlint.lint.context's compat-code test (kept in step by tests/lint/test_ast_findings.py).
+_BUILTINS = frozenset(dir(builtins))
+_GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
+_FEATURE_WORDS = frozenset({"__version__", "__version_info__", "TYPE_CHECKING"})
+_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
+                     ast.DictComp, ast.GeneratorExp})
+# Nodes whose ``name`` binds an identifier (type parameters exist from Python 3.12).
+_NAMED_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
+                          ast.MatchStar} | {getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple")
+                                            if hasattr(ast, name)})
+
+
+class Undecidable(Exception):
+    """The answer is not certain from ``ast``: the file goes to libcst."""
+
+
+@dataclass(frozen=True)
+class AstFinding:
+    code: str
+    node: ast.AST  # the node libcst would report (its span is the finding's)
+    message: str
+    detail: str | None = None
+
+
+class AstView:
+    """One file's ``ast`` tree, walked once with ancestors, and the exact answers the rules may ask of it."""
+
+    def __init__(self, source: str, tree: ast.Module, file_text: str | None = None) -> None:
+        if "\r" in source:
+            raise Undecidable("ast and jaxlint count lines differently")  # ``\r`` ends a line for ast only
+        self.source = source
+        self.tree = tree
+        self.file_text = file_text if file_text is not None else source
+        self.star_import = False
+        self._imports: dict[str, set[str]] = {}  # identifier -> what module-level imports bind it to
+        self._imported: dict[str, set[str]] = {}  # identifier -> what any import binds it to, in any scope
+        self._other: set[str] = set()  # identifiers bound any other way, somewhere
+        self.nodes: list[ast.AST] = []  # in source order
+        self._parents: dict[int, tuple[ast.AST, str]] = {}
+        self._walk(tree)
+        self._index = LineIndex(source)
+        self._lines: list[str] | None = None
+
+    # -- the walk ----------------------------------------------------------------------------------------------
+    def _walk(self, tree: ast.Module) -> None:
+        """Every node in source order, its parent, and every binding of every identifier."""
+        stack: list[tuple[ast.AST, bool]] = [(tree, True)]
+        nodes, parents, bind = self.nodes, self._parents, self._other.add
+        while stack:
+            node, module_level = stack.pop()
+            nodes.append(node)
+            kind = type(node)
+            if kind is ast.Import or kind is ast.ImportFrom:
+                self._bind_import(node, module_level)
+            elif kind is ast.Name:
+                if type(node.ctx) is not ast.Load:
+                    bind(node.id)
+            elif kind in _NAMED_NODES:
+                if node.name:
+                    bind(node.name)
+            elif kind is ast.arg:
+                bind(node.arg)
+            elif kind is ast.MatchMapping:
+                if node.rest:
+                    bind(node.rest)
+            elif kind is ast.Global or kind is ast.Nonlocal:
+                for name in node.names:
+                    bind(name)
+            inner = module_level and kind not in _SCOPES
+            children = []
+            for field, value in ast.iter_fields(node):
+                if type(value) is list:
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            children.append(item)
+                            parents[id(item)] = (node, field)
+                elif isinstance(value, ast.AST):
+                    children.append(value)
+                    parents[id(value)] = (node, field)
+            stack.extend((child, inner) for child in reversed(children))
+
+    def ancestors(self, node: ast.AST) -> tuple[tuple[ast.AST, str], ...]:
+        """(ancestor, the field that holds the next one), the module first."""
+        found = []
+        parent = self._parents.get(id(node))
+        while parent is not None:
+            found.append(parent)
+            parent = self._parents.get(id(parent[0]))
+        return tuple(reversed(found))
+
+    def _bind_import(self, node: ast.Import | ast.ImportFrom, module_level: bool) -> None:
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_import = True
+                continue
+            if type(node) is ast.Import:
+                local = alias.asname or alias.name.split(".")[0]
+                qualified = alias.name if alias.asname else local
+            else:
+                local = alias.asname or alias.name
+                qualified = f"{node.module}.{alias.name}" if node.module and not node.level else None
+            if qualified is None:
+                self._other.add(local)  # a relative import: the resolver does not qualify it
+                continue
+            self._imported.setdefault(local, set()).add(qualified)
+            if module_level:
+                self._imports.setdefault(local, set()).add(qualified)
+
+    # -- names -------------------------------------------------------------------------------------------------
+    def may_import(self, identifier: str) -> set[str]:
+        """What any import of the file binds ``identifier`` to, in any scope (for deciding what to ask)."""
+        return self._imported.get(identifier, set())
+
+    def qualified_name(self, node: ast.AST) -> str | None:
+        """The resolver's answer for a name or an attribute chain; ``Undecidable`` when it is not certain."""
+        attrs: list[str] = []
+        while type(node) is ast.Attribute:
+            attrs.append(node.attr)
+            node = node.value
+        if type(node) is not ast.Name:
+            return None
+        if self.star_import:
+            raise Undecidable("a star import")
+        identifier = node.id
+        imported = self._imported.get(identifier)
+        if not imported:
+            if identifier in _BUILTINS:
+                raise Undecidable(f"`{identifier}` may be the builtin")
+            return None  # never imported: a local, or undefined; the resolver qualifies neither
+        bound = self._imports.get(identifier, set())
+        if identifier in self._other or bound != imported or len(bound) > 1:
+            raise Undecidable(f"`{identifier}` is bound by different things or in a function")
+        (base,) = bound
+        return ".".join([base, *reversed(attrs)])
+
+    # -- compat code and annotations -------------------------------------------------------------------------
+    def in_compat_code(self, ancestors: Sequence[tuple[ast.AST, str]], node: ast.AST) -> bool:
+        """``jaxlint.lint.context.in_compat_code`` for ``node``: exact for ``try``, ``Undecidable`` near a test that
+        may be a feature test."""
+        chain = [ancestor for ancestor, _ in ancestors] + [node]
+        for index, (ancestor, _) in enumerate(ancestors):
+            kind = type(ancestor)
+            if kind is ast.Try and any(_catches_missing_names(handler) for handler in ancestor.handlers):
+                return True
+            if kind in (ast.If, ast.IfExp) and _may_be_feature_test(ancestor.test):
+                raise Undecidable("an `if` that may test a version or feature")
+            if kind is ast.BoolOp and type(ancestor.op) is ast.And:
+                below = chain[index + 1]
+                for value in ancestor.values:
+                    if value is below:
+                        break
+                    if _may_be_feature_test(value):
+                        raise Undecidable("an `and` after a test that may test a version or feature")
+        return False
+
+    def is_unevaluated(self, ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
+        """``jaxlint.lint.annotations.is_unevaluated`` (an ``if TYPE_CHECKING:`` is undecidable)."""
+        for index, (ancestor, field) in enumerate(ancestors):
+            kind = type(ancestor)
+            if kind is ast.If and field == "body" and _may_be_feature_test(ancestor.test):
+                raise Undecidable("an `if` that may test TYPE_CHECKING")
+            if (kind is ast.arg and field == "annotation") or (field == "returns" and kind in (
+                    ast.FunctionDef, ast.AsyncFunctionDef)) or (kind is ast.AnnAssign and field == "annotation"):
+                if has_future_annotations(self.file_text):
+                    return True
+                return kind is ast.AnnAssign and _in_function_body(ancestors[:index])
+        return False
+
+    # -- places ------------------------------------------------------------------------------------------------
+    def span(self, node: ast.AST, statement_start: ast.AST | None = None) -> tuple[int, int]:
+        """The character offsets libcst gives ``node``. ``statement_start``: the statement holding an expression
+        (an expression at the start of a continuation line may follow its own opening parenthesis)."""
+        start = self._offset(node.lineno, node.col_offset)
+        end = self._offset(node.end_lineno, node.end_col_offset)
+        if not isinstance(node, ast.stmt):
+            text = self.source[start:end]
+            if "(" in text or "#" in text or "\\" in text:
+                raise Undecidable("parentheses or comments inside the expression")
+            line_start = self._index.starts[node.lineno - 1]
+            before = self.source[line_start:start].rstrip(" \t")
+            if before.endswith("(") and not _opens_a_call(before[:-1]):
+                raise Undecidable("an opening parenthesis before the expression")
+            if not before.strip() and (statement_start is None or statement_start.lineno != node.lineno):
+                raise Undecidable("the expression starts a continuation line")
+        return start, end
+
+    def _offset(self, line: int, byte_column: int) -> int:
+        if self._lines is None:
+            self._lines = self.source.split("\n")
+        text = self._lines[line - 1]
+        column = byte_column if text.isascii() else len(text.encode("utf-8")[:byte_column].decode("utf-8"))
+        return self._index.starts[line - 1] + column
+
+
+def _opens_a_call(before: str) -> bool:
+    """Whether the ``(`` after ``before`` opens a call's arguments (``f(``, ``x[0](``, ``g()(``), not a
+    parenthesized expression (``= (``, ``if (``, ``((``) whose parentheses libcst would give the expression."""
+    before = before.rstrip(" \t")
+    if not before or not (before[-1].isalnum() or before[-1] in "_)]"):
+        return False
+    word = before.split()[-1] if before.split() else ""
+    word = word[len(word.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")):]
+    return not (keyword.iskeyword(word) or keyword.issoftkeyword(word))
+
+
+def statement_of(ancestors: Sequence[tuple[ast.AST, str]]) -> ast.AST | None:
+    """The innermost statement among ``ancestors``."""
+    for ancestor, _ in reversed(ancestors):
+        if isinstance(ancestor, ast.stmt):
+            return ancestor
+    return None
+
+
+def _catches_missing_names(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if type(handler.type) is ast.Tuple else [handler.type]
+    return any(_dotted(element).split(".")[-1] in _GUARD_EXCEPTIONS for element in types)
+
+
+def _dotted(node: ast.AST) -> str:
+    """libcst's ``get_full_name_for_node`` for a name or attribute chain; "" otherwise."""
+    parts: list[str] = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return ""
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _may_be_feature_test(test: ast.AST) -> bool:
+    """Over-approximates ``context._FeatureTestFinder``: every construct it looks at, whatever it names."""
+    for node in ast.walk(test):
+        kind = type(node)
+        if kind is ast.Call and type(node.func) is ast.Name and node.func.id == "hasattr":
+            return True
+        if kind is ast.Compare and any(type(operand) is ast.Call for operand in (node.left, *node.comparators)):
+            return True
+        if kind is ast.Attribute and node.attr in _FEATURE_WORDS:
+            return True
+        if kind is ast.Name and (node.id in _FEATURE_WORDS or "jax_version" in node.id.lower()):
+            return True
+    return False
+
+
+def _in_function_body(ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
+    for ancestor, _ in reversed(ancestors):
+        if type(ancestor) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            return True
+        if type(ancestor) is ast.ClassDef:
+            return False
+    return False
+
+
+def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *,
+           file_text: str | None = None) -> list[Diagnostic] | None:
+    """The findings of ``rules`` on ``source`` from its ``ast`` tree, as the libcst path gives them; None when a
+    rule does not decide from ``ast`` or something is undecidable."""
+    if not rules or not all(getattr(rule, "decides_from_ast", False) for rule in rules):
+        return None
+    try:
+        view = AstView(source, tree, file_text)
+        findings = [finding for rule in rules for finding in rule.findings_from_ast(view)]
+        return _diagnostics(view, findings, path, {rule.code: rule for rule in rules})
+    except Undecidable:
+        return None
+
+
+def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: dict) -> list[Diagnostic]:
+    """``engine._diagnostics_from_reports`` for findings without fixes."""
+    index = view._index
+    diagnostics: list[Diagnostic] = []
+    seen: set[tuple] = set()
+    for finding in findings:
+        rule = rules[finding.code]
+        ancestors = view.ancestors(finding.node)
+        if any(type(ancestor) is ast.JoinedStr for ancestor, _ in ancestors):
+            raise Undecidable("an f-string")
+        if not rule.check_compat_code and view.in_compat_code(ancestors, finding.node):
+            continue
+        start, end = view.span(finding.node, statement_of(ancestors))
+        start_location, end_location = index.location(start), index.location(end)
+        if line_suppresses(index, start_location.row, finding.code):
+            continue
+        key = (finding.code, start, end, finding.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        diagnostics.append(Diagnostic(
+            finding.code, finding.message, path, start_location, end_location, start_offset=start, end_offset=end,
+            noqa_row=start_location.row, url=rule.url(), detail=finding.detail,
+            unevaluated_annotation=view.is_unevaluated(ancestors)))
+    diagnostics.sort(key=Diagnostic.sort_key)
+    return diagnostics
+
+
+def walk(view: AstView, kinds: tuple[type, ...]) -> Iterator[ast.AST]:
+    """The nodes of these kinds, in source order."""
+    for node in view.nodes:
+        if type(node) in kinds:
+            yield node
