@@ -182,13 +182,27 @@ class ChangedSignature(Rule):
                                                   if not bound.isdisjoint(_OWNER_MODULES))
             if may_pass_sequence_text(facts.source, bare, owners):
                 return True
-        # a catalogue keyword is passed by name (``a_max=``): only functions one of whose keywords the file spells
-        # that way can matter (``x``, ``axis`` are words of nearly every file)
-        spelled = cls.parameter_keywords.intersection(words)
-        if spelled:
-            spelled = passed_keywords(facts.source, spelled)
-        return bool(spelled) and any(facts.may_pass_keyword(function, frozenset(rows))
-                                     for function, rows in cls.parameters.items() if not spelled.isdisjoint(rows))
+        # a catalogue keyword is passed by name (``a_max=``): only functions the file spells (their last name: also
+        # in an ``import ... as`` of them) one of whose keywords it spells that way can matter (``x``, ``axis`` are
+        # words of nearly every file, so the functions are looked at first)
+        functions = [(function, rows) for last, rows_by_function in cls._functions_by_last().items() if last in words
+                     for function, rows in rows_by_function]
+        keywords = {keyword for _, rows in functions for keyword in rows if keyword in words}
+        spelled = passed_keywords(facts.source, keywords) if keywords else set()
+        return bool(spelled) and any(facts.may_pass_keyword(function, rows)
+                                     for function, rows in functions if not spelled.isdisjoint(rows))
+
+    @classmethod
+    def _functions_by_last(cls) -> dict[str, list[tuple[str, frozenset[str]]]]:
+        """``parameters`` indexed by the functions' last names, with their keywords (per class: ``with_catalogue``
+        makes subclasses with tables of their own)."""
+        cached = cls.__dict__.get("_by_last")
+        if cached is None:
+            cached = {}
+            for function, rows in cls.parameters.items():
+                cached.setdefault(function.rpartition(".")[2], []).append((function, frozenset(rows)))
+            cls._by_last = cached
+        return cached
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
