@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.rules.base import Invalid, Rule, Valid
-from jaxlint.rules.ecosystem import dotted_name
+from jaxlint.catalogue.ecosystem import dotted_name
 
 LINEN = ("port the model to `flax.linen` (`class M(nn.Module)` dataclasses with `@nn.compact`, "
          "`variables = model.init(rng, x)`, `model.apply(variables, x)`; flax's \"Upgrading my codebase to Linen\" "
