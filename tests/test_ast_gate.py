@@ -13,7 +13,7 @@ import pytest
 from support.gate_cases import SCOPE_CASES, SOURCES
 
 from jaxlint.lint.ast_gate import collect_facts, may_match_ast
-from jaxlint.lint.engine import rules_that_may_match
+from jaxlint.lint.prefilter import rules_that_may_match
 from jaxlint.lint.names import NameResolver
 from jaxlint.rules import all_rules, rule_by_code
 

@@ -1,4 +1,5 @@
-"""jaxlint's modules import one another one way only: no import cycle, however indirect.
+"""jaxlint's modules import one another one way only: no import cycle, however indirect; no stage of the per-file
+pipeline imports a later one; the rules (and what they share) never reach what runs them.
 
 Every import counts, including those under ``if TYPE_CHECKING:`` and inside functions: a cycle hidden that way is
 still two layers that know each other (the rule API importing the context that runs the rules). Importing
@@ -8,7 +9,10 @@ still two layers that know each other (the rule API importing the context that r
 from __future__ import annotations
 
 import ast
+import re
+from collections import deque
 from pathlib import Path
+from typing import Callable, Sequence
 
 import jaxlint
 
@@ -119,3 +123,137 @@ def test_the_graph_sees_hidden_and_package_imports():
     assert "jaxlint.rules.base" in graph["jaxlint.lint.context"]  # a plain import
     assert "jaxlint.rules" in graph["jaxlint.lint.context"]  # the package of an imported submodule runs first
     assert "jaxlint.run.notebooks" in graph["jaxlint.run.runner"]  # an import inside a function
+
+
+# -- layers: what may import what, beyond "no cycle" ------------------------------------------------------------
+# The per-file pipeline, in the order a file goes through it (a tuple: modules of one stage). No module of a stage
+# imports a later stage, however indirectly: a gate that needs the engine is no longer a gate below it.
+PIPELINE: tuple[tuple[str, ...], ...] = (
+    ("jaxlint.lint.prefilter",),
+    ("jaxlint.lint.text_gate",),
+    ("jaxlint.lint.ast_gate",),
+    ("jaxlint.lint.focus", "jaxlint.lint.large_files"),  # cutting a file: one stage (to be one module)
+    ("jaxlint.lint.engine",),
+    ("jaxlint.run",),
+    ("jaxlint.output",),
+    ("jaxlint.ui",),
+)
+# What runs the rules: a rule (and what the rules share) sees a file only through the rule API.
+RUNS_THE_RULES = ("jaxlint.lint.engine", "jaxlint.run", "jaxlint.output", "jaxlint.ui")
+RULE_PACKAGE = "jaxlint.rules"
+SHARED_BY_RULES = ("jaxlint.analysis", "jaxlint.catalogue")
+
+
+def _within(module: str, prefixes: Sequence[str]) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+def _is_rule_module(module: str) -> bool:
+    name = module.rpartition(".")[2]
+    return module.startswith(RULE_PACKAGE + ".") and re.fullmatch(r"jax\d{3}_\w+", name) is not None
+
+
+def import_chain(graph: dict[str, dict[str, int]], start: str, wanted: Callable[[str], bool]) -> list[str] | None:
+    """The shortest chain of imports from ``start`` to a module ``wanted`` accepts (``[start, ..., found]``)."""
+    parents: dict[str, str | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        module = queue.popleft()
+        for imported in graph.get(module, {}):
+            if imported in parents:
+                continue
+            parents[imported] = module
+            if wanted(imported):
+                chain = [imported]
+                while parents[chain[-1]] is not None:
+                    chain.append(parents[chain[-1]])
+                return chain[::-1]
+            queue.append(imported)
+    return None
+
+
+def _describe(graph: dict[str, dict[str, int]], chain: list[str]) -> str:
+    return " -> ".join(f"{a} (line {graph[a][b]})" for a, b in zip(chain, chain[1:])) + f" -> {chain[-1]}"
+
+
+def later_stage_imports(graph: dict[str, dict[str, int]], pipeline=PIPELINE) -> list[str]:
+    """Every module of a stage that reaches a module of a later stage, with the chain of imports."""
+    problems = []
+    for position, stage in enumerate(pipeline):
+        later = [prefix for following in pipeline[position + 1:] for prefix in following]
+        for module in sorted(m for m in graph if _within(m, stage)):
+            chain = import_chain(graph, module, lambda found: _within(found, later))
+            if chain:
+                problems.append(_describe(graph, chain))
+    return problems
+
+
+def rules_reaching_what_runs_them(graph: dict[str, dict[str, int]]) -> list[str]:
+    """Every module of the rules, the rule API or what they share that reaches the engine, the runner, the output
+    or the ui."""
+    problems = []
+    for module in sorted(m for m in graph if _within(m, (RULE_PACKAGE, *SHARED_BY_RULES))):
+        chain = import_chain(graph, module, lambda found: _within(found, RUNS_THE_RULES))
+        if chain:
+            problems.append(_describe(graph, chain))
+    return problems
+
+
+def shared_modules_reaching_rules(graph: dict[str, dict[str, int]]) -> list[str]:
+    """Every module of ``analysis``/``catalogue`` that reaches a rule module (``jaxNNN_*``): what the rules share sits
+    below every rule (the rule API, ``jaxlint.rules.base``, it may use)."""
+    problems = []
+    for module in sorted(m for m in graph if _within(m, SHARED_BY_RULES)):
+        chain = import_chain(graph, module, _is_rule_module)
+        if chain:
+            problems.append(_describe(graph, chain))
+    return problems
+
+
+def test_no_pipeline_stage_imports_a_later_one():
+    problems = later_stage_imports(import_graph())
+    assert not problems, "a stage imports a later one:\n" + "\n".join(problems)
+
+
+def test_no_rule_imports_the_engine_or_what_runs_it():
+    problems = rules_reaching_what_runs_them(import_graph())
+    assert not problems, "rules reach what runs them:\n" + "\n".join(problems)
+
+
+def test_what_the_rules_share_imports_no_rule():
+    problems = shared_modules_reaching_rules(import_graph())
+    assert not problems, "analysis/catalogue reach a rule module:\n" + "\n".join(problems)
+
+
+def test_the_rules_folder_holds_only_rules_and_their_api():
+    folder = SOURCE_ROOT / "jaxlint" / "rules"
+    others = sorted(path.name for path in folder.iterdir() if path.name not in ("__pycache__", "__init__.py", "base.py")
+                    and not re.fullmatch(r"jax\d{3}_\w+\.py", path.name))
+    assert not others, f"not a rule module (move it to jaxlint/analysis or jaxlint/catalogue): {others}"
+
+
+def test_every_stage_and_layer_named_exists():
+    modules = import_graph()
+    for prefix in [p for stage in PIPELINE for p in stage] + [*RUNS_THE_RULES, RULE_PACKAGE, *SHARED_BY_RULES]:
+        assert any(_within(module, (prefix,)) for module in modules), f"{prefix}: no such module (renamed?)"
+
+
+def test_the_layer_checks_find_violations():
+    # a stage that reaches a later one through a module outside the pipeline, and one that reaches an earlier one
+    graph = {"jaxlint.lint.text_gate": {"jaxlint.lint.names": 3}, "jaxlint.lint.names": {"jaxlint.lint.ast_gate": 7},
+             "jaxlint.lint.ast_gate": {"jaxlint.lint.prefilter": 1}, "jaxlint.lint.prefilter": {},
+             "jaxlint.lint.focus": {"jaxlint.lint.large_files": 2}, "jaxlint.lint.large_files": {}}
+    assert later_stage_imports(graph) == [
+        "jaxlint.lint.text_gate (line 3) -> jaxlint.lint.names (line 7) -> jaxlint.lint.ast_gate"]
+    graph = {"jaxlint.rules.jax101_x": {"jaxlint.rules.base": 1}, "jaxlint.rules.base": {"jaxlint.run.runner": 2},
+             "jaxlint.run.runner": {}, "jaxlint.analysis.calls": {"jaxlint.rules.base": 4}}
+    assert rules_reaching_what_runs_them(graph) == [
+        "jaxlint.analysis.calls (line 4) -> jaxlint.rules.base (line 2) -> jaxlint.run.runner",
+        "jaxlint.rules.base (line 2) -> jaxlint.run.runner",
+        "jaxlint.rules.jax101_x (line 1) -> jaxlint.rules.base (line 2) -> jaxlint.run.runner"]
+    graph = {"jaxlint.catalogue.symbols": {"jaxlint.rules.base": 1, "jaxlint.analysis.calls": 2},
+             "jaxlint.analysis.calls": {"jaxlint.rules.jax201_tuple_return": 5}, "jaxlint.rules.base": {},
+             "jaxlint.rules.jax201_tuple_return": {}}
+    assert shared_modules_reaching_rules(graph) == [
+        "jaxlint.analysis.calls (line 5) -> jaxlint.rules.jax201_tuple_return",
+        "jaxlint.catalogue.symbols (line 2) -> jaxlint.analysis.calls (line 5) -> jaxlint.rules.jax201_tuple_return"]

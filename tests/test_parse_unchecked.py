@@ -11,7 +11,7 @@ from jaxlint.lint import engine
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = [path for path in sorted((ROOT / "tests" / "fixtures").rglob("*.py"))] + [
-    ROOT / "src" / "jaxlint" / "lint" / "engine.py", ROOT / "src" / "jaxlint" / "rules" / "catalogue_symbols.py"]
+    ROOT / "src" / "jaxlint" / "lint" / "engine.py", ROOT / "src" / "jaxlint" / "catalogue" / "symbols.py"]
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))

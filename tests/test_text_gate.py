@@ -14,7 +14,8 @@ from hypothesis import settings as hsettings
 from support.gate_cases import SCOPE_CASES, SOURCES, text_gate_misses
 
 from jaxlint.lint.ast_gate import collect_facts, may_match_ast
-from jaxlint.lint.engine import _Scan, passes_prefilter, rules_that_may_match
+from jaxlint.lint.engine import passes_prefilter
+from jaxlint.lint.prefilter import Scan, rules_that_may_match
 from jaxlint.rules import all_rules
 from jaxlint.lint.text_gate import (
     BARE,
@@ -110,7 +111,7 @@ def test_text_gate_on_generated_programs(program):
 def test_each_rule_text_gate_keeps_its_must_flag_examples():
     for rule in all_rules():
         for example in rule.INVALID:
-            assert rule.may_match_text(TextFacts(example.code), _Scan(example.code).words), \
+            assert rule.may_match_text(TextFacts(example.code), Scan(example.code).words), \
                 f"{rule.code} text gate skips {example.code!r}"
 
 
@@ -133,7 +134,7 @@ def test_text_gate_rules_out_files_that_only_share_words(source):
     candidates = rules_that_may_match(source, rules)
     assert candidates, "the word prefilter alone keeps this file: the case tests the text gate"
     facts = TextFacts(source)
-    words = _Scan(source).words
+    words = Scan(source).words
     assert not [rule.code for rule in candidates if rule.may_match_text(facts, words)]
     assert not passes_prefilter(source, rules)
     assert not may_match_ast(source, candidates)  # the ast gate agrees: nothing was lost

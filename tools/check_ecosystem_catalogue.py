@@ -1,4 +1,5 @@
-"""Check the optax rows of ``jaxlint.rules.ecosystem`` against the released wheels (statically: nothing is imported).
+"""Check the optax rows of ``jaxlint.catalogue.ecosystem`` against the released wheels (statically: nothing is
+imported).
 
 For each row: the name is public in the release before ``since``; a removed name is gone at ``since`` (or listed in
 ``_deprecations`` with no object); a deprecated one is in ``_deprecations`` at ``since`` (or, for ``global_norm``,
@@ -15,7 +16,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from jaxlint.rules.ecosystem import OPTAX
+from jaxlint.catalogue.ecosystem import OPTAX
 
 RELEASES = ("0.0.9", "0.1.0", "0.1.4", "0.1.7", "0.1.8", "0.1.9", "0.2.2", "0.2.3", "0.2.4", "0.2.5", "0.2.6",
             "0.2.7", "0.2.8")

@@ -6,7 +6,8 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from jaxlint.lint.engine import lint_source, may_match, prefiltered_rules
+from jaxlint.lint.engine import lint_source, prefiltered_rules
+from jaxlint.lint.prefilter import may_match
 from jaxlint.rules import all_rules
 from support.rule_harness import example_settings
 
@@ -79,7 +80,7 @@ _SHARED = st.sampled_from(["jax_", "jax_a", "jax_ab", "jax_b", "jax_ax", "jax_",
                          max_size=8), min_size=1, max_size=3),
        st.lists(st.sampled_from(["jax_", "jax_a", "ab", "_", "x", "j", "a", "b", "\n"]), max_size=20).map("".join))
 def test_found_triggers_are_exactly_the_substrings(trigger_lists, text):
-    from jaxlint.lint.engine import _prefilter_for, _triggers_in
+    from jaxlint.lint.prefilter import _prefilter_for, _triggers_in
 
     rules = [type(f"Fake{index}", (_Fake,), {"triggers": tuple(triggers), "required_words": frozenset()})
              for index, triggers in enumerate(trigger_lists)]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from jaxlint.catalogue import load
-from jaxlint.rules.catalogue_messages import jax_message
+from jaxlint.catalogue.messages import jax_message
 from tests.cli.test_cli import run
 
 HCB_MESSAGE = ("The host_callback APIs are deprecated as of March 20, 2024. The functionality is subsumed by the new "

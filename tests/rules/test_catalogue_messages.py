@@ -8,7 +8,7 @@ import re
 import pytest
 
 from jaxlint.catalogue import Entry, load
-from jaxlint.rules.catalogue_messages import (details, headline, jax_message, recommends_gone_name,
+from jaxlint.catalogue.messages import (details, headline, jax_message, recommends_gone_name,
                                               usable_replacement)
 from jaxlint.project.versions import Version
 

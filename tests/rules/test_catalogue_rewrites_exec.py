@@ -1,4 +1,4 @@
-"""Execution check for JAX101's hand-written fixes (``catalogue_rewrites`` and the pre-0.4.20 renames): the old
+"""Execution check for JAX101's hand-written fixes (``catalogue.rewrites`` and the pre-0.4.20 renames): the old
 spellings fail on today's JAX; the rewritten module runs on JAX 0.10.2 and 0.12.0.1 and computes what the old
 functions were documented to compute (NumPy, in the same script, gives the reference)."""
 from __future__ import annotations

@@ -36,14 +36,14 @@ def test_common_words_do_not_pass_the_prefilter():
 ])
 @pytest.mark.parametrize("flag", sorted(REMOVED_FLAGS))
 def test_every_spelling_passes_the_text_gate(flag, spelling):
-    from jaxlint.lint.engine import _Scan
+    from jaxlint.lint.prefilter import Scan
     from jaxlint.lint.text_gate import TextFacts
 
     option = REMOVED_FLAGS[flag].compiler_option
     if "{option}" in spelling and not option:
         return
     source = "import os\nimport jax\n" + spelling.format(flag=flag, FLAG=flag.upper(), option=option)
-    assert RemovedConfigOption.may_match_text(TextFacts(source), _Scan(source).words), source
+    assert RemovedConfigOption.may_match_text(TextFacts(source), Scan(source).words), source
 
 
 @pytest.mark.parametrize("source", [
@@ -52,11 +52,11 @@ def test_every_spelling_passes_the_text_gate(flag, spelling):
     "import jax\nconfig.my_jax_array = 1\n",
 ])
 def test_an_option_name_inside_another_word_does_not_pass_the_text_gate(source):
-    from jaxlint.lint.engine import _Scan
+    from jaxlint.lint.prefilter import Scan
     from jaxlint.lint.text_gate import TextFacts
 
     assert any(trigger in source for trigger in RemovedConfigOption.triggers)  # the word prefilter keeps it
-    assert not RemovedConfigOption.may_match_text(TextFacts(source), _Scan(source).words)
+    assert not RemovedConfigOption.may_match_text(TextFacts(source), Scan(source).words)
 
 
 @pytest.mark.parametrize("flag", sorted(REMOVED_FLAGS))

@@ -1,9 +1,9 @@
-"""What counts as a use of an imported name (``rules.unused_imports``): any token but an attribute or a comment."""
+"""What counts as a use of an imported name (``analysis.unused_imports``): any token but an attribute or a comment."""
 from __future__ import annotations
 
 import pytest
 
-from jaxlint.rules.unused_imports import is_unreferenced
+from jaxlint.analysis.unused_imports import is_unreferenced
 
 IMPORT = "from jax.lib import xla_bridge\n"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.rules.base import Replace, Rule, safe_fix
-from jaxlint.rules.calls import add_keyword, keyword_arg
+from jaxlint.analysis.calls import add_keyword, keyword_arg
 from jaxlint.rules.jax202_take_along_axis import TakeAlongAxisWrap
 
 

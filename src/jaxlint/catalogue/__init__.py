@@ -75,7 +75,7 @@ class Entry:
     fix: str | None = None
     note: str | None = None
     # What to do where no name replaces it (or the named one is no drop-in): one clause, shown in the headline in
-    # place of "use `replacement`" (``catalogue_messages.headline``).
+    # place of "use `replacement`" (``catalogue.messages.headline``).
     advice: str | None = None
     attribute_survives: bool = False
     reason: str | None = None

@@ -1,6 +1,6 @@
 """The second prefilter stage: what a file can refer to, read from Python's own ``ast`` (~10x cheaper than libcst).
 
-The word prefilter (``engine.may_match``) keeps every file that spells, say, ``jax`` and ``tree_map`` somewhere, so
+The word prefilter (``prefilter.may_match``) keeps every file that spells, say, ``jax`` and ``tree_map`` somewhere, so
 ``jax.tree_util.tree_map`` (valid) keeps the file alive for the removed ``jax.tree_map``. This stage parses the file
 with ``ast`` and computes an over-approximation of every qualified name that ``jaxlint.lint.names.NameResolver`` could
 give any node of the file, so that a rule can say "I can only fire if one of these names occurs" and the file is
@@ -26,6 +26,8 @@ import warnings
 import weakref
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol, Sequence
+
+from jaxlint.lint.import_bindings import record_from_import, record_import, with_prefixes
 
 
 @dataclass
@@ -131,30 +133,6 @@ class AstFacts:
         if self.star_modules:
             found = found | {f"{module}.{identifier}" for module in self.star_modules}
         return found
-
-
-def with_prefixes(dotted: str) -> list[str]:
-    parts = dotted.split(".")
-    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
-
-
-# What an import statement binds, as both gates record it (the text gate reads the same statements from the text).
-def record_import(bindings: dict[str, set[str]], import_names: set[str], name: str, alias: str | None) -> None:
-    """``import name [as alias]``."""
-    import_names.update(with_prefixes(name))
-    if alias:
-        bindings.setdefault(alias, set()).add(name)
-    else:
-        top = name.split(".")[0]
-        bindings.setdefault(top, set()).add(top)
-
-
-def record_from_import(bindings: dict[str, set[str]], import_names: set[str], module: str, name: str,
-                       alias: str | None) -> None:
-    """``from module import name [as alias]`` (the module itself: ``import_names.update(with_prefixes(module))``)."""
-    qualified = f"{module}.{name}"
-    import_names.add(qualified)
-    bindings.setdefault(alias or name, set()).add(qualified)
 
 
 # Child fields per node class, without the ones that never hold a name (``ctx``, operators, strings).

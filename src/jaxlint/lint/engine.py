@@ -1,4 +1,5 @@
-"""Lint and fix one source text: prefilter, parse once, one batched visit for all rules, fixes until stable."""
+"""Lint and fix one source text: the prefilter stages (``prefilter``, ``text_gate``, ``ast_gate``) in order, parse
+once, one batched visit for all rules, fixes until stable."""
 from __future__ import annotations
 
 import ast
@@ -16,6 +17,7 @@ from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edi
 from jaxlint.lint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
 from jaxlint.lint.noqa import file_suppression, line_suppresses
 from jaxlint.lint.positions import StatementSpans
+from jaxlint.lint.prefilter import Scan, rules_matching_scan
 from jaxlint.rules.base import Rule
 from jaxlint.rules import enabled_rules
 from jaxlint.project.settings import Settings
@@ -100,24 +102,6 @@ def rules_for(settings: Settings, path: str) -> tuple[type[Rule], ...]:
     return enabled_rules(settings, settings.ignored_codes_for(Path(path)))
 
 
-def may_match(source: str, rules: Sequence[type[Rule]]) -> bool:
-    """The word prefilter: a file that contains none of its rules' trigger strings, and for no word set of theirs
-    all of its words, cannot produce a finding, and is never parsed.
-
-    Triggers are plain substring tests (``str.__contains__`` is a fast C search; one regular-expression
-    alternation of the ~70 triggers was 3x slower). Word sets (``required_words``) are indexed by one of their
-    words: the file's words are intersected with the index keys, then only the sets under the keys found are
-    tested. A word every set shares (``jax``) is first looked up as a substring, which skips most files without
-    splitting them into words.
-    """
-    return _combined_match(_Scan(source), rules)
-
-
-def rules_that_may_match(source: str, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
-    """The rules whose own triggers or word sets the file contains (after the combined, faster ``may_match``)."""
-    return _rules_that_may_match(_Scan(source), rules)
-
-
 def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
     return bool(prefiltered_rules(source, rules))
 
@@ -133,8 +117,8 @@ def prefiltered_rules(source: str, rules: Sequence[type[Rule]]) -> list[type[Rul
 def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = True
                  ) -> tuple[list[type[Rule]], AstFacts | None]:
     """``prefiltered_rules`` and the ast gate's facts, when it parsed the file."""
-    scan = _Scan(source)
-    candidates = _rules_that_may_match(scan, rules)
+    scan = Scan(source)
+    candidates = rules_matching_scan(scan, rules)
     if not candidates:
         return [], None
     facts = TextFacts(source)
@@ -142,141 +126,6 @@ def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = T
     if not ast_gate or not candidates:
         return candidates, None
     return gate(source, candidates)
-
-
-WordIndex = dict[str, list[frozenset[str]]]
-# ``\w`` on ASCII, every other byte a separator: ``bytes.translate`` and ``split`` find the ASCII words 2.5x
-# faster than ``re.findall(r"\w+")``. Every ASCII word of the regex's result is among them (a non-ASCII
-# character ends a word either way), and the names looked up are ASCII (``_Prefilter`` checks).
-_ASCII_WORDS = bytes(byte if byte < 128 and (chr(byte).isalnum() or byte == ord("_")) else ord(" ")
-                     for byte in range(256))
-
-
-class _Scan:
-    """One file's text, with its ASCII words split on first use."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._words: set[str] | None = None
-
-    @property
-    def words(self) -> set[str]:
-        if self._words is None:
-            encoded = self.source.encode("utf-8", "surrogatepass").translate(_ASCII_WORDS)
-            self._words = set(encoded.decode("ascii").split())
-        return self._words
-
-
-@dataclass(frozen=True)
-class _TriggerGroup:
-    """Triggers that start with the same four characters (``guard``): a file without ``jax_`` skips every
-    config-name trigger that starts so with one substring test (a trigger in the file implies its guard is)."""
-
-    guard: str
-    triggers: tuple[str, ...]
-    # A large group (JAX102's sixty option names) is not searched trigger by trigger: each place the guard occurs
-    # is looked up by its first ``width`` characters (the shortest trigger's length).
-    width: int
-    by_prefix: dict[str, tuple[str, ...]]
-
-    def found_in(self, source: str):
-        if len(self.triggers) < _LOOK_UP_FROM:
-            if len(self.triggers) == 1 or self.guard in source:
-                yield from (trigger for trigger in self.triggers if trigger in source)
-            return
-        guard, width, by_prefix = self.guard, self.width, self.by_prefix
-        start = source.find(guard)
-        while start >= 0:
-            for trigger in by_prefix.get(source[start:start + width], ()):
-                if source.startswith(trigger, start):
-                    yield trigger
-            start = source.find(guard, start + 1)
-
-
-_LOOK_UP_FROM = 4  # triggers in a group
-
-
-def _trigger_group(guard: str, triggers: list[str]) -> _TriggerGroup:
-    width = min(map(len, triggers))
-    by_prefix: dict[str, list[str]] = {}
-    for trigger in triggers:
-        by_prefix.setdefault(trigger[:width], []).append(trigger)
-    return _TriggerGroup(guard, tuple(triggers), width, {key: tuple(group) for key, group in by_prefix.items()})
-
-
-@dataclass(frozen=True)
-class _Prefilter:
-    guarded: tuple[_TriggerGroup, ...]  # every rule's triggers, by their first four characters
-    index: WordIndex
-    shared: tuple[str, ...]  # words every word set holds: a file without one of them matches no set
-    keys: frozenset[str] = frozenset()  # the index's keys, as a set (``words & keys`` walks the smaller one)
-
-
-def _triggers_in(source: str, prefilter: _Prefilter):
-    """The triggers that occur in ``source`` (a trigger may come more than once)."""
-    return (trigger for group in prefilter.guarded for trigger in group.found_in(source))
-
-
-def _combined_match(scan: _Scan, rules: Sequence[type[Rule]]) -> bool:
-    prefilter = _prefilter_for(tuple(rules))
-    # the first trigger found is enough (``next``, not ``any``: an empty trigger is a match too)
-    return next(_triggers_in(scan.source, prefilter), None) is not None or _has_word_set(scan, prefilter)
-
-
-def _rules_that_may_match(scan: _Scan, rules: Sequence[type[Rule]]) -> list[type[Rule]]:
-    prefilter = _prefilter_for(tuple(rules))
-    found = frozenset(_triggers_in(scan.source, prefilter))
-    if not found and not _has_word_set(scan, prefilter):
-        return []
-    return [rule for rule in rules if not found.isdisjoint(rule.triggers)
-            or _has_word_set(scan, _prefilter_for((rule,)))]
-
-
-def _has_word_set(scan: _Scan, prefilter: _Prefilter) -> bool:
-    index = prefilter.index
-    if not index:
-        return False
-    if "" in index:  # an empty set, which every file contains
-        return True
-    if any(word not in scan.source for word in prefilter.shared):
-        return False
-    words = scan.words
-    return any(required <= words for key in words & prefilter.keys for required in index[key])
-
-
-def _index_word_sets(word_sets) -> WordIndex:
-    """Word sets indexed by their longest word (long words are the rare ones); an empty set under ``""``."""
-    index: WordIndex = {}
-    for required in word_sets:
-        key = max(required, key=lambda word: (len(word), word)) if required else ""
-        index.setdefault(key, []).append(required)
-    return index
-
-
-_PREFILTERS: dict[tuple, _Prefilter] = {}
-
-
-def _prefilter_for(rules: tuple[type[Rule], ...]) -> _Prefilter:
-    try:
-        return _PREFILTERS[rules]
-    except KeyError:
-        pass
-    # Longer triggers first: a shorter one that is a substring of a longer one is then usually redundant.
-    triggers = tuple(sorted({t for rule in rules for t in rule.triggers}, key=lambda t: (-len(t), t)))
-    word_sets = [required for rule in rules for required in getattr(rule, "required_words", ())]
-    if not all(word.isascii() for required in word_sets for word in required):
-        raise ValueError("required_words must be ASCII: the prefilter reads ASCII words only")
-    shared = tuple(sorted(frozenset.intersection(*word_sets))) if word_sets else ()
-    groups: dict[str, list[str]] = {}
-    for trigger in triggers:
-        groups.setdefault(trigger[:4], []).append(trigger)
-    guarded = tuple(_trigger_group(guard, group) for guard, group in groups.items())
-    index = _index_word_sets(word_sets)
-    prefilter = _Prefilter(guarded, index, shared, frozenset(index))
-    if len(_PREFILTERS) > 256:
-        _PREFILTERS.clear()
-    _PREFILTERS[rules] = prefilter
-    return prefilter
 
 
 @dataclass

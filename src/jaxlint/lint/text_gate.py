@@ -49,7 +49,7 @@ from typing import Iterable
 
 from jaxlint.lint import code_map
 from jaxlint.lint.code_map import is_word_char
-from jaxlint.lint.ast_gate import record_from_import, record_import, with_prefixes
+from jaxlint.lint.import_bindings import record_from_import, record_import, with_prefixes
 
 # Between two tokens: whitespace, a line continuation or a whole comment (to the end of its line, so that the
 # pattern can split a run of text in one way only: no catastrophic backtracking on long comments).

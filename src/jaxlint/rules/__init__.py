@@ -1,5 +1,9 @@
 """All rules, one module each (``jaxNNN_<name>.py``); found by name so adding a rule is adding a file.
 
+This package holds only the rules and their API (``base``). What several rules share lives in
+``jaxlint.analysis`` (call matching, assignment targets, import edits, ...) and ``jaxlint.catalogue`` (the
+removed and deprecated APIs of JAX, flax and optax, and the machinery of the catalogue-driven rules).
+
 The registry also picks the rules one file is linted with (``enabled_rules``): it sits above both the rule API and
 the settings, which know nothing of each other's registry."""
 from __future__ import annotations

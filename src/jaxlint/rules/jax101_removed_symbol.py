@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from jaxlint.catalogue import Entry, load
 from jaxlint.rules.base import Invalid, Valid
-from jaxlint.rules.catalogue_symbols import CatalogueSymbolRule
+from jaxlint.catalogue.symbols import CatalogueSymbolRule
 
 
 class RemovedSymbol(CatalogueSymbolRule):
@@ -402,7 +402,7 @@ replacement exists in (`replacement_since`); below it the finding says, in `fix_
             if jax.interpreters.xla.DeviceArray is None:
                 pass
         """, note="a removed class used other than in an annotation or isinstance: no fix"),
-        # -- hand-written fixes (catalogue_rewrites) and renames whatever the import style
+        # -- hand-written fixes (catalogue.rewrites) and renames whatever the import style
         Invalid("""
             from jax import core
             p = core.Primitive("p")

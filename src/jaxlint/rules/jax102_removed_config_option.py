@@ -14,7 +14,7 @@ import libcst as cst
 from jaxlint.catalogue import load
 from jaxlint.lint.inference import CONFIG, OTHER
 from jaxlint.rules.base import DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix
-from jaxlint.rules.calls import argument, has_star_args, keyword_arg, literal_value, string_value
+from jaxlint.analysis.calls import argument, has_star_args, keyword_arg, literal_value, string_value
 from jaxlint.project.versions import Version
 
 # -- the removed flags -------------------------------------------------------------------------------------------

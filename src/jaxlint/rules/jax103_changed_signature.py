@@ -17,10 +17,10 @@ from typing import ClassVar, Iterable
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.catalogue.floors import FLOORS, floor_withheld, range_withheld
 from jaxlint.lint.code_map import is_word_char
-from jaxlint.rules import catalogue_messages
+from jaxlint.catalogue import messages as catalogue_messages
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
-from jaxlint.rules.calls import has_star_args, keyword_arg, positional_args
-from jaxlint.rules.list_arguments import REJECTING, literal_sequence, may_pass_sequence_text, numpy_spelling
+from jaxlint.analysis.calls import has_star_args, keyword_arg, positional_args
+from jaxlint.analysis.list_arguments import REJECTING, literal_sequence, may_pass_sequence_text, numpy_spelling
 from jaxlint.lint.walk import iter_children
 from jaxlint.project.versions import Version
 
@@ -268,7 +268,7 @@ Finds calls whose arguments the target JAX version rejects, and passes them the 
 - a Python list or tuple passed as the array argument (the first) of a `jax.numpy` function that rejects it:
   `jnp.sum([1, 2])`, `jnp.linalg.norm([dx, dy])`, `jnp.max((a, b))`, or a name every binding of which is a list
   literal (`weights = [0.3, 0.7]` ... `jnp.mean(weights)`; a name bound to a tuple is often a shape: left alone). Only the functions shown by execution to
-  reject both on 0.4.13, 0.10.2 and 0.12.0.1 are checked (`jaxlint.rules.list_arguments`); `jnp.array`,
+  reject both on 0.4.13, 0.10.2 and 0.12.0.1 are checked (`jaxlint.analysis.list_arguments`); `jnp.array`,
   `jnp.asarray`, `jnp.stack`, `jnp.concatenate` and the other functions that take sequences are not.
 - `jnp.array(obj, dtype, copy, order, ndmin)` with more than two positional arguments: the 3rd, 4th and 5th
   become `copy=`, `order=` and `ndmin=`.

@@ -8,7 +8,7 @@ import libcst as cst
 from jaxlint.lint.inference import ARRAY, OTHER
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.rules.base import FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
-from jaxlint.rules.jax_imports import TracksJaxImports
+from jaxlint.analysis.jax_imports import TracksJaxImports
 from jaxlint.project.versions import Version
 
 

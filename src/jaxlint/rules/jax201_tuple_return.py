@@ -8,8 +8,8 @@ import libcst as cst
 
 from jaxlint.lint.names import Binding
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Report, Rule, Valid, safe_fix
-from jaxlint.rules.calls import argument, has_star_args, positional_args
-from jaxlint.rules.targets import target_context
+from jaxlint.analysis.calls import argument, has_star_args, positional_args
+from jaxlint.analysis.targets import target_context
 
 # qualified name -> (JAX release that returns a tuple, whether the arity matters)
 TARGETS: dict[str, tuple[str, bool]] = {

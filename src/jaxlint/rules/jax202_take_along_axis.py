@@ -5,7 +5,7 @@ import libcst as cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
-from jaxlint.rules.calls import add_keyword, argument, has_star_args, is_none, keyword_arg, string_value
+from jaxlint.analysis.calls import add_keyword, argument, has_star_args, is_none, keyword_arg, string_value
 
 TAKE_ALONG_AXIS = "jax.numpy.take_along_axis"
 PROMISE = "promise_in_bounds"

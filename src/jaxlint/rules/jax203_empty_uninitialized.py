@@ -5,8 +5,8 @@ import libcst as cst
 
 from jaxlint.lint.names import Scope
 from jaxlint.rules.base import Invalid, NodeEdit, Replace, Rule, Valid, safe_fix
-from jaxlint.rules.calls import argument, has_star_args, keyword_arg, string_value
-from jaxlint.rules.unread_buffers import UnreadBuffers
+from jaxlint.analysis.calls import argument, has_star_args, keyword_arg, string_value
+from jaxlint.analysis.unread_buffers import UnreadBuffers
 
 # qualified name -> (replacement function, first parameter's old name, its new name)
 TARGETS = {
@@ -36,7 +36,7 @@ Finds `jnp.empty(...)` and `jnp.empty_like(...)`, called or passed as a function
 `jnp.pad(..., mode="empty")`, without a fix. Opt-in (`--extend-select JAX203`): most code writes every element
 before reading it, and then `empty` is right and cheaper.
 
-Silent where no element can be read uninitialized (`jaxlint.rules.unread_buffers`): a zero-size buffer
+Silent where no element can be read uninitialized (`jaxlint.analysis.unread_buffers`): a zero-size buffer
 (`jnp.empty((0, d))`, `jnp.empty((0,) + shape)`); a shape/dtype template (`jax.pure_callback(f, jnp.empty_like(x), x)`,
 `jnp.zeros_like(jnp.empty(...))`, `jax.eval_shape(f, jnp.empty(...))`, `.shape`/`.dtype`, directly or through a
 name used only so); a buffer fully overwritten by the next statement (`buf = jnp.empty(n)` then

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
-from jaxlint.rules.calls import argument, has_star_args, is_none
+from jaxlint.analysis.calls import argument, has_star_args, is_none
 from jaxlint.rules.jax103_changed_signature import code_in_place
 
 # ``jax.ds`` (top-level from 0.9.x) and Pallas' ``pl.ds``/``pl.dslice``: one function, ``jax._src.indexing.dslice``.

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.rules.base import Invalid, Rule, Valid
-from jaxlint.rules.calls import argument, has_star_args, keyword_arg
+from jaxlint.analysis.calls import argument, has_star_args, keyword_arg
 from jaxlint.project.versions import Version
 
 CROSS = "jax.numpy.cross"

@@ -5,7 +5,7 @@ import libcst as cst
 
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
-from jaxlint.rules.calls import argument
+from jaxlint.analysis.calls import argument
 
 SINCE = "0.5.0"  # ``jax_threefry_partitionable`` defaults to True from here
 FLAG = "jax_threefry_partitionable"

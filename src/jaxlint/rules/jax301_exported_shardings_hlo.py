@@ -9,8 +9,8 @@ from libcst.helpers import get_full_name_for_node
 
 from jaxlint.lint.inference import EXPORTED as AN_EXPORTED, OTHER
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
-from jaxlint.rules.jax_imports import TracksJaxImports
-from jaxlint.rules.calls import string_value
+from jaxlint.analysis.jax_imports import TracksJaxImports
+from jaxlint.analysis.calls import string_value
 from jaxlint.project.index import active_index
 
 FIELDS = {"in_shardings_hlo": "in_shardings_jax", "out_shardings_hlo": "out_shardings_jax"}

@@ -8,7 +8,7 @@ import libcst as cst
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.context import in_compat_code
 from jaxlint.rules.base import FixSpec, Invalid, NodeEdit, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
-from jaxlint.rules.calls import has_star_args, positional_args
+from jaxlint.analysis.calls import has_star_args, positional_args
 
 OLD = "jax.experimental.export"
 NEW = "jax.export"

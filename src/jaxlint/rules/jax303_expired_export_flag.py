@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.rules.base import Invalid, Valid
-from jaxlint.rules.calls import literal_value, string_value
+from jaxlint.analysis.calls import literal_value, string_value
 from jaxlint.rules.jax102_removed_config_option import ConfigAccessRule, Setting
 
 FLAG = "jax_export_deserialize_expired_versions"

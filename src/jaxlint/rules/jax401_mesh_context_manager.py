@@ -11,10 +11,10 @@ from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
 from jaxlint.project.index import READS_THREAD_RESOURCES, active_index
-from jaxlint.rules import added_imports
+from jaxlint.analysis import added_imports
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
-from jaxlint.rules.pjit_specs import PjitSpecFinder
-from jaxlint.rules.project_reach import ProjectReach
+from jaxlint.analysis.pjit_specs import PjitSpecFinder
+from jaxlint.analysis.project_reach import ProjectReach
 
 # Calls that build a concrete ``jax.sharding.Mesh``.
 MESH_CONSTRUCTORS = MESH_FACTORIES

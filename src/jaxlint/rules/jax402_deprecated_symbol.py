@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from jaxlint.catalogue import Entry, load
 from jaxlint.rules.base import Invalid, Valid
-from jaxlint.rules.catalogue_symbols import CatalogueSymbolRule
+from jaxlint.catalogue.symbols import CatalogueSymbolRule
 
 
 class DeprecatedSymbol(CatalogueSymbolRule):

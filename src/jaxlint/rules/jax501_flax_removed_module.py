@@ -7,7 +7,7 @@ import libcst as cst
 
 from jaxlint.lint.ast_findings import AstFinding, AstView, walk
 from jaxlint.rules.base import Invalid, Rule, Valid
-from jaxlint.rules.ecosystem import dotted_name
+from jaxlint.catalogue.ecosystem import dotted_name
 
 LINEN = ("port the model to `flax.linen` (`class M(nn.Module)` dataclasses with `@nn.compact`, "
          "`variables = model.init(rng, x)`, `model.apply(variables, x)`; flax's \"Upgrading my codebase to Linen\" "

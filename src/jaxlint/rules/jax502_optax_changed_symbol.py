@@ -5,7 +5,7 @@ import libcst as cst
 
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
-from jaxlint.rules.ecosystem import OPTAX, Change, dotted_name, library_min
+from jaxlint.catalogue.ecosystem import OPTAX, Change, dotted_name, library_min
 
 
 class OptaxChangedSymbol(Rule):

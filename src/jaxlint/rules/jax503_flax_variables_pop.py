@@ -6,8 +6,8 @@ import libcst as cst
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
-from jaxlint.rules.ecosystem import PLAIN_DICT, library_may_reach, library_min
-from jaxlint.rules.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
+from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach, library_min
+from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
     may_call_method_on_init, unpacks_a_pop
 
 CORE_POP = Version("0.6.11")  # flax.core.pop: absent in 0.6.0, present in 0.6.11 (the oldest release checked)

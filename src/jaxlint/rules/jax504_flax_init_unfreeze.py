@@ -5,8 +5,8 @@ import libcst as cst
 
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
-from jaxlint.rules.ecosystem import PLAIN_DICT, library_may_reach
-from jaxlint.rules.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
+from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
+from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
     may_call_method_on_init
 
 

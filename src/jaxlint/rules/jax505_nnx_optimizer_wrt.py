@@ -6,7 +6,7 @@ import libcst as cst
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
-from jaxlint.rules.ecosystem import library_may_reach, library_min
+from jaxlint.catalogue.ecosystem import library_may_reach, library_min
 
 OPTIMIZER = "flax.nnx.Optimizer"
 REQUIRED_IN = "0.11.0"  # ``*, wrt: filterlib.Filter`` (0.10.0: ``wrt: filterlib.Filter = nnx.Param``)

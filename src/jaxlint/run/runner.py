@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 from jaxlint.project.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
 from jaxlint.project.index import activated, build_index, set_active
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
-from jaxlint.ui.progress import progress_bar
+from jaxlint.run.progress import progress_bar
 from jaxlint.run.results import FileResult, Mode, unwritten
 from jaxlint.project.settings import Settings
 from jaxlint.run.sources import DecodeError, SourceText, decode_source, write_atomic

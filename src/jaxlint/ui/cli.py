@@ -371,7 +371,7 @@ def _describe_settings(settings) -> str:
 
 def _describe_library_pins(settings) -> str:
     """flax's and optax's lowest pinned release, which the JAX5xx rules' fixes depend on (unpinned: the newest)."""
-    from jaxlint.rules.ecosystem import NEWEST
+    from jaxlint.catalogue.ecosystem import NEWEST
 
     parts = []
     for library, newest in NEWEST.items():

@@ -69,9 +69,9 @@ class EntryRow:
 
 
 def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
-    """What JAX101/JAX402 do with a use of ``entry`` (see ``catalogue_symbols``): "safe" on every min version,
+    """What JAX101/JAX402 do with a use of ``entry`` (see ``catalogue.symbols``): "safe" on every min version,
     "safe (min ≥ X)" from min version X on, "manual" (reported, not fixed)."""
-    from jaxlint.rules.catalogue_symbols import DELETE_IMPORT, POSITIONAL_CALL
+    from jaxlint.catalogue.symbols import DELETE_IMPORT, POSITIONAL_CALL
 
     special = {"returns-second": "safe (calls)", "index-update": "unsafe (calls)", "index-helper": "with the call",
                "array-type": "safe (annotations, isinstance)", "annotation-type": "safe (annotations)"}
@@ -88,7 +88,7 @@ def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
 
 def _catalogue_replacement(entry, target: Version, catalogue=None) -> str | None:
     from jaxlint.catalogue import load
-    from jaxlint.rules.catalogue_messages import usable_replacement
+    from jaxlint.catalogue.messages import usable_replacement
 
     if entry.advice:  # the named replacement is no drop-in (or there is none): what the finding says instead
         return entry.advice
@@ -107,7 +107,7 @@ def _symbol_rows(rule: type[Rule], target: Version, catalogue=None) -> list[Entr
     from types import SimpleNamespace
 
     from jaxlint.catalogue import load
-    from jaxlint.rules.catalogue_symbols import OWNED_ELSEWHERE
+    from jaxlint.catalogue.symbols import OWNED_ELSEWHERE
 
     catalogue = catalogue or load()
     versions = tuple(v for v in catalogue.versions if Version(v) <= target)
@@ -183,7 +183,7 @@ def _entry_details(rows: list[EntryRow], target: Version) -> list[str]:
     """What a finding's one-line message leaves out (its ``--output-format full`` note), per listed symbol or
     module, for a few rows (``--grep``)."""
     from jaxlint.catalogue import load
-    from jaxlint.rules.catalogue_messages import details
+    from jaxlint.catalogue.messages import details
 
     catalogue = load()
     lines = []
@@ -246,7 +246,7 @@ def user_rules_documentation(rule: type[Rule], folders, target_version: Version 
     """The rows of the user's rule folders that ``rule`` reads, in full (they are few), with the message each
     finding gives; None when the rule reads none of them."""
     from jaxlint.catalogue.extend import extended, rule_of, user_rows
-    from jaxlint.rules.catalogue_messages import team_headline
+    from jaxlint.catalogue.messages import team_headline
 
     if rule.code not in ("JAX101", "JAX402", "JAX103") or not folders:
         return None

@@ -17,8 +17,8 @@ import libcst as cst
 
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children
-from jaxlint.rules.calls import argument, has_star_args
-from jaxlint.rules.targets import target_context
+from jaxlint.analysis.calls import argument, has_star_args
+from jaxlint.analysis.targets import target_context
 
 # qualified name -> the argument positions (and keywords) that are only used for their shape and dtype.
 TEMPLATE_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {

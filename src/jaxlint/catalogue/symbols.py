@@ -29,7 +29,8 @@ from jaxlint.lint.context import in_compat_code, silent_import_guard
 from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
-from jaxlint.rules import added_imports, catalogue_messages, catalogue_rewrites, unused_imports
+from jaxlint.analysis import added_imports, unused_imports
+from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, Replace, Rule, safe_fix
 
@@ -131,7 +132,7 @@ class CatalogueSymbolRule(Rule):
 
     # -- messages ----------------------------------------------------------------------------------------------
     def _message(self, entry: Entry, shown: str | None = None, fixed_to: str | None = None) -> str:
-        """One sentence (``catalogue_messages.headline``); the rest goes to ``_detail``."""
+        """One sentence (``catalogue.messages.headline``); the rest goes to ``_detail``."""
         return catalogue_messages.headline(self.catalogue, entry, self.settings.target_version,
                                            self.settings.min_version, shown=shown, fixed_to=fixed_to)
 
