@@ -39,7 +39,7 @@ DEFAULT_CACHE = REPO / "tools" / ".wheels" / "ecosystem"
 DEFAULT_OUT = REPO / "rules" / "ecosystem_generated.toml"
 LIBRARIES = ("flax", "optax")
 # Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
-SNAPSHOT_FORMAT = 3
+SNAPSHOT_FORMAT = 5
 ROW_KEYS = ("name", "library", "module", "status", "since", "deprecated_since", "replacement", "replacement_since",
             "same_object", "same_object_checked", "rename", "first_seen", "last_seen", "import_fails_since", "within",
             "message", "source")
@@ -129,16 +129,26 @@ class PackageWheel(jaxgen.Wheel):
         """``old -> new`` for the module-level ``old = new`` of ``mod`` (the bindings skip to ``new``'s origin)."""
         return self._scan(mod)[1]
 
-    def _scan(self, mod: str) -> tuple[dict[str, str], dict[str, str]]:
+    def getattr_deprecations(self, mod: str) -> dict[str, tuple[str, str | None]]:
+        """flax's deprecations: a module ``__getattr__`` whose ``if name == "X":`` warns and (or not) returns an
+        object: ``X -> (message, origin of the object or None)``."""
+        return self._scan(mod)[2]
+
+    def _scan(self, mod: str) -> tuple[dict[str, str], dict[str, str], dict[str, tuple[str, str | None]]]:
         if mod in self._scanned:
             return self._scanned[mod]
         warned: dict[str, str] = {}
         aliases: dict[str, str] = {}
+        by_getattr: dict[str, tuple[str, str | None]] = {}
         try:
             tree = ast.parse(self.zip.read(self.files[mod]))
         except (KeyError, SyntaxError):
             tree = ast.Module(body=[], type_ignores=[])
-        for st in tree.body:
+        info = self.info(mod)
+        for st in [*tree.body, *(s for top in tree.body if isinstance(top, ast.If) for s in top.body + top.orelse)]:
+            if isinstance(st, ast.FunctionDef) and st.name == "__getattr__" and info is not None:
+                by_getattr.update(getattr_branches(st, info))
+                continue
             if isinstance(st, ast.Assign) and isinstance(st.value, ast.Name):
                 aliases.update((t.id, st.value.id) for t in st.targets if isinstance(t, ast.Name))
                 continue
@@ -151,8 +161,26 @@ class PackageWheel(jaxgen.Wheel):
                 continue
             if message is not None:
                 warned[st.name] = message
-        self._scanned[mod] = (warned, aliases)
-        return warned, aliases
+        self._scanned[mod] = (warned, aliases, by_getattr)
+        return self._scanned[mod]
+
+
+def getattr_branches(fn: ast.FunctionDef, info: jaxgen.ModuleInfo) -> dict[str, tuple[str, str | None]]:
+    found = {}
+    for branch in ast.walk(fn):
+        test = branch.test if isinstance(branch, ast.If) else None
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+                and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, str)):
+            continue
+        message = body_warning(branch.body)
+        if message is None:
+            continue
+        returned = next((st.value for st in branch.body if isinstance(st, ast.Return)), None)
+        origin = None
+        if isinstance(returned, ast.Name):
+            origin = info.bindings.get(returned.id) or f"{info.name}:{returned.id}"
+        found[test.comparators[0].value] = (message, origin)
+    return found
 
 
 def body_warning(body: list[ast.stmt]) -> str | None:
@@ -184,6 +212,9 @@ def snapshot(wheel_file: Path, package: str) -> dict:
         names = {n: w.resolve(o) for n, o in public.items()}
         chains = {n: hops for n, o in public.items() if len(hops := w.chain(o)) > 1}
         table = {n: [msg, None if origin is None else w.resolve(origin)] for n, (msg, origin) in info.deprecations.items()}
+        for n, (msg, origin) in w.getattr_deprecations(mod).items():
+            if n not in names and n not in table:  # a bound name never reaches ``__getattr__``
+                table[n] = [msg, None if origin is None else w.resolve(origin)]
         signatures = {n: sig for n, o in names.items() if (sig := w.signature(o)) is not None}
         warned = {}
         for n, origin in names.items():
@@ -325,17 +356,27 @@ def public_aliases(snap: dict, origin: str, library: str, old_hops: list[str] = 
     return [f"{mod}.{n}" for mod, n in found]
 
 
-def message_names(message: str | None, library: str) -> list[str]:
-    return [m.rstrip(".") for m in re.findall(rf"(?<![\w.]){library}(?:\.[A-Za-z_]\w*)+", message or "")]
+def message_names(message: str | None, library: str, module: str) -> list[str]:
+    """Qualified names in the library's message, and the bare ones after "use" (``use inject_hyperparams
+    instead``), read in the deprecated name's module."""
+    found = [m.rstrip(".") for m in re.findall(rf"(?<![\w.]){library}(?:\.[A-Za-z_]\w*)+", message or "")]
+    for bare in re.findall(r"\buse\s+[`'\"]?([A-Za-z_]\w*)\b(?!\.)", message or "", re.I):
+        found.append(bare if bare.startswith(library) else f"{module}.{bare}")
+    return found
 
 
 def add_replacement(row: Row, name: str, versions: list[str], snaps: dict[str, dict], tables: list) -> None:
     """The same object under a name that still works, else the name the library's message gives."""
     newest = snaps[versions[-1]]
-    mentioned = message_names(row.message, row.library)
+    mentioned = message_names(row.message, row.library, row.module)
 
     def usable(dotted: str) -> bool:
-        return dotted != row.name and jaxgen.exists(newest, dotted)
+        """Works in the newest release, without a warning (an alias of a deprecated function is no way out)."""
+        mod, _, attr = dotted.rpartition(".")
+        origin = jaxgen.origin_of(newest, dotted) or ""
+        return dotted != row.name and jaxgen.exists(newest, dotted) and \
+            (is_api_origin(origin, row.library) or dotted in newest["modules"]) and \
+            attr not in newest["modules"].get(mod, {}).get("warned", {})
 
     # the object: the table's (the deprecated name returns it), or the old name's own in its last release
     questions = []
