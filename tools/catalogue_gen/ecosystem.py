@@ -483,10 +483,13 @@ def generate(wheels: dict[str, dict[str, Path]], cache: Path, workers: int = 2) 
     rows: list[Row] = []
     parameters: dict[str, list] = {}
     versions = {lib: sorted(found, key=jaxgen.vkey) for lib, found in wheels.items()}
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {(lib, v): pool.submit(load_snapshot, cache, lib, v, wheels[lib][v])
-                   for lib in versions for v in versions[lib]}
-        snaps = {key: future.result() for key, future in futures.items()}
+    keys = [(lib, v) for lib in versions for v in versions[lib]]
+    if workers < 1:  # in this process (the tests)
+        snaps = {(lib, v): load_snapshot(cache, lib, v, wheels[lib][v]) for lib, v in keys}
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {(lib, v): pool.submit(load_snapshot, cache, lib, v, wheels[lib][v]) for lib, v in keys}
+            snaps = {key: future.result() for key, future in futures.items()}
     for lib, vs in versions.items():
         lib_snaps = {v: snaps[(lib, v)] for v in vs}
         rows += rows_of(lib, vs, lib_snaps)
