@@ -1,0 +1,87 @@
+"""The flax and optax rows generated from their wheels (``rules/ecosystem_generated.toml``, written by
+``tools/generate_ecosystem_catalogue.py``), read for the ecosystem rules.
+
+The hand-written table (``OPTAX`` in the ecosystem module) stays on top: it carries advice and the unsafe renames no
+wheel can prove. ``changes`` turns the generated rows into that table's ``Change`` objects so the two merge with
+``{**generated, **hand_written}``.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, TypeVar
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from jaxlint.catalogue import RULES_DIR
+
+GENERATED = RULES_DIR / "ecosystem_generated.toml"
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One generated row: a removed or deprecated flax/optax name (``kind="symbol"``) or module (``"module"``)."""
+
+    name: str
+    kind: str
+    library: str
+    module: str
+    status: str
+    since: str
+    deprecated_since: str | None = None
+    replacement: str | None = None
+    replacement_since: str | None = None
+    same_object: bool | None = None
+    same_object_checked: str | None = None
+    rename: str = ""
+    first_seen: str | None = None
+    last_seen: str | None = None
+    import_fails_since: str | None = None
+    within: str | None = None
+    message: str | None = None
+    source: str = "diff"
+
+
+@lru_cache(maxsize=4)
+def rows(path: Path = GENERATED) -> tuple[Row, ...]:
+    """Every row of the data file; none when it is missing (an install without it still lints)."""
+    if not path.is_file():
+        return ()
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    known = {f.name for f in fields(Row)}
+    return tuple(Row(kind=kind, **{k: v for k, v in row.items() if k in known})
+                 for kind in ("symbol", "module") for row in data.get(kind, ()))
+
+
+def changes(library: str, make: Callable[..., T], path: Path = GENERATED) -> dict[str, T]:
+    """The library's symbol rows as ``make(name=, status=, since=, replacement=, replacement_since=, rename=,
+    advice=, reason=)`` (the ecosystem table's ``Change``), by name. A replacement that is not the same object comes
+    as advice, never as a rename."""
+    out: dict[str, T] = {}
+    for row in rows(path):
+        if row.kind != "symbol" or row.library != library:
+            continue
+        advice = ""
+        if row.replacement and row.rename != "safe":
+            advice = (f"`{row.replacement}` ({library} {row.replacement_since}+) replaces it; not the same object: "
+                      "check the arguments")
+        out[row.name] = make(
+            name=row.name, status=row.status, since=row.since, replacement=row.replacement,
+            replacement_since=row.replacement_since, rename=row.rename, advice=advice,
+            reason=f"generated from the {library} wheels ({row.source}; last worked in {row.last_seen})"
+                   + (f": {row.message}" if row.message else ""))
+    return out
+
+
+def removed_modules(library: str, path: Path = GENERATED) -> dict[str, Row]:
+    """The library's removed modules that are not inside another removed module (``flax.optim``, not
+    ``flax.optim.adam``), by name."""
+    return {row.name: row for row in rows(path)
+            if row.kind == "module" and row.library == library and row.status == "removed" and row.within is None}

@@ -1,0 +1,206 @@
+"""The flax/optax catalogue generator (tools/catalogue_gen/ecosystem.py) on tiny fake wheels, offline, and the loader
+of its data file (jaxlint.catalogue.ecosystem_generated)."""
+from __future__ import annotations
+
+import sys
+import textwrap
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from jaxlint.catalogue import ecosystem_generated
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from catalogue_gen import ecosystem  # noqa: E402
+
+RELEASES = {
+    ("optax", "0.1.0"): {
+        "optax/__init__.py": """
+            from optax._src.transform import add_decayed_weights
+            from optax._src.transform import additive_weight_decay
+            from optax._src.transform import conditionally_transform
+            from optax._src.transform import maybe_update
+            from optax._src.transform import global_norm
+            from optax import contrib
+            from optax import monte_carlo
+            from optax.contrib import dpsgd
+        """,
+        "optax/_src/transform.py": """
+            def add_decayed_weights(weight_decay=0.0):
+                return weight_decay
+            additive_weight_decay = add_decayed_weights
+            def conditionally_transform(inner, should_transform_fn):
+                return inner
+            def maybe_update(inner, should_update_fn):
+                return conditionally_transform(inner, should_update_fn)
+            def global_norm(tree):
+                return tree
+        """,
+        "optax/_src/privacy.py": "def dpsgd(learning_rate):\n    return learning_rate\n",
+        "optax/contrib/__init__.py": "from optax._src.privacy import dpsgd\n",
+        "optax/monte_carlo/__init__.py": "def score_function_jacobians():\n    pass\n",
+    },
+    ("optax", "0.2.0"): {
+        "optax/__init__.py": """
+            from optax._src.transform import add_decayed_weights
+            from optax._src.transform import conditionally_transform
+            from optax._src.transform import global_norm
+            from optax import contrib
+            from optax import tree
+            from optax.contrib import dpsgd as _deprecated_dpsgd
+            _deprecations = {
+                "dpsgd": ("optax.dpsgd is deprecated: use optax.contrib.dpsgd (optax v0.1.0 or newer).",
+                          _deprecated_dpsgd),
+                "monte_carlo": ("optax.monte_carlo is deprecated.", None),
+            }
+        """,
+        "optax/_src/transform.py": """
+            import warnings
+            def add_decayed_weights(weight_decay=0.0):
+                return weight_decay
+            def conditionally_transform(inner, should_transform_fn):
+                return inner
+            def global_norm(tree):
+                warnings.warn("optax.global_norm is deprecated in favor of optax.tree.norm", DeprecationWarning)
+                return tree
+        """,
+        "optax/_src/privacy.py": "def dpsgd(learning_rate):\n    return learning_rate\n",
+        "optax/contrib/__init__.py": "from optax._src.privacy import dpsgd\n",
+        "optax/tree/__init__.py": "def norm(tree):\n    return tree\n",
+    },
+    ("flax", "0.1.0"): {
+        "flax/__init__.py": "from . import optim\nfrom . import nnx\n",
+        "flax/optim/__init__.py": "class Adam:\n    pass\n",
+        "flax/nnx/__init__.py": "from .variablelib import Variable\nVariableState = Variable\n",
+        "flax/nnx/variablelib.py": "class Variable:\n    pass\n",
+    },
+    ("flax", "0.2.0"): {
+        "flax/__init__.py": "from . import nnx\n",
+        "flax/nnx/__init__.py": """
+            from .variablelib import Variable
+            import typing as _tp
+            if _tp.TYPE_CHECKING:
+                VariableState = Variable
+            else:
+                def __getattr__(name):
+                    if name == "VariableState":
+                        import warnings
+                        warnings.warn("'VariableState' was removed: use 'Variable'.", DeprecationWarning)
+                        return Variable
+                    raise AttributeError(name)
+        """,
+        "flax/nnx/variablelib.py": "class Variable:\n    pass\n",
+    },
+}
+
+
+def fake_wheels(folder: Path) -> dict[str, dict[str, Path]]:
+    wheels: dict[str, dict[str, Path]] = {}
+    for (library, version), files in RELEASES.items():
+        path = folder / f"{library}-{version}-py3-none-any.whl"
+        with zipfile.ZipFile(path, "w") as zf:
+            for name, text in files.items():
+                zf.writestr(name, textwrap.dedent(text).lstrip())
+        wheels.setdefault(library, {})[version] = path
+    return wheels
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("wheels")
+    text, parameters = ecosystem.generate(fake_wheels(folder), folder, workers=0)
+    data = tomllib.loads(text)
+    data["rows"] = {row["name"]: row for row in data.get("symbol", ())}
+    data["modules"] = {row["name"]: row for row in data.get("module", ())}
+    data["text"], data["parameters"] = text, parameters
+    return data
+
+
+def fields(row: dict, *keys: str) -> tuple:
+    return tuple(row.get(k) for k in keys)
+
+
+KEYS = ("status", "since", "replacement", "replacement_since", "same_object", "rename", "source")
+
+
+def test_alias_assignment_is_a_safe_rename(generated):
+    # `additive_weight_decay = add_decayed_weights` in 0.1.0, gone in 0.2.0: the same object, proven in 0.1.0
+    row = generated["rows"]["optax.additive_weight_decay"]
+    assert fields(row, *KEYS) == ("removed", "0.2.0", "optax.add_decayed_weights", "0.1.0", True, "safe", "diff")
+    assert row["same_object_checked"] == "static:0.1.0" and row["last_seen"] == "0.1.0"
+
+
+def test_a_wrapper_is_not_a_rename(generated):
+    # maybe_update calls conditionally_transform: another function, so no replacement at all
+    row = generated["rows"]["optax.maybe_update"]
+    assert fields(row, *KEYS) == ("removed", "0.2.0", None, None, None, None, "diff")
+
+
+def test_deprecations_table(generated):
+    dpsgd = generated["rows"]["optax.dpsgd"]
+    assert fields(dpsgd, *KEYS) == ("deprecated", "0.2.0", "optax.contrib.dpsgd", "0.1.0", True, "safe", "table")
+    assert dpsgd["message"].startswith("optax.dpsgd is deprecated")
+    # mapped to None: an AttributeError, a submodule before
+    assert fields(generated["rows"]["optax.monte_carlo"], *KEYS) == ("removed", "0.2.0", None, None, None, None,
+                                                                     "table")
+
+
+def test_warning_in_the_body_names_a_replacement_without_a_fix(generated):
+    row = generated["rows"]["optax.global_norm"]
+    assert fields(row, *KEYS) == ("deprecated", "0.2.0", "optax.tree.norm", "0.2.0", False, None, "warning")
+
+
+def test_removed_module_and_module_getattr_deprecation(generated):
+    assert fields(generated["modules"]["flax.optim"], "status", "since", "last_seen", "within") == \
+        ("removed", "0.2.0", "0.1.0", None)
+    row = generated["rows"]["flax.nnx.VariableState"]
+    assert fields(row, *KEYS) == ("deprecated", "0.2.0", "flax.nnx.Variable", "0.1.0", True, "safe", "table")
+
+
+def test_must_not_produce(generated):
+    rows = generated["rows"]
+    # still public and silent in the newest release; module objects and stdlib names are not API rows
+    for name in ("optax.add_decayed_weights", "optax.conditionally_transform", "optax.contrib.dpsgd",
+                 "optax.contrib", "flax.nnx.Variable", "flax.nnx", "optax.tree", "optax._src.transform.warnings",
+                 "optax.monte_carlo.score_function_jacobians", "flax.optim.Adam"):
+        assert name not in rows, name
+    assert set(rows) == {"optax.additive_weight_decay", "optax.maybe_update", "optax.dpsgd", "optax.monte_carlo",
+                         "optax.global_norm", "flax.nnx.VariableState"}
+    # a module that went (its members are covered by it), and the submodule optax.monte_carlo
+    assert set(generated["modules"]) == {"flax.optim", "optax.monte_carlo"}
+    assert generated["flax_versions"] == ["0.1.0", "0.2.0"] and generated["optax_versions"] == ["0.1.0", "0.2.0"]
+
+
+def test_checked_in_file_is_the_generators_output():
+    """Re-rendered from its own rows, the data file is unchanged: nothing in it was edited by hand."""
+    text = ecosystem_generated.GENERATED.read_text()
+    data = tomllib.loads(text)
+    rows = [ecosystem.Row(kind=kind, **row) for kind in ("symbol", "module") for row in data[kind]]
+    versions = {lib: data[f"{lib}_versions"] for lib in ecosystem.LIBRARIES}
+    assert ecosystem.render(rows, versions) == text
+
+
+def test_loader_reads_the_data_file():
+    rows = {row.name: row for row in ecosystem_generated.rows()}
+    row = rows["optax.additive_weight_decay"]
+    assert (row.kind, row.status, row.since, row.replacement, row.rename) == \
+        ("symbol", "removed", "0.1.8", "optax.add_decayed_weights", "safe")
+    assert rows["flax.optim"].kind == "module" and rows["flax.optim"].since == "0.6.0"
+    assert set(ecosystem_generated.removed_modules("flax")) >= {"flax.nn", "flax.deprecated", "flax.optim"}
+    assert "flax.optim.adam" not in ecosystem_generated.removed_modules("flax")  # covered by flax.optim
+
+
+def test_changes_as_the_tables_objects(tmp_path, generated):
+    path = tmp_path / "ecosystem_generated.toml"
+    path.write_text(generated["text"])
+    changes = ecosystem_generated.changes("optax", dict, path)
+    assert set(changes) == {"optax.additive_weight_decay", "optax.maybe_update", "optax.dpsgd", "optax.monte_carlo",
+                            "optax.global_norm"}
+    assert changes["optax.dpsgd"]["rename"] == "safe" and changes["optax.dpsgd"]["advice"] == ""
+    # another function: advice, and no rename to offer as a fix
+    norm = changes["optax.global_norm"]
+    assert norm["rename"] == "" and norm["replacement"] == "optax.tree.norm" and "not the same object" in norm["advice"]
+    assert ecosystem_generated.changes("optax", dict, tmp_path / "missing.toml") == {}
