@@ -119,6 +119,21 @@ def test_optax_alias_fixed_on_every_pinned_release(tmp_path):
     assert path.read_text() == AWD_FIXED
 
 
+@pytest.mark.parametrize("pin,source,fixed,words", [
+    # rows generated from the wheels (rules/ecosystem_generated.toml), not in the hand-written table
+    ("optax>=0.0.3", "import optax\nT = optax.InitUpdate\n", "import optax\nT = optax.GradientTransformation\n",
+     "removed in optax 0.0.3"),
+    ("optax>=0.1.0", "import optax\ntx = optax.scale_by_fromage()\n", None, "removed in optax 0.0.3"),
+    ("optax>=0.2.5", "import optax\ntx = optax.optimistic_adam(1e-3)\n", None, "optax.optimistic_adam_v2"),
+])
+def test_generated_optax_rows_are_reported(tmp_path, pin, source, fixed, words):
+    path = project(tmp_path, pin + "\n", source)
+    (found,) = findings(tmp_path, "--select", "JAX502")
+    assert words in found["message"] + (found.get("fix", {}) or {}).get("message", "")
+    run(["--fix", "--no-cache", "--select", "JAX502"], tmp_path)
+    assert path.read_text() == (fixed or source)
+
+
 # -- on by default, only where the project uses the library -------------------------------------------------
 def test_ecosystem_rules_are_on_by_default(tmp_path):
     (tmp_path / "a.py").write_text("from flax import optim\n" + AWD)

@@ -1,10 +1,13 @@
 """What the ecosystem rules (JAX5xx: flax, optax) know about those libraries, and their version range per file.
 
-Every row was checked by reading the released wheels (``pip download flax==V optax==V --no-deps``, unzipped, the
-package ``__init__.py`` files and ``_deprecations`` tables read): flax 0.2.2 ... 0.12.12, optax 0.0.9 ... 0.2.8.
-The rows are hand-written and say where each fact comes from (``reason``); ``tools/check_ecosystem_catalogue.py``
-re-checks every optax row against the wheels (public before, gone or in ``_deprecations`` at ``since``, the
-replacement public at ``replacement_since``).
+The optax rows come from two places. ``tools/generate_ecosystem_catalogue.py`` reads every optax and flax wheel
+on the package index (optax 0.0.1 ... 0.2.8, flax 0.0.1 ... 0.12.12: public names per module, ``_deprecations``
+tables, functions that always warn, and aliases followed to their definition to prove a rename is the same object)
+into ``rules/ecosystem_generated.toml`` (``ecosystem_generated``). The hand-written rows below stay on top of the
+generated ones: they add advice and the one rename no wheel can prove (``global_norm`` -> ``optax.tree.norm``: the
+same result, another function). ``tools/check_ecosystem_catalogue.py`` re-checks the hand-written rows against the
+wheels (public before, gone or in ``_deprecations`` at ``since``, the replacement public at
+``replacement_since``).
 
 A library's range comes from the project's own pins (``project.pins.LIBRARIES``): the lowest lower bound of the
 file's package, as for ``jax``. Unpinned, the range is the newest release below: fixes are offered as for a project
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from jaxlint.catalogue.ecosystem_generated import changes as generated_changes
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 
@@ -65,12 +69,12 @@ _MONTE_CARLO = ("optax 0.1.8 moved it to `optax.monte_carlo`, which optax 0.2.7 
 _SECOND_ORDER = ("optax 0.1.8 moved it to `optax.second_order` (a new implementation, deprecated there since 0.2.x): "
                  "compute it with `jax.hessian`/`jax.jvp` or keep a copy")
 
-OPTAX: dict[str, Change] = {change.name: change for change in (
-    Change("optax.additive_weight_decay", "removed", "0.1.8", "optax.add_decayed_weights", "0.0.9", "safe",
-           reason="optax 0.0.9-0.1.7 `_src/transform.py`: `additive_weight_decay = add_decayed_weights`; gone from "
+OPTAX: dict[str, Change] = {**generated_changes("optax", Change), **{change.name: change for change in (
+    Change("optax.additive_weight_decay", "removed", "0.1.8", "optax.add_decayed_weights", "0.0.3", "safe",
+           reason="optax 0.0.3-0.1.7 `_src/transform.py`: `additive_weight_decay = add_decayed_weights`; gone from "
                   "`optax/__init__.py` in 0.1.8"),
-    Change("optax.AdditiveWeightDecayState", "removed", "0.1.8", "optax.AddDecayedWeightsState", "0.0.9", "safe",
-           reason="optax 0.0.9-0.1.7: `AdditiveWeightDecayState = AddDecayedWeightsState`; gone in 0.1.8"),
+    Change("optax.AdditiveWeightDecayState", "removed", "0.1.8", "optax.AddDecayedWeightsState", "0.0.3", "safe",
+           reason="optax 0.0.3-0.1.7: `AdditiveWeightDecayState = AddDecayedWeightsState`; gone in 0.1.8"),
     *(Change(f"optax.{name}", "removed", "0.1.8", None, advice=_MONTE_CARLO,
              reason="in optax/__init__.py up to 0.1.7, not in 0.1.8; optax.monte_carlo removed in 0.2.7")
       for name in ("control_delta_method", "control_variates_jacobians", "measure_valued_jacobians",
@@ -88,8 +92,8 @@ OPTAX: dict[str, Change] = {change.name: change for change in (
            reason="optax 0.2.4 `_src/wrappers.py`: `maybe_update` calls `conditionally_transform`; gone in 0.2.5"),
     Change("optax.MaybeUpdateState", "removed", "0.2.5", "optax.ConditionallyTransformState", "0.2.3", "safe",
            reason="optax 0.2.4 `_src/wrappers.py`: `MaybeUpdateState = ConditionallyTransformState`"),
-    *(Change(f"optax.{name}", "deprecated", "0.2.4", f"optax.contrib.{name}", "0.1.8", "safe",
-             reason="optax 0.2.4+ `_deprecations` maps it to `optax.contrib`'s object; optax 0.1.8-0.2.3 "
+    *(Change(f"optax.{name}", "deprecated", "0.2.3", f"optax.contrib.{name}", "0.1.8", "safe",
+             reason="optax 0.2.3+ `_deprecations` maps it to `optax.contrib`'s object; optax 0.1.8-0.2.2 "
                     f"`{name} = contrib.{name}`")
       for name in ("differentially_private_aggregate", "DifferentiallyPrivateAggregateState", "dpsgd")),
     Change("optax.global_norm", "deprecated", "0.2.7", "optax.tree.norm", "0.2.5", "unsafe",
@@ -105,7 +109,7 @@ OPTAX: dict[str, Change] = {change.name: change for change in (
              advice=f"`optax.tree_utils.tree_norm(tree, ord={order})` (optax 0.2.5+)",
              reason=f"optax 0.2.5+ `tree_utils/_deprecations`: `functools.partial(tree_norm, ord={order})`")
       for name, order in (("tree_l1_norm", "1"), ("tree_l2_norm", "2"), ("tree_linf_norm", "jnp.inf"))),
-)}
+)}}
 
 
 def dotted_name(node: "cst.BaseExpression | None") -> str:

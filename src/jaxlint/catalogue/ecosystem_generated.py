@@ -75,7 +75,7 @@ def changes(library: str, make: Callable[..., T], path: Path = GENERATED) -> dic
         out[row.name] = make(
             name=row.name, status=row.status, since=row.since, replacement=row.replacement,
             replacement_since=row.replacement_since, rename=row.rename, advice=advice,
-            reason=f"generated from the {library} wheels ({row.source}; last worked in {row.last_seen})"
+            reason=f"generated from the {library} wheels ({row.source}; present up to {library} {row.last_seen})"
                    + (f": {row.message}" if row.message else ""))
     return out
 
