@@ -24,3 +24,15 @@ def test_readme_rule_table_lists_every_rule_as_it_is():
             re.findall(r"^\| (JAX\d{3}) \| ([\w-]+) \| ([\d.]+|—|(?:flax|optax) [\d., -]+?) \| (\w+) \|", readme, re.M)}
     expected = {rule.code: (rule.name, rule.version_label(), fix_availability(rule)) for rule in all_rules()}
     assert {code: rows.get(code) for code in expected} == expected
+
+
+def test_no_link_leads_to_a_made_up_home():
+    """jaxlint has no public repository or site: no link in what users read or get may pretend it has one."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    tracked = subprocess.run(["git", "ls-files", "README.md", "docs", "src", "pyproject.toml", ".pre-commit-hooks.yaml"],
+                             cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    found = [name for name in tracked if (root / name).is_file()
+             and "github.com/jaxlint" in (root / name).read_text(encoding="utf-8", errors="replace")]
+    assert not found, f"links to github.com/jaxlint (not where jaxlint lives): {found}"

@@ -155,45 +155,64 @@ def _precommit_snippet() -> str:
     return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
 
 
-def test_the_precommit_snippet_names_real_hooks_and_no_missing_tag():
+def _snippet_hooks() -> list[dict]:
+    """The snippet's hooks, the commented-out alternative included (``# - id: jaxlint-fix`` and its lines)."""
     import yaml
 
-    config = yaml.safe_load(_precommit_snippet())
+    config = yaml.safe_load(re.sub(r"^(\s*)# ?(-|  \w)", r"\1\2", _precommit_snippet(), flags=re.M))
     [repo] = config["repos"]
-    manifest = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
-    hook_ids = {hook["id"] for hook in manifest}
-    assert {hook["id"] for hook in repo["hooks"]} <= hook_ids
-    assert "jaxlint-fix" in hook_ids and "jaxlint-fix" in _precommit_snippet()
-    rev = str(repo["rev"])
-    tags = subprocess.run(["git", "tag"], cwd=ROOT, capture_output=True, text=True).stdout.split()
-    assert rev in tags or rev == "COMMIT-SHA", f"rev {rev!r} is neither a tag of this repository nor the placeholder"
+    assert repo["repo"] == "local", "jaxlint has no public repository: the README's hook is a local one"
+    return repo["hooks"]
+
+
+def test_the_precommit_snippet_runs_the_hooks_of_the_manifest():
+    """Each hook of the README (check, and the commented-out fix) runs what the hook of the same id in
+    .pre-commit-hooks.yaml runs, on the same files."""
+    import yaml
+
+    manifest = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    hooks = _snippet_hooks()
+    assert [hook["id"] for hook in hooks] == ["jaxlint", "jaxlint-fix"]
+    for hook in hooks:
+        assert hook["language"] == "system"
+        assert (hook["entry"], hook["types_or"]) == (manifest[hook["id"]]["entry"], manifest[hook["id"]]["types_or"])
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-def test_the_documented_autoupdate_pins_a_commit(tmp_path):
-    """The README's `pre-commit autoupdate` line turns its snippet into a config pinned to a real commit SHA (run
-    against a local repository holding this checkout's hook manifest, since the tests have no network)."""
+@pytest.mark.parametrize("hook_id", ["jaxlint", "jaxlint-fix"])
+def test_the_precommit_snippet_works(tmp_path, hook_id):
+    """The README's `repo: local` hook, run by real pre-commit on a commit-to-be with a finding: the check fails the
+    commit and names it; the fix hook rewrites the file (and fails, as pre-commit does when a hook changed files)."""
     pytest.importorskip("pre_commit")
-    hooks = tmp_path / "hooks"
-    hooks.mkdir()
-    shutil.copy(ROOT / ".pre-commit-hooks.yaml", hooks)
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "home"), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
-    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "hooks"]):
-        subprocess.run(["git", *args], cwd=hooks, check=True, env=env)
-    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, capture_output=True, text=True).stdout.strip()
-    project = tmp_path / "project"
-    project.mkdir()
-    subprocess.run(["git", "init", "-q"], cwd=project, check=True, env=env)
-    url = "https://github.com/jaxlint/jaxlint"
-    (project / ".pre-commit-config.yaml").write_text(_precommit_snippet().replace(url, str(hooks)))
-    [autoupdate] = [c for c in COMMANDS if c.startswith("pre-commit autoupdate")]
     import sys
 
-    args = [sys.executable, "-m", "pre_commit", *shlex.split(autoupdate.replace(url, str(hooks)))[1:]]
-    done = subprocess.run(args, cwd=project, capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert f"rev: {sha}" in (project / ".pre-commit-config.yaml").read_text()
+    import yaml
+
+    [hook] = [hook for hook in _snippet_hooks() if hook["id"] == hook_id]
+    bin_dir = tmp_path / "bin"  # `jaxlint` on PATH: this checkout, run by the test's Python
+    bin_dir.mkdir()
+    shim = bin_dir / "jaxlint"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m jaxlint "$@"\n')
+    shim.chmod(0o755)
+    path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "home"), "PATH": path,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])),
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{"repo": "local", "hooks": [hook]}]}))
+    (project / "train.py").write_text("import jax\n\ny = jax.tree_map(f, x)\n")
+    for args in (["init", "-q"], ["add", "."]):
+        subprocess.run(["git", *args], cwd=project, check=True, env=env)
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"], cwd=project,
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    if hook_id == "jaxlint":
+        assert "train.py:3:5: JAX101" in done.stdout, done.stdout
+        assert (project / "train.py").read_text() == "import jax\n\ny = jax.tree_map(f, x)\n"
+    else:
+        assert "files were modified by this hook" in done.stdout, done.stdout
+        assert (project / "train.py").read_text() == "import jax\n\ny = jax.tree.map(f, x)\n"
 
 
 def test_the_verify_excerpt_is_quoted_from_the_transcript_in_docs():

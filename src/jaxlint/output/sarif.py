@@ -17,21 +17,18 @@ from jaxlint.output.common import file_location, relative_path
 from jaxlint.run.results import FileResult
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
 
 
 def _rules() -> list[dict]:
     from jaxlint.rules import all_rules
-    from jaxlint.rules.base import DOCS_URL
-
     from jaxlint.lint.engine_codes import ENGINE_CODES
-    from jaxlint.run.noqa_add import UNUSED_NOQA_URL
 
     described = [{
         "id": entry.code,
         "name": entry.name,
         "shortDescription": {"text": entry.summary},
-        "helpUri": UNUSED_NOQA_URL if entry.code == "JAX001" else DOCS_URL.format(code=entry.code.lower()),
+        # no helpUri: jaxlint has no documentation online; the command prints it
+        "help": {"text": f"`jaxlint rule {entry.code}` prints its documentation."},
         "defaultConfiguration": {"level": "warning" if entry.opt_in else "error"},
     } for entry in ENGINE_CODES.values()]
     for rule in all_rules():
@@ -42,7 +39,6 @@ def _rules() -> list[dict]:
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": _what_it_does(explanation) or rule.summary},
             "help": {"text": explanation, "markdown": explanation},
-            "helpUri": rule.url(),
             "defaultConfiguration": {"level": "error", "enabled": not rule.opt_in},
             "properties": {"jaxVersion": rule.since, "optIn": bool(rule.opt_in),
                            "tags": ["jax", "behaviour-change" if rule.behaviour_change else "removal"]},
@@ -115,7 +111,7 @@ def format_sarif(results: Sequence[FileResult]) -> str:
             sarif_results.append(item)
     run = {
         "tool": {"driver": {"name": "jaxlint", "version": __version__, "semanticVersion": __version__,
-                            "informationUri": INFORMATION_URI, "rules": rules}},
+                            "rules": rules}},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
         "results": sarif_results,
     }

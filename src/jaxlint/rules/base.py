@@ -28,7 +28,6 @@ from jaxlint.project.settings import Settings
 from jaxlint.lint.text_gate import TextFacts, names_by_last
 from jaxlint.project.versions import parse_version
 
-DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#{code}"
 
 
 # -- examples ----------------------------------------------------------------------------------------------------
@@ -247,6 +246,8 @@ class Rule:
         return cls.ast_names is None or facts.refers_to_any(cls.ast_names)
 
     @classmethod
-    def url(cls) -> str:
-        return DOCS_URL.format(code=cls.code.lower())
+    def url(cls) -> str | None:
+        """Where the rule's documentation is online: nowhere (jaxlint has no public home), so no link; ``jaxlint
+        rule CODE`` prints it, and docs/rules.md holds it in the source."""
+        return None
 

@@ -21,7 +21,6 @@ from jaxlint.project.settings import Settings
 
 UNUSED_NOQA = "JAX001"
 UNUSED_NOQA_NAME = "unused-noqa"
-UNUSED_NOQA_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/integrations.md#unused-noqa-jax001"
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]+[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
 
@@ -127,7 +126,7 @@ def unused_noqa(source: str, path: str, settings: Settings) -> list[Diagnostic]:
             index.location(comment.start), index.location(comment.end), comment.start, comment.end,
             fix=Fix(Applicability.SAFE, "Remove the unused `noqa` code" + ("s" if len(unused) > 1 else ""),
                     (edit,)),
-            noqa_row=comment.row, url=UNUSED_NOQA_URL,
+            noqa_row=comment.row, url=None,
         ))
     return diagnostics
 
