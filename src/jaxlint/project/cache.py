@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -167,6 +166,8 @@ def diagnostic_from_json(data: dict[str, Any], path: str) -> Diagnostic:
 def replace_file(file: Path, payload: bytes, *, prefix: str) -> None:
     """Write ``payload`` to a temporary file beside ``file`` and rename it over ``file``: a reader sees the old
     cache or the new one, never half (a cache needs none of ``run.sources.write_atomic``'s care for owners)."""
+    import tempfile  # here: a warm run that changes nothing writes nothing (and tempfile costs ~5 ms to import)
+
     fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=file.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -1,7 +1,6 @@
 """Lint or fix a list of files: read, decode, lint, fix, write back atomically. No printing here."""
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 import time
@@ -39,6 +38,8 @@ def process_source(source: SourceText, display_path: str, settings: Settings, mo
     if outcome.source != source.text:
         result.fixed_source = outcome.source
         if mode is Mode.DIFF:
+            import difflib
+
             result.diff = "".join(difflib.unified_diff(
                 source.text.splitlines(keepends=True), outcome.source.splitlines(keepends=True),
                 fromfile=display_path, tofile=display_path,
