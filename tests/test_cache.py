@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -247,3 +250,118 @@ def test_cold_cache_reads_no_file_before_processing(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "read_bytes", counting)
     _run(source_files(paths, tmp_path), tmp_path / "cache")
     assert sorted(name for name in reads if name.endswith(".py")) == ["a.py", "a.py", "b.py", "b.py"]  # the worker's hash and its lint, not the lookup
+
+
+# -- stamps: a warm check trusts an unchanged stat, never a racy one, and --fix always compares bytes -------------
+@pytest.fixture
+def hashed(monkeypatch):
+    """Counts the files read and hashed by the cache lookup (a stamp hit reads nothing)."""
+    calls = []
+    original = runner.content_hash
+
+    def counting(data):
+        calls.append(data)
+        return original(data)
+
+    monkeypatch.setattr(runner, "content_hash", counting)
+    return calls
+
+
+def _fake_times(monkeypatch, *, shift_ns: int = 0, frozen: tuple[int, int] | None = None):
+    """The runner sees each file's times moved back by ``shift_ns`` or, with ``frozen`` (size, time), always that
+    size and time (a file system whose timestamps did not move, as on one with coarse ticks)."""
+    real = runner._status
+
+    def status(path):
+        found = real(path)
+        if found is None:
+            return None
+        size, mtime, ctime = found.st_size, found.st_mtime_ns - shift_ns, found.st_ctime_ns - shift_ns
+        if frozen is not None:
+            size, mtime, ctime = frozen[0], frozen[1], frozen[1]
+        return SimpleNamespace(st_size=size, st_ino=found.st_ino, st_mtime_ns=mtime, st_ctime_ns=ctime)
+
+    monkeypatch.setattr(runner, "_status", status)
+
+
+def test_unchanged_stamp_is_a_hit_without_reading(tmp_path, counted, hashed, monkeypatch):
+    _fake_times(monkeypatch, shift_ns=100 * 10**9)
+    path = tmp_path / "a.py"
+    path.write_text(TAKE)
+    files = source_files([path], tmp_path)
+    cold = _run(files, tmp_path / "c")
+    counted.clear(), hashed.clear()
+    warm = _run(files, tmp_path / "c")
+    assert counted == [] and hashed == []
+    assert summary(warm) == summary(cold)
+
+
+def test_touched_unchanged_file_is_hashed_once_then_hits_on_its_new_stamp(tmp_path, counted, hashed, monkeypatch):
+    _fake_times(monkeypatch, shift_ns=100 * 10**9)
+    path = tmp_path / "a.py"
+    path.write_text(TAKE)
+    files = source_files([path], tmp_path)
+    cold = _run(files, tmp_path / "c")
+    status = path.stat()
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns + 5 * 10**9))  # touch: same bytes, new time
+    counted.clear(), hashed.clear()
+    touched = _run(files, tmp_path / "c")
+    assert counted == [] and len(hashed) == 1  # not linted: the hash says the bytes are those cached
+    assert summary(touched) == summary(cold)
+    hashed.clear()
+    _run(files, tmp_path / "c")
+    assert counted == [] and hashed == []  # the new stamp was stored
+
+
+def test_same_size_edit_in_the_same_tick_is_not_trusted(tmp_path, counted, monkeypatch):
+    """The racy case: the file's times equal the moment of the run that cached it; an edit in that tick keeps its
+    size and times, so only the hash tells. Such an entry keeps no stamp, and the next run hashes."""
+    path = tmp_path / "a.py"
+    path.write_text("import jax.numpy as jnp\ny = 1\n" + " " * (len(TAKE) - 30) + "\n")
+    _fake_times(monkeypatch, frozen=(len(TAKE), time.time_ns()))
+    files = source_files([path], tmp_path)
+    assert _run(files, tmp_path / "c")[0].diagnostics == []
+    status = path.stat()
+    path.write_text(TAKE)  # the same size, and (as the file system reports it) the same times
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    counted.clear()
+    second = _run(files, tmp_path / "c")
+    assert counted == ["a.py"] and [d.code for d in second[0].diagnostics] == ["JAX202"]
+
+
+def test_an_old_stamp_is_trusted_only_by_check_not_by_fix(tmp_path, counted, monkeypatch):
+    """Same size and times after an edit (as a file system that did not move them would report): ``check``
+    trusts the stamp, as ruff trusts an mtime; ``--fix`` compares the bytes, so it never fixes from a stale entry."""
+    path = tmp_path / "a.py"
+    clean = "import jax.numpy as jnp\ny = 1\n"
+    path.write_text(clean.ljust(len(TAKE) - 1) + "\n")
+    _fake_times(monkeypatch, frozen=(len(TAKE), time.time_ns() - 100 * 10**9))
+    files = source_files([path], tmp_path)
+    _run(files, tmp_path / "c")
+    path.write_text(TAKE)
+    counted.clear()
+    assert _run(files, tmp_path / "c")[0].diagnostics == []  # the stamp says unchanged
+    fixed = _run(files, tmp_path / "c", mode=Mode.FIX)
+    assert counted == ["a.py"] and [d.code for d in fixed[0].applied] == ["JAX202"]
+    assert path.read_text() == TAKE_FIXED
+
+
+def test_changed_setting_misses_even_with_an_unchanged_stamp(tmp_path, counted, hashed, monkeypatch):
+    _fake_times(monkeypatch, shift_ns=100 * 10**9)
+    path = tmp_path / "a.py"
+    path.write_text(TAKE)
+    _run(source_files([path], tmp_path), tmp_path / "c")
+    counted.clear()
+    result = _run(source_files([path], tmp_path, ignore=("JAX202",)), tmp_path / "c")
+    assert counted == ["a.py"] and result[0].diagnostics == []
+
+
+def test_a_stamp_is_stored_only_for_a_file_older_than_its_read(tmp_path):
+    from jaxlint.project.cache import RACY_NS, trusted_stamp
+
+    now = time.time_ns()
+    old = SimpleNamespace(st_size=3, st_ino=7, st_mtime_ns=now - RACY_NS - 1, st_ctime_ns=now - RACY_NS - 1)
+    assert trusted_stamp(old, now) == [3, now - RACY_NS - 1, now - RACY_NS - 1, 7]
+    assert trusted_stamp(SimpleNamespace(**{**vars(old), "st_mtime_ns": now}), now) is None
+    assert trusted_stamp(SimpleNamespace(**{**vars(old), "st_ctime_ns": now - 1}), now) is None  # a recent chmod/write
+    assert trusted_stamp(SimpleNamespace(**{**vars(old), "st_mtime_ns": now + 10**9}), now) is None  # in the future

@@ -237,3 +237,25 @@ def test_the_reason_does_not_depend_on_what_was_asked_before(tmp_path):
                                   + ", which reads the legacy `thread_resources`, which `jax.set_mesh` leaves empty "
                                   "(`KeyError`)")
     assert build_index(paths).digest() == build_index(paths).digest()
+
+
+def test_an_edit_that_keeps_size_and_time_is_seen_when_the_index_read_the_file_in_its_tick(tmp_path):
+    """The racy case for the index's (size, mtime) key: the model is rewritten with the same size and time right
+    after the run that read it; that run kept no time for it, so the next one hashes it and sees the change."""
+    import os
+
+    width = max(len(HARMLESS_MODEL), len(THREAD_RESOURCES_MODEL)) + 2
+    harmless, risky = (text + "#" * (width - len(text) - 1) + "\n" for text in (HARMLESS_MODEL, THREAD_RESOURCES_MODEL))
+    files = {"pkg/__init__.py": "", "pkg/model.py": harmless, "main.py": MAIN}
+    (finding,) = findings(run(tmp_path, files, use_cache=True)["main.py"])
+    assert finding.fix is not None
+    model = tmp_path / "pkg" / "model.py"
+    status = model.stat()
+    model.write_text(risky, encoding="utf-8")
+    os.utime(model, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert model.stat().st_size == status.st_size and model.stat().st_mtime_ns == status.st_mtime_ns
+    settings = settings_for(tmp_path)
+    sources = [SourceFile(tmp_path / name, settings) for name in sorted(files)]
+    results = run_files(sources, Mode.CHECK, unsafe=True, jobs=1, use_cache=True, cache_dir=tmp_path / ".cache")
+    (finding,) = findings(next(r for r in results if r.path.endswith("main.py")))
+    assert finding.fix is None and "`pkg/model.py`" in finding.fix_withheld.reason

@@ -107,7 +107,7 @@ def _command_for(args: list[str]):
 
     command = main
     while isinstance(command, click.Group) and args:
-        if args[0] in command.commands:
+        if command.get_command(None, args[0]) is not None:  # loads a lazily registered subcommand
             command, args = command.commands[args[0]], args[1:]
         elif INSPECT in command.commands:
             command = command.commands[INSPECT]

@@ -68,3 +68,28 @@ def test_the_warning_goes_to_stderr_once_and_show_settings_explains(tmp_path):
     inside = run(["check", "--no-cache", "--min-version", str(OLDEST), "--show-settings", "m.py"], tmp_path)
     assert inside.stderr == ""
     assert f"fixes:          valid on every JAX release from {OLDEST} to {NEWEST}" in inside.stdout
+
+
+def test_known_range_is_read_from_the_catalogue_header_without_loading_the_catalogue():
+    """The start-of-run warning reads two lines, not the catalogue (a warm run over cached files never loads it)."""
+    import subprocess
+    import sys
+
+    from jaxlint.catalogue import GENERATED
+    from jaxlint.project import version_range
+
+    assert version_range._generated_file() == str(GENERATED)
+    assert version_range._header_range(str(GENERATED)) == (OLDEST, NEWEST)
+    code = ("import sys; from jaxlint.project.version_range import known_range; known_range(); "
+            "print('jaxlint.catalogue' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.split() == ["False"]
+
+
+def test_known_range_falls_back_to_the_catalogue_without_a_header(tmp_path):
+    from jaxlint.project import version_range
+
+    headless = tmp_path / "generated.toml"
+    headless.write_text('[[entries]]\nfirst_version = "9.9"\n')
+    assert version_range._header_range(str(headless)) is None
+    assert version_range._header_range(str(tmp_path / "missing.toml")) is None

@@ -1,7 +1,12 @@
-"""The results cache (``.jaxlint_cache/``): a warm run over an unchanged tree only reads and hashes files.
+"""The results cache (``.jaxlint_cache/``): a warm run over an unchanged tree costs a ``stat`` per file.
 
 One entry per file path: the hash of the file's bytes, a fingerprint of the settings that decide its findings
-(enabled selectors and ignores, per-file ignores, target and min version), and the findings themselves. The whole
+(enabled selectors and ignores, per-file ignores, target and min version), the findings themselves, and the file's
+*stamp* (size, modification and change times, inode) when its bytes were hashed. ``jaxlint check`` trusts an
+unchanged stamp without reading the file, as ruff trusts an unchanged mtime; a changed stamp (a ``touch``, a
+checkout) falls back to the hash, and a hit then records the new stamp. A stamp is recorded only when the file's
+times lie well before the moment it was read (git's "racy" rule): an edit in the same timestamp tick as the read
+would otherwise keep the stamp of the bytes the cache describes. ``--fix`` and ``--diff`` always compare hashes. The whole
 cache is one JSON file per *engine fingerprint* (jaxlint's version, a hash of jaxlint's own code and rule catalogue,
 libcst's and Python's versions), so upgrading jaxlint or editing a rule never reuses old results.
 
@@ -16,7 +21,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +38,23 @@ STALE_SECONDS = 7 * 24 * 3600
 
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+# A file whose modification or change time is this close to the moment it was read (or after it) gets no stamp: a
+# file system's timestamps can be as coarse as 2 s (FAT) and lag the clock by a tick, so a later edit might keep them.
+RACY_NS = 2_000_000_000
+
+
+def file_stamp(status: os.stat_result) -> list[int]:
+    """What changes when a file's bytes may have: any write moves the change time, which no tool can set back."""
+    return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino]
+
+
+def trusted_stamp(status: os.stat_result, read_started_ns: int) -> list[int] | None:
+    """The stamp to store with the hash of bytes read after ``read_started_ns`` (and after ``status`` was taken),
+    or None when an edit after the read could leave the same stamp."""
+    newest = max(status.st_mtime_ns, status.st_ctime_ns)
+    return file_stamp(status) if newest < read_started_ns - RACY_NS else None
 
 
 @lru_cache(maxsize=1)
@@ -145,6 +166,8 @@ def diagnostic_from_json(data: dict[str, Any], path: str) -> Diagnostic:
 def replace_file(file: Path, payload: bytes, *, prefix: str) -> None:
     """Write ``payload`` to a temporary file beside ``file`` and rename it over ``file``: a reader sees the old
     cache or the new one, never half (a cache needs none of ``run.sources.write_atomic``'s care for owners)."""
+    import tempfile  # here: a warm run that changes nothing writes nothing (and tempfile costs ~5 ms to import)
+
     fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=file.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -156,6 +179,14 @@ def replace_file(file: Path, payload: bytes, *, prefix: str) -> None:
         except OSError:
             pass
         raise
+
+
+def findings_of(entry: list, path: str) -> list[Diagnostic] | None:
+    """The findings of a raw entry; None when they cannot be read (a damaged or foreign cache)."""
+    try:
+        return [diagnostic_from_json(item, path) for item in entry[2]]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
 
 
 # -- the cache ---------------------------------------------------------------------------------------------------
@@ -187,16 +218,17 @@ class Cache:
         key = self.key_for(path)
         return key in self._new or key in self._entries
 
+    def entry(self, key: str) -> list | None:
+        """The raw entry stored for ``key`` (``key_for``): [digest, settings fingerprint, findings, stamp or None]."""
+        entry = self._new.get(key) or self._entries.get(key)
+        return entry if isinstance(entry, list) and len(entry) >= 3 else None
+
     def get(self, path: Path, digest: str, settings_fp: str) -> list[Diagnostic] | None:
         """The cached findings for this file's bytes and settings, or None."""
-        key = self.key_for(path)
-        entry = self._new.get(key) or self._entries.get(key)
+        entry = self.entry(self.key_for(path))
         if not entry or entry[0] != digest or entry[1] != settings_fp:
             return None
-        try:
-            return [diagnostic_from_json(item, str(path)) for item in entry[2]]
-        except (KeyError, IndexError, TypeError, ValueError):
-            return None
+        return findings_of(entry, str(path))
 
     def put(self, path: Path, digest: str, settings_fp: str, diagnostics: list[Diagnostic]) -> None:
         self.put_raw(self.key_for(path), [digest, settings_fp, [diagnostic_to_json(d) for d in diagnostics]])

@@ -217,12 +217,20 @@ class SettingsResolver:
         self.pins = ProjectPins(self.cwd)
         self._by_key: dict[Path, Settings] = {}
         self._config_in_folder: dict[Path, Path | None] = {}
+        self._by_real: dict[str, Settings] = {}
 
     def for_path(self, path: Path) -> Settings:
         key = path if path.is_dir() else path.parent
         found = self._by_key.get(key)  # before resolving: a run asks once per file, for few directories
         if found is None:
             found = self._by_key[key] = self._for_directory(key.resolve())
+        return found
+
+    def for_resolved_directory(self, directory: str) -> Settings:
+        """``for_path`` of a folder whose real path the caller knows (a walk does): no stat, no resolving."""
+        found = self._by_real.get(directory)
+        if found is None:
+            found = self._by_real[directory] = self._for_directory(Path(directory))
         return found
 
     def _for_directory(self, directory: Path) -> Settings:

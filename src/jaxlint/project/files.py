@@ -66,11 +66,10 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
                 seen.add(resolved)
                 yield SourceFile(given, settings)
             continue
-        for file in _walk(given, resolver, suffixes):
-            resolved = real_path(file)  # Path.resolve is several times slower, per file
+        for file, settings, resolved in _walk(given, resolver, suffixes):
             if resolved not in seen:
                 seen.add(resolved)
-                yield SourceFile(file, resolver.for_path(file))
+                yield SourceFile(file, settings)
 
 
 def _default_excluded(name: str, settings: Settings | None) -> bool:
@@ -81,31 +80,61 @@ def _in_default_excluded_dir(path: Path, settings: Settings) -> bool:
     return any(_default_excluded(part, settings) for part in path.resolve().parts[:-1])
 
 
-def _walk(root: Path, resolver: SettingsResolver, suffixes: tuple[str, ...]) -> Iterator[Path]:
-    # The .gitignore rules of each folder, from the walk's root down (os.walk goes top-down, parents first).
-    rules: dict[str, IgnoreRules] = {}
-    if resolver.for_path(root).respect_gitignore:
-        rules[str(root)] = IgnoreRules.for_walk(root)
-    for directory, subdirectories, filenames in os.walk(root):
-        here = Path(directory)
-        settings = resolver.for_path(here) if filenames or subdirectories else None
-        ignore = rules.pop(directory, None)
-        kept = []
-        for name in sorted(subdirectories):
-            child = here / name
-            if _default_excluded(name, settings) or (settings is not None and is_excluded(child, settings)):
-                continue
-            if ignore is not None and ignore.ignores(name, True):
-                continue
-            if ignore is not None:
-                rules[os.path.join(directory, name)] = ignore.child(name, child)
-            kept.append(name)
-        subdirectories[:] = kept
-        for name in sorted(filenames):
-            if name.endswith(suffixes):
-                file = here / name
-                if settings is not None and is_excluded(file, settings):
+def _walk(root: Path, resolver: SettingsResolver,
+          suffixes: tuple[str, ...]) -> Iterator[tuple[Path, Settings, str]]:
+    """Each source file under ``root`` with its folder's settings and its real path, in ``os.walk``'s order
+    (top-down, names sorted, symlinked folders listed but not entered, unlistable folders skipped).
+
+    One ``scandir`` per folder and plain strings: the entry types come with the listing, each folder's real path
+    is its parent's plus its name (a symlinked folder is not entered), and its settings are looked up by that real
+    path, so a warm run over a large tree spends no ``stat``, ``resolve`` or ``Path`` on a file beyond the one it
+    yields."""
+    root_text = str(root)
+    ignore = IgnoreRules.for_walk(root) if resolver.for_path(root).respect_gitignore else None
+    # (folder as walked, its real path, its ignore rules without its own .gitignore unless it is the root's)
+    stack: list[tuple[str, str, IgnoreRules | None, bool]] = [(root_text, real_path(root), ignore, True)]
+    while stack:
+        directory, real, ignore, is_root = stack.pop()
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        if not entries:
+            continue
+        settings = resolver.for_resolved_directory(real)
+        patterns = bool(settings.exclude or settings.extend_exclude)
+        if ignore is not None and not is_root and any(entry.name == ".gitignore" for entry in entries):
+            ignore = ignore.with_file(os.path.join(directory, ".gitignore"))
+        folders = []
+        for entry in entries:
+            name = entry.name
+            try:
+                is_directory = entry.is_dir()
+            except OSError:
+                is_directory = False
+            path = os.path.join(directory, name)
+            if is_directory:
+                if _default_excluded(name, settings) or (patterns and is_excluded(Path(path), settings)):
                     continue
-                if ignore is not None and ignore.ignores(name, False):
+                if ignore is not None and ignore.ignores(name, True):
                     continue
-                yield file
+                if not _is_link(entry):  # os.walk lists a symlinked folder but does not enter it
+                    folders.append((path, os.path.join(real, name), ignore.descend(name) if ignore else None, False))
+                continue
+            if not name.endswith(suffixes):
+                continue
+            if patterns and is_excluded(Path(path), settings):
+                continue
+            if ignore is not None and ignore.ignores(name, False):
+                continue
+            resolved = os.path.realpath(os.path.join(real, name)) if _is_link(entry) else os.path.join(real, name)
+            yield Path(path), settings, resolved
+        stack.extend(reversed(folders))
+
+
+def _is_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False

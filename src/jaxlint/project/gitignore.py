@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import pathspec
 
 
-def _read_spec(file: Path) -> _Spec | None:
+def _read_spec(file: str | Path) -> _Spec | None:
     try:
         modified = os.stat(file).st_mtime_ns
     except OSError:
@@ -114,10 +114,18 @@ class IgnoreRules:
 
     def child(self, name: str, folder: Path) -> IgnoreRules:
         """The rules inside the sub-folder ``name`` (at ``folder``): these one level deeper, plus its .gitignore."""
-        return IgnoreRules(tuple((f"{prefix}{name}/", spec) for prefix, spec in self.specs))._with(
-            folder / ".gitignore")
+        return self.descend(name).with_file(os.path.join(folder, ".gitignore"))
 
-    def _with(self, file: Path) -> IgnoreRules:
+    def descend(self, name: str) -> IgnoreRules:
+        """These rules one folder deeper, in the sub-folder ``name``, without its own .gitignore (``with_file``
+        adds it: a walk that lists the folder knows whether it has one, without a stat for each folder)."""
+        return IgnoreRules(tuple((f"{prefix}{name}/", spec) for prefix, spec in self.specs))
+
+    def with_file(self, file: str | Path) -> IgnoreRules:
+        """These rules and, deepest, those of the ignore file ``file`` (unchanged when it cannot be read)."""
+        return self._with(file)
+
+    def _with(self, file: str | Path) -> IgnoreRules:
         spec = _read_spec(file)
         return self if spec is None else IgnoreRules(self.specs + (("", spec),))
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,10 +238,12 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
     """The index of the ``.py``/``.pyi`` files among ``paths`` (notebooks are never imported). Without a cache
     directory nothing is read here: each worker reads the modules its files reach, when they ask. With one, every
     module's facts are read now (the results' key needs them), from the cache where a file is unchanged."""
-    index = ProjectIndex(frozenset(os.path.abspath(p) for p in paths if p.suffix in (".py", ".pyi")))
+    cwd = os.getcwd()  # os.path.abspath reads it again for every path
+    index = ProjectIndex(frozenset(os.path.normpath(text if os.path.isabs(text) else os.path.join(cwd, text))
+                                   for text in map(str, paths) if _is_module(text)))
     if cache_directory is None:
         return index
-    from jaxlint.project.cache import content_hash, engine_fingerprint
+    from jaxlint.project.cache import content_hash, engine_fingerprint, trusted_stamp
 
     cache_file = cache_directory / f"index-{engine_fingerprint()}.json"
     cached, stored_digest = _load(cache_file)
@@ -248,6 +251,7 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
     changed = False
     for path in index.paths:
         entry = cached.get(path)
+        started = time.time_ns()
         try:
             status = os.stat(path)
         except OSError:
@@ -264,7 +268,10 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
         digest = content_hash(data)
         facts = entry[3] if entry is not None and entry[2] == digest else module_facts(data)
         index.facts[path] = facts
-        entries[path] = [status.st_size, status.st_mtime_ns, digest, facts]
+        # A file modified in the tick it was read could change again under the same time: its entry keeps no time,
+        # so the next run compares the hash (the results cache's racy rule, ``cache.trusted_stamp``).
+        trusted = trusted_stamp(status, started) is not None
+        entries[path] = [status.st_size, status.st_mtime_ns if trusted else None, digest, facts]
         changed = True
     key = index.facts_key()
     if isinstance(stored_digest, list) and len(stored_digest) == 2 and stored_digest[0] == key:
@@ -273,6 +280,12 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
     if changed or len(entries) != len(cached) or digest != stored_digest:
         _save(cache_file, {**cached, **entries}, digest)
     return index
+
+
+def _is_module(path: str) -> bool:
+    """``Path(path).suffix in (".py", ".pyi")`` without a Path: a name that is only the suffix (``.py``) has none."""
+    name = os.path.basename(path)
+    return name.endswith((".py", ".pyi")) and name.rfind(".") > 0
 
 
 def _load(file: Path) -> tuple[dict[str, list], object]:

@@ -1,13 +1,14 @@
 """Lint or fix a list of files: read, decode, lint, fix, write back atomically. No printing here."""
 from __future__ import annotations
 
-import difflib
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from jaxlint.project.cache import CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, settings_fingerprint
+from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, file_stamp, findings_of,
+                                   settings_fingerprint, trusted_stamp)
 from jaxlint.project.index import activated, build_index, set_active
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
 from jaxlint.run.progress import progress_bar
@@ -37,6 +38,8 @@ def process_source(source: SourceText, display_path: str, settings: Settings, mo
     if outcome.source != source.text:
         result.fixed_source = outcome.source
         if mode is Mode.DIFF:
+            import difflib
+
             result.diff = "".join(difflib.unified_diff(
                 source.text.splitlines(keepends=True), outcome.source.splitlines(keepends=True),
                 fromfile=display_path, tofile=display_path,
@@ -48,8 +51,9 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
               use_cache: bool = True, cache_dir: Path | None = None) -> list[FileResult]:
     """Process every file; results in a stable order (by path) whatever the scheduling.
 
-    With the cache, each file is read and hashed here first: a file whose bytes and settings match a cached entry
-    is not processed again (in fix/diff mode, when none of its cached findings has a fix to apply). The rest go to
+    With the cache, a file whose bytes and settings match a cached entry is not processed again (in fix/diff mode,
+    when none of its cached findings has a fix to apply): in check mode an unchanged stamp (``stat``) says the bytes
+    are the same; otherwise the file is read and hashed here. The rest go to
     ``jobs`` worker processes (default: the number of cores), or run here when there are few of them or one job.
     """
     files = list(files)
@@ -68,7 +72,9 @@ def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, use_cach
     results: list[FileResult | None] = [None] * len(files)
     caches: dict[Path, Cache] = {}
     file_caches: list[Cache | None] = [None] * len(files)
+    keys: list[str] = [""] * len(files)
     todo: list[int] = []
+    cwd = os.getcwd() if use_cache else ""
     for index, file in enumerate(files):
         file_unsafe = unsafe or file.settings.unsafe_fixes
         if use_cache:
@@ -77,7 +83,8 @@ def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, use_cach
             if cache is None:
                 cache = caches[directory] = Cache(directory)
             file_caches[index] = cache
-            cached = _cached_result(cache, file, mode, file_unsafe, project_digest)
+            keys[index] = key = _absolute(str(file.path), cwd)
+            cached = _cached_result(cache, key, file, mode, file_unsafe, project_digest)
             if cached is not None:
                 results[index] = cached
                 continue
@@ -87,7 +94,7 @@ def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, use_cach
         for index, result, entry in _process_all(files, todo, mode, unsafe, jobs, use_cache, project_digest):
             results[index] = result
             if entry is not None and file_caches[index] is not None:
-                file_caches[index].put_raw(Cache.key_for(files[index].path), entry)
+                file_caches[index].put_raw(keys[index], entry)
             advance()
     for cache in caches.values():
         cache.save()
@@ -112,15 +119,37 @@ def _fingerprint(file: "SourceFile", project_digest: str) -> str:
     return f"{settings_fingerprint(file.settings, file.path)}:{project_digest}"
 
 
-def _cached_result(cache: Cache, file: "SourceFile", mode: Mode, unsafe: bool,
+def _absolute(path: str, cwd: str) -> str:
+    """``os.path.abspath`` (the cache's key) with the current directory read once per run, not once per file."""
+    return os.path.normpath(path if os.path.isabs(path) else os.path.join(cwd, path))
+
+
+def _cached_result(cache: Cache, key: str, file: "SourceFile", mode: Mode, unsafe: bool,
                    project_digest: str) -> FileResult | None:
-    if not cache.has_entry(file.path):
+    entry = cache.entry(key)
+    if entry is None:
         return None  # a cold run reads and hashes nothing here (the worker does, once)
-    try:
-        data = file.path.read_bytes()
-    except OSError:
+    fingerprint = _fingerprint(file, project_digest)
+    if entry[1] != fingerprint:
+        return None  # other settings: processed anyway, no need to read the file here
+    started = time.time_ns()  # before the stat: an edit after it leaves later times than a trusted stamp's
+    status = _status(file.path)
+    if status is None:
         return None
-    diagnostics = cache.get(file.path, content_hash(data), _fingerprint(file, project_digest))
+    stamp = file_stamp(status)
+    # check mode trusts an unchanged stamp; fix and diff modes, which write, compare the bytes themselves
+    if mode is not Mode.CHECK or len(entry) < 4 or entry[3] != stamp:
+        try:
+            with open(file.path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            return None
+        if content_hash(data) != entry[0]:
+            return None
+        new_stamp = trusted_stamp(status, started)
+        if len(entry) < 4 or entry[3] != new_stamp:
+            cache.put_raw(key, [entry[0], entry[1], entry[2], new_stamp])  # the same bytes under a new stamp
+    diagnostics = findings_of(entry, str(file.path))
     if diagnostics is None:
         return None
     if mode is not Mode.CHECK and any(d.fix is not None and (d.fix.applicability is Applicability.SAFE or unsafe)
@@ -205,7 +234,8 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
     file_unsafe = unsafe or file.settings.unsafe_fixes
     if not use_cache:
         return process_file(file.path, file.settings, mode, file_unsafe), None
-    before = _identity(file.path)
+    started = time.time_ns()
+    before = _status(file.path)
     digest = None
     if before is not None:
         try:
@@ -214,19 +244,23 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
             digest = None
     result = process_file(file.path, file.settings, mode, file_unsafe)
     if digest is None or result.internal_error or result.applied or result.rejected \
-            or result.fixed_source is not None or _identity(file.path) != before:
+            or result.fixed_source is not None or _identity(_status(file.path)) != _identity(before):
         return result, None
     fingerprint = _fingerprint(file, project_digest)
-    return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics]]
+    return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics],
+                    trusted_stamp(before, started)]
 
 
-def _identity(path: Path) -> tuple | None:
-    """What changes when a file is rewritten: a result is cached only if the file stayed the same throughout."""
+def _status(path: Path) -> os.stat_result | None:
     try:
-        stat = path.stat()
+        return os.stat(path)
     except OSError:
         return None
-    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def _identity(status: os.stat_result | None) -> tuple | None:
+    """What changes when a file is rewritten: a result is cached only if the file stayed the same throughout."""
+    return None if status is None else (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
 def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> FileResult:

@@ -19,7 +19,6 @@ from jaxlint.project.settings import OUTPUT_FORMATS
 from jaxlint.run.sources import DecodeError, decode_source
 from jaxlint.project.version_range import describe as describe_range, range_warnings
 from jaxlint.project.versions import Version
-from jaxlint.catalogue.extend import describe as describe_user_rules
 from jaxlint.ui.options import split_codes, version_option
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -28,10 +27,36 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 class DefaultToCheck(click.Group):
     """``jaxlint [PATHS]`` and ``jaxlint --fix`` mean ``jaxlint check ...``, as users type them."""
 
+    # Subcommands that live in their own packages, imported only when named (or listed by --help): a check never
+    # pays for them (~50 ms of imports). A package that cannot be imported leaves its command out.
+    LAZY_COMMANDS = {
+        "exports": ("jaxlint.exports.cli", "exports_command"),
+        "verify": ("jaxlint.verify.cli", "verify_command"),
+        "server": ("jaxlint.ui.server", "server_command"),
+        "envs": ("jaxlint.ui.envs", "envs_command"),
+        "upgrade": ("jaxlint.upgrade.cli", "upgrade_command"),
+    }
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+        if not args or (args[0] not in self.commands and args[0] not in self.LAZY_COMMANDS
+                        and args[0] not in ("--help", "-h", "--version")):
             args = ["check", *args]
         return super().parse_args(ctx, args)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | {name for name in self.LAZY_COMMANDS if self.get_command(ctx, name)})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in self.LAZY_COMMANDS:
+            import importlib
+
+            module, attribute = self.LAZY_COMMANDS[name]
+            try:
+                command = getattr(importlib.import_module(module), attribute)
+            except (ImportError, AttributeError):
+                return None
+            self.add_command(command, name)
+        return super().get_command(ctx, name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Each command's whole first sentence, wrapped: click's default cuts it at 45 characters with "..."."""
@@ -365,8 +390,14 @@ def _describe_settings(settings) -> str:
         f"enabled rules:  {rules}",
         f"unsafe fixes:   {'on' if settings.unsafe_fixes else 'off'}",
         f"fixes:          {describe_range(settings)}",
-        f"extend-rules:   {describe_user_rules(settings.extend_rules, settings.root)}",
+        f"extend-rules:   {_describe_user_rules(settings.extend_rules, settings.root)}",
     ])
+
+
+def _describe_user_rules(folders: tuple[Path, ...], root: Path) -> str:
+    from jaxlint.catalogue.extend import describe  # here: the catalogue's modules are not needed by a check
+
+    return describe(folders, root)
 
 
 def _describe_library_pins(settings) -> str:
@@ -436,7 +467,7 @@ def list_rules(output_format: str) -> None:
     for row in rows:
         click.echo(f"{row[0]:<8} {row[1]:<30} {row[2]:<8} {row[3]:<7} {row[4]:<8} {row[5]}")
     if folders:
-        click.echo(f"\nUser rules (extend-rules): {describe_user_rules(folders, Path.cwd().resolve())}")
+        click.echo(f"\nUser rules (extend-rules): {_describe_user_rules(folders, Path.cwd().resolve())}")
         click.echo(f"  read by {', '.join(sorted(user))} as the built-in catalogue (`jaxlint rule CODE` lists them)")
 
 
@@ -495,24 +526,3 @@ def show_rule(code: str, entries: bool, show_all: bool, grep: str | None, target
                                     catalogue=catalogue) if entries else None
     user = user_rules_documentation(rule, folders, target_version) if folders else None
     click.echo("\n".join(part for part in (text, listing, user) if part))
-
-
-def _register_optional_commands() -> None:
-    """Subcommands that live in their own packages (verify, exports, server, envs, upgrade)."""
-    import importlib
-
-    for module, attribute, name in (
-        ("jaxlint.exports.cli", "exports_command", "exports"),
-        ("jaxlint.verify.cli", "verify_command", "verify"),
-        ("jaxlint.ui.server", "server_command", "server"),
-        ("jaxlint.ui.envs", "envs_command", "envs"),
-        ("jaxlint.upgrade.cli", "upgrade_command", "upgrade"),
-    ):
-        try:
-            command = getattr(importlib.import_module(module), attribute)
-        except (ImportError, AttributeError):
-            continue
-        main.add_command(command, name)
-
-
-_register_optional_commands()
