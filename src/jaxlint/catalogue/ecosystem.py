@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from jaxlint.catalogue.ecosystem_generated import changes as generated_changes
+from jaxlint.catalogue.ecosystem_generated import Row, changes as generated_changes, rows as generated_rows
+from jaxlint.catalogue.flax_reach import is_api, reachable
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 
@@ -43,7 +44,7 @@ def library_may_reach(settings: Settings, library: str, version: str) -> bool:
 
 @dataclass(frozen=True)
 class Change:
-    """One optax name that was removed or deprecated."""
+    """One optax (or flax) name that was removed or deprecated."""
 
     name: str  # ``optax.additive_weight_decay``
     status: str  # "removed" or "deprecated"
@@ -56,12 +57,15 @@ class Change:
     rename: str = ""
     advice: str = ""
     reason: str = ""
+    # The release from which the old name is known to be the replacement's object (a generated rename: the wheels
+    # prove it in one release, ``same_object_checked``); None: from ``replacement_since`` (hand-checked rows).
+    same_from: str | None = None
 
     def fix_floor(self) -> Version | None:
-        """The min optax version from which the rename is offered as a fix; None: never."""
+        """The min library version from which the rename is offered as a fix; None: never."""
         if not (self.replacement and self.rename and self.replacement_since):
             return None
-        return Version(self.replacement_since)
+        return max(Version(self.replacement_since), Version(self.same_from or self.replacement_since))
 
 
 _MONTE_CARLO = ("optax 0.1.8 moved it to `optax.monte_carlo`, which optax 0.2.7 removed: no "
@@ -110,6 +114,40 @@ OPTAX: dict[str, Change] = {**generated_changes("optax", Change), **{change.name
              reason=f"optax 0.2.5+ `tree_utils/_deprecations`: `functools.partial(tree_norm, ord={order})`")
       for name, order in (("tree_l1_norm", "1"), ("tree_l2_norm", "2"), ("tree_linf_norm", "jnp.inf"))),
 )}}
+
+
+# Advice the wheels cannot give (read in them by hand): the row's name -> what to do instead.
+_CONV_LSTM = ("flax 0.6.4 renamed the class `ConvLSTMCell` (the same class body, a new name; flax 0.7 then changed "
+              "the cells' `initialize_carry` signature)")
+_GEGLU = "no replacement in flax: keep a copy of the layer (flax 0.10.0 `flax/linen/activation.py`)"
+FLAX_ADVICE = {"flax.linen.ConvLSTM": _CONV_LSTM, "flax.linen.recurrent.ConvLSTM": _CONV_LSTM,
+               "flax.linen.GeGLU": _GEGLU, "flax.linen.activation.GeGLU": _GEGLU}
+
+
+def flax_change(row: Row) -> Change:
+    """A generated flax row as a ``Change``: a same-object rename is a fix only to a name users may spell (not
+    ``flax.nnx.graph.is_array_ref``) and only from the release where the wheels show both names are one object
+    (``flax.nnx.VariableState`` was a class of its own until 0.12.1, when it became an alias of ``Variable``)."""
+    rename, advice = row.rename, ""
+    if row.replacement and row.rename == "safe" and not is_api(row.replacement):
+        rename, advice = "", (f"the same object lives on as `{row.replacement}`, in an implementation module that "
+                              "may change without notice: use the public API around it")
+    elif row.replacement and row.rename != "safe":
+        advice = (f"`{row.replacement}` (flax {row.replacement_since}+) replaces it; not the same object: check the "
+                  "arguments")
+    elif not row.replacement and row.message:
+        advice = f"flax says: \"{row.message}\""
+    advice = FLAX_ADVICE.get(row.name, advice)
+    checked = (row.same_object_checked or "").partition(":")[2] or None
+    same_from = row.since if row.source == "table" else checked  # a table returns the object from ``since`` on
+    return Change(row.name, row.status, row.since, row.replacement, row.replacement_since, rename, advice,
+                  reason=f"generated from the flax wheels ({row.source}; present up to flax {row.last_seen})"
+                         + (f"; the same object as `{row.replacement}` in flax {same_from}" if rename else ""),
+                  same_from=same_from if rename else None)
+
+
+# The flax names JAX506 reports: the generated rows that users reach (``flax_reach``: 169 of 340).
+FLAX: dict[str, Change] = {row.name: flax_change(row) for row in reachable(generated_rows())}
 
 
 def dotted_name(node: "cst.BaseExpression | None") -> str:
