@@ -6,6 +6,10 @@ import libcst as cst
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.catalogue.ecosystem import FLAX, Change, dotted_name, library_may_reach, library_min
+from jaxlint.project.versions import Version
+
+# The flax releases that removed or deprecated a reported name (the version column of the docs).
+_RELEASES = sorted({Version(change.since) for change in FLAX.values()})
 
 
 class FlaxChangedSymbol(Rule):
@@ -13,7 +17,7 @@ class FlaxChangedSymbol(Rule):
     name = "flax-changed-symbol"
     summary = "a flax name that flax removed (AttributeError, ImportError) or deprecated (DeprecationWarning)"
     since = "0.1.1"  # a flax change: it does not depend on the JAX target
-    library_version = "flax 0.2.2-0.12.9"
+    library_version = f"flax {_RELEASES[0]}-{_RELEASES[-1]}"
     triggers = ("flax",)
     ast_names = frozenset(FLAX)
     statement_gated = True
