@@ -6,14 +6,7 @@ import pytest
 
 from jaxlint.lint import engine
 from jaxlint.lint.cuts import Cut, OffsetMap, binds_of, moved
-from jaxlint.lint.diagnostics import (
-    Applicability,
-    Diagnostic,
-    Edit,
-    Fix,
-    LineIndex,
-    Location,
-)
+from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex, Location
 from jaxlint.lint.fixes import apply_edits
 from jaxlint.project.settings import Settings
 from jaxlint.rules import rule_by_code
