@@ -132,7 +132,8 @@ PIPELINE: tuple[tuple[str, ...], ...] = (
     ("jaxlint.lint.prefilter",),
     ("jaxlint.lint.text_gate",),
     ("jaxlint.lint.ast_gate",),
-    ("jaxlint.lint.focus", "jaxlint.lint.large_files"),  # cutting a file: one stage (to be one module)
+    # cutting a file: the cut and its map back to the file (``cuts``), and the two policies choosing the cuts
+    ("jaxlint.lint.cuts", "jaxlint.lint.focus", "jaxlint.lint.large_files"),
     ("jaxlint.lint.engine",),
     ("jaxlint.run",),
     ("jaxlint.output",),
@@ -230,6 +231,15 @@ def test_the_rules_folder_holds_only_rules_and_their_api():
     others = sorted(path.name for path in folder.iterdir() if path.name not in ("__pycache__", "__init__.py", "base.py")
                     and not re.fullmatch(r"jax\d{3}_\w+\.py", path.name))
     assert not others, f"not a rule module (move it to jaxlint/analysis or jaxlint/catalogue): {others}"
+
+
+def test_the_two_cutting_policies_cut_only_through_cuts():
+    # One way to cut a file: ``focus`` and ``large_files`` choose what to cut, ``cuts`` cuts and maps back; a
+    # policy that imports the other one (for its map, its statement scan) is a second way again.
+    graph = import_graph()
+    policies = ("jaxlint.lint.focus", "jaxlint.lint.large_files")
+    assert "jaxlint.lint.cuts" in graph[policies[0]] and "jaxlint.lint.cuts" in graph[policies[1]]
+    assert not set(policies) & set(graph[policies[0]]) and not set(policies) & set(graph[policies[1]])
 
 
 def test_every_stage_and_layer_named_exists():

@@ -9,8 +9,8 @@ top-level statement on its own and builds a smaller module from the source text:
 
 - the *own* statements: those some rule's gate keeps (with the whole file's import bindings, so ``jnp.clip`` in a
   function counts through ``import jax.numpy as jnp`` at the top);
-- every import and compound statement (``if``/``try``/``with``/...: they may import or bind anything), as in
-  ``large_files``;
+- every import and compound statement (``if``/``try``/``with``/...: they may import or bind anything), as for
+  the pieces of a large file (``large_files``);
 - the statements that may bind a name some import binds: a name resolves only when every binding of it in its
   scope is the same import (``jaxlint.lint.names``), so a module-level ``jnp = None`` must be seen.
 
@@ -25,8 +25,8 @@ uses of the imported name (``from jax import tree_multimap`` and its calls), and
 statement itself. What a rule reads as plain text (JAX101: "is ``import jax.extend.core`` anywhere in the file")
 it reads in the whole file (``FileContext.file_text``).
 
-That module is linted whole, and the findings in the own statements are mapped back to the file
-(``large_files.PieceMap``). Nothing is focused when the file has a star import (any name may then come from it),
+That module is one cut of the file (``cuts.Cut``): it is linted whole, and the findings in the own statements
+are mapped back to the file. Nothing is focused when the file has a star import (any name may then come from it),
 when ``ast`` and the statement layout disagree, when the smaller module would hold most of the file anyway, or
 when it does not parse: the file is then linted whole, as before. ``tests/test_focus.py`` compares both ways on
 every rule example and fixture, alone, between filler statements and inside a function and a method, and checks
@@ -39,8 +39,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from jaxlint.lint import large_files
 from jaxlint.lint.ast_gate import AstFacts, facts_of, statement_facts
+from jaxlint.lint.cuts import Cut, binds_of
 from jaxlint.lint.diagnostics import PARSE_ERROR, Diagnostic, LineIndex
 
 # Above this share of the file the smaller module saves too little to pay for building it.
@@ -60,20 +60,8 @@ class _Statement:
     always: bool  # an import or a compound statement
 
 
-@dataclass
-class Plan:
-    """The smaller module: the ranges of the file it is made of, and the ranges whose findings are kept."""
-
-    ranges: list[tuple[int, int]]
-    own: list[tuple[int, int]]
-
-    @property
-    def size(self) -> int:
-        return sum(end - start for start, end in self.ranges)
-
-
-def plan(source: str, facts: AstFacts, rules: Sequence) -> Plan | None:
-    """What to parse instead of ``source``; None to lint it whole."""
+def plan(source: str, facts: AstFacts, rules: Sequence) -> Cut | None:
+    """What to parse instead of ``source`` (its ranges, and the own statements'); None to lint it whole."""
     if facts.tree is None or facts.star_modules or not all(rule.statement_gated for rule in rules):
         return None
     cutter = _Cutter(source, facts, rules)
@@ -92,7 +80,7 @@ def plan(source: str, facts: AstFacts, rules: Sequence) -> Plan | None:
             ranges.append((statement.start, statement.end))
     if not own:
         return None
-    result = Plan(ranges, own)
+    result = Cut(ranges, own)
     return result if result.size <= MAX_SHARE * len(source) else None
 
 
@@ -141,7 +129,7 @@ class _Cutter:
             always = any(isinstance(node, _ALWAYS) for node in nodes)
             # What it may bind in its scope, over-estimated from the text (as for large-file pieces).
             text = self.source[statement_start:statement_end].lstrip()
-            binds = frozenset() if always else frozenset(large_files.binds_of(text))
+            binds = frozenset() if always else frozenset(binds_of(text))
             statements.append(_Statement(statement_start, statement_end, nodes, binds, always))
         return statements
 
@@ -177,19 +165,11 @@ def _first_line(node: ast.stmt) -> int:
     return min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", ()))])
 
 
-def lint_focused(source: str, focus: Plan,
+def lint_focused(source: str, focus: Cut,
                  lint_module: Callable[[str], list[Diagnostic]]) -> list[Diagnostic] | None:
     """The findings of ``lint_module`` on the smaller module, in the own statements, placed in ``source``; None
     when that module does not parse (the file is then linted whole, which reports it or not)."""
-    text = "".join(source[start:end] for start, end in focus.ranges)
-    diagnostics = lint_module(text)
+    diagnostics = lint_module(focus.text(source))
     if any(diagnostic.code == PARSE_ERROR for diagnostic in diagnostics):
         return None
-    mapping = large_files.PieceMap(focus.ranges)
-    index = LineIndex(source)
-    found = []
-    for diagnostic in diagnostics:
-        start = mapping.to_file(diagnostic.start_offset)
-        if any(own_start <= start < own_end for own_start, own_end in focus.own):
-            found.append(large_files.moved(diagnostic, mapping, index))
-    return found
+    return focus.findings_in_file(diagnostics, LineIndex(source))

@@ -6,7 +6,8 @@ gate, another 800 MB). A module of ``LARGE_FILE`` bytes or more is therefore cut
 ``else``/``except`` clauses) into pieces of about ``PIECE`` bytes. Each piece is linted as a module of its own
 together with its *context*: every top-level import and compound statement (``if``/``try``/``with``/...: they may
 import or bind anything) and, transitively, every top-level definition or assignment that binds a word the piece
-uses. Findings are kept for the piece's own statements and mapped back to the file's offsets, rows and columns.
+uses. Each piece is a cut of the file (``cuts.Cut``): findings are kept for its own statements and mapped back to
+the file's offsets, rows and columns.
 
 The statements that read or change what a piece binds are context too (JAX201's "the result is mutated later"
 needs them), and the statements holding a rule's ``whole_module_strings`` (JAX102: the option set elsewhere).
@@ -16,13 +17,13 @@ and where a piece's module would pass ``MAX_PIECE_MODULE`` it keeps only what it
 """
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
 from jaxlint.lint import code_map
-from jaxlint.lint.diagnostics import PARSE_ERROR, Diagnostic, Edit, Fix, LineIndex
+from jaxlint.lint.cuts import Cut, binds_of
+from jaxlint.lint.diagnostics import PARSE_ERROR, Diagnostic, LineIndex
 
 LARGE_FILE = 1_000_000  # characters: from this size on a module is linted in pieces
 PIECE = 200_000  # characters of own statements per piece (a larger statement is a piece of its own)
@@ -32,11 +33,7 @@ _STRUCTURE = re.compile(r"\\\r?\n|[()\[\]{}\n]")
 _CLAUSE = re.compile(r"(?:else|elif|except|finally)\b")
 _IMPORT = re.compile(r"(?:import|from)\b")
 _COMPOUND = re.compile(r"(?:if|try|with|for|while|match|async\s+(?:with|for))\b")
-_DEFINITION = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
 _WORDS = re.compile(r"[A-Za-z_]\w*")
-_ASSIGN = re.compile(r"(?<![=!<>:])=(?!=)|:(?!=)")  # ``=``, ``+=`` (not ``==``, ``<=``, ``:=``), an annotation
-_WALRUS = re.compile(r"(\w+)\s*:=")
-_GLOBAL = re.compile(r"\b(?:global|nonlocal)\b([\w \t,\\]*)")
 # Above this size a piece's module keeps only the context its own statements need (not the statements that read
 # what they bind): a module where everything reads everything would otherwise be parsed whole for every piece.
 MAX_PIECE_MODULE = 1_000_000
@@ -96,24 +93,8 @@ def _statements(source: str, starts: list[int], shared: tuple[str, ...]) -> list
     return statements
 
 
-def binds_of(text: str) -> set[str]:
-    """The names a top-level statement other than an import may bind, over-estimated (more context, never less).
-
-    A definition binds its name (and what its ``global`` statements name); any other statement may bind every word
-    before its last ``=`` (``a = b = 1``, ``x[i] += 1``, ``x: int = 1``) and a walrus target."""
-    definition = _DEFINITION.search(text) if text.startswith(("def", "class", "async", "@")) else None
-    if definition is not None:
-        binds = {definition.group(1)}
-    else:
-        last_equals = max((m.start() for m in _ASSIGN.finditer(text)), default=0)
-        binds = set(_WORDS.findall(text, 0, last_equals)) | set(_WALRUS.findall(text))
-    for names in _GLOBAL.findall(text):
-        binds.update(_WORDS.findall(names))
-    return binds
-
-
-def pieces(source: str, shared: tuple[str, ...] = ()) -> list[tuple[int, int, list[tuple[int, int]]]] | None:
-    """Per piece: its own range and the ranges (own and context, in source order) its module is made of.
+def pieces(source: str, shared: tuple[str, ...] = ()) -> list[Cut] | None:
+    """The pieces: each its own range and the ranges (own and context, in source order) its module is made of.
     ``shared``: strings that make a statement context of every piece (the triggers of rules that read the whole
     module, such as JAX102's "this file also sets the option elsewhere")."""
     starts = statement_starts(source)
@@ -132,7 +113,7 @@ def pieces(source: str, shared: tuple[str, ...] = ()) -> list[tuple[int, int, li
         if sum(statements[i].end - statements[i].start for i in chosen) > MAX_PIECE_MODULE:
             chosen = _context(statements, own, always, binders, readers=False)
         ranges = [(statements[i].start, statements[i].end) for i in sorted(chosen)]
-        result.append((statements[first].start, statements[last].end, ranges))
+        result.append(Cut(ranges, [(statements[first].start, statements[last].end)]))
     return result
 
 
@@ -171,77 +152,35 @@ def _context(statements: list[_Statement], own: range, always: list[int], binder
     return chosen
 
 
-class PieceMap:
-    """Offsets in a piece's module text (its ranges of the file, joined) -> offsets in the file."""
-
-    def __init__(self, ranges: list[tuple[int, int]]) -> None:
-        self.piece_starts: list[int] = []
-        self.file_starts: list[int] = []
-        self.lengths: list[int] = []
-        offset = 0
-        for start, end in ranges:
-            self.piece_starts.append(offset)
-            self.file_starts.append(start)
-            self.lengths.append(end - start)
-            offset += end - start
-
-    def to_file(self, offset: int, *, end: bool = False) -> int:
-        index = bisect.bisect_right(self.piece_starts, offset - 1 if end and offset else offset) - 1
-        index = max(index, 0)
-        return self.file_starts[index] + offset - self.piece_starts[index]
-
-
 def lint_in_pieces(source: str, lint_piece: Callable[[str], tuple[list[Diagnostic], bool]],
                    syntax_error: Callable[[str], Diagnostic | None],
                    shared: tuple[str, ...] = ()) -> list[Diagnostic] | None:
     """The findings of ``lint_piece`` (findings, whether it parsed) on each piece's module, mapped to ``source``;
     None when the module cannot be cut (its strings cannot be read, or it is one statement). A piece the gates let
     through without a parse is still checked with ``syntax_error``: the whole module would have been parsed."""
-    cut = pieces(source, shared)
-    if cut is None:
+    parts = pieces(source, shared)
+    if parts is None:
         return None
     index = LineIndex(source)
     found: list[Diagnostic] = []
-    for own_start, own_end, ranges in cut:
-        text = "".join(source[start:end] for start, end in ranges)
-        mapping = PieceMap(ranges)
+    for piece in parts:
+        text = piece.text(source)
         diagnostics, parsed = lint_piece(text)
         if not parsed:
             error = syntax_error(text)
             diagnostics = [error] if error is not None else []
-        for diagnostic in diagnostics:
-            if diagnostic.code == PARSE_ERROR:  # reported at a row and column only
-                diagnostic = replace(diagnostic, start_offset=LineIndex(text).offset(
-                    diagnostic.start.row, diagnostic.start.column - 1))
-                diagnostic.end_offset = diagnostic.start_offset
-            start = mapping.to_file(diagnostic.start_offset)
-            if own_start <= start < own_end or (start == own_end == len(source)):
-                found.append(moved(diagnostic, mapping, index))
+        diagnostics = [_placed(diagnostic, text) if diagnostic.code == PARSE_ERROR else diagnostic
+                       for diagnostic in diagnostics]
+        found.extend(piece.findings_in_file(diagnostics, index))
     # As for a whole module: a file that does not parse has that one finding (and nothing to fix).
     errors = [diagnostic for diagnostic in found if diagnostic.code == PARSE_ERROR]
     return errors[:1] if errors else found
 
 
-def moved(diagnostic: Diagnostic, mapping: PieceMap, index: LineIndex) -> Diagnostic:
-    """``diagnostic`` of a piece's module, with its place, fix edits and probe in the file (``index``: the file's)."""
-    start = mapping.to_file(diagnostic.start_offset)
-    end = mapping.to_file(diagnostic.end_offset, end=diagnostic.end_offset > diagnostic.start_offset)
-    location = index.location(start)
-    fix = diagnostic.fix
-    if fix is not None:
-        edits = []
-        for edit in fix.edits:
-            # an insertion (start == end) stays one point, at the start of the statement after it
-            edit_start, edit_end = mapping.to_file(edit.start), mapping.to_file(edit.end, end=edit.end > edit.start)
-            edits.append(Edit(edit_start, edit_end, edit.content, index.location(edit_start),
-                              index.location(edit_end)))
-        probe = fix.probe
-        if probe is not None:
-            probe = (mapping.to_file(probe[0]), mapping.to_file(probe[1], end=probe[1] > probe[0]))
-        fix = Fix(fix.applicability, fix.message, tuple(edits), probe)
-    noqa_row = location.row if diagnostic.noqa_row is not None else None
-    return replace(diagnostic, start=location, end=index.location(end), start_offset=start, end_offset=end,
-                   fix=fix, noqa_row=noqa_row)
+def _placed(error: Diagnostic, text: str) -> Diagnostic:
+    """A syntax error, reported at a row and column only, with its offset in ``text``."""
+    offset = LineIndex(text).offset(error.start.row, error.start.column - 1)
+    return replace(error, start_offset=offset, end_offset=offset)
 
 
 def parses_in_pieces(source: str, parses: Callable[[str], bool]) -> bool | None:
