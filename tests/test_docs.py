@@ -36,3 +36,22 @@ def test_no_link_leads_to_a_made_up_home():
     found = [name for name in tracked if (root / name).is_file()
              and "github.com/jaxlint" in (root / name).read_text(encoding="utf-8", errors="replace")]
     assert not found, f"links to github.com/jaxlint (not where jaxlint lives): {found}"
+
+
+def test_architecture_names_modules_that_exist():
+    """docs/architecture.md walks a file through the pipeline by module name: every module it names must exist,
+    and the stages of ``jaxlint.lint`` must appear in the order the engine runs them."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:ui|project|run|lint|rules|analysis|catalogue|output|verify|exports|upgrade)/"
+                           r"[\w/*]+\.py)`", text))
+    assert len(named) >= 30
+    package = root / "src" / "jaxlint"
+    missing = [path for path in named if "*" not in path and not (package / path).is_file()]
+    assert not missing
+    stages = ["lint/prefilter.py", "lint/text_gate.py", "lint/ast_gate.py", "lint/ast_findings.py", "lint/focus.py",
+              "lint/context.py", "lint/positions.py", "lint/fixes.py"]
+    positions = [text.index(f"`{stage}`") for stage in stages]
+    assert positions == sorted(positions)
