@@ -31,7 +31,8 @@ CORE = """
         {warning}
 """
 RELEASES = {
-    "0.1.0": {"optax/__init__.py": "from optax._src.core import old_fn, new_fn, dep_fn, warn_fn\nfrom optax import sub\n",
+    "0.1.0": {"optax/__init__.py": "from optax._src.core import old_fn, new_fn, dep_fn, warn_fn\n"
+                                   "from optax import sub\n",
               "optax/sub/__init__.py": "from optax._src.core import *\n", "optax/_src/core.py": CORE},
     "0.2.0": {"optax/__init__.py": "from optax._src.core import new_fn, dep_fn, warn_fn\n",
               "optax/_src/core.py": CORE},

@@ -22,7 +22,6 @@ Supporting a new JAX release is: ``python tools/generate_catalogue.py --jaxenvs 
 """
 from __future__ import annotations
 
-
 import argparse
 import concurrent.futures
 import os

@@ -160,7 +160,8 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
         while i > 0 and (not present[i - 1] or warned[i - 1]) == (not present[i] or warned[i]) and \
                 present[i - 1] == present[i]:
             i -= 1
-        msgs = [snaps[v]["modules"][mod]["warning"] for v in versions if snaps[v]["modules"].get(mod, {}).get("warning")]
+        msgs = [snaps[v]["modules"][mod]["warning"] for v in versions
+                if snaps[v]["modules"].get(mod, {}).get("warning")]
         if present[-1]:  # deprecated, still importable
             first_warn = len(versions) - 1
             while first_warn > 0 and warned[first_warn - 1]:
@@ -181,7 +182,8 @@ def diff(versions: list[str], snaps: dict[str, dict]) -> list[Entry]:
                       first_seen=run_start(versions, present))
             # a module whose parent package disappeared too is reported once, at the top
             parent = mod.rpartition(".")[0]
-            if parent and parent not in snaps[newest]["modules"] and any(parent in snaps[v]["modules"] for v in versions):
+            if parent and parent not in snaps[newest]["modules"] and \
+                    any(parent in snaps[v]["modules"] for v in versions):
                 e.source = "diff-child"
         m_dep, _ = message_versions(e.message)
         if e.deprecated_in == versions[0] and m_dep and vkey(m_dep) < vkey(e.deprecated_in):

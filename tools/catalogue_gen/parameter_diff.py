@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from catalogue_gen.snapshot import run_start
 from catalogue_gen.toml_writer import toml_value
 
+
 @dataclass
 class Parameter:
     """A keyword a public function accepted and the newest release rejects."""
