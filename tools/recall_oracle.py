@@ -27,39 +27,14 @@ import sys
 import warnings
 from pathlib import Path
 
-_RESOLVE = r"""
-import importlib, json, sys, warnings
+from catalogue_gen.resolve import probe  # tools/ is this script's folder, first on sys.path
+
+# Names are resolved as the catalogue generator and its execution test reach them (tools/catalogue_gen/resolve.py).
+_RESOLVE = probe(r"""
+import json, sys, warnings
 warnings.simplefilter("ignore")
-out = {}
-for name in json.load(sys.stdin):
-    parts = name.split(".")
-    obj, failed = None, None
-    needs = None
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-            break
-        except ModuleNotFoundError as error:
-            if error.name and error.name.split(".")[0] != "jax":
-                needs = error.name  # the module exists but needs a package JAX does not install (tensorflow...)
-                break
-        except Exception:
-            continue
-    else:
-        out[name] = parts[0]
-        continue
-    if needs:
-        out[name] = None
-        continue
-    for j in range(i, len(parts)):
-        try:
-            obj = getattr(obj, parts[j])
-        except Exception:
-            failed = ".".join(parts[: j + 1])
-            break
-    out[name] = failed
-json.dump(out, sys.stdout)
-"""
+json.dump({name: missing(name) for name in json.load(sys.stdin)}, sys.stdout)
+""")
 
 GUARD_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError", "Exception"}
 

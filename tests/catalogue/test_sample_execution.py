@@ -21,10 +21,10 @@ from jaxlint.project.versions import parse_version
 from tests.support.jaxenv import jax_python, old_jax_python
 
 CAT = load()
-RESOLVE_NAMES = (Path(__file__).resolve().parents[2] / "tools" / "resolve_names.py").read_text()
+RESOLVE = Path(__file__).resolve().parents[2] / "tools" / "catalogue_gen" / "resolve.py"
 
-# Names are reached as the catalogue generator reaches them (tools/resolve_names.py, prepended).
-PROBE = RESOLVE_NAMES + r"""
+# Names are reached as the catalogue generator reaches them (tools/catalogue_gen/resolve.py, prepended).
+PROBE = RESOLVE.read_text() + "\n" + r"""
 import functools, inspect, json, sys, warnings
 warnings.simplefilter("ignore")
 import jax

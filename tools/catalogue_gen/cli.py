@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Generate ``rules/generated.toml`` from JAX's own wheels.
+
+For every ``jax`` release on the package index (0.1.x to the newest) this script:
+
+1. downloads the (pure-Python) wheel, or the source archive of releases before 0.4.14, with
+   ``pip download --no-deps jax==V`` into a cache folder (``tools/.wheels``);
+2. reads, statically (``ast``, nothing is imported), every public module of the wheel: its public names, its
+   ``_deprecations`` table (``name -> (message, object or None)``), a module-level ``DeprecationWarning``, and the
+   config flags defined anywhere in the package (``jax/_src/config.py``, old ``flags.DEFINE_*`` calls, the
+   host_callback options...), and the signature of every public function;
+3. diffs consecutive releases to find, per symbol / module / config flag / function parameter, when it was
+   deprecated (first release whose table returns the object with a warning) and removed (first release where it
+   raises or is gone);
+4. extracts the replacement named in JAX's own message, checks that it exists, since which release, and whether it
+   is the very same object as the deprecated name (statically, by following imports to the defining module, and at
+   run time by importing both names in a venv of the last release where both exist, when such a venv is available;
+   ``--build-venvs`` creates the missing ones, Python 3.12 + CPU jaxlib from PyPI, one at a time).
+
+Supporting a new JAX release is: ``python tools/generate_catalogue.py --jaxenvs DIR --build-venvs`` (see
+``docs/catalogue.md``).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import os
+import sys
+import time
+from pathlib import Path
+
+from catalogue_gen.name_diff import diff
+from catalogue_gen.parameter_diff import parameter_diff
+from catalogue_gen.releases import download, list_versions, vkey
+from catalogue_gen.runtime_check import previous_runtime_answers, runtime_check
+from catalogue_gen.snapshot import load_snapshot
+from catalogue_gen.toml_writer import write
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_CACHE = REPO / "tools" / ".wheels"
+DEFAULT_OUT = REPO / "rules" / "generated.toml"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--python", default=os.environ.get("JAXLINT_PIP_PYTHON", sys.executable),
+                    help="interpreter whose pip downloads the wheels (needs a Python that sees every release)")
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="wheel and snapshot cache (gitignored)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--versions", nargs="*", help="explicit versions (default: every release >= 0.4.20)")
+    ap.add_argument("--jaxenvs", type=Path, default=Path(os.environ.get("JAXLINT_JAXENVS", REPO / ".jaxenvs")),
+                    help="folder of jax-<version> venvs used to confirm 'same object' at run time")
+    ap.add_argument("--build-venvs", action="store_true",
+                    help="create the missing jax-<version> venvs the run-time check needs (Python 3.12, CPU jaxlib "
+                         "from PyPI, one pip at a time; ~600 MB each) in --jaxenvs before checking")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    versions = sorted(args.versions, key=vkey) if args.versions else list_versions(args.python)
+    wheels = {v: download(args.python, args.cache, v) for v in versions}
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        futures = {v: pool.submit(load_snapshot, args.cache, v, wheels[v]) for v in versions}
+        snaps = {v: futures[v].result() for v in versions}
+    t1 = time.perf_counter()
+    entries = diff(versions, snaps)
+    previous = previous_runtime_answers(args.out)
+    built = runtime_check(entries, args.jaxenvs if args.jaxenvs.exists() or args.build_venvs else None,
+                          args.build_venvs, previous)
+    parameters = parameter_diff(versions, snaps)
+    write(entries, versions, args.out, parameters)
+    counts: dict[str, int] = {}
+    for e in entries:
+        k = f"{e.kind}/{'removed' if e.removed_in else 'deprecated'}"
+        counts[k] = counts.get(k, 0) + 1
+    counts["parameter"] = len(parameters)
+    print(f"{len(versions)} releases {versions[0]}..{versions[-1]}; {len(entries)} entries {counts}; "
+          f"wheels+snapshots {t1 - t0:.1f}s, venv building {built:.1f}s, "
+          f"total {time.perf_counter() - t0:.1f}s (without venv building {time.perf_counter() - t0 - built:.1f}s) "
+          f"-> {args.out}")
+    return 0

@@ -1,0 +1,101 @@
+"""A release as JSON (public names, tables, warnings, signatures, flags per module), cached beside its wheel, and
+the questions the diffs ask of snapshots: is a name there, where does it come from, since when."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from catalogue_gen.wheel import Wheel, is_public_module
+
+# Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
+SNAPSHOT_FORMAT = 4
+
+
+def snapshot(wheel_file: Path) -> dict:
+    w = Wheel(wheel_file)
+    modules: dict[str, dict] = {}
+    for mod in sorted(w.files):
+        if not is_public_module(mod):
+            continue
+        info = w.info(mod)
+        if info is None:
+            continue
+        names = {n: w.resolve(o) for n, o in w.public_names(mod).items()}
+        # submodules are attributes of their package only when imported; keep them out of the names
+        table = {}
+        for n, (msg, origin) in info.deprecations.items():
+            table[n] = [msg, None if origin is None else w.resolve(origin)]
+        signatures = {}
+        for n, origin in names.items():
+            sig = w.signature(origin)
+            if sig is not None:
+                signatures[n] = sig
+        modules[mod] = {"names": names, "deprecations": table, "warning": info.module_warning,
+                        "signatures": signatures}
+    return {"format": SNAPSHOT_FORMAT, "modules": modules, "flags": w.flags()}
+
+
+def load_snapshot(cache: Path, version: str, wheel_file: Path) -> dict:
+    snap_file = cache / f"snapshot-{version}-v{SNAPSHOT_FORMAT}.json"
+    if snap_file.exists():
+        return json.loads(snap_file.read_text())
+    snap = snapshot(wheel_file)
+    snap_file.write_text(json.dumps(snap))
+    return snap
+
+
+def state_of(snap: dict, mod: str, name: str) -> str:
+    m = snap["modules"].get(mod)
+    if m is None:
+        return "absent"
+    if name in m["deprecations"]:
+        return "removed" if m["deprecations"][name][1] is None else "deprecated"
+    if name in m["names"]:
+        return "ok"
+    return "absent"
+
+
+def exists(snap: dict, dotted: str) -> bool:
+    if dotted in snap["modules"]:
+        return True
+    mod, _, name = dotted.rpartition(".")
+    while mod and mod not in snap["modules"]:
+        # attribute of a class, e.g. jax.sharding.Mesh.abstract_mesh: accept if the class exists
+        mod, _, name = mod.rpartition(".")
+    return bool(mod) and state_of(snap, mod, name) == "ok"
+
+
+def origin_of(snap: dict, dotted: str) -> str | None:
+    if dotted in snap["modules"]:
+        return dotted + ":"
+    mod, _, name = dotted.rpartition(".")
+    m = snap["modules"].get(mod)
+    if m is None:
+        return None
+    if name in m["names"]:
+        return m["names"][name]
+    if name in m["deprecations"]:
+        return m["deprecations"][name][1]
+    return None
+
+
+def since(versions: list[str], snaps: dict[str, dict], dotted: str) -> str | None:
+    """First release from which ``dotted`` exists continuously up to the newest."""
+    first = None
+    for v in versions:
+        if exists(snaps[v], dotted):
+            first = first or v
+        else:
+            first = None
+    return first
+
+
+def run_start(versions: list[str], worked: list[bool]) -> str | None:
+    """First release of the last unbroken run of releases where it worked: [first_seen, last_seen] has no gap."""
+    if True not in worked:
+        return None
+    end = len(worked) - 1 - worked[::-1].index(True)
+    start = end
+    while start > 0 and worked[start - 1]:
+        start -= 1
+    return versions[start]
