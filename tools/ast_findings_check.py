@@ -1,0 +1,49 @@
+"""Cross-check the findings decided from ``ast`` (``jaxlint.lint.ast_findings``) against the libcst visit on a corpus.
+
+    python tools/ast_findings_check.py FOLDER [FOLDER...]
+
+For every ``.py`` file whose rules left after the gates all decide from ``ast``, the findings are computed both ways
+(the ast view, and libcst's visit of the whole file with no gate) and compared field by field. Prints how many files
+were decided, how many were undecidable (sent to libcst), and every file where the two differ; exit 1 if any does,
+or if no file was decided at all (a check that compared nothing does not pass).
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from jaxlint.lint import ast_findings, engine
+from jaxlint.project.settings import Settings
+from jaxlint.rules import enabled_rules
+
+
+def main(folders: list[str]) -> int:
+    settings = Settings()
+    rules = enabled_rules(settings, ())
+    decided = undecidable = differ = 0
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*.py")):
+            try:
+                source = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            left, facts = engine._prefiltered(source, rules)
+            if not left or facts is None or facts.tree is None \
+                    or not all(getattr(rule, "decides_from_ast", False) for rule in left):
+                continue
+            found = ast_findings.decide(source, str(path), left, facts.tree)
+            if found is None:
+                undecidable += 1
+                continue
+            decided += 1
+            reference = engine.lint_source(source, str(path), settings, rules=left, prefilter=False, whole=True)
+            if [asdict(d) for d in found] != [asdict(d) for d in reference.diagnostics]:
+                differ += 1
+                print(f"DIFFERS {path}: {len(found)} from ast, {len(reference.diagnostics)} from libcst")
+    print(f"decided from ast: {decided} files; undecidable: {undecidable}; differ: {differ}")
+    return 1 if differ or not decided else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
