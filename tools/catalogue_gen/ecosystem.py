@@ -39,7 +39,7 @@ LIBRARIES = ("flax", "optax")
 # Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
 SNAPSHOT_FORMAT = 5
 ROW_KEYS = ("name", "library", "module", "status", "since", "deprecated_since", "replacement", "replacement_since",
-            "same_object", "same_object_checked", "rename", "first_seen", "last_seen", "import_fails_since", "within",
+            "same_object", "same_object_checked", "same_from", "rename", "first_seen", "last_seen", "import_fails_since", "within",
             "message", "source")
 
 
@@ -215,6 +215,9 @@ class Row:
     replacement_since: str | None = None  # first release from which the replacement exists, without a gap
     same_object: bool | None = None
     same_object_checked: str | None = None  # "static:<release>": the release where both names were followed
+    # The same object: the earliest release from which both names are that object in every release up to the last
+    # that has both (``flax.nnx.VariableState`` is a class of its own in 0.10.2, ``Variable`` from 0.11.0)
+    same_from: str | None = None
     rename: str = ""  # "safe": the same object, public at replacement_since; "" otherwise
     first_seen: str | None = None
     last_seen: str | None = None  # the last release where it worked without a warning... or with one
@@ -371,7 +374,26 @@ def add_replacement(row: Row, name: str, versions: list[str], snaps: dict[str, d
                 row.same_object_checked = f"static:{v}"
                 break
     row.replacement_since = since(versions, snaps, row.replacement)
-    row.rename = "safe" if row.same_object and row.replacement_since else ""
+    if row.same_object:
+        row.same_from = same_from(row, versions, snaps)
+    row.rename = "safe" if row.same_object and row.replacement_since and row.same_from else ""
+
+
+def same_from(row: Row, versions: list[str], snaps: dict[str, dict]) -> str | None:
+    """Walking back from the last release that has both names: the earliest release of the unbroken run in which
+    the old name and the replacement resolve to one object of the library. A fix to the replacement is safe only
+    for a project that never runs an older release."""
+    first = None
+    for v in reversed(versions):
+        old = origin_of(snaps[v], row.name)
+        if not (old and exists(snaps[v], row.replacement)):
+            if first:
+                break
+            continue  # after the old name's last release
+        if old != origin_of(snaps[v], row.replacement) or not is_api_origin(old, row.library):
+            break
+        first = v
+    return first
 
 
 def module_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> list[Row]:
