@@ -28,7 +28,7 @@ from pathlib import Path
 
 from catalogue_gen.parameter_diff import parameter_diff
 from catalogue_gen.releases import pip_cmd, vkey
-from catalogue_gen.snapshot import cached, exists, origin_of, public_modules, since, state_of
+from catalogue_gen.snapshot import cached, exists, origin_of, public_modules, run_start, since, state_of
 from catalogue_gen.toml_writer import toml_value
 from catalogue_gen.wheel import ModuleInfo, Wheel, const_str
 
@@ -252,13 +252,6 @@ def is_api_origin(origin: str, library: str) -> bool:
     return (mod == library or mod.startswith(library + ".")) and bool(name)
 
 
-def first_of_run(versions: list[str], flags: list[bool], end: int) -> str:
-    start = end
-    while start > 0 and flags[start - 1]:
-        start -= 1
-    return versions[start]
-
-
 def symbol_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> list[Row]:
     newest = snaps[versions[-1]]
     keys: set[tuple[str, str]] = set()
@@ -279,13 +272,13 @@ def symbol_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> li
         last = len(versions) - 1 - worked[::-1].index(True)
         warned = [s == "deprecated" for s in states]
         row = Row(name=f"{mod}.{name}", kind="symbol", library=library, module=mod, status="deprecated",
-                  since="", first_seen=first_of_run(versions, worked, last), last_seen=versions[last])
+                  since="", first_seen=run_start(versions, worked), last_seen=versions[last])
         if final == "deprecated":
-            row.since = first_of_run(versions, warned, last)
+            row.since = run_start(versions, warned)
         else:
             row.status, row.since = "removed", versions[last + 1]
             if warned[last]:
-                row.deprecated_since = first_of_run(versions, warned, last)
+                row.deprecated_since = run_start(versions, warned)
         tables = [snaps[v]["modules"].get(mod, {}).get("deprecations", {}).get(name) for v in versions]
         warnings = [snaps[v]["modules"].get(mod, {}).get("warned", {}).get(name) for v in versions]
         if any(tables):
@@ -421,7 +414,7 @@ def module_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> li
             last = len(versions) - 1 - alive[::-1].index(True)
             last_present = len(versions) - 1 - present[::-1].index(True)
             row = Row(name=mod, kind="module", library=library, module=mod, status="removed",
-                      since=versions[last + 1], first_seen=first_of_run(versions, alive, last),
+                      since=versions[last + 1], first_seen=run_start(versions, alive),
                       last_seen=versions[last], source="diff")
             if last_present < last:
                 row.import_fails_since = versions[last_present + 1]
@@ -430,9 +423,8 @@ def module_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> li
         elif newest["modules"].get(mod, {}).get("warning"):
             warned = [bool(snaps[v]["modules"].get(mod, {}).get("warning")) for v in versions]
             row = Row(name=mod, kind="module", library=library, module=mod, status="deprecated",
-                      since=first_of_run(versions, warned, len(versions) - 1), source="warning",
-                      message=newest["modules"][mod]["warning"], first_seen=first_of_run(versions, present,
-                                                                                          len(versions) - 1))
+                      since=run_start(versions, warned), source="warning",
+                      message=newest["modules"][mod]["warning"], first_seen=run_start(versions, present))
         else:
             continue
         rows.append(row)
