@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from catalogue_gen import ecosystem  # noqa: E402
+from catalogue_gen.releases import index_versions  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     wheels: dict[str, dict[str, Path]] = {}
     for library in ecosystem.LIBRARIES:
         versions = explicit[library].split(",") if library in explicit else \
-            ecosystem.list_versions(args.python, library)
+            index_versions(args.python, library)
         found = {v: ecosystem.download(args.python, args.cache, library, v) for v in versions}
         missing = sorted(v for v, path in found.items() if path is None)
         if missing:

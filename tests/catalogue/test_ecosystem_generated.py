@@ -204,3 +204,69 @@ def test_changes_as_the_tables_objects(tmp_path, generated):
     norm = changes["optax.global_norm"]
     assert norm["rename"] == "" and norm["replacement"] == "optax.tree.norm" and "not the same object" in norm["advice"]
     assert ecosystem_generated.changes("optax", dict, tmp_path / "missing.toml") == {}
+
+
+# -- same_from: since when the old name is the replacement's object, in every release up to the last with both ------
+# ``Old`` is a class of its own in 0.1.0 and an alias from 0.2.0; ``Kept`` is an alias in every release; ``Table`` is a
+# class of its own in 0.1.0, an alias in 0.2.0 and in a ``_deprecations`` table (returning the object) in 0.3.0.
+SAME_FROM_RELEASES = {
+    "0.1.0": """
+        class GradientTransformation:
+            pass
+        class Old:
+            pass
+        class Table:
+            pass
+        Kept = GradientTransformation
+    """,
+    "0.2.0": """
+        class GradientTransformation:
+            pass
+        Old = GradientTransformation
+        Table = GradientTransformation
+        Kept = GradientTransformation
+    """,
+    "0.3.0": """
+        class GradientTransformation:
+            pass
+        _deprecations = {"Table": ("optax.Table is deprecated: use optax.GradientTransformation.",
+                                   GradientTransformation)}
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def same_from_rows(tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("same_from")
+    wheels = {}
+    for version, text in SAME_FROM_RELEASES.items():
+        wheels[version] = folder / f"optax-{version}-py3-none-any.whl"
+        with zipfile.ZipFile(wheels[version], "w") as zf:
+            zf.writestr("optax/__init__.py", textwrap.dedent(text).lstrip())
+    text, _ = ecosystem.generate({"optax": wheels}, folder, workers=0)
+    (folder / "generated.toml").write_text(text)
+    return {"rows": {row["name"]: row for row in tomllib.loads(text)["symbol"]}, "path": folder / "generated.toml"}
+
+
+@pytest.mark.parametrize("name,same_from", [
+    ("optax.Old", "0.2.0"),  # another class in 0.1.0: the floor is above replacement_since
+    ("optax.Kept", "0.1.0"),  # the same object in every release that has it
+    ("optax.Table", "0.2.0"),  # the table's object in 0.3.0, the alias in 0.2.0, another class in 0.1.0
+])
+def test_same_from_is_the_start_of_the_same_object_run(same_from_rows, name, same_from):
+    row = same_from_rows["rows"][name]
+    assert fields(row, "replacement", "replacement_since", "same_object", "rename", "same_from") == \
+        ("optax.GradientTransformation", "0.1.0", True, "safe", same_from)
+
+
+def test_not_the_same_object_has_no_same_from(generated):
+    assert "same_from" not in generated["rows"]["optax.global_norm"]
+    assert generated["rows"]["optax.additive_weight_decay"]["same_from"] == "0.1.0"
+
+
+def test_changes_floor_a_generated_rename_at_same_from(same_from_rows):
+    from jaxlint.catalogue.ecosystem import Change
+
+    changes = ecosystem_generated.changes("optax", Change, same_from_rows["path"])
+    assert {name: str(change.fix_floor()) for name, change in changes.items()} == \
+        {"optax.Old": "0.2.0", "optax.Kept": "0.1.0", "optax.Table": "0.2.0"}

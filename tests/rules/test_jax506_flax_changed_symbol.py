@@ -83,8 +83,10 @@ def test_not_flagged(tmp_path, pins, source):
 
 
 # -- fixes ----------------------------------------------------------------------------------------------------------
-def test_same_object_rename_is_fixed_and_idempotent(tmp_path):
-    path = project(tmp_path, "flax>=0.10.1\n", SPMD)
+@pytest.mark.parametrize("pins", ["flax>=0.10.1\n", "flax>=0.9\n", "flax>=0.6.4\n"])
+def test_same_object_rename_is_fixed_and_idempotent(tmp_path, pins):
+    # flax.linen re-exports flax.linen.spmd's function in every release from 0.6.4 to 0.10.1 (``same_from``)
+    path = project(tmp_path, pins, SPMD)
     run(FIX, tmp_path)
     assert path.read_text() == SPMD_FIXED
     assert run(FIX, tmp_path).exit_code == 0
@@ -113,8 +115,9 @@ def test_two_names_from_a_moved_module_are_reported_not_fixed(tmp_path):
 
 
 @pytest.mark.parametrize("pins,source,needs", [
-    ("flax>=0.9\n", SPMD, "0.10.1"),  # the wheels show both names as one object in 0.10.1
-    ("flax>=0.10\n", "from flax import nnx\nv = nnx.VariableState\n", "0.12.1"),  # a class of its own before
+    ("flax>=0.6\n", SPMD, "0.6.4"),  # flax.linen.logical_axis_rules is new in 0.6.4
+    # a class of its own up to 0.10.7; ``VariableState = Variable`` from 0.11.0, then a deprecation in 0.12.1
+    ("flax>=0.10\n", "from flax import nnx\nv = nnx.VariableState\n", "0.11.0"),
 ])
 def test_fix_withheld_below_the_release_that_proves_the_rename(tmp_path, pins, source, needs):
     path = project(tmp_path, pins, source)

@@ -21,42 +21,29 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures
-import json
 import re
 import subprocess
-import sys
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parents[1]
-if str(TOOLS) not in sys.path:  # the JAX generator is a script beside this package
-    sys.path.insert(0, str(TOOLS))
-import generate_catalogue as jaxgen  # noqa: E402  (after the split: the package's wheels/diff modules)
+from catalogue_gen.parameter_diff import parameter_diff
+from catalogue_gen.releases import pip_cmd, vkey
+from catalogue_gen.snapshot import cached, exists, origin_of, public_modules, run_start, since, state_of
+from catalogue_gen.toml_writer import toml_value
+from catalogue_gen.wheel import ModuleInfo, Wheel, const_str
 
-REPO = TOOLS.parent
+REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CACHE = REPO / "tools" / ".wheels" / "ecosystem"
 DEFAULT_OUT = REPO / "rules" / "ecosystem_generated.toml"
 LIBRARIES = ("flax", "optax")
 # Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
 SNAPSHOT_FORMAT = 5
 ROW_KEYS = ("name", "library", "module", "status", "since", "deprecated_since", "replacement", "replacement_since",
-            "same_object", "same_object_checked", "rename", "first_seen", "last_seen", "import_fails_since", "within",
+            "same_object", "same_object_checked", "same_from", "rename", "first_seen", "last_seen", "import_fails_since", "within",
             "message", "source")
 
 
 # ----------------------------------------------------------------------------------------------- versions / wheels
-
-
-def list_versions(python: str, library: str) -> list[str]:
-    """Every final release of ``library`` the package index offers (yanked ones excluded, as pip does)."""
-    out = subprocess.run([python, "-m", "pip", "index", "versions", library], capture_output=True, text=True,
-                         check=True)
-    found = re.search(r"Available versions:\s*(.*)", out.stdout)
-    if not found:
-        raise SystemExit(f"could not read the {library} versions from pip:\n{out.stdout}\n{out.stderr}")
-    versions = {v.strip() for v in found.group(1).split(",")}
-    return sorted((v for v in versions if re.fullmatch(r"\d+(\.\d+)+", v)), key=jaxgen.vkey)
 
 
 def wheel_path(cache: Path, library: str, version: str) -> Path | None:
@@ -69,8 +56,8 @@ def download(python: str, cache: Path, library: str, version: str) -> Path | Non
     path = wheel_path(cache, library, version)
     if path is None:
         cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run([python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary", ":all:",
-                        f"{library}=={version}", "-d", str(cache)], check=False, capture_output=True)
+        subprocess.run(pip_cmd(python) + ["download", "-q", "--no-deps", "--only-binary", ":all:",
+                                          f"{library}=={version}", "-d", str(cache)], check=False, capture_output=True)
         path = wheel_path(cache, library, version)
     return path
 
@@ -78,27 +65,13 @@ def download(python: str, cache: Path, library: str, version: str) -> Path | Non
 # ------------------------------------------------------------------------------------------------ static analysis
 
 
-def module_name(path: str, package: str) -> str | None:
-    if not path.endswith(".py") or not path.startswith(package + "/"):
-        return None
-    parts = path[:-3].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-class PackageWheel(jaxgen.Wheel):
-    """JAX's ``Wheel`` (imports, aliases, ``_deprecations`` tables, signatures) over another package of a wheel."""
+class PackageWheel(Wheel):
+    """JAX's ``Wheel`` (imports, aliases, ``_deprecations`` tables, signatures) over another package of a wheel, with
+    what flax and optax deprecate through: aliases, functions that warn, a module ``__getattr__``."""
 
     def __init__(self, path: Path, package: str):
-        with zipfile.ZipFile(path) as zf:
-            data = {n: zf.read(n) for n in zf.namelist() if n.startswith(package + "/") and n.endswith(".py")}
-        self.zip = jaxgen.Archive.__new__(jaxgen.Archive)
-        self.zip.data = data
-        self.files = {mod: n for n in data if (mod := module_name(n, package))}
-        self.infos = {}
-        self._public = {}
-        self._scanned: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
+        super().__init__(path, package)
+        self._scanned: dict[str, tuple[dict[str, str], dict[str, str], dict[str, tuple[str, str | None]]]] = {}
 
     def chain(self, origin: str) -> list[str]:
         """The hops ``resolve`` follows from ``origin`` to the definition: ``transform:AdditiveWeightDecayState``,
@@ -155,7 +128,8 @@ class PackageWheel(jaxgen.Wheel):
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 message = body_warning(st.body)
             elif isinstance(st, ast.ClassDef):
-                inits = [f for f in st.body if isinstance(f, ast.FunctionDef) and f.name in ("__init__", "__post_init__")]
+                inits = [f for f in st.body
+                         if isinstance(f, ast.FunctionDef) and f.name in ("__init__", "__post_init__")]
                 message = body_warning(inits[0].body) if inits else None
             else:
                 continue
@@ -165,7 +139,7 @@ class PackageWheel(jaxgen.Wheel):
         return self._scanned[mod]
 
 
-def getattr_branches(fn: ast.FunctionDef, info: jaxgen.ModuleInfo) -> dict[str, tuple[str, str | None]]:
+def getattr_branches(fn: ast.FunctionDef, info: ModuleInfo) -> dict[str, tuple[str, str | None]]:
     found = {}
     for branch in ast.walk(fn):
         test = branch.test if isinstance(branch, ast.If) else None
@@ -191,49 +165,36 @@ def body_warning(body: list[ast.stmt]) -> str | None:
             continue
         category = " ".join([ast.unparse(a) for a in call.args[1:2]] +
                             [ast.unparse(k.value) for k in call.keywords if k.arg == "category"])
-        text = jaxgen.const_str(call.args[0]) or ast.unparse(call.args[0])
+        text = const_str(call.args[0]) or ast.unparse(call.args[0])
         if "DeprecationWarning" in category or "FutureWarning" in category or "deprecat" in text.lower():
             return " ".join(text.split())
     return None
 
 
 def snapshot(wheel_file: Path, package: str) -> dict:
-    """What a release offers, per public module: the shape ``generate_catalogue.snapshot`` gives JAX's releases
-    (so its ``state_of``/``exists``/``since``/``parameter_diff`` apply), plus ``warned`` and ``package``."""
+    """What a release offers, per public module: JAX's snapshot (``catalogue_gen.snapshot.public_modules``, so its
+    ``state_of``/``exists``/``since``/``parameter_diff`` apply), plus the names a module ``__getattr__`` deprecates,
+    ``warned`` (names that always warn), ``package`` and ``chains`` (the alias hops, for ``public_aliases``)."""
     w = PackageWheel(wheel_file, package)
-    modules: dict[str, dict] = {}
-    for mod in sorted(w.files):
-        if not jaxgen.is_public_module(mod):
-            continue
-        info = w.info(mod)
-        if info is None:
-            continue
-        public = w.public_names(mod)
-        names = {n: w.resolve(o) for n, o in public.items()}
-        chains = {n: hops for n, o in public.items() if len(hops := w.chain(o)) > 1}
-        table = {n: [msg, None if origin is None else w.resolve(origin)] for n, (msg, origin) in info.deprecations.items()}
+    modules = public_modules(w)
+    for mod, m in modules.items():
+        names, table = m["names"], m["deprecations"]
         for n, (msg, origin) in w.getattr_deprecations(mod).items():
             if n not in names and n not in table:  # a bound name never reaches ``__getattr__``
                 table[n] = [msg, None if origin is None else w.resolve(origin)]
-        signatures = {n: sig for n, o in names.items() if (sig := w.signature(o)) is not None}
         warned = {}
         for n, origin in names.items():
             def_mod, _, def_name = origin.partition(":")
             if def_name and def_mod in w.files and def_name in w.warned(def_mod):
                 warned[n] = w.warned(def_mod)[def_name]
-        modules[mod] = {"names": names, "deprecations": table, "warning": info.module_warning,
-                        "signatures": signatures, "warned": warned, "package": info.is_package,
-                        "chains": chains}
+        m["warned"], m["package"] = warned, w.info(mod).is_package
+        m["chains"] = {n: hops for n, o in w.public_names(mod).items() if len(hops := w.chain(o)) > 1}
     return {"format": SNAPSHOT_FORMAT, "modules": modules, "flags": {}}
 
 
 def load_snapshot(cache: Path, library: str, version: str, wheel_file: Path) -> dict:
     snap_file = cache / f"snapshot-{library}-{version}-v{SNAPSHOT_FORMAT}.json"
-    if snap_file.exists():
-        return json.loads(snap_file.read_text())
-    snap = snapshot(wheel_file, library)
-    snap_file.write_text(json.dumps(snap))
-    return snap
+    return cached(snap_file, lambda: snapshot(wheel_file, library))
 
 
 # --------------------------------------------------------------------------------------------------------- diffing
@@ -254,6 +215,9 @@ class Row:
     replacement_since: str | None = None  # first release from which the replacement exists, without a gap
     same_object: bool | None = None
     same_object_checked: str | None = None  # "static:<release>": the release where both names were followed
+    # The same object: the earliest release from which both names are that object in every release up to the last
+    # that has both (``flax.nnx.VariableState`` is a class of its own in 0.10.2, ``Variable`` from 0.11.0)
+    same_from: str | None = None
     rename: str = ""  # "safe": the same object, public at replacement_since; "" otherwise
     first_seen: str | None = None
     last_seen: str | None = None  # the last release where it worked without a warning... or with one
@@ -267,14 +231,14 @@ class Row:
         for key in ROW_KEYS:
             value = getattr(self, key)
             if value is not None and value != "":
-                lines.append(f"{key} = {jaxgen.toml_value(value)}")
+                lines.append(f"{key} = {toml_value(value)}")
         return "\n".join(lines)
 
 
 def state(snap: dict, mod: str, name: str, table_named: bool) -> str:
     """``ok``, ``deprecated`` (table object, or a call that warns), ``removed`` (table: None) or ``absent``. A name
     a table lists counts as ``ok`` where it was a submodule (``optax.monte_carlo`` before its table entry)."""
-    found = jaxgen.state_of(snap, mod, name)
+    found = state_of(snap, mod, name)
     if found == "ok" and name in snap["modules"][mod].get("warned", {}):
         return "deprecated"
     if found == "absent" and table_named and f"{mod}.{name}" in snap["modules"]:
@@ -286,13 +250,6 @@ def is_api_origin(origin: str, library: str) -> bool:
     """Defined in the library (not ``typing.Any``, not ``jax.numpy``, not a module object)."""
     mod, _, name = origin.partition(":")
     return (mod == library or mod.startswith(library + ".")) and bool(name)
-
-
-def first_of_run(versions: list[str], flags: list[bool], end: int) -> str:
-    start = end
-    while start > 0 and flags[start - 1]:
-        start -= 1
-    return versions[start]
 
 
 def symbol_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> list[Row]:
@@ -315,13 +272,13 @@ def symbol_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> li
         last = len(versions) - 1 - worked[::-1].index(True)
         warned = [s == "deprecated" for s in states]
         row = Row(name=f"{mod}.{name}", kind="symbol", library=library, module=mod, status="deprecated",
-                  since="", first_seen=first_of_run(versions, worked, last), last_seen=versions[last])
+                  since="", first_seen=run_start(versions, worked), last_seen=versions[last])
         if final == "deprecated":
-            row.since = first_of_run(versions, warned, last)
+            row.since = run_start(versions, warned)
         else:
             row.status, row.since = "removed", versions[last + 1]
             if warned[last]:
-                row.deprecated_since = first_of_run(versions, warned, last)
+                row.deprecated_since = run_start(versions, warned)
         tables = [snaps[v]["modules"].get(mod, {}).get("deprecations", {}).get(name) for v in versions]
         warnings = [snaps[v]["modules"].get(mod, {}).get("warned", {}).get(name) for v in versions]
         if any(tables):
@@ -373,8 +330,8 @@ def add_replacement(row: Row, name: str, versions: list[str], snaps: dict[str, d
     def usable(dotted: str) -> bool:
         """Works in the newest release, without a warning (an alias of a deprecated function is no way out)."""
         mod, _, attr = dotted.rpartition(".")
-        origin = jaxgen.origin_of(newest, dotted) or ""
-        return dotted != row.name and jaxgen.exists(newest, dotted) and \
+        origin = origin_of(newest, dotted) or ""
+        return dotted != row.name and exists(newest, dotted) and \
             (is_api_origin(origin, row.library) or dotted in newest["modules"]) and \
             attr not in newest["modules"].get(mod, {}).get("warned", {})
 
@@ -403,14 +360,33 @@ def add_replacement(row: Row, name: str, versions: list[str], snaps: dict[str, d
         row.replacement, row.same_object = named[0], False
         # the last release with both: are they the same object after all?
         for v in reversed(versions[: last + 1]):
-            old = jaxgen.origin_of(snaps[v], row.name)
-            if old and jaxgen.exists(snaps[v], row.replacement):
-                new = jaxgen.origin_of(snaps[v], row.replacement)
+            old = origin_of(snaps[v], row.name)
+            if old and exists(snaps[v], row.replacement):
+                new = origin_of(snaps[v], row.replacement)
                 row.same_object = bool(new) and old == new and is_api_origin(old, row.library)
                 row.same_object_checked = f"static:{v}"
                 break
-    row.replacement_since = jaxgen.since(versions, snaps, row.replacement)
-    row.rename = "safe" if row.same_object and row.replacement_since else ""
+    row.replacement_since = since(versions, snaps, row.replacement)
+    if row.same_object:
+        row.same_from = same_from(row, versions, snaps)
+    row.rename = "safe" if row.same_object and row.replacement_since and row.same_from else ""
+
+
+def same_from(row: Row, versions: list[str], snaps: dict[str, dict]) -> str | None:
+    """Walking back from the last release that has both names: the earliest release of the unbroken run in which
+    the old name and the replacement resolve to one object of the library. A fix to the replacement is safe only
+    for a project that never runs an older release."""
+    first = None
+    for v in reversed(versions):
+        old = origin_of(snaps[v], row.name)
+        if not (old and exists(snaps[v], row.replacement)):
+            if first:
+                break
+            continue  # after the old name's last release
+        if old != origin_of(snaps[v], row.replacement) or not is_api_origin(old, row.library):
+            break
+        first = v
+    return first
 
 
 def module_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> list[Row]:
@@ -438,7 +414,7 @@ def module_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> li
             last = len(versions) - 1 - alive[::-1].index(True)
             last_present = len(versions) - 1 - present[::-1].index(True)
             row = Row(name=mod, kind="module", library=library, module=mod, status="removed",
-                      since=versions[last + 1], first_seen=first_of_run(versions, alive, last),
+                      since=versions[last + 1], first_seen=run_start(versions, alive),
                       last_seen=versions[last], source="diff")
             if last_present < last:
                 row.import_fails_since = versions[last_present + 1]
@@ -447,9 +423,8 @@ def module_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> li
         elif newest["modules"].get(mod, {}).get("warning"):
             warned = [bool(snaps[v]["modules"].get(mod, {}).get("warning")) for v in versions]
             row = Row(name=mod, kind="module", library=library, module=mod, status="deprecated",
-                      since=first_of_run(versions, warned, len(versions) - 1), source="warning",
-                      message=newest["modules"][mod]["warning"], first_seen=first_of_run(versions, present,
-                                                                                          len(versions) - 1))
+                      since=run_start(versions, warned), source="warning",
+                      message=newest["modules"][mod]["warning"], first_seen=run_start(versions, present))
         else:
             continue
         rows.append(row)
@@ -462,7 +437,7 @@ def rows_of(library: str, versions: list[str], snaps: dict[str, dict]) -> list[R
 
 def parameter_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> list:
     """JAX's keyword diff over the library's public functions: a report, not rules data."""
-    return jaxgen.parameter_diff(versions, snaps)
+    return parameter_diff(versions, snaps)
 
 
 # ------------------------------------------------------------------------------------------------------------- main
@@ -472,7 +447,7 @@ def render(rows: list[Row], versions: dict[str, list[str]]) -> str:
     head = ["# Generated by tools/generate_ecosystem_catalogue.py from the flax and optax wheels; do not edit by hand.",
             "# Read by jaxlint.catalogue.ecosystem_generated."]
     for library in sorted(versions):
-        head.append(f"{library}_versions = {jaxgen.toml_value(versions[library])}")
+        head.append(f"{library}_versions = {toml_value(versions[library])}")
     order = {"symbol": 0, "module": 1}
     rows = sorted(rows, key=lambda r: (r.library, order[r.kind], r.name))
     return "\n".join(head) + "\n\n" + "\n\n".join(r.toml() for r in rows) + "\n"
@@ -482,7 +457,7 @@ def generate(wheels: dict[str, dict[str, Path]], cache: Path, workers: int = 2) 
     """The data file's text from ``{library: {version: wheel}}``, and the parameter rows per library."""
     rows: list[Row] = []
     parameters: dict[str, list] = {}
-    versions = {lib: sorted(found, key=jaxgen.vkey) for lib, found in wheels.items()}
+    versions = {lib: sorted(found, key=vkey) for lib, found in wheels.items()}
     keys = [(lib, v) for lib in versions for v in versions[lib]]
     if workers < 1:  # in this process (the tests)
         snaps = {(lib, v): load_snapshot(cache, lib, v, wheels[lib][v]) for lib, v in keys}

@@ -19,13 +19,18 @@ def pip_cmd(python: str) -> list[str]:
 
 def list_versions(python: str) -> list[str]:
     """Every final ``jax`` release >= FIRST_VERSION the package index offers."""
-    out = subprocess.run(pip_cmd(python) + ["index", "versions", "jax"], capture_output=True, text=True, check=True)
+    return [v for v in index_versions(python, "jax") if vkey(v) >= vkey(FIRST_VERSION)]
+
+
+def index_versions(python: str, package: str) -> list[str]:
+    """Every final release of ``package`` the package index offers (yanked ones excluded, as pip does), oldest
+    first."""
+    out = subprocess.run(pip_cmd(python) + ["index", "versions", package], capture_output=True, text=True, check=True)
     m = re.search(r"Available versions:\s*(.*)", out.stdout)
     if not m:
-        raise SystemExit(f"could not read the jax versions from pip:\n{out.stdout}\n{out.stderr}")
+        raise SystemExit(f"could not read the {package} versions from pip:\n{out.stdout}\n{out.stderr}")
     versions = [v.strip() for v in m.group(1).split(",")]
-    versions = [v for v in versions if re.fullmatch(r"\d+(\.\d+)+", v) and vkey(v) >= vkey(FIRST_VERSION)]
-    return sorted(set(versions), key=vkey)
+    return sorted({v for v in versions if re.fullmatch(r"\d+(\.\d+)+", v)}, key=vkey)
 
 
 def wheel_path(cache: Path, version: str) -> Path:

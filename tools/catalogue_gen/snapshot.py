@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable
 
 from catalogue_gen.wheel import Wheel, is_public_module
 
@@ -13,6 +14,12 @@ SNAPSHOT_FORMAT = 4
 
 def snapshot(wheel_file: Path) -> dict:
     w = Wheel(wheel_file)
+    return {"format": SNAPSHOT_FORMAT, "modules": public_modules(w), "flags": w.flags()}
+
+
+def public_modules(w: Wheel) -> dict[str, dict]:
+    """Per public module of the wheel's package: its names (resolved to their definition), ``_deprecations`` table,
+    module-level warning and function signatures. The flax/optax generator adds its own keys to each."""
     modules: dict[str, dict] = {}
     for mod in sorted(w.files):
         if not is_public_module(mod):
@@ -32,14 +39,18 @@ def snapshot(wheel_file: Path) -> dict:
                 signatures[n] = sig
         modules[mod] = {"names": names, "deprecations": table, "warning": info.module_warning,
                         "signatures": signatures}
-    return {"format": SNAPSHOT_FORMAT, "modules": modules, "flags": w.flags()}
+    return modules
 
 
 def load_snapshot(cache: Path, version: str, wheel_file: Path) -> dict:
-    snap_file = cache / f"snapshot-{version}-v{SNAPSHOT_FORMAT}.json"
+    return cached(cache / f"snapshot-{version}-v{SNAPSHOT_FORMAT}.json", lambda: snapshot(wheel_file))
+
+
+def cached(snap_file: Path, make: Callable[[], dict]) -> dict:
+    """The snapshot stored in ``snap_file``, made (and stored) the first time."""
     if snap_file.exists():
         return json.loads(snap_file.read_text())
-    snap = snapshot(wheel_file)
+    snap = make()
     snap_file.write_text(json.dumps(snap))
     return snap
 

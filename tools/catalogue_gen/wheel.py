@@ -15,8 +15,8 @@ FLAG_FILE_EXCLUDES = ("jax/_src/test_util.py", "jax/_src/test_loader.py", "jax/_
                       "jax/tools/", "jax/experimental/jax2tf/examples/")
 
 
-def module_name(path: str) -> str | None:
-    if not path.endswith(".py") or not path.startswith("jax/"):
+def module_name(path: str, package: str = "jax") -> str | None:
+    if not path.endswith(".py") or not path.startswith(package + "/"):
         return None
     parts = path[:-3].split("/")
     if parts[-1] == "__init__":
@@ -85,19 +85,20 @@ def parameters(args: ast.arguments) -> list[list[str]]:
 
 
 class Archive:
-    """The ``jax/`` files of a wheel (zip) or of a source archive (``jax-V/jax/...`` in a tar.gz)."""
+    """The ``jax/`` (``package/``) files of a wheel (zip) or of a source archive (``jax-V/jax/...`` in a tar.gz)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, package: str = "jax"):
+        prefix = package + "/"
         self.data: dict[str, bytes] = {}
         if path.name.endswith(".tar.gz"):
             with tarfile.open(path) as tar:
                 for member in tar.getmembers():
                     name = member.name.split("/", 1)[1] if "/" in member.name else member.name
-                    if member.isfile() and name.startswith("jax/") and name.endswith(".py"):
+                    if member.isfile() and name.startswith(prefix) and name.endswith(".py"):
                         self.data[name] = tar.extractfile(member).read()
         else:
             with zipfile.ZipFile(path) as zf:
-                self.data = {n: zf.read(n) for n in zf.namelist() if n.startswith("jax/") and n.endswith(".py")}
+                self.data = {n: zf.read(n) for n in zf.namelist() if n.startswith(prefix) and n.endswith(".py")}
 
     def namelist(self) -> list[str]:
         return list(self.data)
@@ -107,13 +108,13 @@ class Archive:
 
 
 class Wheel:
-    """The ``jax`` package of one wheel, parsed lazily."""
+    """The ``jax`` package (or another: flax, optax) of one wheel, parsed lazily."""
 
-    def __init__(self, path: Path):
-        self.zip = Archive(path)
+    def __init__(self, path: Path, package: str = "jax"):
+        self.zip = Archive(path, package)
         self.files: dict[str, str] = {}
         for n in self.zip.namelist():
-            mod = module_name(n)
+            mod = module_name(n, package)
             if mod:
                 self.files[mod] = n
         self.infos: dict[str, ModuleInfo | None] = {}

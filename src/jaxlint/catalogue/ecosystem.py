@@ -58,7 +58,8 @@ class Change:
     advice: str = ""
     reason: str = ""
     # The release from which the old name is known to be the replacement's object (a generated rename: the wheels
-    # prove it in one release, ``same_object_checked``); None: from ``replacement_since`` (hand-checked rows).
+    # show it in every release from there up to the last with both names); None: from ``replacement_since``
+    # (hand-checked rows).
     same_from: str | None = None
 
     def fix_floor(self) -> Version | None:
@@ -127,7 +128,7 @@ FLAX_ADVICE = {"flax.linen.ConvLSTM": _CONV_LSTM, "flax.linen.recurrent.ConvLSTM
 def flax_change(row: Row) -> Change:
     """A generated flax row as a ``Change``: a same-object rename is a fix only to a name users may spell (not
     ``flax.nnx.graph.is_array_ref``) and only from the release where the wheels show both names are one object
-    (``flax.nnx.VariableState`` was a class of its own until 0.12.1, when it became an alias of ``Variable``)."""
+    (``same_from``: ``flax.nnx.VariableState`` was a class of its own until 0.11.0, then an alias of ``Variable``)."""
     rename, advice = row.rename, ""
     if row.replacement and row.rename == "safe" and not is_api(row.replacement):
         rename, advice = "", (f"the same object lives on as `{row.replacement}`, in an implementation module that "
@@ -138,12 +139,10 @@ def flax_change(row: Row) -> Change:
     elif not row.replacement and row.message:
         advice = f"flax says: \"{row.message}\""
     advice = FLAX_ADVICE.get(row.name, advice)
-    checked = (row.same_object_checked or "").partition(":")[2] or None
-    same_from = row.since if row.source == "table" else checked  # a table returns the object from ``since`` on
     return Change(row.name, row.status, row.since, row.replacement, row.replacement_since, rename, advice,
                   reason=f"generated from the flax wheels ({row.source}; present up to flax {row.last_seen})"
-                         + (f"; the same object as `{row.replacement}` in flax {same_from}" if rename else ""),
-                  same_from=same_from if rename else None)
+                         + (f"; the same object as `{row.replacement}` from flax {row.same_from}" if rename else ""),
+                  same_from=row.same_from if rename else None)
 
 
 # The flax names JAX506 reports: the generated rows that users reach (``flax_reach``: 169 of 340).

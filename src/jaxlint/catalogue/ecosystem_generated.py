@@ -39,6 +39,7 @@ class Row:
     replacement_since: str | None = None
     same_object: bool | None = None
     same_object_checked: str | None = None
+    same_from: str | None = None  # the same object in every release from here up to the last with both names
     rename: str = ""
     first_seen: str | None = None
     last_seen: str | None = None
@@ -62,8 +63,9 @@ def rows(path: Path = GENERATED) -> tuple[Row, ...]:
 
 def changes(library: str, make: Callable[..., T], path: Path = GENERATED) -> dict[str, T]:
     """The library's symbol rows as ``make(name=, status=, since=, replacement=, replacement_since=, rename=,
-    advice=, reason=)`` (the ecosystem table's ``Change``), by name. A replacement that is not the same object comes
-    as advice, never as a rename."""
+    advice=, reason=, same_from=)`` (the ecosystem table's ``Change``), by name. A replacement that is not the same
+    object comes as advice, never as a rename; a same-object rename carries ``same_from``, the release from which
+    the wheels show both names are one object (its fix floor)."""
     out: dict[str, T] = {}
     for row in rows(path):
         if row.kind != "symbol" or row.library != library:
@@ -75,6 +77,7 @@ def changes(library: str, make: Callable[..., T], path: Path = GENERATED) -> dic
         out[row.name] = make(
             name=row.name, status=row.status, since=row.since, replacement=row.replacement,
             replacement_since=row.replacement_since, rename=row.rename, advice=advice,
+            same_from=row.same_from if row.rename == "safe" else None,
             reason=f"generated from the {library} wheels ({row.source}; present up to {library} {row.last_seen})"
                    + (f": {row.message}" if row.message else ""))
     return out
