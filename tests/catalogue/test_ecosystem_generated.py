@@ -270,3 +270,32 @@ def test_changes_floor_a_generated_rename_at_same_from(same_from_rows):
     changes = ecosystem_generated.changes("optax", Change, same_from_rows["path"])
     assert {name: str(change.fix_floor()) for name, change in changes.items()} == \
         {"optax.Old": "0.2.0", "optax.Kept": "0.1.0", "optax.Table": "0.2.0"}
+
+
+def test_rows_are_read_back_from_the_json_copy(tmp_path, monkeypatch):
+    """The TOML is parsed once (74 ms per process), then read from a JSON copy checked against its stamp; a
+    changed or damaged copy is never used."""
+    import json as json_module
+    import shutil
+
+    from jaxlint.catalogue import ecosystem_generated
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    data = tmp_path / "ecosystem_generated.toml"
+    shutil.copy(ecosystem_generated.GENERATED, data)
+    ecosystem_generated.rows.cache_clear()
+    parsed = ecosystem_generated.rows(data)
+    copy = tmp_path / "cache" / "jaxlint" / "ecosystem.json"
+    assert copy.is_file() and len(parsed) > 400
+    ecosystem_generated.rows.cache_clear()
+    stored = json_module.loads(copy.read_text())
+    stored["rows"][0][0] = "optax.read_from_the_copy"
+    copy.write_text(json_module.dumps(stored))
+    assert ecosystem_generated.rows(data)[0].name == "optax.read_from_the_copy"  # the copy is what was read
+    ecosystem_generated.rows.cache_clear()
+    data.write_text(data.read_text() + "\n")  # a changed file: its stamp differs, the copy is rebuilt
+    assert ecosystem_generated.rows(data) == parsed
+    ecosystem_generated.rows.cache_clear()
+    copy.write_text("{not json")
+    assert ecosystem_generated.rows(data) == parsed
+    ecosystem_generated.rows.cache_clear()
