@@ -357,15 +357,39 @@ def _restore(cls: type, names: list[str], row: list):
     return obj
 
 
-def _read_cache(cache: Path, stamp: list) -> Catalogue | None:
+def read_stamped(cache: Path, stamp: list) -> dict | None:
+    """What ``write_stamped`` stored with this very stamp; None when the file is missing, stale, damaged or not
+    ours (the caller then reads its TOML again)."""
     try:
         with open(cache, encoding="utf-8") as fh:
             cached = json.load(fh)
-        if not isinstance(cached, dict) or cached.get("stamp") != stamp:
-            return None
-        return _from_json(cached["catalogue"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None  # missing, stale, damaged or not ours: rebuilt from the TOML
+    except (OSError, ValueError):
+        return None
+    if not isinstance(cached, dict) or cached.get("stamp") != stamp:
+        return None
+    return cached
+
+
+def write_stamped(cache: Path, stamp: list, **values) -> None:
+    """Store ``values`` (plain JSON) with ``stamp``, atomically; a cache that cannot be written is simply not
+    written."""
+    # Not ``project.cache.replace_file``: the results cache imports the catalogue.
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump({"stamp": stamp, **values}, fh, separators=(",", ":"))
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+
+
+def _read_cache(cache: Path, stamp: list) -> Catalogue | None:
+    try:
+        cached = read_stamped(cache, stamp)
+        return None if cached is None else _from_json(cached["catalogue"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # damaged or not ours: rebuilt from the TOML
 
 
 def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: bool = True) -> Catalogue:
@@ -381,14 +405,7 @@ def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: b
         over = tomllib.load(fh)
     catalogue = _merge(gen, over)
     if use_cache:
-        try:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump({"stamp": stamp, "catalogue": _to_json(catalogue)}, fh, separators=(",", ":"))
-            os.replace(tmp, cache)
-        except OSError:
-            pass
+        write_stamped(cache, stamp, catalogue=_to_json(catalogue))
     return catalogue
 
 

@@ -7,8 +7,6 @@ wheel can prove. ``changes`` turns the generated rows into that table's ``Change
 """
 from __future__ import annotations
 
-import json
-import os
 import sys
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -20,7 +18,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from jaxlint.catalogue import RULES_DIR, _cache_file, _stamp
+from jaxlint.catalogue import RULES_DIR, _cache_file, _stamp, read_stamped, write_stamped
 
 GENERATED = RULES_DIR / "ecosystem_generated.toml"
 T = TypeVar("T")
@@ -77,26 +75,17 @@ _FIELDS = [f.name for f in fields(Row)]
 
 
 def _read_cache(cache: Path, stamp: list) -> tuple[Row, ...] | None:
+    cached = read_stamped(cache, stamp)
     try:
-        with open(cache, encoding="utf-8") as fh:
-            cached = json.load(fh)
-        if not isinstance(cached, dict) or cached.get("stamp") != stamp or cached.get("fields") != _FIELDS:
+        if not isinstance(cached, dict) or cached.get("fields") != _FIELDS:
             return None
         return tuple(Row(**dict(zip(_FIELDS, values, strict=True))) for values in cached["rows"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # missing, stale, damaged or not ours: read the TOML again
+    except (KeyError, TypeError, ValueError):
+        return None  # damaged or not ours: read the TOML again
 
 
 def _write_cache(cache: Path, stamp: list, found: tuple[Row, ...]) -> None:
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump({"stamp": stamp, "fields": _FIELDS,
-                       "rows": [[getattr(row, name) for name in _FIELDS] for row in found]}, fh, separators=(",", ":"))
-        os.replace(tmp, cache)
-    except OSError:
-        pass
+    write_stamped(cache, stamp, fields=_FIELDS, rows=[[getattr(row, name) for name in _FIELDS] for row in found])
 
 
 def changes(library: str, make: Callable[..., T], path: Path = GENERATED) -> dict[str, T]:
