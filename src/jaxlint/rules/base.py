@@ -203,6 +203,18 @@ class Rule:
     def qualified_name(self, node: cst.CSTNode) -> str | None:
         return self.context.resolver.qualified_name(node)
 
+    def spelled_from_root(self, node: cst.CSTNode, qualified: str) -> str | None:
+        """``qualified`` spelled through the root name of ``node``'s attribute chain, when it lies under what that
+        root names (``ox.contrib.dpsgd`` for ``optax.contrib.dpsgd`` in a chain that starts at ``ox`` after
+        ``import optax as ox``); None otherwise."""
+        root = node
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        root_q = self.qualified_name(root) if isinstance(root, cst.Name) else None
+        if root_q and qualified.startswith(root_q + "."):
+            return root.value + qualified[len(root_q):]
+        return None
+
     def code_for(self, node: cst.CSTNode) -> str:
         return self.context.module.code_for_node(node)
 

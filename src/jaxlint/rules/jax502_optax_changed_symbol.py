@@ -119,13 +119,7 @@ optax it needs.
         change = OPTAX.get(self.qualified_name(node) or "")
         if change is None:
             return
-        root = node.value
-        while isinstance(root, cst.Attribute):
-            root = root.value
-        root_q = self.qualified_name(root) if isinstance(root, cst.Name) else None
-        text = None
-        if change.replacement and root_q and change.replacement.startswith(root_q + "."):
-            text = root.value + change.replacement[len(root_q):]
+        text = self.spelled_from_root(node, change.replacement) if change.replacement else None
         self._report(node, change, [Replace(node, text)] if text else None)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
