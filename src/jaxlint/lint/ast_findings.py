@@ -24,14 +24,15 @@ from __future__ import annotations
 import ast
 import builtins
 import keyword
+import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
 from jaxlint.lint.diagnostics import Diagnostic, LineIndex
-from jaxlint.lint.noqa import line_suppresses
+from jaxlint.lint.noqa import Placements
 
-# Mirrors of jaxlint.lint.context's compat-code test (kept in step by tests/lint/test_ast_findings.py).
+# Mirrors of jaxlint.lint.context's compat-code test (kept in step by tests/test_ast_findings.py).
 _BUILTINS = frozenset(dir(builtins))
 _GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
 _FEATURE_WORDS = frozenset({"__version__", "__version_info__", "TYPE_CHECKING"})
@@ -71,7 +72,7 @@ class AstView:
         self.nodes: list[ast.AST] = []  # in source order
         self._parents: dict[int, tuple[ast.AST, str]] = {}
         self._walk(tree)
-        self._index = LineIndex(source)
+        self.index = LineIndex(source)
         self._lines: list[str] | None = None
 
     # -- the walk ----------------------------------------------------------------------------------------------
@@ -209,7 +210,7 @@ class AstView:
             text = self.source[start:end]
             if "(" in text or "#" in text or "\\" in text:
                 raise Undecidable("parentheses or comments inside the expression")
-            line_start = self._index.starts[node.lineno - 1]
+            line_start = self.index.starts[node.lineno - 1]
             before = self.source[line_start:start].rstrip(" \t")
             if before.endswith("(") and not _opens_a_call(before[:-1]):
                 raise Undecidable("an opening parenthesis before the expression")
@@ -222,7 +223,10 @@ class AstView:
             self._lines = self.source.split("\n")
         text = self._lines[line - 1]
         column = byte_column if text.isascii() else len(text.encode("utf-8")[:byte_column].decode("utf-8"))
-        return self._index.starts[line - 1] + column
+        return self.index.starts[line - 1] + column
+
+
+_TRAILING_WORD = re.compile(r"[A-Za-z0-9_]*$")
 
 
 def _opens_a_call(before: str) -> bool:
@@ -231,8 +235,7 @@ def _opens_a_call(before: str) -> bool:
     before = before.rstrip(" \t")
     if not before or not (before[-1].isalnum() or before[-1] in "_)]"):
         return False
-    word = before.split()[-1] if before.split() else ""
-    word = word[len(word.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")):]
+    word = _TRAILING_WORD.search(before).group()
     return not (keyword.iskeyword(word) or keyword.issoftkeyword(word))
 
 
@@ -302,9 +305,8 @@ def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *,
 
 def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: dict) -> list[Diagnostic]:
     """``engine._diagnostics_from_reports`` for findings without fixes."""
-    index = view._index
+    placements = Placements(view.index)
     diagnostics: list[Diagnostic] = []
-    seen: set[tuple] = set()
     for finding in findings:
         rule = rules[finding.code]
         ancestors = view.ancestors(finding.node)
@@ -313,13 +315,10 @@ def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: di
         if not rule.check_compat_code and view.in_compat_code(ancestors, finding.node):
             continue
         start, end = view.span(finding.node, statement_of(ancestors))
-        start_location, end_location = index.location(start), index.location(end)
-        if line_suppresses(index, start_location.row, finding.code):
+        placed = placements.place(finding.code, finding.message, start, end)
+        if placed is None:
             continue
-        key = (finding.code, start, end, finding.message)
-        if key in seen:
-            continue
-        seen.add(key)
+        start_location, end_location = placed
         diagnostics.append(Diagnostic(
             finding.code, finding.message, path, start_location, end_location, start_offset=start, end_offset=end,
             noqa_row=start_location.row, url=rule.url(), detail=finding.detail,

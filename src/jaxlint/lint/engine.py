@@ -15,7 +15,7 @@ from jaxlint.lint.ast_gate import AstFacts, gate
 from jaxlint.lint.context import BatchedVisitor, FileContext, in_compat_code
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.lint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
-from jaxlint.lint.noqa import file_suppression, line_suppresses
+from jaxlint.lint.noqa import Placements, file_suppression
 from jaxlint.lint.positions import StatementSpans
 from jaxlint.lint.prefilter import Scan, rules_matching_scan
 from jaxlint.rules.base import Rule
@@ -227,20 +227,17 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
     spans = StatementSpans(context.module, context.source, tree)
     builder = EditBuilder(context.source, index, spans)
     diagnostics = []
-    seen: set[tuple] = set()
+    placements = Placements(index)
     fixable = fixes_allowed(context.settings)  # below the oldest known release no rule fixes (version_range)
     future_annotations = annotations.has_future_annotations(context.file_text)
     for report in reports:
         rule = rules[report.code]
         spans.include(report.ancestors)
         start, end = builder.span(report.node)
-        start_location, end_location = index.location(start), index.location(end)
-        if line_suppresses(index, start_location.row, report.code):
+        placed = placements.place(report.code, report.message, start, end)
+        if placed is None:
             continue
-        key = (report.code, start, end, report.message)
-        if key in seen:
-            continue
-        seen.add(key)
+        start_location, end_location = placed
         fix = builder.build(report.fix, report.ancestors) if report.fix is not None and fixable else None
         withheld = report.withheld
         if report.fix is not None and not fixable:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jaxlint.lint.diagnostics import LineIndex
+from jaxlint.lint.diagnostics import LineIndex, Location
 
 _LINE_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _FILE_NOQA = re.compile(
@@ -51,3 +51,23 @@ def line_suppresses(index: LineIndex, row: int, code: str) -> bool:
         if code.upper() in {c.upper() for c in _CODE_SPLIT.split(codes.strip()) if c}:
             return True
     return False
+
+
+class Placements:
+    """The places of one text's findings, each finding once: a finding on a line whose ``# noqa`` covers its code,
+    or one already placed (same code, span and message), gets none. Both ways of finding (the libcst visit and the
+    ast view) place through it."""
+
+    def __init__(self, index: LineIndex) -> None:
+        self.index = index
+        self._seen: set[tuple] = set()
+
+    def place(self, code: str, message: str, start: int, end: int) -> tuple[Location, Location] | None:
+        start_location, end_location = self.index.location(start), self.index.location(end)
+        if line_suppresses(self.index, start_location.row, code):
+            return None
+        key = (code, start, end, message)
+        if key in self._seen:
+            return None
+        self._seen.add(key)
+        return start_location, end_location
