@@ -61,15 +61,8 @@ def synced(text: str) -> str:
     return BLOCK.sub(lambda m: m.group(1) + example_report() + m.group(3), text)
 
 
-def main(argv: list[str]) -> int:
-    text = README.read_text(encoding="utf-8")
-    new = synced(text)
-    if "--check" in argv:
-        return int(new != text)
-    if new != text:
-        README.write_text(new, encoding="utf-8")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from sync_readme import main
+
+    sys.exit(main(sys.argv[1:], synced))

@@ -35,9 +35,11 @@ def synced(text: str) -> str:
     return BLOCK.sub(lambda m: m.group(1) + jaxlint_output(m.group("args")) + m.group(4), text)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], sync=synced) -> int:
+    """Rewrite README.md with ``sync(text)``; with ``--check``, only exit 1 when it would change (the other README
+    tools pass their own ``sync``)."""
     text = README.read_text(encoding="utf-8")
-    new = synced(text)
+    new = sync(text)
     if "--check" in argv:
         return int(new != text)
     if new != text:
