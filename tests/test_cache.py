@@ -179,7 +179,9 @@ def fake_package(tmp_path, monkeypatch):
     class FakeModule:
         __file__ = str(package / "__init__.py")
 
-    monkeypatch.setattr(cache_module, "jaxlint", FakeModule)
+    from jaxlint.project import fingerprint as fingerprint_module
+
+    monkeypatch.setattr(fingerprint_module, "jaxlint", FakeModule)
 
     def fingerprint():
         cache_module.engine_fingerprint.cache_clear()
