@@ -1,4 +1,4 @@
-from jaxlint.ui.cli import entry_point
+from jaxlint.ui.entry import entry_point
 
 if __name__ == "__main__":
     entry_point()

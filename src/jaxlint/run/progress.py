@@ -8,6 +8,7 @@ from typing import Callable, Iterator
 
 # Runs with fewer files to process than this finish before a bar would be worth drawing.
 MIN_FILES = 200
+drawn = False  # whether this process drew a bar (a check that did is not replayed: ``replay``)
 
 
 def _wanted(total: int) -> bool:
@@ -34,6 +35,8 @@ def progress_bar(total: int, description: str = "jaxlint") -> Iterator[Callable[
         return
     columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn())
+    global drawn
+    drawn = True
     with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
         task = bar.add_task(description, total=total)
         yield lambda: bar.advance(task)

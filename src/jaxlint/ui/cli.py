@@ -196,6 +196,7 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
             if not report.silent:
                 click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
             sys.exit(EXIT_OK)
+        _record_inputs(files, mode, no_cache, cache_dir)
         results = run_files(files, mode, report.unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
         from jaxlint.run.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
 
@@ -209,6 +210,27 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
     global _CHECK_REPORTED
     _CHECK_REPORTED = True
     sys.exit(code)
+
+
+def _record_inputs(files: list, mode: Mode, no_cache: bool, cache_dir: Path | None) -> None:
+    """Tell the recorder of this process (``ui.entry``) that this check may be replayed, and what its workers will
+    read besides what this process reads: the files, the folders a fix's added import is placed by (a module
+    ``jax.py`` next to the code is first-party: ``analysis.added_imports``) and the ``extend-rules`` folders."""
+    from jaxlint.run import replay
+
+    if replay.RECORDER is None or mode is not Mode.CHECK or no_cache:
+        return
+    from jaxlint.catalogue.extend import fingerprint
+    from jaxlint.project.cache import CACHE_DIR_NAME
+
+    recorder = replay.RECORDER
+    recorder.note_files(file.path for file in files)
+    recorder.note_files({folder for file in files for folder in (file.path.parent, file.settings.root)})
+    for folders in {file.settings.extend_rules for file in files}:
+        fingerprint(folders)  # reads each rule file here, where the recorder sees it
+    for folder in {cache_dir if cache_dir is not None else file.settings.root / CACHE_DIR_NAME for file in files}:
+        recorder.uses_cache_folder(folder)
+    recorder.replayable = True
 
 
 def _collect_garbage_rarely() -> None:
@@ -227,23 +249,20 @@ _CHECK_REPORTED = False
 
 
 def entry_point() -> None:
-    """The ``jaxlint`` command (``main`` for a process of its own). After a check has written its report, the
-    process ends with ``os._exit``: the interpreter's teardown frees every object one by one, about 0.1 s after
-    a large run that nobody waits for (mypy ends the same way). Everything is flushed first; every file jaxlint
-    writes is closed by then."""
+    """The ``jaxlint`` command after ``ui.entry`` (``main`` for a process of its own). After a check has written
+    its report, the process ends with ``os._exit``: the interpreter's teardown frees every object one by one, about
+    0.1 s after a large run that nobody waits for (mypy ends the same way). Everything is flushed first; every file
+    jaxlint writes is closed by then. A check recorded by ``ui.entry`` writes its manifest just before."""
+    from jaxlint.run import replay
+
     _collect_garbage_rarely()
     try:
         main()
     except SystemExit as stop:
         if _CHECK_REPORTED and (stop.code is None or isinstance(stop.code, int)):
-            import os
-
-            try:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            except (OSError, ValueError):  # a closed pipe: the ordinary exit reports it
-                raise stop from None
-            os._exit(stop.code or 0)
+            if replay.RECORDER is not None:
+                replay.RECORDER.finish(stop.code or 0)
+            replay.exit_flushed(stop.code or 0, stop)
         raise
 
 
@@ -365,6 +384,10 @@ def _write_output_file(path: Path, rendered: str) -> bool:
         except FileNotFoundError:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
+        from jaxlint.run import replay
+
+        if replay.RECORDER is not None:
+            replay.RECORDER.report_written(path)
     except OSError as error:
         reason = error.strerror or str(error)
         click.echo(f"jaxlint: error: cannot write {path}: {reason}; the report follows on stdout", err=True)

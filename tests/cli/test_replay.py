@@ -1,0 +1,186 @@
+"""A warm check replays the last identical check's output (``jaxlint.run.replay``), and only when nothing it read
+has changed: each test records a check in a real ``jaxlint`` process, changes one input, and asks the replay.
+
+``JAXLINT_REPLAY_RACY_NS=0`` lets a check record files written a moment ago (the default trusts only stamps older
+than 2 s: ``test_files_written_just_before_the_check_are_not_trusted`` checks that)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jaxlint.run import replay
+from tests.cli.test_cli import NONE_ARG
+
+pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="replay records on Python 3.11 and later")
+CLEAN = "import jax.numpy as jnp\nx = jnp.zeros(3)\n"
+USER_RULE = '''[[symbol]]
+name = "ourlib.old_thing"
+removed_in = "0.10.0"
+message = "gone."
+'''
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    root = tmp_path / "project"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "a.py").write_text(NONE_ARG)
+    (root / "pkg" / "b.py").write_text(CLEAN)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("JAXLINT_REPLAY_RACY_NS", "0")
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)
+    monkeypatch.chdir(root)
+    return root
+
+
+def _check(*args: str) -> subprocess.CompletedProcess:
+    """A real ``jaxlint`` process, with this process's environment and folder (what the replay key compares)."""
+    return subprocess.run([sys.executable, "-m", "jaxlint", *args], capture_output=True, timeout=120,
+                          env=dict(os.environ))
+
+
+def _record(*args: str) -> subprocess.CompletedProcess:
+    """The check until it has recorded (at most three times): the first creates the results cache folder in the
+    project, which changes a folder the check listed, so only the second can record; a check declines to record
+    whenever it cannot trust a stamp, which a busy machine may cause once more."""
+    done = _check(*args)
+    for _ in range(2):
+        if _manifests() and done.returncode in (0, 1):
+            break
+        done = _check(*args)
+    return done
+
+
+def _replay(args: tuple[str, ...], capfdbinary) -> tuple[int | None, bytes, bytes]:
+    """``replay.replayed()`` here, for the same command line."""
+    saved = sys.argv
+    sys.argv = ["jaxlint", *args]
+    try:
+        code = replay.replayed()
+    finally:
+        sys.argv = saved
+    captured = capfdbinary.readouterr()
+    return code, captured.out, captured.err
+
+
+def _manifests() -> list[Path]:
+    return sorted((Path(os.environ["XDG_CACHE_HOME"]) / "jaxlint" / "replay").glob("*.replay"))
+
+
+def test_an_unchanged_tree_replays_the_check_exactly(project, capfdbinary):
+    args = ("check", "pkg")
+    first = _record(*args)
+    assert first.returncode == 1 and b"JAX202" in first.stdout
+    assert len(_manifests()) == 1
+    code, out, err = _replay(args, capfdbinary)
+    assert (code, out, err) == (first.returncode, first.stdout, first.stderr)
+    second = _check(*args)  # the console process replays the same
+    assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
+
+
+def test_the_report_file_is_written_again(project, capfdbinary):
+    args = ("check", "pkg", "--exit-zero", "--output-format", "json", "-o", "out/report.json")
+    assert _record(*args).returncode == 0
+    written = (project / "out" / "report.json").read_bytes()
+    assert [finding["code"] for finding in json.loads(written)] == ["JAX202"]
+    (project / "out" / "report.json").write_text("stale")
+    code, out, _ = _replay(args, capfdbinary)
+    assert code == 0 and out == b""
+    assert (project / "out" / "report.json").read_bytes() == written
+
+
+@pytest.mark.parametrize("change", [
+    "edit a linted file", "add a file", "remove a file", "add a config file", "edit the config file",
+    "add a pin file", "add a .gitignore", "delete the results cache", "another environment", "another folder",
+    "edit a user rule", "add a first-party module",
+])
+def test_a_changed_input_runs_the_check_again(project, capfdbinary, monkeypatch, change):
+    (project / "rules").mkdir()
+    (project / "rules" / "mine.toml").write_text(USER_RULE)
+    (project / "pyproject.toml").write_text('[tool.jaxlint]\nextend-rules = ["rules"]\n')
+    args = ("check", "pkg")
+    if change == "edit a user rule":  # read by the workers only
+        for index in range(20):
+            (project / "pkg" / f"m{index}.py").write_text("import ourlib\nourlib.old_thing()\n")
+        args = ("check", "pkg", "-j", "2", "--cache-dir", str(project.parent / "cache"))
+    elif change == "add a first-party module":  # a folder the check does not list
+        args = ("check", "pkg/a.py", "--cache-dir", str(project.parent / "cache"))
+    if "--cache-dir" in args:  # recorded by a cold check (its cache folder exists, and is empty)
+        _check(*args)
+        for path in (project.parent / "cache").iterdir():
+            path.unlink()
+        _check(*args)
+    else:
+        _record(*args)
+    assert _replay(args, capfdbinary)[0] == 1, "recorded"
+    if change == "edit a linted file":
+        (project / "pkg" / "a.py").write_text(CLEAN)
+    elif change == "add a file":
+        (project / "pkg" / "c.py").write_text(NONE_ARG)
+    elif change == "remove a file":
+        (project / "pkg" / "b.py").unlink()
+    elif change == "add a config file":
+        (project / "pkg" / "pyproject.toml").write_text("[tool.jaxlint]\nignore = ['JAX202']\n")
+    elif change == "edit the config file":
+        (project / "pyproject.toml").write_text("[tool.jaxlint]\nignore = ['JAX202']\n")
+    elif change == "add a pin file":
+        (project / "requirements.txt").write_text("jax>=0.4.30\n")
+    elif change == "add a .gitignore":
+        (project / "pkg" / ".gitignore").write_text("a.py\n")
+    elif change == "delete the results cache":
+        for path in sorted((project / ".jaxlint_cache").iterdir()):
+            path.unlink()
+        (project / ".jaxlint_cache").rmdir()
+    elif change == "another environment":
+        monkeypatch.setenv("JAXLINT_SOMETHING", "1")
+    elif change == "another folder":
+        monkeypatch.chdir(project / "pkg")
+    elif change == "edit a user rule":
+        (project / "rules" / "mine.toml").write_text(USER_RULE.replace("old_thing", "older_thing"))
+    elif change == "add a first-party module":  # where a fix would put an added import
+        (project / "pkg" / "jax.py").write_text("")
+    assert _replay(args, capfdbinary)[0] is None
+
+
+def test_an_edit_shows_in_the_next_check(project):
+    args = ("check", "pkg")
+    assert _check(*args).returncode == 1
+    (project / "pkg" / "a.py").write_text(CLEAN)
+    assert _check(*args).returncode == 0
+    (project / "pkg" / "a.py").write_text(NONE_ARG + "\n")
+    again = _check(*args)
+    assert again.returncode == 1 and b"JAX202" in again.stdout
+
+
+@pytest.mark.parametrize("args", [("check", "pkg", "--no-cache"), ("check", "pkg", "--diff"), ("rules",)])
+def test_only_a_cached_check_records(project, args):
+    _record(*args)
+    assert _manifests() == []
+
+
+def test_a_fix_is_never_replayed_and_the_check_after_it_sees_the_fix(project, capfdbinary):
+    _record("check", "pkg")
+    fixed = _check("check", "pkg", "--fix")
+    assert fixed.returncode == 0 and (project / "pkg" / "a.py").read_text() != NONE_ARG
+    assert _replay(("check", "pkg"), capfdbinary)[0] is None
+    assert _check("check", "pkg").returncode == 0
+
+
+def test_files_written_just_before_the_check_are_not_trusted(project, monkeypatch):
+    monkeypatch.delenv("JAXLINT_REPLAY_RACY_NS")
+    assert _record("check", "pkg").returncode == 1
+    assert _manifests() == []
+
+
+def test_a_damaged_manifest_is_ignored(project, capfdbinary):
+    _record("check", "pkg")
+    assert _manifests()
+    for manifest in _manifests():
+        manifest.write_bytes(b"\x00garbage")
+    assert _replay(("check", "pkg"), capfdbinary)[0] is None
+    assert _check("check", "pkg").returncode == 1
