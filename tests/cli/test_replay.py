@@ -184,3 +184,17 @@ def test_a_damaged_manifest_is_ignored(project, capfdbinary):
         manifest.write_bytes(b"\x00garbage")
     assert _replay(("check", "pkg"), capfdbinary)[0] is None
     assert _check("check", "pkg").returncode == 1
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(project):
+    for index in range(150):  # more output than a pipe's buffer holds
+        (project / "pkg" / f"m{index:03}.py").write_text(NONE_ARG)
+    args = ("check", "pkg", "--output-format", "full")
+    assert len(_record(*args).stdout) > 70_000 and _manifests()
+    process = subprocess.Popen([sys.executable, "-m", "jaxlint", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=dict(os.environ))
+    assert process.stdout.read(10)
+    process.stdout.close()  # as ``| head -1`` does
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    assert "Traceback" not in stderr and "Error" not in stderr

@@ -111,11 +111,16 @@ def replayed() -> int | None:
                 handle.write(data)
     except (OSError, ValueError, EOFError, TypeError, KeyError):
         return None
-    for descriptor, data in manifest["output"]:
-        stream = sys.stdout if descriptor == 1 else sys.stderr
-        stream.flush()
-        stream.buffer.write(data)
-        stream.buffer.flush()
+    try:
+        for descriptor, data in manifest["output"]:
+            stream = sys.stdout if descriptor == 1 else sys.stderr
+            stream.flush()
+            stream.buffer.write(data)
+            stream.buffer.flush()
+    except OSError:  # a reader that stopped early (``| head``): the rest goes nowhere, as in a full check
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
     return manifest["code"]
 
 
