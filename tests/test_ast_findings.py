@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import pytest
 
 from jaxlint.lint import ast_findings
 from jaxlint.lint.engine import lint_source
 from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 from jaxlint.rules import rule_by_code
+from support.rule_harness import example_settings
 
 JAX501 = rule_by_code("JAX501")
+CATALOGUE_RULES = [rule_by_code("JAX101"), rule_by_code("JAX402")]
 
 DECIDED = {
     "import": "import flax.optim\n",
@@ -61,14 +64,53 @@ UNDECIDED = {
     "comment inside": "import flax\nx = flax.optim.Adam(\n)  # flax.optim\ny = [flax.  # c\n     optim]\n",
 }
 
+# JAX101 and JAX402 (``catalogue.symbols_ast``), linted together as the engine runs them.
+CATALOGUE_DECIDED = {
+    "removed class outside annotations": "import jax.numpy as jnp\nx = jnp.DeviceArray\n",
+    "removed class through an attribute": "import jax.numpy as jnp\nx = jnp.DeviceArray.mro\n",
+    "removed class as a base": "import jax\nclass A(jax.numpy.DeviceArray):\n    pass\n",
+    "deprecated, no replacement": "import jax\njax.lax.psend(x, 'i', perm)\n",
+    "removed, no replacement": "import jax\nx = jax.experimental.maps.thread_resources.env\n",
+    "from-import, no replacement": "from jax.core import pytype_aval_mappings\n",
+    "from-import, grouped": "from jax.experimental.maps import thread_resources, xmap\n",
+    "import of a deprecated module": "import jax.experimental.pallas.ops.gpu.softmax\n",
+    "import of a removed module, aliased": "import jax.experimental.maps as maps\nx = maps.xmap\n",
+    "from a removed module": "from jax.experimental.maps import xmap\nfrom jax.experimental.pjit import pjit\n",
+    "renamed call that would fail": "import jax\nv = jax.core.Var('', aval)\n",
+    "noqa": "import jax.numpy as jnp  # noqa: F401\nx = jnp.DeviceArray  # noqa: JAX101\ny = jnp.DeviceArray\n",
+    "compat try": "import jax\ntry:\n    x = jax.numpy.DeviceArray\nexcept AttributeError:\n    x = None\n",
+    "evaluated annotation of a removed module": "import jax\ndef f(x) -> jax.experimental.maps.xmap:\n"
+                                                "    return x\n",
+    "not jax": "import numpy as np\nx = np.DeviceArray\ns = str.join\nself.jax.numpy.DeviceArray\n",
+    "non-ASCII before": "import jax.numpy as jnp\ns = 'é€𝄞'; x = jnp.DeviceArray\n",
+}
+CATALOGUE_UNDECIDED = {
+    "a rename with a fix": "import jax\ny = jax.tree_map(f, x)\n",
+    "an annotation with a fix": "import jax.numpy as jnp\ndef f(x: jnp.DeviceArray):\n    return x\n",
+    "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
+    "a guarded from-import": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:\n    pass\n"
+                             "xmap(f)\n",
+    "a module from-import": "from jax.experimental import maps\n",
+    "cloud_tpu_init": "import jax.cloud_tpu_init\n",
+    "positional-call": "import jax\ny = jax.tree_multimap(f, a, b)\n",
+    "a rebound root": "import jax\njax = None\nx = jax.numpy.DeviceArray\n",
+    "an index-update rewrite": "import jax\ny = jax.ops.index_update(x, 0, 1)\n",
+}
+LOW_MIN = replace(Settings(), explicit_min_version=Version("0.4.20"), min_version_source="test")
+# Each: (the settings, the source) where the min version decides whether there is a fix.
+CATALOGUE_SETTINGS_DECIDED = {
+    "rename above the min version: withheld": (LOW_MIN, "import jax\nv = jax.core.Var(aval)\n"),
+    "call limit at a low min version": (LOW_MIN, "import jax\nv = jax.core.Var('', aval)\n"),
+}
 
-def libcst_findings(source: str) -> list[dict]:
-    result = lint_source(source, "t.py", Settings(), rules=[JAX501], prefilter=False, whole=True)
+
+def libcst_findings(source: str, rules=(JAX501,), settings: Settings | None = None) -> list[dict]:
+    result = lint_source(source, "t.py", settings or Settings(), rules=list(rules), prefilter=False, whole=True)
     return [asdict(diagnostic) for diagnostic in result.diagnostics]
 
 
-def ast_decided(source: str) -> list[dict] | None:
-    decided = ast_findings.decide(source, "t.py", [JAX501], ast.parse(source))
+def ast_decided(source: str, rules=(JAX501,), settings: Settings | None = None) -> list[dict] | None:
+    decided = ast_findings.decide(source, "t.py", list(rules), ast.parse(source), settings=settings)
     return None if decided is None else [asdict(diagnostic) for diagnostic in decided]
 
 
@@ -76,17 +118,52 @@ def rule_examples() -> list[str]:
     return [textwrap.dedent(example.code) for example in (*JAX501.VALID, *JAX501.INVALID)]
 
 
-@pytest.mark.parametrize("source", [*DECIDED.values(), *rule_examples()], ids=[*DECIDED, *(
-    f"example{index}" for index in range(len(rule_examples())))])
-def test_decided_from_ast_exactly_as_libcst(source):
-    decided = ast_decided(source)
+# (rules, settings, source) of every case the fast path must answer.
+DECIDED_CASES = {
+    **{name: ((JAX501,), None, source) for name, source in DECIDED.items()},
+    **{f"JAX501 example{index}": ((JAX501,), None, source) for index, source in enumerate(rule_examples())},
+    **{name: (CATALOGUE_RULES, None, source) for name, source in CATALOGUE_DECIDED.items()},
+    **{name: (CATALOGUE_RULES, settings, source) for name, (settings, source) in CATALOGUE_SETTINGS_DECIDED.items()},
+}
+UNDECIDED_CASES = {
+    **{name: ((JAX501,), source) for name, source in UNDECIDED.items()},
+    **{name: (CATALOGUE_RULES, source) for name, source in CATALOGUE_UNDECIDED.items()},
+}
+
+
+@pytest.mark.parametrize("rules,settings,source", list(DECIDED_CASES.values()), ids=list(DECIDED_CASES))
+def test_decided_from_ast_exactly_as_libcst(rules, settings, source):
+    decided = ast_decided(source, rules, settings)
     assert decided is not None, "the fast path must answer this case"
-    assert decided == libcst_findings(source)
+    assert decided == libcst_findings(source, rules, settings)
 
 
-@pytest.mark.parametrize("source", list(UNDECIDED.values()), ids=list(UNDECIDED))
-def test_undecidable_cases_go_to_libcst(source):
-    assert ast_decided(source) is None
+@pytest.mark.parametrize("rules,source", list(UNDECIDED_CASES.values()), ids=list(UNDECIDED_CASES))
+def test_undecidable_cases_go_to_libcst(rules, source):
+    assert ast_decided(source, rules) is None
+
+
+CATALOGUE_EXAMPLES = [(rule, example) for rule in CATALOGUE_RULES for example in (*rule.VALID, *rule.INVALID)]
+
+
+@pytest.mark.parametrize("rule,example", CATALOGUE_EXAMPLES,
+                         ids=[f"{rule.code}-{index}" for index, (rule, _) in enumerate(CATALOGUE_EXAMPLES)])
+def test_catalogue_rule_examples_both_ways(rule, example):
+    """Every example of JAX101/JAX402: decided exactly as libcst, or undecided; never decided where a fix exists."""
+    settings = example_settings(rule, example)
+    expected = libcst_findings(example.code, [rule], settings)
+    decided = ast_decided(example.code, [rule], settings)
+    if any(finding["fix"] for finding in expected):
+        assert decided is None, "a finding with a fix needs libcst"
+    elif decided is not None:
+        assert decided == expected
+
+
+def test_catalogue_examples_are_mostly_decided_when_fixless():
+    """Not vacuous: the examples without a fix and outside compat code are answered by the fast path."""
+    answered = [ast_decided(example.code, [rule], example_settings(rule, example)) is not None
+                for rule, example in CATALOGUE_EXAMPLES]
+    assert sum(answered) >= 25
 
 
 def test_the_cases_are_not_vacuous():
@@ -95,16 +172,47 @@ def test_the_cases_are_not_vacuous():
     assert any(f["unevaluated_annotation"] for found in findings.values() for f in found)
     assert not findings["try ImportError"] and findings["try other"]
     assert [f["start"] for f in findings["non-ASCII before"]] == [{"row": 2, "column": 18}]  # characters, not bytes
+    catalogue = {name: libcst_findings(source, CATALOGUE_RULES) for name, source in CATALOGUE_DECIDED.items()}
+    assert sum(map(len, catalogue.values())) >= 15
+    assert {f["code"] for found in catalogue.values() for f in found} == {"JAX101", "JAX402"}
+    assert not catalogue["compat try"] and not catalogue["not jax"] and len(catalogue["noqa"]) == 1
+    withheld = {name: libcst_findings(source, CATALOGUE_RULES, settings)
+                for name, (settings, source) in CATALOGUE_SETTINGS_DECIDED.items()}
+    assert all(len(found) == 1 and found[0]["fix_withheld"] and not found[0]["fix"] for found in withheld.values())
+    assert "positional argument" in withheld["call limit at a low min version"][0]["fix_withheld"]["reason"]
+    assert "positional argument" in catalogue["renamed call that would fail"][0]["fix_withheld"]["reason"]
 
 
-def test_engine_skips_libcst_when_every_rule_decides(monkeypatch):
+def _engine_without_libcst(monkeypatch):
     from jaxlint.lint import engine
 
     def no_libcst(*args, **kwargs):
         raise AssertionError("libcst was used")
 
+    monkeypatch.setattr(engine, "parse", no_libcst)
+
+
+def test_engine_skips_libcst_when_every_rule_decides(monkeypatch):
     source = DECIDED["annotation, evaluated"]
     expected = libcst_findings(source)
-    monkeypatch.setattr(engine, "parse", no_libcst)
+    _engine_without_libcst(monkeypatch)
     result = lint_source(source, "t.py", Settings(), rules=[JAX501])
     assert [asdict(d) for d in result.diagnostics] == expected and len(expected) == 2
+
+
+def test_engine_skips_libcst_for_the_catalogue_rules(monkeypatch):
+    source = CATALOGUE_DECIDED["removed class outside annotations"] + CATALOGUE_DECIDED["deprecated, no replacement"]
+    expected = libcst_findings(source, CATALOGUE_RULES)
+    _engine_without_libcst(monkeypatch)
+    result = lint_source(source, "t.py", Settings(), rules=CATALOGUE_RULES)
+    assert [asdict(d) for d in result.diagnostics] == expected
+    assert [d["code"] for d in expected] == ["JAX101", "JAX402"]
+
+
+def test_engine_passes_the_file_settings(monkeypatch):
+    """The min version decides the withheld fix: the engine must give ``decide`` the file's settings."""
+    settings, source = CATALOGUE_SETTINGS_DECIDED["rename above the min version: withheld"]
+    expected = libcst_findings(source, CATALOGUE_RULES, settings)
+    _engine_without_libcst(monkeypatch)
+    result = lint_source(source, "t.py", settings, rules=CATALOGUE_RULES)
+    assert [asdict(d) for d in result.diagnostics] == expected and expected[0]["fix_withheld"]

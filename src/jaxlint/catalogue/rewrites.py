@@ -51,9 +51,14 @@ class Rewrite:
 
 
 def from_import_survives(entry: Entry, node: cst.ImportFrom) -> bool:
+    return names_survive(entry, None if isinstance(node.names, cst.ImportStar) else
+                         [cst.helpers.get_full_name_for_node(alias.name) for alias in node.names])
+
+
+def names_survive(entry: Entry, names: list[str] | None) -> bool:
+    """``from_import_survives`` for the imported names (None: a star import)."""
     name = SURVIVING_FROM_IMPORT.get(entry.name)
-    return (name is not None and not isinstance(node.names, cst.ImportStar)
-            and all(cst.helpers.get_full_name_for_node(alias.name) == name for alias in node.names))
+    return name is not None and names is not None and all(imported == name for imported in names)
 
 
 def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
-from jaxlint.lint.diagnostics import Diagnostic, LineIndex
+from jaxlint.lint.diagnostics import Diagnostic, LineIndex, WithheldFix
 from jaxlint.lint.noqa import Placements
+from jaxlint.project.settings import Settings
 
 # Mirrors of jaxlint.lint.context's compat-code test (kept in step by tests/test_ast_findings.py).
 _BUILTINS = frozenset(dir(builtins))
@@ -54,15 +55,19 @@ class AstFinding:
     node: ast.AST  # the node libcst would report (its span is the finding's)
     message: str
     detail: str | None = None
+    withheld: WithheldFix | None = None
 
 
 class AstView:
     """One file's ``ast`` tree, walked once with ancestors, and the exact answers the rules may ask of it."""
 
-    def __init__(self, source: str, tree: ast.Module, file_text: str | None = None) -> None:
+    def __init__(self, source: str, tree: ast.Module, file_text: str | None = None, *,
+                 settings: Settings | None = None, path: str = "") -> None:
         if "\r" in source:
             raise Undecidable("ast and jaxlint count lines differently")  # ``\r`` ends a line for ast only
         self.source = source
+        self.settings = settings if settings is not None else Settings()  # the file's (what rules' messages read)
+        self.path = path
         self.tree = tree
         self.file_text = file_text if file_text is not None else source
         self.star_import = False
@@ -187,14 +192,18 @@ class AstView:
                         raise Undecidable("an `and` after a test that may test a version or feature")
         return False
 
+    @staticmethod
+    def in_annotation(ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
+        """Inside an annotation (libcst's ``cst.Annotation``: of a parameter, a return, an annotated assignment)."""
+        return any(_holds_annotation(ancestor, field) for ancestor, field in ancestors)
+
     def is_unevaluated(self, ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
         """``jaxlint.lint.annotations.is_unevaluated`` (an ``if TYPE_CHECKING:`` is undecidable)."""
         for index, (ancestor, field) in enumerate(ancestors):
             kind = type(ancestor)
             if kind is ast.If and field == "body" and _may_be_feature_test(ancestor.test):
                 raise Undecidable("an `if` that may test TYPE_CHECKING")
-            if (kind is ast.arg and field == "annotation") or (field == "returns" and kind in (
-                    ast.FunctionDef, ast.AsyncFunctionDef)) or (kind is ast.AnnAssign and field == "annotation"):
+            if _holds_annotation(ancestor, field):
                 if has_future_annotations(self.file_text):
                     return True
                 return kind is ast.AnnAssign and _in_function_body(ancestors[:index])
@@ -280,6 +289,12 @@ def _may_be_feature_test(test: ast.AST) -> bool:
     return False
 
 
+def _holds_annotation(node: ast.AST, field: str) -> bool:
+    kind = type(node)
+    return (kind is ast.arg and field == "annotation") or (field == "returns" and kind in (
+        ast.FunctionDef, ast.AsyncFunctionDef)) or (kind is ast.AnnAssign and field == "annotation")
+
+
 def _in_function_body(ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
     for ancestor, _ in reversed(ancestors):
         if type(ancestor) in (ast.FunctionDef, ast.AsyncFunctionDef):
@@ -289,14 +304,14 @@ def _in_function_body(ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
     return False
 
 
-def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *,
-           file_text: str | None = None) -> list[Diagnostic] | None:
+def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *, file_text: str | None = None,
+           settings: Settings | None = None) -> list[Diagnostic] | None:
     """The findings of ``rules`` on ``source`` from its ``ast`` tree, as the libcst path gives them; None when a
-    rule does not decide from ``ast`` or something is undecidable."""
+    rule does not decide from ``ast`` or something is undecidable. ``settings``: the file's (default ones if None)."""
     if not rules or not all(getattr(rule, "decides_from_ast", False) for rule in rules):
         return None
     try:
-        view = AstView(source, tree, file_text)
+        view = AstView(source, tree, file_text, settings=settings, path=path)
         findings = [finding for rule in rules for finding in rule.findings_from_ast(view)]
         return _diagnostics(view, findings, path, {rule.code: rule for rule in rules})
     except Undecidable:
@@ -321,7 +336,7 @@ def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: di
         start_location, end_location = placed
         diagnostics.append(Diagnostic(
             finding.code, finding.message, path, start_location, end_location, start_offset=start, end_offset=end,
-            noqa_row=start_location.row, url=rule.url(), detail=finding.detail,
+            noqa_row=start_location.row, url=rule.url(), detail=finding.detail, fix_withheld=finding.withheld,
             unevaluated_annotation=view.is_unevaluated(ancestors)))
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics
