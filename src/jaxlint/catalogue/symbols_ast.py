@@ -8,7 +8,6 @@ a ``positional-call`` entry, an import that may become unused), is ``Undecidable
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites
@@ -16,23 +15,14 @@ from jaxlint.catalogue.floors import call_limit_problem
 from jaxlint.catalogue.symbols import DELETE_IMPORT, POSITIONAL_CALL
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import WithheldFix
-from jaxlint.project.settings import Settings
 
 _TRIES = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 _TYPE_CHECKS = frozenset({"isinstance", "issubclass"})
 
 
-@dataclass(frozen=True)
-class _MessageContext:
-    """What the rule's message methods read of a ``RuleContext`` (they never touch the libcst module)."""
-    settings: Settings
-    path: str
-    file_text: str
-
-
 def findings(rule_class, view: AstView) -> list[AstFinding]:
     """What ``rule_class`` (a ``CatalogueSymbolRule``) reports on the view's file, or ``Undecidable``."""
-    rule = rule_class(_MessageContext(view.settings, view.path, view.file_text))
+    rule = view.rule(rule_class)
     found: list[AstFinding] = []
     for node in walk(view, (ast.Import, ast.ImportFrom, ast.Attribute)):
         kind = type(node)

@@ -50,6 +50,15 @@ class Undecidable(Exception):
 
 
 @dataclass(frozen=True)
+class MessageContext:
+    """What a rule's message methods read of its ``RuleContext`` (none touches the libcst module): a rule instance
+    made on it words its findings from ``ast`` as its visit does."""
+    settings: Settings
+    path: str
+    file_text: str
+
+
+@dataclass(frozen=True)
 class AstFinding:
     code: str
     node: ast.AST  # the node libcst would report (its span is the finding's)
@@ -209,6 +218,10 @@ class AstView:
                 return kind is ast.AnnAssign and _in_function_body(ancestors[:index])
         return False
 
+    def rule(self, rule_class):
+        """An instance of ``rule_class`` for its message methods (``MessageContext``)."""
+        return rule_class(MessageContext(self.settings, self.path, self.file_text))
+
     # -- places ------------------------------------------------------------------------------------------------
     def span(self, node: ast.AST, statement_start: ast.AST | None = None) -> tuple[int, int]:
         """The character offsets libcst gives ``node``. ``statement_start``: the statement holding an expression
@@ -216,7 +229,9 @@ class AstView:
         start = self._offset(node.lineno, node.col_offset)
         end = self._offset(node.end_lineno, node.end_col_offset)
         if not isinstance(node, ast.stmt):
-            text = self.source[start:end]
+            # a call's arguments hold what they like; its callee must be as plain as any other expression
+            plain = node.func if type(node) is ast.Call else node
+            text = self.source[start:end] if plain is node else self.text(plain)
             if "(" in text or "#" in text or "\\" in text:
                 raise Undecidable("parentheses or comments inside the expression")
             line_start = self.index.starts[node.lineno - 1]
@@ -226,6 +241,11 @@ class AstView:
             if not before.strip() and (statement_start is None or statement_start.lineno != node.lineno):
                 raise Undecidable("the expression starts a continuation line")
         return start, end
+
+    def text(self, node: ast.AST) -> str:
+        """The source text of ``node`` (libcst's ``code_for_node`` for a node without parentheses of its own)."""
+        return self.source[self._offset(node.lineno, node.col_offset):self._offset(node.end_lineno,
+                                                                                   node.end_col_offset)]
 
     def _offset(self, line: int, byte_column: int) -> int:
         if self._lines is None:
