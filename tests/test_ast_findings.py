@@ -96,11 +96,46 @@ CATALOGUE_UNDECIDED = {
     "a rebound root": "import jax\njax = None\nx = jax.numpy.DeviceArray\n",
     "an index-update rewrite": "import jax\ny = jax.ops.index_update(x, 0, 1)\n",
 }
+# JAX103 (``ChangedSignature.findings_from_ast``): the calls whose findings have no fix.
+JAX103 = rule_by_code("JAX103")
+JAX103_DECIDED = {
+    "new keyword passed too": "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2, 3), shape=(2, 3))\n",
+    "pjit both spellings": "from jax.experimental.pjit import pjit\n"
+                           "f = pjit(g, in_axis_resources=P('x'), in_shardings=P('x'))\n",
+    "removed keyword, no rename": "import jax\ns = jax.ShapeDtypeStruct((2,), dtype, named_shape={})\n",
+    "calls that cannot be flagged": "import jax.numpy as jnp\ndef helper(x, axis=0):\n    return x\n"
+                                    "helper(a, axis=1)\nprint(a, b, c)\ny = jnp.sum(x)\nz = jnp.array(x, dtype)\n"
+                                    "self.clip(x, a_min=0)\n",
+    "noqa": "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2, 3), shape=(2, 3))  # noqa: JAX103\n",
+    "nested in a call": "import jax.numpy as jnp\nprint(jnp.reshape(x, newshape=(2, 3), shape=(2, 3)))\n",
+    "a multi-line call": "import jax.numpy as jnp\ny = jnp.reshape(\n    x,  # c\n    newshape=(2, 3),\n"
+                        "    shape=(2, 3),\n)\n",
+}
+JAX103_UNDECIDED = {
+    "a keyword rename": "import jax.numpy as jnp\ny = jnp.clip(x, a_min=0, a_max=1)\n",
+    "jnp.array positional": "import jax.numpy as jnp\ny = jnp.array(x, dtype, False)\n",
+    "make_mesh(axis_shapes=)": "import jax\nm = jax.make_mesh(axis_shapes=(2,), axis_names=('x',))\n",
+    "pjit rename": "from jax.experimental.pjit import pjit\nf = pjit(g, in_axis_resources=P('x'))\n",
+    "a list literal": "import jax.numpy as jnp\ny = jnp.sum([1, 2])\n",
+    "a name bound to a list": "import jax.numpy as jnp\nxs = []\ny = jnp.sum(xs)\n",
+    "a local alias": "import jax.numpy as jnp\nclip = jnp.clip\ny = clip(x, a_min=0)\n",
+    "an alias of jnp.array": "import jax.numpy as jnp\narr = jnp.array\ny = arr(x, dtype, False)\n",
+    "a helper's **kwargs": "import jax.numpy as jnp\ndef f(x, **kw):\n    return jnp.clip(x, **kw)\n"
+                           "f(x, a_min=0)\n",
+    "partial": "import functools\nimport jax.numpy as jnp\ng = functools.partial(jnp.clip, a_min=0)\n",
+    "parenthesized call": "import jax.numpy as jnp\ny = (jnp.reshape(x, newshape=(2, 3), shape=(2, 3)))\n",
+}
 LOW_MIN = replace(Settings(), explicit_min_version=Version("0.4.20"), min_version_source="test")
 # Each: (the settings, the source) where the min version decides whether there is a fix.
+OLD_MIN = replace(Settings(), explicit_min_version=Version("0.3.25"), min_version_source="test")
 CATALOGUE_SETTINGS_DECIDED = {
     "rename above the min version: withheld": (LOW_MIN, "import jax\nv = jax.core.Var(aval)\n"),
     "call limit at a low min version": (LOW_MIN, "import jax\nv = jax.core.Var('', aval)\n"),
+}
+JAX103_SETTINGS_DECIDED = {
+    "keyword rename above the min version": (OLD_MIN, "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2,))\n"),
+    "pjit keywords above the min version": (OLD_MIN, "from jax.experimental.pjit import pjit\n"
+                                                     "f = pjit(g, in_axis_resources=P('x'), out_axis_resources=None)\n"),
 }
 
 
@@ -124,10 +159,13 @@ DECIDED_CASES = {
     **{f"JAX501 example{index}": ((JAX501,), None, source) for index, source in enumerate(rule_examples())},
     **{name: (CATALOGUE_RULES, None, source) for name, source in CATALOGUE_DECIDED.items()},
     **{name: (CATALOGUE_RULES, settings, source) for name, (settings, source) in CATALOGUE_SETTINGS_DECIDED.items()},
+    **{name: ((JAX103,), None, source) for name, source in JAX103_DECIDED.items()},
+    **{name: ((JAX103,), settings, source) for name, (settings, source) in JAX103_SETTINGS_DECIDED.items()},
 }
 UNDECIDED_CASES = {
     **{name: ((JAX501,), source) for name, source in UNDECIDED.items()},
     **{name: (CATALOGUE_RULES, source) for name, source in CATALOGUE_UNDECIDED.items()},
+    **{name: ((JAX103,), source) for name, source in JAX103_UNDECIDED.items()},
 }
 
 
@@ -143,13 +181,14 @@ def test_undecidable_cases_go_to_libcst(rules, source):
     assert ast_decided(source, rules) is None
 
 
-CATALOGUE_EXAMPLES = [(rule, example) for rule in CATALOGUE_RULES for example in (*rule.VALID, *rule.INVALID)]
+EXAMPLES = [(rule, example) for rule in (*CATALOGUE_RULES, JAX103) for example in (*rule.VALID, *rule.INVALID)]
 
 
-@pytest.mark.parametrize("rule,example", CATALOGUE_EXAMPLES,
-                         ids=[f"{rule.code}-{index}" for index, (rule, _) in enumerate(CATALOGUE_EXAMPLES)])
-def test_catalogue_rule_examples_both_ways(rule, example):
-    """Every example of JAX101/JAX402: decided exactly as libcst, or undecided; never decided where a fix exists."""
+@pytest.mark.parametrize("rule,example", EXAMPLES,
+                         ids=[f"{rule.code}-{index}" for index, (rule, _) in enumerate(EXAMPLES)])
+def test_rule_examples_both_ways(rule, example):
+    """Every example of JAX101/JAX402/JAX103: decided exactly as libcst, or undecided; never decided where a fix
+    exists."""
     settings = example_settings(rule, example)
     expected = libcst_findings(example.code, [rule], settings)
     decided = ast_decided(example.code, [rule], settings)
@@ -159,11 +198,12 @@ def test_catalogue_rule_examples_both_ways(rule, example):
         assert decided == expected
 
 
-def test_catalogue_examples_are_mostly_decided_when_fixless():
+def test_examples_are_mostly_decided_when_fixless():
     """Not vacuous: the examples without a fix and outside compat code are answered by the fast path."""
-    answered = [ast_decided(example.code, [rule], example_settings(rule, example)) is not None
-                for rule, example in CATALOGUE_EXAMPLES]
-    assert sum(answered) >= 25
+    answered = {rule.code: 0 for rule in (*CATALOGUE_RULES, JAX103)}
+    for rule, example in EXAMPLES:
+        answered[rule.code] += ast_decided(example.code, [rule], example_settings(rule, example)) is not None
+    assert answered["JAX101"] >= 20 and answered["JAX402"] >= 6 and answered["JAX103"] >= 20
 
 
 def test_the_cases_are_not_vacuous():
@@ -181,6 +221,14 @@ def test_the_cases_are_not_vacuous():
     assert all(len(found) == 1 and found[0]["fix_withheld"] and not found[0]["fix"] for found in withheld.values())
     assert "positional argument" in withheld["call limit at a low min version"][0]["fix_withheld"]["reason"]
     assert "positional argument" in catalogue["renamed call that would fail"][0]["fix_withheld"]["reason"]
+    signature = {name: libcst_findings(source, [JAX103]) for name, source in JAX103_DECIDED.items()}
+    assert not signature["calls that cannot be flagged"] and not signature["noqa"]
+    assert all(len(found) == 1 for name, found in signature.items() if name not in ("calls that cannot be flagged",
+                                                                                   "noqa"))
+    assert signature["a multi-line call"][0]["end"]["row"] == 6
+    withheld = {name: libcst_findings(source, [JAX103], settings)
+                for name, (settings, source) in JAX103_SETTINGS_DECIDED.items()}
+    assert all(len(found) == 1 and found[0]["fix_withheld"] and not found[0]["fix"] for found in withheld.values())
 
 
 def _engine_without_libcst(monkeypatch):
@@ -215,4 +263,12 @@ def test_engine_passes_the_file_settings(monkeypatch):
     expected = libcst_findings(source, CATALOGUE_RULES, settings)
     _engine_without_libcst(monkeypatch)
     result = lint_source(source, "t.py", settings, rules=CATALOGUE_RULES)
+    assert [asdict(d) for d in result.diagnostics] == expected and expected[0]["fix_withheld"]
+
+
+def test_engine_skips_libcst_for_jax103(monkeypatch):
+    settings, source = JAX103_SETTINGS_DECIDED["keyword rename above the min version"]
+    expected = libcst_findings(source, [JAX103], settings)
+    _engine_without_libcst(monkeypatch)
+    result = lint_source(source, "t.py", settings, rules=[JAX103])
     assert [asdict(d) for d in result.diagnostics] == expected and expected[0]["fix_withheld"]
