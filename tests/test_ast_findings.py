@@ -78,6 +78,8 @@ CATALOGUE_DECIDED = {
     "from a removed module": "from jax.experimental.maps import xmap\nfrom jax.experimental.pjit import pjit\n",
     "renamed call that would fail": "import jax\nv = jax.core.Var('', aval)\n",
     "noqa": "import jax.numpy as jnp  # noqa: F401\nx = jnp.DeviceArray  # noqa: JAX101\ny = jnp.DeviceArray\n",
+    "an import in a try that binds a fallback": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:"
+                                                "\n    xmap = None\nxmap(f)\n",
     "compat try": "import jax\ntry:\n    x = jax.numpy.DeviceArray\nexcept AttributeError:\n    x = None\n",
     "evaluated annotation of a removed module": "import jax\ndef f(x) -> jax.experimental.maps.xmap:\n"
                                                 "    return x\n",

@@ -147,8 +147,10 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
             found.append(entry)
     if not found:
         return []
-    if any(type(ancestor) in _TRIES for ancestor, _ in view.ancestors(node)):
-        raise Undecidable("an import in a `try`: its uses may be reported")
+    if any(type(ancestor) in _TRIES and field == "body" and any(_does_nothing(handler.body)
+                                                                for handler in ancestor.handlers)
+           for ancestor, field in view.ancestors(node)):
+        raise Undecidable("an import in a `try` whose `except` may bind nothing: its uses may be reported")
     min_version = rule.settings.min_version
     if any(entry.fix == POSITIONAL_CALL or entry.safe_replacement(min_version) for entry in found):
         raise Undecidable("a rename: may have a fix")
@@ -158,3 +160,7 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
     detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
     return [AstFinding(rule.code, node, message, detail, rule._range_withheld(*found))]
 
+
+def _does_nothing(body: list[ast.stmt]) -> bool:
+    """Over-approximates ``context.silent_import_guard``'s handler that binds nothing (``pass``, ``...``, a call)."""
+    return all(type(statement) is ast.Pass or type(statement) is ast.Expr for statement in body)
