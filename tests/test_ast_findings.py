@@ -110,6 +110,12 @@ JAX103_DECIDED = {
                                     "self.clip(x, a_min=0)\n",
     "noqa": "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2, 3), shape=(2, 3))  # noqa: JAX103\n",
     "nested in a call": "import jax.numpy as jnp\nprint(jnp.reshape(x, newshape=(2, 3), shape=(2, 3)))\n",
+    "partial of jax.jit": "import functools\nimport jax\n@functools.partial(jax.jit, backend='cpu')\ndef f(x):\n"
+                          "    return x\n",
+    "partial, new keyword passed too": "from functools import partial\nimport jax.numpy as jnp\n"
+                                       "g = partial(jnp.reshape, newshape=(2,), shape=(2,))\n",
+    "partial of pjit, both spellings": "from functools import partial\nfrom jax.experimental.pjit import pjit\n"
+                                       "g = partial(\n    pjit, in_axis_resources=P('x'), in_shardings=P('x'))\n",
     "a multi-line call": "import jax.numpy as jnp\ny = jnp.reshape(\n    x,  # c\n    newshape=(2, 3),\n"
                         "    shape=(2, 3),\n)\n",
 }
@@ -125,6 +131,10 @@ JAX103_UNDECIDED = {
     "a helper's **kwargs": "import jax.numpy as jnp\ndef f(x, **kw):\n    return jnp.clip(x, **kw)\n"
                            "f(x, a_min=0)\n",
     "partial": "import functools\nimport jax.numpy as jnp\ng = functools.partial(jnp.clip, a_min=0)\n",
+    "partial of a parenthesized function": "from functools import partial\nimport jax.numpy as jnp\n"
+                                            "g = partial((jnp.reshape), newshape=(2,), shape=(2,))\n",
+    "partial of a local alias": "from functools import partial\nimport jax.numpy as jnp\nr = jnp.reshape\n"
+                                "g = partial(r, newshape=(2,), shape=(2,))\n",
     "parenthesized call": "import jax.numpy as jnp\ny = (jnp.reshape(x, newshape=(2, 3), shape=(2, 3)))\n",
 }
 LOW_MIN = replace(Settings(), explicit_min_version=Version("0.4.20"), min_version_source="test")
@@ -225,8 +235,11 @@ def test_the_cases_are_not_vacuous():
     assert "positional argument" in catalogue["renamed call that would fail"][0]["fix_withheld"]["reason"]
     signature = {name: libcst_findings(source, [JAX103]) for name, source in JAX103_DECIDED.items()}
     assert not signature["calls that cannot be flagged"] and not signature["noqa"]
+    assert not signature["partial of jax.jit"]
     assert all(len(found) == 1 for name, found in signature.items() if name not in ("calls that cannot be flagged",
-                                                                                   "noqa"))
+                                                                                   "noqa", "partial of jax.jit"))
+    assert "passed through `partial`" in signature["partial, new keyword passed too"][0]["message"]
+    assert "`partial(pjit, ...)`" in signature["partial of pjit, both spellings"][0]["message"]
     assert signature["a multi-line call"][0]["end"]["row"] == 6
     withheld = {name: libcst_findings(source, [JAX103], settings)
                 for name, (settings, source) in JAX103_SETTINGS_DECIDED.items()}

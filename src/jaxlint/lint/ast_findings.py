@@ -242,6 +242,11 @@ class AstView:
                 raise Undecidable("the expression starts a continuation line")
         return start, end
 
+    def offset_of(self, node: ast.AST, end: bool = False) -> int:
+        """The character offset where ``node`` starts (or ends) as ``ast`` places it."""
+        return self._offset(node.end_lineno, node.end_col_offset) if end else self._offset(node.lineno,
+                                                                                          node.col_offset)
+
     def text(self, node: ast.AST) -> str:
         """The source text of ``node`` (libcst's ``code_for_node`` for a node without parentheses of its own)."""
         return self.source[self._offset(node.lineno, node.col_offset):self._offset(node.end_lineno,

@@ -63,6 +63,9 @@ FIRST_VERSION = "0.4.20"  # the rule's own since: every target from here rejects
 HANDWRITTEN = {MAKE_MESH: {"axis_shapes"}, PJIT: set(PJIT_KEYWORDS)}
 
 
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
 class _LocalNames:
     """Names the libcst visit may follow to a binding of the file (over-approximated from ``ast``)."""
 
@@ -1022,8 +1025,11 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
                     if type(value) in (ast.List, ast.ListComp, ast.Tuple) or (
                             type(value) is ast.Name and value.id in local.lists):
                         raise Undecidable("a list or tuple where an array is wanted: may have a fix")
-            elif qualified == PARTIAL and any(kw.arg in watched for kw in node.keywords):
-                raise Undecidable("keywords passed through `partial`")
+            elif qualified == PARTIAL and node.args and type(node.args[0]) is not ast.Starred:
+                local = local or _LocalNames(view)
+                finding = rule._partial_from_ast(view, node, local)
+                if finding is not None:
+                    found.append(finding)
             if qualified == ARRAY and len(node.args) > 2:
                 raise Undecidable("jnp.array's positional arguments: may have a fix")
             elif qualified == MAKE_MESH and any(kw.arg == "axis_shapes" for kw in node.keywords):
@@ -1031,14 +1037,41 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             elif qualified == PJIT:
                 names = [kw.arg for kw in node.keywords if kw.arg in PJIT_KEYWORDS]
                 if names:
-                    message, unfixed, withheld = rule._pjit_unfixed(
-                        "pjit", names, {kw.arg for kw in node.keywords if kw.arg is not None})
-                    if not unfixed:
-                        raise Undecidable("pjit's keywords renamed: a fix")
-                    found.append(AstFinding(cls.code, node, message, withheld=withheld))
+                    found.append(rule._pjit_from_ast(node, "pjit", names))
         return found
 
-    def _keywords_from_ast(self, view: AstView, node: ast.Call, qualified: str) -> AstFinding | None:
+    def _partial_from_ast(self, view: AstView, node: ast.Call, local: "_LocalNames") -> AstFinding | None:
+        """``_partial`` for an ``ast`` call of ``functools.partial``."""
+        wrapped = node.args[0]
+        root = wrapped
+        while type(root) is ast.Attribute:
+            root = root.value
+        target = view.qualified_name(wrapped) if type(root) is ast.Name and (
+            view.star_import or view.may_import(root.id)) else None
+        if target is None:
+            if type(wrapped) is ast.Name and wrapped.id in local.aliases:
+                raise Undecidable("`partial` of a local alias")
+            return None
+        if target == PJIT:
+            names = [kw.arg for kw in node.keywords if kw.arg in PJIT_KEYWORDS]
+            return self._pjit_from_ast(node, "partial(pjit, ...)", names) if names else None
+        if target not in self.parameters:
+            return None
+        shown = view.text(wrapped)
+        between = view.source[view.offset_of(node.func, end=True):view.offset_of(wrapped)]
+        if between.strip() != "(" or not _PLAIN_NAME.fullmatch(shown):
+            raise Undecidable("the function passed to `partial` is not spelled plainly")
+        return self._keywords_from_ast(view, node, target, shown=shown, via="passed through `partial`")
+
+    def _pjit_from_ast(self, node: ast.Call, shown: str, names: list[str]) -> AstFinding:
+        message, unfixed, withheld = self._pjit_unfixed(shown, names,
+                                                        {kw.arg for kw in node.keywords if kw.arg is not None})
+        if not unfixed:
+            raise Undecidable("pjit's keywords renamed: a fix")
+        return AstFinding(self.code, node, message, withheld=withheld)
+
+    def _keywords_from_ast(self, view: AstView, node: ast.Call, qualified: str, shown: str | None = None,
+                           via: str | None = None) -> AstFinding | None:
         """``_keywords`` for an ``ast`` call; ``Undecidable`` where every keyword has a rename (a fix)."""
         rows = self.parameters[qualified]
         found = [(kw.arg, rows[kw.arg]) for kw in node.keywords if kw.arg is not None and self._flagged(
@@ -1049,8 +1082,10 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         if len(self._renames(found, passed)) == len(found):
             raise Undecidable("the keywords are renamed: a fix")
         rows_found = [row for _, row in found]
-        return AstFinding(self.code, node, self._keywords_message(view.text(node.func), rows_found),
-                          withheld=self._keywords_withheld(rows_found, passed))
+        message = self._keywords_message(shown or view.text(node.func), rows_found)
+        if via:
+            message += f" ({via})"
+        return AstFinding(self.code, node, message, withheld=self._keywords_withheld(rows_found, passed))
 
     def _keywords_withheld(self, rows: list[Parameter], passed: set[str]):
         """The range reason when every keyword has a rename that only the min version holds back (None otherwise:
