@@ -47,12 +47,15 @@ DECIDED = {
     "not flax": "from mylib import optim\nopt = optim.Adam(1e-3)\nimport flax\nx = flax.linen.Dense(3)\n",
     "relative": "from . import nn\nfrom .flax import optim\n",
     "import in a function": "def f():\n    import flax.optim\n",
+    "continuation lines": "import flax\nx = make(\n    flax.optim.Adam,\n\n    # c\n    flax.optim.SGD)\n"
+                          "y = make(a,  # c\n         flax.optim.Adam)\nz = [\n    flax.optim.Adam]\n",
     "unused flax name": "import jax\nflax = 1\nx = jax.numpy.ones(3)\n",
 }
 UNDECIDED = {
     "own parentheses": "import flax\nx = (flax.optim).Adam\n",
     "paren expression": "import flax\nif (flax.optim.Adam):\n    pass\n",
-    "continuation line": "import flax\nx = make(\n    flax.optim.Adam)\n",
+    "continuation line after its own parenthesis": "import flax\nx = (  # c\n    flax.optim.Adam)\n",
+    "continuation line after a comment with a quote": "import flax\nx = make(  # don't\n    flax.optim.Adam)\n",
     "rebound": "import flax\nflax = None\nx = flax.optim\n",
     "function import": "def f():\n    import flax\n    return flax.optim.Adam\n",
     "star": "from flax import *\nimport flax\nx = flax.optim\n",
@@ -224,6 +227,7 @@ def test_the_cases_are_not_vacuous():
     assert any(f["unevaluated_annotation"] for found in findings.values() for f in found)
     assert not findings["try ImportError"] and findings["try other"]
     assert [f["start"] for f in findings["non-ASCII before"]] == [{"row": 2, "column": 18}]  # characters, not bytes
+    assert [f["start"]["row"] for f in findings["continuation lines"]] == [3, 6, 8, 10]
     catalogue = {name: libcst_findings(source, CATALOGUE_RULES) for name, source in CATALOGUE_DECIDED.items()}
     assert sum(map(len, catalogue.values())) >= 15
     assert {f["code"] for found in catalogue.values() for f in found} == {"JAX101", "JAX402"}

@@ -239,8 +239,25 @@ class AstView:
             if before.endswith("(") and not _opens_a_call(before[:-1]):
                 raise Undecidable("an opening parenthesis before the expression")
             if not before.strip() and (statement_start is None or statement_start.lineno != node.lineno):
-                raise Undecidable("the expression starts a continuation line")
+                before = self._code_before_line(node.lineno)
+                if before is None or before.endswith("(") and not _opens_a_call(before[:-1]):
+                    raise Undecidable("the expression starts a continuation line after an opening parenthesis")
         return start, end
+
+    def _code_before_line(self, line: int) -> str | None:
+        """The code of the nearest earlier line that has some, without its comment (what precedes an expression
+        that starts line ``line``); None when a quote makes it unclear what is a comment."""
+        if self._lines is None:
+            self._lines = self.source.split("\n")
+        for row in range(line - 2, -1, -1):
+            text = self._lines[row]
+            stripped = text.strip()
+            if "#" in text and ("'" in text or '"' in text):
+                return None
+            if not stripped or stripped.startswith("#"):
+                continue
+            return text.partition("#")[0].rstrip(" \t")
+        return None
 
     def offset_of(self, node: ast.AST, end: bool = False) -> int:
         """The character offset where ``node`` starts (or ends) as ``ast`` places it."""
