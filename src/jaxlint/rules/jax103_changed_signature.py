@@ -72,11 +72,13 @@ class _LocalNames:
     def __init__(self, view: AstView) -> None:
         self.lists: set[str] = set()  # bound to a list literal: ``literal_sequence`` may say "list" only for these
         self.aliases: set[str] = set()  # ``fn = jnp.clip``: ``inference.callee`` follows only these
-        self.kwargs_functions: set[str] = set()  # ``def helper(x, **kw)``: ``_forwarded`` looks only at these
+        # ``def helper(x, **kw)``: its own parameters (``_forwarded`` looks only at keywords passed into ``kw``)
+        self.kwargs_functions: dict[str, list[set[str]]] = {}
         for node in walk(view, (ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)):
             if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef):
                 if node.args.kwarg is not None:
-                    self.kwargs_functions.add(node.name)
+                    own = {arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+                    self.kwargs_functions.setdefault(node.name, []).append(own)
                 continue
             names = {target.id for target in (node.targets if type(node) is ast.Assign else [node.target])
                      if type(target) is ast.Name}
@@ -1009,9 +1011,9 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             if qualified is None:
                 if type(func) is ast.Name:
                     local = local or _LocalNames(view)
-                    passes = any(kw.arg in watched for kw in node.keywords)
-                    if (func.id in local.aliases and (passes or len(node.args) > 2)) or (
-                            passes and func.id in local.kwargs_functions):
+                    passed = [kw.arg for kw in node.keywords if kw.arg in watched]
+                    if (func.id in local.aliases and (passed or len(node.args) > 2)) or any(
+                            keyword not in own for own in local.kwargs_functions.get(func.id, ()) for keyword in passed):
                         raise Undecidable("a call through a local alias or a helper's **kwargs")
                 continue
             if qualified in cls.parameters:
