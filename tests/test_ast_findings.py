@@ -111,7 +111,8 @@ JAX103_DECIDED = {
     "calls that cannot be flagged": "import jax.numpy as jnp\ndef helper(x, axis=0):\n    return x\n"
                                     "helper(a, axis=1)\nprint(a, b, c)\ny = jnp.sum(x)\nz = jnp.array(x, dtype)\n"
                                     "self.clip(x, a_min=0)\ndef run(a_min, **kw):\n    return jnp.clip(a, **kw)\n"
-                                    "run(a_min=0)\n",
+                                    "run(a_min=0)\ndef g():\n    xs = []\n    xs = jnp.stack(xs)\n"
+                                    "    return jnp.sum(xs)\n",
     "noqa": "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2, 3), shape=(2, 3))  # noqa: JAX103\n",
     "nested in a call": "import jax.numpy as jnp\nprint(jnp.reshape(x, newshape=(2, 3), shape=(2, 3)))\n",
     "partial of jax.jit": "import functools\nimport jax\n@functools.partial(jax.jit, backend='cpu')\ndef f(x):\n"

@@ -71,6 +71,7 @@ class _LocalNames:
 
     def __init__(self, view: AstView) -> None:
         self.lists: set[str] = set()  # bound to a list literal: ``literal_sequence`` may say "list" only for these
+        self.not_lists: set[str] = set()  # and never for these (``_assigned_otherwise``: also bound to another value)
         self.aliases: set[str] = set()  # ``fn = jnp.clip``: ``inference.callee`` follows only these
         # ``def helper(x, **kw)``: its own parameters (``_forwarded`` looks only at keywords passed into ``kw``)
         self.kwargs_functions: dict[str, list[set[str]]] = {}
@@ -84,7 +85,10 @@ class _LocalNames:
                      if type(target) is ast.Name}
             if type(node.value) in (ast.List, ast.ListComp):
                 self.lists |= names
-            elif type(node.value) in (ast.Name, ast.Attribute):
+                continue
+            if type(node) is ast.AnnAssign or len(node.targets) == 1:
+                self.not_lists |= names
+            if type(node.value) in (ast.Name, ast.Attribute):
                 self.aliases |= names
 
 
@@ -1025,7 +1029,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
                     local = local or _LocalNames(view)
                     value = node.args[0]
                     if type(value) in (ast.List, ast.ListComp, ast.Tuple) or (
-                            type(value) is ast.Name and value.id in local.lists):
+                            type(value) is ast.Name and value.id in local.lists and value.id not in local.not_lists):
                         raise Undecidable("a list or tuple where an array is wanted: may have a fix")
             elif qualified == PARTIAL and node.args and type(node.args[0]) is not ast.Starred:
                 local = local or _LocalNames(view)
