@@ -83,6 +83,7 @@ CATALOGUE_DECIDED = {
     "noqa": "import jax.numpy as jnp  # noqa: F401\nx = jnp.DeviceArray  # noqa: JAX101\ny = jnp.DeviceArray\n",
     "an import in a try that binds a fallback": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:"
                                                 "\n    xmap = None\nxmap(f)\n",
+    "a used module from-import": "from jax.experimental import maps\nx = maps.thread_resources\n",
     "compat try": "import jax\ntry:\n    x = jax.numpy.DeviceArray\nexcept AttributeError:\n    x = None\n",
     "evaluated annotation of a removed module": "import jax\ndef f(x) -> jax.experimental.maps.xmap:\n"
                                                 "    return x\n",
@@ -95,7 +96,7 @@ CATALOGUE_UNDECIDED = {
     "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
     "a guarded from-import": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:\n    pass\n"
                              "xmap(f)\n",
-    "a module from-import": "from jax.experimental import maps\n",
+    "an unused module from-import": "from jax.experimental import maps\n",
     "cloud_tpu_init": "import jax.cloud_tpu_init\n",
     "positional-call": "import jax\ny = jax.tree_multimap(f, a, b)\n",
     "a rebound root": "import jax\njax = None\nx = jax.numpy.DeviceArray\n",

@@ -2,13 +2,14 @@
 
 Mirrors ``CatalogueSymbolRule``'s three visits (attribute chains, ``import``, ``from ... import``) and answers with
 the rule's own lookups, messages, details and withheld fixes (an instance of the rule reads them). A site whose
-finding may carry a fix, or whose finding needs libcst to know (a special rewrite, a name imported in a ``try``,
-a ``positional-call`` entry, an import that may become unused), is ``Undecidable``: the file goes to libcst.
+finding may carry a fix, or whose finding needs libcst to know (a special rewrite, a name imported in a ``try``
+a ``positional-call`` entry, an unused import of a removed module), is ``Undecidable``: the file goes to libcst.
 """
 from __future__ import annotations
 
 import ast
 
+from jaxlint.analysis import unused_imports
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites
 from jaxlint.catalogue.floors import call_limit_problem
@@ -138,13 +139,16 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
     if names is None:
         return []
     found: list[Entry] = []
-    for name in names:
+    bound: list[str] = []  # the local names of the found imports
+    for alias in node.names:
+        name = alias.name
         qualified = f"{module}.{name}"
         sub = catalogue.module(qualified)
         entry = rule._entry(sub) if sub is not None and not sub.attribute_survives else None
         entry = entry or rule._entry(catalogue.symbol(qualified))
         if entry is not None:
             found.append(entry)
+            bound.append(alias.asname or name)
     if not found:
         return []
     if any(type(ancestor) in _TRIES and field == "body" and any(_does_nothing(handler.body)
@@ -154,8 +158,9 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
     min_version = rule.settings.min_version
     if any(entry.fix == POSITIONAL_CALL or entry.safe_replacement(min_version) for entry in found):
         raise Undecidable("a rename: may have a fix")
-    if all(entry.kind == "module" for entry in found) and not view.path.endswith("__init__.py"):
-        raise Undecidable("an import that may be unused once its uses are rewritten")
+    if all(entry.kind == "module" for entry in found) and not view.path.endswith("__init__.py") and all(
+            unused_imports.is_unreferenced(view.file_text, local) for local in bound):
+        raise Undecidable("an unused import: the fix removes it")
     message = rule._message(found[0]) if len(found) == 1 else rule._grouped_message([(e, None) for e in found])
     detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
     return [AstFinding(rule.code, node, message, detail, rule._range_withheld(*found))]
