@@ -2,7 +2,7 @@
 
 Mirrors ``CatalogueSymbolRule``'s three visits (attribute chains, ``import``, ``from ... import``) and answers with
 the rule's own lookups, messages, details and withheld fixes (an instance of the rule reads them). A site whose
-finding may carry a fix, or whose finding needs libcst to know (a special rewrite, a name imported in a ``try``
+finding may carry a fix, or whose finding needs libcst to know (a special rewrite, a name imported in a ``try``,
 a ``positional-call`` entry, an unused import of a removed module), is ``Undecidable``: the file goes to libcst.
 """
 from __future__ import annotations
