@@ -153,7 +153,7 @@ CATALOGUE_SETTINGS_DECIDED = {
 JAX103_SETTINGS_DECIDED = {
     "keyword rename above the min version": (OLD_MIN, "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2,))\n"),
     "pjit keywords above the min version": (OLD_MIN, "from jax.experimental.pjit import pjit\n"
-                                                     "f = pjit(g, in_axis_resources=P('x'), out_axis_resources=None)\n"),
+                                                     "f = pjit(g, in_axis_resources=P('x'), out_axis_resources=1)\n"),
 }
 
 

@@ -1016,8 +1016,9 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
                 if type(func) is ast.Name:
                     local = local or _LocalNames(view)
                     passed = [kw.arg for kw in node.keywords if kw.arg in watched]
+                    helpers = local.kwargs_functions.get(func.id, ())
                     if (func.id in local.aliases and (passed or len(node.args) > 2)) or any(
-                            keyword not in own for own in local.kwargs_functions.get(func.id, ()) for keyword in passed):
+                            keyword not in own for own in helpers for keyword in passed):
                         raise Undecidable("a call through a local alias or a helper's **kwargs")
                 continue
             if qualified in cls.parameters:
