@@ -27,6 +27,10 @@ from jaxlint.rules.base import FixSpec, Replace, Rule, safe_fix, unsafe_fix
 
 INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
                  "index_max": "max"}
+# Imports whose fix deletes them (JAX101).
+DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
+# Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
+POSITIONAL_CALL = "positional-call"
 KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type"})
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
 SURVIVING_FROM_IMPORT = {"jax.config": "config"}

@@ -30,7 +30,8 @@ from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
 from jaxlint.analysis import added_imports, unused_imports
-from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites
+from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites, symbols_ast
+from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, Replace, Rule, safe_fix
 
@@ -48,9 +49,6 @@ LOADED_BY_IMPORT_JAX = frozenset({
 })
 # Handled by their own rules.
 OWNED_ELSEWHERE = ("jax.experimental.export",)
-DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
-# Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
-POSITIONAL_CALL = "positional-call"
 POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})
 
 
@@ -126,8 +124,6 @@ class CatalogueSymbolRule(Rule):
 
     @classmethod
     def findings_from_ast(cls, view):
-        from jaxlint.catalogue import symbols_ast  # it imports this module
-
         return symbols_ast.findings(cls, view)
 
     # -- what the subclass decides -----------------------------------------------------------------------------

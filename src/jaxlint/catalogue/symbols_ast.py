@@ -13,7 +13,7 @@ from jaxlint.analysis import unused_imports
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites
 from jaxlint.catalogue.floors import call_limit_problem
-from jaxlint.catalogue.symbols import DELETE_IMPORT, POSITIONAL_CALL
+from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import WithheldFix
 
