@@ -45,6 +45,9 @@ _NAMED_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, a
                                             if hasattr(ast, name)})
 
 
+_OPERATOR_FIELDS = frozenset({"ctx", "op", "ops"})
+
+
 class Undecidable(Exception):
     """The answer is not certain from ``ast``: the file goes to libcst."""
 
@@ -116,7 +119,10 @@ class AstView:
                     bind(name)
             inner = module_level and kind not in _SCOPES
             children = []
-            for field, value in ast.iter_fields(node):
+            for field in kind._fields:
+                if field in _OPERATOR_FIELDS:
+                    continue  # contexts and operators: shared leaves no rule reports or asks about
+                value = getattr(node, field, None)
                 if type(value) is list:
                     for item in value:
                         if isinstance(item, ast.AST):
