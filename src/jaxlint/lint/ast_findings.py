@@ -1,13 +1,14 @@
-"""Findings decided from the ast gate's tree, without libcst: for rules whose findings never carry a fix.
+"""Findings decided from the ast gate's tree, without libcst: for files where no finding carries a fix.
 
 libcst is needed to write a fix; a finding without one needs only its place and its message. A rule that sets
-``decides_from_ast`` (JAX501: flax's removed modules) computes its findings here from the ``ast`` tree the ast gate
-already parsed. The engine uses them when every rule left for the file decides so (``decide``); otherwise the file
-goes to libcst as before.
+``decides_from_ast`` (JAX501: flax's removed modules; JAX101/JAX402, JAX103 and JAX201, which raise
+``Undecidable`` at a site whose finding may carry a fix) computes its findings here from the ``ast`` tree the ast
+gate already parsed. The engine uses them when every rule left for the file decides so (``decide``); otherwise the
+file goes to libcst as before.
 
 Exactness matters more than coverage: the findings must be the ones the libcst visit gives, to the character. So
 this view answers only what it can answer for certain, and raises ``Undecidable`` for the rest (the engine then
-parses with libcst), measured against the libcst path by ``tests/lint/test_ast_findings.py``:
+parses with libcst), measured against the libcst path by ``tests/test_ast_findings.py``:
 
 - **names:** an identifier resolves as ``jaxlint.lint.names.NameResolver`` resolves it only when every binding of
   it in the whole file is a module-level import of one and the same thing; anything else (a local, a parameter, an
