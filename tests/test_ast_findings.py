@@ -171,6 +171,23 @@ CATALOGUE_SETTINGS_DECIDED = {
     "rename above the min version: withheld": (LOW_MIN, "import jax\nv = jax.core.Var(aval)\n"),
     "call limit at a low min version": (LOW_MIN, "import jax\nv = jax.core.Var('', aval)\n"),
 }
+# JAX401 (``MeshContextManager.findings_from_ast``): where the min version withholds the fix.
+JAX401 = rule_by_code("JAX401")
+JAX401_SETTINGS_DECIDED = {
+    "a constructor call": (LOW_MIN, "import jax\nimport numpy as np\n"
+                                    "with jax.sharding.Mesh(np.asarray(jax.devices()), ('d',)):\n    pass\n"),
+    "a removed spelling, with other items": (LOW_MIN, "from jax.experimental import maps\n"
+                                                      "with maps.Mesh(devices, ('x',)), open(f) as fh:\n    pass\n"),
+    "other context managers": (LOW_MIN, "from jax.sharding import Mesh\nimport contextlib\n"
+                                        "with Mesh(d, 'x') as m, self.assertRaises(E), contextlib.suppress(E):\n"
+                                        "    pass\nwith tf.device('cpu'), lock:\n    pass\n"),
+}
+JAX401_UNDECIDED = {
+    "a name bound in the file": "import jax\nmesh = jax.make_mesh((8,), ('x',))\nwith mesh:\n    pass\n",
+    "self.mesh": "import jax\nclass A:\n    def run(self):\n        with self.mesh:\n            pass\n",
+    "a local function": "import jax\ndef make():\n    return jax.make_mesh((8,), ('x',))\nwith make():\n    pass\n",
+    "a fix in range": "import jax\nwith jax.make_mesh((8,), ('x',)):\n    pass\n",
+}
 JAX103_SETTINGS_DECIDED = {
     "keyword rename above the min version": (OLD_MIN, "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2,))\n"),
     "pjit keywords above the min version": (OLD_MIN, "from jax.experimental.pjit import pjit\n"
@@ -201,12 +218,14 @@ DECIDED_CASES = {
     **{name: ((JAX103,), None, source) for name, source in JAX103_DECIDED.items()},
     **{name: ((JAX103,), settings, source) for name, (settings, source) in JAX103_SETTINGS_DECIDED.items()},
     **{name: ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
+    **{name: ((JAX401,), settings, source) for name, (settings, source) in JAX401_SETTINGS_DECIDED.items()},
 }
 UNDECIDED_CASES = {
     **{name: ((JAX501,), source) for name, source in UNDECIDED.items()},
     **{name: (CATALOGUE_RULES, source) for name, source in CATALOGUE_UNDECIDED.items()},
     **{name: ((JAX103,), source) for name, source in JAX103_UNDECIDED.items()},
     **{name: ((JAX201,), source) for name, source in JAX201_UNDECIDED.items()},
+    **{name: ((JAX401,), source) for name, source in JAX401_UNDECIDED.items()},
 }
 
 
@@ -222,15 +241,15 @@ def test_undecidable_cases_go_to_libcst(rules, source):
     assert ast_decided(source, rules) is None
 
 
-EXAMPLES = [(rule, example) for rule in (*CATALOGUE_RULES, JAX103, JAX201)
+EXAMPLES = [(rule, example) for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401)
             for example in (*rule.VALID, *rule.INVALID)]
 
 
 @pytest.mark.parametrize("rule,example", EXAMPLES,
                          ids=[f"{rule.code}-{index}" for index, (rule, _) in enumerate(EXAMPLES)])
 def test_rule_examples_both_ways(rule, example):
-    """Every example of JAX101/JAX402/JAX103/JAX201: decided exactly as libcst, or undecided; never decided where a
-    fix exists."""
+    """Every example of JAX101/JAX402/JAX103/JAX201/JAX401: decided exactly as libcst, or undecided; never decided
+    where a fix exists."""
     settings = example_settings(rule, example)
     expected = libcst_findings(example.code, [rule], settings)
     decided = ast_decided(example.code, [rule], settings)
@@ -242,11 +261,11 @@ def test_rule_examples_both_ways(rule, example):
 
 def test_examples_are_mostly_decided_when_fixless():
     """Not vacuous: the examples without a fix and outside compat code are answered by the fast path."""
-    answered = {rule.code: 0 for rule in (*CATALOGUE_RULES, JAX103, JAX201)}
+    answered = {rule.code: 0 for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401)}
     for rule, example in EXAMPLES:
         answered[rule.code] += ast_decided(example.code, [rule], example_settings(rule, example)) is not None
     assert answered["JAX101"] >= 20 and answered["JAX402"] >= 6 and answered["JAX103"] >= 20
-    assert answered["JAX201"] >= 10
+    assert answered["JAX201"] >= 10 and answered["JAX401"] >= 5
 
 
 def test_the_cases_are_not_vacuous():
@@ -276,6 +295,10 @@ def test_the_cases_are_not_vacuous():
     withheld = {name: libcst_findings(source, [JAX103], settings)
                 for name, (settings, source) in JAX103_SETTINGS_DECIDED.items()}
     assert all(len(found) == 1 and found[0]["fix_withheld"] and not found[0]["fix"] for found in withheld.values())
+    meshes = {name: libcst_findings(source, [JAX401], settings)
+              for name, (settings, source) in JAX401_SETTINGS_DECIDED.items()}
+    assert all(len(found) == 1 and found[0]["fix_withheld"]["needs_min_version"] for found in meshes.values())
+    assert "JAX101's fix" in meshes["a removed spelling, with other items"][0]["message"]
 
 
 def _engine_without_libcst(monkeypatch):
@@ -333,3 +356,11 @@ def test_engine_skips_libcst_for_jax201(monkeypatch):
     source = JAX201_DECIDED["passed on and indexed"]
     _engine_without_libcst(monkeypatch)
     assert lint_source(source, "t.py", Settings(), rules=[JAX201]).diagnostics == []
+
+
+def test_engine_skips_libcst_for_jax401(monkeypatch):
+    settings, source = JAX401_SETTINGS_DECIDED["a constructor call"]
+    expected = libcst_findings(source, [JAX401], settings)
+    _engine_without_libcst(monkeypatch)
+    result = lint_source(source, "t.py", settings, rules=[JAX401])
+    assert [asdict(d) for d in result.diagnostics] == expected and len(expected) == 1

@@ -60,6 +60,7 @@ class MessageContext:
     settings: Settings
     path: str
     file_text: str
+    source: str
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,10 @@ class AstView:
         """What any import of the file binds ``identifier`` to, in any scope (for deciding what to ask)."""
         return self._imported.get(identifier, set())
 
+    def bound_in_file(self, identifier: str) -> bool:
+        """Whether anything in the file binds ``identifier`` other than an import."""
+        return identifier in self._other
+
     def qualified_name(self, node: ast.AST) -> str | None:
         """The resolver's answer for a name or an attribute chain; ``Undecidable`` when it is not certain."""
         attrs: list[str] = []
@@ -227,7 +232,7 @@ class AstView:
 
     def rule(self, rule_class):
         """An instance of ``rule_class`` for its message methods (``MessageContext``)."""
-        return rule_class(MessageContext(self.settings, self.path, self.file_text))
+        return rule_class(MessageContext(self.settings, self.path, self.file_text, self.source))
 
     # -- places ------------------------------------------------------------------------------------------------
     def span(self, node: ast.AST, statement_start: ast.AST | None = None) -> tuple[int, int]:
