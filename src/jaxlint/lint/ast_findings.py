@@ -1,7 +1,7 @@
 """Findings decided from the ast gate's tree, without libcst: for files where no finding carries a fix.
 
 libcst is needed to write a fix; a finding without one needs only its place and its message. A rule that sets
-``decides_from_ast`` (JAX501: flax's removed modules; JAX101/JAX402, JAX103 and JAX201, which raise
+``decides_from_ast`` (JAX501: flax's removed modules; JAX101/JAX402, JAX103, JAX201 and JAX401, which raise
 ``Undecidable`` at a site whose finding may carry a fix) computes its findings here from the ``ast`` tree the ast
 gate already parsed. The engine uses them when every rule left for the file decides so (``decide``); otherwise the
 file goes to libcst as before.
