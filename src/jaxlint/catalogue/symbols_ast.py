@@ -40,8 +40,7 @@ def findings(rule_class, view: AstView) -> list[AstFinding]:
 
 # -- attribute chains (``visit_Attribute``) -----------------------------------------------------------------------
 def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
-    ancestors = view.ancestors(node)
-    parent, field = ancestors[-1]
+    parent, field = view.parent(node)
     if type(parent) is ast.Attribute and field == "value":
         return None  # an inner prefix: the chain is handled at its outermost attribute
     chain: list[tuple[ast.Attribute, str]] = []
@@ -58,6 +57,7 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
         return None
     site_node, entry = site
     outermost = site_node is node
+    ancestors = view.ancestors(node)
     if entry.fix in catalogue_rewrites.KINDS:
         if not outermost:
             return _finding(rule, site_node, entry, f"`{entry.name}` is used through an attribute of it")

@@ -128,12 +128,17 @@ class AstView:
                 if type(value) is list:
                     for item in value:
                         if isinstance(item, ast.AST):
-                            children.append(item)
+                            children.append((item, inner))
                             parents[id(item)] = (node, field)
                 elif isinstance(value, ast.AST):
-                    children.append(value)
+                    children.append((value, inner))
                     parents[id(value)] = (node, field)
-            stack.extend((child, inner) for child in reversed(children))
+            children.reverse()
+            stack += children
+
+    def parent(self, node: ast.AST) -> tuple[ast.AST, str]:
+        """(the parent, the field of it that holds ``node``)."""
+        return self._parents[id(node)]
 
     def ancestors(self, node: ast.AST) -> tuple[tuple[ast.AST, str], ...]:
         """(ancestor, the field that holds the next one), the module first."""
