@@ -1,26 +1,31 @@
 """Cross-check the findings decided from ``ast`` (``jaxlint.lint.ast_findings``) against the libcst visit on a corpus.
 
-    python tools/ast_findings_check.py FOLDER [FOLDER...]
+    python tools/ast_findings_check.py [--min-version X] FOLDER [FOLDER...]
 
 For every ``.py`` file whose rules left after the gates all decide from ``ast``, the findings are computed both ways
 (the ast view, and libcst's visit of the whole file with no gate) and compared field by field. Prints how many files
 were decided, how many were undecidable (sent to libcst), and every file where the two differ; exit 1 if any does,
-or if no file was decided at all (a check that compared nothing does not pass).
+or if no file was decided at all (a check that compared nothing does not pass). ``--min-version``: lint as if the
+projects pinned that minimum JAX (a low one withholds fixes, so more files decide: JAX401's and JAX103's withheld
+findings are compared too).
 """
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from jaxlint.lint import ast_findings, engine
 from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 from jaxlint.rules import enabled_rules
 
 
-def main(folders: list[str]) -> int:
+def main(folders: list[str], min_version: str | None = None) -> int:
     settings = Settings()
-    rules = enabled_rules(settings, ())
+    if min_version:
+        settings = replace(settings, explicit_min_version=Version(min_version), min_version_source="--min-version")
+    rules = [rule for rule in enabled_rules(settings, ()) if rule.applies_to(settings)]  # as ``lint_source``
     decided = undecidable = differ = 0
     for folder in folders:
         for path in sorted(Path(folder).rglob("*.py")):
@@ -32,7 +37,7 @@ def main(folders: list[str]) -> int:
             if not left or facts is None or facts.tree is None \
                     or not all(getattr(rule, "decides_from_ast", False) for rule in left):
                 continue
-            found = ast_findings.decide(source, str(path), left, facts.tree)
+            found = ast_findings.decide(source, str(path), left, facts.tree, settings=settings)
             if found is None:
                 undecidable += 1
                 continue
@@ -46,4 +51,8 @@ def main(folders: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    arguments = sys.argv[1:]
+    minimum = None
+    if arguments[:1] == ["--min-version"]:
+        minimum, arguments = arguments[1], arguments[2:]
+    sys.exit(main(arguments, minimum))

@@ -27,6 +27,10 @@ from jaxlint.rules.base import FixSpec, Replace, Rule, safe_fix, unsafe_fix
 
 INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
                  "index_max": "max"}
+# Imports whose fix deletes them (JAX101).
+DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
+# Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
+POSITIONAL_CALL = "positional-call"
 KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type"})
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
 SURVIVING_FROM_IMPORT = {"jax.config": "config"}
@@ -51,9 +55,14 @@ class Rewrite:
 
 
 def from_import_survives(entry: Entry, node: cst.ImportFrom) -> bool:
+    return names_survive(entry, None if isinstance(node.names, cst.ImportStar) else
+                         [cst.helpers.get_full_name_for_node(alias.name) for alias in node.names])
+
+
+def names_survive(entry: Entry, names: list[str] | None) -> bool:
+    """``from_import_survives`` for the imported names (None: a star import)."""
     name = SURVIVING_FROM_IMPORT.get(entry.name)
-    return (name is not None and not isinstance(node.names, cst.ImportStar)
-            and all(cst.helpers.get_full_name_for_node(alias.name) == name for alias in node.names))
+    return name is not None and names is not None and all(imported == name for imported in names)
 
 
 def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:

@@ -30,7 +30,8 @@ from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
 from jaxlint.analysis import added_imports, unused_imports
-from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites
+from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites, symbols_ast
+from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, Replace, Rule, safe_fix
 
@@ -48,9 +49,6 @@ LOADED_BY_IMPORT_JAX = frozenset({
 })
 # Handled by their own rules.
 OWNED_ELSEWHERE = ("jax.experimental.export",)
-DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
-# Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
-POSITIONAL_CALL = "positional-call"
 POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})
 
 
@@ -95,6 +93,9 @@ class CatalogueSymbolRule(Rule):
     CATALOGUE: ClassVar[Catalogue | None] = None
     ROOTS: ClassVar[tuple[str, ...]] = ("jax",)
     statement_gated = True  # every finding is at a name, import or call its own statement spells
+    # A file whose findings have no fix is decided from the ast gate's tree (``catalogue.symbols_ast``); a site that
+    # may have a fix sends the file to libcst.
+    decides_from_ast = True
 
     @classmethod
     def with_catalogue(cls, catalogue: Catalogue) -> type["CatalogueSymbolRule"]:
@@ -120,6 +121,10 @@ class CatalogueSymbolRule(Rule):
     def __init__(self, context) -> None:
         super().__init__(context)
         self.catalogue = self.CATALOGUE or load()
+
+    @classmethod
+    def findings_from_ast(cls, view):
+        return symbols_ast.findings(cls, view)
 
     # -- what the subclass decides -----------------------------------------------------------------------------
     def _applies(self, entry: Entry) -> bool:  # pragma: no cover - abstract
@@ -200,15 +205,22 @@ class CatalogueSymbolRule(Rule):
         root_q = self._root_qualified(node)
         if root_q is None:
             return None
-        named: list[tuple[cst.Attribute, str]] = []  # (attribute, its qualified name), the longest first
+        chain: list[tuple[cst.Attribute, str]] = []  # (attribute, the name it adds), the longest first
         current: cst.BaseExpression = node
         while isinstance(current, cst.Attribute):
-            named.append((current, current))
+            chain.append((current, current.attr.value))
             current = current.value
+        return self.chosen_site(root_q, chain)
+
+    def chosen_site(self, root_q: str, chain: list[tuple[object, str]]) -> tuple[object, Entry] | None:
+        """``_site`` for a chain given as (its attribute node, the name that attribute adds), the longest first,
+        below a root that qualifies to ``root_q``: any kind of node (the ast view reuses it)."""
+        named: list[tuple[object, str]] = []  # (attribute, its qualified name), the longest first
         dotted = root_q
-        for i in range(len(named) - 1, -1, -1):
-            dotted = f"{dotted}.{named[i][0].attr.value}"
-            named[i] = (named[i][0], dotted)
+        for attribute, name in reversed(chain):
+            dotted = f"{dotted}.{name}"
+            named.append((attribute, dotted))
+        named.reverse()
         target = self.settings.target_version
         listed = [(attribute, entry) for attribute, qualified in named
                   if (entry := self._listed(qualified)) is not None]

@@ -1,13 +1,14 @@
-"""Findings decided from the ast gate's tree, without libcst: for rules whose findings never carry a fix.
+"""Findings decided from the ast gate's tree, without libcst: for files where no finding carries a fix.
 
 libcst is needed to write a fix; a finding without one needs only its place and its message. A rule that sets
-``decides_from_ast`` (JAX501: flax's removed modules) computes its findings here from the ``ast`` tree the ast gate
-already parsed. The engine uses them when every rule left for the file decides so (``decide``); otherwise the file
-goes to libcst as before.
+``decides_from_ast`` (JAX501: flax's removed modules; JAX101/JAX402, JAX103, JAX201 and JAX401, which raise
+``Undecidable`` at a site whose finding may carry a fix) computes its findings here from the ``ast`` tree the ast
+gate already parsed. The engine uses them when every rule left for the file decides so (``decide``); otherwise the
+file goes to libcst as before.
 
 Exactness matters more than coverage: the findings must be the ones the libcst visit gives, to the character. So
 this view answers only what it can answer for certain, and raises ``Undecidable`` for the rest (the engine then
-parses with libcst), measured against the libcst path by ``tests/lint/test_ast_findings.py``:
+parses with libcst), measured against the libcst path by ``tests/test_ast_findings.py``:
 
 - **names:** an identifier resolves as ``jaxlint.lint.names.NameResolver`` resolves it only when every binding of
   it in the whole file is a module-level import of one and the same thing; anything else (a local, a parameter, an
@@ -29,8 +30,9 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
-from jaxlint.lint.diagnostics import Diagnostic, LineIndex
+from jaxlint.lint.diagnostics import Diagnostic, LineIndex, WithheldFix
 from jaxlint.lint.noqa import Placements
+from jaxlint.project.settings import Settings
 
 # Mirrors of jaxlint.lint.context's compat-code test (kept in step by tests/test_ast_findings.py).
 _BUILTINS = frozenset(dir(builtins))
@@ -44,8 +46,21 @@ _NAMED_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, a
                                             if hasattr(ast, name)})
 
 
+_OPERATOR_FIELDS = frozenset({"ctx", "op", "ops"})
+
+
 class Undecidable(Exception):
     """The answer is not certain from ``ast``: the file goes to libcst."""
+
+
+@dataclass(frozen=True)
+class MessageContext:
+    """What a rule's message methods read of its ``RuleContext`` (none touches the libcst module): a rule instance
+    made on it words its findings from ``ast`` as its visit does."""
+    settings: Settings
+    path: str
+    file_text: str
+    source: str
 
 
 @dataclass(frozen=True)
@@ -54,15 +69,19 @@ class AstFinding:
     node: ast.AST  # the node libcst would report (its span is the finding's)
     message: str
     detail: str | None = None
+    withheld: WithheldFix | None = None
 
 
 class AstView:
     """One file's ``ast`` tree, walked once with ancestors, and the exact answers the rules may ask of it."""
 
-    def __init__(self, source: str, tree: ast.Module, file_text: str | None = None) -> None:
+    def __init__(self, source: str, tree: ast.Module, file_text: str | None = None, *,
+                 settings: Settings | None = None, path: str = "") -> None:
         if "\r" in source:
             raise Undecidable("ast and jaxlint count lines differently")  # ``\r`` ends a line for ast only
         self.source = source
+        self.settings = settings if settings is not None else Settings()  # the file's (what rules' messages read)
+        self.path = path
         self.tree = tree
         self.file_text = file_text if file_text is not None else source
         self.star_import = False
@@ -102,16 +121,24 @@ class AstView:
                     bind(name)
             inner = module_level and kind not in _SCOPES
             children = []
-            for field, value in ast.iter_fields(node):
+            for field in kind._fields:
+                if field in _OPERATOR_FIELDS:
+                    continue  # contexts and operators: shared leaves no rule reports or asks about
+                value = getattr(node, field, None)
                 if type(value) is list:
                     for item in value:
                         if isinstance(item, ast.AST):
-                            children.append(item)
+                            children.append((item, inner))
                             parents[id(item)] = (node, field)
                 elif isinstance(value, ast.AST):
-                    children.append(value)
+                    children.append((value, inner))
                     parents[id(value)] = (node, field)
-            stack.extend((child, inner) for child in reversed(children))
+            children.reverse()
+            stack += children
+
+    def parent(self, node: ast.AST) -> tuple[ast.AST, str]:
+        """(the parent, the field of it that holds ``node``)."""
+        return self._parents[id(node)]
 
     def ancestors(self, node: ast.AST) -> tuple[tuple[ast.AST, str], ...]:
         """(ancestor, the field that holds the next one), the module first."""
@@ -144,6 +171,10 @@ class AstView:
     def may_import(self, identifier: str) -> set[str]:
         """What any import of the file binds ``identifier`` to, in any scope (for deciding what to ask)."""
         return self._imported.get(identifier, set())
+
+    def bound_in_file(self, identifier: str) -> bool:
+        """Whether anything in the file binds ``identifier`` other than an import."""
+        return identifier in self._other
 
     def qualified_name(self, node: ast.AST) -> str | None:
         """The resolver's answer for a name or an attribute chain; ``Undecidable`` when it is not certain."""
@@ -187,18 +218,26 @@ class AstView:
                         raise Undecidable("an `and` after a test that may test a version or feature")
         return False
 
+    @staticmethod
+    def in_annotation(ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
+        """Inside an annotation (libcst's ``cst.Annotation``: of a parameter, a return, an annotated assignment)."""
+        return any(_holds_annotation(ancestor, field) for ancestor, field in ancestors)
+
     def is_unevaluated(self, ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
         """``jaxlint.lint.annotations.is_unevaluated`` (an ``if TYPE_CHECKING:`` is undecidable)."""
         for index, (ancestor, field) in enumerate(ancestors):
             kind = type(ancestor)
             if kind is ast.If and field == "body" and _may_be_feature_test(ancestor.test):
                 raise Undecidable("an `if` that may test TYPE_CHECKING")
-            if (kind is ast.arg and field == "annotation") or (field == "returns" and kind in (
-                    ast.FunctionDef, ast.AsyncFunctionDef)) or (kind is ast.AnnAssign and field == "annotation"):
+            if _holds_annotation(ancestor, field):
                 if has_future_annotations(self.file_text):
                     return True
                 return kind is ast.AnnAssign and _in_function_body(ancestors[:index])
         return False
+
+    def rule(self, rule_class):
+        """An instance of ``rule_class`` for its message methods (``MessageContext``)."""
+        return rule_class(MessageContext(self.settings, self.path, self.file_text, self.source))
 
     # -- places ------------------------------------------------------------------------------------------------
     def span(self, node: ast.AST, statement_start: ast.AST | None = None) -> tuple[int, int]:
@@ -207,7 +246,9 @@ class AstView:
         start = self._offset(node.lineno, node.col_offset)
         end = self._offset(node.end_lineno, node.end_col_offset)
         if not isinstance(node, ast.stmt):
-            text = self.source[start:end]
+            # a call's arguments hold what they like; its callee must be as plain as any other expression
+            plain = node.func if type(node) is ast.Call else node
+            text = self.source[start:end] if plain is node else self.text(plain)
             if "(" in text or "#" in text or "\\" in text:
                 raise Undecidable("parentheses or comments inside the expression")
             line_start = self.index.starts[node.lineno - 1]
@@ -215,8 +256,35 @@ class AstView:
             if before.endswith("(") and not _opens_a_call(before[:-1]):
                 raise Undecidable("an opening parenthesis before the expression")
             if not before.strip() and (statement_start is None or statement_start.lineno != node.lineno):
-                raise Undecidable("the expression starts a continuation line")
+                before = self._code_before_line(node.lineno)
+                if before is None or before.endswith("(") and not _opens_a_call(before[:-1]):
+                    raise Undecidable("the expression starts a continuation line after an opening parenthesis")
         return start, end
+
+    def _code_before_line(self, line: int) -> str | None:
+        """The code of the nearest earlier line that has some, without its comment (what precedes an expression
+        that starts line ``line``); None when a quote makes it unclear what is a comment."""
+        if self._lines is None:
+            self._lines = self.source.split("\n")
+        for row in range(line - 2, -1, -1):
+            text = self._lines[row]
+            stripped = text.strip()
+            if "#" in text and ("'" in text or '"' in text):
+                return None
+            if not stripped or stripped.startswith("#"):
+                continue
+            return text.partition("#")[0].rstrip(" \t")
+        return None
+
+    def offset_of(self, node: ast.AST, end: bool = False) -> int:
+        """The character offset where ``node`` starts (or ends) as ``ast`` places it."""
+        return self._offset(node.end_lineno, node.end_col_offset) if end else self._offset(node.lineno,
+                                                                                          node.col_offset)
+
+    def text(self, node: ast.AST) -> str:
+        """The source text of ``node`` (libcst's ``code_for_node`` for a node without parentheses of its own)."""
+        return self.source[self._offset(node.lineno, node.col_offset):self._offset(node.end_lineno,
+                                                                                   node.end_col_offset)]
 
     def _offset(self, line: int, byte_column: int) -> int:
         if self._lines is None:
@@ -280,6 +348,12 @@ def _may_be_feature_test(test: ast.AST) -> bool:
     return False
 
 
+def _holds_annotation(node: ast.AST, field: str) -> bool:
+    kind = type(node)
+    return (kind is ast.arg and field == "annotation") or (field == "returns" and kind in (
+        ast.FunctionDef, ast.AsyncFunctionDef)) or (kind is ast.AnnAssign and field == "annotation")
+
+
 def _in_function_body(ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
     for ancestor, _ in reversed(ancestors):
         if type(ancestor) in (ast.FunctionDef, ast.AsyncFunctionDef):
@@ -289,14 +363,14 @@ def _in_function_body(ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
     return False
 
 
-def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *,
-           file_text: str | None = None) -> list[Diagnostic] | None:
+def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *, file_text: str | None = None,
+           settings: Settings | None = None) -> list[Diagnostic] | None:
     """The findings of ``rules`` on ``source`` from its ``ast`` tree, as the libcst path gives them; None when a
-    rule does not decide from ``ast`` or something is undecidable."""
+    rule does not decide from ``ast`` or something is undecidable. ``settings``: the file's (default ones if None)."""
     if not rules or not all(getattr(rule, "decides_from_ast", False) for rule in rules):
         return None
     try:
-        view = AstView(source, tree, file_text)
+        view = AstView(source, tree, file_text, settings=settings, path=path)
         findings = [finding for rule in rules for finding in rule.findings_from_ast(view)]
         return _diagnostics(view, findings, path, {rule.code: rule for rule in rules})
     except Undecidable:
@@ -321,7 +395,7 @@ def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: di
         start_location, end_location = placed
         diagnostics.append(Diagnostic(
             finding.code, finding.message, path, start_location, end_location, start_offset=start, end_offset=end,
-            noqa_row=start_location.row, url=rule.url(), detail=finding.detail,
+            noqa_row=start_location.row, url=rule.url(), detail=finding.detail, fix_withheld=finding.withheld,
             unevaluated_annotation=view.is_unevaluated(ancestors)))
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics

@@ -16,6 +16,7 @@ from typing import ClassVar, Iterable
 
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.catalogue.floors import FLOORS, floor_withheld, range_withheld
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.catalogue import messages as catalogue_messages
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
@@ -60,6 +61,35 @@ FIRST_VERSION = "0.4.20"  # the rule's own since: every target from here rejects
 
 # Keywords the hand-written checks above own (their fixes are not a rename).
 HANDWRITTEN = {MAKE_MESH: {"axis_shapes"}, PJIT: set(PJIT_KEYWORDS)}
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+class _LocalNames:
+    """Names the libcst visit may follow to a binding of the file (over-approximated from ``ast``)."""
+
+    def __init__(self, view: AstView) -> None:
+        self.lists: set[str] = set()  # bound to a list literal: ``literal_sequence`` may say "list" only for these
+        self.not_lists: set[str] = set()  # and never for these (``_assigned_otherwise``: also bound to another value)
+        self.aliases: set[str] = set()  # ``fn = jnp.clip``: ``inference.callee`` follows only these
+        # ``def helper(x, **kw)``: its own parameters (``_forwarded`` looks only at keywords passed into ``kw``)
+        self.kwargs_functions: dict[str, list[set[str]]] = {}
+        for node in walk(view, (ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)):
+            if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef):
+                if node.args.kwarg is not None:
+                    own = {arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+                    self.kwargs_functions.setdefault(node.name, []).append(own)
+                continue
+            names = {target.id for target in (node.targets if type(node) is ast.Assign else [node.target])
+                     if type(target) is ast.Name}
+            if type(node.value) in (ast.List, ast.ListComp):
+                self.lists |= names
+                continue
+            if type(node) is ast.AnnAssign or len(node.targets) == 1:
+                self.not_lists |= names
+            if type(node.value) in (ast.Name, ast.Attribute):
+                self.aliases |= names
 
 
 def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Parameter]]:
@@ -148,6 +178,7 @@ class ChangedSignature(Rule):
     })
     ast_names = frozenset({ARRAY, MAKE_MESH, PJIT}) | PARAMETER_FUNCTIONS | REJECTING
     statement_gated = True  # every finding is at a name, import or call its own statement spells
+    decides_from_ast = True  # where no finding has a fix (``findings_from_ast``)
     parameters: ClassVar[dict[str, dict[str, Parameter]]] = PARAMETERS
     parameter_functions: ClassVar[frozenset[str]] = PARAMETER_FUNCTIONS
     parameter_keywords: ClassVar[frozenset[str]] = frozenset(keyword for rows in PARAMETERS.values() for keyword in rows)
@@ -896,6 +927,17 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         if not old:
             return
         names = [arg.keyword.value for arg in old]
+        message, unfixed, withheld = self._pjit_unfixed(shown, names, {
+            arg.keyword.value for arg in node.args if arg.keyword is not None})
+        if unfixed:
+            self.report(node, message, withheld=withheld)
+            return
+        edits = [Replace(arg.keyword, PJIT_KEYWORDS[arg.keyword.value]) for arg in old]
+        renames = ", ".join(f"`{name}=` -> `{PJIT_KEYWORDS[name]}=`" for name in names)
+        self.report(node, message, safe_fix(f"Rename {renames} (JAX: a safe and trivial name replacement)", *edits))
+
+    def _pjit_unfixed(self, shown: str, names: list[str], passed: set[str]) -> tuple[str, bool, object]:
+        """The message of a pjit call passing ``names`` (the old keywords), whether it has no fix, and why."""
         message = (
             f"`{shown}` with {'/'.join(f'`{name}=`' for name in names)}: deleted from pjit in JAX "
             f"{PJIT_KEYWORDS_REMOVED} (`TypeError: pjit() got an unexpected keyword argument '{names[0]}'`); pjit "
@@ -903,39 +945,27 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             f"JAX402): there a `PartitionSpec` needs a mesh in context (`jax.sharding.use_mesh`/`jax.set_mesh`) or "
             f"`NamedSharding(mesh, spec)`"
         )
-        clash = [name for name in names if keyword_arg(node, PJIT_KEYWORDS[name]) is not None]
+        clash = [name for name in names if PJIT_KEYWORDS[name] in passed]
         if clash:
-            self.report(node, f"{message}. Not fixed: `{PJIT_KEYWORDS[clash[0]]}=` is passed too; keep one")
-            return
+            return f"{message}. Not fixed: `{PJIT_KEYWORDS[clash[0]]}=` is passed too; keep one", True, None
         withheld = floor_withheld(PJIT_SHARDINGS, self.settings)
         if withheld is not None:
-            self.report(node, f"{message}. Not fixed: the new keywords exist from JAX {FLOORS[PJIT_SHARDINGS].since}",
-                        withheld=withheld)
-            return
-        edits = [Replace(arg.keyword, PJIT_KEYWORDS[arg.keyword.value]) for arg in old]
-        renames = ", ".join(f"`{name}=` -> `{PJIT_KEYWORDS[name]}=`" for name in names)
-        self.report(node, message, safe_fix(f"Rename {renames} (JAX: a safe and trivial name replacement)", *edits))
+            return (f"{message}. Not fixed: the new keywords exist from JAX {FLOORS[PJIT_SHARDINGS].since}", True,
+                    withheld)
+        return message, False, None
 
     # -- keywords from the catalogue's [[parameter]] rows ------------------------------------------------------------
     def _keywords(self, node: cst.Call, qualified: str, shown: str | None = None, via: str | None = None) -> None:
         """One finding per call for the keywords the target rejects (or deprecates); positional arguments and
         ``**kwargs`` are never flagged (they bind whatever the signature says)."""
         rows = self.parameters[qualified]
-        target = self.settings.target_version
-        found = [(arg, rows[arg.keyword.value]) for arg in node.args
-                 if arg.keyword is not None and arg.keyword.value in rows
-                 and (rows[arg.keyword.value].removed_at(target) or rows[arg.keyword.value].deprecated_at(target))
-                 and not (rows[arg.keyword.value].none_accepted
-                          and isinstance(arg.value, cst.Name) and arg.value.value == "None")]
+        found = [(arg, rows[arg.keyword.value]) for arg in node.args if arg.keyword is not None and self._flagged(
+            rows.get(arg.keyword.value), isinstance(arg.value, cst.Name) and arg.value.value == "None")]
         if not found:
             return
         shown = shown or self.code_for(node.func)
         passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
-        renames = {}
-        for arg, row in found:
-            new = row.safe_replacement(self.settings.min_version)
-            if new and new not in passed and new not in renames.values():
-                renames[arg.keyword.value] = new
+        renames = self._renames([(arg.keyword.value, row) for arg, row in found], passed)
         message = self._keywords_message(shown, [row for _, row in found])
         if via:
             message += f" ({via})"
@@ -947,6 +977,122 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         else:
             withheld = self._keywords_withheld([row for _, row in found], passed)
         self.report(node, message, fix, withheld=withheld)
+
+    def _flagged(self, row: Parameter | None, passes_none: bool) -> bool:
+        """Whether a keyword with this row (None: not listed) is reported; ``passes_none``: its value is ``None``."""
+        target = self.settings.target_version
+        return row is not None and (row.removed_at(target) or row.deprecated_at(target)) \
+            and not (row.none_accepted and passes_none)
+
+    def _renames(self, found: list[tuple[str, Parameter]], passed: set[str]) -> dict[str, str]:
+        """old keyword -> new, for the reported keywords whose rename is safe (the new one not passed already)."""
+        renames: dict[str, str] = {}
+        for keyword, row in found:
+            new = row.safe_replacement(self.settings.min_version)
+            if new and new not in passed and new not in renames.values():
+                renames[keyword] = new
+        return renames
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``), where none has a fix -------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` reports, for the calls whose findings have no fix: catalogue keywords whose rename
+        the range or the call holds back, and pjit's old keywords where there is no fix. A call that may have a
+        fix (a rename, ``jnp.array``'s positional arguments, ``make_mesh(axis_shapes=)``, a list where an array is
+        wanted) or that needs libcst's inference (a local alias, ``partial``, a helper's ``**kwargs``) is
+        ``Undecidable``."""
+        rule = view.rule(cls)
+        watched = cls.parameter_keywords | PJIT_KEYWORDS.keys() | {"axis_shapes"}
+        local: _LocalNames | None = None
+        found = []
+        for node in walk(view, (ast.Call,)):
+            func = node.func
+            root = func
+            while type(root) is ast.Attribute:
+                root = root.value
+            imported = type(root) is ast.Name and (view.star_import or view.may_import(root.id))
+            qualified = view.qualified_name(func) if imported else None
+            if qualified is None:
+                if type(func) is ast.Name:
+                    local = local or _LocalNames(view)
+                    passed = [kw.arg for kw in node.keywords if kw.arg in watched]
+                    helpers = local.kwargs_functions.get(func.id, ())
+                    if (func.id in local.aliases and (passed or len(node.args) > 2)) or any(
+                            keyword not in own for own in helpers for keyword in passed):
+                        raise Undecidable("a call through a local alias or a helper's **kwargs")
+                continue
+            if qualified in cls.parameters:
+                finding = rule._keywords_from_ast(view, node, qualified)
+                if finding is not None:
+                    found.append(finding)
+            if qualified in REJECTING:
+                if node.args and type(node.args[0]) is not ast.Starred:
+                    local = local or _LocalNames(view)
+                    value = node.args[0]
+                    if type(value) in (ast.List, ast.ListComp, ast.Tuple) or (
+                            type(value) is ast.Name and value.id in local.lists and value.id not in local.not_lists):
+                        raise Undecidable("a list or tuple where an array is wanted: may have a fix")
+            elif qualified == PARTIAL and node.args and type(node.args[0]) is not ast.Starred:
+                local = local or _LocalNames(view)
+                finding = rule._partial_from_ast(view, node, local)
+                if finding is not None:
+                    found.append(finding)
+            if qualified == ARRAY and len(node.args) > 2:
+                raise Undecidable("jnp.array's positional arguments: may have a fix")
+            elif qualified == MAKE_MESH and any(kw.arg == "axis_shapes" for kw in node.keywords):
+                raise Undecidable("make_mesh(axis_shapes=): may have a fix")
+            elif qualified == PJIT:
+                names = [kw.arg for kw in node.keywords if kw.arg in PJIT_KEYWORDS]
+                if names:
+                    found.append(rule._pjit_from_ast(node, "pjit", names))
+        return found
+
+    def _partial_from_ast(self, view: AstView, node: ast.Call, local: "_LocalNames") -> AstFinding | None:
+        """``_partial`` for an ``ast`` call of ``functools.partial``."""
+        wrapped = node.args[0]
+        root = wrapped
+        while type(root) is ast.Attribute:
+            root = root.value
+        target = view.qualified_name(wrapped) if type(root) is ast.Name and (
+            view.star_import or view.may_import(root.id)) else None
+        if target is None:
+            if type(wrapped) is ast.Name and wrapped.id in local.aliases:
+                raise Undecidable("`partial` of a local alias")
+            return None
+        if target == PJIT:
+            names = [kw.arg for kw in node.keywords if kw.arg in PJIT_KEYWORDS]
+            return self._pjit_from_ast(node, "partial(pjit, ...)", names) if names else None
+        if target not in self.parameters:
+            return None
+        shown = view.text(wrapped)
+        between = view.source[view.offset_of(node.func, end=True):view.offset_of(wrapped)]
+        if between.strip() != "(" or not _PLAIN_NAME.fullmatch(shown):
+            raise Undecidable("the function passed to `partial` is not spelled plainly")
+        return self._keywords_from_ast(view, node, target, shown=shown, via="passed through `partial`")
+
+    def _pjit_from_ast(self, node: ast.Call, shown: str, names: list[str]) -> AstFinding:
+        message, unfixed, withheld = self._pjit_unfixed(shown, names,
+                                                        {kw.arg for kw in node.keywords if kw.arg is not None})
+        if not unfixed:
+            raise Undecidable("pjit's keywords renamed: a fix")
+        return AstFinding(self.code, node, message, withheld=withheld)
+
+    def _keywords_from_ast(self, view: AstView, node: ast.Call, qualified: str, shown: str | None = None,
+                           via: str | None = None) -> AstFinding | None:
+        """``_keywords`` for an ``ast`` call; ``Undecidable`` where every keyword has a rename (a fix)."""
+        rows = self.parameters[qualified]
+        found = [(kw.arg, rows[kw.arg]) for kw in node.keywords if kw.arg is not None and self._flagged(
+            rows.get(kw.arg), type(kw.value) is ast.Constant and kw.value.value is None)]
+        if not found:
+            return None
+        passed = {kw.arg for kw in node.keywords if kw.arg is not None}
+        if len(self._renames(found, passed)) == len(found):
+            raise Undecidable("the keywords are renamed: a fix")
+        rows_found = [row for _, row in found]
+        message = self._keywords_message(shown or view.text(node.func), rows_found)
+        if via:
+            message += f" ({via})"
+        return AstFinding(self.code, node, message, withheld=self._keywords_withheld(rows_found, passed))
 
     def _keywords_withheld(self, rows: list[Parameter], passed: set[str]):
         """The range reason when every keyword has a rename that only the min version holds back (None otherwise:

@@ -1,11 +1,13 @@
 """JAX201 tuple-return: ``meshgrid``, ``broadcast_arrays`` and multi-argument ``atleast_*d`` return tuples now."""
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Sequence
 
 import libcst as cst
 
+from jaxlint.lint.ast_findings import AstView, Undecidable, walk
 from jaxlint.lint.names import Binding
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Report, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import argument, has_star_args, positional_args
@@ -69,6 +71,8 @@ class TupleReturn(Rule):
     behaviour_change = False
     triggers = ("meshgrid", "broadcast_arrays", "atleast_")
     ast_names = frozenset(TARGETS)  # every finding is about a call of one of them
+    # A file where no call's result can be used as a list has no finding, and ``findings_from_ast`` proves it.
+    decides_from_ast = True
     explanation = """
 ## What it does
 Finds results of `jnp.meshgrid`, `jnp.broadcast_arrays` and `jnp.atleast_1d/2d/3d` (with several arguments, or
@@ -778,6 +782,34 @@ the release that changed the function, or the target version is before it.
         self._helper_uses: list[tuple[cst.Call, str]] = []
         self._helpers: dict[int, list[_Candidate]] = {}
 
+    # -- no finding, proved from ``ast`` (``jaxlint.lint.ast_findings``) ------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list:
+        """None, where every call of the TARGETS in range is used only in ways ``_use_of_result`` never reports
+        (unpacked, passed on, indexed, an attribute a tuple has too); anything else is ``Undecidable``: a loop
+        carry, a result bound to a name, returned (a helper), compared, added, or given to ``isinstance``/``type``.
+        Most files that refer to these functions unpack the result (``xx, yy = jnp.meshgrid(x, y)``)."""
+        rule = view.rule(cls)
+        for node in walk(view, (ast.Call,)):
+            root = node.func
+            while type(root) is ast.Attribute:
+                root = root.value
+            if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+                continue
+            qualified = view.qualified_name(node.func)
+            if qualified in LOOPS:
+                raise Undecidable("a loop: its carry may hold such a result")
+            if qualified not in TARGETS or TARGETS[qualified][1] and not node.keywords and len(node.args) == 1 \
+                    and type(node.args[0]) is not ast.Starred:
+                continue  # not a candidate: ``atleast_2d(x)`` with one array returns it, unchanged
+            ancestors = view.ancestors(node)
+            parent, field = ancestors[-1]
+            if type(parent) in (ast.Return, ast.Lambda):
+                raise Undecidable("a function returns the result: its callers may use it as a list")
+            if rule._in_range(TARGETS[qualified][0]) and not _never_a_list_use(ancestors):
+                raise Undecidable("the result may be used as a list")
+        return []
+
     # -- visiting ----------------------------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)
@@ -1066,6 +1098,32 @@ def _grows_itself(name: str, value: cst.BaseExpression) -> bool:
         return (is_name(value.left) and isinstance(value.right, cst.Integer)) \
             or (isinstance(value.left, cst.Integer) and is_name(value.right))
     return False
+
+
+_TARGET_FIELDS = frozenset({"targets", "target"})  # an assignment's, ``for``'s, ``with``'s or ``del``'s targets
+
+
+def _never_a_list_use(ancestors) -> bool:
+    """``_use_of_result`` gives None for a call with these ast ancestors: its parent is none of the uses it checks
+    (an attribute of ``LIST_ONLY_METHODS``, a stored or deleted item, ``+``, a comparison, an argument of a builtin
+    ``isinstance``/``type``, a binding to a name)."""
+    parent, field = ancestors[-1]
+    kind = type(parent)
+    if kind is ast.Assign:
+        return field == "value" and not any(type(target) is ast.Name for target in parent.targets)
+    if kind is ast.Attribute:
+        return parent.attr not in LIST_ONLY_METHODS
+    if kind is ast.Subscript:
+        return type(parent.ctx) is ast.Load and not any(name in _TARGET_FIELDS for _, name in ancestors)
+    if kind is ast.Call and field == "args" or kind is ast.keyword:
+        call = parent if kind is ast.Call else ancestors[-2][0]
+        return not (type(call.func) is ast.Name and call.func.id in ("isinstance", "type"))
+    return kind in _PASSIVE_PARENTS
+
+
+# Parents that hand the value on without looking at its type (``_list_use`` checks none of them).
+_PASSIVE_PARENTS = (ast.Expr, ast.Tuple, ast.List, ast.Set, ast.Starred, ast.For, ast.comprehension,
+                    ast.FormattedValue, ast.Yield, ast.YieldFrom, ast.Await, ast.Dict)
 
 
 # -- classifying one use --------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import os
 import libcst as cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
@@ -21,6 +22,9 @@ MESH_CONSTRUCTORS = MESH_FACTORIES
 DEPRECATED = "0.10.1"
 # ``jax.set_mesh`` in the top-level namespace: present in 0.7.2, absent in 0.6.2 (only ``jax.sharding.set_mesh``).
 SET_MESH_SINCE = FLOORS["jax.set_mesh"].since
+MESSAGE = (f"`with mesh:` has been deprecated since JAX {DEPRECATED} (still a `DeprecationWarning` in 0.12.0.1, to "
+           f"be removed); use `with jax.set_mesh(mesh):`, which also sets the abstract mesh and raises `ValueError` "
+           f"inside `jax.jit`")
 # Removed spellings of ``jax.sharding.Mesh`` (the catalogue gives the replacement and from when it exists).
 LEGACY_MESH = frozenset({"jax.experimental.maps.Mesh", "jax.interpreters.pxla.Mesh"})
 
@@ -40,6 +44,7 @@ class MeshContextManager(Rule):
     whole_module_strings = ("pjit",)  # a pjit kept anywhere in the module withholds the fix
     required_words = frozenset({frozenset({"jax", "Mesh"}), frozenset({"jax", "make_mesh"})})
     ast_names = MESH_CONSTRUCTORS
+    decides_from_ast = True  # where the min version withholds every fix (``findings_from_ast``)
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
@@ -513,11 +518,32 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                 return False  # an imported function or class: its result is not followed
         return self.context.inference.kind_of(node) == MESH
 
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``), where the range withholds every fix ------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_With`` reports where the min version withholds the fix (then nothing else is looked at): the
+        ``with`` items the inference knows to be a mesh without following a local binding (a call of an imported
+        constructor). An item whose kind needs the inference to follow the file's own bindings (a local name, an
+        attribute of ``self``, a call of a local function) is ``Undecidable``, and so is a file where a fix may be
+        possible."""
+        rule = view.rule(cls)
+        found = []
+        for node in walk(view, (ast.With,)):
+            for item in node.items:
+                qualified = _mesh_constructor_from_ast(view, item.context_expr)
+                if qualified is None:
+                    continue
+                withheld = floor_withheld("jax.set_mesh", rule.settings)
+                if withheld is None:
+                    raise Undecidable("`jax.set_mesh` is in range: a fix, or the block decides")
+                problem = withheld.reason + rule._legacy_advice(rule._legacy_replacement_of(qualified))
+                found.append(AstFinding(cls.code, item.context_expr, f"{MESSAGE} (no automatic fix: {problem})",
+                                        withheld=WithheldFix(problem, SET_MESH_SINCE)))
+        return found
+
     # -- the fix -------------------------------------------------------------------------------------------------
     def _report(self, with_node: cst.With, item: cst.WithItem) -> None:
-        message = (f"`with mesh:` has been deprecated since JAX {DEPRECATED} (still a `DeprecationWarning` in "
-                   f"0.12.0.1, to be removed); use `with jax.set_mesh(mesh):`, which also sets the abstract "
-                   f"mesh and raises `ValueError` inside `jax.jit`")
+        message = MESSAGE
         problem, edits = self._edits(item)
         needs = SET_MESH_SINCE if problem is not None and edits is None else None
         if problem is None and self._runs_pjit_with_specs(with_node):
@@ -562,7 +588,10 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         """Where the unsafe fix is withheld, the safe part of it: ``maps.Mesh(...)`` (removed) becomes
         ``jax.sharding.Mesh(...)``, still entered as the legacy context manager. JAX101 offers that edit as its safe
         fix (one fix, not two findings with the same edit); this says it applies here."""
-        replacement = self._legacy_mesh_replacement(item.item)
+        return self._legacy_advice(self._legacy_mesh_replacement(item.item))
+
+    @staticmethod
+    def _legacy_advice(replacement: str | None) -> str:
         if replacement is None:
             return ""
         return f"; the safe rewrite `with {replacement}(...):` (JAX101's fix) keeps the legacy context and works"
@@ -571,7 +600,10 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         """``jax.sharding.Mesh`` for a call of a removed spelling (``jax.experimental.maps.Mesh``), else None."""
         if not isinstance(node, cst.Call):
             return None
-        qualified = self.qualified_name(node.func)
+        return self._legacy_replacement_of(self.qualified_name(node.func))
+
+    def _legacy_replacement_of(self, qualified: str | None) -> str | None:
+        """The replacement of a removed spelling of the Mesh class (``qualified``: the callee), else None."""
         if qualified is None or qualified not in LEGACY_MESH:
             return None
         from jaxlint.catalogue import load
@@ -645,6 +677,32 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                 index = position
                 break
         return InsertBefore(body[index], f"import jax{newline}")
+
+
+def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None:
+    """The mesh constructor a ``with`` item calls (``_is_mesh`` answers True), or None where it answers False;
+    ``Undecidable`` where the inference would follow a binding of the file."""
+    kind = type(expression)
+    if kind is ast.NamedExpr:
+        raise Undecidable("a `with` item bound by `:=`")
+    if kind not in (ast.Call, ast.Name, ast.Attribute):
+        return None  # a subscript, a literal...: never a mesh to the inference
+    func = expression.func if kind is ast.Call else expression
+    root = func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name:
+        if kind is ast.Attribute:
+            raise Undecidable("an attribute of a computed value")
+        return None  # ``f()()``, ``a[0]()``: the inference gives no mesh
+    if view.star_import or view.may_import(root.id):
+        qualified = view.qualified_name(func)  # an imported name: only a constructor's call is a mesh
+        return qualified if kind is ast.Call and qualified in MESH_CONSTRUCTORS else None
+    if kind is ast.Attribute:
+        raise Undecidable("an attribute the inference follows (`self.mesh`)")
+    if type(func) is ast.Name and view.bound_in_file(func.id):
+        raise Undecidable("a name bound in the file: the inference follows it")
+    return None  # bound nowhere (or a method of a local value): unknown to the inference, never a mesh
 
 
 def _small(statement: cst.CSTNode) -> list[cst.BaseSmallStatement]:

@@ -1,0 +1,171 @@
+"""JAX101/JAX402's findings from the ast gate's tree (``jaxlint.lint.ast_findings``), for files where none has a fix.
+
+Mirrors ``CatalogueSymbolRule``'s three visits (attribute chains, ``import``, ``from ... import``) and answers with
+the rule's own lookups, messages, details and withheld fixes (an instance of the rule reads them). A site whose
+finding may carry a fix, or whose finding needs libcst to know (a special rewrite, a name imported in a ``try``,
+a ``positional-call`` entry, an unused import of a removed module), is ``Undecidable``: the file goes to libcst.
+"""
+from __future__ import annotations
+
+import ast
+
+from jaxlint.analysis import unused_imports
+from jaxlint.catalogue import Entry
+from jaxlint.catalogue import rewrites as catalogue_rewrites
+from jaxlint.catalogue.floors import call_limit_problem
+from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.diagnostics import WithheldFix
+
+_TRIES = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
+_TYPE_CHECKS = frozenset({"isinstance", "issubclass"})
+
+
+def findings(rule_class, view: AstView) -> list[AstFinding]:
+    """What ``rule_class`` (a ``CatalogueSymbolRule``) reports on the view's file, or ``Undecidable``."""
+    rule = view.rule(rule_class)
+    found: list[AstFinding] = []
+    for node in walk(view, (ast.Import, ast.ImportFrom, ast.Attribute)):
+        kind = type(node)
+        if kind is ast.Import:
+            found += _import(rule, node)
+        elif kind is ast.ImportFrom:
+            found += _import_from(rule, view, node)
+        else:
+            finding = _attribute(rule, view, node)
+            if finding is not None:
+                found.append(finding)
+    return found
+
+
+# -- attribute chains (``visit_Attribute``) -----------------------------------------------------------------------
+def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
+    parent, field = view.parent(node)
+    if type(parent) is ast.Attribute and field == "value":
+        return None  # an inner prefix: the chain is handled at its outermost attribute
+    chain: list[tuple[ast.Attribute, str]] = []
+    root: ast.AST = node
+    while type(root) is ast.Attribute:
+        chain.append((root, root.attr))
+        root = root.value
+    if type(root) is not ast.Name or not (view.star_import or any(
+            bound.startswith(rule.ROOTS) for bound in view.may_import(root.id))):
+        return None  # the resolver qualifies the root to nothing under the catalogue's packages
+    root_q = view.qualified_name(root)
+    site = rule.chosen_site(root_q, chain) if root_q is not None else None
+    if site is None:
+        return None
+    site_node, entry = site
+    outermost = site_node is node
+    ancestors = view.ancestors(node)
+    if entry.fix in catalogue_rewrites.KINDS:
+        if not outermost:
+            return _finding(rule, site_node, entry, f"`{entry.name}` is used through an attribute of it")
+        if entry.fix == "array-type":
+            return _array_type(rule, node, entry, ancestors)
+        if entry.fix != "annotation-type" or view.in_annotation(ancestors):
+            raise Undecidable("a special rewrite")
+    rep = entry.safe_replacement(rule.settings.min_version)
+    if rep and entry.fix == POSITIONAL_CALL:
+        raise Undecidable("a positional-call rename: may have a fix")
+    withheld = None if rep else rule._range_withheld(entry)
+    not_fixed = None
+    written = rep or (entry.fix_floor() or (None,))[0]
+    if written and outermost and type(parent) is ast.Call and field == "func" and not _has_star(parent):
+        not_fixed = call_limit_problem(written, len(parent.args), rule.settings.target_version)
+        if not_fixed:
+            rep, withheld = None, WithheldFix(not_fixed)  # the renamed call would fail too: no fix
+    if rep:
+        raise Undecidable("a rename: may have a fix")
+    return _finding(rule, site_node, entry, not_fixed, withheld)
+
+
+def _array_type(rule, node: ast.Attribute, entry: Entry, ancestors) -> AstFinding:
+    """``catalogue.rewrites._array_type`` where it gives no fix: outside annotations and type checks."""
+    replacement = entry.safe_replacement(rule.settings.min_version)
+    if replacement is None:
+        return _finding(rule, node, entry, f"`{entry.replacement}` needs JAX {entry.replacement_since}")
+    if AstView.in_annotation(ancestors) or any(
+            type(ancestor) is ast.Call and type(ancestor.func) is ast.Name and ancestor.func.id in _TYPE_CHECKS
+            for ancestor, _ in ancestors):
+        raise Undecidable("an annotation or a type check: may have a fix")
+    return _finding(rule, node, entry, f"`{replacement}` is another class: only annotations and isinstance checks "
+                                       f"are rewritten")
+
+
+def _finding(rule, node: ast.AST, entry: Entry, not_fixed: str | None = None,
+             withheld: WithheldFix | None = None) -> AstFinding:
+    return AstFinding(rule.code, node, rule._message(entry, shown=entry.name), rule._detail(entry, not_fixed),
+                      withheld)
+
+
+def _has_star(call: ast.Call) -> bool:
+    return any(type(arg) is ast.Starred for arg in call.args) or any(kw.arg is None for kw in call.keywords)
+
+
+# -- import statements (``visit_Import``, ``visit_ImportFrom``) ---------------------------------------------------
+def _import(rule, node: ast.Import) -> list[AstFinding]:
+    found = []
+    for alias in node.names:
+        full = alias.name
+        entry = rule._entry(rule.catalogue.module_of(full)) if full.startswith(rule.ROOTS) else None
+        if entry is None:
+            continue
+        if entry.name in DELETE_IMPORT:
+            raise Undecidable("an import the fix deletes")
+        own_module = entry.kind == "module" and full == entry.name
+        if own_module and entry.safe_replacement(rule.settings.min_version):
+            raise Undecidable("a renamed module: a fix")
+        withheld = rule._range_withheld(entry) if own_module else None
+        found.append(AstFinding(rule.code, node, rule._message(entry, shown=full), rule._detail(entry), withheld))
+    return found
+
+
+def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
+    if node.level or node.module is None or not node.module.startswith(rule.ROOTS):
+        return []
+    module = node.module
+    names = None if any(alias.name == "*" for alias in node.names) else [alias.name for alias in node.names]
+    catalogue = rule.catalogue
+    mod_entry = rule._entry(catalogue.module_of(module))
+    if mod_entry is not None and not (names is not None and all(
+            rule._entry(catalogue.symbol(f"{module}.{name}")) is not None for name in names)):
+        if mod_entry.name in DELETE_IMPORT or catalogue_rewrites.names_survive(mod_entry, names) or (
+                module == mod_entry.name and mod_entry.safe_replacement(rule.settings.min_version)):
+            raise Undecidable("a module import with a fix")
+        withheld = rule._range_withheld(mod_entry) if module == mod_entry.name else None
+        return [AstFinding(rule.code, node, rule._message(mod_entry, shown=module), rule._detail(mod_entry),
+                           withheld)]
+    if names is None:
+        return []
+    found: list[Entry] = []
+    bound: list[str] = []  # the local names of the found imports
+    for alias in node.names:
+        name = alias.name
+        qualified = f"{module}.{name}"
+        sub = catalogue.module(qualified)
+        entry = rule._entry(sub) if sub is not None and not sub.attribute_survives else None
+        entry = entry or rule._entry(catalogue.symbol(qualified))
+        if entry is not None:
+            found.append(entry)
+            bound.append(alias.asname or name)
+    if not found:
+        return []
+    if any(type(ancestor) in _TRIES and field == "body" and any(_does_nothing(handler.body)
+                                                                for handler in ancestor.handlers)
+           for ancestor, field in view.ancestors(node)):
+        raise Undecidable("an import in a `try` whose `except` may bind nothing: its uses may be reported")
+    min_version = rule.settings.min_version
+    if any(entry.fix == POSITIONAL_CALL or entry.safe_replacement(min_version) for entry in found):
+        raise Undecidable("a rename: may have a fix")
+    if all(entry.kind == "module" for entry in found) and not view.path.endswith("__init__.py") and all(
+            unused_imports.is_unreferenced(view.file_text, local) for local in bound):
+        raise Undecidable("an unused import: the fix removes it")
+    message = rule._message(found[0]) if len(found) == 1 else rule._grouped_message([(e, None) for e in found])
+    detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
+    return [AstFinding(rule.code, node, message, detail, rule._range_withheld(*found))]
+
+
+def _does_nothing(body: list[ast.stmt]) -> bool:
+    """Over-approximates ``context.silent_import_guard``'s handler that binds nothing (``pass``, ``...``, a call)."""
+    return all(type(statement) is ast.Pass or type(statement) is ast.Expr for statement in body)
