@@ -26,11 +26,12 @@ from __future__ import annotations
 import io
 import marshal
 import os
+import stat
 import sys
 import time
 import zlib
 
-FORMAT = 1
+FORMAT = 2
 MAX_MANIFESTS = 64
 # As the results cache's (``project.cache.RACY_NS``): file systems' timestamps can be as coarse as 2 s.
 RACY_NS = 2_000_000_000
@@ -75,11 +76,20 @@ def _manifest_path(invocation: tuple) -> str:
 _stat, _lstat, _scandir, _listdir, _open = os.stat, os.lstat, os.scandir, os.listdir, io.open
 
 
-def _stamp(path: str, follow: bool = True):
+def _stamp(path: str, follow: bool = True, listing: bool = False):
+    """What must be unchanged: a listed folder's times (an entry added, removed or renamed moves them), a file's size
+    and times; of a folder only ``stat``-ed (does it exist, is it a folder or a link), its mode and inode: its times
+    move whenever anything is written in it (``/tmp``, a home folder), which says nothing about what was read."""
     try:
         status = _stat(path) if follow else _lstat(path)
     except (OSError, ValueError):
         return None
+    return _stamp_of(status, listing)
+
+
+def _stamp_of(status: os.stat_result, listing: bool):
+    if not listing and stat.S_ISDIR(status.st_mode):
+        return (status.st_mode, status.st_ino)
     return (status.st_mode, status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
@@ -95,8 +105,8 @@ def replayed() -> int | None:
             manifest = marshal.loads(handle.read())
         if not isinstance(manifest, dict) or manifest.get("invocation") != invocation:
             return None
-        for path, follow, stamp in manifest["stamps"]:
-            if _stamp(path, follow) != stamp:
+        for path, follow, listing, stamp in manifest["stamps"]:
+            if _stamp(path, follow, listing) != stamp:
                 return None
         for folder, identity in manifest["cache_folders"]:
             with open(os.path.join(folder, ID_FILE), "rb") as handle:
@@ -157,7 +167,8 @@ class Recorder:
         self.started = time.time_ns()
         self.invocation = _invocation()
         self._originals: list = []
-        self.stamps: dict[tuple[str, bool], object] = {}  # (absolute path, follows links) -> stamp when first read
+        # (absolute path, follows links, listed) -> its stamp when first read
+        self.stamps: dict[tuple[str, bool, bool], object] = {}
         self.written: set[str] = set()
         self.output: list[tuple[int, bytes]] = []
         self.reports: list[tuple[str, bytes]] = []
@@ -193,16 +204,16 @@ class Recorder:
         self._originals = []
 
     # what the check reads
-    def _note(self, path, follow: bool = True, stamp=False) -> None:
+    def _note(self, path, follow: bool = True, stamp=False, listing: bool = False) -> None:
         if isinstance(path, int):
             return
         try:
             path = os.path.abspath(os.fsdecode(path if path is not None else "."))
         except (TypeError, ValueError):
             return
-        key = (path, follow)
+        key = (path, follow, listing)
         if key not in self.stamps:
-            self.stamps[key] = _stamp(path, follow) if stamp is False else stamp
+            self.stamps[key] = _stamp(path, follow, listing) if stamp is False else stamp
 
     def _open(self, file, mode="r", *args, **kwargs):
         if not isinstance(file, int):
@@ -216,11 +227,11 @@ class Recorder:
         return _open(file, mode, *args, **kwargs)
 
     def _scandir(self, path="."):
-        self._note(path)
+        self._note(path, listing=True)
         return _scandir(path)
 
     def _listdir(self, path="."):
-        self._note(path)
+        self._note(path, listing=True)
         return _listdir(path)
 
     def _stat(self, path, *, dir_fd=None, follow_symlinks=True):
@@ -231,8 +242,7 @@ class Recorder:
                 self._note(path, follow_symlinks, None)
             raise
         if dir_fd is None:
-            self._note(path, follow_symlinks, (status.st_mode, status.st_size, status.st_mtime_ns,
-                                               status.st_ctime_ns, status.st_ino))
+            self._note(path, follow_symlinks, _stamp_of(status, False))
         return status
 
     def _lstat(self, path, *, dir_fd=None):
@@ -243,6 +253,11 @@ class Recorder:
         """The files the check will lint, stamped before they are read (workers read them, not this process)."""
         for path in paths:
             self._note(path)
+
+    def note_listings(self, folders) -> None:
+        """Folders whose entries the workers may ask about (``stat`` there is not seen here)."""
+        for folder in folders:
+            self._note(folder, listing=True)
 
     def uses_cache_folder(self, folder) -> None:
         """A results cache folder of the check: its files are not inputs, but it must still exist."""
@@ -263,21 +278,21 @@ class Recorder:
             return
         for entry in sys.path:  # installed packages: an upgrade changes these folders' listings
             if entry:
-                self._note(entry)
+                self._note(entry, listing=True)
         self._restore()
         # jaxlint's own cache folder holds the manifests and the catalogue's copy (the engine fingerprint covers it)
         skipped = tuple(os.path.join(folder, "") for folder in [os.path.dirname(manifest_folder()),
                                                                 *self.cache_folders])
         newest_allowed = self.started - int(os.environ.get("JAXLINT_REPLAY_RACY_NS", RACY_NS))  # tests set 0
         stamps = []
-        for (path, follow), stamp in self.stamps.items():
+        for (path, follow, listing), stamp in self.stamps.items():
             if path in self.written or path.startswith(skipped) or os.path.join(path, "") in skipped:
                 continue
-            if _stamp(path, follow) != stamp:
+            if _stamp(path, follow, listing) != stamp:
                 return  # changed while the check ran
-            if stamp is not None and max(stamp[2], stamp[3]) >= newest_allowed:
+            if stamp is not None and len(stamp) > 2 and max(stamp[2], stamp[3]) >= newest_allowed:
                 return  # too recent to trust
-            stamps.append((path, follow, stamp))
+            stamps.append((path, follow, listing, stamp))
         from jaxlint.project.fingerprint import engine_fingerprint
 
         try:

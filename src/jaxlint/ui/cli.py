@@ -225,7 +225,7 @@ def _record_inputs(files: list, mode: Mode, no_cache: bool, cache_dir: Path | No
 
     recorder = replay.RECORDER
     recorder.note_files(file.path for file in files)
-    recorder.note_files({folder for file in files for folder in (file.path.parent, file.settings.root)})
+    recorder.note_listings({folder for file in files for folder in (file.path.parent, file.settings.root)})
     for folders in {file.settings.extend_rules for file in files}:
         fingerprint(folders)  # reads each rule file here, where the recorder sees it
     for folder in {cache_dir if cache_dir is not None else file.settings.root / CACHE_DIR_NAME for file in files}:
