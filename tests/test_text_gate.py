@@ -259,3 +259,68 @@ def test_bounded_scans_answer_maybe():
 ])
 def test_calls_read_across_lines_and_brackets(source, expected):
     assert TextFacts(source).may_call_with_more_than("jax.numpy.array", 2) is expected
+
+
+# -- answered without reading the imports (issue 27: the text gate's CPU) ------------------------------------------
+def test_may_import_skips_the_imports_when_a_module_part_is_not_a_word():
+    from jaxlint.lint.text_gate import module_parts
+
+    modules = frozenset({"jax.experimental.maps", "jax.experimental.maps.xmap"})
+    assert module_parts(modules) == (frozenset({"jax", "experimental", "maps"}),)  # the larger set is implied
+    source = "import jax.experimental\nfrom jax.experimental import pjit\n"
+    facts = TextFacts(source)
+    assert not facts.may_import(modules, Scan(source).words)
+    assert facts._imports is None  # ``maps`` is no word of the file: no import can name the module
+    # with every part among the words, the imports are read (and decide)
+    for source, expected in [("from jax.experimental import maps\n", True),
+                             ("import jax.experimental.maps as m\n", True),
+                             ("import jax.experimental  # maps\nmaps = 1\n", False)]:
+        facts = TextFacts(source)
+        assert facts.may_import(modules, Scan(source).words) is expected, source
+        assert facts._imports is not None
+    # without words, as before: the imports decide
+    assert TextFacts("from jax.experimental import maps\n").may_import(modules)
+
+
+def test_may_import_skip_agrees_with_the_imports_on_every_example():
+    from jaxlint.catalogue.symbols import CatalogueSymbolRule
+
+    modules = CatalogueSymbolRule.ast_modules
+    for name, source in SOURCES + [(case, case) for case in LAYOUT_CASES]:
+        words = Scan(source).words
+        assert TextFacts(source).may_import(modules, words) == TextFacts(source).may_import(modules), name
+
+
+def test_refers_to_any_reads_the_imports_only_for_a_name_the_words_spell():
+    from jaxlint.lint.text_gate import names_by_last
+
+    by_last = names_by_last(frozenset({"jax.tree_map", "jax.experimental.maps.xmap"}))
+    source = "import jax\nx = jax.tree_util.tree_leaves(t)\n"  # no ``tree_map``, no ``xmap``
+    facts = TextFacts(source)
+    assert not facts.refers_to_any(by_last, Scan(source).words)
+    assert facts._imports is None
+    source = "from jax import tree_map\n"
+    facts = TextFacts(source)
+    assert facts.refers_to_any(by_last, Scan(source).words)
+
+
+def test_refers_to_any_answers_a_repeated_question_once(monkeypatch):
+    from jaxlint.lint.text_gate import names_by_last
+
+    calls = []
+    original = TextFacts._refers_to_any
+
+    def counted(self, by_last, words):
+        calls.append(by_last)
+        return original(self, by_last, words)
+
+    monkeypatch.setattr(TextFacts, "_refers_to_any", counted)
+    source = "import jax\nx = jax.tree_map(f, t)\n"
+    facts, words = TextFacts(source), Scan(source).words
+    rules = [rule for rule in all_rules() if rule.code in ("JAX101", "JAX402")]
+    assert len(rules) == 2 and all(rule.may_match_text(facts, words) for rule in rules)
+    assert len(calls) == 1  # JAX101 and JAX402 share their names: the second asks the cache
+    # another table, or other words, are answered afresh
+    assert facts.refers_to_any(names_by_last(frozenset({"jax.numpy.foo"})), words) is False
+    assert facts.refers_to_any(names_by_last(rules[0].ast_names), set(words) - {"tree_map"}) is False
+    assert len(calls) == 3

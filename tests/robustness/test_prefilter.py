@@ -86,3 +86,43 @@ def test_found_triggers_are_exactly_the_substrings(trigger_lists, text):
              for index, triggers in enumerate(trigger_lists)]
     found = frozenset(_triggers_in(text, _prefilter_for(tuple(rules))))
     assert found == {trigger for triggers in trigger_lists for trigger in triggers if trigger in text}
+
+
+# Word-character triggers are searched for among the file's distinct words (``Scan.joined_words``) when the file is
+# split into words anyway: the same triggers must be found, also next to non-ASCII characters and punctuation.
+_TEXT_PIECES = st.sampled_from(["jax", "jax_a", "ab", "_", "x", "é", "a", ".", "(", ")", " ", "\n", "b1", ".b(", "ß"])
+_TRIGGERS = st.sampled_from(["jax_a", "jax_ab", "ab", "b1", "a", "x", "_", ".b(", "é", "jaxé", "jax", "b"])
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_TRIGGERS, max_size=4), min_size=1, max_size=3),
+       st.lists(st.sets(st.sampled_from(["jax", "ab", "b1", "x"]), min_size=1).map(frozenset), max_size=3),
+       st.lists(_TEXT_PIECES, max_size=24).map("".join))
+def test_rules_found_among_the_words_are_those_of_the_text(trigger_lists, word_sets, text):
+    import re
+
+    from jaxlint.lint.prefilter import Scan, rules_matching_scan
+
+    word_sets = [required | {"jax"} for required in word_sets]  # a shared word, as the real rules have
+    rules = [type(f"Fake{index}", (_Fake,), {"triggers": tuple(triggers),
+                                             "required_words": frozenset(word_sets[index:index + 1])})
+             for index, triggers in enumerate(trigger_lists)]
+    words = set(re.findall(r"[A-Za-z0-9_]+", text))
+    expected = [rule for rule in rules if any(trigger in text for trigger in rule.triggers)
+                or any(required <= words for required in rule.required_words)]
+    assert rules_matching_scan(Scan(text), rules) == expected
+
+
+def test_joined_words_hold_every_word_trigger_of_the_text():
+    from jaxlint.lint.prefilter import Scan, _prefilter_for, _triggers_in
+
+    rules = [type("Fake", (_Fake,), {"triggers": ("jax_enable_x64", "take_along_axis", ".device()"),
+                                     "required_words": frozenset({frozenset({"jax"})})})]
+    text = "import jax\nflags.xjax_enable_x64é = 1  # x.device()\n"
+    scan = Scan(text)
+    assert "jax_enable_x64" not in scan.words and "xjax_enable_x64" in scan.words  # inside a word only
+    assert len(scan.joined_words) < len(text)
+    prefilter = _prefilter_for(tuple(rules))
+    found = frozenset(_triggers_in(text, prefilter, scan.joined_words))
+    assert found == {"jax_enable_x64", ".device()"}  # ``.device()`` is not made of word characters: the text
+    assert "take_along_axis" not in found

@@ -116,7 +116,7 @@ class CatalogueSymbolRule(Rule):
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        return facts.may_import(cls.ast_modules) or super().may_match_text(facts, words)
+        return facts.may_import(cls.ast_modules, words) or super().may_match_text(facts, words)
 
     def __init__(self, context) -> None:
         super().__init__(context)

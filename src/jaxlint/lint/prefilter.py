@@ -49,6 +49,16 @@ class Scan:
     def __init__(self, source: str) -> None:
         self.source = source
         self._words: set[str] | None = None
+        self._joined: str | None = None
+
+    @property
+    def joined_words(self) -> str:
+        """The distinct words, space-separated: a quarter of the text's length. A trigger made of word characters
+        occurs in the text exactly when it occurs in a word (its characters lie within one run of word characters),
+        so exactly when it occurs here."""
+        if self._joined is None:
+            self._joined = " ".join(self.words)
+        return self._joined
 
     @property
     def words(self) -> set[str]:
@@ -65,6 +75,7 @@ class _TriggerGroup:
 
     guard: str
     triggers: tuple[str, ...]
+    in_words: bool  # every trigger is ASCII word characters only: it may be searched for among the joined words
     # A large group (JAX102's sixty option names) is not searched trigger by trigger: each place the guard occurs
     # is looked up by its first ``width`` characters (the shortest trigger's length).
     width: int
@@ -92,7 +103,13 @@ def _trigger_group(guard: str, triggers: list[str]) -> _TriggerGroup:
     by_prefix: dict[str, list[str]] = {}
     for trigger in triggers:
         by_prefix.setdefault(trigger[:width], []).append(trigger)
-    return _TriggerGroup(guard, tuple(triggers), width, {key: tuple(group) for key, group in by_prefix.items()})
+    in_words = all(trigger and trigger.isascii() and (trigger.isalnum() or set(trigger) <= _WORD_CHARS)
+                   for trigger in triggers)
+    return _TriggerGroup(guard, tuple(triggers), in_words, width,
+                         {key: tuple(group) for key, group in by_prefix.items()})
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 @dataclass(frozen=True)
@@ -103,9 +120,12 @@ class _Prefilter:
     keys: frozenset[str] = frozenset()  # the index's keys, as a set (``words & keys`` walks the smaller one)
 
 
-def _triggers_in(source: str, prefilter: _Prefilter):
-    """The triggers that occur in ``source`` (a trigger may come more than once)."""
-    return (trigger for group in prefilter.guarded for trigger in group.found_in(source))
+def _triggers_in(source: str, prefilter: _Prefilter, words: str | None = None):
+    """The triggers that occur in ``source`` (a trigger may come more than once). ``words``: the scan's
+    ``joined_words``, searched instead of the text for the groups of word-character triggers (exact, and a quarter
+    of the text's length)."""
+    return (trigger for group in prefilter.guarded
+            for trigger in group.found_in(words if words is not None and group.in_words else source))
 
 
 def _combined_match(scan: Scan, rules: Sequence[type[WordRule]]) -> bool:
@@ -114,9 +134,19 @@ def _combined_match(scan: Scan, rules: Sequence[type[WordRule]]) -> bool:
     return next(_triggers_in(scan.source, prefilter), None) is not None or _has_word_set(scan, prefilter)
 
 
+def _words_wanted(scan: Scan, prefilter: _Prefilter) -> bool:
+    """Whether ``_has_word_set`` would split the file into words anyway (it does for nearly every file that spells
+    ``jax``): then the triggers are searched for among the words."""
+    if scan._words is not None:
+        return True
+    index = prefilter.index
+    return bool(index) and "" not in index and all(word in scan.source for word in prefilter.shared)
+
+
 def rules_matching_scan(scan: Scan, rules: Sequence[type[WordRule]]) -> list[type[WordRule]]:
     prefilter = _prefilter_for(tuple(rules))
-    found = frozenset(_triggers_in(scan.source, prefilter))
+    words = scan.joined_words if _words_wanted(scan, prefilter) else None
+    found = frozenset(_triggers_in(scan.source, prefilter, words))
     if not found and not _has_word_set(scan, prefilter):
         return []
     return [rule for rule in rules if not found.isdisjoint(rule.triggers)

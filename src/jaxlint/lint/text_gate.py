@@ -45,7 +45,6 @@ import keyword
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
 
 from jaxlint.lint import code_map
 from jaxlint.lint.code_map import is_word_char
@@ -256,6 +255,9 @@ class TextFacts:
         self._occurrences: dict[str, list[tuple[int, str]]] = {}
         self._code_map: code_map.CodeMap | None | bool = False  # False: not scanned yet; None: not readable
         self._refined: dict[int, str] = {}
+        # Answers per name table and per module set: JAX101 and JAX402 ask the same questions of every file.
+        self._refers: dict[int, tuple[NamesByLast, set[str], bool]] = {}
+        self._may_import: dict[frozenset[str], bool] = {}
 
     @property
     def imports(self) -> TextImports:
@@ -274,9 +276,19 @@ class TextFacts:
                                            for start in _whole_word_starts(source, word)]
         return found
 
-    def may_import(self, modules: Iterable[str]) -> bool:
-        """Whether an import statement may mention one of ``modules`` (or a module under it)."""
-        return not self.imports.import_names.isdisjoint(modules)
+    def may_import(self, modules: frozenset[str], words: set[str] | None = None) -> bool:
+        """Whether an import statement may mention one of ``modules`` (or a module under it). ``words``: the file's
+        ASCII words (``prefilter.Scan.words``); a module whose dotted parts are not all among them cannot be among
+        the imports (each part is a whole word of an import statement), so a file that spells no module's parts
+        is answered without reading its imports."""
+        if words is not None and not any(parts <= words for parts in module_parts(modules)):
+            return False
+        try:
+            return self._may_import[modules]
+        except KeyError:
+            pass
+        answer = self._may_import[modules] = not self.imports.import_names.isdisjoint(modules)
+        return answer
 
     def may_refer(self, qualified: str) -> bool:
         """Whether the ast gate could count ``qualified`` as referenced (False only when it cannot)."""
@@ -379,13 +391,23 @@ class TextFacts:
         """``may_refer`` for any of the names (indexed by last component), looking only at words the file has.
         A common last word (``sum``) stands for dozens of names: each is first tried against the distinct contexts
         of the word, and read occurrence by occurrence only when one of them lets it through."""
-        import_names = self.imports.import_names
+        cached = self._refers.get(id(by_last))
+        # the entry holds ``by_last`` and ``words`` themselves: their ids cannot be reused while it lives
+        if cached is not None and cached[0] is by_last and cached[1] is words:
+            return cached[2]
+        answer = self._refers_to_any(by_last, words)
+        self._refers[id(by_last)] = (by_last, words, answer)
+        return answer
+
+    def _refers_to_any(self, by_last: "NamesByLast", words: set[str]) -> bool:
         for last in words & by_last.lasts:
             # A qualified name is only ever built from what imports and attribute chains spell: a name one of whose
             # components the file never spells (``jax.experimental.ode.f`` without ``ode``) cannot be referenced.
             names = [name for name in by_last.index[last] if by_last.parts[name] <= words]
             if not names:
                 continue
+            # the imports are read only once a name survives: most files are answered from their words alone
+            import_names = self.imports.import_names
             if any(not name.rpartition(".")[0] or name in import_names for name in names):
                 return True
             contexts = {context for _, context in self.occurrences(last)}
@@ -615,3 +637,15 @@ def names_by_last(names: frozenset[str]) -> NamesByLast:
     for name in names:
         index.setdefault(name.rpartition(".")[2], []).append(name)
     return NamesByLast(index, frozenset(index), {name: frozenset(name.split(".")) for name in names})
+
+
+@lru_cache(maxsize=None)
+def module_parts(modules: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """The dotted parts of each of ``modules``, without a set that holds another one (``may_import`` asks whether
+    any of them lies within the file's words, which a smaller set answers for every larger one)."""
+    sets = sorted({frozenset(module.split(".")) for module in modules}, key=len)
+    minimal: list[frozenset[str]] = []
+    for parts in sets:
+        if not any(kept <= parts for kept in minimal):
+            minimal.append(parts)
+    return tuple(minimal)
