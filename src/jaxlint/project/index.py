@@ -1,6 +1,6 @@
 """Project-level facts: the first analysis that crosses modules (bump-pydantic's shape, see DESIGN.md).
 
-A serial pass over every file of a run (``build_index``) collects each module's facts (``module_facts``): its
+A pass over every file of a run (``build_index``) collects each module's facts (``module_facts``): its
 imports, whether it reads the legacy ``thread_resources``, runs a ``pjit`` with (maybe) ``PartitionSpec`` shardings,
 and which classes define ``*_shardings_hlo`` attributes. The runner makes the index *active* before the files are
 linted (worker processes inherit it, or receive it), and rules ask it about the names their file imports:
@@ -16,7 +16,9 @@ when several files match, the ones nearest the importer (longest common folder) 
 from the importer's folder.
 
 Cached next to the results (``index-<engine fingerprint>.json``), as plain JSON: per file its size, modification
-time, content hash and facts. A file whose size and time are unchanged is not read again.
+time, content hash and facts. A file whose size and time are unchanged is not read again. A cold run (no cached
+result could hit) skips the serial pass: its workers compute each module's facts from the bytes they lint and read
+the others' on first use, as without a cache, and ``complete_index`` computes the digest and writes the cache.
 """
 from __future__ import annotations
 
