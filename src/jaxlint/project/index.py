@@ -1,6 +1,6 @@
 """Project-level facts: the first analysis that crosses modules (bump-pydantic's shape, see DESIGN.md).
 
-A serial pass over every file of a run (``build_index``) collects each module's facts (``module_facts``): its
+A pass over every file of a run (``build_index``) collects each module's facts (``module_facts``): its
 imports, whether it reads the legacy ``thread_resources``, runs a ``pjit`` with (maybe) ``PartitionSpec`` shardings,
 and which classes define ``*_shardings_hlo`` attributes. The runner makes the index *active* before the files are
 linted (worker processes inherit it, or receive it), and rules ask it about the names their file imports:
@@ -16,7 +16,9 @@ when several files match, the ones nearest the importer (longest common folder) 
 from the importer's folder.
 
 Cached next to the results (``index-<engine fingerprint>.json``), as plain JSON: per file its size, modification
-time, content hash and facts. A file whose size and time are unchanged is not read again.
+time, content hash and facts. A file whose size and time are unchanged is not read again. A cold run (no cached
+result could hit) skips the serial pass: its workers compute each module's facts from the bytes they lint and read
+the others' on first use, as without a cache, and ``complete_index`` computes the digest and writes the cache.
 """
 from __future__ import annotations
 
@@ -49,6 +51,8 @@ class ProjectIndex:
     _by_suffix: dict[str, list[str]] | None = None
     _nearest: dict[tuple[str, str], str] = field(default_factory=dict)
     _digest: str | None = None
+    # A cold run with a cache (``track_reads``): the facts read from disk here, which the results depend on.
+    _reads: dict[str, Facts] | None = None
 
     def facts_of(self, path: str) -> Facts | None:
         if path not in self.paths:
@@ -61,7 +65,26 @@ class ProjectIndex:
             except OSError:
                 facts = module_facts(b"")
             self.facts[path] = facts
+            if self._reads is not None:
+                self._reads[path] = facts
         return facts
+
+    def track_reads(self) -> None:
+        """Record every module's facts read from disk from now on (``take_reads``): a cold run caches a result only
+        if what its process read equals the facts the project digest is computed from."""
+        self._reads = {}
+
+    def take_reads(self) -> dict[str, Facts]:
+        """The facts read from disk since the last call (the searches remember what they found from them)."""
+        reads = self._reads or {}
+        if self._reads is not None:
+            self._reads = {}
+        return reads
+
+    def install(self, path: str, facts: Facts) -> None:
+        """A module's facts, computed by its own worker from the bytes it hashed (so not read again here)."""
+        if path in self.paths:
+            self.facts[path] = facts
 
     # -- queries -------------------------------------------------------------------------------------------------
     def resolve(self, importer: str, level: int, module: str, name: str | None = None) -> str | None:
@@ -280,6 +303,26 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
     if changed or len(entries) != len(cached) or digest != stored_digest:
         _save(cache_file, {**cached, **entries}, digest)
     return index
+
+
+def complete_index(paths: frozenset[str], facts: dict[str, Facts], entries: dict[str, list],
+                   cache_directory: Path) -> ProjectIndex:
+    """A cold run's index once every worker has returned its module's facts (``facts``; any module missing is read
+    now) and ``entries`` for the index cache (``[size, time or None, hash, facts]``, as ``build_index`` writes
+    them): computes the project digest once, and caches the facts and the digest for the next, warm run."""
+    from jaxlint.project.cache import engine_fingerprint
+
+    index = ProjectIndex(paths, dict(facts))
+    key = index.facts_key()  # reads the missing modules
+    cache_file = cache_directory / f"index-{engine_fingerprint()}.json"
+    cached, _ = _load(cache_file)
+    _save(cache_file, {**cached, **entries}, [key, index.digest()])
+    return index
+
+
+def is_module(path: str) -> bool:
+    """Whether a file of the run is a module of the index (``.py``/``.pyi``: notebooks are never imported)."""
+    return _is_module(path)
 
 
 def _is_module(path: str) -> bool:

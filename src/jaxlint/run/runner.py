@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, file_stamp, findings_of,
                                    settings_fingerprint, trusted_stamp)
-from jaxlint.project.index import activated, build_index, set_active
+from jaxlint.project.index import active_index, activated, build_index, complete_index, is_module, set_active
+from jaxlint.project.module_facts import module_facts
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
 from jaxlint.run.progress import progress_bar
 from jaxlint.run.results import FileResult, Mode, unwritten
@@ -57,46 +58,116 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
     ``jobs`` worker processes (default: the number of cores), or run here when there are few of them or one job.
     """
     files = list(files)
+    paths = [file.path for file in files]
+    if not use_cache or not files:
+        with activated(build_index(paths)):  # facts read lazily, by the workers, for the modules their files reach
+            return _run_files(files, mode, unsafe, jobs, None, "")
+    caches = _RunCaches(files, cache_dir)
+    index_cache = Path(cache_dir) if cache_dir is not None else files[0].settings.root / CACHE_DIR_NAME
+    if mode is not Mode.FIX and not any(map(caches.may_hit, range(len(files)), files)):
+        # A cold run: no entry can hit, so the project digest (which needs every module's facts) can wait. Each
+        # worker computes its own module's facts from the bytes it reads anyway; the digest is computed at the end.
+        # Not for --fix: a fix rewrites modules that other workers may read lazily, while cached results need the
+        # facts of the files as they were before the run.
+        index = build_index(paths)
+        index.track_reads()
+        with activated(index):
+            return _run_files(files, mode, unsafe, jobs, caches, None, _ColdFacts(index.paths, index_cache))
     # The serial pass: project-wide facts, read by the rules of every file (``jaxlint.project.index``).
-    index_cache = None
-    if use_cache and files:
-        index_cache = Path(cache_dir) if cache_dir is not None else files[0].settings.root / CACHE_DIR_NAME
-    index = build_index((file.path for file in files), index_cache)
+    index = build_index(paths, index_cache)
     with activated(index):
         # Cached results depend on other modules' facts: their key holds a digest of them (all read now).
-        return _run_files(files, mode, unsafe, jobs, use_cache, cache_dir, index.digest() if use_cache else "")
+        return _run_files(files, mode, unsafe, jobs, caches, index.digest())
 
 
-def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, use_cache: bool, cache_dir: Path | None,
-               project_digest: str) -> list[FileResult]:
-    results: list[FileResult | None] = [None] * len(files)
-    caches: dict[Path, Cache] = {}
-    file_caches: list[Cache | None] = [None] * len(files)
-    keys: list[str] = [""] * len(files)
-    todo: list[int] = []
-    cwd = os.getcwd() if use_cache else ""
-    for index, file in enumerate(files):
-        file_unsafe = unsafe or file.settings.unsafe_fixes
-        if use_cache:
+class _RunCaches:
+    """The results cache of each file (its project's, or the one ``--cache-dir`` names) and its key there."""
+
+    def __init__(self, files: list, cache_dir: Path | None) -> None:
+        by_directory: dict[Path, Cache] = {}
+        self.of: list[Cache] = []
+        cwd = os.getcwd()
+        for file in files:
             directory = Path(cache_dir) if cache_dir is not None else file.settings.root / CACHE_DIR_NAME
-            cache = caches.get(directory)
+            cache = by_directory.get(directory)
             if cache is None:
-                cache = caches[directory] = Cache(directory)
-            file_caches[index] = cache
-            keys[index] = key = _absolute(str(file.path), cwd)
-            cached = _cached_result(cache, key, file, mode, file_unsafe, project_digest)
+                cache = by_directory[directory] = Cache(directory)
+            self.of.append(cache)
+        self.keys = [_absolute(str(file.path), cwd) for file in files]
+        self.all = list(by_directory.values())
+
+    def may_hit(self, index: int, file: "SourceFile") -> bool:
+        """Whether the file has an entry for its settings (whatever the project digest and its bytes)."""
+        entry = self.of[index].entry(self.keys[index])
+        return entry is not None and isinstance(entry[1], str) \
+            and entry[1].split(":", 1)[0] == settings_fingerprint(file.settings, file.path)
+
+
+class _ColdFacts:
+    """What the workers of a cold run learned about the modules: each module's facts from its own bytes (``own``)
+    with its index cache entry, and every other module's facts they read lazily (``read``), which their results
+    depend on. The results are cached only if all of those equal the facts the digest is computed from."""
+
+    def __init__(self, paths: frozenset[str], index_cache: Path) -> None:
+        self.paths = paths
+        self.index_cache = index_cache
+        self.own: dict[str, dict] = {}
+        self.entries: dict[str, list] = {}
+        self.read: dict[str, dict] = {}
+        self.conflict = False
+
+    def add(self, learned: tuple) -> None:
+        path, own, entry, reads = learned
+        if own is not None:
+            self.own[path] = own
+            if entry is not None:
+                self.entries[path] = entry
+        for other, facts in reads.items():
+            if self.read.setdefault(other, facts) != facts:
+                self.conflict = True  # a module changed while the run read it
+
+    def digest(self) -> str | None:
+        """The project digest for the results (None when some result may have seen other facts); caches the facts."""
+        index = complete_index(self.paths, self.own, self.entries, self.index_cache)
+        if self.conflict or any(index.facts.get(path) != facts for path, facts in self.read.items()):
+            return None
+        return index.digest()
+
+
+def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, caches: _RunCaches | None,
+               project_digest: str | None, cold: _ColdFacts | None = None) -> list[FileResult]:
+    """``project_digest`` None: a cold run (``cold``), whose results are cached once the digest is known."""
+    results: list[FileResult | None] = [None] * len(files)
+    todo: list[int] = []
+    for index, file in enumerate(files):
+        if caches is not None and project_digest is not None:
+            cached = _cached_result(caches.of[index], caches.keys[index], file, mode,
+                                    unsafe or file.settings.unsafe_fixes, project_digest)
             if cached is not None:
                 results[index] = cached
                 continue
         todo.append(index)
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    pending: list[tuple[int, list]] = []
     with progress_bar(len(todo)) as advance:
-        for index, result, entry in _process_all(files, todo, mode, unsafe, jobs, use_cache, project_digest):
+        for index, result, entry, learned in _process_all(files, todo, mode, unsafe, jobs, caches is not None,
+                                                          project_digest):
             results[index] = result
-            if entry is not None and file_caches[index] is not None:
-                file_caches[index].put_raw(keys[index], entry)
+            if learned is not None:
+                cold.add(learned)
+            if entry is not None and caches is not None:
+                if cold is not None:
+                    pending.append((index, entry))
+                else:
+                    caches.of[index].put_raw(caches.keys[index], entry)
             advance()
-    for cache in caches.values():
+    if cold is not None:
+        digest = cold.digest()
+        if digest is not None:
+            for index, entry in pending:
+                entry[1] += digest  # the worker's fingerprint ends with ":"
+                caches.of[index].put_raw(caches.keys[index], entry)
+    for cache in caches.all if caches is not None else ():
         cache.save()
     for file, result in zip(files, results):
         result.version_floor = version_floor(file.settings)
@@ -165,8 +236,9 @@ _WORKER_FILES: list = []  # the files of the current run, inherited by forked wo
 
 
 def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: int, use_cache: bool,
-                 project_digest: str):
-    """Yield (index, FileResult, cache entry or None) for every index in ``todo``, in completion order."""
+                 project_digest: str | None):
+    """Yield (index, FileResult, cache entry or None, learned or None) for every index in ``todo``, in completion
+    order (``_process_one``)."""
     jobs = min(jobs, len(todo) // MIN_FILES_PER_JOB or 1)
     if jobs <= 1:
         for index in todo:
@@ -178,6 +250,7 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
     context = multiprocessing.get_context("fork" if fork else "spawn")
     global _WORKER_FILES
     if fork:
+        _warm_up(files, todo)
         _WORKER_FILES = files
         tasks = [(index, None, mode, unsafe, use_cache, project_digest) for index in todo]
     else:
@@ -185,8 +258,6 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
     # Largest files first, a few per task: a big file taken last would leave the other workers idle at the end.
     tasks.sort(key=lambda task: -_size(files[task[0]].path))
     chunksize = max(1, min(4, len(tasks) // (jobs * 8)))
-    from jaxlint.project.index import active_index
-
     # A forked worker inherits the active project index; a spawned one receives it (plain data).
     pool = context.Pool(jobs, initializer=_worker_init, initargs=(None if fork else active_index(),))
     try:
@@ -196,6 +267,25 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
         pool.terminate()
         pool.join()
         _WORKER_FILES = []
+
+
+# Reaches every stage of the engine (words, gates, libcst, a rule with a fix) without any project module.
+_WARM_UP_SOURCE = "import jax\n\njax.tree_map(f, t)\n"
+
+
+def _warm_up(files: list, todo: list[int]) -> None:
+    """Import the engine and build what it builds on first use (the rules, their prefilters, the catalogue, libcst's
+    parser) once, before forking: otherwise every worker does it again (~0.6 s of CPU each). Forked workers share
+    it, copy-on-write. With no project index: a lint here must read no module's facts."""
+    from jaxlint.lint.engine import lint_source
+
+    seen: set[int] = set()
+    with activated(None):
+        for index in todo:
+            settings = files[index].settings
+            if id(settings) not in seen and len(seen) < 4:
+                seen.add(id(settings))
+                lint_source(_WARM_UP_SOURCE, str(files[index].path), settings)
 
 
 def _size(path) -> int:
@@ -229,26 +319,39 @@ def _worker_task(task) -> tuple:
 
 
 def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
-                 project_digest: str) -> tuple[FileResult, list | None]:
-    """Process one file; with the cache, also the entry to store (None when the result must not be cached)."""
+                 project_digest: str | None) -> tuple[FileResult, list | None, tuple | None]:
+    """Process one file; with the cache, also the entry to store (None when the result must not be cached) and, in
+    a cold run (``project_digest`` None), what the process learned about the modules (``_ColdFacts.add``)."""
     file_unsafe = unsafe or file.settings.unsafe_fixes
     if not use_cache:
-        return process_file(file.path, file.settings, mode, file_unsafe), None
+        return process_file(file.path, file.settings, mode, file_unsafe), None, None
     started = time.time_ns()
     before = _status(file.path)
-    digest = None
+    data = None
     if before is not None:
         try:
-            digest = content_hash(file.path.read_bytes())
+            data = file.path.read_bytes()
         except OSError:
-            digest = None
-    result = process_file(file.path, file.settings, mode, file_unsafe)
+            data = None
+    digest = None if data is None else content_hash(data)
+    own = None
+    path = os.path.abspath(file.path) if project_digest is None else ""
+    if project_digest is None and data is not None and is_module(path):
+        own = module_facts(data)
+        active_index().install(path, own)  # this module's rules see the facts of the bytes they lint
+    result = process_file(file.path, file.settings, mode, file_unsafe, data=data)
+    unchanged = _identity(_status(file.path)) == _identity(before)
+    learned = None
+    if project_digest is None:
+        stamp = None if own is None or not unchanged else [
+            before.st_size, before.st_mtime_ns if trusted_stamp(before, started) is not None else None, digest, own]
+        learned = (path, own, stamp, active_index().take_reads())
     if digest is None or result.internal_error or result.applied or result.rejected \
-            or result.fixed_source is not None or _identity(_status(file.path)) != _identity(before):
-        return result, None
-    fingerprint = _fingerprint(file, project_digest)
+            or result.fixed_source is not None or not unchanged:
+        return result, None, learned
+    fingerprint = _fingerprint(file, project_digest or "")
     return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics],
-                    trusted_stamp(before, started)]
+                    trusted_stamp(before, started)], learned
 
 
 def _status(path: Path) -> os.stat_result | None:
@@ -263,16 +366,17 @@ def _identity(status: os.stat_result | None) -> tuple | None:
     return None if status is None else (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
-def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool) -> FileResult:
+def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool, *, data: bytes | None = None) -> FileResult:
     """Never raises for a bad input file: a file that cannot be read is a JAX002 finding, one that cannot be decoded
-    a JAX000 finding, fixes that cannot be written a ``write_error``, bugs an internal error."""
+    a JAX000 finding, fixes that cannot be written a ``write_error``, bugs an internal error. ``data``: the file's
+    bytes when the caller has read them already (a notebook is always read here)."""
     if path.suffix == ".ipynb":
         from jaxlint.run.notebooks import process_notebook
 
         return process_notebook(path, settings, mode, unsafe)
     display = str(path)
     try:
-        data = path.read_bytes()
+        data = path.read_bytes() if data is None else data
     except OSError as error:
         return FileResult(display, [io_error(display, error)])
     try:

@@ -1,0 +1,151 @@
+"""A cold run with a cache folder (``run_files``): no serial pass over the modules' facts before the workers start;
+each worker computes its own module's facts from the bytes it lints, and the project digest is computed once at
+the end. Its results equal ``--no-cache`` and the warm run's, and are cached only under facts they were computed with.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jaxlint.project import index as index_module
+from jaxlint.project.files import SourceFile
+from jaxlint.run import runner
+from jaxlint.run.runner import Mode, run_files
+from support.corpus import make_project, source_files, summary
+from test_project_index import HARMLESS_MODEL, MAIN, THREAD_RESOURCES_MODEL, findings, settings_for
+
+PROJECT = {"pkg/__init__.py": "", "pkg/model.py": THREAD_RESOURCES_MODEL, "main.py": MAIN, "other.py": MAIN,
+           "lonely.py": "import jax\n"}
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The files processed (not answered from the cache), and the modules whose facts the index read itself."""
+    calls = SimpleCounts()
+    process_file, module_facts = runner.process_file, index_module.module_facts
+
+    def processing(path, *args, **kwargs):
+        calls.processed.append(Path(path).name)
+        return process_file(path, *args, **kwargs)
+
+    def facts(data):
+        calls.index_facts += 1
+        return module_facts(data)
+
+    monkeypatch.setattr(runner, "process_file", processing)
+    monkeypatch.setattr(index_module, "module_facts", facts)
+    return calls
+
+
+class SimpleCounts:
+    def __init__(self) -> None:
+        self.processed: list[str] = []
+        self.index_facts = 0
+
+    def clear(self) -> None:
+        self.processed.clear()
+        self.index_facts = 0
+
+
+def write(root: Path, files: dict[str, str]) -> list[SourceFile]:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    settings = settings_for(root)
+    return [SourceFile(root / name, settings) for name in sorted(files)]
+
+
+def check(files, cache: Path | None, jobs: int = 1, mode: Mode = Mode.CHECK):
+    results = run_files(files, mode, True, jobs=jobs, use_cache=cache is not None, cache_dir=cache)
+    return {Path(result.path).name: result for result in results}
+
+
+def shown(results) -> list:
+    return [(name, [(d.code, d.message, d.fix is not None, d.fix_withheld) for d in result.diagnostics])
+            for name, result in sorted(results.items())]
+
+
+def test_a_cold_run_reads_no_module_facts_before_the_workers(tmp_path, counted):
+    """Without the change, ``build_index`` read every module's facts in the parent first (then the worker read
+    and hashed each file again)."""
+    files = write(tmp_path / "p", {"a.py": "import jax\n", "b.py": "x = 1\n", "c.py": MAIN})
+    check(files, tmp_path / "c")
+    assert counted.index_facts == 0
+    assert sorted(counted.processed) == ["a.py", "b.py", "c.py"]
+
+
+def test_a_warm_run_after_a_cold_one_reads_and_processes_nothing(tmp_path, counted):
+    files = write(tmp_path / "p", PROJECT)
+    cold = check(files, tmp_path / "c")
+    counted.clear()
+    warm = check(files, tmp_path / "c")
+    assert counted.processed == [] and counted.index_facts == 0  # the cold run cached the facts and the digest
+    assert shown(warm) == shown(cold)
+    index_file, = (tmp_path / "c").glob("index-*.json")
+    data = json.loads(index_file.read_text())
+    assert sorted(Path(path).name for path in data["files"]) == ["__init__.py", "lonely.py", "main.py", "model.py",
+                                                                 "other.py"]
+    assert data["digest"] is not None
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_cold_with_a_cache_equals_no_cache_and_warm(tmp_path, jobs):
+    files = write(tmp_path / "p", {**PROJECT, **{f"m{i}.py": MAIN for i in range(20)}})
+    without = check(files, None, jobs)
+    cold = check(files, tmp_path / "c", jobs)
+    warm = check(files, tmp_path / "c", jobs)
+    assert shown(cold) == shown(without) == shown(warm)
+    assert findings(cold["main.py"])[0].fix is None  # the other module's facts were seen
+
+
+def test_a_module_whose_facts_change_invalidates_its_importers(tmp_path, counted):
+    files = write(tmp_path / "p", PROJECT)
+    (finding,) = findings(check(files, tmp_path / "c")["main.py"])
+    assert finding.fix is None
+    write(tmp_path / "p", {"pkg/model.py": HARMLESS_MODEL})
+    counted.clear()
+    results = check(files, tmp_path / "c")
+    (finding,) = findings(results["main.py"])
+    assert finding.fix is not None
+    assert "main.py" in counted.processed and "lonely.py" in counted.processed  # every result depends on the digest
+
+
+def test_a_module_edited_during_a_cold_run_caches_no_result_computed_from_its_old_facts(tmp_path, monkeypatch):
+    """``main.py`` (linted first) reads the model's facts lazily; the model is then made harmless before its own
+    worker reads it. A result cached under the final facts' digest would say the old thing on the next run."""
+    files = write(tmp_path / "p", PROJECT)
+    original = runner.process_file
+
+    def edit_after_main(path, *args, **kwargs):
+        result = original(path, *args, **kwargs)
+        if Path(path).name == "main.py":
+            (tmp_path / "p" / "pkg" / "model.py").write_text(HARMLESS_MODEL, encoding="utf-8")
+        return result
+
+    monkeypatch.setattr(runner, "process_file", edit_after_main)
+    (finding,) = findings(check(files, tmp_path / "c")["main.py"])
+    assert finding.fix is None  # it saw the model as it was
+    monkeypatch.setattr(runner, "process_file", original)
+    (finding,) = findings(check(files, tmp_path / "c")["main.py"])
+    assert finding.fix is not None
+
+
+def test_fix_keeps_the_serial_pass(tmp_path, counted):
+    """--fix rewrites modules that other files' rules may read: its cached results need the facts from before."""
+    files = write(tmp_path / "p", {"a.py": "import jax\n", "b.py": "x = 1\n"})
+    check(files, tmp_path / "c", mode=Mode.FIX)
+    assert counted.index_facts == 2
+
+
+def test_a_partially_warm_run_keeps_the_serial_pass(tmp_path, counted):
+    paths = make_project(tmp_path / "p")
+    files = source_files(paths, tmp_path / "p")
+    cold = run_files(files, Mode.CHECK, False, jobs=1, use_cache=True, cache_dir=tmp_path / "c")
+    changed = next(path for path in paths if path.suffix == ".py")
+    changed.write_text(changed.read_text() + "\n# edited\n")
+    counted.clear()
+    warm = run_files(files, Mode.CHECK, False, jobs=1, use_cache=True, cache_dir=tmp_path / "c")
+    assert counted.processed == [changed.name]
+    assert summary(warm) == summary(cold)
