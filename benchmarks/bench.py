@@ -119,12 +119,16 @@ def print_table(header: tuple[str, ...], table: list[tuple[str, ...]], markdown:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
 
 
-def big_file_table(megabytes: float, runs: int, markdown: bool) -> None:
+def jaxlint_command(module: bool) -> list[str]:
+    return [str(HERE / "jaxlint")] if (HERE / "jaxlint").exists() and not module else [sys.executable, "-m", "jaxlint"]
+
+
+def big_file_table(megabytes: float, runs: int, markdown: bool, module: bool = False) -> None:
     """libcst's parse, ``jaxlint check`` and ``jaxlint --fix`` (one process, no cache) on generated modules."""
     sys.path.insert(0, str(Path(__file__).parent))
     from big_file import generate
 
-    jaxlint = [str(HERE / "jaxlint")] if (HERE / "jaxlint").exists() else [sys.executable, "-m", "jaxlint"]
+    jaxlint = jaxlint_command(module)
     workdir = Path(tempfile.mkdtemp(prefix="jaxlint-bench-big-"))
     common = ["--isolated", "--no-cache", "-j", "1", "--exit-zero"]
     table = []
@@ -175,10 +179,13 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--no-parsers", action="store_true", help="leave out the ast.parse and libcst rows")
     parser.add_argument("--big-file", type=float, metavar="MB", help="measure one generated module of MB megabytes")
+    parser.add_argument("--module", action="store_true",
+                        help="run `python -m jaxlint` rather than the console script (to measure another checkout "
+                             "with PYTHONPATH=<its src>, whose script may differ)")
     args = parser.parse_args()
     compile_jaxlint()
     if args.big_file:
-        big_file_table(args.big_file, args.runs, args.markdown)
+        big_file_table(args.big_file, args.runs, args.markdown, args.module)
         return
     if not args.folders:
         parser.error("give at least one FOLDER (or --big-file MB)")
@@ -189,7 +196,7 @@ def main() -> None:
     for path in files:
         with open(path, "rb") as handle:
             lines += handle.read().count(b"\n")
-    jaxlint = [str(HERE / "jaxlint")] if (HERE / "jaxlint").exists() else [sys.executable, "-m", "jaxlint"]
+    jaxlint = jaxlint_command(args.module)
     ruff = str(HERE / "ruff") if (HERE / "ruff").exists() else shutil.which("ruff")
     workdir = Path(tempfile.mkdtemp(prefix="jaxlint-bench-"))
     files_list = workdir / "files.txt"
