@@ -1,0 +1,77 @@
+"""Interleaved A/B timing of two checkouts, for a machine whose speed drifts between minutes (a shared VM).
+
+    .venv/bin/python benchmarks/ab.py --before OTHER_CHECKOUT/src --pairs 5 FOLDER [FOLDER...]
+
+``bench.py`` measures one checkout row after row; on a machine whose speed drifts, a comparison of two such tables
+can show a change that is only the drift. Here every pair runs the start (``--before``, with ``PYTHONPATH``) and
+this checkout back to back, for each of: cold (an empty ``--cache-dir``), warm (the same cache, a third run: a
+replay where the checkout has one) and ``-j 1 --no-cache``. Then ruff (``--select NPY201 --no-cache``) on the same
+files (notebooks included) and on the ``.py`` files only. Prints the minimum and median wall and CPU seconds of
+each, and the peak memory.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(sys.executable).parent
+THIS_SOURCE = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def measure(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system, workers included) and peak MiB of one run."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(process.pid, 0)
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def summary(label: str, values: list[tuple[float, float, float]]) -> str:
+    walls, cpus, peaks = zip(*values)
+    return (f"{label:22} wall min {min(walls):6.2f} med {statistics.median(walls):6.2f}   "
+            f"CPU min {min(cpus):6.2f} med {statistics.median(cpus):6.2f}   peak {max(peaks):4.0f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folders", nargs="+")
+    parser.add_argument("--before", required=True, help="the other checkout's src folder")
+    parser.add_argument("--pairs", type=int, default=5)
+    args = parser.parse_args()
+    sides = {"before": args.before, "after": THIS_SOURCE}
+    workdir = Path(tempfile.mkdtemp(prefix="jaxlint-ab-"))
+    results: dict[tuple[str, str], list] = {(side, row): [] for side in sides for row in ("cold", "warm", "-j 1")}
+    for _ in range(args.pairs):
+        for side, source in sides.items():
+            env = dict(os.environ, PYTHONPATH=source)
+            cache = workdir / f"cache-{side}"
+            shutil.rmtree(cache, ignore_errors=True)
+
+            def jaxlint(*options: str) -> list[str]:
+                return [sys.executable, "-m", "jaxlint", "check", *args.folders, *options, "--isolated",
+                        "--exit-zero", "--output-format", "json", "-o", str(workdir / f"{side}.json")]
+
+            results[(side, "cold")].append(measure(jaxlint("--cache-dir", str(cache)), env))
+            measure(jaxlint("--cache-dir", str(cache)), env)  # the second run may record a replay
+            results[(side, "warm")].append(measure(jaxlint("--cache-dir", str(cache)), env))
+            results[(side, "-j 1")].append(measure(jaxlint("--no-cache", "-j", "1"), env))
+    for (side, row), values in results.items():
+        print(summary(f"jaxlint {side} {row}", values))
+    ruff = str(HERE / "ruff") if (HERE / "ruff").exists() else shutil.which("ruff")
+    if ruff:
+        for label, extra in (("ruff, same files", []), ("ruff, .py only", ["--extend-exclude", "*.ipynb"])):
+            command = [ruff, "check", "--select", "NPY201", "--no-cache", "--isolated", "--exit-zero", "-q", *extra,
+                       *args.folders]
+            print(summary(label, [measure(command) for _ in range(2 * args.pairs)]))
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
