@@ -38,15 +38,10 @@ RACY_NS = 2_000_000_000
 ID_FILE = "replay-id"  # in each results cache folder: deleting the folder ends the replays that used it
 # Environment variables that differ between two runs of the same command in the same shell and decide nothing.
 _VOLATILE_ENVIRONMENT = frozenset({"_", "OLDPWD", "PWD", "SHLVL"})
-# The first argument of a command line that is not a check (``jaxlint [PATHS]`` and ``jaxlint check`` are).
-_OTHER_COMMANDS = frozenset({"rules", "rule", "exports", "verify", "server", "envs", "upgrade", "--help", "-h",
-                             "--version"})
-
-
-def records(argv: list[str]) -> bool:
-    """Whether this command line may be a check worth recording (the check itself says whether it qualifies).
+def records() -> bool:
+    """Whether this Python can record a check (the check installs the recorder, and says whether it qualifies).
     Python 3.10's ``pathlib`` calls the ``os.stat`` it bound at import, which the recorder would not see."""
-    return sys.version_info >= (3, 11) and not (len(argv) > 1 and argv[1] in _OTHER_COMMANDS)
+    return sys.version_info >= (3, 11)
 
 
 def manifest_folder() -> str:
@@ -97,7 +92,7 @@ def _stamp_of(status: os.stat_result, listing: bool):
 def replayed() -> int | None:
     """Print what the last identical check printed and return its exit code, when nothing it read has changed;
     None (having printed nothing) otherwise."""
-    if not records(sys.argv):
+    if not records():
         return None
     try:
         invocation = _invocation()

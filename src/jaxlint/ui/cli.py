@@ -153,6 +153,10 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
           output_file: Path | None, config_file: Path | None, isolated: bool, show_settings: bool,
           add_noqa: bool = False, quiet: bool = False, silent: bool = False) -> None:
     """Check PATHS (default: the current directory) for JAX API changes."""
+    from jaxlint.run import replay
+
+    if replay.RECORDER is not None:  # the ``jaxlint`` command (``ui.entry``): what this check reads is recorded
+        replay.RECORDER.install()
     overrides = Overrides(
         select=split_codes(select, "--select") if select else None,
         extend_select=split_codes(extend_select, "--extend-select"),

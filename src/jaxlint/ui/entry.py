@@ -3,8 +3,6 @@ replays its output (``jaxlint.run.replay``) before click, the settings or libcst
 warm run); any other command line runs ``ui.cli``, and a check is recorded for next time."""
 from __future__ import annotations
 
-import sys
-
 from jaxlint.run import replay
 
 
@@ -12,9 +10,8 @@ def entry_point() -> None:
     code = replay.replayed()
     if code is not None:
         replay.exit_flushed(code)
-    if replay.records(sys.argv):
-        replay.RECORDER = replay.Recorder()
-        replay.RECORDER.install()
+    if replay.records():
+        replay.RECORDER = replay.Recorder()  # installed by the check itself: no other command is recorded
     from jaxlint.ui.cli import entry_point as run_command
 
     run_command()
