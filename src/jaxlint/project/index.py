@@ -263,12 +263,12 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
     module's facts are read now (the results' key needs them), from the cache where a file is unchanged."""
     cwd = os.getcwd()  # os.path.abspath reads it again for every path
     index = ProjectIndex(frozenset(os.path.normpath(text if os.path.isabs(text) else os.path.join(cwd, text))
-                                   for text in map(str, paths) if _is_module(text)))
+                                   for text in map(str, paths) if is_module(text)))
     if cache_directory is None:
         return index
-    from jaxlint.project.cache import content_hash, engine_fingerprint, trusted_stamp
+    from jaxlint.project.cache import content_hash
 
-    cache_file = cache_directory / f"index-{engine_fingerprint()}.json"
+    cache_file = _cache_file(cache_directory)
     cached, stored_digest = _load(cache_file)
     entries: dict[str, list] = {}
     changed = False
@@ -291,10 +291,7 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
         digest = content_hash(data)
         facts = entry[3] if entry is not None and entry[2] == digest else module_facts(data)
         index.facts[path] = facts
-        # A file modified in the tick it was read could change again under the same time: its entry keeps no time,
-        # so the next run compares the hash (the results cache's racy rule, ``cache.trusted_stamp``).
-        trusted = trusted_stamp(status, started) is not None
-        entries[path] = [status.st_size, status.st_mtime_ns if trusted else None, digest, facts]
+        entries[path] = cache_entry(status, started, digest, facts)
         changed = True
     key = index.facts_key()
     if isinstance(stored_digest, list) and len(stored_digest) == 2 and stored_digest[0] == key:
@@ -305,28 +302,39 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
     return index
 
 
+def cache_entry(status: os.stat_result, read_started_ns: int, digest: str, facts: Facts) -> list:
+    """A module's entry in the index cache: ``[size, modification time or None, content hash, facts]``. A file
+    modified in the tick it was read could change again under the same time: its entry keeps no time, so the next
+    run compares the hash (the results cache's racy rule, ``cache.trusted_stamp``)."""
+    from jaxlint.project.cache import trusted_stamp
+
+    trusted = trusted_stamp(status, read_started_ns) is not None
+    return [status.st_size, status.st_mtime_ns if trusted else None, digest, facts]
+
+
 def complete_index(paths: frozenset[str], facts: dict[str, Facts], entries: dict[str, list],
                    cache_directory: Path) -> ProjectIndex:
     """A cold run's index once every worker has returned its module's facts (``facts``; any module missing is read
     now) and ``entries`` for the index cache (``[size, time or None, hash, facts]``, as ``build_index`` writes
     them): computes the project digest once, and caches the facts and the digest for the next, warm run."""
-    from jaxlint.project.cache import engine_fingerprint
-
     index = ProjectIndex(paths, dict(facts))
     key = index.facts_key()  # reads the missing modules
-    cache_file = cache_directory / f"index-{engine_fingerprint()}.json"
+    cache_file = _cache_file(cache_directory)
     cached, _ = _load(cache_file)
     _save(cache_file, {**cached, **entries}, [key, index.digest()])
     return index
 
 
+def _cache_file(directory: Path) -> Path:
+    """The index cache of this jaxlint (one per engine fingerprint, as the results cache)."""
+    from jaxlint.project.cache import engine_fingerprint
+
+    return directory / f"index-{engine_fingerprint()}.json"
+
+
 def is_module(path: str) -> bool:
-    """Whether a file of the run is a module of the index (``.py``/``.pyi``: notebooks are never imported)."""
-    return _is_module(path)
-
-
-def _is_module(path: str) -> bool:
-    """``Path(path).suffix in (".py", ".pyi")`` without a Path: a name that is only the suffix (``.py``) has none."""
+    """Whether a file of the run is a module of the index (``.py``/``.pyi``: notebooks are never imported).
+    ``Path(path).suffix in (".py", ".pyi")`` without a Path: a name that is only the suffix (``.py``) has none."""
     name = os.path.basename(path)
     return name.endswith((".py", ".pyi")) and name.rfind(".") > 0
 

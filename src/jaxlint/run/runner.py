@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, file_stamp, findings_of,
                                    settings_fingerprint, trusted_stamp)
-from jaxlint.project.index import active_index, activated, build_index, complete_index, is_module, set_active
+from jaxlint.project.index import (active_index, activated, build_index, cache_entry, complete_index, is_module,
+                                  set_active)
 from jaxlint.project.module_facts import module_facts
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
 from jaxlint.run.progress import progress_bar
@@ -99,8 +100,7 @@ class _RunCaches:
     def may_hit(self, index: int, file: "SourceFile") -> bool:
         """Whether the file has an entry for its settings (whatever the project digest and its bytes)."""
         entry = self.of[index].entry(self.keys[index])
-        return entry is not None and isinstance(entry[1], str) \
-            and entry[1].split(":", 1)[0] == settings_fingerprint(file.settings, file.path)
+        return entry is not None and isinstance(entry[1], str) and entry[1].startswith(_fingerprint(file, ""))
 
 
 class _ColdFacts:
@@ -343,8 +343,7 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
     unchanged = _identity(_status(file.path)) == _identity(before)
     learned = None
     if project_digest is None:
-        stamp = None if own is None or not unchanged else [
-            before.st_size, before.st_mtime_ns if trusted_stamp(before, started) is not None else None, digest, own]
+        stamp = None if own is None or not unchanged else cache_entry(before, started, digest, own)
         learned = (path, own, stamp, active_index().take_reads())
     if digest is None or result.internal_error or result.applied or result.rejected \
             or result.fixed_source is not None or not unchanged:
