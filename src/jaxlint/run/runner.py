@@ -274,8 +274,9 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
         return
     import multiprocessing
 
+    from jaxlint.run.workers import run_in_workers
+
     fork = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if fork else "spawn")
     global _WORKER_FILES
     if fork:
         _warm_up(files, todo)
@@ -288,13 +289,11 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
     tasks.sort(key=lambda task: -_size(files[task[0]].path))
     chunksize = max(1, min(4, len(tasks) // (jobs * 8)))
     # A forked worker inherits the active project index; a spawned one receives it (plain data).
-    pool = context.Pool(jobs, initializer=_worker_init, initargs=(None if fork else active_index(),))
     try:
-        yield from pool.imap_unordered(_worker_task, tasks, chunksize=chunksize)
-        pool.close()
+        yield from run_in_workers(tasks, _worker_task, jobs, chunksize=chunksize,
+                                  start_method="fork" if fork else "spawn", initializer=_worker_init,
+                                  initargs=(None if fork else active_index(),))
     finally:
-        pool.terminate()
-        pool.join()
         _WORKER_FILES = []
 
 
