@@ -1,9 +1,10 @@
-"""Findings decided from the ast gate's tree, without libcst: for files whose findings carry no fix, or a fix of one
-edit on a line of its own that the rule places exactly (JAX503).
+"""Findings decided from the ast gate's tree, without libcst: for files whose findings carry no fix, or a fix whose
+edits a rule can place exactly from ``ast`` (JAX503's ``flax.core.pop``, on the statement's one line).
 
 libcst is needed to write most fixes; a finding without one needs only its place and its message. A rule that sets
 ``decides_from_ast`` (JAX501: flax's removed modules; JAX101/JAX402, JAX103, JAX201 and JAX401, which raise
-``Undecidable`` at a site whose finding may carry a fix) computes its findings here from the ``ast`` tree the ast
+``Undecidable`` at a site whose finding may carry a fix; JAX503, whose one-edit fix is given as offsets: ``AstFix``)
+computes its findings here from the ``ast`` tree the ast
 gate already parsed. The engine uses them when every rule left for the file decides so (``decide``); otherwise the
 file goes to libcst as before.
 
