@@ -9,12 +9,14 @@ from __future__ import annotations
 import ast
 import textwrap
 from dataclasses import asdict, replace
+from pathlib import Path
 
 import pytest
 
 from jaxlint.lint import ast_findings
 from jaxlint.lint.engine import lint_source
 from jaxlint.project.settings import Settings
+from jaxlint.project.version_pins import Bound, PinnedRange
 from jaxlint.project.versions import Version
 from jaxlint.rules import rule_by_code
 from support.rule_harness import example_settings
@@ -195,6 +197,93 @@ JAX103_SETTINGS_DECIDED = {
 }
 
 
+# JAX503 (``FlaxVariablesPop.findings_from_ast``): decided with its fix. The cases named "quirk" mirror what libcst's
+# ``flax_values.statements`` does not walk into (a one-line suite, what follows an ``elif``, a ``match``): there the
+# visit reports where a full walk would not, and the ast view must report the same.
+JAX503 = rule_by_code("JAX503")
+_FLAX, _INIT, _POP = "import flax\n", "variables = model.init(rng, x)\n", 's, p = variables.pop("params")\n'
+JAX503_DECIDED = {
+    "pop on an init result": _FLAX + _INIT + _POP,
+    "pop on an init call": _FLAX + 'state, params = model.init(rng, x).pop("params")\n',
+    "init_with_output": _FLAX + "out, variables = model.init_with_output(rng, x)\n" + _POP,
+    "starred init_with_output": _FLAX + "out, *variables = model.init_with_output(rng, x)\n" + _POP,
+    "a nested tuple binds nothing": _FLAX + _INIT + "(out, (variables, y)) = load()\n" + _POP,
+    "flax unbound": "import flax.linen as nn\n" + _INIT + _POP,
+    "flax unbound, on two lines": "import flax.linen as nn\n" + _INIT + 's, p = variables.pop(\n    "params")\n',
+    "list target": _FLAX + _INIT + '[s, p] = variables.pop("params")\n',
+    "bytes key": _FLAX + _INIT + 's, p = variables.pop(b"params")\n',
+    "a key in parentheses": _FLAX + _INIT + 's, p = variables.pop(("params"))\n',
+    "single quotes, keyword arguments": _FLAX + "variables = model.init(rng, x, train=False)\n"
+                                        "states, params = variables.pop('params')\n",
+    "concatenated key": _FLAX + _INIT + 's, p = variables.pop("par" "ams")\n',
+    "f-string key": _FLAX + _INIT + 's, p = variables.pop(f"params")\n',
+    "keyword key": _FLAX + _INIT + 's, p = variables.pop(key="params")\n',
+    "three targets, starred": _FLAX + _INIT + 's, p, q = variables.pop("params")\n*s, p = variables.pop("params")\n',
+    "reassigned": _FLAX + _INIT + "variables = other()\n" + _POP,
+    "in a function": _FLAX + "def f():\n    " + _INIT + "    " + _POP,
+    "module init, function pop": _FLAX + _INIT + "def f():\n    " + _POP,
+    "class body": _FLAX + "class A:\n    " + _INIT + "    " + _POP,
+    "class body, pop on the call": _FLAX + "class A:\n    " + 's, p = m.init(x).pop("p")\n',
+    "quirk: a one-line suite hides a reassignment": _FLAX + _INIT + "if reset: variables = other()\n" + _POP,
+    "quirk: a one-line suite hides the init": _FLAX + "if a: " + _INIT + _POP,
+    "quirk: an elif hides the else": _FLAX + "if a:\n    " + _INIT + "elif b:\n    " + _INIT
+                                     + "else:\n    variables = load()\n" + _POP,
+    "quirk: an elif hides the next elif": _FLAX + "if a:\n    " + _INIT + "elif b:\n    " + _INIT
+                                          + "elif c:\n    variables = load()\n" + _POP,
+    "an elif's body is walked": _FLAX + "if a:\n    " + _INIT + "elif b:\n    variables = load()\n" + _POP,
+    "quirk: an elif's one-line suite": _FLAX + "if a:\n    " + _INIT + "elif b: variables = load()\n" + _POP,
+    "an if in an else is walked": _FLAX + "if a:\n    " + _INIT + "else:\n    if c:\n        variables = load()\n"
+                                  + _POP,
+    "quirk: an else's one-line suite": _FLAX + "if a:\n    " + _INIT + "else: variables = load()\n" + _POP,
+    "try blocks are walked": _FLAX + "try:\n    " + _INIT + "except ValueError:\n    variables = load()\n" + _POP,
+    "try else and finally are walked": _FLAX + "try:\n    " + _INIT + "except ValueError:\n    pass\nelse:\n"
+                                       "    pass\nfinally:\n    variables = load()\n" + _POP,
+    "for-else, with, while are walked": _FLAX + _INIT + "for i in r:\n    pass\nelse:\n    with c:\n"
+                                        "        while t:\n            variables = load()\n" + _POP,
+    "quirk: a match is not walked": _FLAX + _INIT + "match k:\n    case 1:\n        variables = load()\n" + _POP,
+    "quirk: a one-line function body": _FLAX + "def f(): " + _INIT.strip() + "; " + _POP,
+    "the pop in a one-line suite": _FLAX + "def f():\n    " + _INIT + "    if a: " + _POP,
+    "a nested function is another scope": _FLAX + _INIT + "def g():\n    variables = load()\n" + _POP,
+    "async blocks are walked": _FLAX + "async def f():\n    " + _INIT + "    async with c:\n"
+                               "        variables = load()\n    " + _POP,
+    "noqa": _FLAX + _INIT + _POP.strip() + "  # noqa: JAX503\n",
+    "a comment after": _FLAX + _INIT + _POP.strip() + "  # split\n",
+    "a statement before on the line": _FLAX + _INIT + "x = 1; " + _POP,
+    "non-ASCII before": _FLAX + _INIT + "ü = 'é€𝄞'; " + _POP,
+    "no flax import": _INIT + _POP,
+    "compat try": _FLAX + "try:\n    " + _INIT + "    " + _POP + "except ImportError:\n    pass\n",
+    "augmented and annotated assignments do not count": _FLAX + _INIT + "variables: dict = load()\nvariables += 1\n"
+                                                        + _POP,
+    "a parameter": _FLAX + "def f(variables):\n    " + _POP,
+    "a global": _FLAX + _INIT + "def f():\n    global variables\n    " + _POP,
+    "two findings": _FLAX + "def f():\n    " + _INIT + "    " + _POP + "def g():\n    " + _INIT + "    " + _POP,
+}
+JAX503_UNDECIDED = {
+    "receiver in parentheses": _FLAX + _INIT + 's, p = (variables).pop("params")\n',
+    "the pop call in parentheses": _FLAX + _INIT + 's, p = (variables.pop("params"))\n',
+    "an init call in parentheses": _FLAX + 's, p = (model.init(rng)).pop("params")\n',
+    "a fix on two lines": _FLAX + _INIT + 's, p = variables.pop(\n    "params")\n',
+    "an init call on two lines": _FLAX + 's, p = model.init(\n    rng).pop("params")\n',
+    "a statement after on the line": _FLAX + _INIT + _POP.strip() + "; x = 1\n",
+    "a backslash before a block's first statement": _FLAX + _INIT + "if a: \\\n    variables = load()\n" + _POP,
+    "flax rebound": _FLAX + "flax = None\n" + _INIT + _POP,
+    "a star import": _FLAX + "from m import *\n" + _INIT + _POP,
+    "CRLF": (_FLAX + _INIT + _POP).replace("\n", "\r\n"),
+}
+_FLAX_PINS = {name: replace(Settings(), pinned=PinnedRange(Path("."), None, None, (
+    ("flax", Bound(Version(low), "requirements.txt:1", f"flax>={low}"),
+     Bound(Version(high), "requirements.txt:1", f"flax<{high}") if high else None),)))
+    for name, (low, high) in {"old": ("0.6.0", None), "new": ("0.7.5", None), "capped": ("0.6.11", "0.7.1")}.items()}
+BELOW_KNOWN = replace(Settings(), explicit_min_version=Version("0.1.0"), min_version_source="test")
+JAX503_SETTINGS_DECIDED = {
+    "flax.core.pop older than the pins": (_FLAX_PINS["old"], _FLAX + _INIT + _POP),
+    "flax.core.pop in the pins": (_FLAX_PINS["new"], _FLAX + _INIT + _POP),
+    "flax kept below 0.7.1": (_FLAX_PINS["capped"], _FLAX + _INIT + _POP),
+    "below the known range": (BELOW_KNOWN, _FLAX + _INIT + _POP),
+    "below the known range, on two lines": (BELOW_KNOWN, _FLAX + _INIT + 's, p = variables.pop(\n    "params")\n'),
+}
+
+
 def libcst_findings(source: str, rules=(JAX501,), settings: Settings | None = None) -> list[dict]:
     result = lint_source(source, "t.py", settings or Settings(), rules=list(rules), prefilter=False, whole=True)
     return [asdict(diagnostic) for diagnostic in result.diagnostics]
@@ -219,6 +308,10 @@ DECIDED_CASES = {
     **{name: ((JAX103,), settings, source) for name, (settings, source) in JAX103_SETTINGS_DECIDED.items()},
     **{name: ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{name: ((JAX401,), settings, source) for name, (settings, source) in JAX401_SETTINGS_DECIDED.items()},
+    **{name: ((JAX503,), None, source) for name, source in JAX503_DECIDED.items()},
+    **{name: ((JAX503,), settings, source) for name, (settings, source) in JAX503_SETTINGS_DECIDED.items()},
+    **{f"JAX501+JAX503 {name}": ((JAX501, JAX503), None, source + "from flax import optim\n")
+       for name, source in JAX503_DECIDED.items()},
 }
 UNDECIDED_CASES = {
     **{name: ((JAX501,), source) for name, source in UNDECIDED.items()},
@@ -226,6 +319,7 @@ UNDECIDED_CASES = {
     **{name: ((JAX103,), source) for name, source in JAX103_UNDECIDED.items()},
     **{name: ((JAX201,), source) for name, source in JAX201_UNDECIDED.items()},
     **{name: ((JAX401,), source) for name, source in JAX401_UNDECIDED.items()},
+    **{name: ((JAX503,), source) for name, source in JAX503_UNDECIDED.items()},
 }
 
 
@@ -241,31 +335,34 @@ def test_undecidable_cases_go_to_libcst(rules, source):
     assert ast_decided(source, rules) is None
 
 
-EXAMPLES = [(rule, example) for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401)
+EXAMPLES = [(rule, example) for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401, JAX503)
             for example in (*rule.VALID, *rule.INVALID)]
+FIX_DECIDING = {JAX503.code}  # the rules whose findings are decided with their fixes
 
 
 @pytest.mark.parametrize("rule,example", EXAMPLES,
                          ids=[f"{rule.code}-{index}" for index, (rule, _) in enumerate(EXAMPLES)])
 def test_rule_examples_both_ways(rule, example):
-    """Every example of JAX101/JAX402/JAX103/JAX201/JAX401: decided exactly as libcst, or undecided; never decided
-    where a fix exists."""
+    """Every example of JAX101/JAX402/JAX103/JAX201/JAX401/JAX503: decided exactly as libcst, or undecided; never
+    decided where a fix exists, but by a rule that decides its fixes."""
     settings = example_settings(rule, example)
     expected = libcst_findings(example.code, [rule], settings)
     decided = ast_decided(example.code, [rule], settings)
-    if any(finding["fix"] for finding in expected):
+    if any(finding["fix"] for finding in expected) and rule.code not in FIX_DECIDING:
         assert decided is None, "a finding with a fix needs libcst"
     elif decided is not None:
         assert decided == expected
 
 
 def test_examples_are_mostly_decided_when_fixless():
-    """Not vacuous: the examples without a fix and outside compat code are answered by the fast path."""
-    answered = {rule.code: 0 for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401)}
+    """Not vacuous: the examples without a fix and outside compat code are answered by the fast path (JAX503's
+    with their fixes: all of them)."""
+    answered = {rule.code: 0 for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401, JAX503)}
     for rule, example in EXAMPLES:
         answered[rule.code] += ast_decided(example.code, [rule], example_settings(rule, example)) is not None
     assert answered["JAX101"] >= 20 and answered["JAX402"] >= 6 and answered["JAX103"] >= 20
     assert answered["JAX201"] >= 10 and answered["JAX401"] >= 5
+    assert answered["JAX503"] == len(JAX503.VALID) + len(JAX503.INVALID)
 
 
 def test_the_cases_are_not_vacuous():
@@ -364,3 +461,57 @@ def test_engine_skips_libcst_for_jax401(monkeypatch):
     _engine_without_libcst(monkeypatch)
     result = lint_source(source, "t.py", settings, rules=[JAX401])
     assert [asdict(d) for d in result.diagnostics] == expected and len(expected) == 1
+
+
+def test_jax503_cases_are_not_vacuous():
+    """The decided JAX503 cases hold fixes, withheld fixes and no findings; each quirk is a finding that a full walk
+    of the scope would not give; each undecided case is a finding of the libcst visit."""
+    found = {name: libcst_findings(source, [JAX503]) for name, source in JAX503_DECIDED.items()}
+    fixed = [name for name, findings in found.items() if findings and findings[0]["fix"]]
+    assert len(fixed) >= 20 and len(found["two findings"]) == 2
+    assert found["flax unbound"][0]["fix_withheld"] and not found["flax unbound"][0]["fix"]
+    for name in ("concatenated key", "f-string key", "keyword key", "three targets, starred", "reassigned",
+                 "module init, function pop", "class body", "quirk: a one-line suite hides the init",
+                 "an elif's body is walked", "an if in an else is walked", "try blocks are walked",
+                 "try else and finally are walked", "for-else, with, while are walked",
+                 "quirk: a one-line function body", "async blocks are walked",
+                 "noqa", "no flax import", "compat try", "a parameter", "a global"):
+        assert not found[name], name
+    for name in [name for name in JAX503_DECIDED if name.startswith("quirk") and "hides the init" not in name
+                 and "function body" not in name] + ["a nested function is another scope"]:
+        assert found[name] and found[name][0]["fix"], name
+    assert found["a key in parentheses"][0]["fix"]["edits"][0]["content"] == 'flax.core.pop(variables, "params")'
+    assert found["pop on an init call"][0]["fix"]["edits"][0]["content"] == \
+        'flax.core.pop(model.init(rng, x), "params")'
+    assert found["non-ASCII before"][0]["fix"]["edits"][0]["location"] == {"row": 3, "column": 19}  # characters
+    for name, source in JAX503_UNDECIDED.items():
+        assert libcst_findings(source, [JAX503]), name
+    settings = {name: libcst_findings(source, [JAX503], settings)
+                for name, (settings, source) in JAX503_SETTINGS_DECIDED.items()}
+    assert "0.6.11" in settings["flax.core.pop older than the pins"][0]["fix_withheld"]["reason"]
+    assert settings["flax.core.pop in the pins"][0]["fix"] and not settings["flax kept below 0.7.1"]
+    for name in ("below the known range", "below the known range, on two lines"):
+        assert not settings[name][0]["fix"] and "oldest JAX release" in settings[name][0]["fix_withheld"]["reason"]
+
+
+def test_engine_skips_libcst_for_jax503_with_its_fix(monkeypatch):
+    """The corpus's case: JAX501 and JAX503 left, JAX503's finding with a fix; the gates pass the file."""
+    source = JAX503_DECIDED["in a function"] + "import flax.optim\n"
+    expected = libcst_findings(source, [JAX501, JAX503])
+    _engine_without_libcst(monkeypatch)
+    result = lint_source(source, "t.py", Settings(), rules=[JAX501, JAX503])
+    assert [asdict(d) for d in result.diagnostics] == expected
+    assert [d["code"] for d in expected] == ["JAX503", "JAX501"] and expected[0]["fix"]
+
+
+def test_fix_mode_is_the_same_with_the_fix_decided_from_ast(monkeypatch):
+    """``--fix`` applies the fix decided from ``ast`` as it applied libcst's: the same text, records and leftovers."""
+    from jaxlint.lint.engine import fix_source
+
+    source = JAX503_DECIDED["two findings"] + "import flax.optim\n"
+    fast = fix_source(source, "t.py", Settings(), rules=[JAX501, JAX503])
+    monkeypatch.setattr(ast_findings, "decide", lambda *args, **kwargs: None)
+    slow = fix_source(source, "t.py", Settings(), rules=[JAX501, JAX503])
+    assert fast.source == slow.source and fast.source.count("flax.core.pop(variables, ") == 2
+    assert [asdict(a) for a in fast.applied] == [asdict(a) for a in slow.applied] and len(fast.applied) == 2
+    assert [asdict(d) for d in fast.remaining] == [asdict(d) for d in slow.remaining]

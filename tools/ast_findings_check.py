@@ -3,7 +3,8 @@
     python tools/ast_findings_check.py [--min-version X] FOLDER [FOLDER...]
 
 For every ``.py`` file whose rules left after the gates all decide from ``ast``, the findings are computed both ways
-(the ast view, and libcst's visit of the whole file with no gate) and compared field by field. Prints how many files
+(the ast view, and libcst's visit of the whole file with no gate) and compared field by field, fixes included (their
+edits, located, as JAX503 decides them). Prints how many files
 were decided, how many were undecidable (sent to libcst), and every file where the two differ; exit 1 if any does,
 or if no file was decided at all (a check that compared nothing does not pass). ``--min-version``: lint as if the
 projects pinned that minimum JAX (a low one withholds fixes, so more files decide: JAX401's and JAX103's withheld

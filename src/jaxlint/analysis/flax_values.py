@@ -7,6 +7,7 @@ import re
 
 import libcst as cst
 
+from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable
 from jaxlint.lint.names import NameResolver
 
 INIT_METHODS = ("init", "init_with_output")
@@ -128,3 +129,101 @@ def binds(target: cst.BaseExpression, name: str, value: cst.BaseExpression) -> b
         return len(names) == 2 and names[1] == name and isinstance(value, cst.Call) \
             and isinstance(value.func, cst.Attribute) and value.func.attr.value == "init_with_output"
     return None
+
+
+# -- the same answers from ``ast`` (``jaxlint.lint.ast_findings``; kept in step by tests/test_ast_findings.py) ------
+_SCOPE_NODES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def init_call_ast(value: ast.AST) -> bool:
+    """``init_call`` of an ``ast`` expression."""
+    return type(value) is ast.Call and type(value.func) is ast.Attribute and value.func.attr in INIT_METHODS
+
+
+def from_init_ast(view: AstView, statement: ast.stmt, name: str) -> bool:
+    """``from_init`` for ``name`` read in ``statement``: its scope is the function, class or module around it."""
+    scope = next(ancestor for ancestor, _ in reversed(view.ancestors(statement)) if isinstance(ancestor, _SCOPE_NODES))
+    found = False
+    for small in statements_ast(view, scope):
+        if type(small) is not ast.Assign:
+            continue
+        for target in small.targets:
+            bound = binds_ast(target, name, small.value)
+            if bound is False:
+                return False
+            found = found or bound is True
+    return found
+
+
+def statements_ast(view: AstView, scope: ast.AST):
+    """The simple statements ``statements`` reaches, with its quirks: a class body gives none (it reads the body of
+    a module or function only); a one-line suite (``if x: a = 1``, ``def f(): a = 1``) gives none (its statements
+    are not statement lines); an ``elif`` gives its own body but not what follows it (``elif``/``else``); a
+    ``match`` gives none."""
+    if type(scope) is ast.ClassDef or type(scope) is not ast.Module and _one_line_suite(view, scope.body):
+        return
+    stack = list(scope.body)
+    while stack:
+        statement = stack.pop()
+        kind = type(statement)
+        if kind not in COMPOUND:
+            yield statement
+            continue
+        for block in _blocks(view, statement):
+            if block and not _one_line_suite(view, block):
+                stack.extend(block)
+
+
+def _blocks(view: AstView, statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The blocks of a compound statement that ``statements`` walks into (``body``, ``orelse``, ``handlers``,
+    ``finalbody``: an ``elif``, libcst's ``orelse`` ``If``, gives only its ``body``)."""
+    kind = type(statement)
+    if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match):
+        return []
+    if kind is ast.If:
+        orelse = statement.orelse
+        if len(orelse) == 1 and type(orelse[0]) is ast.If and view.source.startswith("elif", view.offset_of(orelse[0])):
+            return [statement.body, orelse[0].body]
+        return [statement.body, orelse]
+    handlers = [handler.body for handler in getattr(statement, "handlers", ())]
+    return [statement.body, *handlers, getattr(statement, "orelse", []), getattr(statement, "finalbody", [])]
+
+
+def _one_line_suite(view: AstView, block: list[ast.stmt]) -> bool:
+    """Whether ``block`` is libcst's ``SimpleStatementSuite`` (on the line of its header's colon) rather than an
+    ``IndentedBlock``: its first statement has code before it on its line. A line continued by a backslash before
+    it is undecidable (``if x: \\`` joins the next line to the header's)."""
+    first = block[0]
+    if type(first) in COMPOUND:
+        return False  # a suite holds simple statements only
+    start = view.offset_of(first)
+    line_start = view.index.starts[first.lineno - 1]
+    if view.source[line_start:start].strip(" \t\f"):
+        return True
+    if first.lineno > 1 and view.index.line_text(first.lineno - 1).endswith("\\"):
+        raise Undecidable("a backslash continuation before a block's first statement")
+    return False
+
+
+def binds_ast(target: ast.AST, name: str, value: ast.AST) -> bool | None:
+    """``binds`` of an ``ast`` target (a starred element counts as the name it stars, as libcst's ``.value``)."""
+    if type(target) is ast.Name:
+        return None if target.id != name else init_call_ast(value)
+    if type(target) in (ast.Tuple, ast.List):
+        elements = [element.value if type(element) is ast.Starred else element for element in target.elts]
+        names = [element.id if type(element) is ast.Name else None for element in elements]
+        if name not in names:
+            return None
+        return len(names) == 2 and names[1] == name and type(value) is ast.Call \
+            and type(value.func) is ast.Attribute and value.func.attr == "init_with_output"
+    return None
+
+
+def flax_bound_ast(view: AstView, node: ast.AST) -> bool:
+    """``flax_bound``: the chain's root is a name (any name has a scope) and ``flax`` resolves to the flax package
+    (``AstView.qualified_name``: certain only when every binding of ``flax`` in the file is one module-level import,
+    otherwise ``Undecidable``)."""
+    receiver = node
+    while type(receiver) in (ast.Attribute, ast.Call):
+        receiver = receiver.value if type(receiver) is ast.Attribute else receiver.func
+    return type(receiver) is ast.Name and view.qualified_name(ast.Name(id="flax")) == "flax"

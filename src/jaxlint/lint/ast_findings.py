@@ -1,8 +1,10 @@
-"""Findings decided from the ast gate's tree, without libcst: for files where no finding carries a fix.
+"""Findings decided from the ast gate's tree, without libcst: for files whose findings carry no fix, or a fix whose
+edits a rule can place exactly from ``ast`` (JAX503's ``flax.core.pop``, on the statement's one line).
 
-libcst is needed to write a fix; a finding without one needs only its place and its message. A rule that sets
+libcst is needed to write most fixes; a finding without one needs only its place and its message. A rule that sets
 ``decides_from_ast`` (JAX501: flax's removed modules; JAX101/JAX402, JAX103, JAX201 and JAX401, which raise
-``Undecidable`` at a site whose finding may carry a fix) computes its findings here from the ``ast`` tree the ast
+``Undecidable`` at a site whose finding may carry a fix; JAX503, whose one-edit fix is given as offsets: ``AstFix``)
+computes its findings here from the ``ast`` tree the ast
 gate already parsed. The engine uses them when every rule left for the file decides so (``decide``); otherwise the
 file goes to libcst as before.
 
@@ -18,7 +20,10 @@ parses with libcst), measured against the libcst path by ``tests/test_ast_findin
   ``TYPE_CHECKING``) is undecidable;
 - **places:** ``ast`` counts columns in UTF-8 bytes (converted here); a node libcst would give its own parentheses
   (``(flax.optim).Adam``) and any text with a carriage return are undecidable;
-- **annotations** (``jaxlint.lint.annotations``): read from the field that holds the node.
+- **annotations** (``jaxlint.lint.annotations``): read from the field that holds the node;
+- **fixes** (``AstFix``): edits given as character offsets, located and sorted as ``jaxlint.lint.fixes.EditBuilder``
+  does, only where its realignment of continuation lines cannot apply: the finding is a simple statement on one line
+  with nothing after it but a comment, and every edit lies on that line (otherwise undecidable).
 """
 from __future__ import annotations
 
@@ -30,9 +35,10 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
-from jaxlint.lint.diagnostics import Diagnostic, LineIndex, WithheldFix
+from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex, WithheldFix
 from jaxlint.lint.noqa import Placements
 from jaxlint.project.settings import Settings
+from jaxlint.project.version_range import below_known_range, fixes_allowed
 
 # Mirrors of jaxlint.lint.context's compat-code test (kept in step by tests/test_ast_findings.py).
 _BUILTINS = frozenset(dir(builtins))
@@ -64,12 +70,22 @@ class MessageContext:
 
 
 @dataclass(frozen=True)
+class AstFix:
+    """A rule's fix from ``ast``: ``FixSpec`` with its edits already as character offsets (``Edit`` without
+    locations: ``_diagnostics`` locates them). No probe: a rule whose fix names one decides on libcst."""
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
 class AstFinding:
     code: str
     node: ast.AST  # the node libcst would report (its span is the finding's)
     message: str
     detail: str | None = None
     withheld: WithheldFix | None = None
+    fix: AstFix | None = None
 
 
 class AstView:
@@ -378,9 +394,10 @@ def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *, file_te
 
 
 def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: dict) -> list[Diagnostic]:
-    """``engine._diagnostics_from_reports`` for findings without fixes."""
+    """``engine._diagnostics_from_reports`` for these findings (``EditBuilder.build`` for their fixes)."""
     placements = Placements(view.index)
     diagnostics: list[Diagnostic] = []
+    fixable = fixes_allowed(view.settings)  # below the oldest known release no rule fixes (version_range)
     for finding in findings:
         rule = rules[finding.code]
         ancestors = view.ancestors(finding.node)
@@ -393,12 +410,42 @@ def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: di
         if placed is None:
             continue
         start_location, end_location = placed
+        fix = _fix(view, finding) if finding.fix is not None and fixable else None
+        withheld = finding.withheld
+        if finding.fix is not None and not fixable:
+            withheld = below_known_range(view.settings)
         diagnostics.append(Diagnostic(
             finding.code, finding.message, path, start_location, end_location, start_offset=start, end_offset=end,
-            noqa_row=start_location.row, url=rule.url(), detail=finding.detail, fix_withheld=finding.withheld,
+            fix=fix, noqa_row=start_location.row, url=rule.url(), detail=finding.detail, fix_withheld=withheld,
             unevaluated_annotation=view.is_unevaluated(ancestors)))
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics
+
+
+def _fix(view: AstView, finding: AstFinding) -> Fix:
+    """``EditBuilder.build`` of the finding's fix, where its ``_realign_continuations`` adds nothing: the statement is
+    simple, on one line, last on it but for a comment, and every edit lies within that line (an edit on a statement's
+    last line realigns nothing). Anything else is undecidable rather than realigned here."""
+    statement = finding.node
+    if not isinstance(statement, ast.stmt) or type(statement) in COMPOUND or statement.lineno != statement.end_lineno:
+        raise Undecidable("a fix outside a simple statement on one line")
+    line_start = view.index.starts[statement.lineno - 1]
+    line_end = line_start + len(view.index.line_text(statement.lineno))
+    after = view.source[view.offset_of(statement, end=True):line_end].lstrip(" \t")
+    if after and not after.startswith("#"):
+        raise Undecidable("a statement after the fixed one on its line")
+    for edit in finding.fix.edits:
+        if not line_start <= edit.start <= edit.end <= line_end or "\n" in edit.content:
+            raise Undecidable("an edit outside the statement's line")
+    located = [Edit(e.start, e.end, e.content, view.index.location(e.start), view.index.location(e.end))
+               for e in sorted(finding.fix.edits, key=lambda e: (e.start, e.end))]
+    return Fix(finding.fix.applicability, finding.fix.message, tuple(located), None)
+
+
+# Compound statements (``TryStar``: Python 3.11+).
+COMPOUND = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
+                      ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef}
+                     | {getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name)})
 
 
 def walk(view: AstView, kinds: tuple[type, ...]) -> Iterator[ast.AST]:

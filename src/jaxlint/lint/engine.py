@@ -156,7 +156,8 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     if not rules:
         return LintResult([], parsed=False)
     if facts is not None and not whole and module is None:
-        # Rules whose findings carry no fix decide from the gate's ``ast`` tree when they can: no libcst at all.
+        # Rules that decide from the gate's ``ast`` tree (findings without a fix; JAX503's, fix included) do when they
+        # can: no libcst at all.
         decided = ast_findings.decide(source, path, rules, facts.tree, file_text=file_text, settings=settings) \
             if facts.tree is not None else None
         if decided is not None:

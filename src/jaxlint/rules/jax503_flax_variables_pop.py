@@ -1,14 +1,20 @@
 """JAX503 flax-variables-pop: ``rest, params = variables.pop('params')`` on what ``Module.init`` returned."""
 from __future__ import annotations
 
+import ast
+import io
+import tokenize
+
 import libcst as cst
 
-from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
+from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
+from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach, library_min
-from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
-    may_call_method_on_init, unpacks_a_pop
+from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, flax_bound_ast, from_init, \
+    from_init_ast, imports_flax, init_call, init_call_ast, may_call_method_on_init, unpacks_a_pop
 
 CORE_POP = Version("0.6.11")  # flax.core.pop: absent in 0.6.0, present in 0.6.11 (the oldest release checked)
 
@@ -21,6 +27,7 @@ class FlaxVariablesPop(Rule):
     library_version = "flax 0.7.1"
     triggers = ("flax",)
     ast_names = frozenset({"flax"})
+    decides_from_ast = True  # its findings and its one-edit fix come from the ast gate's tree (``findings_from_ast``)
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
@@ -126,18 +133,102 @@ flax {PLAIN_DICT}+ (read from `flax/configurations.py`: `return_frozendict` is `
         receiver = call.func.value
         if not (init_call(receiver) or isinstance(receiver, cst.Name) and from_init(self.context.resolver, receiver)):
             return
-        if not library_may_reach(self.settings, "flax", PLAIN_DICT) or not imports_flax(self.context.file_text):
+        if not applies(self.settings, self.context.file_text):
             return
         key = call.args[0].value.value
-        fix = withheld = None
-        if library_min(self.settings, "flax") < CORE_POP:
-            withheld = WithheldFix(f"`flax.core.pop` needs flax {CORE_POP}+; the project's flax pins allow older")
-        elif not flax_bound(self.context.resolver, call):
-            withheld = WithheldFix("`flax` does not name the flax package here: add `import flax`")
-        else:
-            fix = safe_fix("Use `flax.core.pop`",
-                           Replace(call, f"flax.core.pop({self.code_for(receiver)}, {key})"))
-        self.report(node, f"Since flax {PLAIN_DICT}, `.init` returns a dict: `dict.pop({key})` returns the params "
-                          f"alone and the unpacking takes them apart; use `flax.core.pop(variables, {key})`.",
-                    fix, withheld=withheld)
+        fix = None
+        withheld = version_withheld(self.settings)
+        if withheld is None and not flax_bound(self.context.resolver, call):
+            withheld = FLAX_UNBOUND
+        elif withheld is None:
+            fix = safe_fix(FIX_MESSAGE, Replace(call, replacement(self.code_for(receiver), key)))
+        self.report(node, message(key), fix, withheld=withheld)
 
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) ----------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Assign`` reports, fix included. Undecidable where the fix's text or place needs libcst's
+        view of parentheses: the ``.pop`` call or its receiver in parentheses of its own (libcst's span and
+        ``code_for`` hold them), or a key that is not one plain string token."""
+        if not applies(view.settings, view.file_text):
+            return []
+        found = []
+        for node in walk(view, (ast.Assign,)):
+            if len(node.targets) != 1 or type(node.targets[0]) not in (ast.Tuple, ast.List):
+                continue
+            elements = node.targets[0].elts
+            call = node.value
+            if len(elements) != 2 or any(type(e) is ast.Starred for e in elements) or type(call) is not ast.Call \
+                    or type(call.func) is not ast.Attribute or call.func.attr != "pop" or len(call.args) != 1 \
+                    or call.keywords or type(call.args[0]) is not ast.Constant \
+                    or not isinstance(call.args[0].value, (str, bytes)):
+                continue
+            receiver = call.func.value
+            if not (init_call_ast(receiver) or type(receiver) is ast.Name and from_init_ast(view, node, receiver.id)):
+                continue
+            key = _plain_string(view, call.args[0])
+            if key is None:
+                continue
+            fix = None
+            withheld = version_withheld(view.settings)
+            if withheld is None and not flax_bound_ast(view, call):
+                withheld = FLAX_UNBOUND
+            elif withheld is None:
+                start, end = _unparenthesized(view, node, call)
+                fix = AstFix(Applicability.SAFE, FIX_MESSAGE,
+                             (Edit(start, end, replacement(view.text(receiver), key)),))
+            found.append(AstFinding(cls.code, node, message(key), withheld=withheld, fix=fix))
+        return found
+
+
+FIX_MESSAGE = "Use `flax.core.pop`"
+FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
+
+
+def applies(settings: Settings, file_text: str) -> bool:
+    """The project's flax may reach the plain dict, and the file imports flax."""
+    return library_may_reach(settings, "flax", PLAIN_DICT) and imports_flax(file_text)
+
+
+def version_withheld(settings: Settings) -> WithheldFix | None:
+    if library_min(settings, "flax") < CORE_POP:
+        return WithheldFix(f"`flax.core.pop` needs flax {CORE_POP}+; the project's flax pins allow older")
+    return None
+
+
+def replacement(receiver: str, key: str) -> str:
+    return f"flax.core.pop({receiver}, {key})"
+
+
+def message(key: str) -> str:
+    return (f"Since flax {PLAIN_DICT}, `.init` returns a dict: `dict.pop({key})` returns the params alone and the "
+            f"unpacking takes them apart; use `flax.core.pop(variables, {key})`.")
+
+
+def _plain_string(view: AstView, node: ast.Constant) -> str | None:
+    """libcst's ``SimpleString.value`` of a string argument: its one token as written; None for an implicit
+    concatenation (libcst's ``ConcatenatedString``, not reported); undecidable for anything else (parentheses)."""
+    text = view.text(node)
+    try:
+        tokens = [token for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if token.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.ENDMARKER)]
+    except (tokenize.TokenError, SyntaxError):
+        raise Undecidable("a string argument that does not tokenize alone") from None
+    if not tokens or any(token.type != tokenize.STRING for token in tokens):
+        raise Undecidable("a string argument with more than strings in its text")
+    if len(tokens) > 1:
+        return None
+    if tokens[0].string != text:
+        raise Undecidable("a string argument with more than its token in its text")
+    return text
+
+
+def _unparenthesized(view: AstView, statement: ast.Assign, call: ast.Call) -> tuple[int, int]:
+    """The span of the ``.pop`` call, which the fix replaces, where neither it nor its receiver has parentheses of
+    its own: libcst's span of the call and ``code_for`` of the receiver would hold them."""
+    start, end = view.offset_of(call), view.offset_of(call, end=True)
+    if view.offset_of(call.func.value) != start:
+        raise Undecidable("the receiver of `.pop` in parentheses")
+    if view.offset_of(statement, end=True) != end or not view.source[:start].rstrip(" \t").endswith("="):
+        raise Undecidable("the `.pop` call in parentheses")
+    return start, end
