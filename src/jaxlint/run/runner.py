@@ -5,7 +5,6 @@ import gc
 import os
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -139,32 +138,6 @@ class _ColdFacts:
 def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, caches: _RunCaches | None,
                project_digest: str | None, cold: _ColdFacts | None = None) -> list[FileResult]:
     """``project_digest`` None: a cold run (``cold``), whose results are cached once the digest is known."""
-    with _fewer_collections():
-        return _run_files_collecting_less(files, mode, unsafe, jobs, caches, project_digest, cold)
-
-
-# The cyclic garbage collector's first threshold while files are linted (Python's default: 700 allocations).
-GC_THRESHOLD = 50_000
-
-
-@contextmanager
-def _fewer_collections():
-    """A file's trees are millions of objects that die by reference counting when the file is done, but every 700
-    allocations woke the collector, which walked what survived so far: 8-10% of a cold run's CPU.
-    What exists now (the imported engine) is frozen out of its walks; forked workers then also leave those pages
-    unwritten. Peak memory did not move (benchmarks/README.md, eleventh session)."""
-    threshold = gc.get_threshold()
-    gc.set_threshold(GC_THRESHOLD, *threshold[1:])
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*threshold)
-
-
-def _run_files_collecting_less(files: list, mode: Mode, unsafe: bool, jobs: int | None, caches: _RunCaches | None,
-                               project_digest: str | None, cold: _ColdFacts | None) -> list[FileResult]:
     results: list[FileResult | None] = [None] * len(files)
     todo: list[int] = []
     for index, file in enumerate(files):
@@ -280,7 +253,7 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
     global _WORKER_FILES
     if fork:
         _warm_up(files, todo)
-        gc.freeze()  # the warmed engine too: shared by the workers, never collected
+        gc.freeze()  # the warmed engine too (``cli`` froze what was loaded at start): the workers never scan it
         _WORKER_FILES = files
         tasks = [(index, None, mode, unsafe, use_cache, project_digest) for index in todo]
     else:
