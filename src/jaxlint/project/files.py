@@ -102,9 +102,12 @@ def _walk(root: Path, resolver: SettingsResolver,
             continue
         if not entries:
             continue
-        settings = resolver.for_resolved_directory(real)
+        names = {entry.name for entry in entries}
+        # The folder's config and pin files are found among its names: this listing is its only read (and what the
+        # replay recorder stamps: a config or pin file added here changes it).
+        settings = resolver.for_resolved_directory(real, names)
         patterns = bool(settings.exclude or settings.extend_exclude)
-        if ignore is not None and not is_root and any(entry.name == ".gitignore" for entry in entries):
+        if ignore is not None and not is_root and ".gitignore" in names:
             ignore = ignore.with_file(os.path.join(directory, ".gitignore"))
         folders = []
         for entry in entries:
