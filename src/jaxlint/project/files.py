@@ -116,17 +116,18 @@ def _walk(root: Path, resolver: SettingsResolver,
                 is_directory = entry.is_dir()
             except OSError:
                 is_directory = False
-            path = os.path.join(directory, name)
             if is_directory:
-                if _default_excluded(name, settings) or (patterns and is_excluded(Path(path), settings)):
+                if _default_excluded(name, settings) or (patterns and is_excluded(Path(entry.path), settings)):
                     continue
                 if ignore is not None and ignore.ignores(name, True):
                     continue
                 if not _is_link(entry):  # os.walk lists a symlinked folder but does not enter it
-                    folders.append((path, os.path.join(real, name), ignore.descend(name) if ignore else None, False))
+                    folders.append((entry.path, os.path.join(real, name), ignore.descend(name) if ignore else None,
+                                    False))
                 continue
             if not name.endswith(suffixes):
                 continue
+            path = entry.path  # ``os.path.join(directory, name)``, joined by the listing
             if patterns and is_excluded(Path(path), settings):
                 continue
             if ignore is not None and ignore.ignores(name, False):
