@@ -85,6 +85,8 @@ def _names_tree(root: Path) -> None:
     for folder in "abcdefghi":
         (root / folder).mkdir()
         (root / folder / "m.py").write_text("x = 1\n")
+    (root / "b" / "inner").mkdir()  # below a folder with a config: that one, not the root's
+    (root / "b" / "inner" / "m.py").write_text("x = 1\n")
     (root / "jaxlint.toml").write_text("ignore = ['JAX202']\n")
     (root / "requirements.txt").write_text("jax>=0.4.30\n")
     (root / "shared").mkdir()
@@ -109,17 +111,18 @@ def test_a_walked_folder_gets_the_settings_its_path_gets(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     found = {f.path.parent.name: f.settings for f in discover([Path(".")], SettingsResolver(Overrides()))}
     for folder, settings in found.items():  # a fresh resolver, asked by path: no names, a stat per candidate
-        assert settings == SettingsResolver(Overrides()).for_path(Path(folder, "m.py")), folder
+        file = Path("b", folder, "m.py") if folder == "inner" else Path(folder, "m.py")
+        assert settings == SettingsResolver(Overrides()).for_path(file), folder
     configs = {folder: settings.config_file.relative_to(tmp_path).as_posix() for folder, settings in found.items()}
     assert configs == {"a": "jaxlint.toml", "b": "b/.jaxlint.toml", "c": "c/pyproject.toml", "d": "jaxlint.toml",
                        "e": "jaxlint.toml", "f": "jaxlint.toml", "g": "jaxlint.toml", "h": "jaxlint.toml",
-                       "i": "jaxlint.toml"}
+                       "i": "jaxlint.toml", "inner": "b/.jaxlint.toml"}
     packages = {folder: settings.pinned and (settings.pinned.package.relative_to(tmp_path).as_posix(),
                                              settings.pinned.lower and str(settings.pinned.lower.version))
                 for folder, settings in found.items()}
     root = (".", "0.4.30")
     assert packages == {"a": root, "b": root, "c": ("c", None), "d": None, "e": None, "f": root, "g": root,
-                        "h": ("h", "0.4.35"), "i": root}
+                        "h": ("h", "0.4.35"), "i": root, "inner": root}
 
 
 def test_a_walked_folder_is_read_by_its_listing_only(tmp_path, monkeypatch):

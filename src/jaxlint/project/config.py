@@ -159,22 +159,29 @@ def read_config_file(file: Path) -> dict[str, Any] | None:
 
 def find_config_file(directory: Path | str, seen: dict[str, Path | None] | None = None,
                      names: Collection[str] | None = None) -> Path | None:
-    """The closest configuration file at or above ``directory`` (resolved); ``seen`` caches each folder's answer
-    (sibling directories share their parents: a run over a tree would otherwise test the same parents for every
-    folder). ``names``: ``directory``'s entries when the caller has just listed it (a walk), so that no config name is
-    tested there unless it is present. Plain strings: this runs for every folder of a walk."""
+    """The closest configuration file at or above ``directory`` (resolved); ``seen`` caches that answer for each
+    folder on the way (sibling directories share their parents: a run over a tree would otherwise test the same
+    parents for every folder, and walk up to ``/`` for each when there is no config). ``names``: ``directory``'s
+    entries when the caller has just listed it (a walk), so that no config name is tested there unless it is
+    present. Plain strings: this runs for every folder of a walk."""
     seen = {} if seen is None else seen
     folder = os.fspath(directory)
+    walked = []
     while True:
         found = seen.get(folder, _UNSEEN)
-        if found is _UNSEEN:
-            found = seen[folder] = _config_in(folder, names)
+        if found is not _UNSEEN:
+            break
+        walked.append(folder)
+        found = _config_in(folder, names)
         if found is not None:
-            return found
+            break
         parent = os.path.dirname(folder)
         if parent == folder:
-            return None
+            break
         folder, names = parent, None  # the walk listed only ``directory``
+    for folder in walked:
+        seen[folder] = found
+    return found
 
 
 _UNSEEN = object()
@@ -232,7 +239,7 @@ class SettingsResolver:
         self._by_config_and_pins: dict[tuple[Path | None, PinnedRange | None], Settings] = {}
         self.pins = ProjectPins(self.cwd)
         self._by_key: dict[Path, Settings] = {}
-        self._config_in_folder: dict[str, Path | None] = {}
+        self._config_above: dict[str, Path | None] = {}  # each folder's closest config
 
     def for_path(self, path: Path) -> Settings:
         key = path if path.is_dir() else path.parent
@@ -257,7 +264,7 @@ class SettingsResolver:
             elif self.overrides.config_file is not None:
                 config = self.overrides.config_file.resolve()
             else:
-                config = find_config_file(directory, self._config_in_folder, names)
+                config = find_config_file(directory, self._config_above, names)
             self._by_directory[directory] = self._with_pins(self._settings_for_config(config), directory, names)
         return self._by_directory[directory]
 

@@ -1,6 +1,7 @@
 """Which files to lint: walking directories, default and configured excludes, .gitignore, explicit paths."""
 from __future__ import annotations
 
+import operator
 import os
 import stat
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ def _walk(root: Path, resolver: SettingsResolver,
         directory, real, ignore, is_root = stack.pop()
         try:
             with os.scandir(directory) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name)
+                entries = sorted(listing, key=_NAME)
         except OSError:
             continue
         if not entries:
@@ -135,6 +136,9 @@ def _walk(root: Path, resolver: SettingsResolver,
             resolved = os.path.realpath(os.path.join(real, name)) if _is_link(entry) else os.path.join(real, name)
             yield Path(path), settings, resolved
         stack.extend(reversed(folders))
+
+
+_NAME = operator.attrgetter("name")  # a folder's entries sorted by name, without a Python call per entry
 
 
 def _is_link(entry: os.DirEntry) -> bool:
