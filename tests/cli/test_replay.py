@@ -116,9 +116,9 @@ def test_a_changed_input_runs_the_check_again(project, capfdbinary, monkeypatch,
         args = ("check", "pkg", "-j", "2", "--cache-dir", str(project.parent / "cache"))
     elif change == "add a first-party module":  # a folder the check does not list
         args = ("check", "pkg/a.py", "--cache-dir", str(project.parent / "cache"))
-    if "walked subfolder" in change:
-        (project / "pkg" / "sub").mkdir()
-        (project / "pkg" / "sub" / "c.py").write_text(NONE_ARG)
+    if "walked subfolder" in change:  # pkg/sub holds no linted file: only the walk lists it
+        (project / "pkg" / "sub" / "deeper").mkdir(parents=True)
+        (project / "pkg" / "sub" / "deeper" / "c.py").write_text(NONE_ARG)
         if change.startswith("edit"):
             (project / "pkg" / "sub" / "requirements.txt").write_text("jax>=0.4.30\n")
     if "--cache-dir" in args:  # recorded by a cold check (its cache folder exists, and is empty)
