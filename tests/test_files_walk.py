@@ -77,3 +77,71 @@ def test_the_walk_finds_what_os_walk_finds(tmp_path, monkeypatch, given):
         assert "pkg/sub/gen.py" not in names and "ignored_dir/i.py" not in names and "_c.pyi" not in names
         assert "other/tmp/t.py" not in names and "build/skip.py" not in names
         assert "dangling.py" in names and names.count("link.py") + names.count("pkg/m.py") == 1
+
+
+def _names_tree(root: Path) -> None:
+    """Folders whose config and pin names are not plain files: the walk finds them among the folder's names, and
+    must give each the answer that testing the path gives (``is_file``, ``exists``)."""
+    for folder in "abcdefghi":
+        (root / folder).mkdir()
+        (root / folder / "m.py").write_text("x = 1\n")
+    (root / "b" / "inner").mkdir()  # below a folder with a config: that one, not the root's
+    (root / "b" / "inner" / "m.py").write_text("x = 1\n")
+    (root / "jaxlint.toml").write_text("ignore = ['JAX202']\n")
+    (root / "requirements.txt").write_text("jax>=0.4.30\n")
+    (root / "shared").mkdir()
+    (root / "shared" / "conf.toml").write_text("ignore = ['JAX101']\n")
+    (root / "shared" / "pins.txt").write_text("jax>=0.4.35\n")
+    (root / "a" / "pyproject.toml").mkdir()  # a folder named like a config file: no config
+    (root / "a" / ".jaxlint.toml").mkdir()
+    os.symlink("../shared/conf.toml", root / "b" / ".jaxlint.toml")  # a linked config: read
+    os.symlink("missing.toml", root / "c" / "jaxlint.toml")  # a broken link: no config, the next name is tested
+    (root / "c" / "pyproject.toml").write_text("[tool.jaxlint]\nignore = ['JAX203']\n")
+    (root / "d" / ".git").write_text("gitdir: elsewhere\n")  # a worktree's .git file: the repository root
+    (root / "e" / ".git").mkdir()
+    os.symlink("missing", root / "f" / ".git")  # a broken link: not a repository root
+    (root / "g" / "setup.py").mkdir()  # a folder named like a project file: not a package
+    os.symlink("../shared/pins.txt", root / "h" / "requirements.txt")  # a linked pin file: read
+    (root / "i" / "requirements.txt").mkdir()  # a folder named like a pin file: not read
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="POSIX symlinks")
+def test_a_walked_folder_gets_the_settings_its_path_gets(tmp_path, monkeypatch):
+    _names_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    found = {f.path.parent.name: f.settings for f in discover([Path(".")], SettingsResolver(Overrides()))}
+    for folder, settings in found.items():  # a fresh resolver, asked by path: no names, a stat per candidate
+        file = Path("b", folder, "m.py") if folder == "inner" else Path(folder, "m.py")
+        assert settings == SettingsResolver(Overrides()).for_path(file), folder
+    configs = {folder: settings.config_file.relative_to(tmp_path).as_posix() for folder, settings in found.items()}
+    assert configs == {"a": "jaxlint.toml", "b": "b/.jaxlint.toml", "c": "c/pyproject.toml", "d": "jaxlint.toml",
+                       "e": "jaxlint.toml", "f": "jaxlint.toml", "g": "jaxlint.toml", "h": "jaxlint.toml",
+                       "i": "jaxlint.toml", "inner": "b/.jaxlint.toml"}
+    packages = {folder: settings.pinned and (settings.pinned.package.relative_to(tmp_path).as_posix(),
+                                             settings.pinned.lower and str(settings.pinned.lower.version))
+                for folder, settings in found.items()}
+    root = (".", "0.4.30")
+    assert packages == {"a": root, "b": root, "c": ("c", None), "d": None, "e": None, "f": root, "g": root,
+                        "h": ("h", "0.4.35"), "i": root, "inner": root}
+
+
+def test_a_walked_folder_is_read_by_its_listing_only(tmp_path, monkeypatch):
+    """Below the walk's root, a folder's config and pin files are found among the names its ``scandir`` listed: no
+    ``stat`` per config name, no second listing, no ``.git`` test (the replay recorder stamps that listing, whose
+    times change when such a file is added)."""
+    for path in ["pkg/a.py", "pkg/sub/b.py", "pkg/sub/deeper/c.py", "tests/t.py"]:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x = 1\n")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\ndependencies = ['jax>=0.4.30']\n")
+    read: list[tuple[str, str]] = []
+    stat, listdir = os.stat, os.listdir
+    monkeypatch.setattr(os, "stat",
+                        lambda path, *a, **k: read.append(("stat", os.fspath(path))) or stat(path, *a, **k))
+    monkeypatch.setattr(os, "listdir", lambda path=".": read.append(("listdir", os.fspath(path))) or listdir(path))
+    files = list(discover([tmp_path], SettingsResolver(Overrides())))
+    assert len(files) == 4 and all(str(file.settings.pinned.lower.version) == "0.4.30" for file in files)
+    below = [(how, path) for how, path in read if path.startswith(str(tmp_path) + os.sep)
+             and os.path.relpath(path, tmp_path).split(os.sep)[0] in ("pkg", "tests")]
+    assert not [(how, path) for how, path in below
+                if how == "listdir" or os.path.basename(path) in (".jaxlint.toml", "jaxlint.toml", "pyproject.toml",
+                                                                  ".git", "setup.py", "setup.cfg", "Pipfile")]

@@ -100,6 +100,10 @@ def test_the_report_file_is_written_again(project, capfdbinary):
     "edit a linted file", "add a file", "remove a file", "add a config file", "edit the config file",
     "add a pin file", "add a .gitignore", "delete the results cache", "another environment", "another folder",
     "edit a user rule", "add a first-party module",
+    # A folder below the walk's root is read by its listing alone: its config and pin files, and its .git, are
+    # found among its names (no stat of their own), and its listing changes when one is added.
+    "add a config file in a walked subfolder", "add a pin file in a walked subfolder",
+    "add a .git in a walked subfolder", "edit a pin file in a walked subfolder",
 ])
 def test_a_changed_input_runs_the_check_again(project, capfdbinary, monkeypatch, change):
     (project / "rules").mkdir()
@@ -112,6 +116,11 @@ def test_a_changed_input_runs_the_check_again(project, capfdbinary, monkeypatch,
         args = ("check", "pkg", "-j", "2", "--cache-dir", str(project.parent / "cache"))
     elif change == "add a first-party module":  # a folder the check does not list
         args = ("check", "pkg/a.py", "--cache-dir", str(project.parent / "cache"))
+    if "walked subfolder" in change:  # pkg/sub holds no linted file: only the walk lists it
+        (project / "pkg" / "sub" / "deeper").mkdir(parents=True)
+        (project / "pkg" / "sub" / "deeper" / "c.py").write_text(NONE_ARG)
+        if change.startswith("edit"):
+            (project / "pkg" / "sub" / "requirements.txt").write_text("jax>=0.4.30\n")
     if "--cache-dir" in args:  # recorded by a cold check (its cache folder exists, and is empty)
         _check(*args)
         for path in (project.parent / "cache").iterdir():
@@ -130,6 +139,14 @@ def test_a_changed_input_runs_the_check_again(project, capfdbinary, monkeypatch,
         (project / "pkg" / "pyproject.toml").write_text("[tool.jaxlint]\nignore = ['JAX202']\n")
     elif change == "edit the config file":
         (project / "pyproject.toml").write_text("[tool.jaxlint]\nignore = ['JAX202']\n")
+    elif change == "add a config file in a walked subfolder":
+        (project / "pkg" / "sub" / "jaxlint.toml").write_text("ignore = ['JAX202']\n")
+    elif change == "add a pin file in a walked subfolder":
+        (project / "pkg" / "sub" / "requirements.txt").write_text("jax>=0.4.30\n")
+    elif change == "add a .git in a walked subfolder":
+        (project / "pkg" / "sub" / ".git").mkdir()
+    elif change == "edit a pin file in a walked subfolder":
+        (project / "pkg" / "sub" / "requirements.txt").write_text("jax>=0.4.35\n")
     elif change == "add a pin file":
         (project / "requirements.txt").write_text("jax>=0.4.30\n")
     elif change == "add a .gitignore":

@@ -143,12 +143,13 @@ def test_pins_are_looked_up_once_per_folder(tmp_path, monkeypatch):
     monorepo(tmp_path)
     asked: list[Path] = []
     real = version_pins.folder_pins
-    monkeypatch.setattr(version_pins, "folder_pins", lambda folder: asked.append(folder) or real(folder))
+    monkeypatch.setattr(version_pins, "folder_pins",
+                        lambda folder, names=None: asked.append(folder) or real(folder, names))
     pins = ProjectPins(tmp_path)
     for _ in range(3):
         pins.for_directory(tmp_path / "packages/old/src")
         pins.for_directory(tmp_path / "packages/old")
-    assert asked == [tmp_path / "packages/old/src", tmp_path / "packages/old"]
+    assert asked == [str(tmp_path / "packages/old/src"), str(tmp_path / "packages/old")]
 
 
 @pytest.mark.parametrize("line,expected", [

@@ -5,10 +5,11 @@ has a ``[tool.jaxlint]`` table). Unknown keys and bad values are errors naming t
 """
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from jaxlint.project.settings import OUTPUT_FORMATS, SELECTOR_RE, Settings
 from jaxlint.project.version_pins import PinnedRange, ProjectPins
@@ -156,22 +157,44 @@ def read_config_file(file: Path) -> dict[str, Any] | None:
     return parse_config_table(file, table)
 
 
-def find_config_file(directory: Path, seen: dict[Path, Path | None] | None = None) -> Path | None:
-    """The closest configuration file at or above ``directory``; ``seen`` caches each folder's answer (sibling
-    directories share their parents: a run over a tree would otherwise test the same parents for every folder)."""
+def find_config_file(directory: Path | str, seen: dict[str, Path | None] | None = None,
+                     names: Collection[str] | None = None) -> Path | None:
+    """The closest configuration file at or above ``directory`` (resolved); ``seen`` caches that answer for each
+    folder on the way (sibling directories share their parents: a run over a tree would otherwise test the same
+    parents for every folder, and walk up to ``/`` for each when there is no config). ``names``: ``directory``'s
+    entries when the caller has just listed it (a walk), so that no config name is tested there unless it is
+    present. Plain strings: this runs for every folder of a walk."""
     seen = {} if seen is None else seen
-    for folder in [directory, *directory.parents]:
-        if folder not in seen:
-            seen[folder] = _config_in(folder)
-        if seen[folder] is not None:
-            return seen[folder]
-    return None
+    folder = os.fspath(directory)
+    walked = []
+    while True:
+        found = seen.get(folder, _UNSEEN)
+        if found is not _UNSEEN:
+            break
+        walked.append(folder)
+        found = _config_in(folder, names)
+        if found is not None:
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder, names = parent, None  # the walk listed only ``directory``
+    for folder in walked:
+        seen[folder] = found
+    return found
 
 
-def _config_in(folder: Path) -> Path | None:
-    """The configuration file in ``folder`` itself."""
+_UNSEEN = object()
+
+
+def _config_in(folder: str, names: Collection[str] | None = None) -> Path | None:
+    """The configuration file in ``folder`` itself; ``names``, when given, are the folder's entries: a config name
+    that is not among them is no file there (the common case costs no ``stat``), one that is is still tested as
+    before (a folder named ``pyproject.toml``, a broken link)."""
     for name in CONFIG_NAMES:
-        candidate = folder / name
+        if names is not None and name not in names:
+            continue
+        candidate = Path(folder, name)
         if candidate.is_file() and (name != "pyproject.toml" or _has_jaxlint_table(candidate)):
             return candidate
     return None
@@ -211,43 +234,44 @@ class SettingsResolver:
     def __init__(self, overrides: Overrides, cwd: Path | None = None) -> None:
         self.overrides = overrides
         self.cwd = (cwd or Path.cwd()).resolve()
-        self._by_directory: dict[Path, Settings] = {}
+        self._by_directory: dict[str, Settings] = {}
         self._by_config: dict[Path | None, Settings] = {}
         self._by_config_and_pins: dict[tuple[Path | None, PinnedRange | None], Settings] = {}
         self.pins = ProjectPins(self.cwd)
         self._by_key: dict[Path, Settings] = {}
-        self._config_in_folder: dict[Path, Path | None] = {}
-        self._by_real: dict[str, Settings] = {}
+        self._config_above: dict[str, Path | None] = {}  # each folder's closest config
 
     def for_path(self, path: Path) -> Settings:
         key = path if path.is_dir() else path.parent
         found = self._by_key.get(key)  # before resolving: a run asks once per file, for few directories
         if found is None:
-            found = self._by_key[key] = self._for_directory(key.resolve())
+            found = self._by_key[key] = self._for_directory(str(key.resolve()))
         return found
 
-    def for_resolved_directory(self, directory: str) -> Settings:
-        """``for_path`` of a folder whose real path the caller knows (a walk does): no stat, no resolving."""
-        found = self._by_real.get(directory)
+    def for_resolved_directory(self, directory: str, names: Collection[str] | None = None) -> Settings:
+        """``for_path`` of a folder whose real path the caller knows (a walk does): no stat, no resolving.
+        ``names``: the folder's entries, when the caller has just listed it: its config and pin files are found among
+        them, without a ``stat`` per config name, a listing or a ``.git`` test of its own."""
+        found = self._by_directory.get(directory)
         if found is None:
-            found = self._by_real[directory] = self._for_directory(Path(directory))
+            found = self._for_directory(directory, names)
         return found
 
-    def _for_directory(self, directory: Path) -> Settings:
+    def _for_directory(self, directory: str, names: Collection[str] | None = None) -> Settings:
         if directory not in self._by_directory:
             if self.overrides.isolated:
                 config = None
             elif self.overrides.config_file is not None:
                 config = self.overrides.config_file.resolve()
             else:
-                config = find_config_file(directory, self._config_in_folder)
-            self._by_directory[directory] = self._with_pins(self._settings_for_config(config), directory)
+                config = find_config_file(directory, self._config_above, names)
+            self._by_directory[directory] = self._with_pins(self._settings_for_config(config), directory, names)
         return self._by_directory[directory]
 
-    def _with_pins(self, settings: Settings, directory: Path) -> Settings:
+    def _with_pins(self, settings: Settings, directory: str, names: Collection[str] | None) -> Settings:
         """``directory``'s package range; its lower bound is the min version unless the command line or the config
         gives one."""
-        pinned = self.pins.for_directory(directory)
+        pinned = self.pins.for_directory(directory, names)
         key = (settings.config_file, pinned)
         if key not in self._by_config_and_pins:
             if settings.explicit_min_version is None and pinned is not None and pinned.lower is not None:

@@ -9,7 +9,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Collection
 
 from jaxlint.project.versions import Version
 
@@ -210,16 +210,17 @@ def _numbered(reader: Callable[[Path], list[str]]) -> Callable[[Path], list[tupl
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile")
 
 
-def _pin_files(folder: Path, names: set[str]) -> list[tuple[Path, Callable[[Path], list[tuple[int, str]]]]]:
+def _pin_files(folder: Path | str,
+               names: Collection[str]) -> list[tuple[Path, Callable[[Path], list[tuple[int, str]]]]]:
     """The pin files among ``names`` (the folder's entries: one listing per folder, not a stat per candidate)."""
-    files = [(folder / name, _numbered(reader)) for name, reader in (
+    files = [(Path(folder, name), _numbered(reader)) for name, reader in (
         ("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg), ("setup.py", _from_setup_py),
         ("Pipfile", _from_pipfile)) if name in names]
-    files.extend((folder / name, _from_requirements) for name in sorted(names)
-                 if name.endswith(".txt") and name.startswith(("requirements", "constraints")))
+    files.extend((Path(folder, name), _from_requirements) for name in sorted(
+        name for name in names if name.endswith(".txt") and name.startswith(("requirements", "constraints"))))
     if "requirements" in names:
-        files.extend((path, _from_requirements) for path in sorted((folder / "requirements").glob("*.txt")))
-    files.extend((folder / name, _from_environment_yml) for name in ("environment.yml", "environment.yaml")
+        files.extend((path, _from_requirements) for path in sorted(Path(folder, "requirements").glob("*.txt")))
+    files.extend((Path(folder, name), _from_environment_yml) for name in ("environment.yml", "environment.yaml")
                  if name in names)
     return [(path, reader) for path, reader in files if path.is_file()]
 
@@ -233,14 +234,16 @@ class Requirement:
     text: str
 
 
-def folder_pins(folder: Path) -> tuple[bool, list[Requirement]]:
+def folder_pins(folder: Path | str, names: Collection[str] | None = None) -> tuple[bool, list[Requirement]]:
     """Whether ``folder`` holds a project file (``PROJECT_FILES``), and its requirements on ``jax`` and on
-    ``LIBRARIES`` (``mentions_jax`` tells them apart)."""
-    try:
-        names = set(os.listdir(folder))
-    except OSError:
-        return False, []
+    ``LIBRARIES`` (``mentions_jax`` tells them apart). ``names``: the folder's entries when the caller has just
+    listed it (a walk); else it is listed here."""
+    if names is None:
+        try:
+            names = set(os.listdir(folder))
+        except OSError:
+            return False, []
     requirements = []
     for path, reader in _pin_files(folder, names):
         requirements.extend(Requirement(path, line, text) for line, text in reader(path) if _pinned_package(text))
-    return any(name in names and (folder / name).is_file() for name in PROJECT_FILES), requirements
+    return any(name in names and Path(folder, name).is_file() for name in PROJECT_FILES), requirements

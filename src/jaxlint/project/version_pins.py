@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Collection
 
 from jaxlint.project.pins import (LIBRARIES, Requirement, folder_pins, library_of, lower_bound, mentions_jax,
                                   upper_bound)
@@ -57,23 +58,30 @@ class ProjectPins:
 
     def __init__(self, cwd: Path) -> None:
         self.cwd = cwd
-        self._by_folder: dict[Path, PinnedRange | None] = {}
+        self._by_folder: dict[str, PinnedRange | None] = {}
 
-    def for_directory(self, directory: Path) -> PinnedRange | None:
-        """The range of the files in ``directory`` (resolved); None when no package encloses it."""
-        walked: list[Path] = []
+    def for_directory(self, directory: Path | str, names: Collection[str] | None = None) -> PinnedRange | None:
+        """The range of the files in ``directory`` (resolved); None when no package encloses it. ``names``:
+        ``directory``'s entries when the caller has just listed it (a walk): its pin files and ``.git`` are found
+        among them, without a listing or a ``stat`` of its own. Plain strings: this runs for every folder of a walk."""
+        walked: list[str] = []
         found: PinnedRange | None = None
-        for folder in [directory, *directory.parents]:
+        folder = os.fspath(directory)
+        while True:
             if folder in self._by_folder:
                 found = self._by_folder[folder]
                 break
             walked.append(folder)
-            is_project, requirements = folder_pins(folder)
+            is_project, requirements = folder_pins(folder, names)
             if is_project or any(mentions_jax(r.text) for r in requirements):
-                found = self._range(folder, requirements)
+                found = self._range(Path(folder), requirements)
                 break
-            if (folder / ".git").exists():
+            if (names is None or ".git" in names) and Path(folder, ".git").exists():
                 break  # the repository root: pins above it belong to someone else
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder, names = parent, None  # the caller listed only ``directory``
         for folder in walked:
             self._by_folder[folder] = found
         return found
