@@ -177,3 +177,13 @@ def _list_bound_names(source: str) -> set[str]:
             if annotated is not None:
                 found.add(annotated.group(1))
     return found
+
+
+def whole_word_starts(source: str, word: str):
+    """``text_gate._whole_word_starts`` before issue 27: ``str.find`` and a boundary test per occurrence."""
+    start = source.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if not (start and is_word_char(source[start - 1])) and not (end < len(source) and is_word_char(source[end])):
+            yield start
+        start = source.find(word, end)
