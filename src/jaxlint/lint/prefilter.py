@@ -81,18 +81,22 @@ class _TriggerGroup:
     width: int
     by_prefix: dict[str, tuple[str, ...]]
 
-    def found_in(self, source: str):
-        if len(self.triggers) < _LOOK_UP_FROM:
-            if len(self.triggers) == 1 or self.guard in source:
-                yield from (trigger for trigger in self.triggers if trigger in source)
-            return
+    def found_in(self, source: str) -> list[str]:
+        # a list, not a generator: most groups find nothing, and a generator costs more to start than a list
+        triggers = self.triggers
+        if len(triggers) < _LOOK_UP_FROM:
+            if len(triggers) == 1 or self.guard in source:
+                return [trigger for trigger in triggers if trigger in source]
+            return []
+        found = []
         guard, width, by_prefix = self.guard, self.width, self.by_prefix
         start = source.find(guard)
         while start >= 0:
             for trigger in by_prefix.get(source[start:start + width], ()):
                 if source.startswith(trigger, start):
-                    yield trigger
+                    found.append(trigger)
             start = source.find(guard, start + 1)
+        return found
 
 
 _LOOK_UP_FROM = 4  # triggers in a group
@@ -149,8 +153,24 @@ def rules_matching_scan(scan: Scan, rules: Sequence[type[WordRule]]) -> list[typ
     found = frozenset(_triggers_in(scan.source, prefilter, words))
     if not found and not _has_word_set(scan, prefilter):
         return []
-    return [rule for rule in rules if not found.isdisjoint(rule.triggers)
-            or _has_word_set(scan, _prefilter_for((rule,)))]
+    return [rule for rule, own in _own_prefilters(rules) if not found.isdisjoint(rule.triggers)
+            or _has_word_set(scan, own)]
+
+
+_OWN_PREFILTERS: dict[tuple, list[tuple[type[WordRule], _Prefilter]]] = {}
+
+
+def _own_prefilters(rules: Sequence[type[WordRule]]) -> list[tuple[type[WordRule], _Prefilter]]:
+    """Each rule with its own prefilter (looked up once per rule set, not once per rule and file)."""
+    key = tuple(rules)
+    try:
+        return _OWN_PREFILTERS[key]
+    except KeyError:
+        pass
+    if len(_OWN_PREFILTERS) > 256:
+        _OWN_PREFILTERS.clear()
+    own = _OWN_PREFILTERS[key] = [(rule, _prefilter_for((rule,))) for rule in key]
+    return own
 
 
 def _has_word_set(scan: Scan, prefilter: _Prefilter) -> bool:
