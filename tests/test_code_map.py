@@ -2,14 +2,19 @@
 from __future__ import annotations
 
 import io
+import json
+import os
+import random
 import re
 import tokenize
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings
 import hypothesmith
 
 from jaxlint.lint import code_map
+from support import old_text_scans
 from support.gate_cases import SOURCES
 
 TRICKY = [
@@ -98,3 +103,62 @@ def test_every_gate_source(name, source):
 @given(hypothesmith.from_grammar())
 def test_generated_programs(program):
     _check(program)
+
+
+# Differential tests: the scan is driven by one regular expression (issue 27); the character-by-character scan it
+# replaced (tests/support/old_text_scans.py) must give the same spans, kinds and Nones on every text.
+PIECES = ["'", '"', "'''", '"""', "\\", "\n", "\r", "\r\n", "#", "{", "}", "{{", "}}", " ", "x", "_", "1", ".", "é",
+          "(", ")", ":", "!r", "r", "b", "f", "u", "R", "B", "F", "U", "rb", "Rb", "bR", "fr", "rf", "Fr", "for", "if",
+          "of", "rbf", "f'", 'f"', "\\\n", "\\\r\n", "\\'", '\\"', "\\\\"]
+
+
+def _spans(found):
+    return None if found is None else [(span.start, span.end, span.kind) for span in found.spans]
+
+
+def _same_as_before(source: str) -> None:
+    assert _spans(code_map.scan(source)) == _spans(old_text_scans.scan(source)), repr(source)
+
+
+ADVERSARIAL = [
+    "for\"x\"", "if'x'", "xr'a'", "abr'a'", "rbr'a'", "(rb'a')", "Rb'''a'''", "bR\"\"\"a\"\"\"", "fr'{a}'",
+    "f'{'", "f'}'", "f'{{'", "f'{x}}'", "uf'{'", "'''a\\''''", "'''a''''", "'a\\\nb'", "'a\\\r\nb'", "'a\\\rb'",
+    "'a\rb'", "'a", "'''a", "\"\"\"a\"\"", "''", "''''", "'''''", "''''''", "\"\"\"\"\"\"\"", "'\\", "'''\\",
+    "# c\r\n'x'", "#", "x # c", "é'a'", "éf'{'", "_f'{'", "1f'{'", ".f'{'", "'a\\\\'b'", "'\\\\\\'", "\r\n'''\r\n'''",
+]
+
+
+@pytest.mark.parametrize("source", ADVERSARIAL + TRICKY)
+def test_same_as_before_on_adversarial_texts(source):
+    _same_as_before(source)
+    _same_as_before(source + "\n")
+    _same_as_before("x = " + source + " # done\n")
+
+
+def test_same_as_before_on_random_texts():
+    generator = random.Random(27)
+    for _ in range(30_000):
+        _same_as_before("".join(generator.choices(PIECES, k=generator.randint(1, 24))))
+
+
+@pytest.mark.parametrize("name, source", SOURCES, ids=[name for name, _ in SOURCES])
+def test_same_as_before_on_every_gate_source(name, source):
+    _same_as_before(source)
+    _same_as_before(source.replace("\n", "\r\n"))
+
+
+@pytest.mark.skipif(not os.environ.get("JAXLINT_DEV_CORPUS"), reason="JAXLINT_DEV_CORPUS names no corpus")
+def test_same_as_before_on_the_dev_corpus():
+    """Every .py file and every notebook's cells (joined) of the projects under $JAXLINT_DEV_CORPUS."""
+    root = Path(os.environ["JAXLINT_DEV_CORPUS"])
+    for path in sorted(root.rglob("*.py")):
+        _same_as_before(path.read_text(encoding="utf-8", errors="surrogateescape"))
+    for path in sorted(root.rglob("*.ipynb")):
+        try:
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        except (ValueError, KeyError):
+            continue
+        for cell in cells:
+            source = cell.get("source", "")
+            _same_as_before(source if isinstance(source, str) else "".join(source))
+

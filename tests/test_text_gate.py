@@ -7,6 +7,8 @@ programs. (Run over the 2434 parseable dev-corpus files: 71,011 names and 65,709
 """
 from __future__ import annotations
 
+import random
+
 import hypothesmith
 import pytest
 from hypothesis import HealthCheck, given
@@ -324,3 +326,21 @@ def test_refers_to_any_answers_a_repeated_question_once(monkeypatch):
     assert facts.refers_to_any(names_by_last(frozenset({"jax.numpy.foo"})), words) is False
     assert facts.refers_to_any(names_by_last(rules[0].ast_names), set(words) - {"tree_map"}) is False
     assert len(calls) == 3
+
+
+def test_whole_word_starts_as_before():
+    """The whole-word search (one pattern per word since issue 27) finds what ``str.find`` and a boundary test
+    found, on jaxlint's own source and on random texts of words, non-ASCII letters and separators."""
+    from support import old_text_scans
+    from jaxlint.lint.text_gate import _whole_word_starts
+
+    generator = random.Random(27)
+    pieces = ["jnp", "jax", "x", "xx", "_x", "x_", "\u00e9", "\u00e9x", "1", "x1", " ", ".", "(", "\n", "#", "x.x"]
+    words = ["x", "xx", "jnp", "jax", "_x", "\u00e9", "x1", "1", "x.x", ".", " x", "x(", ""]
+    texts = ["".join(generator.choices(pieces, k=generator.randint(0, 20))) for _ in range(3_000)]
+    texts += [source for _, source in SOURCES[-40:]]
+    for text in texts:
+        for word in words + ["import", "from", "numpy", "self"]:
+            if word:
+                assert list(_whole_word_starts(text, word)) == list(old_text_scans.whole_word_starts(text, word)), \
+                    (text, word)

@@ -51,6 +51,10 @@ _LASTS = frozenset(name.rpartition(".")[2] for name in REJECTING)
 # is read backwards from the parenthesis only for those (a regex that starts with the callee's word tries every
 # position of the file: ~30x slower).
 _OPEN_LITERAL = re.compile(r"\((?:\s|#[^\n]*)*[\[(]")
+# A ``(`` with blanks then a word after it; one with a comment after it, its blanks and comments, and the word after.
+_OPEN_WORD = re.compile(r"\(\s*(\w+)")
+_OPEN_SPACED_WORD = re.compile(r"\(\s+(\w+)")
+_OPEN_COMMENT = re.compile(r"\(\s*(#[^\n]*(?:\s|#[^\n]*)*)(\w*)")
 # ``name = [`` / ``name: T = [``: a name that may be bound to a list literal (found from the ``= [``).
 _EQUALS_LIST = re.compile(r"=[ \t]*\[")
 _ANNOTATED = re.compile(r"[ \t]*([^\W\d]\w*)[ \t]*:")
@@ -67,8 +71,7 @@ def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
     openings = [match.start() for match in _OPEN_LITERAL.finditer(source)]
     bound = _list_bound_names(source)
     if bound:  # ``jnp.mean(weights)`` after ``weights = [...]``
-        names = "|".join(re.escape(name) for name in sorted(bound))
-        openings += [match.start() for match in re.finditer(rf"\((?:\s|#[^\n]*)*(?:{names})\b", source)]
+        openings += _openings_before(source, bound)
     for start in openings:
         callee, callee_start = _word_before(source, start)
         if callee not in _LASTS:
@@ -81,6 +84,35 @@ def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
         if owners is None or _word_before(source, dot)[0] in owners:
             return True
     return False
+
+
+def _openings_before(source: str, bound: set[str]) -> list[int]:
+    r"""Where ``(`` stands before one of the ``bound`` names, with blanks and comments between: the matches of
+    ``\((?:\s|#[^\n]*)*(?:name|...)\b``. That pattern differs per file, and compiling it cost more than the rest of
+    this check: it is compiled only for a file where a comment follows a ``(`` and a name may stand in or after it
+    (a comment makes the pattern's matches overlap, and some ``(`` then go unreported). Elsewhere the blanks hold no
+    comment, and a ``(`` is an opening exactly when the whole word after its blanks is a bound name."""
+    for run, word in _OPEN_COMMENT.findall(source):
+        if word in bound or any(name in run for name in bound):
+            names = "|".join(re.escape(name) for name in sorted(bound))
+            return [match.start() for match in re.finditer(rf"\((?:\s|#[^\n]*)*(?:{names})\b", source)]
+    found = bound.intersection(_OPEN_WORD.findall(source))  # the words are listed in C: most files have none
+    openings = []
+    for name in found:  # ``(name``: found with ``str.find``; a match is read only where a bound name stands
+        opening = "(" + name
+        start = source.find(opening)
+        while start >= 0:
+            end = start + len(opening)
+            if end == len(source) or not _is_word_char(source[end]):
+                openings.append(start)
+            start = source.find(opening, end)
+    if found and not found.isdisjoint(_OPEN_SPACED_WORD.findall(source)):  # ``(`` then blanks then the name
+        openings += [match.start() for match in _OPEN_SPACED_WORD.finditer(source) if match.group(1) in found]
+    return openings
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"  # what ``\w`` matches
 
 
 def _word_before(source: str, end: int) -> tuple[str, int]:

@@ -81,18 +81,22 @@ class _TriggerGroup:
     width: int
     by_prefix: dict[str, tuple[str, ...]]
 
-    def found_in(self, source: str):
-        if len(self.triggers) < _LOOK_UP_FROM:
-            if len(self.triggers) == 1 or self.guard in source:
-                yield from (trigger for trigger in self.triggers if trigger in source)
-            return
+    def found_in(self, source: str) -> list[str]:
+        # a list, not a generator: most groups find nothing, and a generator costs more to start than a list
+        triggers = self.triggers
+        if len(triggers) < _LOOK_UP_FROM:
+            if len(triggers) == 1 or self.guard in source:
+                return [trigger for trigger in triggers if trigger in source]
+            return []
+        found = []
         guard, width, by_prefix = self.guard, self.width, self.by_prefix
         start = source.find(guard)
         while start >= 0:
             for trigger in by_prefix.get(source[start:start + width], ()):
                 if source.startswith(trigger, start):
-                    yield trigger
+                    found.append(trigger)
             start = source.find(guard, start + 1)
+        return found
 
 
 _LOOK_UP_FROM = 4  # triggers in a group
@@ -120,18 +124,20 @@ class _Prefilter:
     keys: frozenset[str] = frozenset()  # the index's keys, as a set (``words & keys`` walks the smaller one)
 
 
-def _triggers_in(source: str, prefilter: _Prefilter, words: str | None = None):
+def _triggers_in(source: str, prefilter: _Prefilter, words: str | None = None) -> list[str]:
     """The triggers that occur in ``source`` (a trigger may come more than once). ``words``: the scan's
     ``joined_words``, searched instead of the text for the groups of word-character triggers (exact, and a quarter
-    of the text's length)."""
-    return (trigger for group in prefilter.guarded
-            for trigger in group.found_in(words if words is not None and group.in_words else source))
+    of the text's length). A list built in a loop: most groups find nothing, and generators cost more to start."""
+    found: list[str] = []
+    for group in prefilter.guarded:
+        found += group.found_in(words if words is not None and group.in_words else source)
+    return found
 
 
 def _combined_match(scan: Scan, rules: Sequence[type[WordRule]]) -> bool:
     prefilter = _prefilter_for(tuple(rules))
-    # the first trigger found is enough (``next``, not ``any``: an empty trigger is a match too)
-    return next(_triggers_in(scan.source, prefilter), None) is not None or _has_word_set(scan, prefilter)
+    # a trigger found is enough (an empty list: none; an empty trigger is a match too)
+    return bool(_triggers_in(scan.source, prefilter)) or _has_word_set(scan, prefilter)
 
 
 def _words_wanted(scan: Scan, prefilter: _Prefilter) -> bool:
@@ -149,8 +155,24 @@ def rules_matching_scan(scan: Scan, rules: Sequence[type[WordRule]]) -> list[typ
     found = frozenset(_triggers_in(scan.source, prefilter, words))
     if not found and not _has_word_set(scan, prefilter):
         return []
-    return [rule for rule in rules if not found.isdisjoint(rule.triggers)
-            or _has_word_set(scan, _prefilter_for((rule,)))]
+    return [rule for rule, own in _own_prefilters(rules) if not found.isdisjoint(rule.triggers)
+            or _has_word_set(scan, own)]
+
+
+_OWN_PREFILTERS: dict[tuple, list[tuple[type[WordRule], _Prefilter]]] = {}
+
+
+def _own_prefilters(rules: Sequence[type[WordRule]]) -> list[tuple[type[WordRule], _Prefilter]]:
+    """Each rule with its own prefilter (looked up once per rule set, not once per rule and file)."""
+    key = tuple(rules)
+    try:
+        return _OWN_PREFILTERS[key]
+    except KeyError:
+        pass
+    if len(_OWN_PREFILTERS) > 256:
+        _OWN_PREFILTERS.clear()
+    own = _OWN_PREFILTERS[key] = [(rule, _prefilter_for((rule,))) for rule in key]
+    return own
 
 
 def _has_word_set(scan: Scan, prefilter: _Prefilter) -> bool:
