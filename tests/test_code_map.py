@@ -2,19 +2,17 @@
 from __future__ import annotations
 
 import io
-import json
-import os
 import random
 import re
 import tokenize
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings
 import hypothesmith
 
 from jaxlint.lint import code_map
-from support import old_text_scans
+from support import dev_corpus, old_text_scans
+from support.dev_corpus import needs_dev_corpus
 from support.gate_cases import SOURCES
 
 TRICKY = [
@@ -147,18 +145,12 @@ def test_same_as_before_on_every_gate_source(name, source):
     _same_as_before(source.replace("\n", "\r\n"))
 
 
-@pytest.mark.skipif(not os.environ.get("JAXLINT_DEV_CORPUS"), reason="JAXLINT_DEV_CORPUS names no corpus")
+@needs_dev_corpus
 def test_same_as_before_on_the_dev_corpus():
-    """Every .py file and every notebook's cells (joined) of the projects under $JAXLINT_DEV_CORPUS."""
-    root = Path(os.environ["JAXLINT_DEV_CORPUS"])
-    for path in sorted(root.rglob("*.py")):
-        _same_as_before(path.read_text(encoding="utf-8", errors="surrogateescape"))
-    for path in sorted(root.rglob("*.ipynb")):
-        try:
-            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        except (ValueError, KeyError):
-            continue
-        for cell in cells:
-            source = cell.get("source", "")
-            _same_as_before(source if isinstance(source, str) else "".join(source))
+    """Every .py file and every notebook cell of the projects under $JAXLINT_DEV_CORPUS."""
+    for text in dev_corpus.python_texts():
+        _same_as_before(text)
+    for cells in dev_corpus.notebook_cells():
+        for source in cells:
+            _same_as_before(source)
 

@@ -3,15 +3,13 @@ compiled a pattern of the file's list-bound names for every file; the new one co
 follows a ``(`` and may hold or precede such a name (tests/support/old_text_scans.py keeps the old code)."""
 from __future__ import annotations
 
-import json
-import os
 import random
-from pathlib import Path
 
 import pytest
 
 from jaxlint.analysis import list_arguments
-from support import old_text_scans
+from support import dev_corpus, old_text_scans
+from support.dev_corpus import needs_dev_corpus
 from support.gate_cases import SOURCES
 
 ASKS = [(None, None), (frozenset({"sum", "mean"}), frozenset({"jnp", "numpy", "linalg"})), (frozenset(), frozenset())]
@@ -72,15 +70,9 @@ def test_same_as_before_on_every_gate_source(name, source):
     _same_as_before(source)
 
 
-@pytest.mark.skipif(not os.environ.get("JAXLINT_DEV_CORPUS"), reason="JAXLINT_DEV_CORPUS names no corpus")
+@needs_dev_corpus
 def test_same_as_before_on_the_dev_corpus():
-    root = Path(os.environ["JAXLINT_DEV_CORPUS"])
-    for path in sorted(root.rglob("*.py")):
-        _same_as_before(path.read_text(encoding="utf-8", errors="surrogateescape"))
-    for path in sorted(root.rglob("*.ipynb")):
-        try:
-            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        except (ValueError, KeyError):
-            continue
-        _same_as_before("\n".join(cell.get("source", "") if isinstance(cell.get("source", ""), str)
-                                  else "".join(cell["source"]) for cell in cells))
+    for text in dev_corpus.python_texts():
+        _same_as_before(text)
+    for cells in dev_corpus.notebook_cells():
+        _same_as_before("\n".join(cells))

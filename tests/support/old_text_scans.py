@@ -1,15 +1,15 @@
 """The text scanners as they were before issue 27 made them faster: the oracles of the differential tests
-(tests/test_code_map.py, tests/test_list_arguments.py). The code is kept as it was; only the imports differ."""
+(tests/test_code_map.py, tests/test_list_arguments.py). The code is kept as it was; the helpers the change left
+as they were (``_balanced``, ``is_word_char``, the word and bound-name readers) are imported from the live modules."""
 from __future__ import annotations
 
 import re
 
-from jaxlint.analysis.list_arguments import REJECTING
-from jaxlint.lint.code_map import COMMENT, FSTRING, STRING, CodeMap, Span
+from jaxlint.analysis.list_arguments import _LASTS, _OPEN_LITERAL, _dot_before, _list_bound_names, _word_before
+from jaxlint.lint.code_map import COMMENT, FSTRING, STRING, CodeMap, Span, _balanced, is_word_char
 
 _START = re.compile(r"#|'''|\"\"\"|'|\"")
 _LINE_END = re.compile(r"[\r\n]")
-_BRACE = re.compile(r"[{}]")
 _PREFIX_LETTERS = frozenset("rRbBuUfF")
 
 
@@ -78,44 +78,6 @@ def _escaped(source: str, j: int) -> bool:
     return backslashes % 2 == 1
 
 
-def _balanced(body: str) -> bool:
-    """Whether an f-string's replacement fields close inside ``body`` (``{{``/``}}`` outside a field are literal
-    braces; inside one, braces nest)."""
-    depth = 0
-    skip_to = -1
-    for match in _BRACE.finditer(body):
-        i = match.start()
-        if i < skip_to:
-            continue
-        if body[i] == "{":
-            if not depth and body.startswith("{{", i):
-                skip_to = i + 2
-                continue
-            depth += 1
-        else:
-            if not depth:
-                if body.startswith("}}", i):
-                    skip_to = i + 2
-                    continue
-                return False
-            depth -= 1
-    return depth == 0
-
-
-def is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"  # what ``\w`` matches
-
-
-_LASTS = frozenset(name.rpartition(".")[2] for name in REJECTING)
-# An opening parenthesis whose first argument opens a bracket (blanks and comments between); the callee's last word
-# is read backwards from the parenthesis only for those (a regex that starts with the callee's word tries every
-# position of the file: ~30x slower).
-_OPEN_LITERAL = re.compile(r"\((?:\s|#[^\n]*)*[\[(]")
-# ``name = [`` / ``name: T = [``: a name that may be bound to a list literal (found from the ``= [``).
-_EQUALS_LIST = re.compile(r"=[ \t]*\[")
-_ANNOTATED = re.compile(r"[ \t]*([^\W\d]\w*)[ \t]*:")
-
-
 def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
                            owners: frozenset[str] | None = None) -> bool:
     """Whether ``source`` may call a listed function with a list or tuple literal, or a name some assignment binds
@@ -141,42 +103,6 @@ def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
         if owners is None or _word_before(source, dot)[0] in owners:
             return True
     return False
-
-
-def _word_before(source: str, end: int) -> tuple[str, int]:
-    """The word that ends at ``end`` (blanks between), and where it starts; "" if none."""
-    i = end - 1
-    while i >= 0 and source[i] in " \t":
-        i -= 1
-    stop = i + 1
-    while i >= 0 and (source[i].isalnum() or source[i] == "_"):
-        i -= 1
-    return source[i + 1:stop], i + 1
-
-
-def _dot_before(source: str, start: int) -> int:
-    """The offset of the ``.`` the word at ``start`` follows (blanks and line continuations between), or -1."""
-    i = start - 1
-    while i >= 0 and source[i] in " \t\\\r\n":
-        i -= 1
-    return i if i >= 0 and source[i] == "." else -1
-
-
-def _list_bound_names(source: str) -> set[str]:
-    found = set()
-    for match in _EQUALS_LIST.finditer(source):
-        start = match.start()
-        if start and source[start - 1] in "=!<>":
-            continue  # ``==`` and friends
-        word, _ = _word_before(source, start)
-        if word:
-            found.add(word)
-        else:  # ``name: T = [``
-            line = source.rfind("\n", 0, start) + 1
-            annotated = _ANNOTATED.match(source, line, start)
-            if annotated is not None:
-                found.add(annotated.group(1))
-    return found
 
 
 def whole_word_starts(source: str, word: str):

@@ -18,6 +18,7 @@ import re
 
 import libcst as cst
 
+from jaxlint.lint.code_map import is_word_char
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children
 
@@ -103,16 +104,12 @@ def _openings_before(source: str, bound: set[str]) -> list[int]:
         start = source.find(opening)
         while start >= 0:
             end = start + len(opening)
-            if end == len(source) or not _is_word_char(source[end]):
+            if end == len(source) or not is_word_char(source[end]):
                 openings.append(start)
             start = source.find(opening, end)
     if found and not found.isdisjoint(_OPEN_SPACED_WORD.findall(source)):  # ``(`` then blanks then the name
         openings += [match.start() for match in _OPEN_SPACED_WORD.finditer(source) if match.group(1) in found]
     return openings
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"  # what ``\w`` matches
 
 
 def _word_before(source: str, end: int) -> tuple[str, int]:
