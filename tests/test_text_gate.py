@@ -77,6 +77,20 @@ LAYOUT_CASES = [
     'import jax\nx = f"{jax.tree_map}"\n',
     "import jax\nx = jax.numpy.array(a, b, c).T\n",
     "import jax\nx = ...\nx = 1. .real\nx = jax.tree_map\n",
+    # a function named without a call, its keyword passed elsewhere: bound or handed to ``partial`` (JAX103)
+    "import functools\nimport jax.numpy as jnp\nf = functools.partial(jnp.clip, a_min=0)\n",
+    "from functools import partial as p\nimport jax.numpy as jnp\nf = p(jnp.clip, a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial(\n    jnp.clip, a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial(  # c\n    jnp.clip, a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial(jnp . clip, a_min=0)\n",
+    "from functools import *\nimport jax.numpy as jnp\nf = partial(jnp.clip, a_min=0)\n",
+    "from functools import partial\nfrom jax.numpy import clip as c\nf = partial(c, a_min=0)\n",
+    "import jax.numpy as jnp\nclip_fn = jnp.clip\nclip_fn(x, a_min=0)\n",
+    "import jax.numpy as jnp\nclip_fn = (jnp.clip)\nclip_fn(x, a_min=0)\n",
+    "import jax.numpy as jnp\nclip_fn = jnp \\\n  .clip\nclip_fn(x, a_min=0)\n",
+    "import jax.numpy as jnp\nclip_fn=jnp.clip; clip_fn(x, a_min=0)\n",
+    "import jax.numpy as jnp\nclip_fn = \\\n  jnp.clip\nclip_fn(x, a_min=0)\n",
+    "import jax.numpy as jnp\nif (clip_fn := jnp.clip):\n    clip_fn(x, a_min=0)\n",
 ]
 
 
@@ -130,6 +144,15 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     # ``ops.attention`` after the word ``ops`` may be jax.experimental.pallas.ops.attention, but the file never
     # spells ``pallas``: no import or chain can reach that module
     "import jax\nfrom . import ops\nx = jax.tree_util.tree_map(f, t)\ny = ops.attention(q)\n",
+    # a list argument's words, but no list: a parenthesized expression, or a list-bound name in a larger argument
+    "import jax.numpy as jnp\nloss = jnp.sum((y - t) ** 2)\n",
+    "import jax.numpy as jnp\nloss = jnp.mean((y - t))\n",
+    "import jax.numpy as jnp\nw = [1, 2]\nloss = jnp.mean(w[0] ** 2)\n",
+    # a catalogue keyword (``a_min``) and a function that takes it, named but neither called with it, bound nor
+    # handed to ``partial``
+    "import jax\nimport jax.numpy as jnp\nx = jax.tree_util.tree_map(jnp.clip, t)\ny = f(a_min=0)\n",
+    "import jax.numpy as jnp\nfns = [jnp.clip]\ny = f(a_min=0)\n",
+    "import jax.numpy as jnp\ndef g():\n    return jnp.clip\ny = f(a_min=0)\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

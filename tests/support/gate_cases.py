@@ -6,6 +6,7 @@ from pathlib import Path
 
 from jaxlint.lint.ast_gate import collect_facts
 from jaxlint.rules import all_rules
+from jaxlint.lint.prefilter import Scan, rules_matching_scan
 from jaxlint.lint.text_gate import TextFacts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,8 @@ SCOPE_CASES = [
 
 def text_gate_misses(source: str) -> list[str] | None:
     """What the text gate would wrongly rule out in ``source``: names the ast gate counts as referenced or imported,
-    and calls whose positional arguments it undercounts or whose keywords it does not see. None when ``ast`` cannot parse the source."""
+    calls whose positional arguments it undercounts or whose keywords it does not see, and rules whose ast gate keeps
+    the file while their text gate does not. None when ``ast`` cannot parse the source."""
     facts = collect_facts(source)
     if facts is None:
         return None
@@ -54,4 +56,12 @@ def text_gate_misses(source: str) -> list[str] | None:
             keywords = frozenset(keyword.arg for keyword in call.keywords if keyword.arg is not None)
             if keywords and not text.may_call_with_keyword(name, keywords):
                 misses.append(f"call of {name} on line {call.lineno} with keywords {sorted(keywords)}")
+    scan = Scan(source)
+    for rule in _GATED_RULES:
+        if rules_matching_scan(scan, [rule]) and rule.may_match_ast(facts) and not rule.may_match_text(text, scan.words):
+            misses.append(f"{rule.code}: the ast gate keeps the file, the text gate does not")
     return misses
+
+
+# Every rule with both gates, opt-in ones included: each text gate keeps whatever its ast gate keeps.
+_GATED_RULES = [rule for rule in all_rules() if rule.has_ast_gate()]

@@ -53,9 +53,16 @@ _LASTS = frozenset(name.rpartition(".")[2] for name in REJECTING)
 # position of the file: ~30x slower).
 _OPEN_LITERAL = re.compile(r"\((?:\s|#[^\n]*)*[\[(]")
 # A ``(`` with blanks then a word after it; one with a comment after it, its blanks and comments, and the word after.
-_OPEN_WORD = re.compile(r"\(\s*(\w+)")
-_OPEN_SPACED_WORD = re.compile(r"\(\s+(\w+)")
-_OPEN_COMMENT = re.compile(r"\(\s*(#[^\n]*(?:\s|#[^\n]*)*)(\w*)")
+# A name's characters: ``\w`` and, outside strings, anything beyond ASCII (a combining mark continues a name: ``dL̄``).
+_NAME = r"(?:\w|[^\x00-\x7f])"
+_OPEN_WORD = re.compile(rf"\(\s*({_NAME}+)")
+_OPEN_SPACED_WORD = re.compile(rf"\(\s+({_NAME}+)")
+_OPEN_COMMENT = re.compile(rf"\(\s*(#[^\n]*(?:\s|#[^\n]*)*)({_NAME}*)")
+# The first argument's start after a call's ``(`` (blanks and comments between); the characters that matter inside a
+# bracket group; blanks (an argument may be followed by newlines inside the call's parentheses).
+_OPEN_ARGUMENT = re.compile(r"\((?:\s|#[^\n]*)*")
+_GROUP_CHARACTER = re.compile(r"[()\[\]{},'\"#\\]")
+_BLANKS = re.compile(r"\s*")
 # ``name = [`` / ``name: T = [``: a name that may be bound to a list literal (found from the ``= [``).
 _EQUALS_LIST = re.compile(r"=[ \t]*\[")
 _ANNOTATED = re.compile(r"[ \t]*([^\W\d]\w*)[ \t]*:")
@@ -79,12 +86,84 @@ def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
             continue
         dot = _dot_before(source, callee_start)
         if dot < 0:
-            if bare is None or callee in bare:
+            if (bare is None or callee in bare) and _may_be_whole_sequence(source, start):
                 return True
             continue
-        if owners is None or _word_before(source, dot)[0] in owners:
+        if (owners is None or _word_before(source, dot)[0] in owners) and _may_be_whole_sequence(source, start):
             return True
     return False
+
+
+def _may_be_whole_sequence(source: str, opening: int) -> bool:
+    """Whether the first argument after the call's ``(`` at ``opening`` may be a list or tuple literal or a name
+    as a whole: not ``jnp.sum((x - y) ** 2)`` (a parenthesized expression, then more), ``jnp.sum((x - y))`` (no
+    comma: no tuple) or ``jnp.mean(x ** 2)``. Anything unclear (a string, comment or line continuation where it
+    matters, an unclosed bracket) answers yes."""
+    start = _OPEN_ARGUMENT.match(source, opening).end()
+    if start == len(source):
+        return True
+    first = source[start]
+    if first not in "([":
+        return _ends_argument(source, _name_end(source, start))
+    group = _group(source, start)
+    if group is None:
+        return True
+    end, top_level_comma = group
+    return _ends_argument(source, end) and (first == "[" or _may_be_tuple(source, start, end, top_level_comma))
+
+
+def _may_be_tuple(source: str, start: int, end: int, top_level_comma: bool) -> bool:
+    """Whether the ``(...)`` group from ``start`` to ``end`` (no quote, comment or backslash in it) may be a tuple,
+    or a name that may be bound to a list: a comma at its own level, ``()``, a name alone (``(w)``), or a group
+    that only wraps another one that may be (``((a, b))``, ``([a])``)."""
+    if top_level_comma:
+        return True
+    inner = _BLANKS.match(source, start + 1).end()
+    if inner == end - 1:
+        return True  # ``()``
+    if source[inner] not in "([":
+        word_end = _name_end(source, inner)
+        return word_end > inner and _BLANKS.match(source, word_end).end() == end - 1  # ``((w))``: a name
+    inner_end, inner_comma = _group(source, inner)
+    if _BLANKS.match(source, inner_end).end() != end - 1:
+        return False  # ``((x - y) ** 2)``: more than the inner group
+    return source[inner] == "[" or _may_be_tuple(source, inner, inner_end, inner_comma)
+
+
+def _group(source: str, start: int) -> tuple[int, bool] | None:
+    """(the offset after the bracket group opening at ``start``, whether a comma stands at its own level); None when
+    a quote, comment or backslash inside may hide a bracket, or the group is not closed."""
+    depth = 0
+    comma = False
+    for match in _GROUP_CHARACTER.finditer(source, start):
+        character = match.group()
+        if character in "([{":
+            depth += 1
+        elif character in ")]}":
+            depth -= 1
+            if depth == 0:
+                return match.end(), comma
+        elif character == ",":
+            comma = comma or depth == 1
+        else:
+            return None
+    return None
+
+
+def _name_end(source: str, start: int) -> int:
+    """Where the name that starts at ``start`` ends: outside strings, a character beyond ASCII can only belong to a
+    name (``dL̄``: a combining mark is no ``\\w``)."""
+    end = start
+    while end < len(source) and (is_word_char(source[end]) or not source[end].isascii()):
+        end += 1
+    return end
+
+
+def _ends_argument(source: str, end: int) -> bool:
+    """Whether the argument may end at ``end``: a ``,`` or ``)`` follows (blanks between), or a comment or line
+    continuation makes it unclear."""
+    follows = _BLANKS.match(source, end).end()
+    return follows == len(source) or source[follows] in ",)#\\"
 
 
 def _openings_before(source: str, bound: set[str]) -> list[int]:
@@ -96,7 +175,7 @@ def _openings_before(source: str, bound: set[str]) -> list[int]:
     for run, word in _OPEN_COMMENT.findall(source):
         if word in bound or any(name in run for name in bound):
             names = "|".join(re.escape(name) for name in sorted(bound))
-            return [match.start() for match in re.finditer(rf"\((?:\s|#[^\n]*)*(?:{names})\b", source)]
+            return [match.start() for match in re.finditer(rf"\((?:\s|#[^\n]*)*(?:{names})(?!{_NAME})", source)]
     found = bound.intersection(_OPEN_WORD.findall(source))  # the words are listed in C: most files have none
     openings = []
     for name in found:  # ``(name``: found with ``str.find``; a match is read only where a bound name stands
@@ -104,7 +183,7 @@ def _openings_before(source: str, bound: set[str]) -> list[int]:
         start = source.find(opening)
         while start >= 0:
             end = start + len(opening)
-            if end == len(source) or not is_word_char(source[end]):
+            if _name_end(source, end) == end:
                 openings.append(start)
             start = source.find(opening, end)
     if found and not found.isdisjoint(_OPEN_SPACED_WORD.findall(source)):  # ``(`` then blanks then the name
@@ -118,7 +197,7 @@ def _word_before(source: str, end: int) -> tuple[str, int]:
     while i >= 0 and source[i] in " \t":
         i -= 1
     stop = i + 1
-    while i >= 0 and (source[i].isalnum() or source[i] == "_"):
+    while i >= 0 and (source[i].isalnum() or source[i] == "_" or not source[i].isascii()):  # ``_name_end``
         i -= 1
     return source[i + 1:stop], i + 1
 

@@ -342,29 +342,61 @@ class TextFacts:
         return False
 
     def may_pass_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
-        """``may_call_with_keyword``, or ``qualified`` named where it is not called (``partial(jnp.clip, a_min=0)``,
-        ``fn = jnp.clip``) or passed ``**kwargs`` (a helper's): the keywords may reach it from another call."""
-        for call in self._calls_of(qualified):
-            if call is None or call.positional < 0 or call.double_star or not call.keywords.isdisjoint(keywords):
+        """``may_call_with_keyword``, or ``qualified`` passed ``**kwargs`` (a helper's), or named where it is not
+        called but may be bound or handed on (``fn = jnp.clip``, ``partial(jnp.clip, a_min=0)``: what the ast gate
+        follows): the keywords may reach it from another call."""
+        for start, call in self._call_sites(qualified):
+            if call is None or call.double_star or not call.keywords.isdisjoint(keywords):
+                return True
+            if call.positional < 0 and self._may_be_bound_or_partial(start):
                 return True
         return False
+
+    def _may_be_bound_or_partial(self, start: int) -> bool:
+        """Whether the name or attribute chain whose last word starts at ``start`` may be the value of an assignment
+        or the first argument of ``functools.partial``: what stands before the chain on its line is ``=``, a ``(``
+        that opens no call or one of a name that may be ``partial``, or nothing that can be read for sure."""
+        source = self.source
+        i = _chain_start(source, start)
+        while i and source[i - 1] in " \t":
+            i -= 1
+        if not i or source[i - 1] not in ",([{:@;+-*/%&|^~<>!" and not is_word_char(source[i - 1]):
+            return True  # ``=``, a line break, a comment or a continuation before: unclear
+        if source[i - 1] != "(":
+            return False  # ``tree_map(f, jnp.clip)``, ``[jnp.clip]``, ``return jnp.clip``, ``@jax.jit``
+        callee_end = i - 1
+        while callee_end and source[callee_end - 1] in " \t":
+            callee_end -= 1
+        callee_start = callee_end
+        while callee_start and is_word_char(source[callee_start - 1]):
+            callee_start -= 1
+        callee = source[callee_start:callee_end]
+        if not callee or keyword.iskeyword(callee) or not callee.isascii():
+            return True  # ``fn = (jnp.clip)``, ``return (jnp.clip)``: no call's ``(``
+        return callee == "partial" or bool(self.imports.star_modules) or _PARTIAL in self.imports.bindings.get(
+            callee, ())
 
     def _calls_of(self, qualified: str):
         """The calls (``CallText``, or None where one cannot be read) of every occurrence that may be
         ``qualified``: its last component after what may be its parent, or a name an import binds to it."""
+        for _, call in self._call_sites(qualified):
+            yield call
+
+    def _call_sites(self, qualified: str):
+        """``_calls_of`` with where each occurrence's last word starts (-1 when ``qualified`` has no parent)."""
         parent_name, _, last = qualified.rpartition(".")
         if not parent_name:
-            yield None
+            yield -1, None
             return
         for end, context in self.occurrences(last):
             if self._may_be_at(qualified, end - len(last), context):
-                yield self._call_at(end - len(last), end)
+                yield end - len(last), self._call_at(end - len(last), end)
         # ``from jax.numpy import array as arr``: calls of the alias, a bare name (or one we cannot see around)
         aliases = [name for name, bound in self.imports.bindings.items() if qualified in bound and name != last]
         for alias in aliases:
             for end, context in self.occurrences(alias):
                 if context in (BARE, MAYBE) and self._code_context(end - len(alias), context) in (BARE, MAYBE):
-                    yield self._call_at(end - len(alias), end)
+                    yield end - len(alias), self._call_at(end - len(alias), end)
 
     def _call_at(self, start: int, end: int) -> "CallText | None":
         return read_call(self.source, end, self._strings(), start)
@@ -437,6 +469,30 @@ class TextFacts:
 
 _NEWLINE = re.compile(r"[\r\n]")
 _CALL_TOKEN = re.compile(r"""[()\[\]{},'"#\\]""")
+
+
+_PARTIAL = "functools.partial"
+
+
+def _chain_start(source: str, start: int) -> int:
+    """Where the attribute chain whose last word starts at ``start`` begins (blanks around its dots allowed); at a
+    dot with no word before it (``(x).clip``), the word after that dot."""
+    i = start
+    while True:
+        j = i
+        while j and source[j - 1] in " \t":
+            j -= 1
+        if not j or source[j - 1] != ".":
+            return i
+        j -= 1
+        while j and source[j - 1] in " \t":
+            j -= 1
+        k = j
+        while k and is_word_char(source[k - 1]):
+            k -= 1
+        if k == j:
+            return i
+        i = k
 
 
 @dataclass(frozen=True)
