@@ -150,29 +150,57 @@ def _words_wanted(scan: Scan, prefilter: _Prefilter) -> bool:
 
 
 def rules_matching_scan(scan: Scan, rules: Sequence[type[WordRule]]) -> list[type[WordRule]]:
-    prefilter = _prefilter_for(tuple(rules))
+    rules = tuple(rules)
+    prefilter = _prefilter_for(rules)
     words = scan.joined_words if _words_wanted(scan, prefilter) else None
     found = frozenset(_triggers_in(scan.source, prefilter, words))
-    if not found and not _has_word_set(scan, prefilter):
+    matched = _rules_with_a_word_set(scan, prefilter, _word_set_owners(rules))
+    if not found and not matched:
         return []
-    return [rule for rule, own in _own_prefilters(rules) if not found.isdisjoint(rule.triggers)
-            or _has_word_set(scan, own)]
+    return [rule for bit, rule in enumerate(rules) if matched >> bit & 1 or not found.isdisjoint(rule.triggers)]
 
 
-_OWN_PREFILTERS: dict[tuple, list[tuple[type[WordRule], _Prefilter]]] = {}
+@dataclass(frozen=True)
+class _WordSetOwners:
+    """Every word set of a rule tuple, indexed as ``_Prefilter.index`` is, with the rules that hold it (a bit per
+    rule, in the tuple's order): one pass over the file's words answers for every rule at once."""
+    index: dict[str, tuple[tuple[frozenset[str], int], ...]]
+    always: int  # the rules with an empty word set, which every file contains
 
 
-def _own_prefilters(rules: Sequence[type[WordRule]]) -> list[tuple[type[WordRule], _Prefilter]]:
-    """Each rule with its own prefilter (looked up once per rule set, not once per rule and file)."""
-    key = tuple(rules)
+_OWNERS: dict[tuple, _WordSetOwners] = {}
+
+
+def _word_set_owners(rules: tuple[type[WordRule], ...]) -> _WordSetOwners:
     try:
-        return _OWN_PREFILTERS[key]
+        return _OWNERS[rules]
     except KeyError:
         pass
-    if len(_OWN_PREFILTERS) > 256:
-        _OWN_PREFILTERS.clear()
-    own = _OWN_PREFILTERS[key] = [(rule, _prefilter_for((rule,))) for rule in key]
-    return own
+    owners: dict[frozenset[str], int] = {}
+    for bit, rule in enumerate(rules):
+        for required in getattr(rule, "required_words", ()):
+            owners[required] = owners.get(required, 0) | 1 << bit
+    always = owners.pop(frozenset(), 0)
+    index: dict[str, list[tuple[frozenset[str], int]]] = {}
+    for required, mask in owners.items():
+        index.setdefault(_index_key(required), []).append((required, mask))
+    if len(_OWNERS) > 256:
+        _OWNERS.clear()
+    found = _OWNERS[rules] = _WordSetOwners({key: tuple(sets) for key, sets in index.items()}, always)
+    return found
+
+
+def _rules_with_a_word_set(scan: Scan, prefilter: _Prefilter, owners: _WordSetOwners) -> int:
+    """The bits of the rules one of whose word sets the file contains (``_has_word_set`` of each rule's own)."""
+    matched = owners.always
+    if not owners.index or any(word not in scan.source for word in prefilter.shared):
+        return matched  # a word every set holds is missing: no set can match
+    words = scan.words
+    for key in words & owners.index.keys():
+        for required, mask in owners.index[key]:
+            if mask & ~matched and required <= words:
+                matched |= mask
+    return matched
 
 
 def _has_word_set(scan: Scan, prefilter: _Prefilter) -> bool:
@@ -191,9 +219,13 @@ def _index_word_sets(word_sets) -> WordIndex:
     """Word sets indexed by their longest word (long words are the rare ones); an empty set under ``""``."""
     index: WordIndex = {}
     for required in word_sets:
-        key = max(required, key=lambda word: (len(word), word)) if required else ""
-        index.setdefault(key, []).append(required)
+        index.setdefault(_index_key(required) if required else "", []).append(required)
     return index
+
+
+def _index_key(required: frozenset[str]) -> str:
+    """The longest word of a non-empty set (long words are the rare ones; ties: the greatest)."""
+    return max(required, key=lambda word: (len(word), word))
 
 
 _PREFILTERS: dict[tuple, _Prefilter] = {}
