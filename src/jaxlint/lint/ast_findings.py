@@ -53,6 +53,15 @@ _NAMED_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, a
 
 
 _OPERATOR_FIELDS = frozenset({"ctx", "op", "ops"})
+# Each node class's fields that may hold a node: not contexts and operators (shared leaves no rule reports or asks
+# about), nor the ones that hold only a string, a number or None.
+_SCALAR_FIELDS = frozenset({"id", "attr", "arg", "module", "level", "asname", "type_comment", "kind", "conversion",
+                            "is_async", "simple", "rest"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(name for name in cls._fields if name not in _OPERATOR_FIELDS and name not in _SCALAR_FIELDS)
+    for cls in (getattr(ast, attr) for attr in dir(ast))
+    if isinstance(cls, type) and issubclass(cls, ast.AST)
+}
 
 
 class Undecidable(Exception):
@@ -115,15 +124,20 @@ class AstView:
         """Every node in source order, its parent, and every binding of every identifier."""
         stack: list[tuple[ast.AST, bool]] = [(tree, True)]
         nodes, parents, bind = self.nodes, self._parents, self._other.add
+        Name, Constant, Load, AST = ast.Name, ast.Constant, ast.Load, ast.AST
+        child_fields = _CHILD_FIELDS
         while stack:
             node, module_level = stack.pop()
             nodes.append(node)
             kind = type(node)
+            if kind is Name:  # the commonest node, and a leaf (its context is not walked)
+                if type(node.ctx) is not Load:
+                    bind(node.id)
+                continue
+            if kind is Constant:
+                continue
             if kind is ast.Import or kind is ast.ImportFrom:
                 self._bind_import(node, module_level)
-            elif kind is ast.Name:
-                if type(node.ctx) is not ast.Load:
-                    bind(node.id)
             elif kind in _NAMED_NODES:
                 if node.name:
                     bind(node.name)
@@ -137,20 +151,19 @@ class AstView:
                     bind(name)
             inner = module_level and kind not in _SCOPES
             children = []
-            for field in kind._fields:
-                if field in _OPERATOR_FIELDS:
-                    continue  # contexts and operators: shared leaves no rule reports or asks about
+            for field in child_fields[kind]:
                 value = getattr(node, field, None)
                 if type(value) is list:
                     for item in value:
-                        if isinstance(item, ast.AST):
+                        if isinstance(item, AST):
                             children.append((item, inner))
                             parents[id(item)] = (node, field)
-                elif isinstance(value, ast.AST):
+                elif isinstance(value, AST):
                     children.append((value, inner))
                     parents[id(value)] = (node, field)
-            children.reverse()
-            stack += children
+            if children:
+                children.reverse()
+                stack += children
 
     def parent(self, node: ast.AST) -> tuple[ast.AST, str]:
         """(the parent, the field of it that holds ``node``)."""

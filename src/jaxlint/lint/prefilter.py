@@ -8,6 +8,7 @@ order. Like the gates it sits below the rule API: it reads only the two class at
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol, Sequence
 
 
@@ -223,8 +224,10 @@ def _index_word_sets(word_sets) -> WordIndex:
     return index
 
 
+@lru_cache(maxsize=None)
 def _index_key(required: frozenset[str]) -> str:
-    """The longest word of a non-empty set (long words are the rare ones; ties: the greatest)."""
+    """The longest word of a non-empty set (long words are the rare ones; ties: the greatest). Cached: the combined
+    prefilter, each rule's own and ``_word_set_owners`` index the same few thousand sets."""
     return max(required, key=lambda word: (len(word), word))
 
 
