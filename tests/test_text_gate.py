@@ -91,6 +91,11 @@ LAYOUT_CASES = [
     "import jax.numpy as jnp\nclip_fn=jnp.clip; clip_fn(x, a_min=0)\n",
     "import jax.numpy as jnp\nclip_fn = \\\n  jnp.clip\nclip_fn(x, a_min=0)\n",
     "import jax.numpy as jnp\nif (clip_fn := jnp.clip):\n    clip_fn(x, a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial(\n    # why\n\n    jnp.clip,\n    a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial(  # a (\n  jnp.clip, a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial(jnp.clip, b=1, a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial(jnp.clip, 'a,b', a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial \\\n  (jnp.clip, a_min=0)\n",
 ]
 
 
@@ -153,6 +158,9 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\nimport jax.numpy as jnp\nx = jax.tree_util.tree_map(jnp.clip, t)\ny = f(a_min=0)\n",
     "import jax.numpy as jnp\nfns = [jnp.clip]\ny = f(a_min=0)\n",
     "import jax.numpy as jnp\ndef g():\n    return jnp.clip\ny = f(a_min=0)\n",
+    "import jax\nimport jax.numpy as jnp\nx = jax.tree_util.tree_map(\n    jnp.clip, t)\ny = f(a_min=0)\n",
+    "import jax\nimport jax.numpy as jnp\nx = jax.tree_util.tree_map(  # c\n\n    jnp.clip, t)\ny = f(a_min=0)\n",
+    "from functools import partial\nimport jax.numpy as jnp\nf = partial(jnp.clip, b=1)\ny = g(a_min=0)\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

@@ -348,20 +348,19 @@ class TextFacts:
         for start, call in self._call_sites(qualified):
             if call is None or call.double_star or not call.keywords.isdisjoint(keywords):
                 return True
-            if call.positional < 0 and self._may_be_bound_or_partial(start):
+            if call.positional < 0 and self._may_be_bound_or_partial(start, keywords):
                 return True
         return False
 
-    def _may_be_bound_or_partial(self, start: int) -> bool:
+    def _may_be_bound_or_partial(self, start: int, keywords: frozenset[str]) -> bool:
         """Whether the name or attribute chain whose last word starts at ``start`` may be the value of an assignment
-        or the first argument of ``functools.partial``: what stands before the chain on its line is ``=``, a ``(``
-        that opens no call or one of a name that may be ``partial``, or nothing that can be read for sure."""
+        or the first argument of a ``functools.partial`` call that passes one of ``keywords``: the code before the
+        chain (across line breaks and comments once the strings and comments are known) is ``=``, a ``(`` that
+        opens no call or a call of a name that may be ``partial``, or nothing that can be read for sure."""
         source = self.source
-        i = _chain_start(source, start)
-        while i and source[i - 1] in " \t":
-            i -= 1
-        if not i or source[i - 1] not in ",([{:@;+-*/%&|^~<>!" and not is_word_char(source[i - 1]):
-            return True  # ``=``, a line break, a comment or a continuation before: unclear
+        i = self._code_before(_chain_start(source, start))
+        if i < 0 or source[i - 1] not in ",([{:@;+-*/%&|^~<>!" and not is_word_char(source[i - 1]):
+            return True  # ``=``, the file's start, or what cannot be read: unclear
         if source[i - 1] != "(":
             return False  # ``tree_map(f, jnp.clip)``, ``[jnp.clip]``, ``return jnp.clip``, ``@jax.jit``
         callee_end = i - 1
@@ -373,8 +372,33 @@ class TextFacts:
         callee = source[callee_start:callee_end]
         if not callee or keyword.iskeyword(callee) or not callee.isascii():
             return True  # ``fn = (jnp.clip)``, ``return (jnp.clip)``: no call's ``(``
-        return callee == "partial" or bool(self.imports.star_modules) or _PARTIAL in self.imports.bindings.get(
-            callee, ())
+        if not (callee == "partial" or self.imports.star_modules or _PARTIAL in self.imports.bindings.get(callee, ())):
+            return False
+        call = read_call(source, callee_end, self._strings(), callee_start)  # the ``partial(...)`` call itself
+        return call is None or call.double_star or not call.keywords.isdisjoint(keywords)
+
+    def _code_before(self, i: int) -> int:
+        """The offset after the code character before offset ``i``, read back over blanks, line breaks, line
+        continuations and comments; -1 when there is none, or a line break must be crossed and the strings and
+        comments cannot be read."""
+        source = self.source
+        while i and source[i - 1] in " \t":
+            i -= 1
+        if not i or source[i - 1] not in "\r\n\\":
+            return i if i else -1
+        strings = self._strings()
+        if strings is None:
+            return -1
+        while i:
+            if source[i - 1] in " \t\r\n\\":
+                i -= 1
+                continue
+            span = strings.at(i - 1)
+            if span is not None and span.kind == code_map.COMMENT:
+                i = span.start
+                continue
+            return i
+        return -1
 
     def _calls_of(self, qualified: str):
         """The calls (``CallText``, or None where one cannot be read) of every occurrence that may be
