@@ -54,6 +54,17 @@ def test_leaves_hold_only_whitespace_and_punctuation():
     assert {"Name", "Integer", "SimpleString"} <= seen
 
 
+def test_the_generated_leaves_are_the_derived_ones():
+    # ``leaf_classes()`` reads them from ``_cst_fields.LEAF_NAMES`` for the installed libcst: regenerate it with
+    # ``python -m jaxlint.lint.walk`` when libcst changes
+    from jaxlint.lint import _cst_fields
+    from jaxlint.lint.walk import _libcst_version, derive_leaf_classes
+
+    assert _cst_fields.LIBCST_VERSION == _libcst_version()
+    assert _cst_fields.LEAF_NAMES == {leaf.__name__ for leaf in derive_leaf_classes(trivia_classes())}
+    assert leaf_classes() == derive_leaf_classes(trivia_classes())
+
+
 def _recording_rule(hooks: tuple[str, ...]):
     class Recorder:
         def __init__(self, context):

@@ -129,3 +129,18 @@ CHILD_FIELDS: dict[str, tuple[str, ...]] = {
     '_BaseOneTokenOp': ('whitespace_before', 'whitespace_after'),
     '_BaseTwoTokenOp': ('whitespace_before', 'whitespace_between', 'whitespace_after'),
 }
+# ``walk.leaf_classes()`` for the default trivia: classes that hold only whitespace and punctuation.
+LEAF_NAMES: frozenset[str] = frozenset({
+    'Break',
+    'Continue',
+    'Ellipsis',
+    'Float',
+    'FormattedStringText',
+    'Imaginary',
+    'Integer',
+    'Name',
+    'ParamStar',
+    'Pass',
+    'SimpleString',
+    'TemplatedStringText',
+})
