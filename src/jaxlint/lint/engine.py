@@ -99,7 +99,20 @@ def _describe_syntax_error(source: str, row: int, column: int, fallback: str) ->
 def rules_for(settings: Settings, path: str) -> tuple[type[Rule], ...]:
     from pathlib import Path
 
-    return enabled_rules(settings, settings.ignored_codes_for(Path(path)))
+    ignored = settings.ignored_codes_for(Path(path))
+    # Asked once per file, nearly always with the same few settings: answered once per settings and ignore list.
+    key = (id(settings), ignored)
+    cached = _RULES_FOR.get(key)
+    if cached is not None and cached[0] is settings:
+        return cached[1]
+    if len(_RULES_FOR) > 64:
+        _RULES_FOR.clear()
+    rules = enabled_rules(settings, ignored)
+    _RULES_FOR[key] = (settings, rules)  # the settings held too: their id cannot be reused while the entry lives
+    return rules
+
+
+_RULES_FOR: dict[tuple[int, tuple[str, ...]], tuple[Settings, tuple[type[Rule], ...]]] = {}
 
 
 def passes_prefilter(source: str, rules: Sequence[type[Rule]]) -> bool:
