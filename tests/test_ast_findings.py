@@ -184,6 +184,43 @@ JAX401_SETTINGS_DECIDED = {
                                         "with Mesh(d, 'x') as m, self.assertRaises(E), contextlib.suppress(E):\n"
                                         "    pass\nwith tf.device('cpu'), lock:\n    pass\n"),
 }
+_MESH_IMPORT = "from jax.sharding import Mesh\n"
+# ``with mesh:`` where ``mesh`` is a local name: the inference's answer, mirrored where it is certain.
+JAX401_NAMES_DECIDED = {
+    "a name assigned a mesh": "import jax\nmesh = jax.make_mesh((8,), ('x',))\nwith mesh:\n    pass\n",
+    "assigned None, then a mesh": _MESH_IMPORT + "def f(d):\n    mesh = None\n    mesh = Mesh(d, ('x',))\n"
+                                                "    with mesh:\n        pass\n",
+    "chained assignment": _MESH_IMPORT + "a = mesh = Mesh(d, 'x')\nwith mesh:\n    pass\n",
+    "assigned something else": "import jax\nfrom unittest import mock\ndef f():\n"
+                               "    mesh = mock.create_autospec(jax.sharding.Mesh)\n    with mesh:\n        pass\n",
+    "a mesh and a literal": _MESH_IMPORT + "mesh = Mesh(d, 'x')\nmesh = 3\nwith mesh:\n    pass\n",
+    "only None": "mesh = None\nwith mesh:\n    pass\n",
+    "a method of a local value": "def f(self):\n    mesh = self.make()\n    with mesh:\n        pass\n",
+    "the same name in another function": _MESH_IMPORT + "def g():\n    mesh = open(f)\n    with mesh:\n"
+                                                       "        pass\ndef f(d):\n    mesh = Mesh(d, 'x')\n"
+                                                       "    with mesh:\n        pass\n",
+    "an inner function's parameter": _MESH_IMPORT + "def f(d):\n    def h(mesh: int = 0):\n        return mesh\n"
+                                                   "    mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
+    "a mesh in an if": _MESH_IMPORT + "def f(d):\n    if d:\n        mesh = Mesh(d, 'x')\n    else:\n"
+                                     "        mesh = None\n    with mesh, open(p) as fh:\n        pass\n",
+}
+JAX401_NAMES_UNDECIDED = {
+    "a for target": _MESH_IMPORT + "for mesh in [Mesh(d, 'x')]:\n    with mesh:\n        pass\n",
+    "a parameter": "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with mesh:\n        pass\n",
+    "a parameter, then assigned": _MESH_IMPORT + "def f(mesh=None):\n    if mesh is None:\n"
+                                                "        mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
+    "a global": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    global mesh\n    mesh = 1\nwith mesh:\n    pass\n",
+    "bound in the enclosing scope": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    with mesh:\n        pass\n",
+    "an alias of a name": _MESH_IMPORT + "m = Mesh(d, 'x')\nmesh = m\nwith mesh:\n    pass\n",
+    "a call of a local function": _MESH_IMPORT + "def make():\n    return Mesh(d, 'x')\nmesh = make()\n"
+                                                "with mesh:\n    pass\n",
+    "a with target": _MESH_IMPORT + "with Mesh(d, 'x') as mesh:\n    with mesh:\n        pass\n",
+    "an unpacking": _MESH_IMPORT + "mesh, other = Mesh(d, 'x'), 1\nwith mesh:\n    pass\n",
+    "a walrus in a comprehension": _MESH_IMPORT + "xs = [(mesh := Mesh(d, 'x')) for d in ds]\nwith mesh:\n"
+                                                 "    pass\n",
+    "an annotated assignment": _MESH_IMPORT + "mesh: Mesh = Mesh(d, 'x')\nwith mesh:\n    pass\n",
+    "in a class body": _MESH_IMPORT + "class A:\n    mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
+}
 JAX401_UNDECIDED = {
     "a name bound in the file": "import jax\nmesh = jax.make_mesh((8,), ('x',))\nwith mesh:\n    pass\n",
     "self.mesh": "import jax\nclass A:\n    def run(self):\n        with self.mesh:\n            pass\n",
@@ -308,6 +345,7 @@ DECIDED_CASES = {
     **{name: ((JAX103,), settings, source) for name, (settings, source) in JAX103_SETTINGS_DECIDED.items()},
     **{name: ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{name: ((JAX401,), settings, source) for name, (settings, source) in JAX401_SETTINGS_DECIDED.items()},
+    **{f"JAX401 {name}": ((JAX401,), LOW_MIN, source) for name, source in JAX401_NAMES_DECIDED.items()},
     **{name: ((JAX503,), None, source) for name, source in JAX503_DECIDED.items()},
     **{name: ((JAX503,), settings, source) for name, (settings, source) in JAX503_SETTINGS_DECIDED.items()},
     **{f"JAX501+JAX503 {name}": ((JAX501, JAX503), None, source + "from flax import optim\n")
@@ -333,6 +371,22 @@ def test_decided_from_ast_exactly_as_libcst(rules, settings, source):
 @pytest.mark.parametrize("rules,source", list(UNDECIDED_CASES.values()), ids=list(UNDECIDED_CASES))
 def test_undecidable_cases_go_to_libcst(rules, source):
     assert ast_decided(source, rules) is None
+
+
+@pytest.mark.parametrize("source", list(JAX401_NAMES_UNDECIDED.values()), ids=list(JAX401_NAMES_UNDECIDED))
+def test_jax401_names_the_inference_must_follow_go_to_libcst(source):
+    assert ast_decided(source, (JAX401,), LOW_MIN) is None
+
+
+def test_jax401_name_cases_are_not_vacuous():
+    # where the min version withholds the fix, some of the names are meshes (a finding) and some are not
+    found = {name: libcst_findings(source, [JAX401], LOW_MIN) for name, source in JAX401_NAMES_DECIDED.items()}
+    meshes = {name for name, findings in found.items() if findings}
+    assert meshes == {"a name assigned a mesh", "assigned None, then a mesh", "chained assignment",
+                      "the same name in another function", "an inner function's parameter", "a mesh in an if"}
+    assert all(finding["fix_withheld"] for findings in found.values() for finding in findings)
+    # the undecided names are meshes to the inference too, or need it to follow a binding
+    assert libcst_findings(JAX401_NAMES_UNDECIDED["a parameter"], [JAX401], LOW_MIN)
 
 
 EXAMPLES = [(rule, example) for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401, JAX503)

@@ -227,6 +227,25 @@ class AstView:
         (base,) = bound
         return ".".join([base, *reversed(attrs)])
 
+    def qualified_name_unless(self, node: ast.AST, relevant) -> str | None:
+        """``qualified_name``, or None where that is undecidable but no name the resolver could give the node
+        (each import binding of its root, with its attributes; else None) is ``relevant`` to the caller, which then
+        treats the answer as it treats None (``google.cloud.storage.Client`` where ``storage`` is also bound to
+        None in an ``except ImportError``)."""
+        try:
+            return self.qualified_name(node)
+        except Undecidable:
+            if self.star_import:
+                raise
+            attrs: list[str] = []
+            while type(node) is ast.Attribute:
+                attrs.append(node.attr)
+                node = node.value
+            suffix = "".join("." + attr for attr in reversed(attrs))
+            if any(relevant(base + suffix) for base in self._imported.get(node.id, ())):
+                raise
+            return None
+
     # -- compat code and annotations -------------------------------------------------------------------------
     def in_compat_code(self, ancestors: Sequence[tuple[ast.AST, str]], node: ast.AST) -> bool:
         """``jaxlint.lint.context.in_compat_code`` for ``node``: exact for ``try``, ``Undecidable`` near a test that

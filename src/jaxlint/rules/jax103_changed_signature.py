@@ -73,6 +73,7 @@ class _LocalNames:
         self.lists: set[str] = set()  # bound to a list literal: ``literal_sequence`` may say "list" only for these
         self.not_lists: set[str] = set()  # and never for these (``_assigned_otherwise``: also bound to another value)
         self.aliases: set[str] = set()  # ``fn = jnp.clip``: ``inference.callee`` follows only these
+        self.alias_values: dict[str, list[ast.expr]] = {}  # what each of them is assigned, anywhere
         # ``def helper(x, **kw)``: its own parameters (``_forwarded`` looks only at keywords passed into ``kw``)
         self.kwargs_functions: dict[str, list[set[str]]] = {}
         for node in walk(view, (ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -90,6 +91,25 @@ class _LocalNames:
                 self.not_lists |= names
             if type(node.value) in (ast.Name, ast.Attribute):
                 self.aliases |= names
+                for name in names:
+                    self.alias_values.setdefault(name, []).append(node.value)
+
+    def may_alias(self, view: AstView, name: str, relevant) -> bool:
+        """Whether ``inference.callee`` may follow the alias ``name`` to a ``relevant`` function: one of its values
+        may be such a name (``fn = jnp.clip``). A chain whose root is no import (``opt.update``,
+        ``self.tx[k].update``) the resolver names nothing."""
+        if name not in self.aliases:
+            return False
+        for value in self.alias_values[name]:
+            root = value
+            while type(root) is ast.Attribute:
+                root = root.value
+            if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+                continue
+            qualified = view.qualified_name_unless(value, relevant)
+            if qualified is not None and relevant(qualified):
+                return True
+        return False
 
 
 def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Parameter]]:
@@ -1011,13 +1031,16 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             while type(root) is ast.Attribute:
                 root = root.value
             imported = type(root) is ast.Name and (view.star_import or view.may_import(root.id))
-            qualified = view.qualified_name(func) if imported else None
+            # An irrelevant name is read as None: both mean "no finding here" (for a bare name, None also asks
+            # whether it is a local alias: at worst ``Undecidable``)
+            qualified = view.qualified_name_unless(func, cls._relevant_to_ast_findings) if imported else None
             if qualified is None:
                 if type(func) is ast.Name:
                     local = local or _LocalNames(view)
                     passed = [kw.arg for kw in node.keywords if kw.arg in watched]
                     helpers = local.kwargs_functions.get(func.id, ())
-                    if (func.id in local.aliases and (passed or len(node.args) > 2)) or any(
+                    relevant = cls._relevant_to_ast_findings
+                    if ((passed or len(node.args) > 2) and local.may_alias(view, func.id, relevant)) or any(
                             keyword not in own for own in helpers for keyword in passed):
                         raise Undecidable("a call through a local alias or a helper's **kwargs")
                 continue
@@ -1046,6 +1069,11 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
                 if names:
                     found.append(rule._pjit_from_ast(node, "pjit", names))
         return found
+
+    @classmethod
+    def _relevant_to_ast_findings(cls, qualified: str) -> bool:
+        """Whether ``findings_from_ast`` treats a callee named ``qualified`` other than one it cannot name (None)."""
+        return qualified in cls.parameters or qualified in REJECTING or qualified in (PARTIAL, ARRAY, MAKE_MESH, PJIT)
 
     def _partial_from_ast(self, view: AstView, node: ast.Call, local: "_LocalNames") -> AstFinding | None:
         """``_partial`` for an ``ast`` call of ``functools.partial``."""

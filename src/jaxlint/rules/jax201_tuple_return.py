@@ -796,7 +796,7 @@ the release that changed the function, or the target version is before it.
                 root = root.value
             if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
                 continue
-            qualified = view.qualified_name(node.func)
+            qualified = view.qualified_name_unless(node.func, lambda name: name in LOOPS or name in TARGETS)
             if qualified in LOOPS:
                 raise Undecidable("a loop: its carry may hold such a result")
             if qualified not in TARGETS or TARGETS[qualified][1] and not node.keywords and len(node.args) == 1 \

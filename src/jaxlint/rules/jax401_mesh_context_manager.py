@@ -530,9 +530,16 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         found = []
         for node in walk(view, (ast.With,)):
             for item in node.items:
-                qualified = _mesh_constructor_from_ast(view, item.context_expr)
-                if qualified is None:
-                    continue
+                expression = item.context_expr
+                if type(expression) is ast.Name and not (view.star_import or view.may_import(expression.id)) \
+                        and view.bound_in_file(expression.id):
+                    if not _local_name_is_mesh(view, expression, node):
+                        continue
+                    qualified = None  # a name: no constructor of its own to advise on
+                else:
+                    qualified = _mesh_constructor_from_ast(view, expression)
+                    if qualified is None:
+                        continue
                 withheld = floor_withheld("jax.set_mesh", rule.settings)
                 if withheld is None:
                     raise Undecidable("`jax.set_mesh` is in range: a fix, or the block decides")
@@ -677,6 +684,106 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                 index = position
                 break
         return InsertBefore(body[index], f"import jax{newline}")
+
+
+# What the ast mirror of ``ValueInference._binding_kind`` tells apart (``_agree``: a mesh when every binding is one,
+# ``None`` bindings aside).
+_MESH, _NONE, _OTHER = "mesh", "none", "other"
+_SCOPE_NODES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _local_name_is_mesh(view: AstView, name: ast.Name, with_node: ast.With) -> bool:
+    """``ValueInference.kind_of(name) == MESH`` for a ``with`` item that is a name bound in the file, where it is
+    certain: the name is bound in the function (or module) that holds the ``with``, only by plain assignments
+    (``mesh = jax.sharding.Mesh(...)``, ``mesh = None``), none of whose values needs the inference to follow
+    another binding. Anything else is ``Undecidable``."""
+    identifier = name.id
+    if any(type(node) in (ast.Global, ast.Nonlocal) and identifier in node.names for node in view.nodes):
+        raise Undecidable("a `global` or `nonlocal` of the name")
+    scope = next(ancestor for ancestor, _ in reversed(view.ancestors(with_node)) if isinstance(ancestor, _SCOPE_NODES))
+    if type(scope) not in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef):
+        raise Undecidable("a `with` in a class body")
+    kinds = {_assigned_kind(view, value) for value in _assigned_values(view, scope, identifier)}
+    if not kinds:
+        raise Undecidable("the name is bound in an enclosing scope")
+    if len(kinds) == 2 and _NONE in kinds:
+        kinds.discard(_NONE)
+    return kinds == {_MESH}
+
+
+def _assigned_values(view: AstView, scope: ast.AST, identifier: str) -> list[ast.expr]:
+    """The values of the plain assignments that bind ``identifier`` in ``scope`` (its own parameters, its body, and
+    the decorators, defaults and annotations of the definitions in it; not their bodies). Any other binding there
+    (a ``for`` or ``with`` target, an unpacking, an import, a definition, a comprehension's or lambda's own...) is
+    ``Undecidable``: the resolver's bindings are a subset of what this finds."""
+    if type(scope) is not ast.Module:
+        arguments = scope.args
+        if any(argument.arg == identifier for argument in (
+                *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg)
+               if argument is not None):
+            raise Undecidable("a parameter")
+    values = []
+    stack: list[ast.AST] = list(scope.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id == identifier and type(node.ctx) is not ast.Load:
+                parent, field = view.parent(node)
+                if type(parent) is not ast.Assign or field != "targets":
+                    raise Undecidable("a binding other than a plain assignment")
+                values.append(parent.value)
+            continue
+        if kind in _DEFINITIONS:
+            if node.name == identifier:
+                raise Undecidable("a definition of the name")
+            stack += node.decorator_list
+            if kind is ast.ClassDef:
+                stack += node.bases
+                stack += node.keywords
+            else:  # evaluated here; the parameters themselves bind in the function
+                arguments = node.args
+                stack += arguments.defaults
+                stack += [default for default in arguments.kw_defaults if default is not None]
+                stack += [argument.annotation for argument in (
+                    *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg,
+                    arguments.kwarg) if argument is not None and argument.annotation is not None]
+                if node.returns is not None:
+                    stack.append(node.returns)
+            continue
+        if kind is ast.arg and node.arg == identifier or kind is ast.alias and (
+                node.asname or node.name.partition(".")[0]) == identifier or kind in (
+                ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and node.name == identifier or (
+                kind is ast.MatchMapping and node.rest == identifier):
+            raise Undecidable("a binding other than a plain assignment")
+        stack += ast.iter_child_nodes(node)
+    return values
+
+
+def _assigned_kind(view: AstView, value: ast.expr) -> str:
+    """``_binding_kind`` of a plain assignment of ``value``, as mesh, ``None``, or neither (``Undecidable`` where the
+    inference would follow a binding of the file)."""
+    kind = type(value)
+    if kind is ast.Constant:
+        return _NONE if value.value is None else _OTHER
+    if kind in (ast.Name, ast.Attribute, ast.NamedExpr):
+        raise Undecidable("an assignment of a name: the inference follows it")
+    if kind is not ast.Call:
+        return _OTHER  # a literal, an operation, a subscript...: never a mesh to the inference
+    func = value.func
+    if type(func) not in (ast.Name, ast.Attribute):
+        return _OTHER  # ``f(x)(y)``, ``a[0](y)``: no mesh
+    root = func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name:
+        return _OTHER  # a method of a computed value
+    if view.star_import or view.may_import(root.id):
+        return _MESH if view.qualified_name(func) in MESH_CONSTRUCTORS else _OTHER
+    if type(func) is ast.Attribute or not view.bound_in_file(func.id):
+        return _OTHER  # a method of a local value (``self.make()``), a builtin (``open(p)``): not followed
+    raise Undecidable("a call of a local name: the inference follows it")
 
 
 def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None:
