@@ -204,6 +204,50 @@ JAX401_NAMES_DECIDED = {
     "a mesh in an if": _MESH_IMPORT + "def f(d):\n    if d:\n        mesh = Mesh(d, 'x')\n    else:\n"
                                      "        mesh = None\n    with mesh, open(p) as fh:\n        pass\n",
 }
+_CLASS = "from jax.sharding import Mesh\nclass T:\n"
+_TEST = "    def test(self):\n        with self.mesh:\n            pass\n"
+# ``with self.mesh:``: every store of ``self.mesh`` in the class's methods.
+JAX401_ATTRIBUTES_DECIDED = {
+    "self.mesh, never stored": "import jax\nclass A:\n    def run(self):\n        with self.mesh:\n            pass\n",
+    "stored a mesh": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n" + _TEST,
+    "stored from a local name": _CLASS + "    def setUp(self):\n        mesh = Mesh(d, 'x')\n        self.mesh = mesh\n"
+                                + _TEST,
+    "stored from a parameter": _CLASS + "    def __init__(self, mesh):\n        self.mesh = mesh\n" + _TEST,
+    "stored None and a mesh": _CLASS + "    def __init__(self):\n        self.mesh = None\n    def setUp(self):\n"
+                              "        self.mesh = Mesh(d, 'x')\n" + _TEST,
+    "a lock": "import threading\nclass T:\n    def __init__(self):\n        self._lock = threading.Lock()\n"
+              "    def run(self):\n        with self._lock:\n            pass\n",
+    "stored in the base class only": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\nclass C(T):\n"
+                                     + _TEST,
+    "a longer chain": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n    def test(self):\n"
+                      "        with self.a.mesh:\n            pass\n",
+    "unpacked and a mesh": _CLASS + "    def setUp(self):\n        self.mesh, n = Mesh(d, 'x'), 1\n"
+                           "        self.mesh = Mesh(d, 'x')\n" + _TEST,
+    "a store in a nested function": _CLASS + "    def setUp(self):\n        def f():\n            self.mesh = 1\n"
+                                    "        self.mesh = Mesh(d, 'x')\n" + _TEST,
+    "an async method": _CLASS + "    async def setUp(self):\n        self.mesh = Mesh(d, 'x')\n" + _TEST,
+    "a class-level annotation": _CLASS + "    mesh: Mesh\n" + _TEST,
+    "an optional annotation": "import typing\nimport jax\nclass T:\n    mesh: typing.Optional[jax.sharding.Mesh] = None\n"
+                              + _TEST,
+    "an annotation | None": "import jax\nclass T:\n    mesh: jax.sharding.Mesh | None = None\n" + _TEST,
+    "a builtin annotation and a mesh store": _CLASS + "    mesh: int\n    def setUp(self):\n"
+                                             "        self.mesh = Mesh(d, 'x')\n" + _TEST,
+    "in a nested function": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n    def test(self):\n"
+                            "        def inner():\n            with self.mesh:\n                pass\n",
+}
+JAX401_ATTRIBUTES_UNDECIDED = {
+    "an annotated store": _CLASS + "    def setUp(self):\n        self.mesh: Mesh = Mesh(d, 'x')\n" + _TEST,
+    "a static method": _CLASS + "    @staticmethod\n    def test(self):\n        with self.mesh:\n            pass\n",
+    "not the first parameter": _CLASS + "    def test(self, other):\n        with other.mesh:\n            pass\n",
+    "the receiver rebound": _CLASS + "    def test(self):\n        self = make()\n        with self.mesh:\n"
+                            "            pass\n",
+    "a nested function binds the receiver": _CLASS + "    def test(self):\n        def inner(self):\n"
+                                            "            with self.mesh:\n                pass\n",
+    "a function, not a method": "from jax.sharding import Mesh\ndef test(self):\n    with self.mesh:\n        pass\n",
+    "stored from an annotated parameter": _CLASS + "    def __init__(self, mesh: Mesh):\n        self.mesh = mesh\n"
+                                          + _TEST,
+    "stored from a chain": _CLASS + "    def setUp(self):\n        self.mesh = other.mesh\n" + _TEST,
+}
 JAX401_NAMES_UNDECIDED = {
     "a for target": _MESH_IMPORT + "for mesh in [Mesh(d, 'x')]:\n    with mesh:\n        pass\n",
     "a parameter": "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with mesh:\n        pass\n",
@@ -223,7 +267,6 @@ JAX401_NAMES_UNDECIDED = {
 }
 JAX401_UNDECIDED = {
     "a name bound in the file": "import jax\nmesh = jax.make_mesh((8,), ('x',))\nwith mesh:\n    pass\n",
-    "self.mesh": "import jax\nclass A:\n    def run(self):\n        with self.mesh:\n            pass\n",
     "a local function": "import jax\ndef make():\n    return jax.make_mesh((8,), ('x',))\nwith make():\n    pass\n",
     "a fix in range": "import jax\nwith jax.make_mesh((8,), ('x',)):\n    pass\n",
 }
@@ -346,6 +389,7 @@ DECIDED_CASES = {
     **{name: ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{name: ((JAX401,), settings, source) for name, (settings, source) in JAX401_SETTINGS_DECIDED.items()},
     **{f"JAX401 {name}": ((JAX401,), LOW_MIN, source) for name, source in JAX401_NAMES_DECIDED.items()},
+    **{f"JAX401 {name}": ((JAX401,), LOW_MIN, source) for name, source in JAX401_ATTRIBUTES_DECIDED.items()},
     **{name: ((JAX503,), None, source) for name, source in JAX503_DECIDED.items()},
     **{name: ((JAX503,), settings, source) for name, (settings, source) in JAX503_SETTINGS_DECIDED.items()},
     **{f"JAX501+JAX503 {name}": ((JAX501, JAX503), None, source + "from flax import optim\n")
@@ -373,7 +417,8 @@ def test_undecidable_cases_go_to_libcst(rules, source):
     assert ast_decided(source, rules) is None
 
 
-@pytest.mark.parametrize("source", list(JAX401_NAMES_UNDECIDED.values()), ids=list(JAX401_NAMES_UNDECIDED))
+@pytest.mark.parametrize("source", [*JAX401_NAMES_UNDECIDED.values(), *JAX401_ATTRIBUTES_UNDECIDED.values()],
+                         ids=[*JAX401_NAMES_UNDECIDED, *JAX401_ATTRIBUTES_UNDECIDED])
 def test_jax401_names_the_inference_must_follow_go_to_libcst(source):
     assert ast_decided(source, (JAX401,), LOW_MIN) is None
 
@@ -387,6 +432,12 @@ def test_jax401_name_cases_are_not_vacuous():
     assert all(finding["fix_withheld"] for findings in found.values() for finding in findings)
     # the undecided names are meshes to the inference too, or need it to follow a binding
     assert libcst_findings(JAX401_NAMES_UNDECIDED["a parameter"], [JAX401], LOW_MIN)
+    found = {name: libcst_findings(source, [JAX401], LOW_MIN) for name, source in JAX401_ATTRIBUTES_DECIDED.items()}
+    assert {name for name, findings in found.items() if findings} == {
+        "stored a mesh", "stored from a local name", "stored None and a mesh", "a store in a nested function",
+        "an async method", "a class-level annotation", "an optional annotation", "an annotation | None",
+        "in a nested function"}
+    assert libcst_findings(JAX401_ATTRIBUTES_UNDECIDED["an annotated store"], [JAX401], LOW_MIN)
 
 
 EXAMPLES = [(rule, example) for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401, JAX503)

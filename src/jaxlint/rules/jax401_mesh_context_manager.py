@@ -531,11 +531,15 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         for node in walk(view, (ast.With,)):
             for item in node.items:
                 expression = item.context_expr
-                if type(expression) is ast.Name and not (view.star_import or view.may_import(expression.id)) \
-                        and view.bound_in_file(expression.id):
+                local = _local_root(view, expression)
+                if type(expression) is ast.Name and local and view.bound_in_file(expression.id):
                     if not _local_name_is_mesh(view, expression, node):
                         continue
                     qualified = None  # a name: no constructor of its own to advise on
+                elif type(expression) is ast.Attribute and local:
+                    if not _attribute_is_mesh(view, expression, node):
+                        continue
+                    qualified = None
                 else:
                     qualified = _mesh_constructor_from_ast(view, expression)
                     if qualified is None:
@@ -712,12 +716,121 @@ def _local_name_is_mesh(view: AstView, name: ast.Name, with_node: ast.With) -> b
     return kinds == {_MESH}
 
 
-def _assigned_values(view: AstView, scope: ast.AST, identifier: str) -> list[ast.expr]:
+def _local_root(view: AstView, expression: ast.AST) -> bool:
+    """A name or attribute chain whose root is a name no import binds (and no star import may)."""
+    root = expression
+    while type(root) is ast.Attribute:
+        root = root.value
+    return type(root) is ast.Name and not (view.star_import or view.may_import(root.id))
+
+
+def _attribute_is_mesh(view: AstView, attribute: ast.Attribute, with_node: ast.With) -> bool:
+    """``ValueInference.kind_of(self.<attribute>) == MESH`` (``_attribute_kind``) where it is certain: the receiver is
+    the first parameter of the method holding the ``with`` (bound nowhere else in it, no ``staticmethod``), and every
+    ``<receiver>.<attribute> = ...`` in the class's methods is a plain assignment of a value the inference need not
+    follow further (a class-level annotation of it is ``Undecidable``). A longer chain (``self.a.mesh``) is no mesh."""
+    receiver = attribute.value
+    if type(receiver) is not ast.Name:
+        return False  # ``_attribute_kind`` follows ``<name>.<attribute>`` only
+    if any(type(node) in (ast.Global, ast.Nonlocal) and receiver.id in node.names for node in view.nodes):
+        raise Undecidable("a `global` or `nonlocal` of the receiver")
+    owner, method = _method_of(view, with_node, receiver.id)
+    positional = [*method.args.posonlyargs, *method.args.args]
+    if not positional or positional[0].arg != receiver.id:
+        raise Undecidable("an attribute of a name other than the method's first parameter")
+    if any(type(decorator) is ast.Name and decorator.id in ("staticmethod", "classmethod")
+           or type(decorator) is ast.Attribute for decorator in method.decorator_list):
+        raise Undecidable("a decorator that may make the method static")
+    if _assigned_values(view, method, receiver.id, parameters=False):
+        raise Undecidable("the receiver is bound again")
+    kinds = set()
+    for statement in owner.body:
+        if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name \
+                and statement.target.id == attribute.attr:
+            kinds.add(_annotation_kind(view, statement.annotation))
+        if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            kinds |= _stored_kinds(view, statement, attribute.attr)
+    if len(kinds) == 2 and _NONE in kinds:
+        kinds.discard(_NONE)
+    return kinds == {_MESH}
+
+
+def _method_of(view: AstView, with_node: ast.With, receiver: str) -> tuple[ast.ClassDef, ast.AST]:
+    """(the class, the method) whose scope owns ``receiver`` where the ``with`` stands (``_class_of_self``): the
+    nearest of the enclosing functions that binds it, through functions only; that one must be a method."""
+    ancestors = view.ancestors(with_node)
+    for index in range(len(ancestors) - 1, -1, -1):
+        scope = ancestors[index][0]
+        if not isinstance(scope, _SCOPE_NODES):
+            continue
+        if type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            raise Undecidable("an attribute outside a method of a class")
+        arguments = scope.args
+        parameters = (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg,
+                      arguments.kwarg)
+        if not any(parameter is not None and parameter.arg == receiver for parameter in parameters) \
+                and not _assigned_values(view, scope, receiver, parameters=False):
+            continue  # a nested function that does not bind it: the name is the enclosing function's
+        parent, field = ancestors[index - 1] if index else (None, None)
+        if type(parent) is not ast.ClassDef or field != "body":
+            raise Undecidable("an attribute outside a method of a class")
+        return parent, scope
+    raise Undecidable("an attribute outside a method of a class")
+
+
+def _annotation_kind(view: AstView, annotation: ast.expr) -> str:
+    """``ValueInference.annotation_kind``, as mesh or neither: ``jax.sharding.Mesh`` (also ``X | None``,
+    ``Optional[X]``) is a mesh; any other annotation is not (``Undecidable`` where a name cannot be resolved)."""
+    kind = type(annotation)
+    if kind is ast.BinOp and type(annotation.op) is ast.BitOr:
+        kept = [side for side in (annotation.left, annotation.right)
+                if not (type(side) is ast.Constant and side.value is None)]
+        return _annotation_kind(view, kept[0]) if len(kept) == 1 else _OTHER
+    if kind is ast.Subscript:
+        if _local_root(view, annotation.value) or type(annotation.slice) in (ast.Tuple, ast.Slice):
+            return _OTHER  # not ``typing.Optional``, or not one type in it
+        if view.qualified_name(annotation.value) not in ("typing.Optional", "typing_extensions.Optional"):
+            return _OTHER
+        return _annotation_kind(view, annotation.slice)
+    if kind not in (ast.Name, ast.Attribute) or _local_root(view, annotation):
+        return _OTHER  # a string, a local or builtin class...: never a mesh
+    return _MESH if view.qualified_name(annotation) in ("jax.sharding.Mesh", "jax.experimental.maps.Mesh") \
+        else _OTHER
+
+
+def _stored_kinds(view: AstView, method: ast.AST, attribute: str) -> set[str]:
+    """``_stored_kind``'s kinds for one method: what each store of ``<first parameter>.<attribute>`` in its body
+    (not in the functions, lambdas and classes nested in it) gives."""
+    positional = [*method.args.posonlyargs, *method.args.args]
+    if not positional:
+        return set()
+    receiver = positional[0].arg
+    kinds = set()
+    stack: list[ast.AST] = list(method.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if kind is ast.Attribute and node.attr == attribute and type(node.ctx) is ast.Store \
+                and type(node.value) is ast.Name and node.value.id == receiver:
+            parent, field = view.parent(node)
+            if type(parent) is ast.AnnAssign:
+                raise Undecidable("an annotated store of the attribute")
+            if type(parent) is ast.Assign and field == "targets":
+                kinds.add(_assigned_kind(view, parent.value, method))
+            else:
+                kinds.add(_OTHER)  # unpacked, augmented, a loop or ``with`` target: unknown
+        stack += ast.iter_child_nodes(node)
+    return kinds
+
+
+def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, parameters: bool = True) -> list[ast.expr]:
     """The values of the plain assignments that bind ``identifier`` in ``scope`` (its own parameters, its body, and
     the decorators, defaults and annotations of the definitions in it; not their bodies). Any other binding there
     (a ``for`` or ``with`` target, an unpacking, an import, a definition, a comprehension's or lambda's own...) is
     ``Undecidable``: the resolver's bindings are a subset of what this finds."""
-    if type(scope) is not ast.Module:
+    if type(scope) is not ast.Module and parameters:
         arguments = scope.args
         if any(argument.arg == identifier for argument in (
                 *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg)
@@ -761,12 +874,15 @@ def _assigned_values(view: AstView, scope: ast.AST, identifier: str) -> list[ast
     return values
 
 
-def _assigned_kind(view: AstView, value: ast.expr) -> str:
+def _assigned_kind(view: AstView, value: ast.expr, scope: ast.AST | None = None) -> str:
     """``_binding_kind`` of a plain assignment of ``value``, as mesh, ``None``, or neither (``Undecidable`` where the
-    inference would follow a binding of the file)."""
+    inference would follow a binding of the file). ``scope``: the method whose store of ``self.<attribute>`` this
+    is, where a name it assigns is followed to its own plain assignments there, or to its parameter."""
     kind = type(value)
     if kind is ast.Constant:
         return _NONE if value.value is None else _OTHER
+    if kind is ast.Name and scope is not None and _local_root(view, value):
+        return _method_name_kind(view, value.id, scope)
     if kind in (ast.Name, ast.Attribute, ast.NamedExpr):
         raise Undecidable("an assignment of a name: the inference follows it")
     if kind is not ast.Call:
@@ -784,6 +900,29 @@ def _assigned_kind(view: AstView, value: ast.expr) -> str:
     if type(func) is ast.Attribute or not view.bound_in_file(func.id):
         return _OTHER  # a method of a local value (``self.make()``), a builtin (``open(p)``): not followed
     raise Undecidable("a call of a local name: the inference follows it")
+
+
+def _method_name_kind(view: AstView, identifier: str, method: ast.AST) -> str:
+    """``_name_kind`` of a name a method assigns to ``self.<attribute>``: a parameter of the method (not its first)
+    without an annotation is unknown; a name bound in the method only by plain assignments gives what they agree
+    on (``mesh = Mesh(...)``; ``self.mesh = mesh``)."""
+    if any(type(node) in (ast.Global, ast.Nonlocal) and identifier in node.names for node in view.nodes):
+        raise Undecidable("a `global` or `nonlocal` of the name")
+    arguments = method.args
+    parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+    own = [parameter for parameter in parameters if parameter is not None and parameter.arg == identifier]
+    values = _assigned_values(view, method, identifier, parameters=False)
+    if own:
+        first = parameters[0] if arguments.posonlyargs or arguments.args else None
+        if values or own[0] is first or own[0].annotation is not None:
+            raise Undecidable("a parameter the inference may follow")
+        return _OTHER  # one binding, a parameter without an annotation: unknown
+    kinds = {_assigned_kind(view, value) for value in values}
+    if not kinds:
+        raise Undecidable("the name is bound in an enclosing scope")
+    if len(kinds) == 2 and _NONE in kinds:
+        kinds.discard(_NONE)
+    return _MESH if kinds == {_MESH} else _OTHER
 
 
 def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None:
