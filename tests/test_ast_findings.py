@@ -92,8 +92,23 @@ CATALOGUE_DECIDED = {
     "not jax": "import numpy as np\nx = np.DeviceArray\ns = str.join\nself.jax.numpy.DeviceArray\n",
     "non-ASCII before": "import jax.numpy as jnp\ns = 'é€𝄞'; x = jnp.DeviceArray\n",
 }
-CATALOGUE_UNDECIDED = {
+# Renames decided with their fix (``symbols_ast._rename_fix``): spelled through the chain's root, no import to add,
+# in a simple statement on one line.
+CATALOGUE_FIX_DECIDED = {
     "a rename with a fix": "import jax\ny = jax.tree_map(f, x)\n",
+    "a comment after": "import jax\ny = jax.tree_map(f, x)  # why\n",
+    "two renames on a line": "import jax\nf(jax.tree_map, jax.tree_leaves)\n",
+    "another module, loaded by import jax": "import jax\nm = jax.experimental.maps.Mesh(d, ('x',))\n",
+    "an import of the new module": "import jax\nimport jax.extend.core\nj = jax.core.Jaxpr\n",
+    "indented": "import jax\ndef f(x):\n    return jax.tree_map(g, x)\n",
+    "non-ASCII before": "import jax\ns = 'é€𝄞'\ny = jax.tree_map(f, x)\n",
+}
+CATALOGUE_UNDECIDED = {
+    "a rename in a multi-line statement": "import jax\ny = jax.tree_map(\n    f, x)\n",
+    "a rename after another statement on its line": "import jax\nx = 1; y = jax.tree_map(f, x)\n",
+    "a rename in a compound statement's header": "import jax\nif jax.tree_map(f, x):\n    pass\n",
+    "a rename needing an import": "import jax\nj = jax.core.Jaxpr\n",
+    "a rename spelled from jax": "from jax import tree_util\nimport jax\ny = tree_util.tree_multimap\n",
     "an annotation with a fix": "import jax.numpy as jnp\ndef f(x: jnp.DeviceArray):\n    return x\n",
     "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
     "a guarded from-import": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:\n    pass\n"
@@ -383,6 +398,7 @@ DECIDED_CASES = {
     **{name: ((JAX501,), None, source) for name, source in DECIDED.items()},
     **{f"JAX501 example{index}": ((JAX501,), None, source) for index, source in enumerate(rule_examples())},
     **{name: (CATALOGUE_RULES, None, source) for name, source in CATALOGUE_DECIDED.items()},
+    **{name: (CATALOGUE_RULES, None, source) for name, source in CATALOGUE_FIX_DECIDED.items()},
     **{name: (CATALOGUE_RULES, settings, source) for name, (settings, source) in CATALOGUE_SETTINGS_DECIDED.items()},
     **{name: ((JAX103,), None, source) for name, source in JAX103_DECIDED.items()},
     **{name: ((JAX103,), settings, source) for name, (settings, source) in JAX103_SETTINGS_DECIDED.items()},
@@ -442,7 +458,7 @@ def test_jax401_name_cases_are_not_vacuous():
 
 EXAMPLES = [(rule, example) for rule in (*CATALOGUE_RULES, JAX103, JAX201, JAX401, JAX503)
             for example in (*rule.VALID, *rule.INVALID)]
-FIX_DECIDING = {JAX503.code}  # the rules whose findings are decided with their fixes
+FIX_DECIDING = {JAX503.code, "JAX101", "JAX402"}  # the rules whose findings are decided with their fixes (some)
 
 
 @pytest.mark.parametrize("rule,example", EXAMPLES,
@@ -468,6 +484,13 @@ def test_examples_are_mostly_decided_when_fixless():
     assert answered["JAX101"] >= 20 and answered["JAX402"] >= 6 and answered["JAX103"] >= 20
     assert answered["JAX201"] >= 10 and answered["JAX401"] >= 5
     assert answered["JAX503"] == len(JAX503.VALID) + len(JAX503.INVALID)
+
+
+def test_the_rename_cases_carry_fixes():
+    for name, source in CATALOGUE_FIX_DECIDED.items():
+        assert any(finding["fix"] for finding in libcst_findings(source, CATALOGUE_RULES)), name
+    for name in ("a rename in a multi-line statement", "a rename needing an import"):
+        assert any(finding["fix"] for finding in libcst_findings(CATALOGUE_UNDECIDED[name], CATALOGUE_RULES)), name
 
 
 def test_the_cases_are_not_vacuous():

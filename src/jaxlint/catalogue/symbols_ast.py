@@ -14,8 +14,8 @@ from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites
 from jaxlint.catalogue.floors import call_limit_problem
 from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL
-from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
-from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
+from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 
 _TRIES = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 _TYPE_CHECKS = frozenset({"isinstance", "issubclass"})
@@ -76,8 +76,27 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
         if not_fixed:
             rep, withheld = None, WithheldFix(not_fixed)  # the renamed call would fail too: no fix
     if rep:
-        raise Undecidable("a rename: may have a fix")
+        fix = _rename_fix(rule, view, site_node, root, root_q, entry, rep)
+        message = rule._message(entry, shown=entry.name, fixed_to=rep)
+        return AstFinding(rule.code, site_node, message, rule._detail(entry, not_fixed), None, fix)
     return _finding(rule, site_node, entry, not_fixed, withheld)
+
+
+def _rename_fix(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q: str, entry: Entry,
+                rep: str) -> AstFix:
+    """``CatalogueSymbolRule._rename_fix`` where it spells the replacement through the chain's own root
+    (``jnp.X`` -> ``jnp.Y``) and needs no import added; anything else (``jax`` bound elsewhere, an import to
+    place) is ``Undecidable``. The fix is one ``Replace`` of the site (``ast_findings._fix`` checks its line)."""
+    from jaxlint.catalogue.symbols import LOADED_BY_IMPORT_JAX
+
+    if not rep.startswith(root_q + "."):
+        raise Undecidable("a rename spelled from another root: may need libcst's scopes")
+    needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
+    if not (needed == root_q or rule._imports_module(needed) or needed in LOADED_BY_IMPORT_JAX
+            or rule._imports_module(entry.name)):
+        raise Undecidable("a rename that may add an import")
+    start, end = view.span(node)
+    return AstFix(Applicability.SAFE, f"Use `{rep}`", (Edit(start, end, root.id + rep[len(root_q):]),))
 
 
 def _array_type(rule, node: ast.Attribute, entry: Entry, ancestors) -> AstFinding:

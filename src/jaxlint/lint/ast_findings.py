@@ -459,7 +459,11 @@ def _fix(view: AstView, finding: AstFinding) -> Fix:
     simple, on one line, last on it but for a comment, and every edit lies within that line (an edit on a statement's
     last line realigns nothing). Anything else is undecidable rather than realigned here."""
     statement = finding.node
-    if not isinstance(statement, ast.stmt) or type(statement) in COMPOUND or statement.lineno != statement.end_lineno:
+    if not isinstance(statement, ast.stmt):  # an expression's fix (a rename): its statement must start its line
+        statement = statement_of(view.ancestors(statement))
+        if statement is None or view.source[view.index.starts[statement.lineno - 1]:view.offset_of(statement)].strip():
+            raise Undecidable("a fix in a statement that does not start its line")
+    if type(statement) in COMPOUND or statement.lineno != statement.end_lineno:
         raise Undecidable("a fix outside a simple statement on one line")
     line_start = view.index.starts[statement.lineno - 1]
     line_end = line_start + len(view.index.line_text(statement.lineno))
