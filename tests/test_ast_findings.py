@@ -53,6 +53,33 @@ DECIDED = {
                           "y = make(a,  # c\n         flax.optim.Adam)\nz = [\n    flax.optim.Adam]\n",
     "unused flax name": "import jax\nflax = 1\nx = jax.numpy.ones(3)\n",
 }
+# ``if`` and ``and`` tests read as ``context._FeatureTestFinder`` reads them: compat code or not.
+_FLAX = "import flax\n"
+_ADAM = "    y = flax.optim.Adam\n"
+FEATURE_TESTS = {
+    "hasattr": "import flax\nif hasattr(flax, 'optim'):\n    x = flax.optim.Adam\n",
+    "version and": "import flax\nok = flax.__version__ < '0.6' and flax.optim.Adam\n",
+    "no feature test": _FLAX + "if x > 1:\n" + _ADAM,
+    "hasattr of another module": _FLAX + "import os\nif hasattr(os, 'x'):\n" + _ADAM,
+    "a version attribute of anything": _FLAX + "if foo.__version__ > 1:\n" + _ADAM,
+    "a keyword named jax_version": _FLAX + "if f(jax_version=1):\n" + _ADAM,
+    "a lambda parameter named jax_version": _FLAX + "if (lambda jax_version: 1)(2):\n" + _ADAM,
+    "version() of the package": _FLAX + "from importlib.metadata import version\nif version(\"flax\") < \"0.6\":\n"
+                                + _ADAM,
+    "version() of another package": _FLAX + "from importlib.metadata import version\nif version('numpy') < '2':\n"
+                                    + _ADAM,
+    "a call given the module": _FLAX + "if get_version(flax) < (0, 6):\n" + _ADAM,
+    "a call given another module": _FLAX + "import os\nif get_version(os) < (0, 6):\n" + _ADAM,
+    "a test after the and": _FLAX + "ok = x > 1 and flax.optim.Adam\n",
+    "three operands": _FLAX + "ok = hasattr(flax, 'optim') and x and flax.optim.Adam\n",
+    "the and's first operand": _FLAX + "ok = flax.optim.Adam and hasattr(flax, 'optim')\n",
+    "a conditional expression": _FLAX + "y = flax.optim.Adam if flax.__version__ < '0.6' else None\n",
+    "elif": _FLAX + "if x:\n    pass\nelif hasattr(flax, 'optim'):\n" + _ADAM,
+    # ``if TYPE_CHECKING:`` (``annotations.is_unevaluated``): its body is never run
+    "type checking": "from typing import TYPE_CHECKING\nimport flax\nif TYPE_CHECKING:\n    x: flax.optim.Adam\n",
+    "typing.TYPE_CHECKING": "import typing\nimport flax\nif typing.TYPE_CHECKING:\n" + _ADAM,
+    "the else of TYPE_CHECKING": "import typing\nimport flax\nif typing.TYPE_CHECKING:\n    pass\nelse:\n" + _ADAM,
+}
 UNDECIDED = {
     "own parentheses": "import flax\nx = (flax.optim).Adam\n",
     "paren expression": "import flax\nif (flax.optim.Adam):\n    pass\n",
@@ -61,9 +88,8 @@ UNDECIDED = {
     "rebound": "import flax\nflax = None\nx = flax.optim\n",
     "function import": "def f():\n    import flax\n    return flax.optim.Adam\n",
     "star": "from flax import *\nimport flax\nx = flax.optim\n",
-    "hasattr": "import flax\nif hasattr(flax, 'optim'):\n    x = flax.optim.Adam\n",
-    "version and": "import flax\nok = flax.__version__ < '0.6' and flax.optim.Adam\n",
-    "type checking": "from typing import TYPE_CHECKING\nimport flax\nif TYPE_CHECKING:\n    x: flax.optim.Adam\n",
+    "concatenated package name": "import flax\nif version('fl' 'ax') < '0.6':\n    y = flax.optim.Adam\n",
+    "hasattr with a keyword": "import flax\nif hasattr(flax, name='optim'):\n    y = flax.optim.Adam\n",
     "f-string": "import flax\ns = f'{flax.optim.Adam}'\n",
     "CRLF": "import flax\r\nx = flax.optim.Adam\r\n",
     "comment inside": "import flax\nx = flax.optim.Adam(\n)  # flax.optim\ny = [flax.  # c\n     optim]\n",
@@ -396,6 +422,7 @@ def rule_examples() -> list[str]:
 # (rules, settings, source) of every case the fast path must answer.
 DECIDED_CASES = {
     **{name: ((JAX501,), None, source) for name, source in DECIDED.items()},
+    **{f"feature test: {name}": ((JAX501,), None, source) for name, source in FEATURE_TESTS.items()},
     **{f"JAX501 example{index}": ((JAX501,), None, source) for index, source in enumerate(rule_examples())},
     **{name: (CATALOGUE_RULES, None, source) for name, source in CATALOGUE_DECIDED.items()},
     **{name: (CATALOGUE_RULES, None, source) for name, source in CATALOGUE_FIX_DECIDED.items()},
@@ -484,6 +511,18 @@ def test_examples_are_mostly_decided_when_fixless():
     assert answered["JAX101"] >= 20 and answered["JAX402"] >= 6 and answered["JAX103"] >= 20
     assert answered["JAX201"] >= 10 and answered["JAX401"] >= 5
     assert answered["JAX503"] == len(JAX503.VALID) + len(JAX503.INVALID)
+
+
+def test_feature_tests_both_ways():
+    # not vacuous: some tests make compat code (no finding), others do not
+    found = {name: bool(libcst_findings(source)) for name, source in FEATURE_TESTS.items()}
+    assert {name for name, any_found in found.items() if any_found} == {
+        "no feature test", "hasattr of another module", "version() of another package", "a call given another module",
+        "a test after the and", "the and's first operand", "type checking", "typing.TYPE_CHECKING",
+        "the else of TYPE_CHECKING"}
+    unevaluated = {name: [f["unevaluated_annotation"] for f in libcst_findings(FEATURE_TESTS[name])]
+                   for name in ("type checking", "typing.TYPE_CHECKING", "the else of TYPE_CHECKING")}
+    assert unevaluated == {"type checking": [True], "typing.TYPE_CHECKING": [True], "the else of TYPE_CHECKING": [False]}
 
 
 def test_the_rename_cases_carry_fixes():

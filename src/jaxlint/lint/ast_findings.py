@@ -15,9 +15,9 @@ parses with libcst), measured against the libcst path by ``tests/test_ast_findin
 - **names:** an identifier resolves as ``jaxlint.lint.names.NameResolver`` resolves it only when every binding of
   it in the whole file is a module-level import of one and the same thing; anything else (a local, a parameter, an
   import in a function, a ``global``, a star import anywhere) is undecidable;
-- **compat code** (``jaxlint.lint.context.in_compat_code``): a ``try`` is read exactly; an ``if``, a conditional
-  expression or an ``and`` whose test may be a feature test (``hasattr``, a comparison with a call, ``__version__``,
-  ``TYPE_CHECKING``) is undecidable;
+- **compat code** (``jaxlint.lint.context.in_compat_code``) and ``if TYPE_CHECKING:`` (``annotations``): read
+  exactly, as libcst's visitors read the tests (``AstView.is_feature_test``); a name in a test that cannot be
+  resolved for certain, or a package named by an unusual string, is undecidable;
 - **places:** ``ast`` counts columns in UTF-8 bytes (converted here); a node libcst would give its own parentheses
   (``(flax.optim).Adam``) and any text with a carriage return are undecidable;
 - **annotations** (``jaxlint.lint.annotations``): read from the field that holds the node;
@@ -43,7 +43,14 @@ from jaxlint.project.version_range import below_known_range, fixes_allowed
 # Mirrors of jaxlint.lint.context's compat-code test (kept in step by tests/test_ast_findings.py).
 _BUILTINS = frozenset(dir(builtins))
 _GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
-_FEATURE_WORDS = frozenset({"__version__", "__version_info__", "TYPE_CHECKING"})
+# ``context._VERSION_ATTRIBUTES`` and ``context._TESTED_PACKAGES``
+_VERSION_WORDS = frozenset({"__version__", "__version_info__"})
+_TYPE_CHECKING = frozenset({"typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING"})  # ``annotations``
+_TESTED_PACKAGES = ("jax", "jaxlib", "flax", "optax")
+
+
+def _in_tested_package(qualified: str) -> bool:
+    return qualified.split(".")[0] in _TESTED_PACKAGES
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
                      ast.DictComp, ast.GeneratorExp})
 # Nodes whose ``name`` binds an identifier (type parameters exist from Python 3.12).
@@ -248,22 +255,65 @@ class AstView:
 
     # -- compat code and annotations -------------------------------------------------------------------------
     def in_compat_code(self, ancestors: Sequence[tuple[ast.AST, str]], node: ast.AST) -> bool:
-        """``jaxlint.lint.context.in_compat_code`` for ``node``: exact for ``try``, ``Undecidable`` near a test that
-        may be a feature test."""
+        """``jaxlint.lint.context.in_compat_code`` for ``node`` (``Undecidable`` where a feature test cannot be read
+        exactly)."""
         chain = [ancestor for ancestor, _ in ancestors] + [node]
         for index, (ancestor, _) in enumerate(ancestors):
             kind = type(ancestor)
             if kind is ast.Try and any(_catches_missing_names(handler) for handler in ancestor.handlers):
                 return True
-            if kind in (ast.If, ast.IfExp) and _may_be_feature_test(ancestor.test):
-                raise Undecidable("an `if` that may test a version or feature")
+            if kind in (ast.If, ast.IfExp) and self.is_feature_test(ancestor.test):
+                return True
             if kind is ast.BoolOp and type(ancestor.op) is ast.And:
+                # libcst nests ``a and b and c`` to the left: ``c`` is the right operand after ``a and b``
                 below = chain[index + 1]
                 for value in ancestor.values:
                     if value is below:
                         break
-                    if _may_be_feature_test(value):
-                        raise Undecidable("an `and` after a test that may test a version or feature")
+                    if self.is_feature_test(value):
+                        return True
+        return False
+
+    def is_feature_test(self, test: ast.AST) -> bool:
+        """``context._is_jax_feature_test``: a name, attribute, keyword or parameter spelled ``__version__``,
+        ``__version_info__`` or ``*jax_version*`` anywhere in the test (libcst visits each as a ``Name``);
+        ``hasattr(<a name in jax, jaxlib, flax or optax>, ...)``; a comparison with a call given one of those
+        packages (``version("jax") < (0, 5)``). ``Undecidable`` where a name or string cannot be read exactly."""
+        nodes = list(ast.walk(test))
+        for node in nodes:
+            kind = type(node)
+            word = node.id if kind is ast.Name else node.attr if kind is ast.Attribute else \
+                node.arg if kind is ast.keyword or kind is ast.arg else None
+            if word is not None and (word in _VERSION_WORDS or "jax_version" in word.lower()):
+                return True
+        for node in nodes:
+            kind = type(node)
+            if kind is ast.Call and type(node.func) is ast.Name and node.func.id == "hasattr" \
+                    and (node.args or node.keywords):
+                if node.keywords:
+                    raise Undecidable("`hasattr` with a keyword")
+                first = node.args[0].value if type(node.args[0]) is ast.Starred else node.args[0]
+                if _in_tested_package(self.qualified_name_unless(first, _in_tested_package) or ""):
+                    return True
+            elif kind is ast.Compare:
+                if any(type(operand) is ast.Call and self._names_tested_package(operand)
+                       for operand in (node.left, *node.comparators)):
+                    return True
+        return False
+
+    def _names_tested_package(self, call: ast.Call) -> bool:
+        """``_FeatureTestFinder._names_jax``: an argument that is the string or the module of a tested package."""
+        for value in [*(arg.value if type(arg) is ast.Starred else arg for arg in call.args),
+                      *(keyword.value for keyword in call.keywords)]:
+            if type(value) is ast.Constant and type(value.value) is str and value.value in _TESTED_PACKAGES:
+                # libcst's ``SimpleString`` only: one plain literal (not ``"ja" "x"``, not an escape)
+                text = self.text(value).lstrip("rRuU")
+                if text not in {quote + value.value + quote for quote in ("'", '"', "'''", '"""')}:
+                    raise Undecidable("a package named by an unusual string")
+                return True
+            if type(value) is ast.Name and self.qualified_name_unless(value, _TESTED_PACKAGES.__contains__) \
+                    in _TESTED_PACKAGES:
+                return True
         return False
 
     @staticmethod
@@ -272,16 +322,24 @@ class AstView:
         return any(_holds_annotation(ancestor, field) for ancestor, field in ancestors)
 
     def is_unevaluated(self, ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
-        """``jaxlint.lint.annotations.is_unevaluated`` (an ``if TYPE_CHECKING:`` is undecidable)."""
+        """``jaxlint.lint.annotations.is_unevaluated``."""
         for index, (ancestor, field) in enumerate(ancestors):
             kind = type(ancestor)
-            if kind is ast.If and field == "body" and _may_be_feature_test(ancestor.test):
-                raise Undecidable("an `if` that may test TYPE_CHECKING")
+            if kind is ast.If and field == "body" and self._is_type_checking(ancestor.test):
+                return True
             if _holds_annotation(ancestor, field):
                 if has_future_annotations(self.file_text):
                     return True
                 return kind is ast.AnnAssign and _in_function_body(ancestors[:index])
         return False
+
+    def _is_type_checking(self, test: ast.AST) -> bool:
+        """``annotations._is_type_checking``: the name ``TYPE_CHECKING``, or ``typing.TYPE_CHECKING`` spelled through
+        an import."""
+        if type(test) is ast.Name:
+            return test.id == "TYPE_CHECKING"
+        return type(test) is ast.Attribute and self.qualified_name_unless(test, _TYPE_CHECKING.__contains__) \
+            in _TYPE_CHECKING
 
     def rule(self, rule_class):
         """An instance of ``rule_class`` for its message methods (``MessageContext``)."""
@@ -379,21 +437,6 @@ def _dotted(node: ast.AST) -> str:
     if type(node) is not ast.Name:
         return ""
     return ".".join([node.id, *reversed(parts)])
-
-
-def _may_be_feature_test(test: ast.AST) -> bool:
-    """Over-approximates ``context._FeatureTestFinder``: every construct it looks at, whatever it names."""
-    for node in ast.walk(test):
-        kind = type(node)
-        if kind is ast.Call and type(node.func) is ast.Name and node.func.id == "hasattr":
-            return True
-        if kind is ast.Compare and any(type(operand) is ast.Call for operand in (node.left, *node.comparators)):
-            return True
-        if kind is ast.Attribute and node.attr in _FEATURE_WORDS:
-            return True
-        if kind is ast.Name and (node.id in _FEATURE_WORDS or "jax_version" in node.id.lower()):
-            return True
-    return False
 
 
 def _holds_annotation(node: ast.AST, field: str) -> bool:
