@@ -128,11 +128,18 @@ CATALOGUE_FIX_DECIDED = {
     "an import of the new module": "import jax\nimport jax.extend.core\nj = jax.core.Jaxpr\n",
     "indented": "import jax\ndef f(x):\n    return jax.tree_map(g, x)\n",
     "non-ASCII before": "import jax\ns = 'é€𝄞'\ny = jax.tree_map(f, x)\n",
+    # the same length: no line to realign, whatever the statement
+    "a rename in a multi-line statement": "import jax\ny = jax.tree_map(\n    f, x)\n",
+    "a rename in a compound statement's header": "import jax\nif jax.tree_map(f, x):\n    pass\n",
+    "a rename after another statement on its line": "import jax\nx = 1; y = jax.tree_map(f, x)\n",
+    "a rename on a continuation line": "import jax\ny = f(a,\n      jax.tree_map(g, x),\n      b)\n",
 }
 CATALOGUE_UNDECIDED = {
-    "a rename in a multi-line statement": "import jax\ny = jax.tree_map(\n    f, x)\n",
-    "a rename after another statement on its line": "import jax\nx = 1; y = jax.tree_map(f, x)\n",
-    "a rename in a compound statement's header": "import jax\nif jax.tree_map(f, x):\n    pass\n",
+    "a longer rename in a multi-line statement": "import jax\nm = jax.experimental.maps.Mesh(\n    d, ('x',))\n",
+    "a longer rename after another statement on its line": "import jax\n"
+                                                            "x = 1; y = jax.experimental.maps.Mesh(d, 'x')\n",
+    "a longer rename in a compound statement's header": "import jax\nif jax.experimental.maps.Mesh(d, 'x'):\n"
+                                                         "    pass\n",
     "a rename needing an import": "import jax\nj = jax.core.Jaxpr\n",
     "a rename spelled from jax": "from jax import tree_util\nimport jax\ny = tree_util.tree_multimap\n",
     "an annotation with a fix": "import jax.numpy as jnp\ndef f(x: jnp.DeviceArray):\n    return x\n",
@@ -522,13 +529,14 @@ def test_feature_tests_both_ways():
         "the else of TYPE_CHECKING"}
     unevaluated = {name: [f["unevaluated_annotation"] for f in libcst_findings(FEATURE_TESTS[name])]
                    for name in ("type checking", "typing.TYPE_CHECKING", "the else of TYPE_CHECKING")}
-    assert unevaluated == {"type checking": [True], "typing.TYPE_CHECKING": [True], "the else of TYPE_CHECKING": [False]}
+    assert unevaluated == {"type checking": [True], "typing.TYPE_CHECKING": [True],
+                           "the else of TYPE_CHECKING": [False]}
 
 
 def test_the_rename_cases_carry_fixes():
     for name, source in CATALOGUE_FIX_DECIDED.items():
         assert any(finding["fix"] for finding in libcst_findings(source, CATALOGUE_RULES)), name
-    for name in ("a rename in a multi-line statement", "a rename needing an import"):
+    for name in ("a longer rename in a multi-line statement", "a rename needing an import"):
         assert any(finding["fix"] for finding in libcst_findings(CATALOGUE_UNDECIDED[name], CATALOGUE_RULES)), name
 
 

@@ -498,9 +498,14 @@ def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: di
 
 
 def _fix(view: AstView, finding: AstFinding) -> Fix:
-    """``EditBuilder.build`` of the finding's fix, where its ``_realign_continuations`` adds nothing: the statement is
-    simple, on one line, last on it but for a comment, and every edit lies within that line (an edit on a statement's
-    last line realigns nothing). Anything else is undecidable rather than realigned here."""
+    """``EditBuilder.build`` of the finding's fix, where its ``_realign_continuations`` adds nothing: no edit changes
+    a line's length, or the statement is simple, on one line, last on it but for a comment, and every edit lies
+    within that line (an edit on a statement's last line realigns nothing). Anything else is undecidable rather
+    than realigned here."""
+    source = view.source
+    if all(len(e.content) == e.end - e.start and "\n" not in e.content and "\n" not in source[e.start:e.end]
+           for e in finding.fix.edits):
+        return _located(view, finding)  # no line changes length (``jax.tree_map`` -> ``jax.tree.map``): none to realign
     statement = finding.node
     if not isinstance(statement, ast.stmt):  # an expression's fix (a rename): its statement must start its line
         statement = statement_of(view.ancestors(statement))
@@ -516,6 +521,10 @@ def _fix(view: AstView, finding: AstFinding) -> Fix:
     for edit in finding.fix.edits:
         if not line_start <= edit.start <= edit.end <= line_end or "\n" in edit.content:
             raise Undecidable("an edit outside the statement's line")
+    return _located(view, finding)
+
+
+def _located(view: AstView, finding: AstFinding) -> Fix:
     located = [Edit(e.start, e.end, e.content, view.index.location(e.start), view.index.location(e.end))
                for e in sorted(finding.fix.edits, key=lambda e: (e.start, e.end))]
     return Fix(finding.fix.applicability, finding.fix.message, tuple(located), None)
