@@ -53,7 +53,8 @@ WRAPPED = [(f"{name}+in-{where}", _wrapped(source, where == "class")) for name, 
 
 
 def _lint(source: str, monkeypatch, focused: bool, settings: Settings | None = None):
-    """Findings and libcst's parsed sizes, with focusing forced on (any share of the file) or off."""
+    """Findings and libcst's parsed sizes, with focusing forced on (any share of the file) or off. Nothing is
+    decided from ``ast`` alone (``ast_findings.decide``): every file these tests read goes on to libcst."""
     parsed: list[int] = []
     original = engine.parse
 
@@ -63,6 +64,7 @@ def _lint(source: str, monkeypatch, focused: bool, settings: Settings | None = N
 
     with monkeypatch.context() as patch:
         patch.setattr(engine, "parse", counting_parse)
+        patch.setattr(engine.ast_findings, "decide", lambda *args, **options: None)
         if focused:
             patch.setattr(focus, "MAX_SHARE", 1.0)
         else:

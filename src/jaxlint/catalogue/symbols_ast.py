@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.analysis import unused_imports
+from jaxlint.analysis.added_imports import LOADED_BY_IMPORT_JAX
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites
 from jaxlint.catalogue.floors import call_limit_problem
@@ -87,8 +88,6 @@ def _rename_fix(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q
     """``CatalogueSymbolRule._rename_fix`` where it spells the replacement through the chain's own root
     (``jnp.X`` -> ``jnp.Y``) and needs no import added; anything else (``jax`` bound elsewhere, an import to
     place) is ``Undecidable``. The fix is one ``Replace`` of the site (``ast_findings._fix`` checks its line)."""
-    from jaxlint.catalogue.symbols import LOADED_BY_IMPORT_JAX
-
     if not rep.startswith(root_q + "."):
         raise Undecidable("a rename spelled from another root: may need libcst's scopes")
     needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
