@@ -132,10 +132,18 @@ CATALOGUE_FIX_DECIDED = {
     "a rename in a multi-line statement": "import jax\ny = jax.tree_map(\n    f, x)\n",
     "a rename in a compound statement's header": "import jax\nif jax.tree_map(f, x):\n    pass\n",
     "a rename after another statement on its line": "import jax\nx = 1; y = jax.tree_map(f, x)\n",
+    # a longer rename: nothing below aligns to a bracket opened after it on its line
+    "a longer rename before a hanging bracket": "import jax\nm = jax.experimental.maps.Mesh(\n    d, names)\n",
+    "a longer rename in a call on its line": "import jax\nm = f(jax.experimental.maps.Mesh(d, n),\n      x)\n",
+    "a longer rename, a comment after the bracket": "import jax\nm = jax.experimental.maps.Mesh(  # why\n"
+                                                    "    d, names)\n",
     "a rename on a continuation line": "import jax\ny = f(a,\n      jax.tree_map(g, x),\n      b)\n",
 }
 CATALOGUE_UNDECIDED = {
-    "a longer rename in a multi-line statement": "import jax\nm = jax.experimental.maps.Mesh(\n    d, ('x',))\n",
+    "a longer rename before an aligned continuation": "import jax\nm = jax.experimental.maps.Mesh(d,\n"
+                                                      + " " * 31 + "names)\n",
+    "a longer rename before a string": "import jax\nm = jax.experimental.maps.Mesh(d, ('x',\n"
+                                       "                                  'y'))\n",
     "a longer rename after another statement on its line": "import jax\n"
                                                             "x = 1; y = jax.experimental.maps.Mesh(d, 'x')\n",
     "a longer rename in a compound statement's header": "import jax\nif jax.experimental.maps.Mesh(d, 'x'):\n"
@@ -536,8 +544,12 @@ def test_feature_tests_both_ways():
 def test_the_rename_cases_carry_fixes():
     for name, source in CATALOGUE_FIX_DECIDED.items():
         assert any(finding["fix"] for finding in libcst_findings(source, CATALOGUE_RULES)), name
-    for name in ("a longer rename in a multi-line statement", "a rename needing an import"):
+    for name in ("a longer rename before an aligned continuation", "a rename needing an import"):
         assert any(finding["fix"] for finding in libcst_findings(CATALOGUE_UNDECIDED[name], CATALOGUE_RULES)), name
+    # libcst realigns the continuation there: what the fast path must not guess
+    (aligned,) = libcst_findings(CATALOGUE_UNDECIDED["a longer rename before an aligned continuation"],
+                                 CATALOGUE_RULES)
+    assert len(aligned["fix"]["edits"]) == 2
 
 
 def test_the_cases_are_not_vacuous():

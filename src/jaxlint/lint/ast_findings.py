@@ -498,30 +498,67 @@ def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: di
 
 
 def _fix(view: AstView, finding: AstFinding) -> Fix:
-    """``EditBuilder.build`` of the finding's fix, where its ``_realign_continuations`` adds nothing: no edit changes
-    a line's length, or the statement is simple, on one line, last on it but for a comment, and every edit lies
-    within that line (an edit on a statement's last line realigns nothing). Anything else is undecidable rather
-    than realigned here."""
+    """``EditBuilder.build`` of the finding's fix, where its ``_realign_continuations`` adds nothing (then the edits
+    are the fix): no edit changes a line's length, or the statement is simple, on one line, last on it but for a
+    comment, with every edit within that line, or no bracket a line may align to opens after a length-changing edit
+    on its line (``_aligns_nothing``). Anything else is undecidable rather than realigned here."""
     source = view.source
-    if all(len(e.content) == e.end - e.start and "\n" not in e.content and "\n" not in source[e.start:e.end]
-           for e in finding.fix.edits):
+    edits = finding.fix.edits
+    if any("\n" in e.content or "\n" in source[e.start:e.end] for e in edits):
+        raise Undecidable("an edit across lines")
+    if all(len(e.content) == e.end - e.start for e in edits):
         return _located(view, finding)  # no line changes length (``jax.tree_map`` -> ``jax.tree.map``): none to realign
+    if _on_its_own_line(view, finding) or _aligns_nothing(view, edits):
+        return _located(view, finding)
+    raise Undecidable("an edit before continuation lines that may align to a bracket")
+
+
+def _on_its_own_line(view: AstView, finding: AstFinding) -> bool:
+    """The fixed statement is simple, on one line that it starts, last on it but for a comment, and every edit lies
+    within that line (an edit on a statement's last line realigns nothing)."""
     statement = finding.node
     if not isinstance(statement, ast.stmt):  # an expression's fix (a rename): its statement must start its line
         statement = statement_of(view.ancestors(statement))
         if statement is None or view.source[view.index.starts[statement.lineno - 1]:view.offset_of(statement)].strip():
-            raise Undecidable("a fix in a statement that does not start its line")
+            return False
     if type(statement) in COMPOUND or statement.lineno != statement.end_lineno:
-        raise Undecidable("a fix outside a simple statement on one line")
+        return False
     line_start = view.index.starts[statement.lineno - 1]
     line_end = line_start + len(view.index.line_text(statement.lineno))
     after = view.source[view.offset_of(statement, end=True):line_end].lstrip(" \t")
     if after and not after.startswith("#"):
-        raise Undecidable("a statement after the fixed one on its line")
-    for edit in finding.fix.edits:
-        if not line_start <= edit.start <= edit.end <= line_end or "\n" in edit.content:
-            raise Undecidable("an edit outside the statement's line")
-    return _located(view, finding)
+        return False
+    return all(line_start <= edit.start <= edit.end <= line_end for edit in finding.fix.edits)
+
+
+_BRACKETS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _aligns_nothing(view: AstView, edits: Sequence[Edit]) -> bool:
+    """No continuation line can move with a length-changing edit: on the edit's line, every bracket that opens after
+    it either closes on that line or ends it (a hanging indent moves only as its own line moves; only a bracket with
+    text after it aligns the lines below to itself). A quote or a tab there makes it unclear."""
+    source = view.source
+    first_on_row: dict[int, int] = {}
+    for edit in edits:
+        if len(edit.content) != edit.end - edit.start:
+            row = view.index.location(edit.start).row
+            first_on_row[row] = min(first_on_row.get(row, edit.start), edit.start)
+    for row, start in first_on_row.items():
+        line_end = view.index.starts[row - 1] + len(view.index.line_text(row))
+        rest = source[start:line_end]
+        if "'" in rest or '"' in rest or "\t" in rest:
+            return False
+        code = rest.partition("#")[0]
+        still_open: list[int] = []
+        for index, char in enumerate(code):
+            if char in _BRACKETS:
+                still_open.append(index)
+            elif char in ")]}" and still_open:
+                still_open.pop()
+        if any(code[index + 1:].strip() for index in still_open):
+            return False  # a bracket with text after it on its line: lines below may align to it
+    return True
 
 
 def _located(view: AstView, finding: AstFinding) -> Fix:
