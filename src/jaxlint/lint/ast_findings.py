@@ -304,7 +304,7 @@ class AstView:
     def _names_tested_package(self, call: ast.Call) -> bool:
         """``_FeatureTestFinder._names_jax``: an argument that is the string or the module of a tested package."""
         for value in [*(arg.value if type(arg) is ast.Starred else arg for arg in call.args),
-                      *(keyword.value for keyword in call.keywords)]:
+                      *(passed.value for passed in call.keywords)]:
             if type(value) is ast.Constant and type(value.value) is str and value.value in _TESTED_PACKAGES:
                 # libcst's ``SimpleString`` only: one plain literal (not ``"ja" "x"``, not an escape)
                 text = self.text(value).lstrip("rRuU")
