@@ -363,24 +363,19 @@ class TextFacts:
             return True  # ``=``, the file's start, or what cannot be read: unclear
         if source[i - 1] != "(":
             return False  # ``tree_map(f, jnp.clip)``, ``[jnp.clip]``, ``return jnp.clip``, ``@jax.jit``
-        callee_end = i - 1
-        while callee_end and source[callee_end - 1] in " \t":
-            callee_end -= 1
-        callee_start = callee_end
-        while callee_start and is_word_char(source[callee_start - 1]):
-            callee_start -= 1
-        callee = source[callee_start:callee_end]
+        callee, callee_start = _word_before(source, i - 1)
         if not callee or keyword.iskeyword(callee) or not callee.isascii():
             return True  # ``fn = (jnp.clip)``, ``return (jnp.clip)``: no call's ``(``
         if not (callee == "partial" or self.imports.star_modules or _PARTIAL in self.imports.bindings.get(callee, ())):
             return False
-        call = read_call(source, callee_end, self._strings(), callee_start)  # the ``partial(...)`` call itself
+        # the ``partial(...)`` call itself
+        call = read_call(source, callee_start + len(callee), self._strings(), callee_start)
         return call is None or call.double_star or not call.keywords.isdisjoint(keywords)
 
     def _code_before(self, i: int) -> int:
         """The offset after the code character before offset ``i``, read back over blanks, line breaks, line
-        continuations and comments; -1 when there is none, or a line break must be crossed and the strings and
-        comments cannot be read."""
+        continuations and comments (``_previous_token``); -1 when there is none, or a line break must be crossed and
+        the strings and comments cannot be read."""
         source = self.source
         while i and source[i - 1] in " \t":
             i -= 1
@@ -389,16 +384,8 @@ class TextFacts:
         strings = self._strings()
         if strings is None:
             return -1
-        while i:
-            if source[i - 1] in " \t\r\n\\":
-                i -= 1
-                continue
-            span = strings.at(i - 1)
-            if span is not None and span.kind == code_map.COMMENT:
-                i = span.start
-                continue
-            return i
-        return -1
+        before = _previous_token(source, i, strings)
+        return before + 1 if before >= 0 else -1
 
     def _calls_of(self, qualified: str):
         """The calls (``CallText``, or None where one cannot be read) of every occurrence that may be
@@ -508,15 +495,10 @@ def _chain_start(source: str, start: int) -> int:
             j -= 1
         if not j or source[j - 1] != ".":
             return i
-        j -= 1
-        while j and source[j - 1] in " \t":
-            j -= 1
-        k = j
-        while k and is_word_char(source[k - 1]):
-            k -= 1
-        if k == j:
+        word, word_start = _word_before(source, j - 1)
+        if not word:
             return i
-        i = k
+        i = word_start
 
 
 @dataclass(frozen=True)
