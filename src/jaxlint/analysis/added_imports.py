@@ -15,19 +15,6 @@ import libcst as cst
 
 from jaxlint.rules.base import InsertAfterLine, InsertBefore, NodeEdit
 
-# Modules that ``import jax`` loads in every release of the window (measured in 0.4.23, 0.10.2 and 0.12.0.1):
-# ``jax.<these>.name`` needs no extra import.
-LOADED_BY_IMPORT_JAX = frozenset({
-    "jax", "jax.api_util", "jax.core", "jax.custom_batching", "jax.custom_derivatives", "jax.debug",
-    "jax.distributed", "jax.dlpack", "jax.dtypes", "jax.errors", "jax.experimental",
-    "jax.experimental.compilation_cache", "jax.image", "jax.interpreters", "jax.interpreters.ad",
-    "jax.interpreters.batching", "jax.interpreters.mlir", "jax.interpreters.partial_eval", "jax.interpreters.pxla",
-    "jax.interpreters.xla", "jax.lax", "jax.lax.linalg", "jax.lib", "jax.monitoring", "jax.nn",
-    "jax.nn.initializers", "jax.numpy", "jax.numpy.fft", "jax.numpy.linalg", "jax.ops", "jax.profiler",
-    "jax.random", "jax.scipy", "jax.sharding", "jax.stages", "jax.tree_util", "jax.typing", "jax.version",
-    "jax.tree",  # loaded by ``import jax`` in every release that has it (0.4.25+); only used from there
-})
-
 STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = 1, 2, 3, 4
 _STDLIB_NAMES = frozenset(sys.stdlib_module_names)
 

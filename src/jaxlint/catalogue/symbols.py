@@ -30,12 +30,23 @@ from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
 from jaxlint.analysis import added_imports, unused_imports
-from jaxlint.analysis.added_imports import LOADED_BY_IMPORT_JAX
 from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites, symbols_ast
 from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, Replace, Rule, safe_fix
 
+# Modules that ``import jax`` loads in every release of the window (measured in 0.4.23, 0.10.2 and 0.12.0.1):
+# ``jax.<these>.name`` needs no extra import.
+LOADED_BY_IMPORT_JAX = frozenset({
+    "jax", "jax.api_util", "jax.core", "jax.custom_batching", "jax.custom_derivatives", "jax.debug",
+    "jax.distributed", "jax.dlpack", "jax.dtypes", "jax.errors", "jax.experimental",
+    "jax.experimental.compilation_cache", "jax.image", "jax.interpreters", "jax.interpreters.ad",
+    "jax.interpreters.batching", "jax.interpreters.mlir", "jax.interpreters.partial_eval", "jax.interpreters.pxla",
+    "jax.interpreters.xla", "jax.lax", "jax.lax.linalg", "jax.lib", "jax.monitoring", "jax.nn",
+    "jax.nn.initializers", "jax.numpy", "jax.numpy.fft", "jax.numpy.linalg", "jax.ops", "jax.profiler",
+    "jax.random", "jax.scipy", "jax.sharding", "jax.stages", "jax.tree_util", "jax.typing", "jax.version",
+    "jax.tree",  # loaded by ``import jax`` in every release that has it (0.4.25+); only used from there
+})
 # Handled by their own rules.
 OWNED_ELSEWHERE = ("jax.experimental.export",)
 POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})
@@ -172,13 +183,18 @@ class CatalogueSymbolRule(Rule):
                                       re.M) is not None
         return cache[module]
 
+    def loaded_without_import(self, module: str, replaces: str | None = None) -> bool:
+        """What the text alone says needs no ``import module``: the file imports it, ``import jax`` loads it, or it
+        imports ``replaces`` (which JAX101 rewrites into ``import module``). ``symbols_ast`` asks this too."""
+        return self._imports_module(module) or module in LOADED_BY_IMPORT_JAX or (
+            replaces is not None and self._imports_module(replaces))
+
     def _import_edit(self, module: str, replaces: str | None = None, force: bool = False):
         """``import module`` where isort would put it (None: already there or not needed: ``import jax`` or
         another import of the file loads it, or ``import <replaces>`` is there: JAX101 rewrites that statement into
         ``import module``). ``force``: the import is what binds ``jax`` (needed even for a loaded module)."""
-        if self._imports_module(module) or (not force and (module in LOADED_BY_IMPORT_JAX or (
-                replaces is not None and self._imports_module(replaces)) or added_imports.loads(
-                    self.context.module, module))):
+        if self._imports_module(module) or (not force and (self.loaded_without_import(module, replaces)
+                                                             or added_imports.loads(self.context.module, module))):
             return None
         roots = (self.settings.root,) + ((Path(self.context.path).parent,) if self.context.path else ())
         edit = added_imports.placement(self.context.module, module, roots)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 
 from jaxlint.analysis import unused_imports
-from jaxlint.analysis.added_imports import LOADED_BY_IMPORT_JAX
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites
 from jaxlint.catalogue.floors import call_limit_problem
@@ -91,8 +90,7 @@ def _rename_fix(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q
     if not rep.startswith(root_q + "."):
         raise Undecidable("a rename spelled from another root: may need libcst's scopes")
     needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
-    if not (needed == root_q or rule._imports_module(needed) or needed in LOADED_BY_IMPORT_JAX
-            or rule._imports_module(entry.name)):
+    if not (needed == root_q or rule.loaded_without_import(needed, replaces=entry.name)):
         raise Undecidable("a rename that may add an import")
     start, end = view.span(node)
     return AstFix(Applicability.SAFE, f"Use `{rep}`", (Edit(start, end, root.id + rep[len(root_q):]),))

@@ -697,23 +697,33 @@ _SCOPE_NODES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
+def _agree(kinds: set[str]) -> str:
+    """``inference._agree``, as mesh or not: a mesh when every binding gives one, ``None`` bindings aside."""
+    if len(kinds) == 2 and _NONE in kinds:
+        kinds = kinds - {_NONE}
+    return _MESH if kinds == {_MESH} else _OTHER
+
+
+def _no_global(view: AstView, identifier: str) -> None:
+    """``Undecidable`` where a ``global`` or ``nonlocal`` anywhere names ``identifier`` (it moves the bindings)."""
+    if any(type(node) in (ast.Global, ast.Nonlocal) and identifier in node.names for node in view.nodes):
+        raise Undecidable("a `global` or `nonlocal` of the name")
+
+
 def _local_name_is_mesh(view: AstView, name: ast.Name, with_node: ast.With) -> bool:
     """``ValueInference.kind_of(name) == MESH`` for a ``with`` item that is a name bound in the file, where it is
     certain: the name is bound in the function (or module) that holds the ``with``, only by plain assignments
     (``mesh = jax.sharding.Mesh(...)``, ``mesh = None``), none of whose values needs the inference to follow
     another binding. Anything else is ``Undecidable``."""
     identifier = name.id
-    if any(type(node) in (ast.Global, ast.Nonlocal) and identifier in node.names for node in view.nodes):
-        raise Undecidable("a `global` or `nonlocal` of the name")
+    _no_global(view, identifier)
     scope = next(ancestor for ancestor, _ in reversed(view.ancestors(with_node)) if isinstance(ancestor, _SCOPE_NODES))
     if type(scope) not in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef):
         raise Undecidable("a `with` in a class body")
     kinds = {_assigned_kind(view, value) for value in _assigned_values(view, scope, identifier)}
     if not kinds:
         raise Undecidable("the name is bound in an enclosing scope")
-    if len(kinds) == 2 and _NONE in kinds:
-        kinds.discard(_NONE)
-    return kinds == {_MESH}
+    return _agree(kinds) == _MESH
 
 
 def _local_root(view: AstView, expression: ast.AST) -> bool:
@@ -732,8 +742,7 @@ def _attribute_is_mesh(view: AstView, attribute: ast.Attribute, with_node: ast.W
     receiver = attribute.value
     if type(receiver) is not ast.Name:
         return False  # ``_attribute_kind`` follows ``<name>.<attribute>`` only
-    if any(type(node) in (ast.Global, ast.Nonlocal) and receiver.id in node.names for node in view.nodes):
-        raise Undecidable("a `global` or `nonlocal` of the receiver")
+    _no_global(view, receiver.id)
     owner, method = _method_of(view, with_node, receiver.id)
     positional = [*method.args.posonlyargs, *method.args.args]
     if not positional or positional[0].arg != receiver.id:
@@ -750,9 +759,7 @@ def _attribute_is_mesh(view: AstView, attribute: ast.Attribute, with_node: ast.W
             kinds.add(_annotation_kind(view, statement.annotation))
         if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef):
             kinds |= _stored_kinds(view, statement, attribute.attr)
-    if len(kinds) == 2 and _NONE in kinds:
-        kinds.discard(_NONE)
-    return kinds == {_MESH}
+    return _agree(kinds) == _MESH
 
 
 def _method_of(view: AstView, with_node: ast.With, receiver: str) -> tuple[ast.ClassDef, ast.AST]:
@@ -906,8 +913,7 @@ def _method_name_kind(view: AstView, identifier: str, method: ast.AST) -> str:
     """``_name_kind`` of a name a method assigns to ``self.<attribute>``: a parameter of the method (not its first)
     without an annotation is unknown; a name bound in the method only by plain assignments gives what they agree
     on (``mesh = Mesh(...)``; ``self.mesh = mesh``)."""
-    if any(type(node) in (ast.Global, ast.Nonlocal) and identifier in node.names for node in view.nodes):
-        raise Undecidable("a `global` or `nonlocal` of the name")
+    _no_global(view, identifier)
     arguments = method.args
     parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
     own = [parameter for parameter in parameters if parameter is not None and parameter.arg == identifier]
@@ -920,9 +926,7 @@ def _method_name_kind(view: AstView, identifier: str, method: ast.AST) -> str:
     kinds = {_assigned_kind(view, value) for value in values}
     if not kinds:
         raise Undecidable("the name is bound in an enclosing scope")
-    if len(kinds) == 2 and _NONE in kinds:
-        kinds.discard(_NONE)
-    return _MESH if kinds == {_MESH} else _OTHER
+    return _agree(kinds)
 
 
 def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None:
