@@ -6,12 +6,14 @@
 can show a change that is only the drift. Here every pair runs the start (``--before``, with ``PYTHONPATH``) and
 this checkout back to back, for each of: cold (an empty ``--cache-dir``), warm (the same cache, a third run: a
 replay where the checkout has one) and ``-j 1 --no-cache``. Then ruff (``--select NPY201 --no-cache``) on the same
-files (notebooks included) and on the ``.py`` files only. Prints the minimum and median wall and CPU seconds of
-each, and the peak memory.
+files (notebooks included) and on the ``.py`` files only, in the same pair (the ratio to ruff is of runs minutes
+apart at most). Prints the minimum and median wall and CPU seconds of each, the peak memory, and cold wall over
+ruff's. Both checkouts' bytecode is written first, as an installed jaxlint has it (``bench.compile_jaxlint``).
 """
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import statistics
@@ -46,30 +48,41 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=5)
     args = parser.parse_args()
     sides = {"before": args.before, "after": THIS_SOURCE}
+    for source in sides.values():
+        compileall.compile_dir(str(Path(source) / "jaxlint"), quiet=1)
+    ruff = str(HERE / "ruff") if (HERE / "ruff").exists() else shutil.which("ruff")
+    ruff_rows = {"ruff, same files": [], "ruff, .py only": ["--extend-exclude", "*.ipynb"]}
     workdir = Path(tempfile.mkdtemp(prefix="jaxlint-ab-"))
     results: dict[tuple[str, str], list] = {(side, row): [] for side in sides for row in ("cold", "warm", "-j 1")}
+    ruff_results: dict[str, list] = {label: [] for label in ruff_rows}
     for _ in range(args.pairs):
         for side, source in sides.items():
             env = dict(os.environ, PYTHONPATH=source)
             cache = workdir / f"cache-{side}"
             shutil.rmtree(cache, ignore_errors=True)
 
-            def jaxlint(*options: str) -> list[str]:
+            def jaxlint(*options: str, output: str = str(workdir / f"{side}.json")) -> list[str]:
                 return [sys.executable, "-m", "jaxlint", "check", *args.folders, *options, "--isolated",
-                        "--exit-zero", "--output-format", "json", "-o", str(workdir / f"{side}.json")]
+                        "--exit-zero", "--output-format", "json", "-o", output]
 
             results[(side, "cold")].append(measure(jaxlint("--cache-dir", str(cache)), env))
             measure(jaxlint("--cache-dir", str(cache)), env)  # the second run may record a replay
             results[(side, "warm")].append(measure(jaxlint("--cache-dir", str(cache)), env))
             results[(side, "-j 1")].append(measure(jaxlint("--no-cache", "-j", "1"), env))
-    for (side, row), values in results.items():
-        print(summary(f"jaxlint {side} {row}", values))
-    ruff = str(HERE / "ruff") if (HERE / "ruff").exists() else shutil.which("ruff")
-    if ruff:
-        for label, extra in (("ruff, same files", []), ("ruff, .py only", ["--extend-exclude", "*.ipynb"])):
+        for label, extra in ruff_rows.items() if ruff else ():
             command = [ruff, "check", "--select", "NPY201", "--no-cache", "--isolated", "--exit-zero", "-q", *extra,
                        *args.folders]
-            print(summary(label, [measure(command) for _ in range(2 * args.pairs)]))
+            ruff_results[label] += [measure(command) for _ in range(2)]
+    for (side, row), values in results.items():
+        print(summary(f"jaxlint {side} {row}", values))
+    for label, values in ruff_results.items():
+        if values:
+            print(summary(label, values))
+    if ruff:
+        ruff_wall = min(wall for wall, _, _ in ruff_results["ruff, same files"])
+        for side in sides:
+            cold = min(wall for wall, _, _ in results[(side, "cold")])
+            print(f"jaxlint {side} cold / ruff (minimum walls): {cold / ruff_wall:.1f}x")
     shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -212,6 +212,26 @@ class AstView:
         """Whether anything in the file binds ``identifier`` other than an import."""
         return identifier in self._other
 
+    def binding_count(self, identifier: str) -> int:
+        """How many times the file binds ``identifier``, in any scope (imports included; ``global`` and ``nonlocal``
+        not: they move a binding, they add none)."""
+        if identifier not in self._other and identifier not in self._imported:
+            return 0
+        count = 0
+        for node in self.nodes:
+            kind = type(node)
+            if kind is ast.Name:
+                count += node.id == identifier and type(node.ctx) is not ast.Load
+            elif kind is ast.arg:
+                count += node.arg == identifier
+            elif kind is ast.alias:
+                count += (node.asname or node.name.partition(".")[0]) == identifier
+            elif kind is ast.MatchMapping:
+                count += node.rest == identifier
+            elif kind in _NAMED_NODES:
+                count += node.name == identifier
+        return count
+
     def qualified_name(self, node: ast.AST) -> str | None:
         """The resolver's answer for a name or an attribute chain; ``Undecidable`` when it is not certain."""
         attrs: list[str] = []

@@ -906,7 +906,7 @@ def _assigned_kind(view: AstView, value: ast.expr, scope: ast.AST | None = None)
         return _MESH if view.qualified_name(func) in MESH_CONSTRUCTORS else _OTHER
     if type(func) is ast.Attribute or not view.bound_in_file(func.id):
         return _OTHER  # a method of a local value (``self.make()``), a builtin (``open(p)``): not followed
-    raise Undecidable("a call of a local name: the inference follows it")
+    return _MESH if _alias_callee(view, func.id) in MESH_CONSTRUCTORS else _OTHER
 
 
 def _method_name_kind(view: AstView, identifier: str, method: ast.AST) -> str:
@@ -951,8 +951,28 @@ def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None
     if kind is ast.Attribute:
         raise Undecidable("an attribute the inference follows (`self.mesh`)")
     if type(func) is ast.Name and view.bound_in_file(func.id):
-        raise Undecidable("a name bound in the file: the inference follows it")
+        if kind is not ast.Call:
+            raise Undecidable("a name bound in the file: the inference follows it")
+        # a mesh through a local alias, whose own name the resolver does not qualify: no spelling to advise on
+        return "" if _alias_callee(view, func.id) in MESH_CONSTRUCTORS else None
     return None  # bound nowhere (or a method of a local value): unknown to the inference, never a mesh
+
+
+def _alias_callee(view: AstView, identifier: str) -> str | None:
+    """``ValueInference.callee`` of a call of ``identifier``, a name bound in the file and by no import, where it
+    is certain: the file binds it once, by a module-level ``identifier = <name or attribute chain>`` (``Mesh =
+    jax.sharding.Mesh``), whose qualified name is the callee's; a call of any other such single binding qualifies
+    to None (the inference knows no other kind for it). Anything else (a local function or class, a second
+    binding, one in a function) is ``Undecidable``."""
+    _no_global(view, identifier)
+    values = _assigned_values(view, view.tree, identifier)
+    if len(values) != 1 or view.binding_count(identifier) != 1:
+        raise Undecidable("a call of a local name: the inference follows it")
+    value = values[0]
+    statement, _ = view.parent(value)
+    if len(statement.targets) != 1 or type(value) not in (ast.Name, ast.Attribute):
+        return None  # ``a = Mesh = x`` or ``Mesh = make()``: the inference follows no callee through it
+    return view.qualified_name(value)
 
 
 def _small(statement: cst.CSTNode) -> list[cst.BaseSmallStatement]:
