@@ -86,6 +86,9 @@ def test_gate_skips_files_that_only_share_words(source):
     "import jax\njax.experimental.maps.xmap(f)\n",  # a removed module reached through attributes
     "from jax import lib\nlib.xla_bridge.get_backend()\n",
     "from jax.experimental import shard_map\nshard_map = shard_map.shard_map\n",  # the name is bound twice
+    "import jax\nx = f(y).device_buffers\n",  # JAX104: an attribute of any value
+    "import jax\nd = (x\n     .device())\n",
+    "import jax\nd = (x.  # c\n     to_py())\n",
 ])
 def test_gate_keeps_possible_findings(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

@@ -161,6 +161,9 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\nimport jax.numpy as jnp\nx = jax.tree_util.tree_map(\n    jnp.clip, t)\ny = f(a_min=0)\n",
     "import jax\nimport jax.numpy as jnp\nx = jax.tree_util.tree_map(  # c\n\n    jnp.clip, t)\ny = f(a_min=0)\n",
     "from functools import partial\nimport jax.numpy as jnp\nf = partial(jnp.clip, b=1)\ny = g(a_min=0)\n",
+    # JAX104's names as variables, never as attributes (praxis, vmoe: ``device_buffers = jax.device_put(...)``)
+    "import jax\ndevice_buffers = jax.device_put(x, devices)\nreturn f(\n    device_buffers)\n",
+    "import jax\nto_py = 1\nprint(to_py, block_host_until_ready)\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

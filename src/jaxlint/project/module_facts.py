@@ -43,7 +43,7 @@ def module_facts(data: bytes) -> Facts:
         facts["thread_resources"] = b"thread_resources" in spells
         facts["pjit_specs"] = b"pjit" in spells
         return facts
-    _read_tree(tree, facts)
+    _read_tree(tree, facts, classes=b"_shardings_hlo" in spells)
     return facts
 
 
@@ -112,9 +112,10 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-def _read_tree(tree: ast.Module, facts: Facts) -> None:
+def _read_tree(tree: ast.Module, facts: Facts, *, classes: bool = True) -> None:
     """One walk, parents before children (a callee is known as such when it is reached); an explicit stack, as
-    ``ast_gate`` does (several times faster than ``ast.walk``)."""
+    ``ast_gate`` does (several times faster than ``ast.walk``). ``classes``: whether a class may define a field of
+    ``FIELDS`` (a file that does not spell one has none to find: its classes are not searched)."""
     judged: set[int] = set()  # ``pjit`` names judged as a call's callee or ``partial``'s argument
     Call, Attribute, Name, ImportFrom, ClassDef, Load, AST = (
         ast.Call, ast.Attribute, ast.Name, ast.ImportFrom, ast.ClassDef, ast.Load, ast.AST)
@@ -147,7 +148,7 @@ def _read_tree(tree: ast.Module, facts: Facts) -> None:
             if any(alias.name == "thread_resources" for alias in node.names):
                 facts["thread_resources"] = True
             continue
-        elif kind is ClassDef and _defines_field(node):
+        elif kind is ClassDef and classes and _defines_field(node):
             facts["hlo_classes"].append(node.name)
         for field_name in _CHILD_FIELDS.get(kind, ()):
             value = getattr(node, field_name)

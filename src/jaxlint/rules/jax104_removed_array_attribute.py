@@ -1,11 +1,13 @@
 """JAX104 removed-array-attribute: ``jax.Array`` methods and attributes that no longer exist."""
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 import libcst as cst
 
 from jaxlint.lint.inference import ARRAY, OTHER
+from jaxlint.lint.text_gate import BARE
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.rules.base import FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.analysis.jax_imports import TracksJaxImports
@@ -60,8 +62,10 @@ class RemovedArrayAttribute(TracksJaxImports, Rule):
     # ``.device()`` as text; the other names as whole words (``to_py`` is a prefix of ``to_pytree``).
     triggers = (".device()",)
     required_words = frozenset(frozenset({"jax", name}) for name in BY_NAME)
-    # Reported only in files that import JAX (any ``jax`` import names the ``jax`` package).
+    # Reported only in files that import JAX (any ``jax`` import names the ``jax`` package), and only on an
+    # attribute of one of these names: a file that uses ``device_buffers`` only as a variable has nothing to report.
     ast_names = frozenset({"jax"})
+    attribute_names = frozenset(BY_NAME) | {"device"}
     explanation = """
 ## What it does
 Finds uses of `jax.Array` methods and attributes that were removed:
@@ -271,6 +275,22 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
                     return next(iter(self.state.devices()))
         """, min_version="0.4.20", note="below 0.4.27 the property does not exist: unsafe next(iter(x.devices()))"),
     ]
+
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        """Also: one of the names may stand after a dot (``context_before``: an occurrence it reads as ``BARE`` has
+        no dot before it, on its line or at the end of the code of the line before, so it is no attribute)."""
+        return super().may_match_text(facts, words) and any(
+            context != BARE for name in cls.attribute_names & words for _, context in facts.occurrences(name))
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        """Also: the file has an attribute of one of the names (a statement's facts, without the tree: kept)."""
+        if not super().may_match_ast(facts):
+            return False
+        names = cls.attribute_names
+        return facts.tree is None or any(
+            type(node) is ast.Attribute and node.attr in names for node in ast.walk(facts.tree))
 
     def __init__(self, context) -> None:
         super().__init__(context)
