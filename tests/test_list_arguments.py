@@ -68,9 +68,32 @@ def _argument_misses(source: str) -> list[str] | None:
     return misses
 
 
+def _binding_misses(source: str) -> set[str] | None:
+    """The names ``ast`` sees an assignment's only target bind to a list literal or comprehension (the ast gate's
+    ``sequence_names``) that ``_list_bound_names`` does not find (None: ``ast`` cannot parse the source)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    bound = set()
+    for node in ast.walk(tree):
+        if type(node) is ast.Assign and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif type(node) is ast.AnnAssign:
+            target, value = node.target, node.value
+        else:
+            continue
+        if type(target) is ast.Name and type(value) in (ast.List, ast.ListComp):
+            bound.add(target.id)
+    return bound - list_arguments._list_bound_names(source)
+
+
 def _check(source: str) -> None:
     _never_more_than_before(source)
     assert not _argument_misses(source), repr(source)
+    assert not _binding_misses(source), repr(source)
 
 
 CASES = [
@@ -99,7 +122,35 @@ CASES = [
     "w = [1]\njnp.sum(w\u00e9)\n",
     "jnp.sum([1, 2])\n",
     "jnp.sum(  # c\n [1, 2])\n",
+    "(w) = [1]\njnp.sum(w)\n",
+    "( ( w ) ) = [1]\njnp.sum(w)\n",
+    "w : list[int]=[1]\njnp.sum(w)\n",
+    "if c: w = [1]\njnp.sum(w)\n",
+    "x = 1; w = [1]\njnp.sum(w)\n",
+    "x = 1,\nw = [1]\njnp.sum(w)\n",  # a comma on the line before
+    "x = 1.\nw = [1]\njnp.sum(w)\n",  # a dot on the line before
 ]
+
+
+# ``= [`` after a name that is no assignment's only target, and what ``_list_bound_names`` reads there.
+@pytest.mark.parametrize("source, names", [
+    ("w = [1]\n", {"w"}),
+    ("w: list = [1]\n", {"w", "list"}),
+    ("w: List[int] = [1]\n", {"w"}),
+    ("(w) = [1]\n", {"w"}),
+    ("else: w = [1]\n", {"else", "w"}),
+    ("self.w = [1]\n", set()),
+    ("self . w = [1]\n", set()),
+    ("a, w = [1], [2]\n", set()),
+    ("f(a, w=[1])\n", set()),
+    ("def f(a, w=[]):\n    pass\n", set()),
+    ("x[(w)] = [1]\n", set()),
+    ("f(w) = [1]\n", {"w"}),  # not valid Python: read as a parenthesized name (an over-estimate)
+    ("w == [1]\n", set()),
+    ("f(a,\n  w=[1])\n", {"w"}),  # the comma on another line: kept (a cheap, safe over-estimate)
+])
+def test_list_bound_names(source, names):
+    assert list_arguments._list_bound_names(source) == names
 
 
 @pytest.mark.parametrize("source", CASES)
@@ -189,6 +240,7 @@ def test_never_more_than_before_on_every_gate_source(name, source):
 @given(hypothesmith.from_grammar())
 def test_no_argument_missed_on_generated_programs(program):
     assert not _argument_misses(program)
+    assert not _binding_misses(program)
 
 
 @needs_dev_corpus

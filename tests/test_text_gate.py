@@ -161,6 +161,12 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\nimport jax.numpy as jnp\nx = jax.tree_util.tree_map(\n    jnp.clip, t)\ny = f(a_min=0)\n",
     "import jax\nimport jax.numpy as jnp\nx = jax.tree_util.tree_map(  # c\n\n    jnp.clip, t)\ny = f(a_min=0)\n",
     "from functools import partial\nimport jax.numpy as jnp\nf = partial(jnp.clip, b=1)\ny = g(a_min=0)\n",
+    # names bound to a list only as an attribute or in a tuple target: no assignment's only target (rlax, praxis)
+    "import jax.numpy as jnp\nloss, w = [sum(x) for x in y]\nz = jnp.sum(w, axis=-1)\n",
+    "import jax.numpy as jnp\nclass A:\n    def f(self):\n        self.w = [1]\n        return jnp.flip(w, axis=[1])\n",
+    # JAX503/JAX504: ``init`` and ``pop``/``unfreeze`` as words, not both after a dot (no method call of each)
+    "import flax\nvariables = init(rng)\nrest, params = variables.pop('params')\n",
+    "import flax.linen as nn\nv = model.init(rng, x)\nparams = unfreeze(v)\n",
     # JAX104's names as variables, never as attributes (praxis, vmoe: ``device_buffers = jax.device_put(...)``)
     "import jax\ndevice_buffers = jax.device_put(x, devices)\nreturn f(\n    device_buffers)\n",
     "import jax\nto_py = 1\nprint(to_py, block_host_until_ready)\n",

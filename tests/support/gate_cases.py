@@ -36,6 +36,9 @@ SCOPE_CASES = [
     "from jax.core import (\n    pp as _pp,\n)\n_pp\n",
     "global_x = 1\ndef f():\n    global jnp\n    import jax.numpy as jnp\njnp.meshgrid(1)\n",
     "match x:\n    case jnp.X:\n        import jax.numpy as jnp\n",
+    # JAX103's list-bound names: an annotation ending in a word, a parenthesized target (both missed before)
+    "import jax.numpy as jnp\nw: list = [1]\ny = jnp.sum(w)\n",
+    "import jax.numpy as jnp\n(w) = [1]\ny = jnp.sum(w)\n",
 ]
 
 

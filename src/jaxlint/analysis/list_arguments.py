@@ -211,20 +211,46 @@ def _dot_before(source: str, start: int) -> int:
 
 
 def _list_bound_names(source: str) -> set[str]:
+    """Every name that an assignment's only target may bind to a list literal (``ast``'s ``sequence_names``): found
+    from each ``= [``, the word before it (``w = [``, also ``(w) = [``) and an annotated name at the line's start
+    (``w: list = [``). Not the word after a dot or a comma on its line: an attribute (``self.w = [``), an element of
+    a tuple target, a keyword argument or a parameter's default (``a, w = [``, ``f(a, w=[``) is no such target."""
     found = set()
     for match in _EQUALS_LIST.finditer(source):
         start = match.start()
         if start and source[start - 1] in "=!<>":
             continue  # ``==`` and friends
-        word, _ = _word_before(source, start)
-        if word:
+        line = max(source.rfind("\n", 0, start), source.rfind("\r", 0, start)) + 1
+        annotated = _ANNOTATED.match(source, line, start)
+        if annotated is not None:  # ``name: T = [`` (``T`` may end in a word: ``w: list = [``)
+            found.add(annotated.group(1))
+        word, word_start = _word_before(source, start)
+        if not word:
+            word, word_start = _parenthesized_word_before(source, start)
+        before = _blank_before(source, word_start)
+        if word and (before < 0 or source[before] not in ".,"):
             found.add(word)
-        else:  # ``name: T = [``
-            line = source.rfind("\n", 0, start) + 1
-            annotated = _ANNOTATED.match(source, line, start)
-            if annotated is not None:
-                found.add(annotated.group(1))
     return found
+
+
+def _blank_before(source: str, start: int) -> int:
+    """The offset of the last character before ``start`` that is no blank (-1: only blanks before it)."""
+    i = start - 1
+    while i >= 0 and source[i] in " \t":
+        i -= 1
+    return i
+
+
+def _parenthesized_word_before(source: str, end: int) -> tuple[str, int]:
+    """``_word_before`` for a word in parentheses (``(w) = [``, ``((w)) = [``); "" if the text before is no such word."""
+    i = _blank_before(source, end)
+    if i < 0 or source[i] != ")":
+        return "", end
+    while i >= 0 and source[i] in ") \t":
+        i -= 1
+    word, word_start = _word_before(source, i + 1)
+    before = _blank_before(source, word_start)
+    return (word, word_start) if word and before >= 0 and source[before] == "(" else ("", end)
 
 
 def literal_sequence(value: cst.BaseExpression, resolver: NameResolver, module: cst.Module) -> str | None:

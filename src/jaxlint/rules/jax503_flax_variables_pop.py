@@ -31,7 +31,7 @@ class FlaxVariablesPop(Rule):
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        return may_call_method_on_init(words, "pop") and super().may_match_text(facts, words)
+        return may_call_method_on_init(facts, words, "pop") and super().may_match_text(facts, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:

@@ -21,7 +21,7 @@ class FlaxInitUnfreeze(Rule):
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        return may_call_method_on_init(words, "unfreeze") and super().may_match_text(facts, words)
+        return may_call_method_on_init(facts, words, "unfreeze") and super().may_match_text(facts, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
