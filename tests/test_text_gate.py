@@ -170,6 +170,7 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     # JAX104's names as variables, never as attributes (praxis, vmoe: ``device_buffers = jax.device_put(...)``)
     "import jax\ndevice_buffers = jax.device_put(x, devices)\nreturn f(\n    device_buffers)\n",
     "import jax\nto_py = 1\nprint(to_py, block_host_until_ready)\n",
+    "import jax\ndevice_buffers = [s.data for s in x.addressable_shards]\nd = [s.device for s in x.addressable_shards]\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

@@ -54,6 +54,19 @@ FIX_WRITES = {"device_buffers": "array.addressable_shards", "device_buffer": "ar
               "block_host_until_ready": "array.block_until_ready"}
 
 
+def _may_be_used(source: str, name: str, end: int, context: str) -> bool:
+    """Whether the occurrence of ``name`` ending at ``end`` may be what the rule looks at: an attribute (not
+    ``BARE``) and, for ``device``, called: ``(`` next on its line, or nothing readable there (a comment, a line
+    continuation or the line's end)."""
+    if context == BARE:
+        return False
+    if name != "device":
+        return True
+    while end < len(source) and source[end] in " \t\f":
+        end += 1
+    return end == len(source) or source[end] in "(\r\n#\\"
+
+
 class RemovedArrayAttribute(TracksJaxImports, Rule):
     code = "JAX104"
     name = "removed-array-attribute"
@@ -66,6 +79,7 @@ class RemovedArrayAttribute(TracksJaxImports, Rule):
     # attribute of one of these names: a file that uses ``device_buffers`` only as a variable has nothing to report.
     ast_names = frozenset({"jax"})
     attribute_names = frozenset(BY_NAME) | {"device"}
+
     explanation = """
 ## What it does
 Finds uses of `jax.Array` methods and attributes that were removed:
@@ -279,18 +293,22 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         """Also: one of the names may stand after a dot (``context_before``: an occurrence it reads as ``BARE`` has
-        no dot before it, on its line or at the end of the code of the line before, so it is no attribute)."""
+        no dot before it, on its line or at the end of the code of the line before, so it is no attribute), and
+        ``device`` may be called there (``x.device`` alone, the property, is fine)."""
         return super().may_match_text(facts, words) and any(
-            context != BARE for name in cls.attribute_names & words for _, context in facts.occurrences(name))
+            _may_be_used(facts.source, name, end, context)
+            for name in cls.attribute_names & words for end, context in facts.occurrences(name))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
-        """Also: the file has an attribute of one of the names (a statement's facts, without the tree: kept)."""
+        """Also: the file has an attribute of one of the names, ``device`` called (a statement's facts, without the
+        tree: kept)."""
         if not super().may_match_ast(facts):
             return False
-        names = cls.attribute_names
         return facts.tree is None or any(
-            type(node) is ast.Attribute and node.attr in names for node in ast.walk(facts.tree))
+            type(node) is ast.Attribute and node.attr in BY_NAME
+            or type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "device"
+            for node in ast.walk(facts.tree))
 
     def __init__(self, context) -> None:
         super().__init__(context)
