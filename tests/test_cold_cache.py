@@ -4,6 +4,7 @@ the end. Its results equal ``--no-cache`` and the warm run's, and are cached onl
 """
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from jaxlint.project.files import SourceFile
 from jaxlint.run import runner
 from jaxlint.run.runner import Mode, run_files
 from support.corpus import make_project, source_files, summary
-from test_project_index import HARMLESS_MODEL, MAIN, THREAD_RESOURCES_MODEL, findings, settings_for
+from test_project_index import HARMLESS_MODEL, MAIN, PJIT_STEP, THREAD_RESOURCES_MODEL, findings, settings_for
 
 PROJECT = {"pkg/__init__.py": "", "pkg/model.py": THREAD_RESOURCES_MODEL, "main.py": MAIN, "other.py": MAIN,
            "lonely.py": "import jax\n"}
@@ -74,6 +75,27 @@ def test_a_cold_run_reads_no_module_facts_before_the_workers(tmp_path, counted):
     check(files, tmp_path / "c")
     assert counted.index_facts == 0
     assert sorted(counted.processed) == ["a.py", "b.py", "c.py"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_module_parsed_for_its_facts_is_not_parsed_again_by_the_ast_gate(tmp_path, monkeypatch, jobs):
+    """A module that spells ``pjit`` is parsed for its facts (``module_facts``); the lint's ast gate reads that tree
+    instead of parsing the same text again (the runner hands it on)."""
+    source = PJIT_STEP + "\nimport jax\n\nwith jax.make_mesh((2,), ('x',)):\n    step(1)\n"
+    files = write(tmp_path / "p", {"step.py": source, **{f"m{i}.py": "x = 1\n" for i in range(16)}})
+    expected = shown(check(files, None))
+    parsed = []
+    real = ast.parse
+
+    def counting(text, *args, **kwargs):
+        parsed.append(text.decode() if isinstance(text, bytes) else text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting)
+    cold = check(files, tmp_path / "c", jobs)
+    assert shown(cold) == expected and findings(cold["step.py"])  # the same finding, from one parse
+    if jobs == 1:  # the workers' parses are not seen here
+        assert parsed.count(source) == 1
 
 
 def test_a_warm_run_after_a_cold_one_reads_and_processes_nothing(tmp_path, counted):

@@ -212,14 +212,13 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
                 push(value)
 
 
-def collect_facts(source: str) -> AstFacts | None:
-    """The facts of ``source``; None when ``ast`` cannot parse it (the caller must then not skip the file)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences and the like are not our business here
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return None
+def collect_facts(source: str, tree: ast.Module | None = None) -> AstFacts | None:
+    """The facts of ``source``; None when ``ast`` cannot parse it (the caller must then not skip the file).
+    ``tree``: ``ast.parse(source)``, when the caller has it already."""
+    if tree is None:
+        tree = parse_module(source)
+        if tree is None:
+            return None
     facts = AstFacts(tree=tree)
     # Statement by statement, so that ``focus`` can ask about each one without a second walk; the statements share
     # the file's bindings and star imports (complete once the walk is done, and only read by queries after it).
@@ -232,6 +231,16 @@ def collect_facts(source: str) -> AstFacts | None:
         facts.calls += own.calls
         facts.withs += own.withs
     return facts
+
+
+def parse_module(source: str) -> ast.Module | None:
+    """``ast.parse(source)``, or None where ``ast`` cannot parse it."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences and the like are not our business here
+            return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
 
 
 def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
@@ -270,11 +279,13 @@ def rules_that_may_match_ast(source: str, rules: Sequence[GatedRule]) -> list[Ga
     return gate(source, rules)[0]
 
 
-def gate(source: str, rules: Sequence[GatedRule]) -> tuple[list[GatedRule], AstFacts | None]:
-    """``rules_that_may_match_ast`` and the facts it read (None when it parsed nothing)."""
+def gate(source: str, rules: Sequence[GatedRule], tree: ast.Module | None = None
+         ) -> tuple[list[GatedRule], AstFacts | None]:
+    """``rules_that_may_match_ast`` and the facts it read (None when it parsed nothing); ``tree``: ``ast``'s parse
+    of ``source``, when the caller has it."""
     if not all(rule.has_ast_gate() for rule in rules):
         return list(rules), None
-    facts = collect_facts(source)
+    facts = collect_facts(source, tree)
     if facts is None:
         return list(rules), None
     return [rule for rule in rules if rule.may_match_ast(facts)], facts

@@ -127,9 +127,9 @@ def prefiltered_rules(source: str, rules: Sequence[type[Rule]]) -> list[type[Rul
     return _prefiltered(source, rules)[0]
 
 
-def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = True
+def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = True, tree: ast.Module | None = None
                  ) -> tuple[list[type[Rule]], AstFacts | None]:
-    """``prefiltered_rules`` and the ast gate's facts, when it parsed the file."""
+    """``prefiltered_rules`` and the ast gate's facts, when it parsed the file (``tree``: its parse, if known)."""
     scan = Scan(source)
     candidates = rules_matching_scan(scan, rules)
     if not candidates:
@@ -138,7 +138,7 @@ def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = T
     candidates = [rule for rule in candidates if rule.may_match_text(facts, scan.words)]
     if not ast_gate or not candidates:
         return candidates, None
-    return gate(source, candidates)
+    return gate(source, candidates, tree)
 
 
 @dataclass
@@ -149,13 +149,15 @@ class LintResult:
 
 def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[type[Rule]] | None = None,
                 prefilter: bool = True, module: cst.Module | None = None, whole: bool = False,
-                file_text: str | None = None, valid_python: bool = False) -> LintResult:
+                file_text: str | None = None, valid_python: bool = False,
+                tree: ast.Module | None = None) -> LintResult:
     """Findings for one source text (``path`` is used for messages and per-file settings only).
 
     ``module``: the source already parsed (``fix_source`` parses each fixed text to check it, and lints that tree).
     A source of ``large_files.LARGE_FILE`` characters or more is linted in pieces (``large_files``), and a smaller
     one in part when its rules allow (``focus``), unless ``whole``. ``file_text``: the whole file, when ``source``
     is a part of it (what a rule searches the text of the file for). ``valid_python``: ``ast`` parsed it already.
+    ``tree``: ``ast.parse(source)``, when the caller has it (the runner parses a module for its project facts).
     """
     if rules is None:
         rules = rules_for(settings, path)
@@ -165,7 +167,7 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     facts = None
     if rules and prefilter:
         # For a large file the ast gate runs on each piece: ``ast`` of the whole would cost ~160 bytes per byte.
-        rules, facts = _prefiltered(source, rules, ast_gate=not in_pieces)
+        rules, facts = _prefiltered(source, rules, ast_gate=not in_pieces, tree=tree)
     if not rules:
         return LintResult([], parsed=False)
     if facts is not None and not whole and module is None:

@@ -30,19 +30,29 @@ Facts = dict[str, Any]  # {"imports": [[level, module, [names]]], "thread_resour
 #                         "hlo_classes": [class names]}
 
 
-def module_facts(data: bytes) -> Facts:
+_SPELLED = (b"thread_resources", b"pjit", b"_shardings_hlo")
+
+
+def needs_parse(data: bytes) -> bool:
+    """Whether ``module_facts`` parses ``data`` (it spells a name the facts are about)."""
+    return any(word in data for word in _SPELLED)
+
+
+def module_facts(data: bytes, tree: ast.Module | None = None) -> Facts:
+    """``tree``: the module's ``ast`` parse, when the caller has it (of its text as jaxlint decodes it)."""
     facts: Facts = {"imports": _imports(data), "thread_resources": False, "pjit_specs": False, "hlo_classes": []}
-    spells = [word for word in (b"thread_resources", b"pjit", b"_shardings_hlo") if word in data]
+    spells = [word for word in _SPELLED if word in data]
     if not spells:
         return facts
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(data)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        facts["thread_resources"] = b"thread_resources" in spells
-        facts["pjit_specs"] = b"pjit" in spells
-        return facts
+    if tree is None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(data)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            facts["thread_resources"] = b"thread_resources" in spells
+            facts["pjit_specs"] = b"pjit" in spells
+            return facts
     _read_tree(tree, facts, classes=b"_shardings_hlo" in spells)
     return facts
 

@@ -1,6 +1,7 @@
 """Lint or fix a list of files: read, decode, lint, fix, write back atomically. No printing here."""
 from __future__ import annotations
 
+import ast
 import gc
 import os
 import sys
@@ -12,8 +13,10 @@ from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, content_hash, diagnost
                                    settings_fingerprint, trusted_stamp)
 from jaxlint.project.index import (active_index, activated, build_index, cache_entry, complete_index, is_module,
                                   set_active)
-from jaxlint.project.module_facts import module_facts
+from jaxlint.project.module_facts import module_facts, needs_parse
+from jaxlint.lint.ast_gate import parse_module
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
+from jaxlint.lint.large_files import LARGE_FILE
 from jaxlint.run.progress import progress_bar
 from jaxlint.run.results import FileResult, Mode, unwritten
 from jaxlint.project.settings import Settings
@@ -26,13 +29,13 @@ __all__ = ["FileResult", "Mode", "process_file", "process_source", "run_files"]
 
 
 def process_source(source: SourceText, display_path: str, settings: Settings, mode: Mode,
-                   unsafe: bool) -> FileResult:
+                   unsafe: bool, *, tree: ast.Module | None = None) -> FileResult:
     # Imported here, not at module level: a warm run whose files all hit the cache never needs libcst (~0.25 s).
     from jaxlint.lint.engine import fix_source, lint_source
 
     result = FileResult(display_path, version_floor=version_floor(settings))
     if mode is Mode.CHECK:
-        result.diagnostics = lint_source(source.text, display_path, settings).diagnostics
+        result.diagnostics = lint_source(source.text, display_path, settings, tree=tree).diagnostics
         return result
     outcome = fix_source(source.text, display_path, settings, unsafe=unsafe)
     result.diagnostics = outcome.remaining
@@ -335,12 +338,14 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
         except OSError:
             data = None
     digest = None if data is None else content_hash(data)
-    own = None
+    own = tree = None
     path = os.path.abspath(file.path) if project_digest is None else ""
     if project_digest is None and data is not None and is_module(path):
-        own = module_facts(data)
+        if mode is Mode.CHECK and needs_parse(data):
+            tree = _parsed(data)  # one parse for the facts and the lint's ast gate
+        own = module_facts(data, tree)
         active_index().install(path, own)  # this module's rules see the facts of the bytes they lint
-    result = process_file(file.path, file.settings, mode, file_unsafe, data=data)
+    result = process_file(file.path, file.settings, mode, file_unsafe, data=data, tree=tree)
     unchanged = _identity(_status(file.path)) == _identity(before)
     learned = None
     if project_digest is None:
@@ -352,6 +357,16 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
     fingerprint = _fingerprint(file, project_digest or "")
     return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics],
                     trusted_stamp(before, started)], learned
+
+
+def _parsed(data: bytes) -> ast.Module | None:
+    """``ast``'s parse of the module's text as ``process_file`` decodes it; None where it cannot be decoded or
+    parsed, or where the lint would not parse it whole (a large file is linted in pieces)."""
+    try:
+        text = decode_source(data).text
+    except DecodeError:
+        return None
+    return parse_module(text) if len(text) < LARGE_FILE else None
 
 
 def _status(path: Path) -> os.stat_result | None:
@@ -366,10 +381,12 @@ def _identity(status: os.stat_result | None) -> tuple | None:
     return None if status is None else (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
-def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool, *, data: bytes | None = None) -> FileResult:
+def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool, *, data: bytes | None = None,
+                 tree: ast.Module | None = None) -> FileResult:
     """Never raises for a bad input file: a file that cannot be read is a JAX002 finding, one that cannot be decoded
     a JAX000 finding, fixes that cannot be written a ``write_error``, bugs an internal error. ``data``: the file's
-    bytes when the caller has read them already (a notebook is always read here)."""
+    bytes when the caller has read them already (a notebook is always read here); ``tree``: the ``ast`` parse of
+    their text, when the caller has it (check mode)."""
     if path.suffix == ".ipynb":
         from jaxlint.run.notebooks import process_notebook
 
@@ -385,7 +402,7 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool, *, da
         location = Location(error.row, error.column)
         return FileResult(display, [Diagnostic(PARSE_ERROR, f"cannot decode: {error}", display, location, location)])
     try:
-        result = process_source(source, display, settings, mode, unsafe)
+        result = process_source(source, display, settings, mode, unsafe, tree=tree)
         if mode is Mode.FIX and result.fixed_source is not None:
             try:
                 write_atomic(path, source.encode(result.fixed_source))
