@@ -116,6 +116,26 @@ def test_text_gate_never_rules_out_what_the_ast_gate_sees(source):
     assert not misses
 
 
+_CALL_QUESTIONS = [("jax.numpy.array", 2), ("jax.numpy.array", 0), ("jax.numpy.clip", 1), ("jax.sharding.Mesh", 1)]
+_CALL_TEXTS = ["import jax.numpy as jnp\n# jnp.array(a, b, c)\nx = jnp.array(a, 'b, c')\n",
+               'import jax.numpy as jnp\n"""jnp.array(a, b, c)"""\nx = jnp.array(\n  a, b, c)\ny = jnp.clip(x, a_min=0)\n',
+               "import jax.numpy as jnp\nx = jnp.array(f'{a}', b, c)\ny = f(jnp.array)\n"]
+
+
+@pytest.mark.parametrize("source", [s for _, s in CASES] + _CALL_TEXTS,
+                         ids=[n for n, _ in CASES] + [f"calls-{i}" for i in range(len(_CALL_TEXTS))])
+def test_calls_read_without_the_strings_give_the_same_answers(source):
+    """``may_call_with_more_than`` and ``may_call_with_keyword`` skip the strings map for calls that cannot
+    change their answer: the same answers as reading every call with it."""
+    for qualified, arguments in _CALL_QUESTIONS:
+        full = any(call is None or call.positional > arguments for call in TextFacts(source)._calls_of(qualified))
+        assert TextFacts(source).may_call_with_more_than(qualified, arguments) == full, (qualified, arguments)
+        for keywords in (frozenset({"a_min"}), frozenset({"dtype", "copy"})):
+            full = any(call is None or not call.keywords.isdisjoint(keywords)
+                       for call in TextFacts(source)._calls_of(qualified))
+            assert TextFacts(source).may_call_with_keyword(qualified, keywords) == full, (qualified, keywords)
+
+
 def test_layout_cases_are_python():
     # A typo would make a case unparseable, and the superset test would silently skip it.
     for source in LAYOUT_CASES:

@@ -328,7 +328,7 @@ class TextFacts:
     def may_call_with_more_than(self, qualified: str, arguments: int) -> bool:
         """Whether a call of ``qualified`` may have more than ``arguments`` positional arguments (the ast gate's
         ``len(call.args)``: a ``*starred`` one counts once)."""
-        for call in self._calls_of(qualified):
+        for call in self._calls_of(qualified, lambda call: call.positional <= arguments):
             if call is None or call.positional > arguments:
                 return True
         return False
@@ -336,7 +336,7 @@ class TextFacts:
     def may_call_with_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
         """Whether a call of ``qualified`` may pass one of ``keywords`` by name (the ast gate's ``call.keywords``;
         ``**kwargs`` names none)."""
-        for call in self._calls_of(qualified):
+        for call in self._calls_of(qualified, lambda call: call.keywords.isdisjoint(keywords)):
             if call is None or not call.keywords.isdisjoint(keywords):
                 return True
         return False
@@ -387,21 +387,29 @@ class TextFacts:
         before = _previous_token(source, i, strings)
         return before + 1 if before >= 0 else -1
 
-    def _calls_of(self, qualified: str):
+    def _calls_of(self, qualified: str, harmless=None):
         """The calls (``CallText``, or None where one cannot be read) of every occurrence that may be
-        ``qualified``: its last component after what may be its parent, or a name an import binds to it."""
-        for _, call in self._call_sites(qualified):
+        ``qualified``: its last component after what may be its parent, or a name an import binds to it.
+        ``harmless``: a call the caller's answer does not depend on; an occurrence whose call, read without the
+        strings and comments known, is one is left out (in code the strings change nothing that read sees, and
+        in a string or comment it is no call), which spares most files the ``code_map`` scan."""
+        for _, call in self._call_sites(qualified, harmless):
             yield call
 
-    def _call_sites(self, qualified: str):
+    def _call_sites(self, qualified: str, harmless=None):
         """``_calls_of`` with where each occurrence's last word starts (-1 when ``qualified`` has no parent)."""
         parent_name, _, last = qualified.rpartition(".")
         if not parent_name:
             yield -1, None
             return
         for end, context in self.occurrences(last):
-            if self._may_be_at(qualified, end - len(last), context):
-                yield end - len(last), self._call_at(end - len(last), end)
+            start = end - len(last)
+            if harmless is not None and self._may_be(qualified, context):
+                quick = read_call(self.source, end, None, start)
+                if quick is not None and harmless(quick):
+                    continue
+            if self._may_be_at(qualified, start, context):
+                yield start, self._call_at(start, end)
         # ``from jax.numpy import array as arr``: calls of the alias, a bare name (or one we cannot see around)
         aliases = [name for name, bound in self.imports.bindings.items() if qualified in bound and name != last]
         for alias in aliases:
