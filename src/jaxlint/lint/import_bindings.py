@@ -2,10 +2,14 @@
 same statements read in the text (``text_gate`` comes first in the pipeline and must not import ``ast_gate``)."""
 from __future__ import annotations
 
+from functools import lru_cache
 
-def with_prefixes(dotted: str) -> list[str]:
+
+@lru_cache(maxsize=16384)
+def with_prefixes(dotted: str) -> tuple[str, ...]:
+    """``a.b.c`` -> ``a``, ``a.b``, ``a.b.c`` (cached: the same modules are imported by most files)."""
     parts = dotted.split(".")
-    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    return tuple(".".join(parts[:i]) for i in range(1, len(parts) + 1))
 
 
 def record_import(bindings: dict[str, set[str]], import_names: set[str], name: str, alias: str | None) -> None:

@@ -131,23 +131,40 @@ def scan_imports(source: str) -> TextImports:
     found = TextImports()
     bindings = found.bindings
     for match in _keyword_matches(_FROM_IMPORT, "from", source):
-        module = _normalized(match.group("module"))
+        module, items = _from_import_items(match.group("module"), match.group("names"))
         found.import_names.update(with_prefixes(module))
-        names = match.group("names")
-        if names == "*":
+        if items is None:
             found.star_modules.append(module)
             continue
-        for name, alias in _ITEM.findall(_normalized(names.lstrip("("))):
+        for name, alias in items:
             record_from_import(bindings, found.import_names, module, name, alias)
     # Every ``import``, also the one in ``from m import n``: that reads ``n`` as a module too (harmless extra).
     for match in _keyword_matches(_IMPORT, "import", source):
-        for item in _normalized(match.group("modules")).split(","):
-            item_match = _ITEM.fullmatch(item.strip())
-            if item_match is None:  # cannot happen for text the pattern matched; be safe rather than sorry
-                continue
-            name, alias = item_match.groups()
+        for name, alias in _import_items(match.group("modules")):
             record_import(bindings, found.import_names, name, alias)
     return found
+
+
+# A statement's text read once per run: the same import lines recur in most files of a project (a quarter of the
+# corpus's import statements are distinct).
+@lru_cache(maxsize=16384)
+def _from_import_items(module_text: str, names_text: str) -> tuple[str, tuple[tuple[str, str], ...] | None]:
+    """``from <module_text> import <names_text>``: the module and its (name, alias) items; None for ``*``."""
+    module = _normalized(module_text)
+    if names_text == "*":
+        return module, None
+    return module, tuple(_ITEM.findall(_normalized(names_text.lstrip("("))))
+
+
+@lru_cache(maxsize=16384)
+def _import_items(modules_text: str) -> tuple[tuple[str, str | None], ...]:
+    """``import <modules_text>``: its (name, alias) items."""
+    items = []
+    for item in _normalized(modules_text).split(","):
+        item_match = _ITEM.fullmatch(item.strip())
+        if item_match is not None:  # always, for text the pattern matched; be safe rather than sorry
+            items.append(item_match.groups())
+    return tuple(items)
 
 
 def context_before(source: str, start: int) -> str:
