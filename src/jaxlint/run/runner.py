@@ -14,9 +14,7 @@ from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, content_hash, diagnost
 from jaxlint.project.index import (active_index, activated, build_index, cache_entry, complete_index, is_module,
                                   set_active)
 from jaxlint.project.module_facts import module_facts, needs_parse
-from jaxlint.lint.ast_gate import parse_module
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
-from jaxlint.lint.large_files import LARGE_FILE
 from jaxlint.run.progress import progress_bar
 from jaxlint.run.results import FileResult, Mode, unwritten
 from jaxlint.project.settings import Settings
@@ -362,6 +360,10 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
 def _parsed(data: bytes) -> ast.Module | None:
     """``ast``'s parse of the module's text as ``process_file`` decodes it; None where it cannot be decoded or
     parsed, or where the lint would not parse it whole (a large file is linted in pieces)."""
+    # Imported here: a warm run whose files all hit the cache needs neither.
+    from jaxlint.lint.ast_gate import parse_module
+    from jaxlint.lint.large_files import LARGE_FILE
+
     try:
         text = decode_source(data).text
     except DecodeError:
