@@ -285,7 +285,10 @@ def test_rows_are_read_back_from_the_json_copy(tmp_path, monkeypatch):
     shutil.copy(ecosystem_generated.GENERATED, data)
     ecosystem_generated.rows.cache_clear()
     parsed = ecosystem_generated.rows(data)
-    copy = tmp_path / "cache" / "jaxlint" / "ecosystem.json"
+    from jaxlint.catalogue import _cache_file
+
+    copy = _cache_file((data,), "ecosystem")
+    assert copy.parent == tmp_path / "cache" / "jaxlint"
     assert copy.is_file() and len(parsed) > 400
     ecosystem_generated.rows.cache_clear()
     stored = json_module.loads(copy.read_text())

@@ -99,7 +99,8 @@ def test_unknown_overlay_key_is_rejected(tmp_path):
 def test_disk_cache_roundtrip(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = load_from()
-    cache = tmp_path / "jaxlint" / "catalogue.json"
+    cache = catalogue._cache_file()
+    assert cache.parent == tmp_path / "jaxlint"
     assert cache.exists() and json.loads(cache.read_text())["stamp"][0] == catalogue._FORMAT
     again = load_from()
     assert again == first and again.entries == first.entries and again.parameters == first.parameters
@@ -116,7 +117,7 @@ def _rows_of(path):
 def test_a_cache_of_other_files_or_other_fields_is_not_used(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = load_from()
-    cache = tmp_path / "jaxlint" / "catalogue.json"
+    cache = catalogue._cache_file()
     data = _rows_of(cache)
     data["catalogue"]["entries"]["rows"] = data["catalogue"]["entries"]["rows"][:1]
     cache.write_text(json.dumps(data))
@@ -145,7 +146,8 @@ def test_a_planted_pickle_in_the_cache_never_runs(tmp_path):
 
     folder = tmp_path / "cache" / "jaxlint"
     folder.mkdir(parents=True)
-    for name in ("catalogue.pickle", "catalogue.json"):
+    keyed = catalogue._cache_file().name  # where this install's JSON copy lies
+    for name in ("catalogue.pickle", "catalogue.json", keyed):
         (folder / name).write_bytes(pickle.dumps(Payload()))
     project = tmp_path / "project"
     project.mkdir()
@@ -156,8 +158,29 @@ def test_a_planted_pickle_in_the_cache_never_runs(tmp_path):
                               capture_output=True, text=True)
         assert proc.returncode == 1 and "JAX101" in proc.stdout, proc.stderr
         assert not marker.exists()
-    assert pickle.dumps(Payload()) == (folder / "catalogue.pickle").read_bytes()  # not ours: left alone
-    assert json.loads((folder / "catalogue.json").read_text())["stamp"][0] == catalogue._FORMAT  # replaced
+    for name in ("catalogue.pickle", "catalogue.json"):  # not ours (the former names): left alone
+        assert pickle.dumps(Payload()) == (folder / name).read_bytes()
+    assert json.loads((folder / keyed).read_text())["stamp"][0] == catalogue._FORMAT  # replaced
+
+
+def test_two_installs_keep_a_copy_each(tmp_path, monkeypatch):
+    """Two installs (a project's virtualenv and pre-commit's) used by turns: each keeps its own copy, so neither
+    reads its TOML again because the other overwrote a shared one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    other = tmp_path / "other"
+    other.mkdir()
+    copies = {name: other / name.name for name in (catalogue.GENERATED, catalogue.OVERLAY)}
+    for source, copy in copies.items():
+        copy.write_bytes(source.read_bytes())
+    ours = load_from()
+    theirs = load_from(copies[catalogue.GENERATED], copies[catalogue.OVERLAY])
+    assert catalogue._cache_file() != catalogue._cache_file(tuple(copies.values()))
+
+    def no_toml(*args, **kwargs):
+        raise AssertionError("a copy was overwritten by the other install's")
+
+    monkeypatch.setattr(catalogue.tomllib, "load", no_toml)
+    assert load_from() == ours and load_from(copies[catalogue.GENERATED], copies[catalogue.OVERLAY]) == theirs
 
 
 def test_a_second_load_reads_the_cache_not_the_toml(tmp_path, monkeypatch):

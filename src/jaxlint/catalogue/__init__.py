@@ -300,9 +300,13 @@ def _merge(generated: dict, overlay: dict) -> Catalogue:
     )
 
 
-def _cache_file() -> Path:
+def _cache_file(sources: Iterable[Path] = (GENERATED, OVERLAY), kind: str = "catalogue") -> Path:
+    """The JSON copy of ``sources`` in the user's cache folder, one per install: named after where the sources
+    lie, so that two installs (a project's virtualenv and pre-commit's, two checkouts) do not overwrite each
+    other's copy on every run (each would find the other's stamp and read its TOML again, ~0.25 s)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "jaxlint" / "catalogue.json"
+    where = hashlib.blake2b("\0".join(str(path) for path in sources).encode(), digest_size=6).hexdigest()
+    return Path(base) / "jaxlint" / f"{kind}-{where}.json"
 
 
 def _stamp(paths: Iterable[Path]) -> list:
@@ -393,7 +397,7 @@ def _read_cache(cache: Path, stamp: list) -> Catalogue | None:
 
 
 def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: bool = True) -> Catalogue:
-    cache = _cache_file()
+    cache = _cache_file((generated, overlay))
     stamp = _stamp((generated, overlay)) if use_cache else []
     if use_cache:
         catalogue = _read_cache(cache, stamp)

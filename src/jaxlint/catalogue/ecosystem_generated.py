@@ -57,7 +57,7 @@ def rows(path: Path = GENERATED) -> tuple[Row, ...]:
     parsing the 5,000-line TOML took 74 ms, in every worker of every cold run."""
     if not path.is_file():
         return ()
-    cache = _cache_file().with_name("ecosystem.json")
+    cache = _cache_file((path,), "ecosystem")
     stamp = _stamp((path,))
     cached = _read_cache(cache, stamp)
     if cached is not None:
