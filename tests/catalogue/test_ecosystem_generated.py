@@ -193,7 +193,8 @@ def test_loader_reads_the_data_file():
     assert "flax.optim.adam" not in ecosystem_generated.removed_modules("flax")  # covered by flax.optim
 
 
-def test_changes_as_the_tables_objects(tmp_path, generated):
+def test_changes_as_the_tables_objects(tmp_path, generated, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # not a copy of a temporary file in the user's
     path = tmp_path / "ecosystem_generated.toml"
     path.write_text(generated["text"])
     changes = ecosystem_generated.changes("optax", dict, path)
@@ -264,8 +265,10 @@ def test_not_the_same_object_has_no_same_from(generated):
     assert generated["rows"]["optax.additive_weight_decay"]["same_from"] == "0.1.0"
 
 
-def test_changes_floor_a_generated_rename_at_same_from(same_from_rows):
+def test_changes_floor_a_generated_rename_at_same_from(same_from_rows, tmp_path, monkeypatch):
     from jaxlint.catalogue.ecosystem import Change
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # not a copy of a temporary file in the user's
 
     changes = ecosystem_generated.changes("optax", Change, same_from_rows["path"])
     assert {name: str(change.fix_floor()) for name, change in changes.items()} == \
