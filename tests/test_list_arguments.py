@@ -36,15 +36,22 @@ def _never_more_than_before(source: str) -> None:
 _SEQUENCES = (ast.List, ast.Tuple, ast.ListComp, ast.Name)
 
 
+def _tree(source: str) -> ast.Module | None:
+    """``ast``'s reading of ``source`` (the oracle's own parse), or None where it cannot parse it."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def _argument_misses(source: str) -> list[str] | None:
     """The calls whose first argument ``ast`` reads as a list, tuple, list comprehension or name, where
     ``_may_be_whole_sequence`` says it cannot be (None: ``ast`` cannot parse the source). The call's ``(`` is the
     first one after its callee; calls with a comment there are left out (a comment may hold a ``(``)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _tree(source)
+    if tree is None:
         return None
     lines = source.splitlines(keepends=True)
     starts = [0]
@@ -71,11 +78,8 @@ def _argument_misses(source: str) -> list[str] | None:
 def _binding_misses(source: str) -> set[str] | None:
     """The names ``ast`` sees an assignment's only target bind to a list literal or comprehension (the ast gate's
     ``sequence_names``) that ``_list_bound_names`` does not find (None: ``ast`` cannot parse the source)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _tree(source)
+    if tree is None:
         return None
     bound = set()
     for node in ast.walk(tree):

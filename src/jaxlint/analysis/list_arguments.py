@@ -193,9 +193,7 @@ def _openings_before(source: str, bound: set[str]) -> list[int]:
 
 def _word_before(source: str, end: int) -> tuple[str, int]:
     """The word that ends at ``end`` (blanks between), and where it starts; "" if none."""
-    i = end - 1
-    while i >= 0 and source[i] in " \t":
-        i -= 1
+    i = _blank_before(source, end)
     stop = i + 1
     while i >= 0 and (source[i].isalnum() or source[i] == "_" or not source[i].isascii()):  # ``_name_end``
         i -= 1
