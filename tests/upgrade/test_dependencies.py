@@ -9,7 +9,8 @@ from jaxlint.project.versions import Version
 from jaxlint.upgrade.dependencies import Finding, lint_files, own_min_version, project_dependencies, scan, uses_jax
 from jaxlint.upgrade.environment import Distribution, list_distributions
 from jaxlint.upgrade.releases import available_versions, find_fixed_release, lint_release, newer_releases
-from tests.upgrade.conftest import make_venv
+from jaxlint.upgrade.import_graph import imported_modules
+from tests.upgrade.conftest import make_venv, write_tree
 from tests.upgrade.distributions import install_unpacked
 
 TARGET = Version("0.12.0.1")
@@ -38,10 +39,37 @@ def test_only_distributions_that_use_jax_are_scanned(fake_site, tmp_path):
     install_unpacked(fake_site, "quiet", "1.0", {"quiet/__init__.py": "from flax import linen\n"}, requires=())
     install_unpacked(fake_site, "jaxlib", "0.10.2", {"jaxlib/__init__.py": "import jax\n"}, requires=())
     project = tmp_path / "project"
-    install_unpacked(project, "proj", "0", {"proj/__init__.py": "import jax\n"})
+    install_unpacked(project, "proj", "0", {"proj/__init__.py": "import jax, jaxlib, other\nimport mydep, quiet\n"})
     dists = list_distributions(str(make_venv(tmp_path / "venv", fake_site, project)))
     # declared (mydep), undeclared but imported (quiet); not jaxlib itself, not the project, not `other`
     assert _names(project_dependencies(dists, project)) == {"mydep", "quiet"}
+
+
+def test_only_what_the_project_s_code_reaches_is_a_dependency(fake_site, tmp_path):
+    """A shared environment: jaxlint and other projects' JAX packages are there, but the project never runs them."""
+    install_unpacked(fake_site, "jaxlint", "0.1.0", {"jaxlint/__init__.py": "import jax\n"}, requires=("libcst",))
+    install_unpacked(fake_site, "unused", "1.0", {"unused/__init__.py": "import jax\n"})
+    install_unpacked(fake_site, "wrapper", "1.0", {"wrapper/__init__.py": "import json\n"}, requires=("inner",))
+    install_unpacked(fake_site, "inner", "1.0", {"inner/__init__.py": "import jax\n"})
+    install_unpacked(fake_site, "hidden", "1.0", {"hidden/__init__.py": "import jax\n"}, requires=())
+    install_unpacked(fake_site, "pulls", "1.0", {"pulls/__init__.py": "import jax, hidden\n"})
+    install_unpacked(fake_site, "tested", "1.0", {"tested/__init__.py": "import jax\n"},
+                     requires=("jax", "unused; extra == 'test'"))
+    project = tmp_path / "project"
+    write_tree(project, {"app/main.py": "import mydep\nfrom wrapper import x\nimport pulls.sub\nimport tested\n",
+                         "app/tools.py": "def f():\n    import jaxlint  # the project's own script calls the linter\n",
+                         ".venv/lib/site.py": "import unused\n"})
+    dists = list_distributions(str(make_venv(tmp_path / "venv", fake_site)))
+    # mydep and tested: imported; inner: through wrapper's requirement; hidden: imported by pulls
+    assert _names(project_dependencies(dists, project)) == {"mydep", "inner", "pulls", "hidden", "tested"}
+    # a requirement of the project's own (a plugin it never imports by name) is one of its dependencies too
+    write_tree(project, {"requirements.txt": "# runtime\nunused>=1.0  # loaded as a plugin\n-e .\n"})
+    assert "unused" in _names(project_dependencies(dists, project))
+
+
+def test_the_import_graph_reads_imports_of_files_that_do_not_parse():
+    assert imported_modules("import a.b as c, d\nfrom e.f import g\nfrom . import h\n") == {"a", "d", "e"}
+    assert imported_modules("print 'py2'\nimport a.b as c, d\nfrom e.f import g\n") == {"a", "d", "e"}
 
 
 def test_a_venv_inside_the_project_holds_dependencies(fake_site, tmp_path):
@@ -49,6 +77,7 @@ def test_a_venv_inside_the_project_holds_dependencies(fake_site, tmp_path):
     python = make_venv(project / ".venv")
     site = next((project / ".venv").rglob("site-packages"))
     install_unpacked(site, "mydep", "0.1", {"mydep/__init__.py": "import jax\n"})
+    write_tree(project, {"run.py": "import mydep\n"})
     assert _names(project_dependencies(list_distributions(str(python)), project)) == {"mydep"}
 
 
@@ -157,3 +186,67 @@ def test_uses_inside_compatibility_shims_do_not_block(tmp_path):
     blocking, warnings = lint_files([path], TARGET, TARGET)
     assert [(f.row, f.code) for f in blocking] == [(21, "JAX101")]  # `except ValueError` guards nothing
     assert [(f.row, f.code) for f in warnings] == [(16, "JAX103")]
+
+
+def test_a_dependency_s_tests_examples_and_docs_never_block(tmp_path):
+    broken = "import jax\nflat = jax.tree_map(lambda x: x, {})\n"
+    files = {"lib/core.py": "import jax\n", "lib/tests/check.py": broken, "lib/core_test.py": broken,
+             "lib/test_core.py": broken, "lib/conftest.py": broken, "lib/examples/demo.py": broken,
+             "lib/docs/conf.py": broken, "lib/benchmarks/run.py": broken}
+    write_tree(tmp_path, files)
+    blocking, warnings = lint_files([tmp_path / name for name in files], TARGET, TARGET)
+    assert blocking == [] and warnings == []
+    write_tree(tmp_path, {"lib/testing.py": broken})  # library code, whatever its name says
+    blocking, _ = lint_files([tmp_path / "lib/core.py", tmp_path / "lib/testing.py"], TARGET, TARGET)
+    assert [(f.file, f.code) for f in blocking] == [("lib/testing.py", "JAX101")]
+
+
+JAX_MODE = """\
+import jax
+from lib.internal import JAX_MODE, NUMPY_MODE
+
+
+def flatten(tree):
+    if JAX_MODE:
+        return jax.tree_util.tree_leaves(tree)
+    return jax.tree_leaves(tree)
+
+
+def other(tree):
+    if NUMPY_MODE or JAX_MODE:
+        return []
+    else:
+        return jax.tree_leaves(tree)
+
+
+def third(tree):
+    if not JAX_MODE:
+        return jax.tree_leaves(tree)
+    return jax.tree_leaves(tree)
+
+
+def fourth(tree):
+    if JAX_MODE:
+        print("no return: what follows runs")
+    return jax.tree_leaves(tree)
+"""
+
+
+def test_code_after_an_early_return_under_jax_mode_never_blocks(tmp_path):
+    """TensorFlow Probability's substrates: ``if JAX_MODE: return ...`` ends the function under JAX."""
+    path = tmp_path / "lib" / "flat.py"
+    path.parent.mkdir()
+    path.write_text(JAX_MODE)
+    blocking, warnings = lint_files([path], TARGET, TARGET)
+    assert [(f.row, f.code) for f in blocking] == [(21, "JAX101"), (27, "JAX101")]
+    assert [(f.row, f.code) for f in warnings] == [(8, "JAX101"), (15, "JAX101"), (20, "JAX101")]
+
+
+def test_a_flax_deprecation_that_still_works_does_not_block(tmp_path):
+    path = tmp_path / "lib" / "state.py"
+    path.parent.mkdir()
+    path.write_text("import flax\nfrom flax import nnx\nstate = nnx.VariableState(nnx.Param, 1.0)\n"
+                    "g = flax.jax_utils.pmean(1, 'batch')\n")
+    blocking, warnings = lint_files([path], TARGET, TARGET)
+    assert blocking == []
+    assert [(f.row, f.code) for f in warnings] == [(3, "JAX506"), (4, "JAX506")]

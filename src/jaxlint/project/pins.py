@@ -247,3 +247,17 @@ def folder_pins(folder: Path | str, names: Collection[str] | None = None) -> tup
     for path, reader in _pin_files(folder, names):
         requirements.extend(Requirement(path, line, text) for line, text in reader(path) if _pinned_package(text))
     return any(name in names and Path(folder, name).is_file() for name in PROJECT_FILES), requirements
+
+
+def declared_requirements(folder: Path | str) -> list[str]:
+    """Every requirement the folder's project files and ``requirements*.txt`` declare, on any package (``upgrade``
+    follows them to the dependencies the project runs)."""
+    folder = Path(folder)
+    found: list[str] = []
+    for name, reader in (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg),
+                         ("setup.py", _from_setup_py), ("Pipfile", _from_pipfile)):
+        if (folder / name).is_file():
+            found.extend(reader(folder / name))
+    for path in sorted(folder.glob("requirements*.txt")):
+        found.extend(line.split("#")[0].strip() for line in _lines(path) if not line.lstrip().startswith("-"))
+    return [requirement for requirement in found if requirement]

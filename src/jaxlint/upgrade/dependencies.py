@@ -20,6 +20,12 @@ LIBRARIES = ("jax", "jaxlib", "flax", "optax")
 _JAX_ITSELF = re.compile(r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|jax-rocm\d*-(plugin|pjrt)|libtpu|libtpu-nightly)$")
 # Deprecations still work at the target: reported, but they do not block the upgrade.
 NOT_BLOCKING = frozenset({"JAX001", "JAX402"})
+# The flax and optax rules report removed and deprecated names alike; a deprecated one still works.
+_DEPRECATION_WORDING = {"JAX502": " is deprecated since ", "JAX506": " is deprecated since "}
+# jaxlint runs beside the project (a pre-commit or CI environment): it is never a dependency of it.
+_NEVER_A_DEPENDENCY = frozenset({"jaxlint"})
+# Files a library ships that do not run when the project imports it: its tests, examples, docs and benchmarks.
+_NOT_RUN_FOLDERS = frozenset({"tests", "test", "examples", "example", "docs", "doc", "benchmarks", "benchmark"})
 # Undeclared uses are found by reading the files of small distributions only (a big one declares what it needs).
 GREP_AT_MOST = 300
 _IMPORTS = re.compile(r"^\s*(?:import|from)\s+(?:jax|flax|optax)\b", re.M)
@@ -82,14 +88,23 @@ def uses_jax(dist: Distribution) -> bool:
     return False
 
 
-def project_dependencies(distributions: Iterable[Distribution], project: Path) -> list[Distribution]:
-    """The distributions that use JAX, less the project itself (installed editable, or from its folder)."""
+def project_dependencies(distributions: Iterable[Distribution], project: Path,
+                         imported: set[str] | None = None) -> list[Distribution]:
+    """The distributions that use JAX and that the project's code reaches (``import_graph``), less the project
+    itself (installed editable, or from its folder) and jaxlint (a tool beside the project, never part of it)."""
+    from jaxlint.project.pins import declared_requirements
+    from jaxlint.upgrade.import_graph import project_imports, reachable
+
     project = project.resolve()
+    if imported is None:
+        imported = project_imports(project)
     chosen = []
-    for dist in distributions:
+    for dist in reachable(distributions, imported, declared_requirements(project)):
         files = [f for f in dist.files if f.suffix == ".py"]
         if files and all(_is_under(f, project) and not _installed(f) for f in files):
             continue  # the project's own code (an editable install): the fixes step handles it
+        if dist.key in _NEVER_A_DEPENDENCY:
+            continue
         if uses_jax(dist):
             chosen.append(dist)
     return sorted(chosen, key=lambda d: d.key)
@@ -123,6 +138,7 @@ def lint_files(files: Iterable[Path], target: Version, min_version: Version) -> 
     if not files:
         return [], []
     base = Path(os.path.commonpath([str(f.parent) for f in files])).parent
+    files = [f for f in files if runs_when_imported(f, base)]
     resolver = SettingsResolver(Overrides(target_version=target, min_version=min_version, isolated=True), cwd=base)
     blocking, warnings = [], []
     for path in files:
@@ -135,13 +151,32 @@ def lint_files(files: Iterable[Path], target: Version, min_version: Version) -> 
             diagnostics = lint_source(source.text, str(path), settings).diagnostics
         except Exception:  # noqa: BLE001 - a file jaxlint cannot lint says nothing about the upgrade
             continue
-        guarded = guarded_rows(source.text) if diagnostics else set()
+        guarded = (guarded_rows(source.text) | jax_mode_dead_rows(source.text)) if diagnostics else set()
         for d in diagnostics:
             if d.code == "JAX000":
                 continue  # not Python jaxlint can parse (a template, a file for another Python): not a finding
             finding = Finding(path.relative_to(base).as_posix(), d.start.row, d.start.column, d.code, d.message)
-            (warnings if d.code in NOT_BLOCKING or d.start.row in guarded else blocking).append(finding)
+            (warnings if still_works(d) or d.start.row in guarded else blocking).append(finding)
     return blocking, warnings
+
+
+def runs_when_imported(path: Path, base: Path) -> bool:
+    """Not a test, example, doc or benchmark file of the distribution: those never run in the project."""
+    try:
+        parts = path.relative_to(base).parts
+    except ValueError:
+        parts = path.parts
+    name = parts[-1] if parts else ""
+    if name == "conftest.py" or name.startswith("test_") or name.endswith(("_test.py", "_tests.py")):
+        return False
+    return not any(part in _NOT_RUN_FOLDERS for part in parts[:-1])
+
+
+def still_works(diagnostic) -> bool:
+    """A deprecation (it warns at the target, it does not fail), or a use Python never evaluates."""
+    wording = _DEPRECATION_WORDING.get(diagnostic.code)
+    return (diagnostic.code in NOT_BLOCKING or bool(wording and wording in diagnostic.message)
+            or diagnostic.unevaluated_annotation)
 
 
 # A ``try`` that catches one of these around a use is a compatibility shim (``try: new spelling / except
@@ -175,6 +210,68 @@ def _catches_shim_error(caught) -> bool:
     names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
     return any((n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else None)
                in _SHIM_ERRORS for n in names)
+
+
+# Libraries that run on several backends (TensorFlow Probability's substrates) branch on a module-level flag:
+# ``if JAX_MODE: return ...`` ends the function under JAX, so what follows never runs there.
+_JAX_MODE_FLAG = re.compile(r"^_*JAX_MODE$")
+
+
+def jax_mode_dead_rows(text: str) -> set[int]:
+    """The rows that never run under JAX: after ``if JAX_MODE: return/raise`` in the same block, in the body of
+    ``if not JAX_MODE:``, in the ``else`` of ``if JAX_MODE:``."""
+    import ast
+
+    if "JAX_MODE" not in text:
+        return set()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    rows: set[int] = set()
+    for node in ast.walk(tree):
+        for body in _blocks(node):
+            for index, statement in enumerate(body):
+                if not isinstance(statement, ast.If):
+                    continue
+                flag = _jax_mode_test(statement.test)
+                if flag is True:
+                    rows |= _rows(statement.orelse)
+                    if not statement.orelse and _ends_block(statement.body):
+                        rows |= _rows(body[index + 1:])
+                elif flag is False:
+                    rows |= _rows(statement.body)
+    return rows
+
+
+def _blocks(node) -> list[list]:
+    return [block for block in (getattr(node, name, None) for name in ("body", "orelse", "finalbody"))
+            if isinstance(block, list)]
+
+
+def _jax_mode_test(test) -> bool | None:
+    """True for ``JAX_MODE`` (or ``X or JAX_MODE``: true whenever JAX_MODE is), False for ``not JAX_MODE``."""
+    import ast
+
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return False if _jax_mode_test(test.operand) is True else None
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return True if any(_jax_mode_test(value) is True for value in test.values) else None
+    name = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
+    return True if _JAX_MODE_FLAG.match(name) else None
+
+
+def _ends_block(body: list) -> bool:
+    import ast
+
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _rows(statements: list) -> set[int]:
+    rows: set[int] = set()
+    for statement in statements:
+        rows.update(range(statement.lineno, (statement.end_lineno or statement.lineno) + 1))
+    return rows
 
 
 def scan(distributions: Iterable[Distribution], target: Version,

@@ -20,11 +20,16 @@ for dist in metadata.distributions():
     if not name or key in seen:
         continue
     seen.add(key)
-    files = []
+    files, top = [], set()
     for item in dist.files or ():
+        first = item.parts[0] if item.parts else ""
+        if first and first != ".." and not first.endswith((".dist-info", ".egg-info", ".data", ".pth")) \
+                and first != "__pycache__":
+            top.add(first[:-3] if first.endswith(".py") else first)
         if str(item).endswith(".py"):
             files.append(str(dist.locate_file(item)))
-    out.append({"name": name, "version": dist.version, "requires": list(dist.requires or []), "files": files})
+    out.append({"name": name, "version": dist.version, "requires": list(dist.requires or []), "files": files,
+                "top_level": sorted(top)})
 json.dump(out, sys.stdout)
 """
 
@@ -39,6 +44,8 @@ class Distribution:
     version: str
     requires: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    # The top-level modules it installs (``mydep`` for ``mydep/core.py``), from its RECORD.
+    top_level: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -62,8 +69,8 @@ def list_distributions(python: str, env: dict[str, str] | None = None) -> list[D
         raise EnvironmentError_(f"cannot run {python}: {error}") from error
     if done.returncode != 0:
         raise EnvironmentError_(f"{python} could not list its distributions: {done.stderr.strip()[-500:]}")
-    return [Distribution(item["name"], item["version"], item["requires"], [Path(f) for f in item["files"]])
-            for item in json.loads(done.stdout)]
+    return [Distribution(item["name"], item["version"], item["requires"], [Path(f) for f in item["files"]],
+                         item.get("top_level", [])) for item in json.loads(done.stdout)]
 
 
 def _without_pythonpath() -> dict[str, str]:
