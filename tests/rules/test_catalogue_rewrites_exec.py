@@ -11,7 +11,7 @@ from jaxlint.lint.engine import fix_source
 from jaxlint.rules.jax101_removed_symbol import RemovedSymbol
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
-from support.jaxenv import jax_python, run_on_jax
+from support.jaxenv import jax_python, old_jax_python, run_on_jax
 
 pytestmark = pytest.mark.jax
 
@@ -72,3 +72,29 @@ def test_the_original_fails_on_the_new_jax():
                           env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
     assert proc.returncode != 0
     assert "ModuleNotFoundError" in proc.stderr or "AttributeError" in proc.stderr
+
+
+X64_BEFORE = """import jax
+import jax.numpy as jnp
+with jax.experimental.enable_x64():
+    wide = jnp.arange(2.0).dtype
+with jax.experimental.enable_x64(True):
+    inner = jnp.arange(2.0).dtype
+    with jax.experimental.disable_x64():
+        narrow = jnp.arange(2.0).dtype
+print(wide, inner, narrow, jnp.arange(2.0).dtype)
+"""
+
+
+def test_the_x64_switches_compute_the_same_before_and_after():
+    """``jax.experimental.enable_x64/disable_x64`` on the old JAX, ``jax.enable_x64(v)`` on the new ones."""
+    settings = Settings(select=("JAX101",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.10.2"), min_version_source="test")
+    fixed = fix_source(X64_BEFORE, "module.py", settings, unsafe=False, rules=[RemovedSymbol]).source
+    assert "experimental" not in fixed and fixed.count("jax.enable_x64(") == 3
+    expected = "float64 float64 float32 float32\n"
+    old = subprocess.run([str(old_jax_python("0.4.20", "3.12")), "-W", "ignore", "-c", X64_BEFORE],
+                         capture_output=True, text=True, timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert (old.returncode, old.stdout) == (0, expected), old.stderr[-2000:]
+    for version in ("0.8.0", "0.10.2", "0.12.0.1"):  # 0.8.0: the first with jax.enable_x64, the fix's floor
+        assert run_on_jax(version, fixed) == expected, version

@@ -13,6 +13,12 @@
   JAX's message says (a runtime check needs ``jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)``, not a rename);
   elsewhere the entry is reported as any other, without a fix.
 
+- ``fix = "x64-switch"``: ``jax.experimental.enable_x64(v=True)`` -> ``jax.enable_x64(v)``, ``disable_x64()`` ->
+  ``jax.enable_x64(False)``, as JAX's message says. The old ones were ``@contextmanager`` functions doing ``with
+  config.enable_x64(v): yield`` and ``jax.enable_x64`` is that ``config.enable_x64``: the same context in a
+  ``with`` statement (safe); elsewhere (a decorator, a stored manager) unsafe, since the new one is no
+  ``ContextDecorator``.
+
 Besides, ``from jax.config import config`` -> ``from jax import config`` (``from_import_survives``): the module
 is gone, the object it exported is still ``jax.config``.
 """
@@ -31,7 +37,10 @@ INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multip
 DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
-KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type"})
+KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type",
+                   "x64-switch"})
+# ``x64-switch``: the value each old context manager set, when called with no argument.
+X64_DEFAULT = {"enable_x64": "True", "disable_x64": "False"}
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
 SURVIVING_FROM_IMPORT = {"jax.config": "config"}
 # Expressions that keep their meaning wherever they are pasted (no parentheses needed around them).
@@ -78,6 +87,8 @@ def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
         return _array_type(rule, node, entry)
     if kind == "annotation-type":
         return _annotation_type(rule, node, entry)
+    if kind == "x64-switch":
+        return _x64_switch(rule, node, entry)
     return None
 
 
@@ -180,6 +191,36 @@ def _annotation_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite |
     if fix is None:
         return Rewrite(problem="`import jax` does not reach this line")
     return Rewrite(fix, replacement=replacement)
+
+
+def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    replacement, since = entry.replacement, entry.replacement_since
+    if not replacement or not since or not rule.min_version_at_least(since):
+        return Rewrite(problem=f"`{replacement}` needs JAX {since}")
+    call = _call_of(rule, node)
+    name = entry.name.rpartition(".")[2]
+    if call is None or name not in X64_DEFAULT or any(arg.star for arg in call.args):
+        return Rewrite(problem="only a call of it is rewritten")
+    if name == "disable_x64" and call.args:
+        return Rewrite(problem="`disable_x64` takes no argument")
+    if len(call.args) > 1 or (call.args and call.args[0].keyword is not None
+                              and call.args[0].keyword.value != "new_val"):
+        return Rewrite(problem="only `enable_x64()` or `enable_x64(value)` is rewritten")
+    if _has_comment(rule, call):
+        return Rewrite(problem="the call holds a comment")
+    value = rule.code_for(call.args[0].value).strip() if call.args else X64_DEFAULT[name]
+    rename = rule._rename_fix(node, entry, replacement)
+    if rename is None:
+        return Rewrite(problem="`import jax` does not reach this line")
+    edits = [edit for edit in rename.edits if not (isinstance(edit, Replace) and edit.node is node)]
+    spelled = next(edit.content for edit in rename.edits if isinstance(edit, Replace) and edit.node is node)
+    edits.append(Replace(call, f"{spelled}({value})"))
+    ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
+    in_with = len(ancestors) >= 3 and isinstance(ancestors[-3], cst.WithItem) and ancestors[-3].item is call
+    text = f"Use `{replacement}({value})`"
+    fix = safe_fix(text, *edits) if in_with else unsafe_fix(
+        text + " (unsafe outside a `with` statement: the new one is no decorator)", *edits)
+    return Rewrite(fix, replacement=f"{replacement}({value})")
 
 
 def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
