@@ -98,3 +98,38 @@ def test_the_x64_switches_compute_the_same_before_and_after():
     assert (old.returncode, old.stdout) == (0, expected), old.stderr[-2000:]
     for version in ("0.8.0", "0.10.2", "0.12.0.1"):  # 0.8.0: the first with jax.enable_x64, the fix's floor
         assert run_on_jax(version, fixed) == expected, version
+
+
+STACKED_BEFORE = """import jax
+import jax.numpy as jnp
+import numpy as np
+devices = jax.devices()
+shards = [jnp.full(2, float(i)) for i in range(len(devices))]
+a = jax.device_put_sharded(shards, devices)
+b = jax.device_put_replicated(jnp.arange(3.0), devices)
+for value in (a, b):
+    # each device's shard, flattened: the old PmapSharding's shards drop the leading axis (shape (2,)), the
+    # NamedSharding's keep it (shape (1, 2)), the unsafe part of the fix
+    placed = sorted((s.device.id, np.asarray(s.data).reshape(-1).tolist()) for s in value.addressable_shards)
+    print(value.shape, np.asarray(value).tolist(), placed)
+"""
+
+
+def _on_four_cpus(python, source: str) -> str:
+    proc = subprocess.run([str(python), "-W", "ignore", "-c", source], capture_output=True, text=True, timeout=300,
+                          env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin",
+                               "XLA_FLAGS": "--xla_force_host_platform_device_count=4"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def test_the_stacked_device_put_places_the_same_values_on_the_same_devices():
+    """``device_put_sharded``/``_replicated`` on the old JAX; the migration guide's recipe on 0.4.20 and the newest."""
+    settings = Settings(select=("JAX101",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.4.20"), min_version_source="test")
+    fixed = fix_source(STACKED_BEFORE, "module.py", settings, unsafe=True, rules=[RemovedSymbol]).source
+    assert "device_put_sharded" not in fixed and "device_put_replicated" not in fixed
+    old = _on_four_cpus(old_jax_python("0.4.20", "3.12"), STACKED_BEFORE)
+    assert old.count("[(0, ") == 2 and "(4, 3)" in old  # four devices, one shard (a row) on each
+    assert _on_four_cpus(old_jax_python("0.4.20", "3.12"), fixed) == old
+    assert _on_four_cpus(jax_python("0.12.0.1"), fixed) == old

@@ -19,6 +19,13 @@
   ``with`` statement (safe); elsewhere (a decorator, a stored manager) unsafe, since the new one is no
   ``ContextDecorator``.
 
+- ``fix = "stacked-device-put"``: ``jax.device_put_sharded(shards, devices)`` -> ``jax.device_put(
+  jax.numpy.stack(shards), NamedSharding(Mesh(devices, ("x",)), PartitionSpec("x")))`` and
+  ``device_put_replicated(x, devices)`` -> the same with ``stack([x] * len(devices))``, the recipe of JAX's
+  migration guide (``migrate_pmap.md``, "Drop-in replacements"). Unsafe: the same values on the same devices, but a
+  ``NamedSharding`` where a ``PmapSharding`` was (each device's shard keeps the leading axis: ``(1, 2)``, not
+  ``(2,)``), and a pytree of shards (which the old functions took) does not stack.
+
 Besides, ``from jax.config import config`` -> ``from jax import config`` (``from_import_survives``): the module
 is gone, the object it exported is still ``jax.config``.
 """
@@ -38,7 +45,7 @@ DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
 KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type",
-                   "x64-switch"})
+                   "x64-switch", "stacked-device-put"})
 # ``x64-switch``: the value each old context manager set, when called with no argument.
 X64_DEFAULT = {"enable_x64": "True", "disable_x64": "False"}
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
@@ -89,6 +96,8 @@ def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
         return _annotation_type(rule, node, entry)
     if kind == "x64-switch":
         return _x64_switch(rule, node, entry)
+    if kind == "stacked-device-put":
+        return _stacked_device_put(rule, node, entry)
     return None
 
 
@@ -221,6 +230,38 @@ def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     fix = safe_fix(text, *edits) if in_with else unsafe_fix(
         text + " (unsafe outside a `with` statement: the new one is no decorator)", *edits)
     return Rewrite(fix, replacement=f"{replacement}({value})")
+
+
+def _stacked_device_put(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    from jaxlint.catalogue.floors import FLOORS
+
+    floor = FLOORS["stacked-device-put"]
+    if not rule.min_version_at_least(floor.since):
+        return Rewrite(problem=f"{floor.what} needs JAX {floor.since}")
+    call = _call_of(rule, node)
+    values = _plain_arguments(call, 2) if call is not None else None
+    name = entry.name.rpartition(".")[2]
+    if values is None:
+        return Rewrite(problem=f"only a call `{name}(x, devices)` with two positional arguments is rewritten")
+    if _has_comment(rule, call):
+        return Rewrite(problem="the call holds a comment")
+    if rule.qualified_name(node.value) != "jax":
+        return Rewrite(problem="only a call spelled from the `jax` module is rewritten")
+    jax_ = rule.code_for(node.value).strip()
+    x, devices = (rule.code_for(value).strip() for value in values)
+    if name == "device_put_replicated":
+        if not isinstance(values[1], (cst.Name, cst.Attribute)):
+            return Rewrite(problem="`devices` is used twice by the rewrite: only a name is rewritten")
+        stacked = f"{jax_}.numpy.stack([{x}] * len({devices}))"
+    else:
+        stacked = f"{jax_}.numpy.stack({_pasted(rule, values[0], call.args[0])})"
+    text = (f"{jax_}.device_put({stacked}, {jax_}.sharding.NamedSharding({jax_}.sharding.Mesh({devices}, "
+            f"(\"x\",)), {jax_}.sharding.PartitionSpec(\"x\")))")
+    return Rewrite(unsafe_fix("Stack the values and place them with a `NamedSharding` over the devices (unsafe: a "
+                              "`NamedSharding` where a `PmapSharding` was, whose shards keep the leading axis; a "
+                              "pytree of shards does not stack)",
+                              Replace(call, text), probe=call),
+                   replacement="jax.device_put(jnp.stack(...), NamedSharding(Mesh(devices, ('x',)), P('x')))")
 
 
 def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
