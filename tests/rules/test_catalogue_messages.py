@@ -148,3 +148,27 @@ def test_full_output_adds_the_details_that_text_output_leaves_out(tmp_path):
     assert headline_line in short and headline_line in full
     assert "= note:" not in short and "tie_in(x, y)" not in short
     assert "  = note: a no-op since JAX 0.2.0: `tie_in(x, y)` is `y`. Not fixed automatically: only a call" in full
+
+
+# Findings that had no fix and no word on what to do (the dev corpus, 2026-12-05: 62 `pl.load`, 26 `safe_map`, ...);
+# each now says what the code should do instead, in the one-line message.
+ADVISED = {
+    "jax.experimental.pallas.load": "`ref[idx]`",
+    "jax.experimental.pallas.store": "`ref[idx] = value`",
+    "jax.util": "copy the few you use",
+    "jax.util.safe_map": "`list(map(f, *xs))`",
+    "jax.util.safe_zip": "`list(zip(*xs, strict=True))`",
+    "jax.util.unzip2": "`tuple(zip(*pairs))`",
+    "jax.sharding.PositionalSharding": "`NamedSharding(Mesh(devices, ('x',)), P('x', None))`",
+    "jax.core.axis_frame": "`jax.lax.axis_size(name)`",
+    "jax.experimental.compilation_cache.compilation_cache.initialize_cache": '"jax_compilation_cache_dir"',
+    "jax.canonicalize_dtype": "`jax.dtypes.canonicalize_dtype`",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVISED))
+def test_a_removed_name_without_a_successor_says_what_to_do_instead(name):
+    entries = [e for e in ENTRIES if e.name == name]
+    assert entries
+    for entry in entries:  # the symbol and, for a module, its import's row
+        assert ADVISED[name] in headline(CAT, entry, NEWEST, NEWEST), entry.kind

@@ -18,7 +18,7 @@ def _settings(min_version: str) -> Settings:
                     explicit_min_version=Version(min_version), min_version_source="test")
 
 
-def _fixed(source: str, min_version: str = "0.4.0", unsafe: bool = True) -> str:
+def _fixed(source: str, min_version: str = "0.4.1", unsafe: bool = True) -> str:
     return fix_source(source, "m.py", _settings(min_version), unsafe=unsafe, rules=[RemovedSymbol]).source
 
 
@@ -49,12 +49,12 @@ def test_an_alias_of_jax_spells_the_recipe():
     "import jax\nput = jax.device_put_sharded\n",
 ])
 def test_other_shapes_are_reported_without_a_fix(source):
-    [diagnostic] = lint_source(source, "m.py", _settings("0.4.0"), rules=[RemovedSymbol]).diagnostics
+    [diagnostic] = lint_source(source, "m.py", _settings("0.4.1"), rules=[RemovedSymbol]).diagnostics
     assert diagnostic.fix is None
     assert _fixed(source) == source
 
 
-def test_below_0_4_0_the_fix_is_withheld():
+def test_below_0_4_1_the_fix_is_withheld():
     source = "import jax\ny = jax.device_put_sharded(xs, d)\n"
-    [diagnostic] = lint_source(source, "m.py", _settings("0.3.25"), rules=[RemovedSymbol]).diagnostics
-    assert diagnostic.fix is None and "needs JAX 0.4.0" in (diagnostic.detail or "")
+    [diagnostic] = lint_source(source, "m.py", _settings("0.4.0"), rules=[RemovedSymbol]).diagnostics
+    assert diagnostic.fix is None and "needs JAX 0.4.1" in (diagnostic.detail or "")

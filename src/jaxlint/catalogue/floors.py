@@ -77,8 +77,8 @@ FLOORS: dict[str, Floor] = {floor_key: floor for floor_key, floor in (
         "`jax.set_mesh`", "0.7.2", "read in the wheels: `jax.set_mesh` is public from 0.7.2",
         "import jax\nassert callable(jax.set_mesh)\n")),
     ("stacked-device-put", Floor(
-        "`jax.device_put(x, jax.sharding.NamedSharding(jax.sharding.Mesh(devices, ...), ...))`", "0.4.0",
-        "read in the jax 0.4.0 sdist: jax/__init__.py binds `numpy` and `sharding`; jax/sharding.py exports "
+        "`jax.device_put(x, jax.sharding.NamedSharding(jax.sharding.Mesh(devices, ...), ...))`", "0.4.1",
+        "read in the jax 0.4.1 sdist (the first 0.4 release in the catalogue's list): jax/__init__.py binds `numpy` and `sharding`; jax/sharding.py exports "
         "`NamedSharding`, `PartitionSpec` and `Mesh`, whose `__init__` takes `Union[np.ndarray, Sequence[Device]]` "
         "(`devices = np.array(devices)`); `device_put(x, device: Union[None, Device, Sharding, Any])`",
         "import jax\nd = jax.devices()[:1]\nx = jax.device_put(jax.numpy.stack([jax.numpy.ones(2)]), "
