@@ -133,3 +133,38 @@ def test_the_stacked_device_put_places_the_same_values_on_the_same_devices():
     assert old.count("[(0, ") == 2 and "(4, 3)" in old  # four devices, one shard (a row) on each
     assert _on_four_cpus(old_jax_python("0.4.20", "3.12"), fixed) == old
     assert _on_four_cpus(jax_python("0.12.0.1"), fixed) == old
+
+
+PALLAS_BEFORE = """import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import pallas as pl
+def kernel(x_ref, o_ref):
+    top = pl.load(x_ref, (pl.dslice(0, 4), slice(None)))
+    pl.store(o_ref, (pl.dslice(0, 4),), top * 2)
+    pl.store(o_ref, (pl.dslice(4, 4), slice(None)), pl.load(x_ref, (pl.dslice(4, 4),)) + 1)
+x = jnp.arange(16.0).reshape(8, 2)
+with jax.disable_jit():  # interpret mode on the CPU of JAX 0.4.20 runs only outside jit
+    out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 2), jnp.float32), interpret=True)(x)
+print(np.asarray(out).tolist())
+"""
+
+
+def test_pallas_load_and_store_become_ref_indexing_with_the_same_values():
+    """The old calls on 0.4.20; the indexing at the fix's floor (0.4.24: refs take `pl.ds` there) and the newest."""
+    settings = Settings(select=("JAX101",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.4.24"), min_version_source="test")
+    fixed = fix_source(PALLAS_BEFORE, "module.py", settings, unsafe=True, rules=[RemovedSymbol]).source
+    assert "pl.load" not in fixed and "pl.store" not in fixed
+    assert "o_ref[(pl.dslice(0, 4),)] = top * 2" in fixed
+    old_python = old_jax_python("0.4.20", "3.12")
+    old = subprocess.run([str(old_python), "-W", "ignore", "-c", PALLAS_BEFORE], capture_output=True, text=True,
+                         timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert old.returncode == 0, old.stderr[-2000:]
+    expected = [[0.0, 2.0], [4.0, 6.0], [8.0, 10.0], [12.0, 14.0], [9.0, 10.0], [11.0, 12.0], [13.0, 14.0],
+                [15.0, 16.0]]
+    assert old.stdout == f"{expected}\n"
+    new = subprocess.run([str(old_jax_python("0.4.24", "3.12")), "-W", "ignore", "-c", fixed], capture_output=True,
+                         text=True, timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert (new.returncode, new.stdout) == (0, old.stdout), new.stderr[-2000:]
+    assert run_on_jax("0.12.0.1", fixed) == old.stdout

@@ -84,6 +84,16 @@ FLOORS: dict[str, Floor] = {floor_key: floor for floor_key, floor in (
         "import jax\nd = jax.devices()[:1]\nx = jax.device_put(jax.numpy.stack([jax.numpy.ones(2)]), "
         "jax.sharding.NamedSharding(jax.sharding.Mesh(d, ('x',)), jax.sharding.PartitionSpec('x')))\n"
         "assert x.shape == (1, 2)\n")),
+    ("pallas-ref-index", Floor(
+        "indexing a Pallas ref with `pl.ds` slices (`ref[idx]`, `ref[idx] = value`)", "0.4.24",
+        "read in the wheels: jax 0.4.24 adds jax/_src/state/indexing.py, whose `NDIndexer` the ref's `__getitem__` "
+        "uses, and pallas' `ds`/`dslice` come from it; 0.4.16-0.4.23 refs take only integers and slices "
+        "(0.4.20 raises on `x_ref[pl.dslice(0, 4)]`, executed here) while `pl.load` took `pl.dslice`. JAX's "
+        "deprecation message: \"pl.load is deprecated, use ``ref[idx]``\"",
+        "import jax, jax.numpy as jnp\nfrom jax.experimental import pallas as pl\n"
+        "def kernel(x_ref, o_ref):\n    o_ref[...] = x_ref[...] + 1\n"
+        "with jax.disable_jit():\n    out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), "
+        "jnp.float32), interpret=True)(jnp.zeros(8, jnp.float32))\nassert float(out[0]) == 1.0\n")),
     ("jax.sharding.Mesh", Floor(
         "`jax.sharding.Mesh`", "0.4.1",
         "changelog 0.4.1: \"`PartitionSpec` and `Mesh` are now out of experimental. The new API endpoints are "

@@ -26,6 +26,10 @@
   ``NamedSharding`` where a ``PmapSharding`` was (each device's shard keeps the leading axis: ``(1, 2)``, not
   ``(2,)``), and a pytree of shards (which the old functions took) does not stack.
 
+- ``fix = "ref-index"``: Pallas' ``pl.load(ref, idx)`` -> ``ref[idx]`` and, as a statement, ``pl.store(ref, idx,
+  value)`` -> ``ref[idx] = value``, as JAX's message says ("use ``ref[idx]``"). Unsafe: indexing lowers through
+  the state primitives, not ``load_p``/``swap_p``; only calls without ``mask=`` and the other keywords.
+
 Besides, ``from jax.config import config`` -> ``from jax import config`` (``from_import_survives``): the module
 is gone, the object it exported is still ``jax.config``.
 """
@@ -45,7 +49,7 @@ DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
 KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type",
-                   "x64-switch", "stacked-device-put"})
+                   "x64-switch", "stacked-device-put", "ref-index"})
 # ``x64-switch``: the value each old context manager set, when called with no argument.
 X64_DEFAULT = {"enable_x64": "True", "disable_x64": "False"}
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
@@ -98,6 +102,8 @@ def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
         return _x64_switch(rule, node, entry)
     if kind == "stacked-device-put":
         return _stacked_device_put(rule, node, entry)
+    if kind == "ref-index":
+        return _ref_index(rule, node, entry)
     return None
 
 
@@ -262,6 +268,38 @@ def _stacked_device_put(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrit
                               "pytree of shards does not stack)",
                               Replace(call, text), probe=call),
                    replacement="jax.device_put(jnp.stack(...), NamedSharding(Mesh(devices, ('x',)), P('x')))")
+
+
+def _ref_index(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    from jaxlint.catalogue.floors import FLOORS
+
+    floor = FLOORS["pallas-ref-index"]
+    if not rule.min_version_at_least(floor.since):
+        return Rewrite(problem=f"{floor.what} needs JAX {floor.since}")
+    store = entry.name.endswith(".store")
+    call = _call_of(rule, node)
+    values = _plain_arguments(call, 3 if store else 2) if call is not None else None
+    if values is None:
+        shape = "store(ref, idx, value)" if store else "load(ref, idx)"
+        return Rewrite(problem=f"only `{shape}` with positional arguments and no `mask=` is rewritten")
+    if _has_comment(rule, call):
+        return Rewrite(problem="the call holds a comment")
+    ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
+    if store and not (len(ancestors) >= 3 and isinstance(ancestors[-3], cst.Expr)):
+        return Rewrite(problem="only a `store` that is a statement of its own is rewritten")
+    ref, index = values[0], values[1]
+    index_code = rule.code_for(index).strip()
+    if isinstance(index, cst.Tuple) and index.lpar and len(index.elements) > 1:
+        index_code = index_code[1:-1].strip()  # ``ref[(a, b)]`` is ``ref[a, b]``; ``(a,)`` keeps its parentheses
+    indexed = f"{_pasted(rule, ref)}[{index_code}]"
+    if store:
+        text = f"{indexed} = {rule.code_for(values[2]).strip()}"
+        shown = "ref[idx] = value"
+    else:
+        text, shown = indexed, "ref[idx]"
+    return Rewrite(unsafe_fix(f"Use `{shown}` (unsafe: indexing lowers through the state primitives, not "
+                              f"`{'swap_p' if store else 'load_p'}`)", Replace(call, text),
+                              probe=None if store else call), replacement=shown)
 
 
 def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
