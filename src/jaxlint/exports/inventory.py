@@ -41,6 +41,20 @@ class Inventory:
         return not self.unreadable and all(r.ok for r in self.reports)
 
 
+def distinct_inputs(paths: Iterable[Path]) -> list[Path]:
+    """The paths as given, less those already covered: a path named twice, or a file or folder inside another
+    folder given (``migrate models/ models/m.bin`` is one input, whose artifacts are each written once)."""
+    given = list(paths)
+    real = [Path(os.path.realpath(path)) for path in given]
+    kept = []
+    for i, (path, where) in enumerate(zip(given, real)):
+        covered = any(where == other and j < i or where != other and other.is_dir() and where.is_relative_to(other)
+                      for j, other in enumerate(real) if j != i)
+        if not covered:
+            kept.append(path)
+    return kept
+
+
 def walk(paths: Iterable[Path], unreadable: list[tuple[Path, str]] | None = None) -> Iterator[tuple[Path, bool]]:
     """Yield (file, named_explicitly) in a stable order; symlinked directories are not followed (loops).
 
