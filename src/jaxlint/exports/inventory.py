@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artifact
+from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, read_artifact
 from jaxlint.exports.recognize import SNIFF_BYTES, has_artifact_suffix, looks_like_exported, \
     looks_like_truncated_exported
 from jaxlint.exports.verdict import LOADS, UNKNOWN, Verdict, predict
@@ -92,11 +92,10 @@ def inspect_file(path: Path, target: Version, *, explicit: bool) -> ArtifactRepo
             if explicit or has_artifact_suffix(path.name) or looks_like_truncated_exported(prefix, size):
                 return ArtifactReport(path, Verdict(UNKNOWN, _not_an_artifact(prefix, size)))
             return None
-        data = prefix + handle.read()
-    try:
-        header = decode_artifact(data)
-    except CorruptArtifact as err:
-        return ArtifactReport(path, Verdict(UNKNOWN, f"{err}."))
+        try:
+            header = read_artifact(handle)  # never the whole file in memory: artifacts of gigabytes exist
+        except CorruptArtifact as err:
+            return ArtifactReport(path, Verdict(UNKNOWN, f"{err}."))
     return ArtifactReport(path, predict(header, target), header)
 
 

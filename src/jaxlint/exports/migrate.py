@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artifact
+from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, read_artifact
 from jaxlint.exports.inventory import ArtifactReport, Inventory
 from jaxlint.exports.jaxrun import WorkerError, run_worker, worker_env
 from jaxlint.exports.verdict import LOADS, predict
@@ -154,7 +154,8 @@ def _migrate(report: ArtifactReport, dst: Path, options: MigrationOptions) -> di
             raise MigrationFailed(f"JAX {rewritten['jax_version']} (baseline) could not re-serialize it: "
                                   f"{rewritten['error']}")
         try:
-            new_header = decode_artifact(candidate.read_bytes())
+            with candidate.open("rb") as handle:
+                new_header = read_artifact(handle)
         except CorruptArtifact as err:
             raise MigrationFailed(f"the re-serialized artifact does not decode: {err}") from err
         after = predict(new_header, options.target)
