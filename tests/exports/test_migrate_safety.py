@@ -15,7 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import REPO, artifact
+from jaxlint.exports import migrate as migrate_module
 from jaxlint.exports.cli import exports_command
+from jaxlint.verify.signals import Interrupted
 from tests.support import fake_jax_python
 
 OLD, MODERN, USERS_OWN = artifact("0.8.1", "simple"), artifact("0.12.0.1", "simple"), artifact("0.12.0.1", "poly")
@@ -128,3 +130,15 @@ def test_a_signal_ends_the_jax_processes_removes_the_scratch_and_keeps_the_progr
     assert f"interrupted by {signal.Signals(signum).name}" in stderr and "Traceback" not in stderr
     assert list(scratch.iterdir()) == []
     assert not _alive(worker) and not _alive(grandchild)
+
+
+def test_an_interrupted_copy_leaves_no_partial_artifact_in_out(tmp_path, models, pythons, monkeypatch):
+    def copy_half_then_stop(source, dst):
+        dst.write_bytes(source.read_bytes()[:100])
+        raise Interrupted(signal.SIGTERM)
+
+    monkeypatch.setattr(migrate_module.shutil, "copyfile", copy_half_then_stop)
+    out = tmp_path / "out"
+    result = migrate(models, "--out", out, *pythons)
+    assert result.exit_code == 143 and "interrupted by SIGTERM" in result.stderr
+    assert not out.exists() or list(out.iterdir()) == []

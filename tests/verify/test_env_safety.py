@@ -229,3 +229,23 @@ def test_a_baseline_env_that_lost_a_package_is_rebuilt_with_a_message(tmp_path, 
                        "installed); rebuilding it")
     assert seen[1] == f"baseline env (JAX 0.4.30): building {env} with uv"
     assert sum(c[1] == "venv" for c in _calls(log)) == 1
+
+
+def test_a_linked_environment_is_reused_and_never_removed_through_the_link(tmp_path, monkeypatch):
+    from jaxlint.exports.envs import EnvError, python_for_jax
+
+    root, log = tmp_path / "envs", tmp_path / "calls.jsonl"
+    monkeypatch.setenv("JAXLINT_ENV_DIR", str(root))
+    monkeypatch.setenv("FAKE_INSTALLER_LOG", str(log))
+    monkeypatch.setenv(ENV_VAR, str(make(tmp_path / "bin", "uv", "uv")))
+    mine = _owned(tmp_path / "elsewhere", "jax-0.10.2", "0.10.2", complete=True)  # the user's, linked in
+    site = mine / "lib" / "site-packages"
+    _stub_site(site, {"jax": "0.10.2", "jaxlib": "0.10.2", "flatbuffers": "25.2.10", "numpy": "2.3.1"})
+    _python_over(site, mine / "bin" / "python")
+    root.mkdir()
+    (root / "jax-0.10.2").symlink_to(mine, target_is_directory=True)
+    assert python_for_jax(Version("0.10.2"), log=lambda line: None) == root / "jax-0.10.2" / "bin" / "python"
+    _remove_package(site, "numpy")
+    with pytest.raises(EnvError, match="is a symbolic link to an environment that needs rebuilding"):
+        python_for_jax(Version("0.10.2"), log=lambda line: None)
+    assert (mine / "lib" / "site-packages" / "jax").is_dir() and _calls(log) == []

@@ -164,7 +164,7 @@ def _migrate(report: ArtifactReport, dst: Path, options: MigrationOptions) -> di
                                   f"({after.kind}: {after.reason})")
         verification = _verify(report.path, candidate, scratch, mesh, options, devices, platforms)
         dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(candidate, dst)
+        _copy_into_place(candidate, dst)
     record = {
         "status": "migrated",
         "source": _file_facts(report.path, header),
@@ -261,6 +261,17 @@ def _sha256(path: Path) -> tuple[str, int]:
             digest.update(chunk)
             size += len(chunk)
     return digest.hexdigest(), size
+
+
+def _copy_into_place(source: Path, dst: Path) -> None:
+    """Never a partly written artifact in --out (a copy of gigabytes interrupted by Ctrl-C): copied beside it under
+    a hidden name, then renamed."""
+    partial = dst.with_name(f".{dst.name}.jaxlint-partial")
+    try:
+        shutil.copyfile(source, partial)
+        os.replace(partial, dst)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _remove(*paths: Path) -> None:

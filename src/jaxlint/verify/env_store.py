@@ -48,8 +48,9 @@ def owner(folder: Path) -> dict | None:
 
 
 def is_ours(folder: Path) -> bool:
-    """Whether jaxlint built ``folder`` (its marker, or an older release's ``.complete``, matches its name)."""
-    if folder.is_symlink() or not folder.is_dir():
+    """Whether jaxlint built ``folder`` (its marker, or an older release's ``.complete``, matches its name). A
+    symbolic link to such a folder is one too (reused; never removed: see ``start_afresh`` and ``jaxlint envs``)."""
+    if not folder.is_dir():
         return False
     if owner(folder) is not None:
         return True

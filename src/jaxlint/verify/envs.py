@@ -249,7 +249,10 @@ def _build_baseline(version: str, target_python: str, platform: str | None, requ
 def start_afresh(path: Path, spec: dict) -> None:
     """An empty ``path`` marked as jaxlint's (an interrupted earlier build of it removed); a folder there that
     jaxlint did not build is never removed: refused."""
-    if path.is_symlink() or path.exists():
+    if path.is_symlink():  # an environment of the user's, linked in: theirs to replace
+        raise RuntimeError(f"{path} is a symbolic link to an environment that needs rebuilding: remove the link, or "
+                           "rebuild what it points to")
+    if path.exists():
         if not is_ours(path):
             raise RuntimeError(f"{path} exists but is not an environment jaxlint built (it has no marker naming "
                                "it): move it away, or set JAXLINT_ENV_DIR to a folder of jaxlint's own")
