@@ -249,3 +249,21 @@ def test_a_linked_environment_is_reused_and_never_removed_through_the_link(tmp_p
     with pytest.raises(EnvError, match="is a symbolic link to an environment that needs rebuilding"):
         python_for_jax(Version("0.10.2"), log=lambda line: None)
     assert (mine / "lib" / "site-packages" / "jax").is_dir() and _calls(log) == []
+
+
+def test_prune_skips_a_build_that_ended_between_listing_and_removing(shared, monkeypatch):
+    from contextlib import contextmanager
+
+    from jaxlint.ui import envs as ui_envs
+
+    building = _owned(shared, "jax-0.10.2", "0.10.2", complete=False)
+
+    @contextmanager
+    def build_ends_first(folder):
+        (folder / ".complete").write_text("0.10.2")  # the build finished and let go of its lock just now
+        yield True
+
+    monkeypatch.setattr(ui_envs, "unless_building", build_ends_first)
+    result = CliRunner().invoke(main, ["envs", "prune", "--incomplete"])
+    assert "skipped jax-0.10.2: a jaxlint run changed it meanwhile" in result.output
+    assert (building / ".complete").is_file()

@@ -152,6 +152,9 @@ def prune_command(names, remove_all, incomplete, older_than, dry_run) -> None:
             if not free:
                 click.echo(f"skipped {env.name}: another jaxlint run is building it")
                 continue
+            if not is_ours(Path(env.path)) or (Path(env.path) / MARKER).is_file() != env.complete:
+                click.echo(f"skipped {env.name}: a jaxlint run changed it meanwhile")  # a build that just ended
+                continue
             click.echo(f"{'would remove' if dry_run else 'removed'} {env.name} ({human(env.size_bytes)})")
             if not dry_run:
                 shutil.rmtree(env.path, ignore_errors=True)
