@@ -58,3 +58,13 @@ def test_strings_cut_by_a_piece_boundary_are_found_as_in_the_whole_module(monkey
     data = bytes(module)
     found = header_module._scan_module(lambda at, size: data[at:at + size], 0, len(data))
     assert found == ("1.12.3", {"custom_call_v2": "0.11.0"})
+
+
+def test_a_file_system_that_cannot_map_files_is_read_whole(tmp_path, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError(19, "No such device")
+
+    monkeypatch.setattr(header_module.mmap, "mmap", refuse)
+    source = artifact("0.8.1", "sharded2")
+    (report,) = build_inventory([source], Version("0.12.0.1")).reports
+    assert report.header == decode_artifact(source.read_bytes())

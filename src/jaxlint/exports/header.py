@@ -101,7 +101,12 @@ def read_artifact(handle: BinaryIO) -> ArtifactHeader:
     descriptor = handle.fileno()
     if os.fstat(descriptor).st_size == 0:
         raise CorruptArtifact("truncated artifact: the file is empty")
-    with mmap.mmap(descriptor, 0, access=mmap.ACCESS_READ) as mapped:
+    try:
+        mapped = mmap.mmap(descriptor, 0, access=mmap.ACCESS_READ)
+    except OSError:  # a file system that cannot map files: read whole
+        handle.seek(0)
+        return decode_artifact(handle.read())
+    with mapped:
         return _decode_checked(mapped, lambda at, size: os.pread(descriptor, size, at))
 
 
