@@ -70,6 +70,8 @@ def test_prune_removes_only_what_jaxlint_built(shared):
     listed = json.loads(runner.invoke(main, ["envs", "--output-format", "json"]).output)
     assert [env["name"] for env in listed["environments"]] == ["jax-0.10.2", "jax-0.11.0",
                                                                "jax-0.4.30-cpu-py312-abcdef0123"]
+    text = runner.invoke(main, ["envs"]).output
+    assert text.endswith(f"3 environment(s) in {shared}\nnot built by jaxlint, not listed: {', '.join(USERS)}\n")
     incomplete = runner.invoke(main, ["envs", "prune", "--incomplete"])
     assert incomplete.exit_code == 0, incomplete.output
     assert "removed jax-0.4.30-cpu-py312-abcdef0123" in incomplete.output

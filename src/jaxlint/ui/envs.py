@@ -123,12 +123,16 @@ def envs_command(ctx: click.Context, output_format: str) -> None:
         click.echo(f"{human(env.size_bytes):>9}  {state:10}  JAX {env.jax or '?':10} Python {env.python or '?':8} "
                    f"{env.name}")
     click.echo(f"{human(sum(e.size_bytes for e in envs))} in {len(envs)} environment(s) in {root}")
+    foreign = foreign_folders(root)
+    if foreign:
+        click.echo(f"not built by jaxlint, not listed: {', '.join(foreign)}")
 
 
 @envs_command.command("prune")
 @click.argument("names", nargs=-1)
 @click.option("--all", "remove_all", is_flag=True, help="Remove every environment.")
-@click.option("--incomplete", is_flag=True, help="Remove the builds that were interrupted (no .complete marker).")
+@click.option("--incomplete", is_flag=True,
+              help="Remove the builds that were interrupted (no .complete marker; one being built is skipped).")
 @click.option("--older-than", type=click.IntRange(min=0), metavar="DAYS",
               help="Remove the environments built more than DAYS days ago.")
 @click.option("--dry-run", is_flag=True, help="Say what would be removed; remove nothing.")
