@@ -68,3 +68,9 @@ def test_a_file_system_that_cannot_map_files_is_read_whole(tmp_path, monkeypatch
     source = artifact("0.8.1", "sharded2")
     (report,) = build_inventory([source], Version("0.12.0.1")).reports
     assert report.header == decode_artifact(source.read_bytes())
+
+
+def test_a_module_shorter_than_the_magic_is_corrupt_even_when_the_bytes_after_it_spell_it():
+    data = bytes(4) + MLIR_BYTECODE_MAGIC  # a 2-byte module at 0, then bytes that would pass for the magic
+    with pytest.raises(header_module.CorruptArtifact, match="not MLIR bytecode"):
+        header_module._scan_module(lambda at, size: data[at:at + size], 2, 2)

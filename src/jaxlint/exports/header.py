@@ -155,7 +155,7 @@ def _decode(root: Table, read: Read) -> ArtifactHeader:
 def _scan_module(read: Read, at: int, size: int) -> tuple[str | None, dict[str, str]]:
     """(the StableHLO producer version, the NEW_VHLO_OPS found) of the module at ``at``, read piece by piece; the
     first producer string is the one a search of the whole module finds."""
-    if read(at, len(MLIR_BYTECODE_MAGIC)) != MLIR_BYTECODE_MAGIC:
+    if size < len(MLIR_BYTECODE_MAGIC) or read(at, len(MLIR_BYTECODE_MAGIC)) != MLIR_BYTECODE_MAGIC:
         raise CorruptArtifact("corrupt artifact: the embedded StableHLO module is not MLIR bytecode")
     producer, ops = None, set()
     for start in range(0, size, SCAN_CHUNK):
