@@ -11,13 +11,15 @@ from click.testing import CliRunner
 from jaxlint.ui.cli import main
 
 
-def _env(root, name, marker=None, python="3.12.1", size=100_000):
+def _env(root, name, marker=None, python="3.12.1", size=100_000, owner=None):
     folder = root / name
     (folder / "lib").mkdir(parents=True)
     (folder / "pyvenv.cfg").write_text(f"home = /usr/bin\nversion = {python}\n")
     (folder / "lib" / "blob").write_bytes(b"x" * size)
     if marker is not None:
         (folder / ".complete").write_text(marker)
+    if owner is not None:  # what a build writes first: jaxlint's marker naming the folder
+        (folder / ".jaxlint-env.json").write_text(json.dumps({"tool": "jaxlint", "env": name, **owner}))
     return folder
 
 
@@ -27,7 +29,7 @@ def store(tmp_path, monkeypatch):
     monkeypatch.setenv("JAXLINT_ENV_DIR", str(root))
     _env(root, "jax-0.10.2", "0.10.2")  # exports' marker: the bare version
     verify = _env(root, "jax-0.4.20-cpu-py312-0123456789", json.dumps({"jax": "0.4.20", "platform": "cpu"}))
-    _env(root, "jax-0.4.30-cpu-py312-abcdef0123", None, size=10_000)  # interrupted: no marker
+    _env(root, "jax-0.4.30-cpu-py312-abcdef0123", None, size=10_000, owner={"jax": "0.4.30"})  # interrupted
     (root / "not-an-env").mkdir()
     # uv links one file into several environments: counted once.
     os.link(verify / "lib" / "blob", root / "jax-0.10.2" / "lib" / "linked")
@@ -71,7 +73,8 @@ def test_prune_by_state_age_and_name_and_dry_run(store):
     assert bad.exit_code == 2 and "no such environment: jax-9.9" in bad.output
     assert runner.invoke(main, ["envs", "prune"]).exit_code == 2  # nothing chosen is a usage error
     assert runner.invoke(main, ["envs", "prune", "jax-0.4.20-cpu-py312-0123456789"]).exit_code == 0
-    assert [p.name for p in store.iterdir()] == ["not-an-env"]  # what is not ours stays
+    # What is not ours stays (beside the lock files, kept: see verify.env_store).
+    assert [p.name for p in store.iterdir() if not p.name.startswith(".")] == ["not-an-env"]
 
 
 def test_an_empty_or_missing_store(tmp_path, monkeypatch):

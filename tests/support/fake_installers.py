@@ -1,5 +1,6 @@
 """Stand-ins for uv, pip and a venv's python, to test how jaxlint builds environments without the network: each
-logs its command line (JSON, one a line, to ``$FAKE_INSTALLER_LOG``) and answers as the real tool does."""
+logs its command line (JSON, one a line, to ``$FAKE_INSTALLER_LOG``) and answers as the real tool does. With
+``$FAKE_INSTALL_GATE`` set, uv's install creates ``GATE.started`` and waits for ``GATE.open``."""
 from __future__ import annotations
 
 import sys
@@ -27,6 +28,11 @@ elif ROLE == "base-python" and args[:2] == ["-m", "venv"]:
     os.chmod(python, 0o755)
 elif ROLE == "uv" and args[:2] == ["pip", "install"]:
     print("Using Python 3.12.1 environment at: env", file=sys.stderr)
+    gate = os.environ.get("FAKE_INSTALL_GATE")
+    if gate:  # the test holds the install here until it creates GATE.open
+        open(gate + ".started", "a").close()
+        while not os.path.exists(gate + ".open"):
+            __import__("time").sleep(0.05)
     if "flax==9.9" in args:
         print("error: No solution found when resolving dependencies\n  cause: flax==9.9 needs jax>=0.8.1",
               file=sys.stderr)

@@ -44,15 +44,19 @@ def test_baseline_env_with_uv_streams_retries_relaxed_and_checks_with_uv(monkeyp
     calls = [c for c in _calls(log) if c[0] == "uv"]
     constraints = str(env / "jaxlint-constraints.txt")
     assert calls == [
-        ["uv", "venv", "--quiet", "--python", str(target), str(env)],
+        ["uv", "venv", "--quiet", "--allow-existing", "--python", str(target), str(env)],
         ["uv", "pip", "install", "--python", str(python), "-c", constraints, "jax==0.4.30", "jaxlib==0.4.30",
          "flax==9.9"],
         ["uv", "pip", "install", "--python", str(python), "-c", constraints, "jax==0.4.30", "jaxlib==0.4.30",
          "flax<=9.9"],
         ["uv", "pip", "freeze", "--exclude-editable", "--python", str(python)],
+        ["uv", "pip", "freeze", "--exclude-editable", "--python", str(python)],  # what a reuse will check
         ["uv", "pip", "check", "--python", str(python)],
     ]
     assert json.loads((env / MARKER).read_text())["installer"] == "uv"
+    assert json.loads((env / ".jaxlint-env.json").read_text()) == {
+        "tool": "jaxlint", "env": env.name, "jax": "0.4.30", "platform": "cpu", "builder": "verify",
+        "packages": {"flax": "9.8", "jax": "0.4.30", "jaxlib": "0.4.30"}}
 
 
 def test_exports_env_with_uv_shows_progress_and_duration(monkeypatch, tmp_path):
@@ -92,5 +96,6 @@ def test_exports_env_with_pip_shows_progress_and_duration(monkeypatch, tmp_path)
         "  pip | Successfully installed jax-0.10.2", f"built the JAX 0.10.2 environment in Ns with pip at {env}"]
     assert _calls(log) == [["python3.12", "-m", "venv", str(env)],
                            ["python", "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
-                            "jax==0.10.2", "flatbuffers", "numpy"]]
+                            "jax==0.10.2", "flatbuffers", "numpy"],
+                           ["python", "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"]]
     assert python == env / "bin" / "python"

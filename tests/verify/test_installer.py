@@ -73,8 +73,8 @@ def test_command_lines():
     python = env / "bin" / "python"
     pip, uv = Installer(), Installer("/opt/uv")
     assert pip.create_venv("/usr/bin/python3.12", env) == ["/usr/bin/python3.12", "-m", "venv", str(env)]
-    assert uv.create_venv("/usr/bin/python3.12", env) == ["/opt/uv", "venv", "--quiet", "--python",
-                                                          "/usr/bin/python3.12", str(env)]
+    assert uv.create_venv("/usr/bin/python3.12", env) == ["/opt/uv", "venv", "--quiet", "--allow-existing",
+                                                          "--python", "/usr/bin/python3.12", str(env)]
     assert pip.install(python, ["-c", "c.txt", "jax==0.4.30"]) == [
         str(python), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", "-c", "c.txt",
         "jax==0.4.30"]

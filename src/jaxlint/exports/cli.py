@@ -12,7 +12,7 @@ import click
 
 from jaxlint.exports.checkload import check_load
 from jaxlint.exports.envs import EnvError, _base_python, env_dir, python_for_jax
-from jaxlint.exports.inventory import build_inventory
+from jaxlint.exports.inventory import build_inventory, distinct_inputs
 from jaxlint.exports.jaxrun import WorkerError
 from jaxlint.exports.validate import InvalidArgument, check_import_names, check_published, probe, same_version_note
 from jaxlint.exports.report import render_csv, render_json, render_text, summary
@@ -113,7 +113,7 @@ def exports_command() -> None:
       jaxlint exports [inspect] PATHS... [--target-version V] [--output-format text|json|csv]
                                [--check-load [--target-python PATH]]
       jaxlint exports migrate PATHS... --out DIR [--baseline-jax V | --baseline-python PATH]
-                               [--target-version V] [--target-python PATH] [--mesh x=2]
+                               [--target-version V] [--target-python PATH] [--mesh x=2] [--force]
 
     Files are recognised by their content, whatever their name. Each artifact gets a verdict for the target:
     loads, loads-with-flag (only with jax_export_deserialize_expired_versions: a crutch), cannot-load, or
@@ -146,7 +146,7 @@ def inspect_command(paths: tuple[Path, ...], target_version: Version | None, out
     target = check_target(target_version, target_python, imports) if check_load_ else \
         (target_version or NEWEST_KNOWN)
     python = target_python_for(target, target_python, imports) if check_load_ else None
-    inventory = build_inventory(paths, target)
+    inventory = build_inventory(distinct_inputs(paths), target)
     disagreements = []
     if python is not None:
         try:
@@ -219,16 +219,36 @@ def _dims(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -
 @click.option("--import", "imports", multiple=True, metavar="MODULE",
               help="Import MODULE (repeatable; found from the current directory too) in the JAX that loads the "
                    "artifacts, before loading: for artifacts with user-defined effects or pytree nodes.")
+@click.option("--force", is_flag=True,
+              help="Overwrite files already in --out (an earlier run's outputs); without it, migrate refuses to "
+                   "start when one of its outputs exists.")
 def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_version, target_python, mesh, dims,
-                    rtol, atol, imports) -> None:
+                    rtol, atol, imports, force) -> None:
     """Re-serialize the artifacts under PATHS that the target refuses, verified by running old and new.
 
     Each at-risk artifact is loaded in the baseline JAX (with the expired-versions flag only where needed),
     serialized again, and called in the baseline (old file) and in the target (new file) on the same
     deterministic inputs; only when the outputs agree is the new file written under --out, beside a
-    NAME.migration.json record (source hash, writers, changes, inputs and outputs compared).
+    NAME.migration.json record (source hash, writers, changes, inputs and outputs compared). A file already in
+    --out is never overwritten without --force. Ctrl-C or SIGTERM ends the JAX processes, removes the scratch
+    folder and exits 130 or 143.
     """
-    from jaxlint.exports.migrate import MigrationOptions, migrate_inventory
+    from jaxlint.verify.signals import Interrupted, signals_interrupt
+
+    try:
+        with signals_interrupt():
+            code = _migrate(paths, out_dir, baseline_jax, baseline_python, target_version, target_python, mesh, dims,
+                            rtol, atol, imports, force)
+    except Interrupted as stop:
+        _echo_err(f"jaxlint exports migrate: interrupted by {stop}: the JAX processes were ended and the scratch "
+                  "folder removed; the artifacts listed above were done")
+        code = stop.exit_code
+    sys.exit(code)
+
+
+def _migrate(paths, out_dir, baseline_jax, baseline_python, target_version, target_python, mesh, dims, rtol, atol,
+             imports, force) -> int:
+    from jaxlint.exports.migrate import MigrationOptions, migrate_inventory, outputs_in_the_way
 
     if baseline_jax is not None and baseline_python is not None:
         raise click.UsageError("give --baseline-jax or --baseline-python, not both")
@@ -248,7 +268,13 @@ def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_versio
     note = same_version_note(baseline_version, target)
     if note:
         _echo_err(note)
+    paths = distinct_inputs(paths)
     inventory = build_inventory(paths, target)
+    in_the_way = outputs_in_the_way(inventory, list(paths), out_abs)
+    if in_the_way and not force:
+        raise InvalidArgument(f"--out {out_dir} already holds {_count(len(in_the_way), 'file')} that migrating would "
+                              "overwrite (nothing was written; pass --force to overwrite them):\n"
+                              + "\n".join(f"  {path}" for path in in_the_way))
     at_risk = [r for r in inventory.reports if r.verdict.kind != "loads"]
     if at_risk and baseline_python is None:
         _check_buildable(baseline_version, "--baseline-jax")
@@ -259,16 +285,9 @@ def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_versio
         baseline = baseline_python  # nothing to migrate: do not build an environment for nothing
     options = MigrationOptions(out_abs, baseline, python, target, mesh, dims, rtol, atol, tuple(imports))
     try:
-        outcomes = migrate_inventory(inventory, list(paths), options)
+        outcomes = migrate_inventory(inventory, list(paths), options, on_outcome=_echo_outcome)
     except WorkerError as err:
         raise click.ClickException(str(err)) from err
-    for outcome in outcomes:
-        if outcome.status == "migrated":
-            click.echo(f"migrated  {outcome.source}\n       -> {outcome.written}\n          {outcome.reason}")
-        elif outcome.status == "already-loads":
-            click.echo(f"ok        {outcome.source}: {outcome.reason}")
-        else:
-            click.echo(f"FAILED    {outcome.source}: {outcome.reason}")
     for path, why in inventory.unreadable:
         click.echo(f"UNREADABLE {path}: {why}")
     counts = {s: sum(o.status == s for o in outcomes) for s in ("migrated", "already-loads", "failed")}
@@ -276,7 +295,17 @@ def migrate_command(paths, out_dir, baseline_jax, baseline_python, target_versio
                f"({_count(len(outcomes), 'artifact')} among {_count(inventory.files_looked_at, 'file')}; "
                f"target JAX {target}"
                + (f", baseline {baseline}" if baseline else "") + ").")
-    sys.exit(0 if counts["failed"] == 0 and not inventory.unreadable else 1)
+    return 0 if counts["failed"] == 0 and not inventory.unreadable else 1
+
+
+def _echo_outcome(outcome) -> None:
+    """One artifact's outcome, as soon as it is known (click.echo flushes: a pipe sees it at once)."""
+    if outcome.status == "migrated":
+        click.echo(f"migrated  {outcome.source}\n       -> {outcome.written}\n          {outcome.reason}")
+    elif outcome.status == "already-loads":
+        click.echo(f"ok        {outcome.source}: {outcome.reason}")
+    else:
+        click.echo(f"FAILED    {outcome.source}: {outcome.reason}")
 
 
 def _count(number: int, noun: str) -> str:

@@ -84,9 +84,14 @@ class Table:
         return [struct.unpack_from(fmt, self.buf, first + i * size)[0] for i in range(length)]
 
     def bytes_(self, slot: int) -> bytes:
+        first, length = self.byte_span(slot)
+        return bytes(self.buf[first:first + length])
+
+    def byte_span(self, slot: int) -> tuple[int, int]:
+        """(position, length) of a byte vector field inside the buffer, checked; for one too large to copy."""
         first, length = self._vector(slot)
         _check_range(self.buf, first, length, f"byte vector of field {slot}")
-        return bytes(self.buf[first:first + length])
+        return first, length
 
     def strings(self, slot: int) -> list[str]:
         return [_string_at(self.buf, pos) for pos in self._element_targets(slot)]

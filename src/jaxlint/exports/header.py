@@ -6,8 +6,11 @@ in it, so no code from the file can run.
 """
 from __future__ import annotations
 
+import mmap
+import os
 import re
 from dataclasses import dataclass, field
+from typing import BinaryIO, Callable
 
 from jaxlint.exports.flatbuf import FlatbufferError, Table
 from jaxlint.exports.hlo_sharding import describe_hlo_sharding
@@ -79,10 +82,37 @@ class ArtifactHeader:
         return self.nr_devices or self.nr_devices_short
 
 
+# A module is read in pieces of this size: an artifact of gigabytes (large constants) never sits in memory whole.
+SCAN_CHUNK = 1 << 20
+_SCAN_OVERLAP = 64  # longer than any string searched for, so that one cut by a piece's end is whole in the next
+
+Read = Callable[[int, int], bytes]  # (position, size) -> the bytes there
+
+
 def decode_artifact(data: bytes) -> ArtifactHeader:
     """Decode every header field; raises CorruptArtifact with a precise message when the bytes do not add up."""
+    return _decode_checked(data, lambda at, size: bytes(data[at:at + size]))
+
+
+def read_artifact(handle: BinaryIO) -> ArtifactHeader:
+    """``decode_artifact`` of an open file, in memory flat in its size: the header's tables through ``mmap`` (only
+    the pages read are loaded), the embedded module (nearly all of a large artifact) scanned in ``SCAN_CHUNK``
+    reads."""
+    descriptor = handle.fileno()
+    if os.fstat(descriptor).st_size == 0:
+        raise CorruptArtifact("truncated artifact: the file is empty")
     try:
-        return _decode(Table.root(data))
+        mapped = mmap.mmap(descriptor, 0, access=mmap.ACCESS_READ)
+    except OSError:  # a file system that cannot map files: read whole
+        handle.seek(0)
+        return decode_artifact(handle.read())
+    with mapped:
+        return _decode_checked(mapped, lambda at, size: os.pread(descriptor, size, at))
+
+
+def _decode_checked(data, read: Read) -> ArtifactHeader:
+    try:
+        return _decode(Table.root(data), read)
     except CorruptArtifact:
         raise
     except FlatbufferError as err:
@@ -91,19 +121,17 @@ def decode_artifact(data: bytes) -> ArtifactHeader:
         raise CorruptArtifact(f"corrupt artifact: {err}") from err
 
 
-def _decode(root: Table) -> ArtifactHeader:
+def _decode(root: Table, read: Read) -> ArtifactHeader:
     try:
-        mlir = root.bytes_(MLIR_MODULE)
+        module_at, module_size = root.byte_span(MLIR_MODULE)
     except FlatbufferError as err:
         # The module is written first, so it sits at the end of the file: the usual victim of a cut-off copy.
         raise CorruptArtifact(f"truncated artifact: the embedded StableHLO module runs past the end of the "
                               f"{len(root.buf)}-byte file") from err
-    if not mlir.startswith(MLIR_BYTECODE_MAGIC):
-        raise CorruptArtifact("corrupt artifact: the embedded StableHLO module is not MLIR bytecode")
+    producer, new_ops = _scan_module(read, module_at, module_size)
     unique_avals = [_aval(t) for t in root.tables(UNIQUE_AVALS)]
     unique_meshes = [_mesh_axes(t) for t in root.tables(UNIQUE_ABSTRACT_MESHES)]
     unique_named = [_named_sharding(t, unique_meshes) for t in root.tables(UNIQUE_NAMED_SHARDINGS)]
-    producer = _STABLEHLO_PRODUCER.search(mlir)
     return ArtifactHeader(
         serialization_version=root.scalar(SERIALIZATION_VERSION, "u16"),
         function_name=root.string(FUNCTION_NAME),
@@ -116,12 +144,30 @@ def _decode(root: Table) -> ArtifactHeader:
         out_avals=_avals(root, OUT_AVALS_IDXS, OUT_AVALS, unique_avals),
         in_shardings=_shardings(root, IN_SHARDINGS_IDXS, IN_SHARDINGS, unique_named, unique_meshes),
         out_shardings=_shardings(root, OUT_SHARDINGS_IDXS, OUT_SHARDINGS, unique_named, unique_meshes),
-        mlir_size=len(mlir),
-        stablehlo_producer=producer.group(1).decode() if producer else None,
-        new_vhlo_ops={op.decode(): since for op, since in NEW_VHLO_OPS.items() if op in mlir},
+        mlir_size=module_size,
+        stablehlo_producer=producer,
+        new_vhlo_ops=new_ops,
         ordered_effects=[t.string(0) or "?" for t in root.tables(ORDERED_EFFECTS)],
         unordered_effects=[t.string(0) or "?" for t in root.tables(UNORDERED_EFFECTS)],
     )
+
+
+def _scan_module(read: Read, at: int, size: int) -> tuple[str | None, dict[str, str]]:
+    """(the StableHLO producer version, the NEW_VHLO_OPS found) of the module at ``at``, read piece by piece; the
+    first producer string is the one a search of the whole module finds."""
+    if size < len(MLIR_BYTECODE_MAGIC) or read(at, len(MLIR_BYTECODE_MAGIC)) != MLIR_BYTECODE_MAGIC:
+        raise CorruptArtifact("corrupt artifact: the embedded StableHLO module is not MLIR bytecode")
+    producer, ops = None, set()
+    for start in range(0, size, SCAN_CHUNK):
+        wanted = min(SCAN_CHUNK + _SCAN_OVERLAP, size - start)
+        piece = read(at + start, wanted)
+        if len(piece) != wanted:
+            raise CorruptArtifact("truncated artifact: the file got shorter while it was read")
+        found = _STABLEHLO_PRODUCER.search(piece) if producer is None else None
+        if found and found.start() < SCAN_CHUNK:  # one that starts in the overlap is the next piece's
+            producer = found.group(1).decode()
+        ops.update(op for op in NEW_VHLO_OPS if op in piece)
+    return producer, {op.decode(): since for op, since in NEW_VHLO_OPS.items() if op in ops}
 
 
 def _avals(root: Table, idx_slot: int, direct_slot: int, unique: list[str]) -> list[str]:

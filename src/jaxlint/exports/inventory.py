@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artifact
+from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, read_artifact
 from jaxlint.exports.recognize import SNIFF_BYTES, has_artifact_suffix, looks_like_exported, \
     looks_like_truncated_exported
 from jaxlint.exports.verdict import LOADS, UNKNOWN, Verdict, predict
@@ -39,6 +39,20 @@ class Inventory:
     @property
     def ok(self) -> bool:
         return not self.unreadable and all(r.ok for r in self.reports)
+
+
+def distinct_inputs(paths: Iterable[Path]) -> list[Path]:
+    """The paths as given, less those already covered: a path named twice, or a file or folder inside another
+    folder given (``migrate models/ models/m.bin`` is one input, whose artifacts are each written once)."""
+    given = list(paths)
+    real = [Path(os.path.realpath(path)) for path in given]
+    kept = []
+    for i, (path, where) in enumerate(zip(given, real)):
+        covered = any(where == other and j < i or where != other and other.is_dir() and where.is_relative_to(other)
+                      for j, other in enumerate(real) if j != i)
+        if not covered:
+            kept.append(path)
+    return kept
 
 
 def walk(paths: Iterable[Path], unreadable: list[tuple[Path, str]] | None = None) -> Iterator[tuple[Path, bool]]:
@@ -78,11 +92,10 @@ def inspect_file(path: Path, target: Version, *, explicit: bool) -> ArtifactRepo
             if explicit or has_artifact_suffix(path.name) or looks_like_truncated_exported(prefix, size):
                 return ArtifactReport(path, Verdict(UNKNOWN, _not_an_artifact(prefix, size)))
             return None
-        data = prefix + handle.read()
-    try:
-        header = decode_artifact(data)
-    except CorruptArtifact as err:
-        return ArtifactReport(path, Verdict(UNKNOWN, f"{err}."))
+        try:
+            header = read_artifact(handle)  # never the whole file in memory: artifacts of gigabytes exist
+        except CorruptArtifact as err:
+            return ArtifactReport(path, Verdict(UNKNOWN, f"{err}."))
     return ArtifactReport(path, predict(header, target), header)
 
 

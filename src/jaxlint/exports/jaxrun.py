@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from jaxlint.verify.run import end_process_group
+
 WORKERS = Path(__file__).with_name("workers")
 RESULT_PREFIX = "JAXLINT-RESULT "
 DEFAULT_TIMEOUT_S = 600
@@ -28,19 +30,27 @@ def worker_env(devices: int = 1, platforms: list[str] | None = None) -> dict[str
 
 def run_worker(python: Path | str, script: str, request: dict, *, env: dict[str, str] | None = None,
                timeout: float = DEFAULT_TIMEOUT_S) -> dict:
+    """The worker's result. It runs in a session of its own: a timeout, Ctrl-C or SIGTERM (``verify.signals``
+    raises) ends its whole process group, whatever it started included, before the exception goes on."""
     cmd = [str(python), str(WORKERS / script)]
     try:
-        proc = subprocess.run(cmd, input=json.dumps(request), capture_output=True, text=True,
-                              env=env if env is not None else worker_env(), timeout=timeout)
+        process = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env=env if env is not None else worker_env(), start_new_session=True)
     except FileNotFoundError as err:
         raise WorkerError(f"cannot run {python}: {err.strerror}") from err
+    try:
+        stdout, stderr = process.communicate(json.dumps(request), timeout=timeout)
     except subprocess.TimeoutExpired as err:
+        end_process_group(process)
         raise WorkerError(f"{script} in {python} did not finish within {timeout:.0f}s") from err
-    for line in reversed(proc.stdout.splitlines()):
+    except BaseException:
+        end_process_group(process)
+        raise
+    for line in reversed(stdout.splitlines()):
         if line.startswith(RESULT_PREFIX):
             return json.loads(line[len(RESULT_PREFIX):])
-    tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
-    raise WorkerError(f"{script} failed in {python} (exit {proc.returncode}): {tail or 'no output'}")
+    tail = "\n".join(stderr.strip().splitlines()[-5:])
+    raise WorkerError(f"{script} failed in {python} (exit {process.returncode}): {tail or 'no output'}")
 
 
 def jax_version_of(python: Path | str) -> str:

@@ -17,8 +17,9 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, decode_artifact
+from jaxlint.exports.header import ArtifactHeader, CorruptArtifact, read_artifact
 from jaxlint.exports.inventory import ArtifactReport, Inventory
 from jaxlint.exports.jaxrun import WorkerError, run_worker, worker_env
 from jaxlint.exports.verdict import LOADS, predict
@@ -54,7 +55,10 @@ class MigrationFailed(Exception):
     pass
 
 
-def migrate_inventory(inventory: Inventory, roots: list[Path], options: MigrationOptions) -> list[Outcome]:
+def migrate_inventory(inventory: Inventory, roots: list[Path], options: MigrationOptions,
+                      on_outcome: Callable[[Outcome], None] = lambda outcome: None) -> list[Outcome]:
+    """Each artifact's outcome, in the inventory's order; ``on_outcome`` hears of each as soon as it is known (a
+    migration takes minutes: the user sees the progress, and what was done before an interruption)."""
     inputs = {r.path.resolve() for r in inventory.reports}
     destinations = plan_destinations([r.path for r in inventory.reports], roots, options.out_dir)
     outcomes = []
@@ -62,12 +66,30 @@ def migrate_inventory(inventory: Inventory, roots: list[Path], options: Migratio
         dst, clash = destinations[report.path]
         if clash:
             # Never written, and no record either: it would be taken for the other input's.
-            outcomes.append(Outcome(report.path, "failed", f"not migrated: its output {dst} would also be the "
-                                    f"output of {', '.join(str(p) for p in clash)}; migrate them in separate runs "
-                                    "or name folders whose names differ"))
-            continue
-        outcomes.append(_migrate_or_explain(report, dst, inputs, options))
+            outcome = Outcome(report.path, "failed", f"not migrated: its output {dst} would also be the output of "
+                              f"{', '.join(str(p) for p in clash)}; migrate them in separate runs or name folders "
+                              "whose names differ")
+        else:
+            outcome = _migrate_or_explain(report, dst, inputs, options)
+        outcomes.append(outcome)
+        on_outcome(outcome)
     return outcomes
+
+
+def outputs_in_the_way(inventory: Inventory, roots: list[Path], out_dir: Path) -> list[Path]:
+    """The files already in ``out_dir`` that migrating ``inventory`` would write over or remove (the migrated
+    artifact and both records of each artifact that is not already loading), in a stable order."""
+    inputs = {r.path.resolve() for r in inventory.reports}
+    destinations = plan_destinations([r.path for r in inventory.reports], roots, out_dir)
+    found = []
+    for report in inventory.reports:
+        dst, clash = destinations[report.path]
+        if clash or (report.header is not None and report.verdict.kind == LOADS) or dst.resolve() in inputs:
+            continue  # nothing of these is written (see _migrate_or_explain)
+        for path in (dst, dst.with_name(dst.name + RECORD_SUFFIX), dst.with_name(dst.name + FAILED_SUFFIX)):
+            if os.path.lexists(path) and path not in found:
+                found.append(path)
+    return found
 
 
 def plan_destinations(sources: list[Path], roots: list[Path], out_dir: Path) -> dict[Path, tuple[Path, list[Path]]]:
@@ -132,7 +154,8 @@ def _migrate(report: ArtifactReport, dst: Path, options: MigrationOptions) -> di
             raise MigrationFailed(f"JAX {rewritten['jax_version']} (baseline) could not re-serialize it: "
                                   f"{rewritten['error']}")
         try:
-            new_header = decode_artifact(candidate.read_bytes())
+            with candidate.open("rb") as handle:
+                new_header = read_artifact(handle)
         except CorruptArtifact as err:
             raise MigrationFailed(f"the re-serialized artifact does not decode: {err}") from err
         after = predict(new_header, options.target)
@@ -141,7 +164,7 @@ def _migrate(report: ArtifactReport, dst: Path, options: MigrationOptions) -> di
                                   f"({after.kind}: {after.reason})")
         verification = _verify(report.path, candidate, scratch, mesh, options, devices, platforms)
         dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(candidate, dst)
+        _copy_into_place(candidate, dst)
     record = {
         "status": "migrated",
         "source": _file_facts(report.path, header),
@@ -214,10 +237,10 @@ def describe_changes(old: ArtifactHeader, new: ArtifactHeader, rebuilt: list[str
 
 def _file_facts(path: Path, header: ArtifactHeader | None) -> dict:
     try:
-        data = path.read_bytes()
+        digest, size = _sha256(path)
     except OSError as err:
         return {"path": str(path), "unreadable": err.strerror or str(err)}
-    facts = {"path": str(path), "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    facts = {"path": str(path), "sha256": digest, "size": size}
     if header is None:
         return facts
     return {**facts,
@@ -225,6 +248,30 @@ def _file_facts(path: Path, header: ArtifactHeader | None) -> dict:
             "nr_devices_short": header.nr_devices_short, "jax_version": header.jax_version,
             "shardings": header.shardings, "in_avals": header.in_avals, "out_avals": header.out_avals,
             "ordered_effects": header.ordered_effects, "unordered_effects": header.unordered_effects}
+
+
+HASH_CHUNK = 1 << 20
+
+
+def _sha256(path: Path) -> tuple[str, int]:
+    """(hex digest, size), read by chunks: an artifact of gigabytes must not be held in memory."""
+    digest, size = hashlib.sha256(), 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(HASH_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+def _copy_into_place(source: Path, dst: Path) -> None:
+    """Never a partly written artifact in --out (a copy of gigabytes interrupted by Ctrl-C): copied beside it under
+    a hidden name, then renamed."""
+    partial = dst.with_name(f".{dst.name}.jaxlint-partial")
+    try:
+        shutil.copyfile(source, partial)
+        os.replace(partial, dst)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _remove(*paths: Path) -> None:

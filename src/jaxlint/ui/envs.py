@@ -1,8 +1,10 @@
 """``jaxlint envs``: the JAX environments ``verify`` and ``exports`` built (``$JAXLINT_ENV_DIR``, default
 ``~/.cache/jaxlint/envs``), with their sizes; ``jaxlint envs prune`` removes them.
 
-Each environment is a folder with a ``.complete`` marker written after a successful build (JSON from ``verify``'s
-baseline builds, the bare version from ``exports``'); a folder without it is a build that was interrupted.
+Each environment is a folder marked as jaxlint's when its build starts, with a ``.complete`` marker written after a
+successful build (JSON from ``verify``'s baseline builds, the bare version from ``exports``'); one without
+``.complete`` is a build that was interrupted, or that another run is doing (it holds the folder's lock). Anything
+else in the folder, ``jax-*`` or not, is not jaxlint's: never listed, never removed (``verify.env_store``).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from jaxlint.verify.env_store import is_ours, unless_building
 from jaxlint.verify.envs import MARKER, env_root
 
 
@@ -70,12 +73,21 @@ def _describe(folder: Path, seen: set) -> StoredEnv:
 
 
 def stored_envs(root: Path | None = None) -> list[StoredEnv]:
+    seen: set = set()
+    return [_describe(folder, seen) for folder in _jax_folders(root) if is_ours(folder)]
+
+
+def foreign_folders(root: Path | None = None) -> list[str]:
+    """The ``jax-*`` folders that jaxlint did not build (a user's ``jax-experiments/``): left alone."""
+    return [folder.name for folder in _jax_folders(root) if not is_ours(folder)]
+
+
+def _jax_folders(root: Path | None) -> list[Path]:
+    # Both builders name their folders jax-<version>[-...]; a marker tells which of those are jaxlint's.
     root = root or env_root()
     if not root.is_dir():
         return []
-    seen: set = set()
-    # Both builders name their folders jax-<version>[-...]; anything else there is not ours to list or prune.
-    return [_describe(folder, seen) for folder in sorted(root.iterdir())
+    return [folder for folder in sorted(root.iterdir())
             if folder.name.startswith("jax-") and folder.is_dir() and not folder.is_symlink()]
 
 
@@ -111,12 +123,16 @@ def envs_command(ctx: click.Context, output_format: str) -> None:
         click.echo(f"{human(env.size_bytes):>9}  {state:10}  JAX {env.jax or '?':10} Python {env.python or '?':8} "
                    f"{env.name}")
     click.echo(f"{human(sum(e.size_bytes for e in envs))} in {len(envs)} environment(s) in {root}")
+    foreign = foreign_folders(root)
+    if foreign:
+        click.echo(f"not built by jaxlint, not listed: {', '.join(foreign)}")
 
 
 @envs_command.command("prune")
 @click.argument("names", nargs=-1)
 @click.option("--all", "remove_all", is_flag=True, help="Remove every environment.")
-@click.option("--incomplete", is_flag=True, help="Remove the builds that were interrupted (no .complete marker).")
+@click.option("--incomplete", is_flag=True,
+              help="Remove the builds that were interrupted (no .complete marker; one being built is skipped).")
 @click.option("--older-than", type=click.IntRange(min=0), metavar="DAYS",
               help="Remove the environments built more than DAYS days ago.")
 @click.option("--dry-run", is_flag=True, help="Say what would be removed; remove nothing.")
@@ -125,16 +141,29 @@ def prune_command(names, remove_all, incomplete, older_than, dry_run) -> None:
     if not (names or remove_all or incomplete or older_than is not None):
         raise click.UsageError("name the environments to remove, or give --all, --incomplete or --older-than DAYS")
     envs = {env.name: env for env in stored_envs()}
+    foreign = foreign_folders()
     unknown = [name for name in names if name not in envs]
     if unknown:
-        raise click.UsageError(f"no such environment: {', '.join(unknown)} (see `jaxlint envs`)")
+        raise click.UsageError(f"no such environment: {', '.join(unknown)} (see `jaxlint envs`"
+                               + ("; jaxlint did not build " + ", ".join(n for n in unknown if n in foreign)
+                                  + ": remove it yourself" if set(unknown) & set(foreign) else "") + ")")
     cutoff = time.time() - older_than * 86400 if older_than is not None else None
     chosen = [env for env in envs.values() if remove_all or env.name in names or (incomplete and not env.complete)
               or (cutoff is not None and env.built is not None and env.built < cutoff)]
-    freed = 0
+    freed = removed = 0
     for env in chosen:
-        click.echo(f"{'would remove' if dry_run else 'removed'} {env.name} ({human(env.size_bytes)})")
-        if not dry_run:
-            shutil.rmtree(env.path, ignore_errors=True)
+        with unless_building(Path(env.path)) as free:
+            if not free:
+                click.echo(f"skipped {env.name}: another jaxlint run is building it")
+                continue
+            if not is_ours(Path(env.path)) or (Path(env.path) / MARKER).is_file() != env.complete:
+                click.echo(f"skipped {env.name}: a jaxlint run changed it meanwhile")  # a build that just ended
+                continue
+            click.echo(f"{'would remove' if dry_run else 'removed'} {env.name} ({human(env.size_bytes)})")
+            if not dry_run:
+                shutil.rmtree(env.path, ignore_errors=True)
         freed += env.size_bytes
-    click.echo(f"{'would free' if dry_run else 'freed'} {human(freed)} ({len(chosen)} environment(s))")
+        removed += 1
+    click.echo(f"{'would free' if dry_run else 'freed'} {human(freed)} ({removed} environment(s))")
+    if foreign:
+        click.echo(f"left alone, not built by jaxlint: {', '.join(foreign)}")

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from jaxlint.verify.env_store import COMPLETE, build_lock, claim, is_ours, owner, record_packages
 from jaxlint.verify.installer import Installer, choose
 
 _JAX_PACKAGE = re.compile(r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|jax-rocm\d*-(plugin|pjrt)|libtpu|libtpu-nightly|"
                           r"jax-tpu.*)$")
 _CUDA_PLUGIN = re.compile(r"^jax-cuda(\d+)-plugin$")
-MARKER = ".complete"
+MARKER = COMPLETE
 
 
 def env_root() -> Path:
@@ -175,10 +176,25 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     requirements = requirements_for(version, platform, freeze(target_python))
     path = env_path(version, platform, info["v"], requirements)
     python = path / "bin" / "python"
-    if (path / MARKER).exists():
-        echo(f"baseline env (JAX {version}): reusing {path} (remove it with `rm -rf {path}`)")
-        _refuse_if_broken(python, path, allow_broken, echo)
-        return python
+    with build_lock(path, echo):  # another run building it is waited for; then its build is reused
+        if (path / MARKER).exists() and is_ours(path):
+            problems = missing_packages(python, packages_built(path, {"jax": version, "jaxlib": version}),
+                                        ["jax", "jaxlib"])
+            if not problems:
+                echo(f"baseline env (JAX {version}): reusing {path} (remove it with `rm -rf {path}`)")
+                _refuse_if_broken(python, path, allow_broken, echo)
+                return python
+            echo(f"baseline env (JAX {version}): {path} no longer holds what it was built with "
+                 f"({summarize(problems)}); rebuilding it")
+        problems = _build_baseline(version, target_python, platform, requirements, path, echo)
+    _refuse_if_broken(python, path, allow_broken, echo, problems)
+    return python
+
+
+def _build_baseline(version: str, target_python: str, platform: str | None, requirements: Requirements, path: Path,
+                    echo: Callable[[str], None]) -> list[str]:
+    """Builds the baseline venv at ``path`` (under its lock); the problems ``pip check`` and the smoke test found."""
+    python = path / "bin" / "python"
     installer = choose()
     echo(f"baseline env (JAX {version}): building {path} with {installer.name}")
     echo(f"  with {', '.join(requirements.jax)} and {len(requirements.others)} other package(s) at the target's "
@@ -186,9 +202,7 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     for line in requirements.skipped:
         echo(f"  not reinstallable from an index, left out: {line}")
     started = time.monotonic()
-    if path.exists():
-        shutil.rmtree(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    start_afresh(path, {"jax": version, "platform": platform, "builder": "verify"})
     echo("  [1/3] creating the venv")
     made = subprocess.run(installer.create_venv(target_python, path), capture_output=True, text=True)
     if made.returncode != 0:
@@ -217,6 +231,7 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
         echo_failure(installer, lines, echo)
         raise RuntimeError(f"could not install JAX {version} with the target's packages into {path} "
                            f"({installer.name}'s report above)\n(remove it with `rm -rf {path}`)")
+    record_packages(path, installed_versions(str(python), installer, [*requirements.all, f"jaxlib=={version}"]))
     echo(f"  [3/3] {'uv pip' if installer.uv else 'pip'} check, and JAX computes a sum")
     problems = pip_check(python, installer) + smoke_test(python)
     seconds = time.monotonic() - started
@@ -227,9 +242,90 @@ def baseline_env(version: str, target_python: str, platform: str | None, *,
     for line in relaxed:
         echo(f"  version differs from the target: {line}")
     echo(f"baseline env (JAX {version}): built in {seconds:.0f}s with {installer.name} at {path}; reused next time "
-         f"(remove it with `rm -rf {path}`, or all of them with `rm -rf {env_root()}`)")
-    _refuse_if_broken(python, path, allow_broken, echo, problems)
-    return python
+         f"(remove it with `rm -rf {path}`, or all of them with `jaxlint envs prune --all`)")
+    return problems
+
+
+def start_afresh(path: Path, spec: dict) -> None:
+    """An empty ``path`` marked as jaxlint's (an interrupted earlier build of it removed); a folder there that
+    jaxlint did not build is never removed: refused."""
+    if path.is_symlink():  # an environment of the user's, linked in: theirs to replace
+        raise RuntimeError(f"{path} is a symbolic link to an environment that needs rebuilding: remove the link, or "
+                           "rebuild what it points to")
+    if path.exists():
+        if not is_ours(path):
+            raise RuntimeError(f"{path} exists but is not an environment jaxlint built (it has no marker naming "
+                               "it): move it away, or set JAXLINT_ENV_DIR to a folder of jaxlint's own")
+        shutil.rmtree(path)
+    claim(path, spec)
+
+
+def _name(requirement: str) -> str:
+    return normalize(re.split(r"[\[=<>!~ ;]", requirement, maxsplit=1)[0])
+
+
+def installed_versions(python: str, installer: Installer, requirements: list[str]) -> dict[str, str]:
+    """The versions now installed of the packages ``requirements`` name (what a reuse checks later)."""
+    wanted = {_name(line) for line in requirements}
+    found = {}
+    for line in freeze(python, installer):
+        name, _, installed = line.partition("==")
+        if installed and normalize(name) in wanted:
+            found[normalize(name)] = installed
+    return found
+
+
+def packages_built(path: Path, fallback: dict[str, str]) -> dict[str, str]:
+    """The packages (and versions) ``path`` was built with, as its marker recorded them; ``fallback`` for an
+    environment built before jaxlint recorded them."""
+    recorded = (owner(path) or {}).get("packages")
+    return recorded if isinstance(recorded, dict) and recorded else fallback
+
+
+# Run in the environment: each package's installed version, then each module imported (a package whose files were
+# deleted keeps its metadata). One line per problem; exit status 1 when there is one.
+_CHECK_PACKAGES = r"""
+import importlib, importlib.metadata as metadata, json, sys
+packages, modules = json.loads(sys.argv[1])
+problems = []
+for name, version in packages.items():
+    try:
+        found = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        problems.append(f"{name} {version} is not installed")
+        continue
+    if found != version:
+        problems.append(f"{name} is {found}, not the {version} it was built with")
+for module in modules:
+    try:
+        importlib.import_module(module)
+    except BaseException as err:
+        first = (str(err).strip().splitlines() or [""])[0]
+        problems.append(f"`import {module}` fails: {type(err).__name__}: {first}")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+"""
+
+
+def missing_packages(python: Path, packages: dict[str, str], modules: list[str]) -> list[str]:
+    """What an environment lacks of what it was built with: packages gone or at another version, modules that do
+    not import (one subprocess). Empty when it is whole."""
+    try:
+        out = subprocess.run([str(python), "-c", _CHECK_PACKAGES, json.dumps([packages, modules])],
+                             capture_output=True, text=True, timeout=300,
+                             env={**pip_environment(), "JAX_PLATFORMS": "cpu"})
+    except OSError as err:
+        return [f"its python cannot run ({err.strerror})"]
+    except subprocess.TimeoutExpired:
+        return ["importing its packages took more than 300 s"]
+    if out.returncode == 0:
+        return []
+    last = (out.stderr.strip().splitlines() or [f"exit status {out.returncode}"])[-1]
+    return out.stdout.strip().splitlines() or [last]
+
+
+def summarize(problems: list[str]) -> str:
+    return problems[0] + (f", and {len(problems) - 1} more" if len(problems) > 1 else "")
 
 
 SMOKE = "import jax.numpy as jnp, jax.scipy.linalg; assert float(jnp.ones(3).sum()) == 3.0"

@@ -49,9 +49,10 @@ class Installer:
         return "uv" if self.uv else "pip"
 
     def create_venv(self, base_python: str, path: Path) -> list[str]:
-        # uv's venv has no pip in it: every later step goes through ``uv pip ... --python``.
+        # uv's venv has no pip in it: every later step goes through ``uv pip ... --python``. The folder exists
+        # already, holding jaxlint's marker (``verify.env_store``), which uv must keep.
         if self.uv:
-            return [self.uv, "venv", "--quiet", "--python", base_python, str(path)]
+            return [self.uv, "venv", "--quiet", "--allow-existing", "--python", base_python, str(path)]
         return [base_python, "-m", "venv", str(path)]
 
     def install(self, python: Path, args: list[str]) -> list[str]:
