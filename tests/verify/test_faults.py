@@ -131,3 +131,62 @@ def test_jaxlint_verify_interrupted_leaves_nothing_behind(tmp_path, old_python, 
     assert "interrupted by SIG" in stderr and "Traceback" not in stderr
     _assert_gone(pids)
     assert [p.name for p in scratch.iterdir() if p.name.startswith("jaxlint-verify-")] == []
+
+
+# The command exits at once, leaving a child in a session of its own (setsid: outside the command's process group)
+# that holds stdout and would sleep for ten minutes.
+ESCAPER = ("import os, subprocess, sys\n"
+           "child = subprocess.Popen([sys.executable, '-c', 'import time; print(\"child up\", flush=True); "
+           "time.sleep(600)'], start_new_session=True)\n"
+           "open(os.environ['PIDS_FILE'], 'w').write(str(child.pid))\n"
+           "print('command done', flush=True)\n")
+
+
+@pytest.fixture
+def escaper_pid_file(tmp_path, monkeypatch):
+    """Where ESCAPER writes its child's pid; the child is killed after the test whatever happened."""
+    pids_file = tmp_path / "pids"
+    monkeypatch.setenv("PIDS_FILE", str(pids_file))
+    yield pids_file
+    if pids_file.exists():
+        try:
+            os.kill(int(pids_file.read_text()), signal.SIGKILL)
+        except (ProcessLookupError, ValueError):
+            pass
+
+
+def _run_in_thread(**kwargs):
+    """run_command in a thread, so that a run that never ends fails the test instead of hanging it."""
+    import threading
+
+    done = {}
+    thread = threading.Thread(target=lambda: done.setdefault("result", run_command(**kwargs)), daemon=True)
+    thread.start()
+    thread.join(60)  # a hang detector: the run ends about 2 s after the command's exit
+    return done.get("result")
+
+
+@pytest.mark.parametrize("timeout", [None, 5])
+def test_a_setsid_child_holding_stdout_does_not_keep_the_run_waiting(tmp_path, escaper_pid_file, timeout):
+    seen = []
+    result = _run_in_thread(label="BEFORE", command=["python", "-c", ESCAPER], python=sys.executable, tree=tmp_path,
+                            probe_dir=None, records=tmp_path / "records", platform=None, max_calls=1,
+                            timeout=timeout, echo=seen.append)
+    assert result is not None, "the run waited for the setsid child's pipe (its --timeout ignored)"
+    assert result.exit_code == 0 and not result.timed_out
+    assert result.stdout_tail == ["command done", "child up"]  # what it wrote before its end is kept
+    assert any("ended 1 process(es) that the command started outside its process group" in line for line in seen)
+    _assert_gone([int(_wait_for(escaper_pid_file))])  # killed: it held the output of a command that had ended
+
+
+def test_the_timeout_bounds_the_whole_run_when_the_command_outlives_it_and_a_setsid_child_holds_stdout(
+        tmp_path, escaper_pid_file):
+    script = tmp_path / "slow.py"
+    script.write_text(ESCAPER + "import time\ntime.sleep(600)\n")
+    result = _run_in_thread(label="BEFORE", command=["python", str(script)], python=sys.executable, tree=tmp_path,
+                            probe_dir=None, records=tmp_path / "records", platform=None, max_calls=1, timeout=2)
+    assert result is not None, "the run outlived its --timeout"
+    assert result.timed_out and result.exit_code == -signal.SIGTERM
+    # The limit it ran past, not the seconds the ending took.
+    assert result.last_error_line() == "timed out after 2s (--timeout); the command and its processes were ended"
+    _assert_gone([int(_wait_for(escaper_pid_file))])
