@@ -190,3 +190,77 @@ def test_the_timeout_bounds_the_whole_run_when_the_command_outlives_it_and_a_set
     # The limit it ran past, not the seconds the ending took.
     assert result.last_error_line() == "timed out after 2s (--timeout); the command and its processes were ended"
     _assert_gone([int(_wait_for(escaper_pid_file))])
+
+
+# `jaxlint verify` with a full disk, injected where the copies are made or where the command's output is written.
+# The interpreters are faked (no JAX needed): the command never gets as far as importing it.
+DISK_FULL_DRIVER = textwrap.dedent("""
+    import errno, shutil, sys
+    from jaxlint.verify import main, run, verifier
+    from jaxlint.verify.cli import verify_command
+
+    def full(path):
+        return OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    class FullFile:
+        def __init__(self, path, *args, **kwargs):
+            self.path = path
+        def write(self, data):
+            raise full(self.path)
+        def flush(self):
+            pass
+        def close(self):
+            pass
+        def __enter__(self):
+            return self
+        def __exit__(self, *exc):
+            return False
+
+    def no_room(src, dst, **kwargs):
+        raise full(dst)
+
+    main.require_jax = lambda python, label, platform: {"jax_version": "0.4.30" if label == "baseline" else "0.12"}
+    verifier.interpreter_info = lambda python, platform: {"jax_version": "0.12.0.1", "python": "3.12.1"}
+    if sys.argv[1] == "copy":
+        shutil.copyfile = no_room
+    else:
+        run.open = FullFile
+    verify_command(["m.py", "--baseline-python", sys.executable, "--", "python", "run.py"])
+""")
+
+
+@pytest.mark.parametrize("where", ["copy", "output"])
+def test_a_full_disk_is_one_line_and_exit_2_not_a_traceback_nor_a_hang(tmp_path, where):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "m.py").write_text("import jax\n\nx = jax.tree_map(abs, [1])\n")
+    (project / "run.py").write_text("while True:\n    print('x' * 200, flush=True)\n")  # output without end
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"), TMPDIR=str(scratch))
+    try:
+        out = subprocess.run([sys.executable, "-c", DISK_FULL_DRIVER, where], cwd=project, env=env,
+                             capture_output=True, text=True, timeout=60)  # a hang detector
+    except subprocess.TimeoutExpired:
+        pytest.fail("verify hung on a full disk")
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"jaxlint verify: error: No space left on device: {scratch.resolve()}/jaxlint-verify-")
+    assert "set TMPDIR to a folder with room" in last
+    assert list(scratch.iterdir()) == []  # the copies were removed
+
+
+def test_which_write_failures_are_a_disk_problem():
+    import errno
+    import shutil
+
+    from jaxlint.verify.scratch import disk_error
+
+    for number in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EDQUOT):
+        assert disk_error(OSError(number, "x", "/tmp/f")).errno == number
+    assert disk_error(OSError(errno.ENOENT, "x", "/tmp/f")) is None  # not the disk's fault: reported as before
+    gathered = shutil.Error([("/p/a.py", "/tmp/c/a.py", "[Errno 30] Read-only file system: '/tmp/c/a.py'")])
+    found = disk_error(gathered)  # copytree keeps only the text of each failure
+    assert (found.errno, found.strerror, found.filename) == (errno.EROFS, "Read-only file system", "/tmp/c/a.py")
+    assert disk_error(shutil.Error([("/p/a", "/tmp/c/a", "[Errno 2] No such file or directory: '/p/a'")])) is None

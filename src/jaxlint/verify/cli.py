@@ -115,4 +115,12 @@ def verify_command(paths, baseline_jax, baseline_python, target_python, platform
     except (RuntimeError, FileNotFoundError, ValueError) as error:
         click.echo(f"jaxlint verify: error: {error}", err=True)
         code = EXIT_ERROR
+    except OSError as error:  # a full disk or a folder it cannot write: one line, not a traceback
+        from jaxlint.verify.scratch import describe, disk_error
+
+        problem = disk_error(error)
+        if problem is None:
+            raise
+        click.echo(f"jaxlint verify: error: {describe(problem)}", err=True)
+        code = EXIT_ERROR
     sys.exit(code)
