@@ -209,3 +209,15 @@ def test_a_class_that_moved_module_between_the_versions_gets_the_verdict_of_the_
     traced = probe._fill(("seq", "jax._src.lib.Point", ("x", "y"), [("tracer", 0), ("py", "int", 2)], "Point"),
                          [("py", "int", 1)])
     assert compare.class_of(traced) == compare.class_of(compare.abstract_of(traced)) == "Point"
+
+
+def test_a_baseline_timeout_is_its_own_verdict_not_a_failure_of_the_fix():
+    slow = RunResult("BEFORE", "py", [], -9, 7.4, Path("/r"), Path("/t"), [], [], timed_out=True, timeout=5)
+    deleted, value = _site(kind="reach"), _site()
+    for site, info in ((deleted, {}), (deleted, {"before_count": 1}), (value, {"after_count": 1})):
+        result = decide([site], _values(**info), slow, _run("AFTER"), max_calls=10)[0]
+        assert result.status == "baseline-timed-out", (site.kind, info)
+        assert result.detail.startswith("the BEFORE (baseline) run timed out after 5s (--timeout) before it")
+    # A value recorded before the kill (by a process that had finished) is still compared.
+    kept = decide([value], _values(before_count=1, after_count=1, compared=1), slow, _run("AFTER"), max_calls=10)[0]
+    assert kept.status == "verified"

@@ -264,3 +264,71 @@ def test_which_write_failures_are_a_disk_problem():
     found = disk_error(gathered)  # copytree keeps only the text of each failure
     assert (found.errno, found.strerror, found.filename) == (errno.EROFS, "Read-only file system", "/tmp/c/a.py")
     assert disk_error(shutil.Error([("/p/a", "/tmp/c/a", "[Errno 2] No such file or directory: '/p/a'")])) is None
+
+
+# A project whose BEFORE run outlives --timeout (and ignores SIGTERM, so its ending takes the 2 s grace) while AFTER
+# is quick. A stand-in `jax` package in the project gives the fix site a value without JAX; the records are compared
+# by the real comparison script in this process (NumPy stubbed: the values are plain Python).
+FAKE_JAX = {"jax/__init__.py": "from jax import core, tree\n\n\ndef tree_map(f, x):\n    return [f(v) for v in x]\n",
+            "jax/tree.py": "def map(f, x):\n    return [f(v) for v in x]\n",
+            "jax/core.py": "class Tracer:\n    pass\n"}
+SLOW_BEFORE = ("import os, signal, time\n"
+               "if os.path.basename(os.getcwd()) == 'before':\n"
+               "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+               "    time.sleep(600)\n"
+               "import m\n"
+               "print(m.x)\n")
+
+
+def test_a_baseline_timeout_is_reported_as_one_with_the_timeout_it_ran_past(tmp_path, monkeypatch):
+    import contextlib
+    import importlib.util
+    import io
+    import json
+    import types
+
+    from jaxlint.project.config import Overrides, SettingsResolver
+    from jaxlint.verify import verifier
+    from jaxlint.verify.instrument import RUNTIME_DIR
+    from jaxlint.verify.plan import make_plan
+    from jaxlint.verify.report import as_json, render_text
+
+    project = tmp_path / "project"
+    for name, text in {**FAKE_JAX, "m.py": "import jax\n\nx = jax.tree_map(abs, [-1])\n", "run.py": SLOW_BEFORE}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    monkeypatch.setitem(sys.modules, "numpy", types.ModuleType("numpy"))
+    spec = importlib.util.spec_from_file_location("compare_under_test", RUNTIME_DIR / "_jaxlint_compare.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+
+    def compare_values(python, sites, before, after, **kwargs):  # as compare.compare_values, in this process
+        request = tmp_path / "request.json"
+        request.write_text(json.dumps({"before": str(before.records), "after": str(after.records),
+                                       "sites": [{"id": s.id, "kind": s.kind} for s in sites], "rtol": 1e-6,
+                                       "atol": 1e-6, "max_calls": 10}))
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            script.main(str(request))
+        return json.loads(printed.getvalue())
+
+    monkeypatch.setattr(verifier, "compare_values", compare_values)
+    monkeypatch.setattr(verifier, "interpreter_info", lambda python, platform: {"jax_version": "0.12.0.1",
+                                                                               "python": "3.12.1"})
+    plan = make_plan([project / "m.py"], SettingsResolver(Overrides()), project)
+    assert [site.code for site in plan.sites] == ["JAX101"]
+    result = verifier.verify(plan, ["python", "run.py"], baseline_python=sys.executable, target_python=sys.executable,
+                             timeout=1)
+    assert result.target.run.ok and result.baseline.run.timed_out
+    [site] = result.sites
+    assert site.status == "baseline-timed-out"  # not FAILED: the fix is not what went wrong
+    assert site.detail.startswith("the BEFORE (baseline) run timed out after 1s (--timeout) before it recorded this "
+                                  "site (a killed process writes no records; executed 0 time(s) in BEFORE, 1 in AFTER)")
+    assert result.exit_code == 1  # nothing was proven
+    text = render_text(result)
+    assert "BASELINE TIMED OUT" in text and "(timed out after 1s (--timeout))" in text
+    assert text.splitlines()[-1].startswith("1 site(s): 1 baseline-timed-out; NOT verified: the BEFORE (baseline) "
+                                            "run timed out after 1s (--timeout): 1 site(s) have nothing to compare")
+    report = as_json(result)
+    assert report["sites"][0]["status"] == "baseline-timed-out"
+    assert (report["baseline"]["timed_out"], report["baseline"]["timeout"]) == (True, 1)

@@ -48,12 +48,16 @@ class RunResult:
         except ValueError:
             return f"signal {-self.exit_code}"
 
+    def timeout_text(self) -> str:
+        """``timed out after 5s (--timeout)``: the limit it ran past, not the seconds its ending took."""
+        limit = f"{self.timeout:g}" if self.timeout is not None else f"{self.seconds:.0f}"
+        return f"timed out after {limit}s (--timeout)"
+
     def last_error_line(self) -> str:
         """Why the run ended: a timeout, a signal, else the exception that ended it (not JAX's traceback-filtering
         footer), else the last output line."""
         if self.timed_out:
-            limit = f"{self.timeout:g}" if self.timeout is not None else f"{self.seconds:.0f}"
-            return f"timed out after {limit}s (--timeout); the command and its processes were ended"
+            return f"{self.timeout_text()}; the command and its processes were ended"
         if self.signal_name is not None:
             return f"killed by {self.signal_name}"
         lines = self.stderr_tail or self.stdout_tail
