@@ -49,7 +49,7 @@ def trailing_command() -> list[str]:
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
 @click.option("--apply", "apply_fixes", is_flag=True, help="Write the verified fixes (only those) to the files.")
 @click.option("--rules", "check_rules", is_flag=True, help="Verify every rule's runnable examples instead of PATHS.")
-@click.option("--timeout", type=float, default=None, help="Seconds each run may take.")
+@click.option("--timeout", type=float, default=None, help="Seconds each run may take, its output included; then it is ended.")
 @click.option("--project-root", type=click.Path(file_okay=False, path_type=Path),
               help="The directory copied for the runs and the command's working directory (default: the current "
                    "directory).")
