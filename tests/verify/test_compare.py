@@ -155,3 +155,69 @@ def test_a_site_is_not_failed_by_a_crash_elsewhere():
                     max_calls=10)[0]
     assert result.status == "verified" and result.calls == 2
     assert "the AFTER run failed elsewhere: ValueError: later" in result.detail
+
+
+# -- a class that moved module between the two runs' library versions ------------------------------------------
+def _runtime(name, monkeypatch):
+    """A runtime module loaded as the runs load it; ``numpy`` stubbed (these values have no arrays, and jaxlint's own
+    test environment has no NumPy)."""
+    import importlib.util
+    import sys
+    import types
+
+    monkeypatch.setitem(sys.modules, "numpy", types.ModuleType("numpy"))
+    spec = importlib.util.spec_from_file_location(f"{name}_under_test", RUNTIME_DIR / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _moved(module_name):
+    """The same classes as a library defines them, in ``module_name`` (the module they moved to, or from)."""
+    import collections
+    import dataclasses
+
+    point = collections.namedtuple("Point", "x y", module=module_name)
+    state = dataclasses.make_dataclass("State", [("step", int), ("value", object)])
+    state.__module__ = module_name
+    return point, state
+
+
+def test_a_class_that_moved_module_between_the_versions_gets_the_verdict_of_the_same_class(monkeypatch):
+    probe, compare = _runtime("_jaxlint_probe", monkeypatch), _runtime("_jaxlint_compare", monkeypatch)
+
+    def verdict(before_value, after_value):
+        def entry(value):
+            return {"count": 1, "calls": [probe._encode(value, None, [])], "traces": [], "errors": []}
+
+        out = compare.compare_site(entry(before_value), entry(after_value), 1e-6, 1e-6, 10)
+        return out["compared"], out["difference"]
+
+    (old_point, old_state), (new_point, new_state) = _moved("jaxlib.xla_extension"), _moved("jax._src.lib")
+    assert old_point.__module__ != new_point.__module__  # what the records of the two runs say
+    same = verdict(old_state(1, old_point(1, [2])), old_state(1, old_point(1, [2])))
+    assert same == (1, None)
+    assert verdict(old_state(1, old_point(1, [2])), new_state(1, new_point(1, [2]))) == same
+    assert verdict({"p": old_point(1, 2)}, {"p": new_point(1, 2)}) == (1, None)
+    # What still differs: another class, another container, another value.
+    pair = __import__("collections").namedtuple("Pair", "x y", module="jax._src.lib")
+    assert verdict(old_point(1, 2), pair(1, 2))[1]["what"] == \
+        "container type: jaxlib.xla_extension.Point vs jax._src.lib.Pair"
+    assert verdict([1], (1,))[1]["what"] == "container type: builtins.list vs builtins.tuple"
+    assert verdict(old_point(1, 2), new_point(1, 3))[1]["path"] == "value.y"
+    # Inside jit the leaves arrive later and a value may be compared abstractly: the compared name stays.
+    traced = probe._fill(("seq", "jax._src.lib.Point", ("x", "y"), [("tracer", 0), ("py", "int", 2)], "Point"),
+                         [("py", "int", 1)])
+    assert compare.class_of(traced) == compare.class_of(compare.abstract_of(traced)) == "Point"
+
+
+def test_a_baseline_timeout_is_its_own_verdict_not_a_failure_of_the_fix():
+    slow = RunResult("BEFORE", "py", [], -9, 7.4, Path("/r"), Path("/t"), [], [], timed_out=True, timeout=5)
+    deleted, value = _site(kind="reach"), _site()
+    for site, info in ((deleted, {}), (deleted, {"before_count": 1}), (value, {"after_count": 1})):
+        result = decide([site], _values(**info), slow, _run("AFTER"), max_calls=10)[0]
+        assert result.status == "baseline-timed-out", (site.kind, info)
+        assert result.detail.startswith("the BEFORE (baseline) run timed out after 5s (--timeout) before it")
+    # A value recorded before the kill (by a process that had finished) is still compared.
+    kept = decide([value], _values(before_count=1, after_count=1, compared=1), slow, _run("AFTER"), max_calls=10)[0]
+    assert kept.status == "verified"

@@ -133,10 +133,10 @@ def test_probe_runtime_records_containers_exactly_and_survives_a_crash(tmp_path)
     """)
     assert data["proc"].returncode == 3
     sites = data["sites"]
-    assert sites["s1"]["calls"] == [("seq", "builtins.list", None, [("py", "int", 1), ("py", "float", 2.5)])]
+    assert sites["s1"]["calls"] == [("seq", "builtins.list", None, [("py", "int", 1), ("py", "float", 2.5)], "list")]
     assert sites["s2"]["calls"][0][1] == "builtins.tuple"
-    assert sites["s3"]["calls"][0][1:3] == ("__main__.P", ("a", "b"))
-    assert sites["s4"]["calls"][0] == ("map", "builtins.dict", ["'k'"], [("py", "bool", True)])
+    assert sites["s3"]["calls"][0][1:3] == ("__main__.P", ("a", "b")) and sites["s3"]["calls"][0][4] == "P"
+    assert sites["s4"]["calls"][0] == ("map", "builtins.dict", ["'k'"], [("py", "bool", True)], "dict")
     assert sites["loop"]["count"] == 5 and len(sites["loop"]["calls"]) == 2  # --max-calls 2
     assert sites["r"]["count"] == 1
     assert data["meta"]["jax_version"] is None

@@ -111,8 +111,15 @@ def abstract_of(encoded):
     if tag == "array":
         return ("abstract", encoded[1], tuple(encoded[2]))
     if tag in ("seq", "map"):
-        return (tag, encoded[1], encoded[2], [abstract_of(e) for e in encoded[3]])
+        return (tag, encoded[1], encoded[2], [abstract_of(e) for e in encoded[3]], *encoded[4:])
     return encoded
+
+
+def class_of(encoded):
+    """A container's class as compared: its qualified name inside its module (``State``, ``Outer.State``), where the
+    probe recorded it, not the module path: a class that moved module between the two runs' library versions
+    (``jaxlib.xla_extension`` -> ``jax._src.lib``, a flax or optax reorganisation) is the same class."""
+    return encoded[4] if len(encoded) > 4 else encoded[1]
 
 
 def has_callable(encoded):
@@ -154,7 +161,7 @@ def compare(before, after, rtol, atol, path="value"):
         raise Difference(path, f"kind: {describe(before)} vs {describe(after)}", before, after)
     tag = before[0]
     if tag in ("seq", "map"):
-        if before[1] != after[1]:
+        if class_of(before) != class_of(after):
             raise Difference(path, f"container type: {before[1]} vs {after[1]}", before, after)
         if before[2] != after[2]:
             raise Difference(path, f"fields/keys: {before[2]} vs {after[2]}", before, after)

@@ -118,17 +118,21 @@ def _encode(value, tracer_type, tracers):
     if tracer_type is not None and isinstance(value, tracer_type):
         tracers.append(value)
         return ("tracer", len(tracers) - 1)
+    # Containers: ("seq"/"map", module.qualname (shown), fields or keys, children, qualname (compared)).
     if isinstance(value, tuple) and hasattr(kind, "_fields"):
-        return ("seq", _qualname(kind), tuple(kind._fields), [_encode(v, tracer_type, tracers) for v in value])
+        return ("seq", _qualname(kind), tuple(kind._fields), [_encode(v, tracer_type, tracers) for v in value],
+                kind.__qualname__)
     if isinstance(value, (list, tuple)):
-        return ("seq", _qualname(kind), None, [_encode(v, tracer_type, tracers) for v in value])
+        return ("seq", _qualname(kind), None, [_encode(v, tracer_type, tracers) for v in value], kind.__qualname__)
     if isinstance(value, dict):
         keys = list(value.keys())
-        return ("map", _qualname(kind), [repr(k) for k in keys], [_encode(value[k], tracer_type, tracers) for k in keys])
+        return ("map", _qualname(kind), [repr(k) for k in keys], [_encode(value[k], tracer_type, tracers) for k in keys],
+                kind.__qualname__)
     fields = getattr(kind, "__dataclass_fields__", None)
     if fields is not None and not isinstance(value, type):
         names = [name for name in fields]
-        return ("map", _qualname(kind), names, [_encode(getattr(value, n, None), tracer_type, tracers) for n in names])
+        return ("map", _qualname(kind), names, [_encode(getattr(value, n, None), tracer_type, tracers) for n in names],
+                kind.__qualname__)
     numpy = sys.modules.get("numpy")
     if numpy is not None and isinstance(value, numpy.generic):
         array = numpy.asarray(value)
@@ -158,10 +162,8 @@ def _fill(encoded, leaves):
     tag = encoded[0]
     if tag == "tracer":
         return leaves[encoded[1]]
-    if tag == "seq":
-        return ("seq", encoded[1], encoded[2], [_fill(e, leaves) for e in encoded[3]])
-    if tag == "map":
-        return ("map", encoded[1], encoded[2], [_fill(e, leaves) for e in encoded[3]])
+    if tag in ("seq", "map"):
+        return (tag, encoded[1], encoded[2], [_fill(e, leaves) for e in encoded[3]], *encoded[4:])
     return encoded
 
 

@@ -49,7 +49,7 @@ def trailing_command() -> list[str]:
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
 @click.option("--apply", "apply_fixes", is_flag=True, help="Write the verified fixes (only those) to the files.")
 @click.option("--rules", "check_rules", is_flag=True, help="Verify every rule's runnable examples instead of PATHS.")
-@click.option("--timeout", type=float, default=None, help="Seconds each run may take.")
+@click.option("--timeout", type=float, default=None, help="Seconds each run may take, its output included; then it is ended.")
 @click.option("--project-root", type=click.Path(file_okay=False, path_type=Path),
               help="The directory copied for the runs and the command's working directory (default: the current "
                    "directory).")
@@ -114,5 +114,13 @@ def verify_command(paths, baseline_jax, baseline_python, target_python, platform
         code = EXIT_ERROR
     except (RuntimeError, FileNotFoundError, ValueError) as error:
         click.echo(f"jaxlint verify: error: {error}", err=True)
+        code = EXIT_ERROR
+    except OSError as error:  # a full disk or a folder it cannot write: one line, not a traceback
+        from jaxlint.verify.scratch import describe, disk_error
+
+        problem = disk_error(error)
+        if problem is None:
+            raise
+        click.echo(f"jaxlint verify: error: {describe(problem)}", err=True)
         code = EXIT_ERROR
     sys.exit(code)

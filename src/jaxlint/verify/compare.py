@@ -13,7 +13,7 @@ from jaxlint.verify.plan import Site
 from jaxlint.verify.run import RunResult, traceback_locations
 from jaxlint.verify.witnesses import describe as describe_witness
 
-STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only", "cannot-verify")
+STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only", "cannot-verify", "baseline-timed-out")
 
 # What the baseline raises where old code uses an API it does not have (a removal older than the baseline JAX).
 _MISSING_API = ("AttributeError", "ImportError", "ModuleNotFoundError")
@@ -87,6 +87,9 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
         in_a = not after.ok and _site_in_traceback(site, locations_a, rows)
         one_failed = before.ok != after.ok
         if site.kind == "reach":
+            if before.timed_out:
+                results.append(SiteResult(site, "baseline-timed-out", 0, _baseline_timed_out(before, after, nb, na)))
+                continue
             results.append(_decide_reach(site, nb, before, after, site.id in unmarked))
             continue
         reached_b, reached_a = nb > 0 or tb > 0, na > 0 or ta > 0
@@ -94,6 +97,10 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
         compared = info.get("compared", 0)
         if difference is not None:
             results.append(SiteResult(site, "differs", compared, _difference_detail(difference)))
+            continue
+        if before.timed_out and (not reached_b or min(nb, max_calls) != min(na, max_calls)):
+            # BEFORE was killed before it wrote its records: what it would have recorded is unknown, not different.
+            results.append(SiteResult(site, "baseline-timed-out", compared, _baseline_timed_out(before, after, nb, na)))
             continue
         if blocked_at is not None and (site is blocked_at or (not reached_b and reached_a)):
             results.append(SiteResult(site, "cannot-verify", 0, _cannot_verify(site, blocked_at, before)))
@@ -146,6 +153,15 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
         note = describe_witness(site.code, info.get("negative_seen"), compared > 0)
         results.append(SiteResult(site, "verified", compared, f"{detail}; {note}" if note else detail))
     return results
+
+
+def _baseline_timed_out(before: RunResult, after: RunResult, nb: int, na: int) -> str:
+    detail = (f"the BEFORE (baseline) run {before.timeout_text()} before it recorded this site (a killed process "
+              f"writes no records; executed {nb} time(s) in BEFORE, {na} in AFTER): nothing to compare with, which "
+              "says nothing about the fix; give a larger --timeout or a command that gets here sooner")
+    if not after.ok:
+        detail += f"; AFTER exited {after.exit_code}: {after.last_error_line()}"
+    return detail
 
 
 def _missing_api(run: RunResult) -> bool:

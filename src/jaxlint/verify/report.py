@@ -6,7 +6,8 @@ import json
 from jaxlint.verify.verifier import Side, VerifyResult
 
 MARKS = {"verified": "ok", "differs": "DIFFERS", "not-reached": "not reached", "failed": "FAILED",
-         "abstract-only": "abstract only", "cannot-verify": "cannot verify on this machine"}
+         "abstract-only": "abstract only", "cannot-verify": "cannot verify on this machine",
+         "baseline-timed-out": "BASELINE TIMED OUT"}
 
 
 def as_json(result: VerifyResult) -> dict:
@@ -34,7 +35,8 @@ def _devices(side: Side) -> str:
 
 def _side_line(name: str, side: Side) -> str:
     run = side.run
-    status = "not run" if run is None else f"exit {run.exit_code}" + (" (timed out)" if run.timed_out else "")
+    status = "not run" if run is None else f"exit {run.exit_code}" + (f" ({run.timeout_text()})" if run.timed_out
+                                                                         else "")
     seconds = "" if run is None else f", {run.seconds:.1f}s"
     return (f"{name}: JAX {side.jax_version} on Python {side.python_version} ({side.python}): {status}{seconds}; "
             f"{_devices(side)}")
@@ -58,7 +60,12 @@ def render_text(result: VerifyResult, cwd=None) -> str:
     counts = {status: sum(1 for r in result.sites if r.status == status) for status in MARKS}
     summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     lines.append("")
-    if result.sites and result.nothing_compared:
+    baseline = result.baseline.run
+    if baseline is not None and baseline.timed_out:
+        unknown = counts["baseline-timed-out"]
+        verdict = (f"NOT verified: the BEFORE (baseline) run {baseline.timeout_text()}: {unknown} site(s) have "
+                   "nothing to compare with (give a larger --timeout)")
+    elif result.sites and result.nothing_compared:
         verdict = "NOTHING COMPARED: the command reached no fix site, so nothing was proven" + \
             (" (accepted: --allow-nothing-compared)" if result.allow_nothing_compared else
              " (run a command that reaches them, or pass --allow-nothing-compared)")

@@ -7,11 +7,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
+
+from jaxlint.verify.supervise import OutputStream, supervise
 
 PLATFORM_ENV = {"cpu": "cpu", "gpu": "cuda", "tpu": "tpu"}
 # Console scripts that can be run as ``python -m NAME`` when the interpreter's environment has no script for them.
@@ -32,6 +32,7 @@ class RunResult:
     stdout_tail: list[str] = field(default_factory=list)
     stderr_tail: list[str] = field(default_factory=list)
     timed_out: bool = False
+    timeout: float | None = None  # the --timeout it ran past, when it timed out
 
     @property
     def ok(self) -> bool:
@@ -47,11 +48,16 @@ class RunResult:
         except ValueError:
             return f"signal {-self.exit_code}"
 
+    def timeout_text(self) -> str:
+        """``timed out after 5s (--timeout)``: the limit it ran past, not the seconds its ending took."""
+        limit = f"{self.timeout:g}" if self.timeout is not None else f"{self.seconds:.0f}"
+        return f"timed out after {limit}s (--timeout)"
+
     def last_error_line(self) -> str:
         """Why the run ended: a timeout, a signal, else the exception that ended it (not JAX's traceback-filtering
         footer), else the last output line."""
         if self.timed_out:
-            return f"timed out after {self.seconds:.0f}s (--timeout); the command and its processes were ended"
+            return f"{self.timeout_text()}; the command and its processes were ended"
         if self.signal_name is not None:
             return f"killed by {self.signal_name}"
         lines = self.stderr_tail or self.stdout_tail
@@ -138,83 +144,35 @@ def run_environment(python: str, tree: Path, probe_dir: Path | None, records: Pa
 def run_command(label: str, command: Sequence[str], python: str, tree: Path, probe_dir: Path | None,
                 records: Path, *, platform: str | None, max_calls: int, timeout: float | None = None,
                 echo=None) -> RunResult:
-    """Run in ``tree``; output is streamed to ``echo`` (a callable taking a line) and its tail kept."""
+    """Run in ``tree``; output is streamed to ``echo`` (a callable taking a line) and its tail kept.
+
+    ``timeout`` bounds the whole run, reading the output included (``verify.supervise``)."""
     records.mkdir(parents=True, exist_ok=True)
     argv = resolve_argv(command, python)
     env = run_environment(python, tree, probe_dir, records if probe_dir is not None else None,
                           platform=platform, max_calls=max_calls)
-    started = time.monotonic()
-    timed_out = False
     stdout_path, stderr_path = records.parent / f"{label.lower()}.stdout", records.parent / f"{label.lower()}.stderr"
-    try:
-        # A session of its own: a timeout or a signal to jaxlint ends the command and everything it started
-        # (pytest workers, data loaders), not only the direct child.
-        process = subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
-    except OSError as error:
-        stderr_path.write_text(f"jaxlint verify: cannot run {argv[0]}: {error}\n")
-        return RunResult(label, python, argv, 127, 0.0, records, tree, [], [f"cannot run {argv[0]}: {error}"])
-    # Both streams are shown as they come (stderr marked with `!`), and kept whole in files.
-    pumps = [threading.Thread(target=_pump, args=(stream, path, f"  {label} {mark} ", echo), daemon=True)
-             for stream, path, mark in ((process.stdout, stdout_path, "|"), (process.stderr, stderr_path, "!"))]
-    for pump in pumps:
-        pump.start()
-    try:
-        exit_code = process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        exit_code = end_process_group(process)
-        timed_out = True
-    except BaseException:  # Ctrl-C or SIGTERM (verify.signals raises): nothing of the command may outlive jaxlint
-        end_process_group(process)
-        raise
-    finally:
-        end_process_group(process, only_leftovers=True)
-    for pump in pumps:
-        pump.join(timeout=5 if timed_out else None)  # a killed command's children may still hold the pipes
-    seconds = time.monotonic() - started
+    # Opened before the command starts: a folder that cannot be written stops the run before there is one.
+    with open(stdout_path, "wb") as stdout_file, open(stderr_path, "wb") as stderr_file:
+        try:
+            # A session of its own: a timeout or a signal to jaxlint ends the command and everything it started
+            # (pytest workers, data loaders), not only the direct child.
+            process = subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as error:
+            stderr_file.write(f"jaxlint verify: cannot run {argv[0]}: {error}\n".encode())
+            return RunResult(label, python, argv, 127, 0.0, records, tree, [], [f"cannot run {argv[0]}: {error}"])
+        # Both streams are shown as they come (stderr marked with `!`), and kept whole in files.
+        streams = [OutputStream(process.stdout, stdout_file, f"  {label} | ", echo),
+                   OutputStream(process.stderr, stderr_file, f"  {label} ! ", echo)]
+        outcome = supervise(process, streams, timeout)
+    if outcome.escaped and echo is not None:
+        echo(f"  {label}: ended {outcome.escaped} process(es) that the command started outside its process group "
+             "(setsid, a daemon) and that still held its output after it exited")
     stdout = stdout_path.read_text(errors="replace").splitlines()
     stderr = stderr_path.read_text(errors="replace").splitlines()
-    return RunResult(label, python, argv, exit_code, seconds, records, tree, stdout[-TAIL_LINES * 4:],
-                     stderr[-TAIL_LINES * 4:], timed_out)
-
-
-GRACE_SECONDS = 2.0
-
-
-def end_process_group(process: subprocess.Popen, only_leftovers: bool = False) -> int:
-    """End the command's whole process group: SIGTERM, then SIGKILL after a grace period; returns the exit code.
-
-    ``only_leftovers``: the command has exited; kill what it left running in its group (a daemon it forgot)."""
-    try:
-        group = os.getpgid(process.pid) if process.poll() is None else process.pid
-    except ProcessLookupError:
-        group = process.pid
-    if only_leftovers:
-        _signal_group(group, signal.SIGKILL)
-        return process.wait()
-    _signal_group(group, signal.SIGTERM)
-    try:
-        process.wait(timeout=GRACE_SECONDS)
-    except subprocess.TimeoutExpired:
-        pass
-    _signal_group(group, signal.SIGKILL)
-    return process.wait()
-
-
-def _signal_group(group: int, signum: int) -> None:
-    try:
-        os.killpg(group, signum)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is gone
-
-
-def _pump(stream, path: Path, prefix: str, echo) -> None:
-    with open(path, "wb") as out:
-        for raw in iter(stream.readline, b""):
-            out.write(raw)
-            if echo is not None:
-                echo(prefix + raw.decode(errors="replace").rstrip("\r\n"))
-    stream.close()
+    return RunResult(label, python, argv, outcome.exit_code, outcome.seconds, records, tree, stdout[-TAIL_LINES * 4:],
+                     stderr[-TAIL_LINES * 4:], outcome.timed_out, timeout if outcome.timed_out else None)
 
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

@@ -1,7 +1,7 @@
 """Ctrl-C and SIGTERM during ``jaxlint verify``: end the user's command, remove the copies, exit 128 + signal.
 
 The command runs in a session of its own (``verify.run``), so the terminal's Ctrl-C reaches only jaxlint; the handler
-turns either signal into an exception, which ends the command's process group (``run.end_process_group``) and
+turns either signal into an exception, which ends the command's process group (``supervise.end_process_group``) and
 unwinds through ``verifier.verify``'s cleanup of the ``jaxlint-verify-*`` folder.
 """
 from __future__ import annotations

@@ -30,6 +30,7 @@ class Side:
                 "devices": self.devices, "exit_code": self.run.exit_code if self.run else None,
                 "seconds": round(self.run.seconds, 2) if self.run else None,
                 "timed_out": self.run.timed_out if self.run else False,
+                "timeout": self.run.timeout if self.run else None,
                 "signal": self.run.signal_name if self.run else None}
 
 
@@ -45,7 +46,7 @@ class VerifyResult:
 
     @property
     def nothing_compared(self) -> bool:
-        return all(result.status in ("not-reached", "cannot-verify") for result in self.sites)
+        return all(result.status in ("not-reached", "cannot-verify", "baseline-timed-out") for result in self.sites)
 
     @property
     def exit_code(self) -> int:
@@ -71,6 +72,10 @@ def _jax_version(metas: list[dict], fallback: str | None) -> str | None:
         if meta.get("jax_version"):
             return meta["jax_version"]
     return fallback
+
+
+def _timed_out(run: RunResult) -> str:
+    return f" ({run.timeout_text()})" if run.timed_out else ""
 
 
 def _span_rows(plan: Plan) -> dict[str, int]:
@@ -103,20 +108,23 @@ def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_p
         say(f"BEFORE: JAX {info_b['jax_version']} ({baseline_python}) in {trees.before}")
         before = run_command("BEFORE", command, baseline_python, trees.before, probe_dir, workdir / "records-before",
                              platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
-        say(f"BEFORE: exit {before.exit_code} in {before.seconds:.1f}s")
+        say(f"BEFORE: exit {before.exit_code} in {before.seconds:.1f}s" + _timed_out(before))
         unstable: dict = {}
         if repeat_baseline:
             say(f"BEFORE again (--repeat-baseline): JAX {info_b['jax_version']}, to find nondeterministic sites")
             again = run_command("BEFORE2", command, baseline_python, trees.before, probe_dir,
                                 workdir / "records-before2", platform=platform, max_calls=max_calls,
                                 timeout=timeout, echo=echo)
-            say(f"BEFORE again: exit {again.exit_code} in {again.seconds:.1f}s")
-            unstable = nondeterministic_sites(target_python, plan.sites, before, again, rtol=rtol, atol=atol,
-                                              max_calls=max_calls)
+            say(f"BEFORE again: exit {again.exit_code} in {again.seconds:.1f}s" + _timed_out(again))
+            if before.timed_out or again.timed_out:  # a killed run recorded nothing: every site would look unstable
+                say("BEFORE again: not compared with BEFORE (a run timed out), so no site is marked nondeterministic")
+            else:
+                unstable = nondeterministic_sites(target_python, plan.sites, before, again, rtol=rtol, atol=atol,
+                                                  max_calls=max_calls)
         say(f"AFTER:  JAX {info_a['jax_version']} ({target_python}) in {trees.after}")
         after = run_command("AFTER", command, target_python, trees.after, probe_dir, workdir / "records-after",
                             platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
-        say(f"AFTER:  exit {after.exit_code} in {after.seconds:.1f}s")
+        say(f"AFTER:  exit {after.exit_code} in {after.seconds:.1f}s" + _timed_out(after))
         values = compare_values(target_python, plan.sites, before, after, rtol=rtol, atol=atol, max_calls=max_calls)
         sites = decide(plan.sites, values, before, after, max_calls=max_calls, unmarked=set(trees.unmarked),
                        site_rows=_span_rows(plan))
