@@ -245,6 +245,24 @@ def test_a_planted_manifest_changes_nothing(project, capfdbinary):
         _record("check", "pkg")  # a manifest of its own again (the next plant replaces it)
 
 
+@pytest.mark.parametrize("flag", ["--no-cache", "-n"])
+def test_no_cache_replays_nothing_even_a_signed_manifest(project, capfdbinary, flag):
+    from jaxlint.project.cache_key import seal
+
+    _record("check", "pkg")
+    (manifest,) = _manifests()
+    genuine = marshal.loads(unverified(manifest.read_bytes()))
+    saved = sys.argv
+    sys.argv = ["jaxlint", "check", "pkg", flag]
+    try:
+        invocation = replay._invocation()
+        target = Path(replay._manifest_path(invocation))
+    finally:
+        sys.argv = saved
+    target.write_bytes(seal("replay", str(replay.FORMAT), marshal.dumps({**genuine, "invocation": invocation})))
+    assert _replay(("check", "pkg", flag), capfdbinary)[0] is None
+
+
 def test_a_reader_that_stops_early_gets_no_traceback(project):
     for index in range(150):  # more output than a pipe's buffer holds
         (project / "pkg" / f"m{index:03}.py").write_text(NONE_ARG)
