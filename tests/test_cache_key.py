@@ -2,7 +2,8 @@
 folder; and what a cache not signed with it may do: nothing. A committed ``.jaxlint_cache/`` made with another key
 hides no finding; a key file that is not private, or cannot be read or made, turns caching off, never an error.
 
-Every test points ``JAXLINT_CACHE_KEY`` (or ``XDG_CONFIG_HOME``) at a temporary folder: never the user's own key."""
+Every test points ``JAXLINT_CACHE_KEY`` (or ``XDG_CONFIG_HOME``) at a temporary folder (never the user's own key),
+and ``XDG_CACHE_HOME`` too."""
 from __future__ import annotations
 
 import json
@@ -21,6 +22,12 @@ from support.corpus import source_files, summary
 from support.signed import signed_json, signed_with_another_key, unverified
 
 TAKE = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=None)\n"
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_folder(tmp_path, monkeypatch):
+    """The catalogue's copy and any replay manifest in a temporary folder, not the user's ~/.cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
 
 
 @pytest.fixture
@@ -139,7 +146,7 @@ def test_the_command_with_a_key_readable_by_others_caches_nothing_and_does_not_f
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "a.py").write_text(TAKE)
     (tmp_path / "p" / "pyproject.toml").write_text("[tool.jaxlint]\n")
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg-cache")}
+    env = dict(os.environ)
     runs = [subprocess.run([sys.executable, "-m", "jaxlint", "check", "."], cwd=tmp_path / "p", env=env,
                            capture_output=True, timeout=120) for _ in range(2)]
     uncached = subprocess.run([sys.executable, "-m", "jaxlint", "check", ".", "--no-cache"], cwd=tmp_path / "p",
