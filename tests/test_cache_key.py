@@ -195,3 +195,27 @@ def test_an_identical_second_run_is_a_hit(tmp_path, key_file, counted):
     counted.clear()
     assert summary(_check(files, tmp_path / "c")) == first and counted == []
     assert key_file.is_file()
+
+
+def test_a_planted_project_index_changes_no_finding(tmp_path):
+    """The project index (``.jaxlint_cache/index-*.json``) says what other modules do; a planted one that says
+    ``pkg/model.py`` no longer reads ``thread_resources`` would turn a withheld JAX401 fix into an offered one."""
+    from jaxlint.project.fingerprint import engine_fingerprint
+    from test_project_index import MAIN, THREAD_RESOURCES_MODEL, findings, run
+
+    files = {"pkg/__init__.py": "", "pkg/model.py": THREAD_RESOURCES_MODEL, "main.py": MAIN}
+    (expected,) = findings(run(tmp_path / "uncached", files)["main.py"])
+    assert expected.fix is None and expected.fix_withheld is not None
+    project = tmp_path / "p"
+    run(project, files, use_cache=True)
+    (index_file,) = (project / ".cache").glob("index-*.json")
+    forged = json.loads(unverified(index_file.read_bytes()))
+    forged["files"][str(project / "pkg" / "model.py")][3]["thread_resources"] = False
+    forged["digest"] = None
+    payload = json.dumps(forged).encode()
+    for edit, planted in enumerate((payload, signed_with_another_key("index", engine_fingerprint(), payload))):
+        index_file.write_bytes(planted)
+        # main.py edited: its result is computed again (a warm run, with the index), from what model.py does
+        edited = {**files, "main.py": MAIN + "#" * (edit + 1) + "\n"}
+        (finding,) = findings(run(project, edited, use_cache=True)["main.py"])
+        assert (finding.fix, finding.fix_withheld) == (None, expected.fix_withheld)
