@@ -1,9 +1,34 @@
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
+
+
+# The caches' signing key (``jaxlint.project.cache_key``) of this test session: never the user's own in ~/.config.
+# Not ``XDG_CONFIG_HOME``: pip reads its configuration (the package index) from there.
+_KEY_FOLDER = tempfile.mkdtemp(prefix="jaxlint-tests-key-")
+os.environ["JAXLINT_CACHE_KEY"] = os.path.join(_KEY_FOLDER, "cache-key")
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_KEY_FOLDER, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _cache_key_read_afresh():
+    """A test that moves or spoils the key file sees it as it is now, not as an earlier test's run read it."""
+    from jaxlint.project.cache_key import forget_key
+
+    forget_key()
+    yield
+    forget_key()
 
 
 def pytest_configure(config):

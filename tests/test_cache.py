@@ -17,6 +17,7 @@ from jaxlint.project.cache import Cache, diagnostic_from_json, diagnostic_to_jso
 from jaxlint.run.runner import Mode, run_files
 from jaxlint.project.versions import Version
 from support.corpus import make_project, source_files, summary
+from support.signed import signed_json
 
 TAKE = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=None)\n"
 TAKE_FIXED = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=True)\n"
@@ -116,7 +117,7 @@ def test_damaged_cache_is_ignored_and_replaced(tmp_path, damage):
     cache_file.write_bytes(damage.replace(b"ABS", str(path).encode()))
     assert summary(_run(files, tmp_path / "c")) == expected
     assert summary(_run(files, tmp_path / "c")) == expected
-    json.loads(cache_file.read_bytes())
+    signed_json(cache_file, "results")
 
 
 def test_fix_uses_cache_only_when_there_is_nothing_to_fix(tmp_path, counted):
@@ -161,7 +162,7 @@ def test_concurrent_runs_share_one_cache_safely(tmp_path):
             assert "Traceback" not in err
             assert out == expected
         (cache_file,) = (tmp_path / "c").glob("results-*.json")
-        data = json.loads(cache_file.read_bytes())
+        data = signed_json(cache_file, "results")
         assert len(data["entries"]) == len(list((tmp_path / "p").rglob("*.py")))
     assert not list((tmp_path / "c").glob(".results-*.tmp"))
 

@@ -5,7 +5,6 @@ the end. Its results equal ``--no-cache`` and the warm run's, and are cached onl
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from jaxlint.project.files import SourceFile
 from jaxlint.run import runner
 from jaxlint.run.runner import Mode, run_files
 from support.corpus import make_project, source_files, summary
+from support.signed import signed_json
 from test_project_index import HARMLESS_MODEL, MAIN, PJIT_STEP, THREAD_RESOURCES_MODEL, findings, settings_for
 
 PROJECT = {"pkg/__init__.py": "", "pkg/model.py": THREAD_RESOURCES_MODEL, "main.py": MAIN, "other.py": MAIN,
@@ -106,7 +106,7 @@ def test_a_warm_run_after_a_cold_one_reads_and_processes_nothing(tmp_path, count
     assert counted.processed == [] and counted.index_facts == 0  # the cold run cached the facts and the digest
     assert shown(warm) == shown(cold)
     index_file, = (tmp_path / "c").glob("index-*.json")
-    data = json.loads(index_file.read_text())
+    data = signed_json(index_file, "index")
     assert sorted(Path(path).name for path in data["files"]) == ["__init__.py", "lonely.py", "main.py", "model.py",
                                                                  "other.py"]
     assert data["digest"] is not None

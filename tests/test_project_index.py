@@ -7,7 +7,6 @@ the fix when the other module is harmless; JAX301 is silent on a project class f
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from jaxlint.lint.diagnostics import Applicability
@@ -15,6 +14,7 @@ from jaxlint.project.files import SourceFile
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 from jaxlint.run.runner import Mode, run_files
+from support.signed import signed_json
 
 THREAD_RESOURCES_MODEL = """\
 from jax.interpreters.pxla import thread_resources
@@ -177,7 +177,7 @@ def test_a_cached_result_is_not_reused_when_another_module_becomes_risky(tmp_pat
     assert finding.fix is None and "`pkg/model.py`" in finding.fix_withheld.reason
     index_files = list((tmp_path / ".cache").glob("index-*.json"))
     assert len(index_files) == 1
-    data = json.loads(index_files[0].read_text())  # plain JSON data, never pickle
+    data = signed_json(index_files[0], "index")  # plain JSON data, never pickle
     facts = data["files"][str(tmp_path / "pkg" / "model.py")][3]
     assert facts["thread_resources"] is True and facts["imports"] == [[0, "jax.interpreters.pxla", ["thread_resources"]]]
 

@@ -294,10 +294,16 @@ def test_rows_are_read_back_from_the_json_copy(tmp_path, monkeypatch):
     assert copy.parent == tmp_path / "cache" / "jaxlint"
     assert copy.is_file() and len(parsed) > 400
     ecosystem_generated.rows.cache_clear()
-    stored = json_module.loads(copy.read_text())
+    from jaxlint.project.cache_key import seal
+    from support.signed import signed_json_bytes, unverified
+
+    stored = signed_json_bytes(copy.read_bytes(), "catalogue copy", copy.name)
     stored["rows"][0][0] = "optax.read_from_the_copy"
-    copy.write_text(json_module.dumps(stored))
+    copy.write_bytes(seal("catalogue copy", copy.name, json_module.dumps(stored).encode()))  # as jaxlint writes
     assert ecosystem_generated.rows(data)[0].name == "optax.read_from_the_copy"  # the copy is what was read
+    ecosystem_generated.rows.cache_clear()
+    copy.write_bytes(unverified(copy.read_bytes()))  # the same copy, unsigned (planted): not believed
+    assert ecosystem_generated.rows(data) == parsed
     ecosystem_generated.rows.cache_clear()
     data.write_text(data.read_text() + "\n")  # a changed file: its stamp differs, the copy is rebuilt
     assert ecosystem_generated.rows(data) == parsed

@@ -8,6 +8,8 @@ import pytest
 
 from jaxlint import catalogue
 from jaxlint.catalogue import load, load_from
+from jaxlint.project.cache_key import seal
+from support.signed import signed_json_bytes, signed_with_another_key
 
 
 def test_load_is_cached_per_process():
@@ -101,7 +103,7 @@ def test_disk_cache_roundtrip(tmp_path, monkeypatch):
     first = load_from()
     cache = catalogue._cache_file()
     assert cache.parent == tmp_path / "jaxlint"
-    assert cache.exists() and json.loads(cache.read_text())["stamp"][0] == catalogue._FORMAT
+    assert cache.exists() and _rows_of(cache)["stamp"][0] == catalogue._FORMAT
     again = load_from()
     assert again == first and again.entries == first.entries and again.parameters == first.parameters
     assert again.get("jax.tree_map") == first.get("jax.tree_map")  # the lookups are rebuilt too
@@ -111,7 +113,13 @@ def test_disk_cache_roundtrip(tmp_path, monkeypatch):
 
 
 def _rows_of(path):
-    return json.loads(path.read_text())
+    """The JSON of a copy jaxlint wrote (signed with this session's cache key)."""
+    return signed_json_bytes(path.read_bytes(), "catalogue copy", path.name)
+
+
+def _write_signed(path, data) -> None:
+    """A copy as jaxlint itself would have written it (signed with this session's key)."""
+    path.write_bytes(seal("catalogue copy", path.name, json.dumps(data).encode()))
 
 
 def test_a_cache_of_other_files_or_other_fields_is_not_used(tmp_path, monkeypatch):
@@ -120,15 +128,33 @@ def test_a_cache_of_other_files_or_other_fields_is_not_used(tmp_path, monkeypatc
     cache = catalogue._cache_file()
     data = _rows_of(cache)
     data["catalogue"]["entries"]["rows"] = data["catalogue"]["entries"]["rows"][:1]
-    cache.write_text(json.dumps(data))
-    assert len(load_from().entries) == 1  # same stamp: the cache is believed (it is what jaxlint wrote)
+    _write_signed(cache, data)
+    assert len(load_from().entries) == 1  # same stamp, signed: the cache is believed (it is what jaxlint wrote)
     data["stamp"][1][3] = "0" * 32  # another generated.toml content, same size and mtime
-    cache.write_text(json.dumps(data))
+    _write_signed(cache, data)
     assert load_from() == first
     data = _rows_of(cache)
     data["catalogue"]["entries"]["fields"] = data["catalogue"]["entries"]["fields"][::-1]
-    cache.write_text(json.dumps(data))
+    _write_signed(cache, data)
     assert load_from() == first
+
+
+def test_a_planted_copy_with_the_right_stamp_is_not_believed(tmp_path, monkeypatch):
+    """A copy in ``~/.cache`` that a CI system restored from another branch's cache: its stamp is right (the stamp
+    is no secret), its rows dropped ``jax.tree_map``. Unsigned, or signed with another key: read the TOML again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = load_from()
+    cache = catalogue._cache_file()
+    data = _rows_of(cache)
+    rows = data["catalogue"]["entries"]["rows"]
+    name = data["catalogue"]["entries"]["fields"].index("name")
+    data["catalogue"]["entries"]["rows"] = [row for row in rows if row[name] != "jax.tree_map"]
+    payload = json.dumps(data).encode()
+    for planted in (payload, signed_with_another_key("catalogue copy", cache.name, payload)):
+        cache.write_bytes(planted)
+        loaded = load_from()
+        assert loaded == first and loaded.get("jax.tree_map") is not None
+        assert len(_rows_of(cache)["catalogue"]["entries"]["rows"]) == len(rows)  # replaced by jaxlint's own
 
 
 def test_a_planted_pickle_in_the_cache_never_runs(tmp_path):
@@ -160,7 +186,7 @@ def test_a_planted_pickle_in_the_cache_never_runs(tmp_path):
         assert not marker.exists()
     for name in ("catalogue.pickle", "catalogue.json"):  # not ours (the former names): left alone
         assert pickle.dumps(Payload()) == (folder / name).read_bytes()
-    assert json.loads((folder / keyed).read_text())["stamp"][0] == catalogue._FORMAT  # replaced
+    assert _rows_of(folder / keyed)["stamp"][0] == catalogue._FORMAT  # replaced
 
 
 def test_two_installs_keep_a_copy_each(tmp_path, monkeypatch):

@@ -6,6 +6,7 @@ than 2 s: ``test_files_written_just_before_the_check_are_not_trusted`` checks th
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from jaxlint.run import replay
+from support.signed import signed_with_another_key, unverified
 from tests.cli.test_cli import NONE_ARG
 
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="replay records on Python 3.11 and later")
@@ -85,15 +87,21 @@ def test_an_unchanged_tree_replays_the_check_exactly(project, capfdbinary):
     assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
 
 
-def test_the_report_file_is_written_again(project, capfdbinary):
+def test_the_report_file_is_replayed_only_while_it_holds_what_the_check_wrote(project, capfdbinary):
     args = ("check", "pkg", "--exit-zero", "--output-format", "json", "-o", "out/report.json")
+    report = project / "out" / "report.json"
     assert _record(*args).returncode == 0
-    written = (project / "out" / "report.json").read_bytes()
+    written = report.read_bytes()
     assert [finding["code"] for finding in json.loads(written)] == ["JAX202"]
-    (project / "out" / "report.json").write_text("stale")
+    os.utime(report, (1_000_000, 1_000_000))
     code, out, _ = _replay(args, capfdbinary)
     assert code == 0 and out == b""
-    assert (project / "out" / "report.json").read_bytes() == written
+    assert report.read_bytes() == written and report.stat().st_mtime == 1_000_000  # replayed, not written
+    report.write_text("stale")
+    assert _replay(args, capfdbinary)[0] is None  # a replay writes no file: the check runs, and writes it
+    assert report.read_bytes() == b"stale"
+    assert _check(*args).returncode == 0
+    assert report.read_bytes() == written
 
 
 @pytest.mark.parametrize("change", [
@@ -210,6 +218,49 @@ def test_a_damaged_manifest_is_ignored(project, capfdbinary):
         manifest.write_bytes(b"\x00garbage")
     assert _replay(("check", "pkg"), capfdbinary)[0] is None
     assert _check("check", "pkg").returncode == 1
+
+
+TWO_FINDINGS = NONE_ARG + "z = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=None)\n"
+
+
+def test_a_planted_manifest_changes_nothing(project, capfdbinary):
+    """A manifest edited or planted in ``~/.cache`` (a CI cache restored from another branch) says the tree is
+    clean and the report is whatever it likes: the check still reports both findings, exits 1, writes nothing."""
+    _record("check", "pkg")
+    (manifest,) = _manifests()
+    genuine = marshal.loads(unverified(manifest.read_bytes()))
+    victim = project.parent / "victim.txt"
+    victim.write_text("mine")
+    forged = {**genuine, "stamps": [], "output": [(1, b"All checks passed!\n")], "code": 0,
+              "reports": [(str(victim), b"pwned")]}
+    (project / "pkg" / "a.py").write_text(TWO_FINDINGS)
+    payload = marshal.dumps(forged)
+    for planted in (payload, signed_with_another_key("replay", str(replay.FORMAT), payload)):
+        manifest.write_bytes(planted)
+        assert _replay(("check", "pkg"), capfdbinary)[0] is None
+        done = _check("check", "pkg")
+        assert done.returncode == 1 and done.stdout.count(b"JAX202") == 2
+        assert b"All checks passed" not in done.stdout
+        assert victim.read_text() == "mine"
+        _record("check", "pkg")  # a manifest of its own again (the next plant replaces it)
+
+
+@pytest.mark.parametrize("flag", ["--no-cache", "-n"])
+def test_no_cache_replays_nothing_even_a_signed_manifest(project, capfdbinary, flag):
+    from jaxlint.project.cache_key import seal
+
+    _record("check", "pkg")
+    (manifest,) = _manifests()
+    genuine = marshal.loads(unverified(manifest.read_bytes()))
+    saved = sys.argv
+    sys.argv = ["jaxlint", "check", "pkg", flag]
+    try:
+        invocation = replay._invocation()
+        target = Path(replay._manifest_path(invocation))
+    finally:
+        sys.argv = saved
+    target.write_bytes(seal("replay", str(replay.FORMAT), marshal.dumps({**genuine, "invocation": invocation})))
+    assert _replay(("check", "pkg", flag), capfdbinary)[0] is None
 
 
 def test_a_reader_that_stops_early_gets_no_traceback(project):

@@ -250,3 +250,28 @@ def test_a_flax_deprecation_that_still_works_does_not_block(tmp_path):
     blocking, warnings = lint_files([path], TARGET, TARGET)
     assert blocking == []
     assert [(f.row, f.code) for f in warnings] == [(3, "JAX506"), (4, "JAX506")]
+
+
+def test_a_planted_release_cache_file_does_not_choose_the_pin(index, fake_site):
+    """A file in the release cache (a CI cache restored from another branch, or another user's) that says the newest
+    release is clean, when its wheel still breaks: the pin proposed is unchanged, and the file is replaced."""
+    import json
+
+    from jaxlint.project.fingerprint import engine_fingerprint
+    from jaxlint.upgrade.releases import _cache_key
+    from support.signed import signed_json_bytes, signed_with_another_key
+    from tests.upgrade.distributions import OLD_DEP, build_wheel
+
+    build_wheel(index, "mydep", "0.3", OLD_DEP)  # the newest release broke again
+    planted_file = _cache_key("mydep", Version("0.3"), TARGET)
+    clean = json.dumps({"findings": []}).encode()
+    context = f"mydep|0.3|{TARGET}|{engine_fingerprint()}"
+    for planted in (clean, signed_with_another_key("release", context, clean)):
+        planted_file.parent.mkdir(parents=True, exist_ok=True)
+        planted_file.write_bytes(planted)
+        [result] = scan([Distribution("mydep", "0.1", ["jax"], sorted((fake_site / "mydep").glob("*.py")))], TARGET)
+        find_fixed_release(result, TARGET, sys.executable)
+        assert result.fixed_in is None and result.releases_checked == ["0.3"]
+        assert "still break" in result.note
+        stored = signed_json_bytes(planted_file.read_bytes(), "release", context)
+        assert [finding["code"] for finding in stored["findings"]] == ["JAX101"]

@@ -8,7 +8,8 @@ dataclasses with the lookups the rules need.
 Loading parses the TOML once and keeps the merged result as JSON next to the user's cache (keyed by the size,
 modification time and hash of both files), because the catalogue is read at every lint start: see
 ``docs/catalogue.md`` for the measured times. It is plain data, never a pickle: CI systems restore ``~/.cache`` from
-caches shared across branches, and a pickle planted there would run its code at the next ``jaxlint check``.
+caches shared across branches, and a pickle planted there would run its code at the next ``jaxlint check``. Nor is
+a planted copy believed (its stamp is no secret): the copy is signed with the user's cache key (``project.cache_key``).
 """
 from __future__ import annotations
 
@@ -363,10 +364,17 @@ def _restore(cls: type, names: list[str], row: list):
 
 def read_stamped(cache: Path, stamp: list) -> dict | None:
     """What ``write_stamped`` stored with this very stamp; None when the file is missing, stale, damaged or not
-    ours (the caller then reads its TOML again)."""
+    ours (the caller then reads its TOML again). Ours means signed with the user's cache key: a copy planted in
+    ``~/.cache`` (restored by a CI system from another branch's cache, whose stamp it can know) that dropped a
+    removed symbol would hide every finding of it."""
+    from jaxlint.project.cache_key import unseal
+
     try:
-        with open(cache, encoding="utf-8") as fh:
-            cached = json.load(fh)
+        with open(cache, "rb") as fh:
+            payload = unseal("catalogue copy", cache.name, fh.read())
+        if payload is None:
+            return None
+        cached = json.loads(payload)
     except (OSError, ValueError):
         return None
     if not isinstance(cached, dict) or cached.get("stamp") != stamp:
@@ -378,11 +386,17 @@ def write_stamped(cache: Path, stamp: list, **values) -> None:
     """Store ``values`` (plain JSON) with ``stamp``, atomically; a cache that cannot be written is simply not
     written."""
     # Not ``project.cache.replace_file``: the results cache imports the catalogue.
+    from jaxlint.project.cache_key import seal
+
+    signed = seal("catalogue copy", cache.name,
+                  json.dumps({"stamp": stamp, **values}, separators=(",", ":")).encode("utf-8"))
+    if signed is None:
+        return  # no cache key: caching is off
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump({"stamp": stamp, **values}, fh, separators=(",", ":"))
+        with open(tmp, "wb") as fh:
+            fh.write(signed)
         os.replace(tmp, cache)
     except OSError:
         pass

@@ -11,7 +11,10 @@ cache is one JSON file per *engine fingerprint* (jaxlint's version, a hash of ja
 libcst's and Python's versions), so upgrading jaxlint or editing a rule never reuses old results.
 
 JSON, not pickle: a cache directory can arrive with a cloned repository, and loading it must never run code.
-A damaged or foreign cache file is ignored (and replaced). Concurrent runs are safe: each run loads the file, works,
+Nor may what it says change a finding: the file is signed with the user's cache key (``project.cache_key``, kept
+outside the cache folder), and one not signed with it (committed, restored from a shared CI cache, made by another
+user) is ignored and replaced, as a damaged one is. Each entry binds the path's findings to the hash of the bytes
+they came from and the settings' fingerprint; the file, to the engine fingerprint. Concurrent runs are safe: each run loads the file, works,
 then re-reads it, merges its own entries over what it finds and replaces the file atomically (``os.replace``), so
 the file is never half-written; at worst one run's new entries are lost and recomputed next time.
 """
@@ -29,6 +32,7 @@ from typing import Any
 import jaxlint
 from jaxlint import __version__
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, WithheldFix
+from jaxlint.project.cache_key import cache_key, seal, unseal  # noqa: F401 (cache_key: whether caching is on)
 from jaxlint.project.fingerprint import FORMAT, _libcst_version, engine_fingerprint  # noqa: F401 (the cache's key)
 
 CACHE_DIR_NAME = ".jaxlint_cache"
@@ -160,7 +164,10 @@ class Cache:
     @staticmethod
     def _load(file: Path) -> dict[str, list]:
         try:
-            data = json.loads(file.read_bytes())
+            payload = unseal("results", engine_fingerprint(), file.read_bytes())
+            if payload is None:
+                return {}  # not signed with this user's key: another machine's, another user's, or planted
+            data = json.loads(payload)
         except (OSError, ValueError):
             return {}
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
@@ -203,8 +210,11 @@ class Cache:
             self._mark_directory()
             entries = self._load(self.file)
             entries.update(self._new)
-            payload = json.dumps({"format": FORMAT, "version": __version__, "entries": entries},
-                                 separators=(",", ":")).encode()
+            payload = seal("results", engine_fingerprint(),
+                           json.dumps({"format": FORMAT, "version": __version__, "entries": entries},
+                                      separators=(",", ":")).encode())
+            if payload is None:
+                return  # no key: caching is off
             replace_file(self.file, payload, prefix=".results-")
             self._entries, self._new = entries, {}
             self._remove_stale()

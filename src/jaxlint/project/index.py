@@ -340,8 +340,13 @@ def is_module(path: str) -> bool:
 
 
 def _load(file: Path) -> tuple[dict[str, list], object]:
+    from jaxlint.project.cache import engine_fingerprint, unseal
+
     try:
-        data = json.loads(file.read_bytes())
+        payload = unseal("index", engine_fingerprint(), file.read_bytes())
+        if payload is None:
+            return {}, None  # not signed with this user's key (``project.cache_key``)
+        data = json.loads(payload)
     except (OSError, ValueError):
         return {}, None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
@@ -356,10 +361,13 @@ def _valid(entry) -> bool:
 
 def _save(file: Path, files: dict[str, list], digest: list | None = None) -> None:
     try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        payload = json.dumps({"format": FORMAT, "files": files, "digest": digest}, separators=(",", ":")).encode()
-        from jaxlint.project.cache import replace_file
+        from jaxlint.project.cache import engine_fingerprint, replace_file, seal
 
+        payload = seal("index", engine_fingerprint(),
+                       json.dumps({"format": FORMAT, "files": files, "digest": digest}, separators=(",", ":")).encode())
+        if payload is None:
+            return  # no key: caching is off
+        file.parent.mkdir(parents=True, exist_ok=True)
         replace_file(file, payload, prefix=".index-")
     except OSError:
         pass  # the cache is an optimisation, never an error

@@ -11,7 +11,14 @@ runs (``Recorder``) and, the next time, replays it (``replayed``) without import
   wrapper of ``os.stat``/``os.lstat``), missing ones included (a config file created since is a change), and
   every file it linted. Each path's stamp (size, modification and change times, inode; ``None`` when missing)
   must be unchanged. A folder's stamp changes when an entry is added, removed or renamed in it;
-- **what it printed**: stdout and stderr, in order, the ``-o`` report, and the exit code.
+- **what it printed**: stdout and stderr, in order, and the exit code; of the ``-o`` report, the hash of what it
+  wrote. A replay writes no file: it replays only while the report still holds those bytes (writing them again would
+  change nothing); a report deleted or changed since runs the check, which writes it.
+
+A manifest is trusted only with a valid signature (``jaxlint.project.cache_key``: a key of the user's, outside any
+cache folder): a CI system may restore ``~/.cache`` from a cache that other branches and forks wrote, and a planted
+manifest would otherwise print "All checks passed!" for any tree. Its stamps are then trusted as the user's own run
+left them (the threat is a forged cache, not a file edited under an unchanged size, times and inode).
 
 Only a plain check records: not ``--fix``/``--diff``, not stdin, not ``--no-cache``, not one that failed (exit 2),
 drew a progress bar, or saw any input change while it ran. A stamp is trusted only when the path's times lie
@@ -31,7 +38,7 @@ import sys
 import time
 import zlib
 
-FORMAT = 2
+FORMAT = 3
 MAX_MANIFESTS = 64
 # As the results cache's (``project.cache.RACY_NS``): file systems' timestamps can be as coarse as 2 s.
 RACY_NS = 2_000_000_000
@@ -92,12 +99,18 @@ def _stamp_of(status: os.stat_result, listing: bool):
 def replayed() -> int | None:
     """Print what the last identical check printed and return its exit code, when nothing it read has changed;
     None (having printed nothing) otherwise."""
-    if not records():
+    if not records() or "--no-cache" in sys.argv or "-n" in sys.argv:  # no cache means none, even a signed one
         return None
     try:
         invocation = _invocation()
         with open(_manifest_path(invocation), "rb") as handle:
-            manifest = marshal.loads(handle.read())
+            data = handle.read()
+        from jaxlint.project.cache_key import unseal
+
+        payload = unseal("replay", str(FORMAT), data)  # signed with this user's key, or planted: never trusted
+        if payload is None:
+            return None
+        manifest = marshal.loads(payload)
         if not isinstance(manifest, dict) or manifest.get("invocation") != invocation:
             return None
         for path, follow, listing, stamp in manifest["stamps"]:
@@ -111,9 +124,10 @@ def replayed() -> int | None:
 
         if manifest["engine"] != engine_fingerprint():
             return None
-        for path, data in manifest["reports"]:  # ``-o``: written first, so that a failure prints nothing yet
-            with open(path, "wb") as handle:
-                handle.write(data)
+        for path, digest in manifest["reports"]:  # ``-o``: still as the check wrote it, or the check runs again
+            with open(path, "rb") as handle:
+                if _digest(handle.read()) != digest:
+                    return None
     except (OSError, ValueError, EOFError, TypeError, KeyError):
         return None
     try:
@@ -259,10 +273,10 @@ class Recorder:
         self.cache_folders.append(os.path.abspath(os.fspath(folder)))
 
     def report_written(self, path) -> None:
-        """The ``-o`` report, as written (its bytes, newlines as the platform wrote them)."""
+        """The ``-o`` report, as written (the hash of its bytes, newlines as the platform wrote them)."""
         path = os.path.abspath(os.fspath(path))
         with open(path, "rb") as handle:
-            self.reports.append((path, handle.read()))
+            self.reports.append((path, _digest(handle.read())))
 
     # the manifest
     def finish(self, code) -> None:
@@ -288,22 +302,32 @@ class Recorder:
             if stamp is not None and len(stamp) > 2 and max(stamp[2], stamp[3]) >= newest_allowed:
                 return  # too recent to trust
             stamps.append((path, follow, listing, stamp))
+        from jaxlint.project.cache_key import seal
         from jaxlint.project.fingerprint import engine_fingerprint
 
         try:
             identities = [(folder, _identity(folder)) for folder in self.cache_folders]
             manifest = {"invocation": self.invocation, "engine": engine_fingerprint(), "stamps": stamps,
                         "cache_folders": identities, "output": self.output, "reports": self.reports, "code": code}
+            signed = seal("replay", str(FORMAT), marshal.dumps(manifest))
+            if signed is None:
+                return  # no cache key: caching is off
             folder = manifest_folder()
             os.makedirs(folder, exist_ok=True)
             target = _manifest_path(self.invocation)
             temporary = f"{target}.{os.getpid()}.tmp"
             with open(temporary, "wb") as handle:
-                handle.write(marshal.dumps(manifest))
+                handle.write(signed)
             os.replace(temporary, target)
             _prune(folder)
         except (OSError, ValueError):
             pass  # an optimisation, never an error
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _identity(folder: str) -> bytes:

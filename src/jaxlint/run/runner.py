@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, content_hash, diagnostic_to_json, file_stamp, findings_of,
-                                   settings_fingerprint, trusted_stamp)
+from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, cache_key, content_hash, diagnostic_to_json, file_stamp,
+                                   findings_of, settings_fingerprint, trusted_stamp)
 from jaxlint.project.index import (active_index, activated, build_index, cache_entry, complete_index, is_module,
                                   set_active)
 from jaxlint.project.module_facts import module_facts, needs_parse
@@ -62,7 +62,7 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
     """
     files = list(files)
     paths = [file.path for file in files]
-    if not use_cache or not files:
+    if not use_cache or not files or cache_key() is None:  # no key (``project.cache_key``): caching is off
         with activated(build_index(paths)):  # facts read lazily, by the workers, for the modules their files reach
             return _run_files(files, mode, unsafe, jobs, None, "")
     caches = _RunCaches(files, cache_dir)

@@ -1,7 +1,13 @@
 """Newer releases of a blocking dependency, from the package index pip is configured for (``PIP_INDEX_URL``,
 ``PIP_FIND_LINKS``, ``PIP_NO_INDEX`` work as for pip): the newest few are downloaded as wheels, unpacked and
 linted; the oldest clean one in a row from the newest is the version to pin. Results are cached per release and
-target, so a second run downloads nothing."""
+target, so a second run downloads nothing.
+
+The cache (``~/.cache/jaxlint/upgrade``, or ``$JAXLINT_UPGRADE_CACHE``) is plain JSON signed with the user's cache
+key (``project.cache_key``) for its release, target and jaxlint's engine fingerprint: a file planted there (a CI
+cache restored from another branch) would otherwise choose the pin that ``upgrade`` proposes. An unsigned or foreign
+file is a miss: the wheel is downloaded and linted again, and the file replaced. Each entry also records the hash of
+the wheel it was linted from (a release's files never change on an index that, as PyPI, refuses re-uploads)."""
 from __future__ import annotations
 
 import hashlib
@@ -75,15 +81,48 @@ def _cache_key(name: str, version: Version, target: Version) -> Path:
     return cache_dir() / f"{name.lower()}-{version}-jax{target}-{__version__}-{rules}.json"
 
 
+def _signed_for(name: str, version: Version, target: Version) -> str:
+    """What a cache file's signature binds it to: this release, this target, this jaxlint."""
+    from jaxlint.project.fingerprint import engine_fingerprint
+
+    return f"{name.lower()}|{version}|{target}|{engine_fingerprint()}"
+
+
+def _cached_findings(cached: Path, context: str) -> list[Finding] | None:
+    """The findings stored for this release, if the file is jaxlint's own (signed with the user's key)."""
+    from jaxlint.project.cache_key import unseal
+
+    try:
+        payload = unseal("release", context, cached.read_bytes())
+        if payload is None:
+            return None  # missing key, or a file not signed with it: planted, another user's or machine's
+        return [Finding.from_json(item) for item in json.loads(payload)["findings"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store_findings(cached: Path, context: str, findings: list[Finding], wheel_hash: str) -> None:
+    from jaxlint.project.cache import replace_file
+    from jaxlint.project.cache_key import seal
+
+    signed = seal("release", context, json.dumps({"findings": [f.as_json() for f in findings],
+                                                  "wheel_sha256": wheel_hash}).encode())
+    if signed is None:
+        return  # no cache key: caching is off
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(cached, signed, prefix=".release-")
+    except OSError:
+        pass
+
+
 def lint_release(name: str, version: Version, target: Version, python: str) -> list[Finding] | None:
     """The blocking findings of ``name==version``'s wheel (cached); None when no wheel could be downloaded."""
     cached = _cache_key(name, version, target)
-    if cached.is_file():
-        try:
-            data = json.loads(cached.read_text(encoding="utf-8"))
-            return [Finding.from_json(item) for item in data["findings"]]
-        except (OSError, ValueError, KeyError):
-            pass
+    context = _signed_for(name, version, target)
+    found = _cached_findings(cached, context)
+    if found is not None:
+        return found
     with tempfile.TemporaryDirectory(prefix="jaxlint-upgrade-") as scratch:
         try:
             done = _pip(python, "download", f"{name}=={version}", "--no-deps", "--only-binary=:all:", "-q",
@@ -93,17 +132,14 @@ def lint_release(name: str, version: Version, target: Version, python: str) -> l
         wheels = list(Path(scratch).glob("*.whl"))
         if done.returncode != 0 or not wheels:
             return None
+        wheel_hash = hashlib.sha256(wheels[0].read_bytes()).hexdigest()
         unpacked = Path(scratch, "unpacked")
         with zipfile.ZipFile(wheels[0]) as wheel:
             wheel.extractall(unpacked)
         requires = _requires_of(unpacked)
         blocking, _ = lint_files(unpacked.rglob("*.py"), target, own_min_version(requires, target))
     # Paths are relative to the unpacked wheel, i.e. as installed.
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_text(json.dumps({"findings": [f.as_json() for f in blocking]}), encoding="utf-8")
-    except OSError:
-        pass
+    _store_findings(cached, context, blocking, wheel_hash)
     return blocking
 
 

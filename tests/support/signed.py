@@ -1,0 +1,38 @@
+"""Read a cache file that jaxlint signed (``jaxlint.project.cache_key``), checking its signature as jaxlint does."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from jaxlint.project.cache_key import unseal
+from jaxlint.project.fingerprint import engine_fingerprint
+
+
+def signed_json(path: Path, kind: str) -> object:
+    """The JSON a results (``kind="results"``) or index (``"index"``) cache file holds; fails when it is not
+    signed with this session's key."""
+    payload = unseal(kind, engine_fingerprint(), Path(path).read_bytes())
+    assert payload is not None, f"{path} is not signed with the cache key"
+    return json.loads(payload)
+
+
+def signed_json_bytes(data: bytes, kind: str, context: str) -> object:
+    """The JSON of a signed cache file of any kind (the release cache's ``context`` names the release)."""
+    payload = unseal(kind, context, data)
+    assert payload is not None, "not signed with the cache key"
+    return json.loads(payload)
+
+
+def unverified(data: bytes) -> bytes:
+    """A cache file's payload, signed or not, without checking anything (what an attacker starts from)."""
+    return data.split(b"\n", 1)[1] if data.startswith(b"jaxlint-signed-1 ") else data
+
+
+def signed_with_another_key(kind: str, context: str, payload: bytes) -> bytes:
+    """What another user's or machine's jaxlint would write: a signed file, with a key of its own."""
+    import os
+
+    from jaxlint.project import cache_key
+
+    mac = cache_key._mac(os.urandom(cache_key.KEY_BYTES), kind, context, payload)
+    return b"jaxlint-signed-1 " + mac + b"\n" + payload
