@@ -117,7 +117,8 @@ def _toml(path: Path, warnings: list[PinFileWarning]) -> tuple[dict | None, str]
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"at line (\d+)", str(error))
-        line = getattr(error, "lineno", None) or (int(found.group(1)) if found else None)
+        at_end = max(len(text.splitlines()), 1) if "end of document" in str(error) else None
+        line = getattr(error, "lineno", None) or (int(found.group(1)) if found else at_end)
         warnings.append(PinFileWarning(path, line, f"is not valid TOML ({str(error).split(' (at ')[0]})"))
         return None, text
 
