@@ -114,4 +114,4 @@ def test_an_unreadable_pin_file_is_a_warning_in_the_upgrade_report(tmp_path):
     finally:
         os.chdir(old)
     [warning] = json.loads((tmp_path / "out" / "u.json").read_text())["warnings"]
-    assert warning.startswith("pyproject.toml:4: is not valid TOML") and "warning: pyproject.toml:4" in result.stderr
+    assert warning.startswith("pyproject.toml:3: is not valid TOML") and "warning: pyproject.toml:3" in result.stderr
