@@ -171,3 +171,29 @@ def test_a_requirements_file_pinning_flax_without_jax_gives_the_flax_range(tmp_p
     assert pinned.library("flax")[0].version == Version("0.7.2")
     output = run(["--show-settings", "src/model.py"], tmp_path).output
     assert "flax ==0.7.2 (requirements.txt:1)" in output or "flax >=0.7.2 (requirements.txt:1)" in output
+
+
+def test_setup_py_reading_a_requirements_file_in_a_with_block(tmp_path):
+    _tree(tmp_path, {
+        "setup.py": "import setuptools\n\nwith open('requirements.txt') as f:\n    REQS = f.read().splitlines()\n"
+                    "if True:\n    EXTRA = {'test': ['jax==0.4.13']}\n"
+                    "setuptools.setup(name='p', install_requires=REQS, extras_require=EXTRA)\n",
+        "deps.txt": "",
+        "requirements.txt": "numpy\njax>=0.4.26\n",
+    })
+    pinned = _range(tmp_path)
+    assert (pinned.lower.version, pinned.lower.where) == (Version("0.4.13"), "setup.py:6")
+    assert [(r.file.name, r.line, r.text) for r in _requirements(tmp_path) if "jax" in r.text] == [
+        ("setup.py", 6, "jax==0.4.13"), ("requirements.txt", 2, "jax>=0.4.26")]
+
+
+def _requirements(root: Path):
+    from jaxlint.project.pins import package_requirements
+
+    return package_requirements(root)
+
+
+def test_setup_py_names_redefined_through_themselves(tmp_path):
+    _tree(tmp_path, {"setup.py": "A = ['numpy']\nA = A + ['jax>=0.4.2'] + A\nB = B + B\n"
+                                 "setup(install_requires=A + B, extras_require={'x': B})\n"})
+    assert _floor(tmp_path) == (Version("0.4.2"), "setup.py:2")  # ``B`` refers to nothing: no pins, no hang

@@ -9,6 +9,7 @@ that file's lines. Anything else (a computed name, a loop) is not followed: its 
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,11 +31,17 @@ class _Resolver:
         self.folder = folder
         self.read_file = read_file  # (path, line naming it) -> [(line, text)], or None: it cannot be read
         self.assigned: dict[str, ast.expr] = {}
-        for statement in tree.body:
-            if isinstance(statement, ast.Assign):
+        self._resolving: set[str] = set()
+        for statement in _module_level(tree.body):
+            if isinstance(statement, (ast.With, ast.AsyncWith)):
+                # ``with open("requirements.txt") as f:``: ``f`` stands for the file it opens
+                for item in statement.items:
+                    if isinstance(item.optional_vars, ast.Name):
+                        self.assigned[item.optional_vars.id] = item.context_expr
+            elif isinstance(statement, ast.Assign):
                 for target in statement.targets:
                     if isinstance(target, ast.Name):
-                        self.assigned[target.id] = statement.value
+                        self.assigned[target.id] = self._earlier(target.id, statement.value)
             elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value:
                 self.assigned[statement.target.id] = statement.value
             elif (isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add)
@@ -42,6 +49,28 @@ class _Resolver:
                 # ``REQS += [...]``: the same as ``REQS = REQS + [...]``, without the cycle
                 self.assigned[statement.target.id] = ast.BinOp(self.assigned[statement.target.id], ast.Add(),
                                                                statement.value)
+
+    def _earlier(self, name: str, value: ast.expr) -> ast.expr:
+        """``REQS = REQS + [...]``: the ``REQS`` on the right is the value it had before (not a cycle)."""
+        if name not in self.assigned or not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value)):
+            return value
+        previous = self.assigned[name]
+
+        class Earlier(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.expr:
+                return previous if node.id == name else node
+
+        return Earlier().visit(copy.deepcopy(value))
+
+    def _through(self, name: str, resolve) -> list[SetupRequirement]:
+        """``resolve`` of the value bound to ``name``; nothing for a name already being resolved (``A = A + A``)."""
+        if name in self._resolving or name not in self.assigned:
+            return []
+        self._resolving.add(name)
+        try:
+            return resolve(self.assigned[name])
+        finally:
+            self._resolving.discard(name)
 
     def strings(self, node: ast.expr | None, depth: int = 0) -> list[SetupRequirement]:
         """The requirement strings ``node`` evaluates to (a list, tuple, set, string, name or concatenation)."""
@@ -54,7 +83,7 @@ class _Resolver:
         if isinstance(node, ast.Starred):
             return self.strings(node.value, depth + 1)
         if isinstance(node, ast.Name):
-            return self.strings(self.assigned.get(node.id), depth + 1)
+            return self._through(node.id, lambda value: self.strings(value, depth + 1))
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self.strings(node.left, depth + 1) + self.strings(node.right, depth + 1)
         if isinstance(node, ast.Dict):  # ``extras_require`` values, when asked for as a whole
@@ -66,7 +95,7 @@ class _Resolver:
         if node is None or depth > _MAX_DEPTH:
             return []
         if isinstance(node, ast.Name):
-            return self.mapping_values(self.assigned.get(node.id), depth + 1)
+            return self._through(node.id, lambda value: self.mapping_values(value, depth + 1))
         if isinstance(node, ast.Dict):
             found = []
             for key, value in zip(node.keys, node.values):
@@ -78,10 +107,15 @@ class _Resolver:
                      else self.strings(keyword.value, depth + 1))]
         return self._files_read(node)
 
-    def _files_read(self, node: ast.expr) -> list[SetupRequirement]:
-        """A call or comprehension that names a requirements file beside setup.py: that file's lines."""
+    def _files_read(self, node: ast.expr, depth: int = 0) -> list[SetupRequirement]:
+        """A call or comprehension that names a requirements file beside setup.py (itself, or through a name bound
+        to one: ``f.read().splitlines()`` under ``with open(...) as f``): that file's lines."""
         found = []
         for inner in ast.walk(node):
+            if isinstance(inner, ast.Name) and inner.id in self.assigned and depth < _MAX_DEPTH:
+                if not isinstance(self.assigned[inner.id], (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Constant)):
+                    found.extend(self._through(inner.id, lambda value: self._files_read(value, depth + 1)))
+                continue
             if not (isinstance(inner, ast.Constant) and isinstance(inner.value, str)
                     and inner.value.endswith((".txt", ".in"))):
                 continue
@@ -90,6 +124,20 @@ class _Resolver:
             if lines is not None:
                 found.extend(SetupRequirement(text, path, number) for number, text in lines)
         return found
+
+
+def _module_level(body: list[ast.stmt]):
+    """The statements run at import: the module's, and those inside its ``with``/``if``/``try`` blocks (not inside
+    functions or classes)."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, (ast.With, ast.AsyncWith)):
+            yield from _module_level(statement.body)
+        elif isinstance(statement, ast.If):
+            yield from _module_level(statement.body + statement.orelse)
+        elif isinstance(statement, ast.Try):
+            yield from _module_level(statement.body + statement.orelse + statement.finalbody
+                                     + [s for handler in statement.handlers for s in handler.body])
 
 
 def setup_requirements(source: str, folder: Path, read_file) -> list[SetupRequirement]:
