@@ -79,8 +79,12 @@ def upgrade_command(path: Path, target, python, target_python, reports, dry_run,
         click.echo(f"jaxlint upgrade: interrupted by {stop}: writing the partial report", err=True)
     markdown = render_markdown(report)
     for file in reports:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(render_json(report) + "\n" if file.suffix == ".json" else markdown, encoding="utf-8")
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            file.write_text(render_json(report) + "\n" if file.suffix == ".json" else markdown, encoding="utf-8")
+        except OSError as error:  # checked first; a disk that filled up since is still no traceback
+            click.echo(f"jaxlint upgrade: error: cannot write {file}: {error.strerror or error}", err=True)
+            sys.exit(EXIT_ERROR)
         click.echo(f"jaxlint upgrade: wrote {file}", err=True)
     if not reports:
         click.echo(markdown, nl=False)
