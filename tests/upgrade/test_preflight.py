@@ -119,7 +119,7 @@ def test_a_dry_run_of_a_blocked_upgrade_still_shows_the_fixes(tmp_path):
     before = tree_hash(project)
     result = _upgrade(project, "--to", TARGET, "--python", fake_python(tmp_path / "py310", "3.10.13"),
                       "--no-index", "--dry-run")
-    assert tree_hash(project) == before
+    assert result.exit_code == 2 and tree_hash(project) == before
     assert "## Fixes that would be applied (1)" in result.stdout
     assert "Dry run: the fixes below are those that would be written once this is done." in result.stdout
 

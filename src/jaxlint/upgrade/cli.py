@@ -90,4 +90,5 @@ def upgrade_command(path: Path, target, python, target_python, reports, dry_run,
         click.echo(markdown, nl=False)
     if interrupted is not None:
         sys.exit(interrupted.exit_code)
-    sys.exit(EXIT_DONE if report.done else EXIT_ERROR if report.errors else EXIT_LEFT)
+    cannot_run = any(item["blocking"] for item in report.preflight)  # a dry run too: the target cannot run
+    sys.exit(EXIT_DONE if report.done else EXIT_ERROR if report.errors or cannot_run else EXIT_LEFT)
