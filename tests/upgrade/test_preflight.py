@@ -195,3 +195,17 @@ def _running(pid: int) -> bool:
             return "\nState:\tZ" not in status.read()
     except FileNotFoundError:
         return False
+
+
+def test_a_project_declared_for_python_310_only_is_stopped_whatever_the_environment(tmp_path):
+    files = {**PROJECT, "pyproject.toml": '[project]\nname = "proj"\nversion = "0"\nrequires-python = "~=3.10.0"\n'
+                                          'dependencies = ["jax>=0.4.30,<0.11"]\n'}
+    project = write_tree(tmp_path / "project", files)
+    before = tree_hash(project)
+    result = _upgrade(project, "--to", TARGET, "--python", fake_python(tmp_path / "py312", "3.12.1"), "--no-index",
+                      "--report", str(tmp_path / "u.json"))
+    assert result.exit_code == 2 and tree_hash(project) == before
+    [problem] = json.loads((tmp_path / "u.json").read_text())["preflight"]
+    assert problem == {"problem": "requires-python = '~=3.10.0' in pyproject.toml:4 excludes every Python JAX "
+                                  "0.12.0.1 supports (>= 3.12)",
+                       "step": "raise it to >=3.12, and run the project on Python 3.12 or newer", "blocking": True}
