@@ -138,7 +138,8 @@ def test_min_version_from_setup_py_literal_install_requires(tmp_path):
 
 
 def test_setup_py_is_read_not_run_and_computed_values_are_ignored(tmp_path):
-    write(tmp_path / "setup.py", "import sys\nsys.exit(3)\nREQS = compute(['jax>=0.9'])\nsetup(install_requires=REQS)\n")
+    write(tmp_path / "setup.py",
+          "import sys\nsys.exit(3)\nREQS = compute(['jax>=0.9'])\nsetup(install_requires=REQS)\n")
     write(tmp_path / "a.py", NONE_ARG)
     assert "(not pinned: assuming the target version)" in run(["--show-settings"], tmp_path).output
 

@@ -31,8 +31,8 @@ def _floor(root: Path) -> tuple[Version, str]:
 
 # -- setup.py ----------------------------------------------------------------------------------------------------
 def test_setup_py_install_requires_from_a_module_variable(tmp_path):
-    _tree(tmp_path, {"setup.py": "from setuptools import setup\n\nREQUIREMENTS = [\n    'numpy',\n    'jax>=0.4.20',\n]\n"
-                                 "setup(name='p', install_requires=REQUIREMENTS)\n"})
+    _tree(tmp_path, {"setup.py": "from setuptools import setup\n\nREQUIREMENTS = [\n    'numpy',\n"
+                                 "    'jax>=0.4.20',\n]\nsetup(name='p', install_requires=REQUIREMENTS)\n"})
     assert _floor(tmp_path) == (Version("0.4.20"), "setup.py:5")
 
 

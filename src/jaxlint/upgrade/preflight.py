@@ -61,7 +61,8 @@ def declared_python(package: Path | None, cwd: Path) -> DeclaredPython | None:
     a literal or module-level variable in setup.py), with its file:line."""
     if package is None:
         return None
-    for name, read in (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg), ("setup.py", _from_setup_py)):
+    readers = (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg), ("setup.py", _from_setup_py))
+    for name, read in readers:
         path = package / name
         if not path.is_file():
             continue
