@@ -137,10 +137,17 @@ def test_min_version_from_setup_py_literal_install_requires(tmp_path):
     assert "min version:    0.4.30 (setup.py:3: jax>=0.4.30)" in run(["--show-settings"], tmp_path).output
 
 
-def test_setup_py_is_read_not_run_and_non_literals_are_ignored(tmp_path):
-    write(tmp_path / "setup.py", "import sys\nsys.exit(3)\nREQS = ['jax>=0.9']\nsetup(install_requires=REQS)\n")
+def test_setup_py_is_read_not_run_and_computed_values_are_ignored(tmp_path):
+    write(tmp_path / "setup.py",
+          "import sys\nsys.exit(3)\nREQS = compute(['jax>=0.9'])\nsetup(install_requires=REQS)\n")
     write(tmp_path / "a.py", NONE_ARG)
     assert "(not pinned: assuming the target version)" in run(["--show-settings"], tmp_path).output
+
+
+def test_setup_py_variables_are_resolved_not_run(tmp_path):
+    write(tmp_path / "setup.py", "import sys\nsys.exit(3)\nREQS = ['jax>=0.9']\nsetup(install_requires=REQS)\n")
+    write(tmp_path / "a.py", NONE_ARG)
+    assert "min version:    0.9 (setup.py:3: jax>=0.9)" in run(["--show-settings"], tmp_path).output
 
 
 @pytest.mark.parametrize("dependency,expected", [

@@ -56,8 +56,8 @@ def test_jax101_all_lists_every_entry_with_versions_and_replacement():
     kind, deprecated, removed, replacement, fix = rows["jax.tree_map"]
     assert (kind, deprecated, removed, fix) == ("symbol", "0.4.26", "0.6.0", "safe")
     assert "`jax.tree.map` (0.4.25+)" in replacement and "`jax.tree_util.tree_map` (any version)" in replacement
-    assert rows["jax.tree_multimap"][2:] == ["0.3.16", "`jax.tree_util.tree_map` (0.1.1+)",
-                                             "safe (positional calls)"]
+    assert rows["jax.tree_multimap"][2:] == ["0.3.16", "`jax.tree_util.tree_map` (0.2.13+)",  # several trees
+                                             "safe (min ≥ 0.2.13) (positional calls)"]
     assert rows["jax.experimental.maps"][0] == "module"
     assert rows["jax.cloud_tpu_init"][-1] == "safe (delete import)"
     assert "jax.core.pytype_aval_mappings" not in rows  # only deprecated: JAX402's

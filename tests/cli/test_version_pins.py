@@ -144,7 +144,7 @@ def test_pins_are_looked_up_once_per_folder(tmp_path, monkeypatch):
     asked: list[Path] = []
     real = version_pins.folder_pins
     monkeypatch.setattr(version_pins, "folder_pins",
-                        lambda folder, names=None: asked.append(folder) or real(folder, names))
+                        lambda folder, names=None, warnings=None: asked.append(folder) or real(folder, names, warnings))
     pins = ProjectPins(tmp_path)
     for _ in range(3):
         pins.for_directory(tmp_path / "packages/old/src")

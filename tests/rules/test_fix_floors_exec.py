@@ -16,7 +16,7 @@ import textwrap
 import pytest
 
 from jaxlint.catalogue import load
-from jaxlint.catalogue.floors import CALL_LIMITS, FLOORS
+from jaxlint.catalogue.floors import CALL_LIMITS, FLOORS, POSITIONS
 from jaxlint.project.versions import Version
 from jaxlint.verify.rule_examples import COMMON, INPUTS, runnable_examples
 from support.jaxenv import GET_DOTTED, jax_python, old_jax_python
@@ -84,6 +84,8 @@ def fixes() -> list[tuple[str, str, str, object]]:
         out.append((f"rewrite {key}", floor.since, "code", floor.probe))
     for name, limit in CALL_LIMITS.items():
         out.append((f"call {name}", limit.since, "code", limit.probe))
+    for name, positions in POSITIONS.items():
+        out.append((f"by position {name}", positions.since, "code", positions.probe))
     return out
 
 

@@ -74,3 +74,44 @@ def test_blocking_dependencies_get_their_fixed_release_or_the_reason(tmp_path):
     assert [(c.name, c.current, c.where, c.proposed) for c in changes] == [
         ("mydep", "mydep>=0.1", "pyproject.toml:4", "mydep>=0.2"), ("jraph", None, None, None)]
     assert "no newer release" in changes[1].reason
+
+
+def test_pins_in_poetry_groups_and_setup_py_variables_get_their_change(tmp_path):
+    write_tree(tmp_path, {
+        "pyproject.toml": '[tool.poetry]\nname = "p"\n\n[tool.poetry.group.dev.dependencies]\njax = "^0.10.1"\n',
+        "setup.py": "from setuptools import setup\nREQS = ['jaxlib==0.10.2']\nsetup(install_requires=REQS)\n",
+    })
+    changes = propose_jax(ProjectPins(tmp_path).for_directory(tmp_path), tmp_path, TARGET, tmp_path)
+    assert [(c.name, c.current, c.where, c.proposed) for c in changes] == [
+        ("jax", "jax^0.10.1", "pyproject.toml:5", "jax>=0.10.1,<0.13"),
+        ("jaxlib", "jaxlib==0.10.2", "setup.py:2", "jaxlib==0.12.0.1")]
+
+
+def test_the_summary_counts_only_the_pin_rows_that_propose_something():
+    from jaxlint.upgrade.report import UpgradeReport, render_markdown
+
+    report = UpgradeReport("p", "0.12.0.1", False, "python")
+    report.pins = [{"name": "mydep", "current": None, "where": None, "proposed": "mydep>=0.2", "reason": "r"},
+                   {"name": "jraph", "current": None, "where": None, "proposed": None, "reason": "no release"}]
+    assert "1 pin change(s) proposed" in render_markdown(report)
+
+
+def test_an_unreadable_pin_file_is_a_warning_in_the_upgrade_report(tmp_path):
+    import json
+    import os
+
+    from click.testing import CliRunner
+
+    from jaxlint.ui.cli import main
+
+    write_tree(tmp_path, {"pyproject.toml": '[project]\nname = "p"\ndependencies = ["jax>=0.4.30",\n',
+                          "m.py": "import jax\n"})
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(main, ["upgrade", "--to", "0.12.0.1", "--no-index", "--dry-run", "--report",
+                                           str(tmp_path / "out" / "u.json")], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    [warning] = json.loads((tmp_path / "out" / "u.json").read_text())["warnings"]
+    assert warning.startswith("pyproject.toml:3: is not valid TOML") and "warning: pyproject.toml:3" in result.stderr

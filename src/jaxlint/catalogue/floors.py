@@ -74,7 +74,10 @@ FLOORS: dict[str, Floor] = {floor_key: floor for floor_key, floor in (
         "favour (read in the wheels: no `jax/export` package before 0.4.30)",
         "from jax import export\nassert callable(export.export) and callable(export.deserialize)\n")),
     ("jax.set_mesh", Floor(
-        "`jax.set_mesh`", "0.7.2", "read in the wheels: `jax.set_mesh` is public from 0.7.2",
+        "`jax.set_mesh`", "0.7.1",
+        "read in the wheels: 0.7.1's jax/__init__.py has `from jax._src.sharding_impls import set_mesh as set_mesh` "
+        "(the context-manager class); 0.7.0's has no `set_mesh` (0.7.2 was dated from the catalogue's sample of "
+        "wheels, which skips 0.7.0 and 0.7.1)",
         "import jax\nassert callable(jax.set_mesh)\n")),
     ("stacked-device-put", Floor(
         "`jax.device_put(x, jax.sharding.NamedSharding(jax.sharding.Mesh(devices, ...), ...))`", "0.4.1",
@@ -123,6 +126,39 @@ CALL_LIMITS: dict[str, CallLimit] = {limit.name: limit for limit in (
               "import inspect\nfrom jax.extend.core import Var\n"
               "assert list(inspect.signature(Var).parameters)[0] == 'aval'\n"),
 )}
+
+
+@dataclass(frozen=True)
+class Positions:
+    """``name``'s leading parameters bind the same values by position on every release from ``since``, whatever
+    their keywords were called (``slots``: each position's spellings). Where no keyword spelling spans the range,
+    keywords passed in positional order are passed by position instead (JAX103)."""
+
+    name: str
+    slots: tuple[tuple[str, ...], ...]
+    since: str
+    reason: str
+    probe: str
+
+
+POSITIONS: dict[str, Positions] = {positions.name: positions for positions in (
+    Positions("jax.numpy.clip", (("a", "x", "arr"), ("a_min", "min"), ("a_max", "max")), "0.1.1",
+              "read in the sources: `clip(a, a_min=None, a_max=None)` in 0.1.50 (the catalogue's rows: `a`, `a_min`, "
+              "`a_max` from 0.1.1), `clip(a, a_min=None, a_max=None, out=None)` in 0.4.26, `clip(x=None, /, "
+              "min=None, max=None, *, a=..., a_min=..., a_max=...)` in 0.4.27, `clip(arr=None, /, min=None, "
+              "max=None, ...)` in 0.10.0 and 0.12.0.1: the array, the lower and the upper bound are positions 0, 1, 2",
+              "import jax.numpy as jnp\nassert float(jnp.clip(jnp.float32(5.0), 0.0, 1.0)) == 1.0\n"),
+)}
+
+
+def positional_slots(name: str, keywords: list[str], positional: int, settings: "Settings") -> bool:
+    """Whether ``keywords`` (in the call's order, after ``positional`` positional arguments) can all be passed by
+    position: each is a spelling of the next position of ``POSITIONS[name]``, which holds from the min version."""
+    positions = POSITIONS.get(name)
+    if positions is None or not keywords or settings.min_version < parse_version(positions.since):
+        return False
+    slot = {keyword: index for index, spellings in enumerate(positions.slots) for keyword in spellings}
+    return [slot.get(keyword) for keyword in keywords] == list(range(positional, positional + len(keywords)))
 
 
 def range_withheld(what: str, since: str, settings: "Settings") -> "WithheldFix":

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.catalogue import Entry
+from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import FixSpec, Replace, Rule, safe_fix, unsafe_fix
 
 INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
@@ -72,6 +73,7 @@ class Rewrite:
     replacement: str | None = None  # what the message says the code becomes
     problem: str | None = None  # why there is no fix
     silent: bool = False  # another finding covers this site
+    withheld: WithheldFix | None = None  # only the range's min version stands in the way: the release it needs
 
 
 def from_import_survives(entry: Entry, node: cst.ImportFrom) -> bool:
@@ -178,11 +180,11 @@ def _index_helper(rule: Rule, node: cst.Attribute) -> Rewrite | None:
 
 def _array_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     replacement = entry.safe_replacement(rule.settings.min_version)
-    if replacement is None:
-        return Rewrite(problem=f"`{entry.replacement}` needs JAX {entry.replacement_since}")
     ancestors = rule.context.ancestors
     in_annotation = any(isinstance(n, cst.Annotation) for n in ancestors)
     in_check = _is_type_check_argument(rule, node)
+    if replacement is None:
+        return _below_range(rule, entry, in_annotation or in_check)
     if not (in_annotation or in_check):
         return Rewrite(problem=f"`{replacement}` is another class: only annotations and isinstance checks are "
                                f"rewritten")
@@ -201,7 +203,7 @@ def _annotation_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite |
         return None
     replacement = entry.replacement
     if not replacement or not entry.replacement_since or not rule.min_version_at_least(entry.replacement_since):
-        return Rewrite(problem=f"`{replacement}` needs JAX {entry.replacement_since}")
+        return _below_range(rule, entry, bool(replacement and entry.replacement_since))
     fix = rule._rename_fix(node, entry, replacement)
     if fix is None:
         return Rewrite(problem="`import jax` does not reach this line")
@@ -300,6 +302,37 @@ def _ref_index(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     return Rewrite(unsafe_fix(f"Use `{shown}` (unsafe: indexing lowers through the state primitives, not "
                               f"`{'swap_p' if store else 'load_p'}`)", Replace(call, text),
                               probe=None if store else call), replacement=shown)
+
+
+def _below_range(rule: Rule, entry: Entry, fixable_here: bool) -> Rewrite:
+    """The replacement is newer than the min version: where it would be written, the finding says which release
+    the fix needs (``fix_withheld``), as every rename does."""
+    problem = f"`{entry.replacement}` needs JAX {entry.replacement_since}"
+    if not fixable_here:
+        return Rewrite(problem=problem)
+    return Rewrite(problem=problem, withheld=below_range_withheld(entry, rule.settings))
+
+
+def below_range_withheld(entry: Entry, settings) -> WithheldFix:
+    from jaxlint.catalogue.floors import range_withheld
+
+    return range_withheld(f"`{entry.replacement}`", entry.replacement_since, settings)
+
+
+# Why ``from jax.random import KeyArray`` is not rewritten (the annotations that use the name are).
+ANNOTATION_ONLY = ("the import is not rewritten: `{replacement}` replaces `{name}` only in annotations (a runtime "
+                   "check needs `jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)`); annotate with "
+                   "`{replacement}` and delete the import")
+
+
+def annotation_only_withheld(entries) -> WithheldFix | None:
+    """The reason an import of an ``annotation-type`` name (``KeyArray``) has no fix at any min version: a finding
+    without a fix says why (a reason with no release: raising the min version does not help)."""
+    names = [e for e in entries if e.fix == "annotation-type" and e.replacement]
+    if not names:
+        return None
+    return WithheldFix("; ".join(ANNOTATION_ONLY.format(replacement=e.replacement, name=e.name.rpartition(".")[2])
+                                 for e in names))
 
 
 def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:

@@ -31,7 +31,7 @@ from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
 from jaxlint.analysis import added_imports, unused_imports
 from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites, symbols_ast
-from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL
+from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, Replace, Rule, safe_fix
 
@@ -291,7 +291,7 @@ class CatalogueSymbolRule(Rule):
             return
         if special is not None:
             self.report(node, self._message(entry, shown=shown, fixed_to=special.replacement if special.fix else None),
-                        special.fix, self._detail(entry, special.problem))
+                        special.fix, self._detail(entry, special.problem), withheld=special.withheld)
             return
         rep = entry.safe_replacement(self.settings.min_version)
         fix = None
@@ -320,15 +320,19 @@ class CatalogueSymbolRule(Rule):
         """Why no rename is offered when only the min version stands in the way: each entry has a spelling, from a
         release above the min version (the newest such release is the one the fix needs)."""
         needed: tuple[str, str] | None = None
+        several_trees = False
         for entry in entries:
             floor = entry.fix_floor()
             if floor is None:
                 return None
             if needed is None or Version(floor[1]) > Version(needed[1]):
                 needed = floor
+                # tree_multimap -> tree_map: the name is older than its several-trees form, which the fix needs
+                several_trees = entry.fix == POSITIONAL_CALL
         if needed is None or self.settings.min_version >= Version(needed[1]):
             return None
-        return range_withheld(f"`{needed[0]}`", needed[1], self.settings)
+        what = f"`{needed[0]}(f, tree, *rest)` (several trees)" if several_trees else f"`{needed[0]}`"
+        return range_withheld(what, needed[1], self.settings)
 
     def _rename_fix(self, node: cst.Attribute, entry: Entry, rep: str):
         """``jax.X`` -> ``jax.Y`` spelled through the chain's own root (``jnp.X`` -> ``jnp.Y``), else through a
@@ -449,8 +453,8 @@ class CatalogueSymbolRule(Rule):
         else:
             message = self._grouped_message([(e, fixed[id(alias)]) for alias, e in found])
         detail = " ".join(filter(None, (self._detail(e, not_fixed.get(id(alias))) for alias, e in found))) or None
-        withheld = None
-        if fix is None and not any(not_fixed.values()):
+        withheld = annotation_only_withheld([e for _, e in found]) if fix is None else None
+        if fix is None and withheld is None and not any(not_fixed.values()):
             withheld = self._range_withheld(*(e for _, e in found if not e.safe_replacement(self.settings.min_version)))
         self.report(node, message, fix, detail or None, withheld=withheld)
 

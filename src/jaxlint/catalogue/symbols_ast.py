@@ -13,7 +13,7 @@ from jaxlint.analysis import unused_imports
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites
 from jaxlint.catalogue.floors import call_limit_problem
-from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL
+from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 
@@ -99,11 +99,14 @@ def _rename_fix(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q
 def _array_type(rule, node: ast.Attribute, entry: Entry, ancestors) -> AstFinding:
     """``catalogue.rewrites._array_type`` where it gives no fix: outside annotations and type checks."""
     replacement = entry.safe_replacement(rule.settings.min_version)
+    fixable_here = AstView.in_annotation(ancestors) or any(
+        type(ancestor) is ast.Call and type(ancestor.func) is ast.Name and ancestor.func.id in _TYPE_CHECKS
+        for ancestor, _ in ancestors)
+    if replacement is None and fixable_here:
+        raise Undecidable("below the replacement's release in an annotation or a type check: the range withholds it")
     if replacement is None:
         return _finding(rule, node, entry, f"`{entry.replacement}` needs JAX {entry.replacement_since}")
-    if AstView.in_annotation(ancestors) or any(
-            type(ancestor) is ast.Call and type(ancestor.func) is ast.Name and ancestor.func.id in _TYPE_CHECKS
-            for ancestor, _ in ancestors):
+    if fixable_here:
         raise Undecidable("an annotation or a type check: may have a fix")
     return _finding(rule, node, entry, f"`{replacement}` is another class: only annotations and isinstance checks "
                                        f"are rewritten")
@@ -179,7 +182,8 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
         raise Undecidable("an unused import: the fix removes it")
     message = rule._message(found[0]) if len(found) == 1 else rule._grouped_message([(e, None) for e in found])
     detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
-    return [AstFinding(rule.code, node, message, detail, rule._range_withheld(*found))]
+    withheld = annotation_only_withheld(found) or rule._range_withheld(*found)
+    return [AstFinding(rule.code, node, message, detail, withheld)]
 
 
 def _does_nothing(body: list[ast.stmt]) -> bool:

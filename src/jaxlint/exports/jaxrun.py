@@ -6,7 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from jaxlint.verify.run import end_process_group
+from jaxlint.verify.supervise import end_process_group
 
 WORKERS = Path(__file__).with_name("workers")
 RESULT_PREFIX = "JAXLINT-RESULT "

@@ -80,9 +80,10 @@ def below_known_range(settings: "Settings") -> "WithheldFix":
 
 
 def range_warnings(settings: "Settings") -> list[str]:
-    """One line per edge the settings cross (empty when the range lies within what jaxlint knows)."""
+    """One line per edge the settings cross (empty when the range lies within what jaxlint knows), and one per pin
+    file of the package that could not be read (its pins are missing from the range)."""
     oldest, newest = known_range()
-    lines = []
+    lines = list(settings.pinned.warnings) if settings.pinned is not None else []
     if settings.min_version < oldest:
         lines.append(f"the min version {settings.min_version} is older than the oldest JAX release jaxlint knows "
                      f"({oldest}): no fix is offered (findings are still reported)")

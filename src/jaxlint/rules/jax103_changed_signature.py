@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import ClassVar, Iterable
 
 from jaxlint.catalogue import Catalogue, Parameter, load
-from jaxlint.catalogue.floors import FLOORS, floor_withheld, range_withheld
+from jaxlint.catalogue.floors import FLOORS, POSITIONS, floor_withheld, positional_slots, range_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.catalogue import messages as catalogue_messages
@@ -369,7 +369,10 @@ them, in every release; it is offered where the call spells `jax.numpy` through 
 `jnp.asarray` can be spelled the same way. A catalogue keyword is renamed only when the row says `renamed` (the new keyword replaced it: JAX kept both,
 or the new one took its place and name), the new keyword is accepted by every release from the min version on, and
 the call does not pass it already; a removed or positional-only keyword is reported without a fix. Where only the
-min version stands in the way, the finding's `fix_withheld` names the release the new keyword needs.
+min version stands in the way, the finding's `fix_withheld` names the release the new keyword needs, unless the
+keywords bind the same positions on every release of the range (`jnp.clip`'s array, lower and upper bound: read in
+the wheels from 0.1.50 to 0.12.0.1) and are passed in positional order: then they are passed by position
+(`jnp.clip(x, a_min=lo, a_max=hi)` -> `jnp.clip(x, lo, hi)`), the one spelling every release accepts.
 The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
 were bound to exactly those parameters. The first argument of `make_mesh` is positional-or-keyword in every version,
 so passing it positionally binds the same parameter whatever its name. `pjit`'s `in_shardings`/`out_shardings`
@@ -720,8 +723,29 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         """, note="from-import"),
         Invalid("""
             import jax.numpy as jnp
-            y = jnp.clip(x, a_min=0.0)
-        """, min_version="0.4.20", note="min version before `min=` existed: reported, not renamed"),
+            y = jnp.clip(x, a_max=1.0)
+        """, min_version="0.4.20", note="min version before `max=` existed, `a_max` not the next position: reported, "
+                                        "not renamed"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, a_min=lo, a_max=hi)  # bounds
+        """, fixed="""
+            import jax.numpy as jnp
+            y = jnp.clip(x, lo, hi)  # bounds
+        """, min_version="0.4.20", note="min version before `min=` existed: the keywords in positional order are "
+                                        "passed by position (the same positions on every release)"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.clip(a=x, a_min=0.0)
+        """, fixed="""
+            import jax.numpy as jnp
+            y = jnp.clip(x, 0.0)
+        """, note="`a=` has no keyword successor: by position"),
+        Invalid("""
+            import jax.numpy as jnp
+            y = jnp.clip(x, a_max=1.0, a_min=0.0)
+        """, min_version="0.4.20", note="keywords out of positional order: not reordered (the arguments' evaluation "
+                                        "order would change)"),
         Invalid("""
             import jax.numpy as jnp
             y = jnp.clip(x, a_min=0.0, min=0.0)
@@ -995,8 +1019,26 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             spelled = ", ".join(f"`{old}=` -> `{new}=`" for old, new in renames.items())
             fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, renames[arg.keyword.value]) for arg, _ in found))
         else:
-            withheld = self._keywords_withheld([row for _, row in found], passed)
+            fix = self._positional_fix(node, qualified)
+            withheld = None if fix is not None else self._keywords_withheld([row for _, row in found], passed)
         self.report(node, message, fix, withheld=withheld)
+
+    def _positional_fix(self, node: cst.Call, qualified: str):
+        """``jnp.clip(x, a_min=lo, a_max=hi)`` -> ``jnp.clip(x, lo, hi)`` where no keyword spelling spans the range:
+        the keywords, in positional order, bind the same positions on every release (``floors.POSITIONS``)."""
+        if any(arg.star for arg in node.args):
+            return None
+        positional = len(positional_args(node))
+        keywords = list(node.args[positional:])
+        if not positional_slots(qualified, [arg.keyword.value for arg in keywords if arg.keyword is not None],
+                                positional, self.settings) or any(arg.keyword is None for arg in keywords):
+            return None
+        new_call = node.with_changes(args=[*node.args[:positional], *(
+            arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT) for arg in keywords)])
+        names = ", ".join(f"`{arg.keyword.value}`" for arg in keywords)
+        return safe_fix(f"Pass {names} by position (the same positions on every JAX release from "
+                        f"{POSITIONS[qualified].since}; no keyword spelling spans the range)",
+                        Replace(node, code_in_place(self, new_call)), probe=node)
 
     def _flagged(self, row: Parameter | None, passes_none: bool) -> bool:
         """Whether a keyword with this row (None: not listed) is reported; ``passes_none``: its value is ``None``."""
@@ -1116,6 +1158,9 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         passed = {kw.arg for kw in node.keywords if kw.arg is not None}
         if len(self._renames(found, passed)) == len(found):
             raise Undecidable("the keywords are renamed: a fix")
+        if not any(type(arg) is ast.Starred for arg in node.args) and all(kw.arg for kw in node.keywords) and \
+                positional_slots(qualified, [kw.arg for kw in node.keywords], len(node.args), self.settings):
+            raise Undecidable("the keywords can be passed by position: a fix")
         rows_found = [row for _, row in found]
         message = self._keywords_message(shown or view.text(node.func), rows_found)
         if via:

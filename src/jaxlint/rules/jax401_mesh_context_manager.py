@@ -20,7 +20,7 @@ from jaxlint.analysis.project_reach import ProjectReach
 # Calls that build a concrete ``jax.sharding.Mesh``.
 MESH_CONSTRUCTORS = MESH_FACTORIES
 DEPRECATED = "0.10.1"
-# ``jax.set_mesh`` in the top-level namespace: present in 0.7.2, absent in 0.6.2 (only ``jax.sharding.set_mesh``).
+# ``jax.set_mesh`` in the top-level namespace: present from 0.7.1, absent in 0.7.0 (``FLOORS``, read in the wheels).
 SET_MESH_SINCE = FLOORS["jax.set_mesh"].since
 MESSAGE = (f"`with mesh:` has been deprecated since JAX {DEPRECATED} (still a `DeprecationWarning` in 0.12.0.1, to "
            f"be removed); use `with jax.set_mesh(mesh):`, which also sets the abstract mesh and raises `ValueError` "
@@ -108,7 +108,7 @@ Inside a `jax.jit`-traced function `jax.set_mesh` raises `ValueError: \\`set_mes
 \\`jax.jit\\`.`, where `with mesh:` worked. `jax.set_mesh(...)` also returns `None` from `__enter__` (a `Mesh`
 returns itself), so `with make_mesh(...) as m:` becomes `with jax.set_mesh(m := make_mesh(...)):`; other `as`
 targets get no fix. The fix adds `import jax` when the module has no `jax` binding; it is not offered when `jax`
-names something else there, or below a min version of 0.7.2 (no top-level `jax.set_mesh`).
+names something else there, or below a min version of 0.7.1 (no top-level `jax.set_mesh`).
 
 It is also withheld (the message says why) when the `with` body may run a `pjit` whose shardings are, or may be,
 bare `PartitionSpec`s (anything but `None` and concrete `Sharding` objects: a spec built by a helper counts): a `pjit(...)` call in the body, a name bound to one, a function of the same module called from the

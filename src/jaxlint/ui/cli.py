@@ -412,6 +412,8 @@ def _describe_settings(settings) -> str:
         f"min version:    {settings.min_version} ({settings.min_version_source})",
         f"pinned range:   {_describe_pins(settings)}",
         f"library pins:   {_describe_library_pins(settings)}",
+        *([f"pin files that could not be read: {'; '.join(settings.pinned.warnings)}"]
+          if settings.pinned is not None and settings.pinned.warnings else []),
         f"select:         {', '.join(settings.select + settings.extend_select)}",
         f"ignore:         {', '.join(settings.ignore) or '(none)'}",
         f"enabled rules:  {rules}",
@@ -430,12 +432,12 @@ def _describe_user_rules(folders: tuple[Path, ...], root: Path) -> str:
 def _describe_library_pins(settings) -> str:
     """flax's and optax's lowest pinned release, which the JAX5xx rules' fixes depend on (unpinned: the newest)."""
     from jaxlint.catalogue.ecosystem import NEWEST
+    from jaxlint.project.version_pins import describe_bounds
 
     parts = []
     for library, newest in NEWEST.items():
         lower, upper = settings.pinned.library(library) if settings.pinned is not None else (None, None)
-        where = f">={lower.version} ({lower.where})" if lower else f"not pinned: assuming {newest}"
-        parts.append(f"{library} {where}" + (f", <{upper.version} ({upper.where})" if upper else ""))
+        parts.append(f"{library} {describe_bounds(lower, upper, f'not pinned: assuming {newest}')}")
     return "; ".join(parts)
 
 
@@ -459,7 +461,8 @@ def _cwd_rule_folders() -> tuple[Path, ...]:
 
 
 def _warn_about_range(settings) -> None:
-    """A min/target version past what the catalogue knows: one line each on stderr (jaxlint.project.version_range)."""
+    """A min/target version past what the catalogue knows, a pin file that could not be read: one line each on stderr
+    (jaxlint.project.version_range)."""
     for line in range_warnings(settings):
         click.echo(f"jaxlint: warning: {line}", err=True)
 

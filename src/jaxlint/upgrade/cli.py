@@ -42,8 +42,9 @@ def upgrade_command(path: Path, target, python, target_python, reports, dry_run,
     Example: jaxlint upgrade . --to 0.12.0.1 --report upgrade.md --report upgrade.json -- pytest tests/ -x
     """
     from jaxlint.project.config import ConfigError
-    from jaxlint.upgrade.report import render_json, render_markdown
+    from jaxlint.upgrade.report import render_json, render_markdown, unwritable
     from jaxlint.upgrade.steps import Upgrade, UpgradeOptions, default_python
+    from jaxlint.verify.signals import Interrupted, signals_interrupt
 
     command = tuple(trailing_command())
     if migrate_exports is not None:
@@ -51,21 +52,43 @@ def upgrade_command(path: Path, target, python, target_python, reports, dry_run,
         if root.is_dir() and (out == root or out.is_relative_to(root)):
             raise click.UsageError(f"--migrate-exports {migrate_exports} must lie outside {path} (a second run would "
                                    "take the migrated files for the project's own)")
+    # The report is the record of what was written: a path it cannot be written to stops the upgrade first.
+    for file in reports:
+        why = unwritable(file)
+        if why is not None:
+            click.echo(f"jaxlint upgrade: error: --report {file}: {why}; nothing was written", err=True)
+            sys.exit(EXIT_ERROR)
     options = UpgradeOptions(path=path, target=target, python=str(Path(python).absolute()) if python
                              else default_python(), dry_run=dry_run, unsafe=unsafe_fixes, command=command,
                              migrate_exports=migrate_exports,
                              target_python=str(Path(target_python).absolute()) if target_python else None,
                              check_releases=not no_index, timeout=timeout)
+    upgrade = Upgrade(options, lambda line: click.echo(line, err=True))
+    interrupted = None
     try:
-        report = Upgrade(options, lambda line: click.echo(line, err=True)).run()
+        with signals_interrupt():
+            report = upgrade.run()
     except ConfigError as error:
         click.echo(f"jaxlint: error: {error}", err=True)
         sys.exit(EXIT_ERROR)
+    except Interrupted as stop:
+        # verify's machinery has ended the command's process group and removed its copies on the way out
+        interrupted = stop
+        report = upgrade.report
+        report.interrupted = f"{stop} during step {upgrade.current_step}/7"
+        click.echo(f"jaxlint upgrade: interrupted by {stop}: writing the partial report", err=True)
     markdown = render_markdown(report)
     for file in reports:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(render_json(report) + "\n" if file.suffix == ".json" else markdown, encoding="utf-8")
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            file.write_text(render_json(report) + "\n" if file.suffix == ".json" else markdown, encoding="utf-8")
+        except OSError as error:  # checked first; a disk that filled up since is still no traceback
+            click.echo(f"jaxlint upgrade: error: cannot write {file}: {error.strerror or error}", err=True)
+            sys.exit(EXIT_ERROR)
         click.echo(f"jaxlint upgrade: wrote {file}", err=True)
     if not reports:
         click.echo(markdown, nl=False)
-    sys.exit(EXIT_DONE if report.done else EXIT_ERROR if report.errors else EXIT_LEFT)
+    if interrupted is not None:
+        sys.exit(interrupted.exit_code)
+    cannot_run = any(item["blocking"] for item in report.preflight)  # a dry run too: the target cannot run
+    sys.exit(EXIT_DONE if report.done else EXIT_ERROR if report.errors or cannot_run else EXIT_LEFT)

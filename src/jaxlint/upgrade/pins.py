@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxlint.project.pins import _pin_files
+from jaxlint.project.pins import package_requirements
 from jaxlint.project.version_pins import PinnedRange
 from jaxlint.project.versions import Version
 from jaxlint.upgrade.environment import normalize
@@ -29,29 +29,16 @@ class PinChange:
                 "reason": self.reason}
 
 
-_SPECIFIERS = r"\s*(?:\[[^\]]*\])?\s*(?:[<>=!~^]=?\s*[^\s\"',;#\]]+(?:\s*,\s*[<>=!~^]=?\s*[^\s\"',;#\]]+)*)?"
-
-
 def requirement_lines(package: Path, name: str, cwd: Path) -> list[tuple[str, str]]:
-    """(``file:line``, requirement) for each requirement on ``name`` in the package's pin files: a line that starts
-    with it (requirements files, setup.cfg) or a quoted string that holds it (pyproject.toml, setup.py)."""
-    try:
-        names = set(os.listdir(package))
-    except OSError:
-        return []
-    spelled = _name_pattern(name)
-    at_start = re.compile(rf"^\s*(?:-\s*)?(?P<req>{spelled}{_SPECIFIERS})(?![\w.-])", re.IGNORECASE)
-    quoted = re.compile(rf"[\"'](?P<req>{spelled}{_SPECIFIERS})(?:\s*;[^\"']*)?[\"']", re.IGNORECASE)
+    """(``file:line``, requirement) for each requirement on ``name`` that the package's pin files declare, read as
+    the project model reads them (``pins.package_requirements``: setup.py variables, poetry groups, PEP 735 groups,
+    the requirements files a backend reads, ...), without its environment marker."""
+    spelled = re.compile(rf"\s*{_name_pattern(name)}(?![\w.-])", re.IGNORECASE)
     found = []
-    for path, _ in _pin_files(package, names):
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            continue
-        for number, line in enumerate(lines, 1):
-            match = at_start.match(line) or quoted.search(line)
-            if match:
-                found.append((f"{_shown(path, cwd)}:{number}", match.group("req").strip()))
+    for requirement in package_requirements(package):
+        if spelled.match(requirement.text):
+            text = requirement.text.split(";")[0].split(" #")[0].strip()
+            found.append((f"{_shown(requirement.file, cwd)}:{requirement.line}", text))
     return found
 
 

@@ -3,12 +3,14 @@ as Markdown for people."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # The JSON keys, in order (contract: add at the end, never rename or drop).
 JSON_KEYS = ("jaxlint_version", "project", "target", "dry_run", "python", "version_range", "pins", "pins_written",
              "fixes_applied", "findings_left", "blocking_dependencies", "dependencies_checked", "verified_sites",
-             "verify", "artifacts", "errors", "done")
+             "verify", "artifacts", "errors", "done", "preflight", "warnings", "interrupted")
 
 
 @dataclass
@@ -27,11 +29,15 @@ class UpgradeReport:
     verify: dict = field(default_factory=dict)  # {"command", "ran", "note", "baseline", "target"}
     artifacts: list[dict] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    preflight: list[dict] = field(default_factory=list)  # {"problem", "step", "blocking"}: said first
+    warnings: list[str] = field(default_factory=list)  # pin files that could not be read, with file:line
+    interrupted: str | None = None  # "SIGTERM during step 3/7": the report is partial
 
     @property
     def done(self) -> bool:
         """Nothing is left to do: no finding, no blocking dependency, no pin to change, no failed site or artifact."""
-        return not (self.findings_left or self.blocking_dependencies or self.pins or self.errors
+        return not (self.findings_left or self.blocking_dependencies or self.pins or self.errors or self.interrupted
+                    or any(item["blocking"] for item in self.preflight)
                     or any(site["status"] not in ("verified", "not-reached") for site in self.verified_sites)
                     or any(not _artifact_ok(a) for a in self.artifacts))
 
@@ -49,6 +55,35 @@ def _artifact_ok(artifact: dict) -> bool:
     return artifact["verdict"] == "loads" or migration.get("status") == "migrated"
 
 
+def unwritable(path: Path) -> str | None:
+    """Why the report cannot be written at ``path`` (None: it can), found before the upgrade writes anything: a
+    folder, a file that cannot be opened for writing, a parent that is not a folder or cannot be created in."""
+    if path.is_dir():
+        return "is a folder"
+    if path.exists():
+        try:
+            with open(path, "a", encoding="utf-8"):
+                pass
+        except OSError as error:
+            return f"cannot be written ({error.strerror or error})"
+        return None
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{parent} is not a folder"
+    if parent == path.parent:  # try it: access() says yes to root on a read-only file system
+        try:
+            with open(path, "x", encoding="utf-8"):
+                pass
+            path.unlink()
+        except OSError as error:
+            return f"cannot be created ({error.strerror or error})"
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        return f"{parent} cannot be written"
+    return None
+
+
 def render_json(report: UpgradeReport) -> str:
     return json.dumps(report.as_json(), indent=2)
 
@@ -63,12 +98,17 @@ def _table(header: tuple[str, ...], rows: list[tuple]) -> list[str]:
 def render_markdown(report: UpgradeReport) -> str:
     mode = " (dry run: nothing was written)" if report.dry_run else ""
     lines = [f"# JAX upgrade to {report.target}{mode}", ""]
+    if report.interrupted:
+        lines += [f"**Interrupted** by {report.interrupted}: this report is partial (the steps after it did not "
+                  "run; the test command was ended and its copies removed).", ""]
     lines.append(_summary(report))
     lines.append("")
+    lines += _preflight(report)
     vr = report.version_range
     lines += ["## Version range", "",
               f"- pinned: {vr.get('pinned') or 'not pinned'}",
-              f"- fixes valid from JAX {vr.get('min')} ({vr.get('min_source')}) to {report.target}", ""]
+              f"- fixes valid from JAX {vr.get('min')} ({vr.get('min_source')}) to {report.target}"]
+    lines += [f"- warning: {w}" for w in report.warnings] + [""]
     lines += ["## Pin changes", ""]
     if report.pins:
         lines += _table(("package", "now", "where", "proposed", "why"),
@@ -112,11 +152,25 @@ def _summary(report: UpgradeReport) -> str:
     parts = [f"{len(report.fixes_applied)} fix(es) {'to apply' if report.dry_run else 'applied'}",
              f"{len(report.findings_left)} finding(s) left",
              f"{len(report.blocking_dependencies)} blocking dependenc{'y' if len(report.blocking_dependencies) == 1 else 'ies'}",
-             f"{len(report.pins)} pin change(s) proposed",
+             f"{sum(p['proposed'] is not None for p in report.pins)} pin change(s) proposed",
              f"{sum(s['status'] == 'verified' for s in report.verified_sites)} site(s) verified",
              f"{len(report.artifacts)} artifact(s)"]
     head = "**Done**" if report.done else "**Not done yet**"
     return f"{head}: " + ", ".join(parts) + "."
+
+
+def _preflight(report: UpgradeReport) -> list[str]:
+    """What cannot work, and the step that makes it work: before everything else."""
+    if not report.preflight:
+        return []
+    lines = ["## Before anything else", ""]
+    for item in report.preflight:
+        mark = "**cannot work**" if item["blocking"] else "to change"
+        lines.append(f"- {mark}: {item['problem']}: {item['step']}")
+    if any(item["blocking"] for item in report.preflight):
+        lines += ["", "Nothing was written in the project: the target JAX cannot run as things are." if not
+                  report.dry_run else "Dry run: the fixes below are those that would be written once this is done."]
+    return lines + [""]
 
 
 def _dependencies(report: UpgradeReport) -> list[str]:

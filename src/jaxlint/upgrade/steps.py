@@ -41,17 +41,27 @@ class Upgrade:
         self.report = UpgradeReport(project=str(options.path), target=str(options.target), dry_run=options.dry_run,
                                     python=options.python)
         self._targets: dict[str, str] = {}
+        self.current_step = 0
+        self._python_change = None  # the requires-python change the preflight proposes (a PinChange)
 
     def step(self, number: int, text: str) -> None:
+        self.current_step = number  # an interruption names it in the partial report
         self.echo(f"jaxlint upgrade: [{number}/7] {text}")
 
     def run(self) -> UpgradeReport:
         settings = self._read_range()
-        plan = self._plan_for_verify()
-        self._fix()
+        blocked = self._preflight(settings)
+        # The target cannot run: nothing is written in the project (a dry run still shows what would be).
+        plan = self._plan_for_verify() if not blocked else None
+        if blocked and not self.options.dry_run:
+            self.step(2, "not applying the fixes: the target JAX cannot run (see the preflight)")
+            self.report.errors.append("fixes not written: the target JAX cannot run as things are (see \"Before "
+                                      "anything else\")")
+        else:
+            self._fix()
         blocking = self._dependencies()
-        self._verify(plan)
-        self._exports()
+        self._verify(plan, blocked)
+        self._exports(migrate=not blocked)
         self._pins(settings, blocking)
         self.step(7, "writing the report")
         return self.report
@@ -63,7 +73,32 @@ class Upgrade:
         self.report.version_range = {"min": str(settings.min_version), "min_source": settings.min_version_origin,
                                      "pinned": (f"{settings.pinned.describe()} (package {self._shown(settings.pinned.package)})"
                                                 if settings.pinned else None)}
+        if settings.pinned is not None:
+            self.report.warnings = list(settings.pinned.warnings)
+            for warning in settings.pinned.warnings:
+                self.echo(f"  warning: {warning}")
         return settings
+
+    def _preflight(self, settings) -> bool:
+        """The target JAX's Python against ``--python``, ``--target-python`` and the declared requires-python;
+        True when the target cannot run (nothing may be written)."""
+        from jaxlint.upgrade.pins import PinChange
+        from jaxlint.upgrade.preflight import check, declared_python, interpreter_version, needs_raising, raised_spec
+        from jaxlint.upgrade.python_support import oldest_python
+
+        target_python = self.options.target_python
+        declared = declared_python(settings.pinned.package if settings.pinned else self._package_folder(), self.cwd)
+        problems = check(self.options.target, self.options.python, interpreter_version(self.options.python),
+                         target_python, interpreter_version(target_python) if target_python else None, declared)
+        for problem in problems:
+            self.echo(f"  {'cannot work' if problem.blocking else 'to change'}: {problem.problem}: {problem.step}")
+        self.report.preflight = [p.as_json() for p in problems]
+        needed = oldest_python(self.options.target)
+        if declared is not None and needed is not None and needs_raising(declared.spec, needed):
+            self._python_change = PinChange("python", f"{declared.key} = '{declared.spec}'", declared.where,
+                                            raised_spec(declared.spec, needed),
+                                            f"JAX {self.options.target} needs Python >= {needed}")
+        return any(p.blocking for p in problems)
 
     # 2 ---------------------------------------------------------------------------------------------------------
     def _plan_for_verify(self):
@@ -114,12 +149,16 @@ class Upgrade:
         return blocking
 
     # 4 ---------------------------------------------------------------------------------------------------------
-    def _verify(self, plan) -> None:
+    def _verify(self, plan, blocked: bool = False) -> None:
         command = list(self.options.command)
         self.report.verify = {"command": command, "ran": False, "note": None, "baseline": None, "target": None,
                               "baseline_exit": None, "target_exit": None}
         if not command:
             self.report.verify["note"] = "Not run: no test command was given (`jaxlint upgrade ... -- COMMAND`)."
+            return
+        if blocked:
+            self.report.verify["note"] = "Not run: the target JAX cannot run as things are (see \"Before anything " \
+                                         "else\")."
             return
         self.step(4, f"verifying the fix sites with `{' '.join(command)}`")
         if plan is None or not plan.sites:
@@ -164,10 +203,10 @@ class Upgrade:
         return self._targets[purpose]
 
     # 5 ---------------------------------------------------------------------------------------------------------
-    def _exports(self) -> None:
+    def _exports(self, migrate: bool = True) -> None:
         self.step(5, f"looking for jax.export artifacts under {self.options.path}")
         inventory = project_inventory(self.root, self.options.target)
-        migrations = self._migrate(inventory)
+        migrations = self._migrate(inventory) if migrate else {}
         for report in inventory.reports:
             header = report.header
             self.report.artifacts.append({
@@ -209,6 +248,8 @@ class Upgrade:
         package = settings.pinned.package if settings.pinned is not None else self._package_folder()
         changes = propose_jax(settings.pinned, package, self.options.target, self.cwd)
         changes += propose_dependencies(blocking, package, self.cwd)
+        if self._python_change is not None:
+            changes.insert(0, self._python_change)
         self.report.pins = [c.as_json() for c in changes]
 
     def _package_folder(self) -> Path | None:
