@@ -24,6 +24,7 @@ RELEASES = {
             from optax._src.transform import conditionally_transform
             from optax._src.transform import maybe_update
             from optax._src.transform import global_norm
+            from optax._src.transform import project, merge
             from optax import contrib
             from optax import monte_carlo
             from optax.contrib import dpsgd
@@ -38,6 +39,10 @@ RELEASES = {
                 return conditionally_transform(inner, should_update_fn)
             def global_norm(tree):
                 return tree
+            def project(pytree, scale=1.0):
+                return pytree
+            def merge(fn, in_axes=0, out_axes=0):
+                return fn
         """,
         "optax/_src/privacy.py": "def dpsgd(learning_rate):\n    return learning_rate\n",
         "optax/contrib/__init__.py": "from optax._src.privacy import dpsgd\n",
@@ -48,6 +53,7 @@ RELEASES = {
             from optax._src.transform import add_decayed_weights
             from optax._src.transform import conditionally_transform
             from optax._src.transform import global_norm
+            from optax._src.transform import project, merge
             from optax import contrib
             from optax import tree
             from optax.contrib import dpsgd as _deprecated_dpsgd
@@ -66,6 +72,10 @@ RELEASES = {
             def global_norm(tree):
                 warnings.warn("optax.global_norm is deprecated in favor of optax.tree.norm", DeprecationWarning)
                 return tree
+            def project(tree, scale=1.0):
+                return tree
+            def merge(fn, axes=0):
+                return fn
         """,
         "optax/_src/privacy.py": "def dpsgd(learning_rate):\n    return learning_rate\n",
         "optax/contrib/__init__.py": "from optax._src.privacy import dpsgd\n",
@@ -179,8 +189,37 @@ def test_checked_in_file_is_the_generators_output():
     text = ecosystem_generated.GENERATED.read_text()
     data = tomllib.loads(text)
     rows = [ecosystem.Row(kind=kind, **row) for kind in ("symbol", "module") for row in data[kind]]
+    parameters = [ecosystem.LibraryParameter(**row) for row in data["parameter"]]
     versions = {lib: data[f"{lib}_versions"] for lib in ecosystem.LIBRARIES}
-    assert ecosystem.render(rows, versions) == text
+    assert ecosystem.render(rows, versions, parameters) == text
+
+
+# -- keywords: [[parameter]] rows -----------------------------------------------------------------------------------
+def test_a_plain_rename_is_a_renamed_parameter_row(generated):
+    """``project(pytree, scale=1.0)`` -> ``project(tree, scale=1.0)``: one name changed, nothing else."""
+    row = next(row for row in generated["parameter"] if row["name"] == "optax.project")
+    assert fields(row, "library", "parameter", "change", "removed_in", "last_seen", "replacement",
+                  "replacement_since") == ("optax", "pytree", "renamed", "0.2.0", "0.1.0", "tree", "0.2.0")
+
+
+def test_a_restructured_signature_is_a_removal(generated):
+    """``merge(fn, in_axes=0, out_axes=0)`` -> ``merge(fn, axes=0)``: ``axes`` sits where ``in_axes`` sat, but
+    ``out_axes`` went too: the release changed more than a name, so neither keyword is renamed."""
+    rows = {row["parameter"]: row for row in generated["parameter"] if row["name"] == "optax.merge"}
+    assert set(rows) == {"in_axes", "out_axes"}
+    assert all(fields(row, "change", "replacement", "replacement_since") == ("removed", None, None)
+               for row in rows.values())
+
+
+def test_parameter_rows_of_the_checked_in_file():
+    data = tomllib.loads(ecosystem_generated.GENERATED.read_text())
+    rows = {(row["name"], row["parameter"]): row for row in data["parameter"]}
+    assert fields(rows[("optax.projections.projection_box", "pytree")], "library", "change", "replacement",
+                  "replacement_since") == ("optax", "renamed", "tree", "0.2.4")
+    # flax 0.2.2 turned variable_in_axes/variable_out_axes into variable_axes/variable_broadcast: not a rename
+    assert fields(rows[("flax.core.scan", "variable_in_axes")], "change", "replacement") == ("removed", None)
+    assert rows[("flax.core.freeze", "x")]["replacement"] == "xs"
+    assert {row["library"] for row in data["parameter"]} == {"flax", "optax"}
 
 
 def test_loader_reads_the_data_file():
