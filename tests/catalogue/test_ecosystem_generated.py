@@ -222,6 +222,14 @@ def test_parameter_rows_of_the_checked_in_file():
     assert {row["library"] for row in data["parameter"]} == {"flax", "optax"}
 
 
+def test_loader_reads_the_parameter_rows():
+    rows = {(row.name, row.parameter): row for row in ecosystem_generated.parameters()}
+    assert rows[("optax.projections.projection_box", "pytree")] == ecosystem_generated.ParameterRow(
+        name="optax.projections.projection_box", library="optax", parameter="pytree", change="renamed",
+        removed_in="0.2.4", first_seen="0.1.8", last_seen="0.2.3", replacement="tree", replacement_since="0.2.4")
+    assert rows[("flax.nnx.shard_map", "check_rep")].change == "removed"
+
+
 def test_loader_reads_the_data_file():
     rows = {row.name: row for row in ecosystem_generated.rows()}
     row = rows["optax.additive_weight_decay"]
@@ -325,22 +333,24 @@ def test_rows_are_read_back_from_the_json_copy(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     data = tmp_path / "ecosystem_generated.toml"
     shutil.copy(ecosystem_generated.GENERATED, data)
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()
     parsed = ecosystem_generated.rows(data)
     from jaxlint.catalogue import _cache_file
 
     copy = _cache_file((data,), "ecosystem")
     assert copy.parent == tmp_path / "cache" / "jaxlint"
     assert copy.is_file() and len(parsed) > 400
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()
     stored = json_module.loads(copy.read_text())
     stored["rows"][0][0] = "optax.read_from_the_copy"
     copy.write_text(json_module.dumps(stored))
     assert ecosystem_generated.rows(data)[0].name == "optax.read_from_the_copy"  # the copy is what was read
-    ecosystem_generated.rows.cache_clear()
+    keywords = ecosystem_generated.parameters(data)
+    assert len(keywords) > 100 and keywords == ecosystem_generated.parameters(ecosystem_generated.GENERATED)
+    ecosystem_generated._load.cache_clear()
     data.write_text(data.read_text() + "\n")  # a changed file: its stamp differs, the copy is rebuilt
     assert ecosystem_generated.rows(data) == parsed
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()
     copy.write_text("{not json")
     assert ecosystem_generated.rows(data) == parsed
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()
