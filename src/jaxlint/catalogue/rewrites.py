@@ -11,7 +11,12 @@
   tracer is a ``jax.Array``, never a ``DeviceArray``;
 - ``fix = "annotation-type"``: ``jax.random.KeyArray``/``PRNGKeyArray`` -> ``jax.Array`` in annotations only, as
   JAX's message says (a runtime check needs ``jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)``, not a rename);
-  elsewhere the entry is reported as any other, without a fix.
+  elsewhere the entry is reported as any other, without a fix;
+- ``fix = "shard-map-call"``: ``jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, check_rep=c)`` ->
+  ``jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=c)``: from JAX 0.8.0 the old
+  function is a wrapper that makes exactly that call (``_shard_map(f, mesh=, in_specs=, out_specs=,
+  axis_names=set(), check_vma=check_rep)``, read in the 0.8.0 and 0.12.0.1 wheels; 0.6.1-0.7.2 also skip a mesh
+  check), so the fix needs a min version of 0.8.0. ``auto=`` has no drop-in (``axis_names=`` is its complement).
 
 Besides, ``from jax.config import config`` -> ``from jax import config`` (``from_import_survives``): the module
 is gone, the object it exported is still ``jax.config``.
@@ -23,7 +28,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.catalogue import Entry
-from jaxlint.rules.base import FixSpec, Replace, Rule, safe_fix, unsafe_fix
+from jaxlint.rules.base import FixSpec, InsertBefore, Replace, Rule, safe_fix, unsafe_fix
 
 INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
                  "index_max": "max"}
@@ -31,7 +36,12 @@ INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multip
 DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
-KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type"})
+KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type",
+                   "shard-map-call"})
+# jax.experimental.shard_map.shard_map's parameters in order, and the release from which it is a plain call of
+# jax.shard_map with them as keywords (check_rep as check_vma).
+SHARD_MAP_PARAMETERS = ("f", "mesh", "in_specs", "out_specs", "check_rep")
+SHARD_MAP_EXACT = "0.8.0"
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
 SURVIVING_FROM_IMPORT = {"jax.config": "config"}
 # Expressions that keep their meaning wherever they are pasted (no parentheses needed around them).
@@ -51,6 +61,7 @@ class Rewrite:
     fix: FixSpec | None = None
     replacement: str | None = None  # what the message says the code becomes
     problem: str | None = None  # why there is no fix
+    advice: str | None = None  # said in the message, fix or not
     silent: bool = False  # another finding covers this site
 
 
@@ -78,6 +89,8 @@ def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
         return _array_type(rule, node, entry)
     if kind == "annotation-type":
         return _annotation_type(rule, node, entry)
+    if kind == "shard-map-call":
+        return _shard_map_call(rule, node, entry)
     return None
 
 
@@ -196,3 +209,42 @@ def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
                          or rule.context.resolver.is_builtin(call.func, "issubclass")))
         return False
     return False
+
+
+def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    """``shard_map(f, mesh, in_specs, out_specs[, check_rep])`` -> ``jax.shard_map(f, mesh=..., in_specs=...,
+    out_specs=...[, check_vma=...])``: the arguments by keyword (``jax.shard_map`` takes only ``f`` positionally),
+    ``check_rep`` renamed."""
+    call = _call_of(rule, node)
+    if call is None:
+        return Rewrite(problem="only a call is rewritten")
+    keywords = [arg.keyword.value for arg in call.args if arg.keyword is not None]
+    advice = None
+    if "check_rep" in keywords or len(call.args) - len(keywords) == 5:
+        advice = "`jax.shard_map` takes `check_rep` as `check_vma=`: rename it when you move"
+    if any(arg.star for arg in call.args):
+        return Rewrite(problem="the call passes `*args`/`**kwargs`", advice=advice)
+    if "auto" in keywords:
+        return Rewrite(problem="`auto=` has no drop-in: `jax.shard_map`'s `axis_names=` takes the mesh axes that "
+                               "are not in `auto`", advice=advice)
+    positional = [arg for arg in call.args if arg.keyword is None]
+    named = [name for name in SHARD_MAP_PARAMETERS[:len(positional)]] + keywords
+    if not positional or len(positional) > len(SHARD_MAP_PARAMETERS) or len(set(named)) != len(named) \
+            or set(named) - set(SHARD_MAP_PARAMETERS) or not {"mesh", "in_specs", "out_specs"} <= set(named):
+        return Rewrite(problem="only a call that passes `f` positionally and `mesh`, `in_specs`, `out_specs` is "
+                               "rewritten", advice=advice)
+    if not rule.min_version_at_least(SHARD_MAP_EXACT):
+        return Rewrite(problem=f"below JAX {SHARD_MAP_EXACT} the old function also skips `jax.shard_map`'s mesh "
+                               f"check: the move needs a min version of {SHARD_MAP_EXACT}", advice=advice)
+    rename = rule._rename_fix(node, entry, "jax.shard_map")
+    if rename is None:
+        return Rewrite(problem="`import jax` does not reach this line", advice=advice)
+    edits = list(rename.edits)
+    for arg, name in zip(positional[1:], SHARD_MAP_PARAMETERS[1:]):
+        edits.append(InsertBefore(arg.value, f"{'check_vma' if name == 'check_rep' else name}="))
+    edits += [Replace(arg.keyword, "check_vma") for arg in call.args
+              if arg.keyword is not None and arg.keyword.value == "check_rep"]
+    renamed = " and `check_rep=` as `check_vma=`" if advice else ""
+    fix = safe_fix(f"Use `jax.shard_map` with `mesh`/`in_specs`/`out_specs` by keyword{renamed} (the call "
+                   f"JAX {SHARD_MAP_EXACT}+ makes for it)", *edits, probe=call)
+    return Rewrite(fix, replacement="jax.shard_map", advice=advice)

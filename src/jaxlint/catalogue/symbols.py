@@ -290,7 +290,8 @@ class CatalogueSymbolRule(Rule):
         if special is not None and special.silent:
             return
         if special is not None:
-            self.report(node, self._message(entry, shown=shown, fixed_to=special.replacement if special.fix else None),
+            message = self._message(entry, shown=shown, fixed_to=special.replacement if special.fix else None)
+            self.report(node, message + (f"; {special.advice}" if special.advice else ""),
                         special.fix, self._detail(entry, special.problem))
             return
         rep = entry.safe_replacement(self.settings.min_version)

@@ -537,6 +537,16 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             import jax.numpy as jnp
             y = jnp.sort(x, kind=None)
         """, note="jnp.sort(kind=None) is still accepted"),
+        Valid("""
+            import jax
+            from jax.experimental.shard_map import shard_map
+            def my_shard_map(f, check_rep=True):
+                return f
+            g = my_shard_map(f, check_rep=False)
+            h = shard_map(f, mesh, P("x"), P(), check_rep=False)
+            k = jax.shard_map(f, mesh=mesh, in_specs=P("x"), out_specs=P(), **options)
+        """, note="a project's own check_rep; the experimental function still takes it (JAX402's move renames "
+                  "it); **kwargs"),
     ]
 
     INVALID = [
@@ -734,6 +744,14 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             from jax.experimental.shard_map import shard_map
             g = shard_map(f, mesh, in_specs=P("x"), out_specs=P(), auto=frozenset({"y"}))
         """, note="overlay row: the deprecated shard_map wrapper has no auto= from 0.8.0"),
+        Invalid("""
+            import jax
+            g = jax.shard_map(f, mesh=mesh, in_specs=P("x"), out_specs=P(), check_rep=False)
+        """, fixed="""
+            import jax
+            g = jax.shard_map(f, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False)
+        """, note="overlay row: jax.shard_map never took check_rep= (the experimental function's name for "
+                  "check_vma)"),
         Invalid("""
             import numpy as np
             from jax import core
