@@ -211,6 +211,35 @@ def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
     return False
 
 
+def import_advice(rule: Rule, alias: cst.ImportAlias, entry: Entry) -> str | None:
+    """What the finding at ``from M import <entry>`` says besides the rename: for ``shard_map``, that a call of the
+    imported name in the module passes ``check_rep`` (``jax.shard_map`` calls it ``check_vma``)."""
+    if entry.fix != "shard-map-call":
+        return None
+    local = cst.helpers.get_full_name_for_node(alias.asname.name if alias.asname else alias.name)
+    finder = _CheckRepCalls(rule, local, entry.name)
+    rule.context.module.visit(finder)
+    return _CHECK_REP_ADVICE if finder.found else None
+
+
+_CHECK_REP_ADVICE = "`jax.shard_map` takes `check_rep` as `check_vma=`: rename it when you move"
+
+
+class _CheckRepCalls(cst.CSTVisitor):
+    """Whether a call of ``local`` (resolving to ``qualified``) passes ``check_rep`` (by keyword or 5th)."""
+
+    def __init__(self, rule: Rule, local: str, qualified: str) -> None:
+        self.rule, self.local, self.qualified, self.found = rule, local, qualified, False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        if not self.found and isinstance(node.func, cst.Name) and node.func.value == self.local and (
+                any(arg.keyword is not None and arg.keyword.value == "check_rep" for arg in node.args)
+                or sum(arg.keyword is None and not arg.star for arg in node.args) == 5) \
+                and self.rule.qualified_name(node.func) == self.qualified:
+            self.found = True
+        return not self.found
+
+
 def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     """``shard_map(f, mesh, in_specs, out_specs[, check_rep])`` -> ``jax.shard_map(f, mesh=..., in_specs=...,
     out_specs=...[, check_vma=...])``: the arguments by keyword (``jax.shard_map`` takes only ``f`` positionally),
@@ -221,7 +250,7 @@ def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     keywords = [arg.keyword.value for arg in call.args if arg.keyword is not None]
     advice = None
     if "check_rep" in keywords or len(call.args) - len(keywords) == 5:
-        advice = "`jax.shard_map` takes `check_rep` as `check_vma=`: rename it when you move"
+        advice = _CHECK_REP_ADVICE
     if any(arg.star for arg in call.args):
         return Rewrite(problem="the call passes `*args`/`**kwargs`", advice=advice)
     if "auto" in keywords:

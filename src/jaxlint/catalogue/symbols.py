@@ -449,6 +449,8 @@ class CatalogueSymbolRule(Rule):
             message = self._message(entry, fixed_to=fixed[id(alias)])
         else:
             message = self._grouped_message([(e, fixed[id(alias)]) for alias, e in found])
+        advice = [text for alias, e in found if (text := catalogue_rewrites.import_advice(self, alias, e))]
+        message += "".join(f"; {text}" for text in advice)
         detail = " ".join(filter(None, (self._detail(e, not_fixed.get(id(alias))) for alias, e in found))) or None
         withheld = None
         if fix is None and not any(not_fixed.values()):
