@@ -24,7 +24,7 @@ RELEASES = {
             from optax._src.transform import conditionally_transform
             from optax._src.transform import maybe_update
             from optax._src.transform import global_norm
-            from optax._src.transform import project, merge
+            from optax._src.transform import project, merge, Sampler
             from optax import contrib
             from optax import monte_carlo
             from optax.contrib import dpsgd
@@ -43,6 +43,12 @@ RELEASES = {
                 return pytree
             def merge(fn, in_axes=0, out_axes=0):
                 return fn
+            class Sampler:
+                def sample(self, seed, shape=()):
+                    return seed
+                @property
+                def size(self):
+                    return 0
         """,
         "optax/_src/privacy.py": "def dpsgd(learning_rate):\n    return learning_rate\n",
         "optax/contrib/__init__.py": "from optax._src.privacy import dpsgd\n",
@@ -53,7 +59,7 @@ RELEASES = {
             from optax._src.transform import add_decayed_weights
             from optax._src.transform import conditionally_transform
             from optax._src.transform import global_norm
-            from optax._src.transform import project, merge
+            from optax._src.transform import project, merge, Sampler
             from optax import contrib
             from optax import tree
             from optax.contrib import dpsgd as _deprecated_dpsgd
@@ -76,6 +82,10 @@ RELEASES = {
                 return tree
             def merge(fn, axes=0):
                 return fn
+            class Sampler:
+                @staticmethod
+                def sample(key, shape=()):
+                    return key
         """,
         "optax/_src/privacy.py": "def dpsgd(learning_rate):\n    return learning_rate\n",
         "optax/contrib/__init__.py": "from optax._src.privacy import dpsgd\n",
@@ -209,6 +219,14 @@ def test_a_restructured_signature_is_a_removal(generated):
     assert set(rows) == {"in_axes", "out_axes"}
     assert all(fields(row, "change", "replacement", "replacement_since") == ("removed", None, None)
                for row in rows.values())
+
+
+def test_methods_of_public_classes_are_diffed_too(generated):
+    """``Sampler.sample(self, seed, shape=())`` -> a static ``sample(key, shape=())``: ``seed`` went (not a plain
+    rename: ``self`` went too), ``self`` is no keyword anyone passes; a property is no method."""
+    rows = {row["parameter"]: row for row in generated["parameter"] if row["name"] == "optax.Sampler.sample"}
+    assert set(rows) == {"seed"}
+    assert fields(rows["seed"], "method_of", "change", "replacement") == ("Sampler", "removed", None)
 
 
 def test_parameter_rows_of_the_checked_in_file():

@@ -40,19 +40,27 @@ def test_the_table_is_the_generated_rows():
     assert KEYWORDS["optax.projections.projection_box"]["pytree"].replacement == "tree"
     assert KEYWORDS["flax.core.freeze"]["x"].replacement == "xs"
     assert "flax.core.spmd.shard_value" not in KEYWORDS
+    # methods of public classes, where the class is an API module's name (not flax.linen.attention.Module)
+    assert KEYWORDS["flax.linen.LSTMCell.initialize_carry"]["size"].method_of == "LSTMCell"
+    assert KEYWORDS["flax.linen.LSTMCell.initialize_carry"]["size"].module == "flax.linen"
+    assert "flax.linen.attention.Module.make_rng" not in KEYWORDS
     # not a plain rename (flax 0.2.2 merged variable_in_axes/variable_out_axes): a removal without a replacement
     assert KEYWORDS["flax.core.scan"]["variable_in_axes"].replacement is None
 
 
 # -- findings -------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("source,words", [
-    (BOX, "`pytree=` was renamed `tree=` in optax 0.2.4"),
+    (BOX, "optax 0.2.4 renamed `pytree=` -> `tree=`"),
     ("from flax import nnx\nf = nnx.shard_map(g, mesh=m, in_specs=P(), out_specs=P(), check_rep=False)\n",
      "`check_rep=` was removed in flax 0.12.1 (`TypeError` from there): flax 0.12.1 takes `check_vma=`"),
     ("from flax.training import checkpoints\ncheckpoints.save_checkpoint(d, s, 1, gda_manager=g)\n",
      "`gda_manager=` was removed in flax 0.6.1"),
     ("from flax import nnx\nm = nnx.iter_modules(module=model)\n", "`module` is positional-only from flax 0.12.5"),
-    ("from flax.core import freeze\nf = freeze(x=d)\n", "`freeze(x=...)`: `x=` was renamed `xs=` in flax 0.2.2"),
+    ("from flax.core import freeze\nf = freeze(x=d)\n", "`freeze(x=...)`: flax 0.2.2 renamed `x=` -> `xs=`"),
+    # a method spelled through its class: the old static initialize_carry(rng, batch_dims, size)
+    ("from flax import linen as nn\nc = nn.LSTMCell.initialize_carry(rng, batch_dims=(8,), size=128)\n",
+     "`batch_dims=`, `size=` were removed in flax 0.7.0 (`TypeError` from there): from flax 0.7.0 it is a method of "
+     "the cell instance"),
     ("import optax\nimport functools\nf = functools.partial(optax.contrib.dog, reps_rel=1e-6)\n",
      "`optax.contrib.dog(reps_rel=...)`: `reps_rel=` was removed in optax 0.2.6"),
 ])
@@ -70,6 +78,9 @@ def test_flagged(tmp_path, source, words):
     ("", "import numpy as np\nimport optax\ny = np.sort(x, kind='stable')\n"),
     ("", "from mylib import nnx\nimport flax\nf = nnx.shard_map(g, check_rep=False)\n"),  # not flax's nnx
     ("optax>=0.1.8,<0.2.4\n", BOX),  # pinned below the rename
+    # the method on an instance: its class is not known here
+    ("", "from flax import linen as nn\ncell = nn.LSTMCell(128)\nc = cell.initialize_carry(rng, size=128)\n"),
+    ("", "from flax import linen as nn\nc = nn.LSTMCell.initialize_carry(rng, (8,), 128)\n"),  # positional
 ])
 def test_not_flagged(tmp_path, pins, source):
     project(tmp_path, pins, source)

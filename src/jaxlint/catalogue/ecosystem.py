@@ -171,6 +171,13 @@ KEYWORD_ADVICE: dict[tuple[str, str], str] = {
        for name in _NNX_SHARD_MAP},
     **{(name, "auto"): "flax 0.12.1 takes `axis_names=`, the mesh axes that are not in `auto`"
        for name in _NNX_SHARD_MAP},
+    # flax 0.7.0 flax/linen/recurrent.py: ``initialize_carry(self, rng, input_shape)``, the carry's shape is
+    # ``input_shape[:-1] + (self.features,)``: a method of the cell (its ``features``), no longer a static one.
+    **{(f"flax.linen.{cell}.initialize_carry", keyword): (
+        "from flax 0.7.0 it is a method of the cell instance, `cell.initialize_carry(rng, input_shape)` with the "
+        "shape of one step's input (batch dimensions first); the carry size is the cell's `features`")
+       for cell in ("LSTMCell", "OptimizedLSTMCell", "GRUCell", "ConvLSTMCell", "RNNCellBase")
+       for keyword in ("batch_dims", "size", "init_fn")},
 }
 
 

@@ -66,6 +66,18 @@ class ParameterRow:
     deprecated_in: str | None = None
     replacement: str | None = None
     replacement_since: str | None = None
+    method_of: str | None = None  # a method (``flax.linen.LSTMCell.initialize_carry``): its class (``LSTMCell``)
+
+    @property
+    def module(self) -> str:
+        """The module the function (or the method's class) is a name of."""
+        owner = f".{self.method_of}." if self.method_of else "."
+        return self.name.rpartition(owner)[0]
+
+    @property
+    def function(self) -> str:
+        """``clip``, or ``LSTMCell.initialize_carry`` for a method: the name in ``module``."""
+        return self.name[len(self.module) + 1:]
 
 
 def rows(path: Path = GENERATED) -> tuple[Row, ...]:

@@ -25,6 +25,8 @@ The policy, in one place:
 The keyword rows (``[[parameter]]``, JAX507) follow the same policy: a function of an API module is kept; one of an
 implementation file only when its package's function lost the same keyword (``flax.nnx.transforms.compilation.
 shard_map(check_rep=)`` with ``flax.nnx.shard_map(check_rep=)``); ``flax.core.spmd.shard_value`` is flax's helper.
+A method is kept where its class is an API module's name (``flax.linen.LSTMCell.initialize_carry``), not where an
+implementation file imported the class (``flax.linen.attention.Module``).
 """
 from __future__ import annotations
 
@@ -93,7 +95,8 @@ def reachable_parameters(rows: Iterable[ParameterRow]) -> list[ParameterRow]:
     keys = {(row.name, row.parameter) for row in flax_rows}
     kept = []
     for row in flax_rows:
-        module, _, function = row.name.rpartition(".")
-        if module in API_MODULES or (f"{api_package(module)}.{function}", row.parameter) in keys:
+        module = row.module
+        if module in API_MODULES or (not row.method_of and (f"{api_package(module)}.{row.function}",
+                                                             row.parameter) in keys):
             kept.append(row)
     return kept

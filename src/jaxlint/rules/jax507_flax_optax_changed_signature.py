@@ -31,9 +31,11 @@ Finds calls that pass a flax or optax function a keyword its newer releases reje
 every flax and optax wheel (the `[[parameter]]` rows of `rules/ecosystem_generated.toml`): a keyword removed
 (`flax.training.checkpoints.save_checkpoint(gda_manager=)`, flax 0.6.1; `nnx.jit(donate_state=)`, flax 0.9.0),
 renamed (`optax.projections.projection_box(pytree=)` -> `tree=`, optax 0.2.4; `flax.core.freeze(x=)` -> `xs=`),
-or made positional-only (`nnx.iter_modules(module=)`, flax 0.12.5). Direct calls through any binding of `flax` or
-`optax` (`from flax import nnx`, `import optax.projections as proj`) and `functools.partial(f, kw=...)`. One finding
-per call; positional arguments and `**kwargs` are never reported (they bind whatever the signature says).
+or made positional-only (`nnx.iter_modules(module=)`, flax 0.12.5), and the methods of public classes where the
+call spells the class (`nn.LSTMCell.initialize_carry(rng, batch_dims=..., size=...)`, static before flax 0.7.0; a
+call on an instance is not matched: its class is not known). Direct calls through any binding of `flax` or `optax`
+(`from flax import nnx`, `import optax.projections as proj`) and `functools.partial(f, kw=...)`. One finding per
+call; positional arguments and `**kwargs` are never reported (they bind whatever the signature says).
 
 Only functions users reach: those of flax's API modules (`flax.nnx`, `flax.core`, `flax.training.*`, ...), and of
 an implementation module whose package's function lost the same keyword (`jaxlint.catalogue.flax_reach`); every
@@ -138,7 +140,11 @@ upper bound (`optax<0.2.4`) are not reported.
             return
         passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
         keywords = ", ".join(f"{row.parameter}=..." for _, row in found)
-        message = f"`{shown}({keywords})`: " + "; ".join(self._clause(row) for _, row in found)
+        groups: dict[tuple, list[ParameterRow]] = {}
+        for _, row in found:
+            key = (row.change, row.library, row.removed_in, KEYWORD_ADVICE.get((row.name, row.parameter)))
+            groups.setdefault(key, []).append(row)
+        message = f"`{shown}({keywords})`: " + "; ".join(self._clause(key, rows) for key, rows in groups.items())
         renames = [(arg, row.replacement) for arg, row in found
                    if row.change == "renamed" and row.replacement and row.replacement not in passed]
         fix = withheld = None
@@ -155,13 +161,19 @@ upper bound (`optax<0.2.4`) are not reported.
         self.report(node, message + ".", fix, withheld=withheld)
 
     @staticmethod
-    def _clause(row: ParameterRow) -> str:
-        where = f"{row.library} {row.removed_in}"
-        if row.change == "renamed":
-            clause = f"`{row.parameter}=` was renamed `{row.replacement}=` in {where} (`TypeError` from there)"
-        elif row.change == "positional-only":
-            clause = f"`{row.parameter}` is positional-only from {where}: pass it positionally"
+    def _clause(key: tuple, rows: list[ParameterRow]) -> str:
+        """One sentence for the keywords of one change, release and advice."""
+        change, library, removed_in, advice = key
+        where = f"{library} {removed_in}"
+        spelled = ", ".join(f"`{row.parameter}=`" for row in rows)
+        verb = "was" if len(rows) == 1 else "were"
+        if change == "renamed":
+            renames = ", ".join(f"`{row.parameter}=` -> `{row.replacement}=`" for row in rows)
+            clause = f"{where} renamed {renames} (`TypeError` from there)"
+        elif change == "positional-only":
+            names = ", ".join(f"`{row.parameter}`" for row in rows)
+            clause = f"{names} {'is' if len(rows) == 1 else 'are'} positional-only from {where}: pass " \
+                     f"{'it' if len(rows) == 1 else 'them'} positionally"
         else:
-            clause = f"`{row.parameter}=` was removed in {where} (`TypeError` from there)"
-        advice = KEYWORD_ADVICE.get((row.name, row.parameter))
+            clause = f"{spelled} {verb} removed in {where} (`TypeError` from there)"
         return clause + (f": {advice}" if advice else "")
