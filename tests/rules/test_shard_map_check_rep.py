@@ -90,3 +90,9 @@ def test_jax_shard_map_check_rep_is_renamed():
 ])
 def test_jax103_leaves_other_check_reps_alone(source):
     assert messages(source, ChangedSignature) == []
+
+
+def test_below_0_8_0_the_fix_is_withheld_with_the_release_it_needs():
+    source = "import jax\ng = jax.experimental.shard_map.shard_map(f, mesh, P('x'), P(), check_rep=False)\n"
+    (found,) = lint_source(source, "m.py", settings("JAX402", "0.7.0"), rules=[DeprecatedSymbol]).diagnostics
+    assert found.fix is None and found.fix_withheld.needs_min_version == "0.8.0"

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.catalogue import Entry
+from jaxlint.catalogue.floors import FLOORS, floor_withheld
+from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import FixSpec, InsertBefore, Replace, Rule, safe_fix, unsafe_fix
 
 INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
@@ -41,7 +43,7 @@ KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type
 # jax.experimental.shard_map.shard_map's parameters in order, and the release from which it is a plain call of
 # jax.shard_map with them as keywords (check_rep as check_vma).
 SHARD_MAP_PARAMETERS = ("f", "mesh", "in_specs", "out_specs", "check_rep")
-SHARD_MAP_EXACT = "0.8.0"
+SHARD_MAP_CALL = "shard_map.call"  # FLOORS key: the old function is exactly that call from 0.8.0
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
 SURVIVING_FROM_IMPORT = {"jax.config": "config"}
 # Expressions that keep their meaning wherever they are pasted (no parentheses needed around them).
@@ -62,6 +64,7 @@ class Rewrite:
     replacement: str | None = None  # what the message says the code becomes
     problem: str | None = None  # why there is no fix
     advice: str | None = None  # said in the message, fix or not
+    withheld: "WithheldFix | None" = None  # only the min version stands in the way
     silent: bool = False  # another finding covers this site
 
 
@@ -262,9 +265,11 @@ def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
             or set(named) - set(SHARD_MAP_PARAMETERS) or not {"mesh", "in_specs", "out_specs"} <= set(named):
         return Rewrite(problem="only a call that passes `f` positionally and `mesh`, `in_specs`, `out_specs` is "
                                "rewritten", advice=advice)
-    if not rule.min_version_at_least(SHARD_MAP_EXACT):
-        return Rewrite(problem=f"below JAX {SHARD_MAP_EXACT} the old function also skips `jax.shard_map`'s mesh "
-                               f"check: the move needs a min version of {SHARD_MAP_EXACT}", advice=advice)
+    exact = FLOORS[SHARD_MAP_CALL].since
+    withheld = floor_withheld(SHARD_MAP_CALL, rule.settings)
+    if withheld is not None:
+        return Rewrite(problem=f"below JAX {exact} the old function also skips `jax.shard_map`'s mesh check",
+                       advice=advice, withheld=withheld)
     rename = rule._rename_fix(node, entry, "jax.shard_map")
     if rename is None:
         return Rewrite(problem="`import jax` does not reach this line", advice=advice)
@@ -275,5 +280,5 @@ def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
               if arg.keyword is not None and arg.keyword.value == "check_rep"]
     renamed = " and `check_rep=` as `check_vma=`" if advice else ""
     fix = safe_fix(f"Use `jax.shard_map` with `mesh`/`in_specs`/`out_specs` by keyword{renamed} (the call "
-                   f"JAX {SHARD_MAP_EXACT}+ makes for it)", *edits, probe=call)
+                   f"JAX {exact}+ makes for it)", *edits, probe=call)
     return Rewrite(fix, replacement="jax.shard_map", advice=advice)

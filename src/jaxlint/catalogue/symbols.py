@@ -292,7 +292,7 @@ class CatalogueSymbolRule(Rule):
         if special is not None:
             message = self._message(entry, shown=shown, fixed_to=special.replacement if special.fix else None)
             self.report(node, message + (f"; {special.advice}" if special.advice else ""),
-                        special.fix, self._detail(entry, special.problem))
+                        special.fix, self._detail(entry, special.problem), withheld=special.withheld)
             return
         rep = entry.safe_replacement(self.settings.min_version)
         fix = None

@@ -64,7 +64,7 @@ FIRST_VERSION = "0.4.20"  # the rule's own since: every target from here rejects
 # ``stable=True`` keeps the result, whatever the kind (read in the 0.4.16-0.4.28 and 0.12.0.1 wheels).
 SORTS = frozenset({"jax.numpy.sort", "jax.numpy.argsort"})
 SORT_KINDS = frozenset({"quicksort", "mergesort", "heapsort", "stable"})
-STABLE_SINCE = "0.4.24"
+SORT_STABLE = "sort.stable"  # FLOORS key: ``stable=`` exists from 0.4.24
 
 # Keywords the hand-written checks above own (their fixes are not a rename).
 HANDWRITTEN = {MAKE_MESH: {"axis_shapes"}, PJIT: set(PJIT_KEYWORDS)}
@@ -1069,9 +1069,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         if qualified not in SORTS or len(found) != 1 or found[0][0] != "kind" or found[0][1] not in SORT_KINDS \
                 or "stable" in passed:
             return None
-        if self.settings.min_version < Version(STABLE_SINCE):
-            return range_withheld("`stable=`", STABLE_SINCE, self.settings)
-        return "fix"
+        return floor_withheld(SORT_STABLE, self.settings) or "fix"
 
     def _flagged(self, row: Parameter | None, passes_none: bool) -> bool:
         """Whether a keyword with this row (None: not listed) is reported; ``passes_none``: its value is ``None``."""
