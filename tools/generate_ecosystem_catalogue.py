@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ecosystem.DEFAULT_OUT)
     ap.add_argument("--versions", action="append", default=[], metavar="LIB=V1,V2",
                     help="explicit releases of a library (default: every release on the index)")
-    ap.add_argument("--parameters", type=Path, help="write the keyword-diff report (JSON) here")
+    ap.add_argument("--parameters", type=Path, help="also write the parameter rows as JSON here")
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
                                               indent=1))
     counts = {lib: len(v) for lib, v in wheels.items()}
     print(f"releases {counts}; {text.count('[[symbol]]')} symbol rows, {text.count('[[module]]')} module rows, "
-          f"{sum(map(len, parameters.values()))} parameter rows (report only); wheels {t1 - t0:.1f}s, "
+          f"{sum(map(len, parameters.values()))} parameter rows; wheels {t1 - t0:.1f}s, "
           f"analysis {time.perf_counter() - t1:.1f}s -> {args.out}")
     return 0
 

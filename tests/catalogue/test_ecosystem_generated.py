@@ -24,6 +24,7 @@ RELEASES = {
             from optax._src.transform import conditionally_transform
             from optax._src.transform import maybe_update
             from optax._src.transform import global_norm
+            from optax._src.transform import project, merge, Sampler
             from optax import contrib
             from optax import monte_carlo
             from optax.contrib import dpsgd
@@ -38,6 +39,16 @@ RELEASES = {
                 return conditionally_transform(inner, should_update_fn)
             def global_norm(tree):
                 return tree
+            def project(pytree, scale=1.0):
+                return pytree
+            def merge(fn, in_axes=0, out_axes=0):
+                return fn
+            class Sampler:
+                def sample(self, seed, shape=()):
+                    return seed
+                @property
+                def size(self):
+                    return 0
         """,
         "optax/_src/privacy.py": "def dpsgd(learning_rate):\n    return learning_rate\n",
         "optax/contrib/__init__.py": "from optax._src.privacy import dpsgd\n",
@@ -48,6 +59,7 @@ RELEASES = {
             from optax._src.transform import add_decayed_weights
             from optax._src.transform import conditionally_transform
             from optax._src.transform import global_norm
+            from optax._src.transform import project, merge, Sampler
             from optax import contrib
             from optax import tree
             from optax.contrib import dpsgd as _deprecated_dpsgd
@@ -66,6 +78,14 @@ RELEASES = {
             def global_norm(tree):
                 warnings.warn("optax.global_norm is deprecated in favor of optax.tree.norm", DeprecationWarning)
                 return tree
+            def project(tree, scale=1.0):
+                return tree
+            def merge(fn, axes=0):
+                return fn
+            class Sampler:
+                @staticmethod
+                def sample(key, shape=()):
+                    return key
         """,
         "optax/_src/privacy.py": "def dpsgd(learning_rate):\n    return learning_rate\n",
         "optax/contrib/__init__.py": "from optax._src.privacy import dpsgd\n",
@@ -179,8 +199,53 @@ def test_checked_in_file_is_the_generators_output():
     text = ecosystem_generated.GENERATED.read_text()
     data = tomllib.loads(text)
     rows = [ecosystem.Row(kind=kind, **row) for kind in ("symbol", "module") for row in data[kind]]
+    parameters = [ecosystem.LibraryParameter(**row) for row in data["parameter"]]
     versions = {lib: data[f"{lib}_versions"] for lib in ecosystem.LIBRARIES}
-    assert ecosystem.render(rows, versions) == text
+    assert ecosystem.render(rows, versions, parameters) == text
+
+
+# -- keywords: [[parameter]] rows -----------------------------------------------------------------------------------
+def test_a_plain_rename_is_a_renamed_parameter_row(generated):
+    """``project(pytree, scale=1.0)`` -> ``project(tree, scale=1.0)``: one name changed, nothing else."""
+    row = next(row for row in generated["parameter"] if row["name"] == "optax.project")
+    assert fields(row, "library", "parameter", "change", "removed_in", "last_seen", "replacement",
+                  "replacement_since") == ("optax", "pytree", "renamed", "0.2.0", "0.1.0", "tree", "0.2.0")
+
+
+def test_a_restructured_signature_is_a_removal(generated):
+    """``merge(fn, in_axes=0, out_axes=0)`` -> ``merge(fn, axes=0)``: ``axes`` sits where ``in_axes`` sat, but
+    ``out_axes`` went too: the release changed more than a name, so neither keyword is renamed."""
+    rows = {row["parameter"]: row for row in generated["parameter"] if row["name"] == "optax.merge"}
+    assert set(rows) == {"in_axes", "out_axes"}
+    assert all(fields(row, "change", "replacement", "replacement_since") == ("removed", None, None)
+               for row in rows.values())
+
+
+def test_methods_of_public_classes_are_diffed_too(generated):
+    """``Sampler.sample(self, seed, shape=())`` -> a static ``sample(key, shape=())``: ``seed`` went (not a plain
+    rename: ``self`` went too), ``self`` is no keyword anyone passes; a property is no method."""
+    rows = {row["parameter"]: row for row in generated["parameter"] if row["name"] == "optax.Sampler.sample"}
+    assert set(rows) == {"seed"}
+    assert fields(rows["seed"], "method_of", "change", "replacement") == ("Sampler", "removed", None)
+
+
+def test_parameter_rows_of_the_checked_in_file():
+    data = tomllib.loads(ecosystem_generated.GENERATED.read_text())
+    rows = {(row["name"], row["parameter"]): row for row in data["parameter"]}
+    assert fields(rows[("optax.projections.projection_box", "pytree")], "library", "change", "replacement",
+                  "replacement_since") == ("optax", "renamed", "tree", "0.2.4")
+    # flax 0.2.2 turned variable_in_axes/variable_out_axes into variable_axes/variable_broadcast: not a rename
+    assert fields(rows[("flax.core.scan", "variable_in_axes")], "change", "replacement") == ("removed", None)
+    assert rows[("flax.core.freeze", "x")]["replacement"] == "xs"
+    assert {row["library"] for row in data["parameter"]} == {"flax", "optax"}
+
+
+def test_loader_reads_the_parameter_rows():
+    rows = {(row.name, row.parameter): row for row in ecosystem_generated.parameters()}
+    assert rows[("optax.projections.projection_box", "pytree")] == ecosystem_generated.ParameterRow(
+        name="optax.projections.projection_box", library="optax", parameter="pytree", change="renamed",
+        removed_in="0.2.4", first_seen="0.1.8", last_seen="0.2.3", replacement="tree", replacement_since="0.2.4")
+    assert rows[("flax.nnx.shard_map", "check_rep")].change == "removed"
 
 
 def test_loader_reads_the_data_file():
@@ -286,14 +351,14 @@ def test_rows_are_read_back_from_the_json_copy(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     data = tmp_path / "ecosystem_generated.toml"
     shutil.copy(ecosystem_generated.GENERATED, data)
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()
     parsed = ecosystem_generated.rows(data)
     from jaxlint.catalogue import _cache_file
 
     copy = _cache_file((data,), "ecosystem")
     assert copy.parent == tmp_path / "cache" / "jaxlint"
     assert copy.is_file() and len(parsed) > 400
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()
     from jaxlint.project.cache_key import seal
     from support.signed import signed_json_bytes, unverified
 
@@ -301,13 +366,15 @@ def test_rows_are_read_back_from_the_json_copy(tmp_path, monkeypatch):
     stored["rows"][0][0] = "optax.read_from_the_copy"
     copy.write_bytes(seal("catalogue copy", copy.name, json_module.dumps(stored).encode()))  # as jaxlint writes
     assert ecosystem_generated.rows(data)[0].name == "optax.read_from_the_copy"  # the copy is what was read
-    ecosystem_generated.rows.cache_clear()
+    keywords = ecosystem_generated.parameters(data)
+    assert len(keywords) > 100 and keywords == ecosystem_generated.parameters(ecosystem_generated.GENERATED)
+    ecosystem_generated._load.cache_clear()
     copy.write_bytes(unverified(copy.read_bytes()))  # the same copy, unsigned (planted): not believed
     assert ecosystem_generated.rows(data) == parsed
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()
     data.write_text(data.read_text() + "\n")  # a changed file: its stamp differs, the copy is rebuilt
     assert ecosystem_generated.rows(data) == parsed
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()
     copy.write_text("{not json")
     assert ecosystem_generated.rows(data) == parsed
-    ecosystem_generated.rows.cache_clear()
+    ecosystem_generated._load.cache_clear()

@@ -14,8 +14,12 @@ For every release of ``flax`` and ``optax`` on the package index:
    following both names to their definition. Only such a replacement is a ``rename = "safe"``; a replacement named
    in the library's message but defined elsewhere (``global_norm`` -> ``optax.tree.norm``) is reported without one.
 
-The keyword (parameter) diff of JAX's generator is run too; its rows are a report (``--parameters FILE``), not
-rules data.
+The keyword (parameter) diff of JAX's generator is run too (``parameter_rows``): keywords a public function stopped
+accepting become ``[[parameter]]`` rows (JAX507), each tagged with its library. A rename stands only where the
+signatures show it plainly: the new keyword sits where the old one sat, of the same kind and default, and nothing
+else of the signature changed in that release (``flax.core.freeze(x)`` -> ``freeze(xs)``); a release that also
+dropped or reordered other parameters changed more than a name (``flax.core.scan``'s ``variable_in_axes``/
+``variable_out_axes`` -> ``variable_axes``/``variable_broadcast``), and its keyword is a removal.
 """
 from __future__ import annotations
 
@@ -26,18 +30,18 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalogue_gen.parameter_diff import parameter_diff
+from catalogue_gen.parameter_diff import Parameter, parameter_diff
 from catalogue_gen.releases import pip_cmd, vkey
 from catalogue_gen.snapshot import cached, exists, origin_of, public_modules, run_start, since, state_of
 from catalogue_gen.toml_writer import toml_value
-from catalogue_gen.wheel import ModuleInfo, Wheel, const_str
+from catalogue_gen.wheel import ModuleInfo, Wheel, const_str, parameters
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CACHE = REPO / "tools" / ".wheels" / "ecosystem"
 DEFAULT_OUT = REPO / "rules" / "ecosystem_generated.toml"
 LIBRARIES = ("flax", "optax")
 # Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
-SNAPSHOT_FORMAT = 5
+SNAPSHOT_FORMAT = 6
 ROW_KEYS = ("name", "library", "module", "status", "since", "deprecated_since", "replacement", "replacement_since",
             "same_object", "same_object_checked", "same_from", "rename", "first_seen", "last_seen", "import_fails_since", "within",
             "message", "source")
@@ -72,6 +76,7 @@ class PackageWheel(Wheel):
     def __init__(self, path: Path, package: str):
         super().__init__(path, package)
         self._scanned: dict[str, tuple[dict[str, str], dict[str, str], dict[str, tuple[str, str | None]]]] = {}
+        self._classes: dict[str, dict[str, dict[str, list[list[str]]]]] = {}
 
     def chain(self, origin: str) -> list[str]:
         """The hops ``resolve`` follows from ``origin`` to the definition: ``transform:AdditiveWeightDecayState``,
@@ -106,6 +111,25 @@ class PackageWheel(Wheel):
         """flax's deprecations: a module ``__getattr__`` whose ``if name == "X":`` warns and (or not) returns an
         object: ``X -> (message, origin of the object or None)``."""
         return self._scan(mod)[2]
+
+    def methods(self, mod: str, cls: str) -> dict[str, list[list[str]]]:
+        """The public methods a class of ``mod`` defines in its own body (not inherited ones, not properties), with
+        their parameters (``self``/``cls`` included)."""
+        if mod not in self._classes:
+            found: dict[str, dict[str, list[list[str]]]] = {}
+            try:
+                tree = ast.parse(self.zip.read(self.files[mod]))
+            except (KeyError, SyntaxError):
+                tree = ast.Module(body=[], type_ignores=[])
+            for st in tree.body:
+                if isinstance(st, ast.ClassDef):
+                    found[st.name] = {f.name: parameters(f.args) for f in st.body
+                                      if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                      and not f.name.startswith("_") and not any(
+                                          "property" in ast.unparse(d) or "setter" in ast.unparse(d)
+                                          for d in f.decorator_list)}
+            self._classes[mod] = found
+        return self._classes[mod].get(cls, {})
 
     def _scan(self, mod: str) -> tuple[dict[str, str], dict[str, str], dict[str, tuple[str, str | None]]]:
         if mod in self._scanned:
@@ -187,6 +211,12 @@ def snapshot(wheel_file: Path, package: str) -> dict:
             def_mod, _, def_name = origin.partition(":")
             if def_name and def_mod in w.files and def_name in w.warned(def_mod):
                 warned[n] = w.warned(def_mod)[def_name]
+        # methods of the module's public classes, as functions ``Class.method`` (``parameter_diff`` reads them)
+        for n, origin in names.items():
+            def_mod, _, def_name = origin.partition(":")
+            if def_name and def_mod in w.files and not n.startswith("_"):
+                for method, sig in w.methods(def_mod, def_name).items():
+                    m["signatures"].setdefault(f"{n}.{method}", sig)
         m["warned"], m["package"] = warned, w.info(mod).is_package
         m["chains"] = {n: hops for n, o in w.public_names(mod).items() if len(hops := w.chain(o)) > 1}
     return {"format": SNAPSHOT_FORMAT, "modules": modules, "flags": {}}
@@ -435,22 +465,66 @@ def rows_of(library: str, versions: list[str], snaps: dict[str, dict]) -> list[R
     return symbol_rows(library, versions, snaps) + module_rows(library, versions, snaps)
 
 
-def parameter_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> list:
-    """JAX's keyword diff over the library's public functions: a report, not rules data."""
-    return parameter_diff(versions, snaps)
+@dataclass
+class LibraryParameter(Parameter):
+    """A keyword of a flax or optax function that a release stopped accepting (``parameter_diff``'s row, with its
+    library)."""
+
+    library: str = ""
+    method_of: str | None = None  # a method: its class's public name (``LSTMCell``), between module and method
+
+    def toml(self) -> str:
+        head, _, rest = super().toml().partition("\n")
+        method = f"method_of = {toml_value(self.method_of)}\n" if self.method_of else ""
+        return f"{head}\nlibrary = {toml_value(self.library)}\n{method}{rest}"
+
+
+def parameter_rows(library: str, versions: list[str], snaps: dict[str, dict]) -> list[LibraryParameter]:
+    """JAX's keyword diff over the library's public functions and the methods of its public classes (``snapshot``
+    lists them as ``Class.method``), each rename checked by ``plain_rename``. A method's ``self``/``cls`` that
+    "went" is a method turned static (or the other way round), no keyword anyone passes."""
+    modules = {mod for v in versions for mod in snaps[v]["modules"]}
+    rows = []
+    for row in parameter_diff(versions, snaps):
+        module = max((mod for mod in modules if row.name.startswith(mod + ".")), key=len)
+        function = row.name[len(module) + 1:]
+        method_of = function.partition(".")[0] if "." in function else None
+        if method_of and row.parameter in ("self", "cls"):
+            continue
+        if row.change == "renamed" and not plain_rename(row, snaps, module, function):
+            row.change, row.replacement, row.replacement_since = "removed", None, None
+        rows.append(LibraryParameter(**vars(row), library=library, method_of=method_of))
+    return rows
+
+
+def plain_rename(row: Parameter, snaps: dict[str, dict], mod: str, fn: str) -> bool:
+    """Whether the signatures of the last release with the old keyword and of the first without it differ only in
+    that one name: same position, kind and default for the new keyword, every other parameter as it was."""
+
+    def signature(version: str) -> list[list[str]] | None:
+        return snaps[version]["modules"].get(mod, {}).get("signatures", {}).get(fn)
+
+    before, after = signature(row.last_seen), signature(row.removed_in)
+    if before is None or after is None or len(before) != len(after) or row.replacement_since != row.removed_in:
+        return False
+    changed = [(old, new) for old, new in zip(before, after) if old != new]
+    return len(changed) == 1 and changed[0][0][0] == row.parameter and changed[0][1][0] == row.replacement \
+        and changed[0][0][1:] == changed[0][1][1:]
 
 
 # ------------------------------------------------------------------------------------------------------------- main
 
 
-def render(rows: list[Row], versions: dict[str, list[str]]) -> str:
+def render(rows: list[Row], versions: dict[str, list[str]], parameters: list[LibraryParameter] = ()) -> str:
     head = ["# Generated by tools/generate_ecosystem_catalogue.py from the flax and optax wheels; do not edit by hand.",
             "# Read by jaxlint.catalogue.ecosystem_generated."]
     for library in sorted(versions):
         head.append(f"{library}_versions = {toml_value(versions[library])}")
     order = {"symbol": 0, "module": 1}
     rows = sorted(rows, key=lambda r: (r.library, order[r.kind], r.name))
-    return "\n".join(head) + "\n\n" + "\n\n".join(r.toml() for r in rows) + "\n"
+    parameters = sorted(parameters, key=lambda p: (p.library, p.name, p.parameter))
+    blocks = [r.toml() for r in rows] + [p.toml() for p in parameters]
+    return "\n".join(head) + "\n\n" + "\n\n".join(blocks) + "\n"
 
 
 def generate(wheels: dict[str, dict[str, Path]], cache: Path, workers: int = 2) -> tuple[str, dict[str, list]]:
@@ -469,4 +543,4 @@ def generate(wheels: dict[str, dict[str, Path]], cache: Path, workers: int = 2) 
         lib_snaps = {v: snaps[(lib, v)] for v in vs}
         rows += rows_of(lib, vs, lib_snaps)
         parameters[lib] = parameter_rows(lib, vs, lib_snaps)
-    return render(rows, versions), parameters
+    return render(rows, versions, [row for found in parameters.values() for row in found]), parameters

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from jaxlint.catalogue.ecosystem_generated import Row, changes as generated_changes, rows as generated_rows
-from jaxlint.catalogue.flax_reach import is_api, reachable
+from jaxlint.catalogue.ecosystem_generated import ParameterRow, Row, changes as generated_changes, \
+    parameters as generated_parameters, rows as generated_rows
+from jaxlint.catalogue.flax_reach import is_api, is_private, reachable, reachable_parameters
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 
@@ -147,6 +148,37 @@ def flax_change(row: Row) -> Change:
 
 # The flax names JAX506 reports: the generated rows that users reach (``flax_reach``: 169 of 340).
 FLAX: dict[str, Change] = {row.name: flax_change(row) for row in reachable(generated_rows())}
+
+
+def keywords_by_function(rows: "list[ParameterRow] | tuple[ParameterRow, ...]") -> dict[str, dict[str, ParameterRow]]:
+    """function -> keyword -> its row: the flax rows users reach (``reachable_parameters``) and every public optax
+    row (JAX507)."""
+    kept = reachable_parameters(rows) + [row for row in rows if row.library == "optax" and not is_private(row.name)]
+    table: dict[str, dict[str, ParameterRow]] = {}
+    for row in kept:
+        table.setdefault(row.name, {})[row.parameter] = row
+    return table
+
+
+KEYWORDS: dict[str, dict[str, ParameterRow]] = keywords_by_function(generated_parameters())
+
+# Advice the signatures cannot give (read in the flax wheels by hand): (function, keyword) -> what to pass instead.
+# flax 0.12.0's nnx.shard_map handed check_rep/auto to jax.experimental.shard_map.shard_map; 0.12.1's hands
+# check_vma/axis_names to jax.shard_map. The signature changed in more than names, so the rows are removals.
+_NNX_SHARD_MAP = ("flax.nnx.shard_map", "flax.experimental.nnx.shard_map", "flax.nnx.transforms.compilation.shard_map")
+KEYWORD_ADVICE: dict[tuple[str, str], str] = {
+    **{(name, "check_rep"): "flax 0.12.1 takes `check_vma=` in its place (the flag JAX renamed in 0.6.1)"
+       for name in _NNX_SHARD_MAP},
+    **{(name, "auto"): "flax 0.12.1 takes `axis_names=`, the mesh axes that are not in `auto`"
+       for name in _NNX_SHARD_MAP},
+    # flax 0.7.0 flax/linen/recurrent.py: ``initialize_carry(self, rng, input_shape)``, the carry's shape is
+    # ``input_shape[:-1] + (self.features,)``: a method of the cell (its ``features``), no longer a static one.
+    **{(f"flax.linen.{cell}.initialize_carry", keyword): (
+        "from flax 0.7.0 it is a method of the cell instance, `cell.initialize_carry(rng, input_shape)` with the "
+        "shape of one step's input (batch dimensions first); the carry size is the cell's `features`")
+       for cell in ("LSTMCell", "OptimizedLSTMCell", "GRUCell", "ConvLSTMCell", "RNNCellBase")
+       for keyword in ("batch_dims", "size", "init_fn")},
+}
 
 
 def dotted_name(node: "cst.BaseExpression | None") -> str:

@@ -3,7 +3,8 @@
 
 The hand-written table (``OPTAX`` in the ecosystem module) stays on top: it carries advice and the unsafe renames no
 wheel can prove. ``changes`` turns the generated rows into that table's ``Change`` objects so the two merge with
-``{**generated, **hand_written}``.
+``{**generated, **hand_written}``. ``parameters`` are the ``[[parameter]]`` rows: keywords a flax or optax function
+stopped accepting (JAX507).
 """
 from __future__ import annotations
 
@@ -49,14 +50,52 @@ class Row:
     source: str = "diff"
 
 
-@lru_cache(maxsize=4)
-def rows(path: Path = GENERATED) -> tuple[Row, ...]:
-    """Every row of the data file; none when it is missing (an install without it still lints).
+@dataclass(frozen=True)
+class ParameterRow:
+    """A keyword of a flax or optax function that a release stopped accepting (``[[parameter]]``): ``change`` is
+    ``removed``, ``renamed`` (``replacement`` took its place, accepted from ``replacement_since``) or
+    ``positional-only``. Versions are the library's."""
 
-    Read through a JSON copy beside the catalogue's (``catalogue._cache_file``), checked against the file's stamp:
-    parsing the 5,000-line TOML took 74 ms, in every worker of every cold run."""
+    name: str  # the function, as users spell it: ``optax.projections.projection_box``
+    library: str
+    parameter: str
+    change: str
+    removed_in: str
+    first_seen: str | None = None
+    last_seen: str | None = None
+    deprecated_in: str | None = None
+    replacement: str | None = None
+    replacement_since: str | None = None
+    method_of: str | None = None  # a method (``flax.linen.LSTMCell.initialize_carry``): its class (``LSTMCell``)
+
+    @property
+    def module(self) -> str:
+        """The module the function (or the method's class) is a name of."""
+        owner = f".{self.method_of}." if self.method_of else "."
+        return self.name.rpartition(owner)[0]
+
+    @property
+    def function(self) -> str:
+        """``clip``, or ``LSTMCell.initialize_carry`` for a method: the name in ``module``."""
+        return self.name[len(self.module) + 1:]
+
+
+def rows(path: Path = GENERATED) -> tuple[Row, ...]:
+    """Every symbol and module row of the data file; none when it is missing (an install without it still lints)."""
+    return _load(path)[0]
+
+
+def parameters(path: Path = GENERATED) -> tuple[ParameterRow, ...]:
+    """Every ``[[parameter]]`` row of the data file."""
+    return _load(path)[1]
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...]]:
+    """Read through a JSON copy beside the catalogue's (``catalogue._cache_file``), checked against the file's
+    stamp: parsing the 5,000-line TOML took 74 ms, in every worker of every cold run."""
     if not path.is_file():
-        return ()
+        return (), ()
     cache = _cache_file((path,), "ecosystem")
     stamp = _stamp((path,))
     cached = _read_cache(cache, stamp)
@@ -67,25 +106,33 @@ def rows(path: Path = GENERATED) -> tuple[Row, ...]:
     known = {f.name for f in fields(Row)}
     found = tuple(Row(kind=kind, **{k: v for k, v in row.items() if k in known})
                   for kind in ("symbol", "module") for row in data.get(kind, ()))
-    _write_cache(cache, stamp, found)
-    return found
+    known = {f.name for f in fields(ParameterRow)}
+    keywords = tuple(ParameterRow(**{k: v for k, v in row.items() if k in known}) for row in data.get("parameter", ()))
+    _write_cache(cache, stamp, found, keywords)
+    return found, keywords
 
 
 _FIELDS = [f.name for f in fields(Row)]
+_PARAMETER_FIELDS = [f.name for f in fields(ParameterRow)]
 
 
-def _read_cache(cache: Path, stamp: list) -> tuple[Row, ...] | None:
+def _read_cache(cache: Path, stamp: list) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...]] | None:
     cached = read_stamped(cache, stamp)
     try:
-        if not isinstance(cached, dict) or cached.get("fields") != _FIELDS:
+        if not isinstance(cached, dict) or cached.get("fields") != _FIELDS \
+                or cached.get("parameter_fields") != _PARAMETER_FIELDS:
             return None
-        return tuple(Row(**dict(zip(_FIELDS, values, strict=True))) for values in cached["rows"])
+        return (tuple(Row(**dict(zip(_FIELDS, values, strict=True))) for values in cached["rows"]),
+                tuple(ParameterRow(**dict(zip(_PARAMETER_FIELDS, values, strict=True)))
+                      for values in cached["parameters"]))
     except (KeyError, TypeError, ValueError):
         return None  # damaged or not ours: read the TOML again
 
 
-def _write_cache(cache: Path, stamp: list, found: tuple[Row, ...]) -> None:
-    write_stamped(cache, stamp, fields=_FIELDS, rows=[[getattr(row, name) for name in _FIELDS] for row in found])
+def _write_cache(cache: Path, stamp: list, found: tuple[Row, ...], keywords: tuple[ParameterRow, ...]) -> None:
+    write_stamped(cache, stamp, fields=_FIELDS, rows=[[getattr(row, name) for name in _FIELDS] for row in found],
+                  parameter_fields=_PARAMETER_FIELDS,
+                  parameters=[[getattr(row, name) for name in _PARAMETER_FIELDS] for row in keywords])
 
 
 def changes(library: str, make: Callable[..., T], path: Path = GENERATED) -> dict[str, T]:

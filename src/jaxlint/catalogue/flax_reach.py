@@ -21,12 +21,18 @@ The policy, in one place:
   ``flax.nnx.variablelib.VariableState``), was the file importing an existing object, not the name's home: dropped
   even when the package has the name.
 - A name with a ``_``-prefixed component is private wherever it is.
+
+The keyword rows (``[[parameter]]``, JAX507) follow the same policy: a function of an API module is kept; one of an
+implementation file only when its package's function lost the same keyword (``flax.nnx.transforms.compilation.
+shard_map(check_rep=)`` with ``flax.nnx.shard_map(check_rep=)``); ``flax.core.spmd.shard_value`` is flax's helper.
+A method is kept where its class is an API module's name (``flax.linen.LSTMCell.initialize_carry``), not where an
+implementation file imported the class (``flax.linen.attention.Module``).
 """
 from __future__ import annotations
 
 from typing import Iterable
 
-from jaxlint.catalogue.ecosystem_generated import Row
+from jaxlint.catalogue.ecosystem_generated import ParameterRow, Row
 from jaxlint.project.versions import Version
 
 API_MODULES = frozenset({
@@ -79,5 +85,18 @@ def reachable(rows: Iterable[Row]) -> list[Row]:
             continue
         in_package = f"{api_package(row.module)}.{row.name.rpartition('.')[2]}"
         if (in_package in names or row.replacement == in_package) and not was_import(row):
+            kept.append(row)
+    return kept
+
+
+def reachable_parameters(rows: Iterable[ParameterRow]) -> list[ParameterRow]:
+    """The flax keyword rows users reach, by the policy above."""
+    flax_rows = [row for row in rows if row.library == "flax" and not is_private(row.name)]
+    keys = {(row.name, row.parameter) for row in flax_rows}
+    kept = []
+    for row in flax_rows:
+        module = row.module
+        if module in API_MODULES or (not row.method_of and (f"{api_package(module)}.{row.function}",
+                                                             row.parameter) in keys):
             kept.append(row)
     return kept

@@ -97,6 +97,24 @@ FLOORS: dict[str, Floor] = {floor_key: floor for floor_key, floor in (
         "def kernel(x_ref, o_ref):\n    o_ref[...] = x_ref[...] + 1\n"
         "with jax.disable_jit():\n    out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), "
         "jnp.float32), interpret=True)(jnp.zeros(8, jnp.float32))\nassert float(out[0]) == 1.0\n")),
+    ("sort.stable", Floor(
+        "`stable=`", "0.4.24",
+        "read in the wheels: `jnp.sort`/`jnp.argsort` take `stable: bool = True` from 0.4.24 (0.4.23: "
+        "`sort(a, axis=-1, kind='quicksort', order=None)`, `kind` ignored with a warning, `lax.sort`'s "
+        "`is_stable=True`)",
+        "import jax.numpy as jnp\nx = jnp.array([1, 0, 1])\n"
+        "assert jnp.argsort(x, stable=True).tolist() == [1, 0, 2]\n"
+        "assert jnp.sort(x, stable=True).tolist() == [0, 1, 1]\n")),
+    ("shard_map.call", Floor(
+        "`jax.shard_map` with the experimental function's arguments", "0.8.0",
+        "read in the wheels: from 0.8.0 `jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, "
+        "check_rep=True)` is `jshmap._shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, "
+        "axis_names=set(), check_vma=check_rep)`, the call `jax.shard_map(f, mesh=, in_specs=, out_specs=, "
+        "check_vma=)` makes (0.6.1-0.7.2 also pass `_skip_mesh_check=True`)",
+        "import jax, jax.numpy as jnp\nfrom jax.sharding import Mesh, PartitionSpec as P\n"
+        "mesh = Mesh(jax.devices()[:1], ('x',))\n"
+        "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'), check_vma=False)\n"
+        "assert f(jnp.arange(2.0)).tolist() == [0.0, 2.0]\n")),
     ("jax.sharding.Mesh", Floor(
         "`jax.sharding.Mesh`", "0.4.1",
         "changelog 0.4.1: \"`PartitionSpec` and `Mesh` are now out of experimental. The new API endpoints are "

@@ -11,7 +11,12 @@
   tracer is a ``jax.Array``, never a ``DeviceArray``;
 - ``fix = "annotation-type"``: ``jax.random.KeyArray``/``PRNGKeyArray`` -> ``jax.Array`` in annotations only, as
   JAX's message says (a runtime check needs ``jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)``, not a rename);
-  elsewhere the entry is reported as any other, without a fix.
+  elsewhere the entry is reported as any other, without a fix;
+- ``fix = "shard-map-call"``: ``jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, check_rep=c)`` ->
+  ``jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=c)``: from JAX 0.8.0 the old
+  function is a wrapper that makes exactly that call (``_shard_map(f, mesh=, in_specs=, out_specs=,
+  axis_names=set(), check_vma=check_rep)``, read in the 0.8.0 and 0.12.0.1 wheels; 0.6.1-0.7.2 also skip a mesh
+  check), so the fix needs a min version of 0.8.0. ``auto=`` has no drop-in (``axis_names=`` is its complement).
 
 - ``fix = "x64-switch"``: ``jax.experimental.enable_x64(v=True)`` -> ``jax.enable_x64(v)``, ``disable_x64()`` ->
   ``jax.enable_x64(False)``, as JAX's message says. The old ones were ``@contextmanager`` functions doing ``with
@@ -40,8 +45,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.catalogue import Entry
+from jaxlint.catalogue.floors import FLOORS, floor_withheld, range_withheld
 from jaxlint.lint.diagnostics import WithheldFix
-from jaxlint.rules.base import FixSpec, Replace, Rule, safe_fix, unsafe_fix
+from jaxlint.rules.base import FixSpec, InsertBefore, Replace, Rule, safe_fix, unsafe_fix
 
 INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
                  "index_max": "max"}
@@ -50,9 +56,13 @@ DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
 KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type",
-                   "x64-switch", "stacked-device-put", "ref-index"})
+                   "x64-switch", "stacked-device-put", "ref-index", "shard-map-call"})
 # ``x64-switch``: the value each old context manager set, when called with no argument.
 X64_DEFAULT = {"enable_x64": "True", "disable_x64": "False"}
+# jax.experimental.shard_map.shard_map's parameters in order, and the release from which it is a plain call of
+# jax.shard_map with them as keywords (check_rep as check_vma).
+SHARD_MAP_PARAMETERS = ("f", "mesh", "in_specs", "out_specs", "check_rep")
+SHARD_MAP_CALL = "shard_map.call"  # FLOORS key: the old function is exactly that call from 0.8.0
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
 SURVIVING_FROM_IMPORT = {"jax.config": "config"}
 # Expressions that keep their meaning wherever they are pasted (no parentheses needed around them).
@@ -72,8 +82,9 @@ class Rewrite:
     fix: FixSpec | None = None
     replacement: str | None = None  # what the message says the code becomes
     problem: str | None = None  # why there is no fix
+    advice: str | None = None  # said in the message, fix or not
+    withheld: "WithheldFix | None" = None  # only the min version stands in the way
     silent: bool = False  # another finding covers this site
-    withheld: WithheldFix | None = None  # only the range's min version stands in the way: the release it needs
 
 
 def from_import_survives(entry: Entry, node: cst.ImportFrom) -> bool:
@@ -106,6 +117,8 @@ def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
         return _stacked_device_put(rule, node, entry)
     if kind == "ref-index":
         return _ref_index(rule, node, entry)
+    if kind == "shard-map-call":
+        return _shard_map_call(rule, node, entry)
     return None
 
 
@@ -241,8 +254,6 @@ def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
 
 
 def _stacked_device_put(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
-    from jaxlint.catalogue.floors import FLOORS
-
     floor = FLOORS["stacked-device-put"]
     if not rule.min_version_at_least(floor.since):
         return Rewrite(problem=f"{floor.what} needs JAX {floor.since}")
@@ -273,8 +284,6 @@ def _stacked_device_put(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrit
 
 
 def _ref_index(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
-    from jaxlint.catalogue.floors import FLOORS
-
     floor = FLOORS["pallas-ref-index"]
     if not rule.min_version_at_least(floor.since):
         return Rewrite(problem=f"{floor.what} needs JAX {floor.since}")
@@ -314,8 +323,6 @@ def _below_range(rule: Rule, entry: Entry, fixable_here: bool) -> Rewrite:
 
 
 def below_range_withheld(entry: Entry, settings) -> WithheldFix:
-    from jaxlint.catalogue.floors import range_withheld
-
     return range_withheld(f"`{entry.replacement}`", entry.replacement_since, settings)
 
 
@@ -349,3 +356,73 @@ def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
                          or rule.context.resolver.is_builtin(call.func, "issubclass")))
         return False
     return False
+
+
+def import_advice(rule: Rule, alias: cst.ImportAlias, entry: Entry) -> str | None:
+    """What the finding at ``from M import <entry>`` says besides the rename: for ``shard_map``, that a call of the
+    imported name in the module passes ``check_rep`` (``jax.shard_map`` calls it ``check_vma``)."""
+    if entry.fix != "shard-map-call":
+        return None
+    local = cst.helpers.get_full_name_for_node(alias.asname.name if alias.asname else alias.name)
+    finder = _CheckRepCalls(rule, local, entry.name)
+    rule.context.module.visit(finder)
+    return _CHECK_REP_ADVICE if finder.found else None
+
+
+_CHECK_REP_ADVICE = "`jax.shard_map` takes `check_rep` as `check_vma=`: rename it when you move"
+
+
+class _CheckRepCalls(cst.CSTVisitor):
+    """Whether a call of ``local`` (resolving to ``qualified``) passes ``check_rep`` (by keyword or 5th)."""
+
+    def __init__(self, rule: Rule, local: str, qualified: str) -> None:
+        self.rule, self.local, self.qualified, self.found = rule, local, qualified, False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        if not self.found and isinstance(node.func, cst.Name) and node.func.value == self.local and (
+                any(arg.keyword is not None and arg.keyword.value == "check_rep" for arg in node.args)
+                or sum(arg.keyword is None and not arg.star for arg in node.args) == 5) \
+                and self.rule.qualified_name(node.func) == self.qualified:
+            self.found = True
+        return not self.found
+
+
+def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    """``shard_map(f, mesh, in_specs, out_specs[, check_rep])`` -> ``jax.shard_map(f, mesh=..., in_specs=...,
+    out_specs=...[, check_vma=...])``: the arguments by keyword (``jax.shard_map`` takes only ``f`` positionally),
+    ``check_rep`` renamed."""
+    call = _call_of(rule, node)
+    if call is None:
+        return Rewrite(problem="only a call is rewritten")
+    keywords = [arg.keyword.value for arg in call.args if arg.keyword is not None]
+    advice = None
+    if "check_rep" in keywords or len(call.args) - len(keywords) == 5:
+        advice = _CHECK_REP_ADVICE
+    if any(arg.star for arg in call.args):
+        return Rewrite(problem="the call passes `*args`/`**kwargs`", advice=advice)
+    if "auto" in keywords:
+        return Rewrite(problem="`auto=` has no drop-in: `jax.shard_map`'s `axis_names=` takes the mesh axes that "
+                               "are not in `auto`", advice=advice)
+    positional = [arg for arg in call.args if arg.keyword is None]
+    named = [name for name in SHARD_MAP_PARAMETERS[:len(positional)]] + keywords
+    if not positional or len(positional) > len(SHARD_MAP_PARAMETERS) or len(set(named)) != len(named) \
+            or set(named) - set(SHARD_MAP_PARAMETERS) or not {"mesh", "in_specs", "out_specs"} <= set(named):
+        return Rewrite(problem="only a call that passes `f` positionally and `mesh`, `in_specs`, `out_specs` is "
+                               "rewritten", advice=advice)
+    exact = FLOORS[SHARD_MAP_CALL].since
+    withheld = floor_withheld(SHARD_MAP_CALL, rule.settings)
+    if withheld is not None:
+        return Rewrite(problem=f"below JAX {exact} the old function also skips `jax.shard_map`'s mesh check",
+                       advice=advice, withheld=withheld)
+    rename = rule._rename_fix(node, entry, "jax.shard_map")
+    if rename is None:
+        return Rewrite(problem="`import jax` does not reach this line", advice=advice)
+    edits = list(rename.edits)
+    for arg, name in zip(positional[1:], SHARD_MAP_PARAMETERS[1:]):
+        edits.append(InsertBefore(arg.value, f"{'check_vma' if name == 'check_rep' else name}="))
+    edits += [Replace(arg.keyword, "check_vma") for arg in call.args
+              if arg.keyword is not None and arg.keyword.value == "check_rep"]
+    renamed = " and `check_rep=` as `check_vma=`" if advice else ""
+    fix = safe_fix(f"Use `jax.shard_map` with `mesh`/`in_specs`/`out_specs` by keyword{renamed} (the call "
+                   f"JAX {exact}+ makes for it)", *edits, probe=call)
+    return Rewrite(fix, replacement="jax.shard_map", advice=advice)

@@ -290,7 +290,8 @@ class CatalogueSymbolRule(Rule):
         if special is not None and special.silent:
             return
         if special is not None:
-            self.report(node, self._message(entry, shown=shown, fixed_to=special.replacement if special.fix else None),
+            message = self._message(entry, shown=shown, fixed_to=special.replacement if special.fix else None)
+            self.report(node, message + (f"; {special.advice}" if special.advice else ""),
                         special.fix, self._detail(entry, special.problem), withheld=special.withheld)
             return
         rep = entry.safe_replacement(self.settings.min_version)
@@ -452,6 +453,8 @@ class CatalogueSymbolRule(Rule):
             message = self._message(entry, fixed_to=fixed[id(alias)])
         else:
             message = self._grouped_message([(e, fixed[id(alias)]) for alias, e in found])
+        advice = [text for alias, e in found if (text := catalogue_rewrites.import_advice(self, alias, e))]
+        message += "".join(f"; {text}" for text in advice)
         detail = " ".join(filter(None, (self._detail(e, not_fixed.get(id(alias))) for alias, e in found))) or None
         withheld = annotation_only_withheld([e for _, e in found]) if fix is None else None
         if fix is None and withheld is None and not any(not_fixed.values()):

@@ -175,6 +175,8 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
            for ancestor, field in view.ancestors(node)):
         raise Undecidable("an import in a `try` whose `except` may bind nothing: its uses may be reported")
     min_version = rule.settings.min_version
+    if "check_rep" in view.file_text and any(entry.fix == "shard-map-call" for entry in found):
+        raise Undecidable("shard_map's calls may pass check_rep: the message says so (libcst's scopes)")
     if any(entry.fix == POSITIONAL_CALL or entry.safe_replacement(min_version) for entry in found):
         raise Undecidable("a rename: may have a fix")
     if all(entry.kind == "module" for entry in found) and not view.path.endswith("__init__.py") and all(

@@ -59,6 +59,13 @@ PJIT_KEYWORDS_REMOVED = "0.4.14"
 PJIT_SHARDINGS = "pjit.in_shardings"  # FLOORS key: the new keywords exist from 0.4.4 (JAX 0.4.1's pjit has none)
 FIRST_VERSION = "0.4.20"  # the rule's own since: every target from here rejects the pjit keywords
 
+# jnp.sort/argsort(kind=...): every release that took ``kind`` ignored it and sorted stably (``lax.sort``'s
+# ``is_stable=True``); ``stable=`` exists from 0.4.24 and defaults to True. So ``kind=<a NumPy kind>`` ->
+# ``stable=True`` keeps the result, whatever the kind (read in the 0.4.16-0.4.28 and 0.12.0.1 wheels).
+SORTS = frozenset({"jax.numpy.sort", "jax.numpy.argsort"})
+SORT_KINDS = frozenset({"quicksort", "mergesort", "heapsort", "stable"})
+SORT_STABLE = "sort.stable"  # FLOORS key: ``stable=`` exists from 0.4.24
+
 # Keywords the hand-written checks above own (their fixes are not a rename).
 HANDWRITTEN = {MAKE_MESH: {"axis_shapes"}, PJIT: set(PJIT_KEYWORDS)}
 
@@ -110,6 +117,13 @@ class _LocalNames:
             if qualified is not None and relevant(qualified):
                 return True
         return False
+
+
+def _string_value(node: cst.BaseExpression) -> str | None:
+    """The text of a plain string literal (``"stable"``), else None."""
+    if isinstance(node, cst.SimpleString) and node.prefix.lower() in ("", "u"):
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
+    return None
 
 
 def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Parameter]]:
@@ -537,9 +551,22 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             y = jnp.clip(x, a_min=0, a_max=1)
         """, target_version="0.4.26", min_version="0.4.26", note="target before min/max existed"),
         Valid("""
+            import numpy as np
             import jax.numpy as jnp
             y = jnp.sort(x, kind=None)
-        """, note="jnp.sort(kind=None) is still accepted"),
+            z = np.sort(x, kind="stable") + np.argsort(x, kind="mergesort")
+            w = jnp.sort(x, **sort_options)
+        """, note="jnp.sort(kind=None) is still accepted; numpy's sort; **kwargs"),
+        Valid("""
+            import jax
+            from jax.experimental.shard_map import shard_map
+            def my_shard_map(f, check_rep=True):
+                return f
+            g = my_shard_map(f, check_rep=False)
+            h = shard_map(f, mesh, P("x"), P(), check_rep=False)
+            k = jax.shard_map(f, mesh=mesh, in_specs=P("x"), out_specs=P(), **options)
+        """, note="a project's own check_rep; the experimental function still takes it (JAX402's move renames "
+                  "it); **kwargs"),
     ]
 
     INVALID = [
@@ -753,11 +780,40 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         Invalid("""
             import jax.numpy as jnp
             order = jnp.argsort(scores, kind="stable")
-        """, note="overlay row: kind= raises TypeError from 0.4.28 (use stable=); no keyword rename"),
+            ranked = jnp.sort(
+                scores,
+                kind='quicksort',  # numpy's default
+            )
+        """, fixed="""
+            import jax.numpy as jnp
+            order = jnp.argsort(scores, stable=True)
+            ranked = jnp.sort(
+                scores,
+                stable=True,  # numpy's default
+            )
+        """, count=2, note="overlay row: kind= raises TypeError from 0.4.28; every JAX that took it ignored it and "
+                            "sorted stably, so stable=True (0.4.24+) keeps the result"),
+        Invalid("""
+            import jax.numpy as jnp
+            order = jnp.argsort(scores, kind="stable")
+        """, min_version="0.4.20", note="min version before stable= existed: reported, not fixed"),
+        Invalid("""
+            import jax.numpy as jnp
+            order = jnp.argsort(scores, kind=how)
+            ranked = jnp.sort(scores, kind="stable", stable=False)
+        """, count=2, note="a kind that is not a literal; stable= passed too: reported, not fixed"),
         Invalid("""
             from jax.experimental.shard_map import shard_map
             g = shard_map(f, mesh, in_specs=P("x"), out_specs=P(), auto=frozenset({"y"}))
         """, note="overlay row: the deprecated shard_map wrapper has no auto= from 0.8.0"),
+        Invalid("""
+            import jax
+            g = jax.shard_map(f, mesh=mesh, in_specs=P("x"), out_specs=P(), check_rep=False)
+        """, fixed="""
+            import jax
+            g = jax.shard_map(f, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False)
+        """, note="overlay row: jax.shard_map never took check_rep= (the experimental function's name for "
+                  "check_vma)"),
         Invalid("""
             import numpy as np
             from jax import core
@@ -1015,7 +1071,15 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             message += f" ({via})"
         fix = None
         withheld = None
-        if len(renames) == len(found):
+        stable = self._stable_instead(qualified, [(arg.keyword.value, _string_value(arg.value)) for arg, _ in found],
+                                      passed)
+        if stable == "fix":
+            (arg, _), = found
+            fix = safe_fix("Replace `kind=...` with `stable=True` (JAX ignored `kind` and sorted stably)",
+                           Replace(arg.keyword, "stable"), Replace(arg.value, "True"))
+        elif stable is not None:
+            withheld = stable
+        elif len(renames) == len(found):
             spelled = ", ".join(f"`{old}=` -> `{new}=`" for old, new in renames.items())
             fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, renames[arg.keyword.value]) for arg, _ in found))
         else:
@@ -1039,6 +1103,15 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         return safe_fix(f"Pass {names} by position (the same positions on every JAX release from "
                         f"{POSITIONS[qualified].since}; no keyword spelling spans the range)",
                         Replace(node, code_in_place(self, new_call)), probe=node)
+
+    def _stable_instead(self, qualified: str, found: list[tuple[str, object]], passed: set[str]):
+        """``"fix"`` where ``jnp.sort/argsort(kind="<a NumPy kind>")`` becomes ``stable=True`` (the call's only
+        reported keyword, a string literal, no ``stable=`` passed), the range's reason where only the min version
+        stands in the way, None where it does not apply."""
+        if qualified not in SORTS or len(found) != 1 or found[0][0] != "kind" or found[0][1] not in SORT_KINDS \
+                or "stable" in passed:
+            return None
+        return floor_withheld(SORT_STABLE, self.settings) or "fix"
 
     def _flagged(self, row: Parameter | None, passes_none: bool) -> bool:
         """Whether a keyword with this row (None: not listed) is reported; ``passes_none``: its value is ``None``."""
@@ -1156,7 +1229,12 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         if not found:
             return None
         passed = {kw.arg for kw in node.keywords if kw.arg is not None}
-        if len(self._renames(found, passed)) == len(found):
+        values = {kw.arg: kw.value.value for kw in node.keywords if kw.arg is not None
+                  and type(kw.value) is ast.Constant and type(kw.value.value) is str}
+        stable = self._stable_instead(qualified, [(name, values.get(name)) for name, _ in found], passed)
+        if stable == "fix":
+            raise Undecidable("kind= becomes stable=True: a fix")
+        if stable is None and len(self._renames(found, passed)) == len(found):
             raise Undecidable("the keywords are renamed: a fix")
         if not any(type(arg) is ast.Starred for arg in node.args) and all(kw.arg for kw in node.keywords) and \
                 positional_slots(qualified, [kw.arg for kw in node.keywords], len(node.args), self.settings):
@@ -1165,7 +1243,8 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         message = self._keywords_message(shown or view.text(node.func), rows_found)
         if via:
             message += f" ({via})"
-        return AstFinding(self.code, node, message, withheld=self._keywords_withheld(rows_found, passed))
+        withheld = stable if stable is not None else self._keywords_withheld(rows_found, passed)
+        return AstFinding(self.code, node, message, withheld=withheld)
 
     def _keywords_withheld(self, rows: list[Parameter], passed: set[str]):
         """The range reason when every keyword has a rename that only the min version holds back (None otherwise:
@@ -1208,6 +1287,8 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             advice = f"use {', '.join(f'`{row.replacement}=`' for row in rows)} (JAX {since}+)"
         elif change == "positional-only":
             advice = f"pass {'it' if len(rows) == 1 else 'them'} positionally"
+        elif note:  # the overlay's advice replaces "no replacement keyword is known"
+            advice, note = note, None
         elif "by this project" in state:  # a user rule: the team's note says more, JAX's changelog nothing
             advice = "no replacement keyword is known"
         else:

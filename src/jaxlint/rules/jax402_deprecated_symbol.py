@@ -32,7 +32,11 @@ Use the replacement JAX's message names, where there is one.
 
 ## Fix safety
 As JAX101: a rename is safe only for the same object (or a documented equivalent) that exists at the min version;
-otherwise no fix.
+otherwise no fix. `jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, check_rep=c)` becomes
+`jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=c)` from a min version of 0.8.0,
+where the old function is a wrapper making exactly that call (0.6.1-0.7.2 also skip a mesh check); `auto=` has no
+drop-in. Where a call passes `check_rep`, the message says that `jax.shard_map` takes it as `check_vma=`, fix or
+not.
 
 ## JAX version
 Per entry: `deprecated_in` in the catalogue.
@@ -89,8 +93,22 @@ Per entry: `deprecated_in` in the catalogue.
         """, note="the right-hand side still reads the import, though the name is bound twice"),
         Invalid("""
             import jax
-            f = jax.experimental.shard_map.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
-        """, note="jax.shard_map takes other arguments (axis_names=, check_vma=): no fix"),
+            f = jax.experimental.shard_map.shard_map(g, mesh, P("x"), P("x"), check_rep=False)
+        """, fixed="""
+            import jax
+            f = jax.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P("x"), check_vma=False)
+        """, min_version="0.8.0", note="from 0.8.0 the old function makes exactly this call: the arguments by "
+                                       "keyword, check_rep as check_vma"),
+        Invalid("""
+            import jax
+            from jax.experimental import shard_map as sm
+            f = sm.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P("x"), check_rep=False)
+        """, min_version="0.7.0", note="below 0.8.0 the old function also skips a mesh check: no fix, the message "
+                                       "names check_vma"),
+        Invalid("""
+            import jax
+            f = jax.experimental.shard_map.shard_map(g, mesh, P("x"), P("x"), auto=frozenset({"y"}))
+        """, min_version="0.8.0", note="auto= has no drop-in (axis_names= is its complement): no fix"),
     ]
 
     def _applies(self, entry: Entry) -> bool:

@@ -1,0 +1,179 @@
+"""JAX507 flax-optax-changed-signature: a keyword that a flax or optax function stopped accepting."""
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.catalogue.ecosystem import KEYWORD_ADVICE, KEYWORDS, library_may_reach, library_min
+from jaxlint.catalogue.ecosystem_generated import ParameterRow
+from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.project.versions import Version
+from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
+
+PARTIAL = "functools.partial"
+# The releases that changed a reported keyword, per library (the version column of the docs).
+_RELEASES = {library: sorted({Version(row.removed_in) for rows in KEYWORDS.values() for row in rows.values()
+                              if row.library == library}) for library in ("flax", "optax")}
+
+
+class FlaxOptaxChangedSignature(Rule):
+    code = "JAX507"
+    name = "flax-optax-changed-signature"
+    summary = "a keyword that a flax or optax function stopped accepting (removed, renamed, positional-only)"
+    since = "0.1.1"  # a flax/optax change: it does not depend on the JAX target
+    library_version = (f"flax {_RELEASES['flax'][0]}-{_RELEASES['flax'][-1]}, "
+                       f"optax {_RELEASES['optax'][0]}-{_RELEASES['optax'][-1]}")
+    triggers = ("flax", "optax")
+    ast_names = frozenset(KEYWORDS)
+    statement_gated = True
+    explanation = """
+## What it does
+Finds calls that pass a flax or optax function a keyword its newer releases reject, read from the signatures in
+every flax and optax wheel (the `[[parameter]]` rows of `rules/ecosystem_generated.toml`): a keyword removed
+(`flax.training.checkpoints.save_checkpoint(gda_manager=)`, flax 0.6.1; `nnx.jit(donate_state=)`, flax 0.9.0),
+renamed (`optax.projections.projection_box(pytree=)` -> `tree=`, optax 0.2.4; `flax.core.freeze(x=)` -> `xs=`),
+or made positional-only (`nnx.iter_modules(module=)`, flax 0.12.5), and the methods of public classes where the
+call spells the class (`nn.LSTMCell.initialize_carry(rng, batch_dims=..., size=...)`, static before flax 0.7.0; a
+call on an instance is not matched: its class is not known). Direct calls through any binding of `flax` or `optax`
+(`from flax import nnx`, `import optax.projections as proj`) and `functools.partial(f, kw=...)`. One finding per
+call; positional arguments and `**kwargs` are never reported (they bind whatever the signature says).
+
+Only functions users reach: those of flax's API modules (`flax.nnx`, `flax.core`, `flax.training.*`, ...), and of
+an implementation module whose package's function lost the same keyword (`jaxlint.catalogue.flax_reach`); every
+public optax function.
+
+## Why
+A call with a keyword the function no longer has fails: `TypeError: projection_box() got an unexpected keyword
+argument 'pytree'`.
+
+## Example
+```python
+import optax
+x = optax.projections.projection_box(pytree=params, lower=0.0, upper=1.0)
+```
+Use instead:
+```python
+import optax
+x = optax.projections.projection_box(tree=params, lower=0.0, upper=1.0)
+```
+
+## Fix safety
+A keyword is renamed only where the wheels show a plain rename: in the release that changed it, the new keyword
+sits where the old one sat, with the same kind and default, and nothing else of the signature changed (flax 0.2.2's
+`scan(variable_in_axes=, variable_out_axes=)` -> `scan(variable_axes=, variable_broadcast=)` changed more than
+names: reported as removed, no fix). The fix needs the new keyword at the project's lowest pinned flax/optax (or,
+unpinned, the newest); otherwise `fix_withheld` says which release it needs. A call that already passes the new
+keyword, or passes a removed or positional-only one, gets no fix.
+
+## Library version
+Per keyword: the flax or optax release that stopped accepting it. Keywords removed above the project's flax/optax
+upper bound (`optax<0.2.4`) are not reported.
+"""
+
+    VALID = [
+        Valid("""
+            import optax
+            x = optax.projections.projection_box(params, 0.0, 1.0)
+            y = optax.projections.projection_box(tree=params, lower=0.0, upper=1.0)
+        """, note="positional, or the new keyword"),
+        Valid("""
+            import optax
+            def projection_box(pytree, lower, upper):
+                return pytree
+            x = projection_box(pytree=params, lower=0.0, upper=1.0)
+        """, note="a project's own function of that name"),
+        Valid("""
+            import optax
+            kwargs = {"pytree": params, "lower": 0.0, "upper": 1.0}
+            x = optax.projections.projection_box(**kwargs)
+        """, note="keywords hidden in **kwargs"),
+        Valid("""
+            from flax import nnx
+            import jax
+            f = nnx.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False)
+            h = jax.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False)
+        """, note="the current keyword"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import optax
+            x = optax.projections.projection_box(pytree=params, lower=0.0, upper=1.0)
+        """, fixed="""
+            import optax
+            x = optax.projections.projection_box(tree=params, lower=0.0, upper=1.0)
+        """, note="renamed in optax 0.2.4"),
+        Invalid("""
+            from optax import projections
+            from functools import partial
+            clip = partial(projections.projection_hypercube, pytree=params)
+        """, fixed="""
+            from optax import projections
+            from functools import partial
+            clip = partial(projections.projection_hypercube, tree=params)
+        """, note="a keyword bound by functools.partial"),
+        Invalid("""
+            from flax.training import checkpoints
+            checkpoints.save_checkpoint(ckpt_dir, state, step, gda_manager=manager)
+        """, note="removed in flax 0.6.1: no replacement keyword"),
+        Invalid("""
+            from flax import nnx
+            f = nnx.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P(), check_rep=False)
+        """, note="flax 0.12.1 follows jax.shard_map: check_vma="),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.qualified_name(node.func)
+        if qualified in KEYWORDS:
+            self._keywords(node, qualified, self.code_for(node.func))
+        elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star:
+            wrapped = self.qualified_name(node.args[0].value)
+            if wrapped in KEYWORDS:
+                self._keywords(node, wrapped, self.code_for(node.args[0].value))
+
+    def _keywords(self, node: cst.Call, qualified: str, shown: str) -> None:
+        rows = KEYWORDS[qualified]
+        found = [(arg, rows[arg.keyword.value]) for arg in node.args
+                 if arg.keyword is not None and arg.keyword.value in rows
+                 and library_may_reach(self.settings, rows[arg.keyword.value].library,
+                                       rows[arg.keyword.value].removed_in)]
+        if not found:
+            return
+        passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
+        keywords = ", ".join(f"{row.parameter}=..." for _, row in found)
+        groups: dict[tuple, list[ParameterRow]] = {}
+        for _, row in found:
+            key = (row.change, row.library, row.removed_in, KEYWORD_ADVICE.get((row.name, row.parameter)))
+            groups.setdefault(key, []).append(row)
+        message = f"`{shown}({keywords})`: " + "; ".join(self._clause(key, rows) for key, rows in groups.items())
+        renames = [(arg, row.replacement) for arg, row in found
+                   if row.change == "renamed" and row.replacement and row.replacement not in passed]
+        fix = withheld = None
+        if renames and len(renames) == len(found) and len({new for _, new in renames}) == len(renames):
+            floors = [row for _, row in found if library_min(self.settings, row.library) < Version(
+                row.replacement_since)]
+            if not floors:
+                spelled = ", ".join(f"`{arg.keyword.value}=` -> `{new}=`" for arg, new in renames)
+                fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, new) for arg, new in renames))
+            else:
+                row = floors[0]
+                withheld = WithheldFix(f"`{row.replacement}=` exists from {row.library} {row.replacement_since}; the "
+                                       f"project's {row.library} pins allow older releases")
+        self.report(node, message + ".", fix, withheld=withheld)
+
+    @staticmethod
+    def _clause(key: tuple, rows: list[ParameterRow]) -> str:
+        """One sentence for the keywords of one change, release and advice."""
+        change, library, removed_in, advice = key
+        where = f"{library} {removed_in}"
+        spelled = ", ".join(f"`{row.parameter}=`" for row in rows)
+        verb = "was" if len(rows) == 1 else "were"
+        if change == "renamed":
+            renames = ", ".join(f"`{row.parameter}=` -> `{row.replacement}=`" for row in rows)
+            clause = f"{where} renamed {renames} (`TypeError` from there)"
+        elif change == "positional-only":
+            names = ", ".join(f"`{row.parameter}`" for row in rows)
+            clause = f"{names} {'is' if len(rows) == 1 else 'are'} positional-only from {where}: pass " \
+                     f"{'it' if len(rows) == 1 else 'them'} positionally"
+        else:
+            clause = f"{spelled} {verb} removed in {where} (`TypeError` from there)"
+        return clause + (f": {advice}" if advice else "")
