@@ -40,7 +40,8 @@ def run_example(python: Path, code: str) -> str:
 def run_rows(rows: list[dict], envs: Path) -> list[tuple[str, str] | None]:
     found: list[tuple[str, str] | None] = []
     for row in rows:
-        pythons = [envs / f"jax-{row[key]}" / "bin" / "python" for key in ("example_old_version", "example_new_version")]
+        pythons = [envs / f"jax-{row[key]}" / "bin" / "python"
+                   for key in ("example_old_version", "example_new_version")]
         if not all(python.exists() for python in pythons):
             found.append(None)
             continue
@@ -57,7 +58,8 @@ def write(text: str, results: list[tuple[str, str] | None]) -> str:
         if result is None:
             continue
         old, new = result
-        block = re.sub(r"(?m)^example_old_result = .*$", lambda _: f"example_old_result = {json.dumps(old)}", blocks[index])
+        block = re.sub(r"(?m)^example_old_result = .*$", lambda _: f"example_old_result = {json.dumps(old)}",
+                       blocks[index])
         block = re.sub(r"(?m)^example_new_result = .*$", lambda _: f"example_new_result = {json.dumps(new)}", block)
         blocks[index] = re.sub(r"(?m)^executed = .*$", "executed = true", block)
     return head + "".join(blocks)
@@ -77,11 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         if result is None:
             print(f"{row['api']}: skipped (no env for {row['example_old_version']} or {row['example_new_version']})")
             continue
-        print(f"{row['api']}: {row['example_old_version']} -> {result[0]!r}; {row['example_new_version']} -> {result[1]!r}")
+        print(f"{row['api']}: {row['example_old_version']} -> {result[0]!r}; "
+              f"{row['example_new_version']} -> {result[1]!r}")
         if result[0] == result[1]:
             problems.append(f"{row['api']}: the example prints the same on both sides")
         if not args.write and row.get("executed") and (row["example_old_result"], row["example_new_result"]) != result:
-            problems.append(f"{row['api']}: recorded {(row['example_old_result'], row['example_new_result'])}, got {result}")
+            recorded = (row["example_old_result"], row["example_new_result"])
+            problems.append(f"{row['api']}: recorded {recorded}, got {result}")
     if args.write:
         args.file.write_text(write(text, results))
     print("\n".join(problems) or f"{sum(r is not None for r in results)} of {len(rows)} rows executed")

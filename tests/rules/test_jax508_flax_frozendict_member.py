@@ -131,7 +131,8 @@ rest, c = variables["params"].pop("Dense_0")
 
 
 def test_noqa_of_the_old_codes_still_holds():
-    source = "import flax\nv = model.init(r, x)\na = v.unfreeze()  # noqa: JAX504\nrest, p = v.pop('p')  # noqa: JAX503\n"
+    source = ("import flax\nv = model.init(r, x)\na = v.unfreeze()  # noqa: JAX504\n"
+              "rest, p = v.pop('p')  # noqa: JAX503\n")
     assert codes(source, ("JAX503", "JAX504", "JAX508")) == []
 
 

@@ -26,8 +26,9 @@ def found(source: str, min_version: str = "0.4.20", target: str | None = None) -
 
 
 @pytest.mark.parametrize("source, reported", [
-    ("import jax.numpy as jnp\njnp.einsum('i,i', a, b)\n", "jax.numpy.einsum"),
-    ("import jax.numpy as jnp\njnp.einsum('i,i', a, b, optimize='optimal')\n", None),
+    ("import jax.numpy as jnp\njnp.einsum('i,i,i', a, b, c)\n", "jax.numpy.einsum"),
+    ("import jax.numpy as jnp\njnp.einsum('i,i', a, b)\n", None),  # two operands: one order
+    ("import jax.numpy as jnp\njnp.einsum('i,i,i', a, b, c, optimize='optimal')\n", None),
     ("import jax.numpy as jnp\njnp.einsum(*args)\n", None),  # a starred call: unknown
     ("import jax\njax.random.randint(k, (2,), 0, 9, dtype=jnp.uint16)\n", "jax.random.randint"),
     ("import jax\njax.random.randint(k, (2,), 0, 9)\n", None),
@@ -58,10 +59,10 @@ def test_the_range_must_cross_the_release():
 
 
 def test_the_message_says_what_changed_and_how_to_keep_the_old_behaviour():
-    (text,) = found("import jax.numpy as jnp\njnp.einsum('i,i', a, b)\n")
+    (text,) = found("import jax.numpy as jnp\njnp.einsum('i,i,i', a, b, c)\n")
     assert text == ("`jax.numpy.einsum` changed in JAX 0.5.0: the default `optimize` is `'auto'` (it was `'optimal'`): "
-                    "another contraction order, so other rounding and another compiled program; to keep the old "
-                    "behaviour, pass `optimize='optimal'`.")
+                    "with three operands or more, another contraction order, so other rounding and another compiled "
+                    "program; to keep the old behaviour, pass `optimize='optimal'`.")
 
 
 # -- the rows' evidence -------------------------------------------------------------------------------------------
@@ -91,7 +92,8 @@ def test_the_example_tool_records_results_in_the_rows_it_ran():
         from run_behaviour_examples import write
     finally:
         sys.path.remove(str(REPO / "tools"))
-    text = ("# head\n[[change]]\napi = \"a\"\nexample_old_result = \"\"\nexample_new_result = \"\"\nexecuted = false\n\n"
+    text = ("# head\n[[change]]\napi = \"a\"\nexample_old_result = \"\"\nexample_new_result = \"\"\n"
+            "executed = false\n\n"
             "[[change]]\napi = \"b\"\nexample_old_result = \"\"\nexample_new_result = \"\"\nexecuted = false\n")
     assert write(text, [("1", "x \"y\""), None]) == text.replace(
         'example_old_result = ""\nexample_new_result = ""\nexecuted = false\n\n',

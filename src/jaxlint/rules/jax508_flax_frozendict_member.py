@@ -30,8 +30,8 @@ FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `imp
 class FlaxFrozenDictMember(Rule):
     code = "JAX508"
     name = "flax-frozendict-member"
-    summary = "a `FrozenDict` method (`.unfreeze()`, `.pop`, `.copy(...)`, `.pretty_repr()`...) on flax variables: a dict " \
-              "since flax 0.7.1"
+    summary = ("a `FrozenDict` method (`.unfreeze()`, `.pop`, `.copy(...)`, `.pretty_repr()`...) on flax variables: "
+               "a dict since flax 0.7.1")
     since = "0.1.1"  # a flax change: it does not depend on the JAX target
     library_version = "flax 0.7.1"
     triggers = tuple(sorted(MEMBERS))

@@ -34,8 +34,8 @@ class BehaviourChange(Rule):
     def may_match_text(cls, facts, words) -> bool:
         """Some row's API may be referred to, and the word its pattern needs is in the file (the keyword it looks
         for, ``None``): ``jnp.array(x, jnp.float32)`` is no ``jnp.array(None)``."""
-        return any((_needed_word(row) is None or _needed_word(row) in words) and facts.refers_to_any(names_by_last(frozenset({row.api})), words)
-                   for row in ROWS.values())
+        return any((_needed_word(row) is None or _needed_word(row) in words)
+                   and facts.refers_to_any(names_by_last(frozenset({row.api})), words) for row in ROWS.values())
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -44,11 +44,12 @@ class BehaviourChange(Rule):
     explanation = f"""
 ## What it does
 Finds calls of JAX APIs whose behaviour changed in a release that the project's range crosses (min version below the
-release, target at or above it), where the call has the shape the change is about: `jnp.einsum` without `optimize`
-(0.5.0: `'auto'`, was `'optimal'`), `jax.make_mesh` without `axis_types` (0.9.0: `Explicit`), `jax.random.randint`
-with an 8- or 16-bit `dtype` (0.7.2), `jnp.unique(..., return_inverse=True)` (0.4.24), `jax.scipy.fft.dctn(s=...)`
-without `axes` (0.10.0), and the other rows of `rules/behaviour.toml` whose `match` is not `none`
-({len(ROWS)} rows). Each row quotes the changelog line and records an example run on both sides of the change.
+release, target at or above it), where the call has the shape the change is about: `jnp.einsum` of three operands
+or more without `optimize` (0.5.0: `'auto'`, was `'optimal'`), `jax.make_mesh` without `axis_types` (0.9.0:
+`Explicit`), `jax.random.randint` with an 8- or 16-bit `dtype` (0.7.2), `jnp.unique(..., return_inverse=True)`
+(0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other rows of `rules/behaviour.toml` whose
+`match` is not `none` ({len(ROWS)} rows). Each row quotes the changelog line and records an example run on both
+sides of the change.
 
 ## Why
 The code still runs and computes something else: another default, a dtype, a shape, or a `ValueError` where a value
@@ -57,12 +58,12 @@ was accepted. Nothing fails at import time, and a test suite may not look at the
 ## Example
 ```python
 import jax.numpy as jnp
-out = jnp.einsum("ij,jk->ik", a, b)  # min version 0.4.30, target 0.12.0.1
+out = jnp.einsum("ij,jk,kl->il", a, b, c)  # min version 0.4.30, target 0.12.0.1
 ```
 Keeps the old behaviour:
 ```python
 import jax.numpy as jnp
-out = jnp.einsum("ij,jk->ik", a, b, optimize="optimal")
+out = jnp.einsum("ij,jk,kl->il", a, b, c, optimize="optimal")
 ```
 
 ## Fix safety
@@ -82,15 +83,19 @@ Per row: `jaxlint rule JAX601` lists them below.
     VALID = [
         Valid("""
             import jax.numpy as jnp
-            out = jnp.einsum("ij,jk->ik", a, b, optimize="optimal")
+            out = jnp.einsum("ij,jk,kl->il", a, b, c, optimize="optimal")
         """, min_version="0.4.30", note="the old default, spelled out"),
         Valid("""
             import jax.numpy as jnp
             out = jnp.einsum("ij,jk->ik", a, b)
+        """, min_version="0.4.30", note="two operands: one contraction order only"),
+        Valid("""
+            import jax.numpy as jnp
+            out = jnp.einsum("ij,jk,kl->il", a, b, c)
         """, min_version="0.5.0", note="the min version already has the new default"),
         Valid("""
             import jax.numpy as jnp
-            out = jnp.einsum("ij,jk->ik", a, b)
+            out = jnp.einsum("ij,jk,kl->il", a, b, c)
         """, note="min = target (no pins): the range crosses nothing"),
         Valid("""
             import jax
@@ -100,22 +105,22 @@ Per row: `jaxlint rule JAX601` lists them below.
             import jax
             import jax.numpy as jnp
             if jax.__version_info__ >= (0, 5, 0):
-                out = jnp.einsum("ij,jk->ik", a, b)
+                out = jnp.einsum("ij,jk,kl->il", a, b, c)
             else:
-                out = jnp.einsum("ij,jk->ik", a, b, optimize="optimal")
+                out = jnp.einsum("ij,jk,kl->il", a, b, c, optimize="optimal")
         """, min_version="0.4.30", note="a version branch"),
         Valid("""
             def einsum(*args):
                 return args
-            out = einsum("ij,jk->ik", a, b)
+            out = einsum("ij,jk,kl->il", a, b, c)
         """, min_version="0.4.30", note="the project's own einsum"),
     ]
 
     INVALID = [
         Invalid("""
             import jax.numpy as jnp
-            out = jnp.einsum("ij,jk->ik", a, b)
-        """, min_version="0.4.30", note="einsum without optimize"),
+            out = jnp.einsum("ij,jk,kl->il", a, b, c)
+        """, min_version="0.4.30", note="einsum of three operands without optimize"),
         Invalid("""
             import jax
             mesh = jax.make_mesh((4, 2), ("data", "model"))
