@@ -142,6 +142,11 @@ def test_noqa_of_the_old_codes_still_holds():
     ("import flax\ny = model.apply(v, x)\ny.unfreeze()\n", False),  # no init, no mutable
     ("import flax\nv = model.init(r, x)\nprint(v)\n", False),  # no member
     ("v = model.init(r, x)\nv['params'].unfreeze()\n", False),  # no flax
+    # functions of imported modules, not methods of a value (netket, praxis: they went on to libcst for nothing)
+    ("import copy\nimport flax\nv = model.init(r, x)\nw = copy.copy(v)\n", False),
+    ("import jax\nimport flax\nv = model.init(r, x)\nleaves = jax.tree_util.tree_flatten(v)\n", False),
+    ("import flax\nv = model.init(r, x)\nitems.pop()\nw = v.copy()\n", False),  # shapes a dict does the same
+    ("import flax\nv = model.init(r, x)\nstack.pop(0)\nrest, p = v['params'].pop('a')\n", True),
 ])
 def test_text_and_ast_gates(source, kept):
     from jaxlint.lint.ast_gate import collect_facts

@@ -49,12 +49,16 @@ class FlaxFrozenDictMember(Rule):
         if not facts.refers_to_any(frozenset({"flax"})):
             return False
         whole = facts.file or facts
-        methods = {call.func.attr for call in whole.calls if type(call.func) is ast.Attribute
-                   and not any(name.startswith("flax.") for name in whole.qualified_names(call.func))}
-        sources = {"init", "init_with_output"} & methods or any(
+        # a method of a value: not a function of an imported module (``flax.core.unfreeze(x)``, ``copy.copy(x)``,
+        # ``jax.tree_util.tree_flatten(x)``)
+        members = [call for call in whole.calls if type(call.func) is ast.Attribute and call.func.attr in MEMBERS
+                   and not whole.qualified_names(call.func)]
+        if not _may_report(members, whole.tree):
+            return False
+        methods = {call.func.attr for call in whole.calls if type(call.func) is ast.Attribute}
+        return bool({"init", "init_with_output"} & methods) or any(
             type(call.func) is ast.Attribute and call.func.attr == "apply"
             and any(keyword.arg == "mutable" for keyword in call.keywords) for call in whole.calls)
-        return bool(sources) and not methods.isdisjoint(MEMBERS)
 
     explanation = f"""
 ## What it does
@@ -353,6 +357,25 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             unsafe = member.name == "pretty_repr" and bool(call.args)
             fix = (unsafe_fix if unsafe else safe_fix)(f"Use `{member.function}`", Replace(call, text))
         self.report(call, message, fix, withheld=withheld)
+
+
+def _may_report(calls: list[ast.Call], tree: ast.Module | None) -> bool:
+    """Whether a member call may have a shape ``_shape`` reports (over-approximated): any ``unfreeze``,
+    ``pretty_repr``... call; ``copy`` with one argument; ``pop`` with one positional argument, unpacked into two
+    names or subscripted (the tree is walked once, only when a ``pop`` call is all there is)."""
+    pops = set()
+    for call in calls:
+        name = call.func.attr
+        if name == "copy" and len(call.args) + len(call.keywords) == 1 or name not in ("copy", "pop"):
+            return True
+        if name == "pop" and len(call.args) == 1 and not call.keywords:
+            pops.add(id(call))
+    if not pops or tree is None:
+        return bool(pops)
+    return any(id(node.value) in pops and (type(node) is ast.Subscript or len(node.targets) == 1
+                                           and type(node.targets[0]) in (ast.Tuple, ast.List)
+                                           and len(node.targets[0].elts) == 2)
+               for node in ast.walk(tree) if type(node) in (ast.Subscript, ast.Assign))
 
 
 def applies(settings: Settings, file_text: str) -> bool:
