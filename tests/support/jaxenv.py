@@ -160,3 +160,39 @@ def uv_executable() -> str:
             pytest.skip(f"cannot install uv: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
         (env / ".complete").write_text("uv")
     return str(uv)
+
+
+# flax around the plain-dict change (0.7.0 returns FrozenDict, 0.7.1 dict), both on the same JAX; flax's heavier
+# dependencies (orbax, tensorstore) are left out: ``flax.linen`` and ``flax.training.train_state`` do not need them.
+FLAX_JAX = "0.4.20"
+FLAX_LIGHT_DEPENDENCIES = ("msgpack", "rich", "typing_extensions", "pyyaml", "optax==0.1.7", "chex==0.1.85", "toolz",
+                           "absl-py", "markdown-it-py", "mdurl", "pygments")
+
+
+def flax_python(version: str) -> Path:
+    """A Python 3.12 venv with ``flax==version`` on JAX 0.4.20, built once (locked) and reused; skips the test when
+    it cannot be built."""
+    name = f"flax-{version}-jax-{FLAX_JAX}"
+    env = ENVS / name
+    python = env / "bin" / "python"
+    marker = env / ".complete"
+    if marker.exists():
+        return python
+    base = python312()
+    if base is None:
+        pytest.skip("no Python 3.12 interpreter to build a flax venv with")
+    ENVS.mkdir(parents=True, exist_ok=True)
+    with open(ENVS / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists():
+            return python
+        shutil.rmtree(env, ignore_errors=True)
+        subprocess.run([base, "-m", "venv", str(env)], check=True)
+        for args in ([f"jax=={FLAX_JAX}", f"jaxlib=={FLAX_JAX}", *OLD_RELEASE_PINS],
+                     ["--no-deps", f"flax=={version}", *FLAX_LIGHT_DEPENDENCIES]):
+            proc = subprocess.run([str(python), "-m", "pip", "install", "-q", *args], capture_output=True, text=True)
+            if proc.returncode != 0:
+                shutil.rmtree(env, ignore_errors=True)
+                pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
+        marker.write_text(version)
+    return python

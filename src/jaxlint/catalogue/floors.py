@@ -195,6 +195,19 @@ def floor_withheld(key: str, settings: "Settings") -> "WithheldFix | None":
     return range_withheld(floor.what, floor.since, settings)
 
 
+def library_floor_withheld(library: str, what: str, since: str | None, settings: "Settings") -> "WithheldFix | None":
+    """``floor_withheld`` for a flax or optax fix: None when ``what`` (first in ``library`` ``since``; None: in every
+    release read) exists at the project's lowest pinned ``library``, else why the fix is withheld. Such a fix is
+    not counted in the summary's "more fixes need JAX >= ..." line (``needs_min_version`` is about JAX)."""
+    from jaxlint.catalogue.ecosystem import library_min
+    from jaxlint.lint.diagnostics import WithheldFix
+
+    if since is None or library_min(settings, library) >= parse_version(since):
+        return None
+    return WithheldFix(f"{what} exists from {library} {since}; the project's {library} pins allow "
+                       f"{library_min(settings, library)}")
+
+
 def call_limit_problem(name: str, positional: int, target) -> str | None:
     """Why a call of ``name`` with ``positional`` positional arguments fails at ``target``; None: it does not."""
     limit = CALL_LIMITS.get(name)
@@ -204,4 +217,5 @@ def call_limit_problem(name: str, positional: int, target) -> str | None:
             f"(`TypeError` with {positional}); the renamed call would still fail at the target")
 
 
-__all__ = ["CALL_LIMITS", "CallLimit", "FLOORS", "Floor", "call_limit_problem", "floor_withheld", "range_withheld"]
+__all__ = ["CALL_LIMITS", "CallLimit", "FLOORS", "Floor", "call_limit_problem", "floor_withheld", "library_floor_withheld",
+           "range_withheld"]

@@ -10,7 +10,8 @@ from pathlib import Path
 # The JSON keys, in order (contract: add at the end, never rename or drop).
 JSON_KEYS = ("jaxlint_version", "project", "target", "dry_run", "python", "version_range", "pins", "pins_written",
              "fixes_applied", "findings_left", "blocking_dependencies", "dependencies_checked", "verified_sites",
-             "verify", "artifacts", "errors", "done", "preflight", "warnings", "interrupted")
+             "verify", "artifacts", "errors", "done", "preflight", "warnings", "interrupted",
+             "changes_to_check_by_hand")
 
 
 @dataclass
@@ -32,6 +33,9 @@ class UpgradeReport:
     preflight: list[dict] = field(default_factory=list)  # {"problem", "step", "blocking"}: said first
     warnings: list[str] = field(default_factory=list)  # pin files that could not be read, with file:line
     interrupted: str | None = None  # "SIGTERM during step 3/7": the report is partial
+    # Behaviour changes in the range that no rule recognises: {"api", "changed_in", "what", "keep_old", "uses",
+    # "files", "reason"} (``upgrade.by_hand``); information, not something left to do.
+    changes_to_check_by_hand: list[dict] = field(default_factory=list)
 
     @property
     def done(self) -> bool:
@@ -133,12 +137,26 @@ def render_markdown(report: UpgradeReport) -> str:
     else:
         lines.append("None.")
     lines.append("")
+    lines += _by_hand(report)
     lines += _dependencies(report)
     lines += _verify(report)
     lines += _artifacts(report)
     if report.errors:
         lines += ["## Errors", ""] + [f"- {e}" for e in report.errors] + [""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _by_hand(report: UpgradeReport) -> list[str]:
+    changes = report.changes_to_check_by_hand
+    if not changes:
+        return []
+    lines = [f"## Changes to check by hand ({len(changes)})", "",
+             "Behaviour changes in the range that depend on the values (a dtype, a shape): no rule can see them.", ""]
+    lines += _table(("API", "since", "what changed", "uses", "to keep the old behaviour"),
+                    [(f"`{c['api']}`", c["changed_in"], c["what"],
+                      "not countable" if c["uses"] is None else f"{c['uses']} in {c['files']} file(s)", c["keep_old"])
+                     for c in changes])
+    return lines + [""]
 
 
 def _code(text: str | None) -> str:

@@ -122,6 +122,17 @@ class Upgrade:
         self.report.fixes_applied = outcome.applied
         self.report.findings_left = outcome.left
         self.report.errors.extend(outcome.errors)
+        self.report.changes_to_check_by_hand = self._changes_to_check_by_hand()
+
+    def _changes_to_check_by_hand(self) -> list[dict]:
+        from jaxlint.project.files import discover
+        from jaxlint.upgrade.by_hand import changes_to_check
+
+        changes = changes_to_check(discover([self.root], self.resolver, unreadable=[]))
+        for change in changes:
+            uses = "uses not countable" if change["uses"] is None else f"{change['uses']} use(s)"
+            self.echo(f"  to check by hand: `{change['api']}` changed in JAX {change['changed_in']} ({uses})")
+        return changes
 
     # 3 ---------------------------------------------------------------------------------------------------------
     def _dependencies(self):

@@ -1,0 +1,401 @@
+"""JAX508 flax-frozendict-member: a ``FrozenDict`` method on what flax's ``init``/``apply`` return, a dict since 0.7.1.
+
+The members come from ``rules/flax_frozendict.toml`` (``tools/generate_frozendict_members.py``: ``FrozenDict`` read
+in the flax wheels, ``dict`` in the interpreter). JAX503 and JAX504 keep their two shapes (``a, b = v.pop(k)`` and
+``v.unfreeze()`` on a name or call from ``init``); this rule reports every other one."""
+from __future__ import annotations
+
+import ast
+import re
+
+import libcst as cst
+
+from jaxlint.analysis.flax_dicts import VariablesTracker, first_name
+from jaxlint.analysis.flax_values import from_init, imports_flax, init_call, may_call_method_on_init
+from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
+from jaxlint.catalogue.flax_frozendict import Member, members
+from jaxlint.catalogue.floors import library_floor_withheld
+from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
+from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
+
+MEMBERS: dict[str, Member] = members()
+_SOURCES = frozenset({"init", "init_with_output", "apply"})
+# ``flax.config.update("flax_return_frozendict", True)`` or ``FLAX_RETURN_FROZENDICT``: init keeps the FrozenDict
+_KEEPS_FROZENDICT = re.compile(r"return_frozendict", re.I)
+FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
+
+
+class FlaxFrozenDictMember(Rule):
+    code = "JAX508"
+    name = "flax-frozendict-member"
+    summary = ("a `FrozenDict` method (`.unfreeze()`, `.pop`, `.copy(...)`, `.pretty_repr()`...) on flax variables: "
+               "a dict since flax 0.7.1")
+    since = "0.1.1"  # a flax change: it does not depend on the JAX target
+    library_version = "flax 0.7.1"
+    triggers = tuple(sorted(MEMBERS))
+    ast_names = frozenset({"flax"})
+
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        if not super().may_match_text(facts, words):
+            return False
+        return any(may_call_method_on_init(facts, words, member) for member in MEMBERS) \
+            or ("apply" in words and "mutable" in words and any(name in words for name in MEMBERS))
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        if not facts.refers_to_any(frozenset({"flax"})):
+            return False
+        whole = facts.file or facts
+        # a method of a value: not a function of an imported module (``flax.core.unfreeze(x)``, ``copy.copy(x)``,
+        # ``jax.tree_util.tree_flatten(x)``)
+        members = [call for call in whole.calls if type(call.func) is ast.Attribute and call.func.attr in MEMBERS
+                   and not whole.qualified_names(call.func)]
+        if not _may_report(members, whole.tree):
+            return False
+        methods = {call.func.attr for call in whole.calls if type(call.func) is ast.Attribute}
+        return bool({"init", "init_with_output"} & methods) or any(
+            type(call.func) is ast.Attribute and call.func.attr == "apply"
+            and any(keyword.arg == "mutable" for keyword in call.keywords) for call in whole.calls)
+
+    explanation = f"""
+## What it does
+Finds a method of flax's `FrozenDict` that the plain `dict` lacks, or has with another meaning, called on flax
+variables: what `.init(...)` returned, the second value of `.init_with_output(...)` or of `.apply(..., mutable=...)`
+(the updated collections), a subscript of any depth of those (`variables["params"]["Dense_0"]`), `state.params` of a
+`TrainState.create(..., params=...)` built from them, and the names assigned only such values in their scope.
+Runs only on files that import flax, when the project's flax pins reach {PLAIN_DICT}.
+
+The members are read, not typed: `rules/flax_frozendict.toml` (`tools/generate_frozendict_members.py`) lists
+`FrozenDict`'s methods from the flax wheels and `dict`'s from the interpreter. Reported:
+
+- missing on a dict: `unfreeze()`, `pretty_repr()`, `tree_flatten()`, `tree_flatten_with_keys()`, `tree_unflatten()`;
+- another meaning: `copy(add_or_replace)` (a dict's `copy()` takes no argument), and `pop(key)` where the code reads
+  the old pair: `rest, value = v.pop(key)` or `v.pop(key)[1]` (a dict's `pop` returns the value alone).
+
+`x.copy()` and `value = x.pop(key)` are right on a dict and not reported. JAX503 (`a, b = variables.pop(k)`) and
+JAX504 (`variables.unfreeze()`) keep their shape on a name or call from `init`; this rule reports the others.
+
+## Why
+From flax {PLAIN_DICT}, `Module.init` and `apply` return a plain `dict` (`flax_return_frozendict` defaults to
+`False`): `AttributeError: 'dict' object has no attribute 'unfreeze'`, `TypeError: copy() takes no arguments (1
+given)`, or, for `pop`, the value taken apart by the unpacking, or indexed.
+
+## Example
+```python
+import flax
+variables = model.init(rng, x)
+params = variables["params"].unfreeze()
+variables = variables.copy({{"params": params}})
+```
+Use instead:
+```python
+import flax
+variables = model.init(rng, x)
+params = flax.core.unfreeze(variables["params"])
+variables = flax.core.copy(variables, {{"params": params}})
+```
+
+## Fix safety
+The `flax.core` functions do on a `FrozenDict` what its method did and the same on a dict: `flax.core.unfreeze(x)`,
+`flax.core.copy(x, add_or_replace)`, `flax.core.pop(x, key)` (a pair, without changing `x`),
+`flax.core.pretty_repr(x)`. Safe where `flax` names the flax package there and the project's lowest pinned flax has
+the function: `copy` and `pop` from flax 0.6.6, `pretty_repr` from 0.6.9 (read in the wheels; below, `fix_withheld`
+says so). `x.pretty_repr(num_spaces)` becomes `flax.core.pretty_repr(x, num_spaces)` as an unsafe fix: on a
+`FrozenDict` that function ignores `num_spaces`. The `tree_*` methods have no fix: flatten with `jax.tree_util`.
+
+Not reported: a project whose lowest pinned flax is {PLAIN_DICT} or later (its code has only ever seen dicts: the
+upgrade changes nothing there), a file that mentions `flax_return_frozendict` (which keeps the `FrozenDict`), and
+values the code builds itself (`FrozenDict(...)`, `flax.core.freeze(...)`, a function's parameters).
+
+## Library version
+flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0.7.0, `False` in 0.7.1).
+"""
+
+    VALID = [
+        Valid("""
+            import flax
+            variables = model.init(rng, x)
+            params = flax.core.unfreeze(variables["params"])
+            variables = flax.core.copy(variables, {"params": params})
+        """, note="the fix"),
+        Valid("""
+            import flax
+            variables = {"params": 1, "state": 2}
+            rest, params = variables.pop("params")
+            params = variables["state"].unfreeze()
+        """, note="the user's own dict named `variables`"),
+        Valid("""
+            import flax
+            from flax.core import FrozenDict
+            variables = FrozenDict(model.init(rng, x))
+            params = variables["params"].unfreeze()
+            rest, params = variables.pop("params")
+        """, note="a FrozenDict the code builds: it still has these methods"),
+        Valid("""
+            import flax
+            variables = flax.core.freeze(model.init(rng, x))
+            print(variables.pretty_repr())
+        """, note="frozen by the code"),
+        Valid("""
+            import flax
+            variables = model.init(rng, x)
+            params = variables["params"].copy()
+            params = variables.pop("params")
+        """, note="`copy()` and a one-target `pop` are right on a dict"),
+        Valid("""
+            import flax
+            flax.config.update("flax_return_frozendict", True)
+            variables = model.init(rng, x)
+            params = variables["params"].unfreeze()
+        """, note="the project keeps the FrozenDict"),
+        Valid("""
+            import flax
+            import jax
+            variables = model.init(rng, x)
+            if jax.__version_info__ < (0, 4, 14):
+                params = variables["params"].unfreeze()
+            else:
+                params = flax.core.unfreeze(variables["params"])
+        """, note="a version branch that keeps the old spelling on purpose"),
+        Valid("""
+            import flax
+            variables = model.init(rng, x)
+            variables = variables.unfreeze()
+            rest, params = variables.pop("params")
+        """, note="JAX504's and JAX503's shapes: reported by them, not twice"),
+        Valid("""
+            import flax
+            def step(variables):
+                return variables["params"].unfreeze()
+        """, note="a parameter: not known to come from init"),
+        Valid("""
+            import flax
+            out = model.apply(variables, x)
+            params = out[1].unfreeze()
+        """, note="`apply` without `mutable`: the module's output, not variables"),
+        Valid("""
+            variables = model.init(rng, x)
+            params = variables["params"].unfreeze()
+        """, note="a file that does not use flax"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import flax
+            variables = model.init(rng, x)
+            params = variables["params"].unfreeze()
+        """, fixed="""
+            import flax
+            variables = model.init(rng, x)
+            params = flax.core.unfreeze(variables["params"])
+        """, note="a subscript of init's result"),
+        Invalid("""
+            import flax
+            variables = model.init(rng, x)
+            kernel = variables["params"]["Dense_0"].unfreeze()
+        """, fixed="""
+            import flax
+            variables = model.init(rng, x)
+            kernel = flax.core.unfreeze(variables["params"]["Dense_0"])
+        """, note="any depth of subscripting"),
+        Invalid("""
+            import flax
+            variables = model.init(rng, x)
+            variables = variables.copy({"params": new_params})
+        """, fixed="""
+            import flax
+            variables = model.init(rng, x)
+            variables = flax.core.copy(variables, {"params": new_params})
+        """, note="copy(add_or_replace): a dict's copy takes no argument"),
+        Invalid("""
+            import flax
+            variables = model.init(rng, x)
+            variables = variables.copy(add_or_replace={"params": p})
+        """, fixed="""
+            import flax
+            variables = model.init(rng, x)
+            variables = flax.core.copy(variables, add_or_replace={"params": p})
+        """, note="copy by keyword"),
+        Invalid("""
+            import flax
+            def train(model, rng, x):
+                y, updates = model.apply(variables, x, mutable=["batch_stats"])
+                stats = updates["batch_stats"].unfreeze()
+                rest, stats = updates.pop("batch_stats")
+                return stats
+        """, fixed="""
+            import flax
+            def train(model, rng, x):
+                y, updates = model.apply(variables, x, mutable=["batch_stats"])
+                stats = flax.core.unfreeze(updates["batch_stats"])
+                rest, stats = flax.core.pop(updates, "batch_stats")
+                return stats
+        """, count=2, note="the updated collections of apply(..., mutable=...)"),
+        Invalid("""
+            import flax
+            params = model.init(rng, x).pop("params")[1]
+        """, fixed="""
+            import flax
+            params = flax.core.pop(model.init(rng, x), "params")[1]
+        """, note="the old pair, indexed"),
+        Invalid("""
+            import flax
+            from flax.training import train_state
+            variables = model.init(rng, x)
+            state = train_state.TrainState.create(apply_fn=model.apply, params=variables["params"], tx=tx)
+            state = state.apply_gradients(grads=grads)
+            print(state.params.pretty_repr())
+        """, fixed="""
+            import flax
+            from flax.training import train_state
+            variables = model.init(rng, x)
+            state = train_state.TrainState.create(apply_fn=model.apply, params=variables["params"], tx=tx)
+            state = state.apply_gradients(grads=grads)
+            print(flax.core.pretty_repr(state.params))
+        """, note="TrainState.params of a state created from init"),
+        Invalid("""
+            import flax
+            out, variables = model.init_with_output(rng, x)
+            params = variables["params"]
+            text = params.pretty_repr(2)
+        """, unsafe_fixed="""
+            import flax
+            out, variables = model.init_with_output(rng, x)
+            params = variables["params"]
+            text = flax.core.pretty_repr(params, 2)
+        """, note="num_spaces: flax.core.pretty_repr ignores it on a FrozenDict: unsafe"),
+        Invalid("""
+            import flax
+            variables = model.init(rng, x)
+            leaves, keys = variables["params"].tree_flatten()
+        """, note="no fix: flatten with jax.tree_util"),
+        Invalid("""
+            from flax import linen as nn
+            variables = model.init(rng, x)
+            params = variables["params"].unfreeze()
+        """, note="`flax` is not bound: no fix"),
+    ]
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._tracker: VariablesTracker | None = None
+        self._applies: bool | None = None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in MEMBERS:
+            return
+        member = MEMBERS[func.attr.value]
+        receiver = func.value
+        shape = self._shape(member, node)
+        if shape is None or self._reported_by_jax503_or_jax504(member, node, receiver):
+            return
+        if not self._rule_applies():
+            return
+        if self._tracker is None:
+            self._tracker = VariablesTracker(self.context.resolver)
+        if not self._tracker.holds(receiver):
+            return
+        self._report(member, node, receiver, shape)
+
+    # -- what is reported ------------------------------------------------------------------------------------
+    def _shape(self, member: Member, call: cst.Call) -> str | None:
+        """How the call uses the member: None where a dict does the same (``x.copy()``, ``v = x.pop(k)``)."""
+        args = call.args
+        if any(arg.star for arg in args):
+            return None
+        if member.name == "copy":
+            ok = len(args) == 1 and (args[0].keyword is None or args[0].keyword.value == "add_or_replace")
+            return "call" if ok else None
+        if member.name == "pop":
+            if len(args) != 1 or args[0].keyword is not None:
+                return None
+            parent = self.context.parent
+            if isinstance(parent, cst.Subscript) and parent.value is call:
+                return "call"
+            if isinstance(parent, cst.Assign) and len(parent.targets) == 1 \
+                    and isinstance(parent.targets[0].target, (cst.Tuple, cst.List)) \
+                    and len(parent.targets[0].target.elements) == 2 \
+                    and not any(isinstance(e, cst.StarredElement) for e in parent.targets[0].target.elements):
+                return "call"
+            return None
+        return "call"
+
+    def _reported_by_jax503_or_jax504(self, member: Member, call: cst.Call, receiver: cst.BaseExpression) -> bool:
+        on_init = init_call(receiver) or isinstance(receiver, cst.Name) and from_init(self.context.resolver, receiver)
+        if not on_init:
+            return False
+        if member.name == "unfreeze":
+            return not call.args
+        if member.name == "pop":
+            return isinstance(self.context.parent, cst.Assign) and isinstance(call.args[0].value, cst.SimpleString)
+        return False
+
+    def _rule_applies(self) -> bool:
+        if self._applies is None:
+            self._applies = applies(self.settings, self.context.file_text)
+        return self._applies
+
+    def _report(self, member: Member, call: cst.Call, receiver: cst.BaseExpression, shape: str) -> None:
+        message = _message(member)
+        fix = withheld = None
+        if member.function is None:
+            self.report(call, message)
+            return
+        since = None if member.function_since_is_oldest_read else member.function_since
+        withheld = library_floor_withheld("flax", f"`{member.function}`", since, self.settings)
+        name = first_name(receiver)
+        scope = self.context.resolver.scope_of(name) if name is not None else None
+        if withheld is None and (scope is None or self.context.resolver.qualified_in_scope("flax", scope) != "flax"):
+            withheld = FLAX_UNBOUND
+        if withheld is None:
+            arguments = "".join(", " + self.code_for(arg).rstrip().rstrip(",") for arg in call.args)
+            text = f"{member.function}({self.code_for(receiver)}{arguments})"
+            unsafe = member.name == "pretty_repr" and bool(call.args)
+            fix = (unsafe_fix if unsafe else safe_fix)(f"Use `{member.function}`", Replace(call, text))
+        self.report(call, message, fix, withheld=withheld)
+
+
+def _may_report(calls: list[ast.Call], tree: ast.Module | None) -> bool:
+    """Whether a member call may have a shape ``_shape`` reports (over-approximated): any ``unfreeze``,
+    ``pretty_repr``... call; ``copy`` with one argument; ``pop`` with one positional argument, unpacked into two
+    names or subscripted (the tree is walked once, only when a ``pop`` call is all there is)."""
+    pops = set()
+    for call in calls:
+        name = call.func.attr
+        if name == "copy" and len(call.args) + len(call.keywords) == 1 or name not in ("copy", "pop"):
+            return True
+        if name == "pop" and len(call.args) == 1 and not call.keywords:
+            pops.add(id(call))
+    if not pops or tree is None:
+        return bool(pops)
+    return any(id(node.value) in pops and (type(node) is ast.Subscript or len(node.targets) == 1
+                                           and type(node.targets[0]) in (ast.Tuple, ast.List)
+                                           and len(node.targets[0].elts) == 2)
+               for node in ast.walk(tree) if type(node) in (ast.Subscript, ast.Assign))
+
+
+def applies(settings: Settings, file_text: str) -> bool:
+    """The project's flax may reach the plain dict and may start below it; the file imports flax and does not keep
+    the FrozenDict (``flax_return_frozendict``)."""
+    lower, _ = settings.library_range("flax")
+    if lower is not None and lower >= Version(PLAIN_DICT):
+        return False
+    return library_may_reach(settings, "flax", PLAIN_DICT) and imports_flax(file_text) \
+        and _KEEPS_FROZENDICT.search(file_text) is None
+
+
+def _message(member: Member) -> str:
+    head = f"Since flax {PLAIN_DICT}, flax variables are a plain dict"
+    if member.name == "pop":
+        return (f"{head}: `dict.pop(key)` returns the value alone (and removes it in place), not the pair "
+                "`(rest, value)` this code reads; use `flax.core.pop(x, key)`.")
+    if member.name == "copy":
+        return f"{head}: `dict.copy()` takes no argument; use `flax.core.copy(x, add_or_replace)`."
+    if member.function is not None:
+        return f"{head}, which has no `.{member.name}()`: use `{member.function}(x)` (a FrozenDict or a dict alike)."
+    return f"{head}, which has no `.{member.name}()`: flatten with `jax.tree_util` instead."
+

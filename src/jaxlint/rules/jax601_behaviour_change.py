@@ -1,0 +1,259 @@
+"""JAX601 behaviour-change: a use of a JAX API whose default, validation or result type changed inside the project's
+version range (``rules/behaviour.toml``: each row with its changelog line and an example run on both sides)."""
+from __future__ import annotations
+
+import ast
+import re
+
+import libcst as cst
+
+from jaxlint.catalogue.behaviour import Change, recognisable
+from jaxlint.lint.text_gate import names_by_last
+from jaxlint.project.versions import parse_version
+from jaxlint.rules.base import Invalid, Rule, Valid
+
+ROWS: dict[str, Change] = recognisable()
+
+
+def _rows_table() -> str:
+    lines = ["| API | release | what changed | keep the old behaviour |", "|---|---|---|---|"]
+    for row in sorted(ROWS.values(), key=lambda r: (parse_version(r.changed_in), r.api)):
+        lines.append(f"| `{row.api}` | {row.changed_in} | {row.what} | {row.keep_old} |")
+    return "\n".join(lines)
+
+
+class BehaviourChange(Rule):
+    code = "JAX601"
+    name = "behaviour-change"
+    summary = "a JAX API whose default, validation or result type changed between the min and the target version"
+    since = min((row.changed_in for row in ROWS.values()), key=parse_version)
+    triggers = ()
+    required_words = frozenset(frozenset(api.split(".")) for api in ROWS)
+    ast_names = frozenset(ROWS)
+
+    statement_gated = True  # every finding is a call its own statement spells, read with the file's imports
+
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        """Some row's API may be referred to, and the text its pattern needs is in the file (``dtype=`` for a
+        keyword, ``(None`` for a first argument): ``jnp.array(x, jnp.float32)`` is no ``jnp.array(None)``."""
+        return any(every <= words and (not one or not one.isdisjoint(words)) and facts.refers_to_any(names, words)
+                   and (text is None or text.search(facts.source) is not None)
+                   for every, one, text, names in _TEXT_GATE)
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        # one pass over the calls (``calls_to`` per row walked them once per row: 1.7 s of a corpus run)
+        return any(_may_match_ast_call(ROWS[api], call) for call in facts.calls_to(cls.ast_names)
+                   for api in facts.qualified_names(call.func) & cls.ast_names)
+
+    explanation = f"""
+## What it does
+Finds calls of JAX APIs whose behaviour changed in a release that the project's range crosses (min version below the
+release, target at or above it), where the call has the shape the change is about: `jnp.einsum` of three operands
+or more without `optimize` (0.5.0: `'auto'`, was `'optimal'`), `jax.make_mesh` without `axis_types` (0.9.0:
+`Explicit`), `jax.random.randint` with an 8- or 16-bit `dtype` (0.7.2), `jnp.unique(..., return_inverse=True)`
+(0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other rows of `rules/behaviour.toml` whose
+`match` is not `none` ({len(ROWS)} rows). Each row quotes the changelog line and records an example run on both
+sides of the change.
+
+## Why
+The code still runs and computes something else: another default, a dtype, a shape, or a `ValueError` where a value
+was accepted. Nothing fails at import time, and a test suite may not look at the difference.
+
+## Example
+```python
+import jax.numpy as jnp
+out = jnp.einsum("ij,jk,kl->il", a, b, c)  # min version 0.4.30, target 0.12.0.1
+```
+Keeps the old behaviour:
+```python
+import jax.numpy as jnp
+out = jnp.einsum("ij,jk,kl->il", a, b, c, optimize="optimal")
+```
+
+## Fix safety
+No fix: it is a notice. The message says what changed and how to keep the old behaviour; often the new one is what
+the code wants. On by default: every row it reports has a precise pattern (a keyword absent whose default changed,
+a keyword or argument written with the value the change is about). Silent when the project's min version already
+has the new behaviour, and in version branches (`jax.__version_info__`). Changes no static pattern recognises (they
+depend on a value's dtype or shape: `jnp.floor` of integers, `jnp.cov` of empty arrays...) are listed by
+`jaxlint upgrade` under "changes to check by hand", with the count of uses of each API.
+
+## JAX version
+Per row: `jaxlint rule JAX601` lists them below.
+
+{_rows_table()}
+"""
+
+    VALID = [
+        Valid("""
+            import jax.numpy as jnp
+            out = jnp.einsum("ij,jk,kl->il", a, b, c, optimize="optimal")
+        """, min_version="0.4.30", note="the old default, spelled out"),
+        Valid("""
+            import jax.numpy as jnp
+            out = jnp.einsum("ij,jk->ik", a, b)
+        """, min_version="0.4.30", note="two operands: one contraction order only"),
+        Valid("""
+            import jax.numpy as jnp
+            out = jnp.einsum("ij,jk,kl->il", a, b, c)
+        """, min_version="0.5.0", note="the min version already has the new default"),
+        Valid("""
+            import jax.numpy as jnp
+            out = jnp.einsum("ij,jk,kl->il", a, b, c)
+        """, note="min = target (no pins): the range crosses nothing"),
+        Valid("""
+            import jax
+            x = jax.random.randint(key, (3,), 0, 10, dtype=jnp.int32)
+        """, min_version="0.4.30", note="a 32-bit dtype: not changed"),
+        Valid("""
+            import jax
+            import jax.numpy as jnp
+            if jax.__version_info__ >= (0, 5, 0):
+                out = jnp.einsum("ij,jk,kl->il", a, b, c)
+            else:
+                out = jnp.einsum("ij,jk,kl->il", a, b, c, optimize="optimal")
+        """, min_version="0.4.30", note="a version branch"),
+        Valid("""
+            def einsum(*args):
+                return args
+            out = einsum("ij,jk,kl->il", a, b, c)
+        """, min_version="0.4.30", note="the project's own einsum"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax.numpy as jnp
+            out = jnp.einsum("ij,jk,kl->il", a, b, c)
+        """, min_version="0.4.30", note="einsum of three operands without optimize"),
+        Invalid("""
+            import jax
+            mesh = jax.make_mesh((4, 2), ("data", "model"))
+        """, min_version="0.8.0", note="make_mesh without axis_types"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            x = jax.random.randint(key, (3,), 0, 10, dtype=jnp.int8)
+        """, min_version="0.6.0", note="an 8-bit randint"),
+        Invalid("""
+            from jax.scipy.fft import dctn
+            y = dctn(x, s=(2,))
+        """, min_version="0.8.0", note="dctn with s and without axes"),
+        Invalid("""
+            import jax.numpy as jnp
+            values, inverse = jnp.unique(x, return_inverse=True)
+            nan = jnp.array(None)
+        """, min_version="0.4.20", count=2, note="a keyword value, a literal argument"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        row = ROWS.get(self.qualified_name(node.func) or "")
+        if row is None or not self._crossed(row) or not matches(row, node, self.code_for):
+            return
+        self.report(node, message(row))
+
+    def _crossed(self, row: Change) -> bool:
+        changed = parse_version(row.changed_in)
+        return self.settings.min_version < changed <= self.settings.target_version
+
+
+def matches(row: Change, call: cst.Call, code_for) -> bool:
+    """Whether the call has the shape the change is about (a ``*args``/``**kwargs`` call: unknown, not reported)."""
+    if any(arg.star for arg in call.args):
+        return False
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    if row.requires_positional is not None and len(positional) < row.requires_positional:
+        return False
+    if row.absent is not None and row.absent in keywords:
+        return False
+    if row.match == "keyword-absent":
+        return row.keyword not in keywords
+    if row.match == "keyword-present":
+        return row.keyword in keywords
+    if row.match == "keyword-value":
+        value = keywords.get(row.keyword)
+        return value is not None and "".join(code_for(value).split()) in row.values
+    if row.match == "argument-value":
+        if row.position is None or len(positional) <= row.position:
+            return False
+        value = positional[row.position]
+        if "number" in row.values and _number(value):
+            return True
+        return isinstance(value, cst.Name) and value.value in row.values
+    return False
+
+
+def _value_words(row: Change) -> frozenset[str]:
+    """The last word of each value a ``keyword-value`` row looks for: ``bfloat16`` of ``jnp.bfloat16``."""
+    return frozenset(re.findall(r"\w+", value)[-1] for value in row.values)
+
+
+def _needed_text(row: Change) -> tuple[frozenset[str], frozenset[str], re.Pattern | None]:
+    """What the text of a file with a use the row reports holds: every word of the first set, one word of the second
+    (when not empty), and a match of the pattern (when not None)."""
+    if row.match in ("keyword-present", "keyword-value"):
+        keyword = re.compile(rf"\b{re.escape(row.keyword)}\s*=")
+        values = _value_words(row) if row.match == "keyword-value" else frozenset()
+        return frozenset({row.keyword}), values, keyword
+    if row.match == "argument-value" and row.position == 0:
+        if "number" in row.values:
+            return frozenset(), frozenset(), re.compile(r"\(\s*[-+(\s]*[.\d]")
+        return frozenset(row.values), frozenset(), re.compile(rf"\(\s*(?:{'|'.join(map(re.escape, row.values))})\b")
+    return frozenset(), frozenset(), None
+
+
+# per row: what its text needs (``_needed_text``) and its API indexed for the text gate (built once)
+_TEXT_GATE = tuple((*_needed_text(row), names_by_last(frozenset({row.api}))) for row in ROWS.values())
+
+
+_VALUE_WORDS = {api: _value_words(row) for api, row in ROWS.items()}
+
+
+def _last_word(node: ast.expr) -> str | None:
+    if type(node) is ast.Attribute:
+        return node.attr
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Constant:
+        words = re.findall(r"\w+", str(node.value))
+        return words[-1] if words else None
+    return None
+
+
+def _may_match_ast_call(row: Change, call: ast.Call) -> bool:
+    """``matches`` on an ``ast`` call, over-approximated only in the values of keywords (their spelling is libcst's
+    text): the keywords the row needs or excludes, the count of positional arguments, the literal."""
+    keywords = {keyword.arg for keyword in call.keywords}
+    if None in keywords or any(type(arg) is ast.Starred for arg in call.args):
+        return False  # ``matches`` reports no call with ``*args`` or ``**kwargs``
+    if row.requires_positional is not None and len(call.args) < row.requires_positional:
+        return False
+    if row.absent is not None and row.absent in keywords:
+        return False
+    if row.match == "keyword-absent":
+        return row.keyword not in keywords
+    if row.match == "keyword-present":
+        return row.keyword in keywords
+    if row.match == "keyword-value":
+        value = next((keyword.value for keyword in call.keywords if keyword.arg == row.keyword), None)
+        return value is not None and _last_word(value) in _VALUE_WORDS[row.api]
+    if row.match == "argument-value":
+        if row.position is None or len(call.args) <= row.position:
+            return False
+        value = call.args[row.position]
+        if "number" in row.values and type(value) in (ast.Constant, ast.UnaryOp):
+            return True
+        return type(value) is ast.Constant and value.value is None and "None" in row.values
+    return True
+
+
+def _number(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float))
+
+
+def message(row: Change) -> str:
+    return f"`{row.api}` changed in JAX {row.changed_in}: {row.what}; to keep the old behaviour, {row.keep_old}."

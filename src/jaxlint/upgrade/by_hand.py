@@ -1,0 +1,61 @@
+"""The behaviour changes no static pattern recognises (``rules/behaviour.toml`` rows with ``match = "none"``: they
+depend on a value's dtype or shape), listed in the upgrade report under "changes to check by hand" with the count of
+uses of each API in the project: the rows whose release lies in a file's range ``(min, target]``."""
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from jaxlint.catalogue.behaviour import Change, by_hand
+from jaxlint.lint.ast_gate import collect_facts
+from jaxlint.project.files import SourceFile
+from jaxlint.project.versions import parse_version
+
+_ARRAY = "jax.Array."
+
+
+def count_uses(change: Change, source: str) -> int | None:
+    """Calls of the API in ``source`` (a ``jax.Array`` method: calls of that method name on anything, in a file that
+    uses JAX); None where a use has no name to count (``bool(x)`` is ``jax.Array.__bool__``)."""
+    method = change.api[len(_ARRAY):] if change.api.startswith(_ARRAY) else None
+    if method is not None and method.startswith("__"):
+        return None
+    last = method or change.api.rpartition(".")[2]
+    if last not in source:
+        return 0
+    facts = collect_facts(source)
+    if facts is None:
+        return 0
+    if method is None:
+        return len(facts.calls_to(change.api))
+    if not facts.refers_to_any(frozenset({"jax"})):
+        return 0
+    return sum(1 for call in facts.calls if type(call.func) is ast.Attribute and call.func.attr == method)
+
+
+def changes_to_check(files: Iterable[SourceFile]) -> list[dict]:
+    """One entry per row that some file's range crosses: ``uses`` (None: not countable) and ``files`` with uses."""
+    rows = by_hand()
+    found: dict[str, dict] = {}
+    for file in files:
+        settings = file.settings
+        crossed = [row for row in rows
+                   if settings.min_version < parse_version(row.changed_in) <= settings.target_version]
+        if not crossed:
+            continue
+        try:
+            source = file.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for row in crossed:
+            entry = found.setdefault(row.api, {"api": row.api, "changed_in": row.changed_in, "what": row.what,
+                                               "keep_old": row.keep_old, "uses": 0, "files": 0,
+                                               "reason": row.reason})
+            uses = count_uses(row, source) if entry["uses"] is not None else None
+            if uses is None:
+                entry["uses"] = None
+            elif uses:
+                entry["uses"] += uses
+                entry["files"] += 1
+    return sorted((e for e in found.values() if e["uses"] != 0),
+                  key=lambda e: (parse_version(e["changed_in"]), e["api"]))

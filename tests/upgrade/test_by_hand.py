@@ -1,0 +1,66 @@
+"""The upgrade report's "changes to check by hand": the behaviour changes no rule recognises, in the files' range,
+with the count of uses of each API."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from jaxlint.catalogue.behaviour import by_hand
+from jaxlint.project.files import SourceFile
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
+from jaxlint.upgrade.by_hand import changes_to_check, count_uses
+from jaxlint.upgrade.report import UpgradeReport, render_markdown
+
+ROWS = {row.api: row for row in by_hand()}
+SOURCE = """\
+import jax.numpy as np
+from jax.sharding import PartitionSpec as P
+a = np.floor(x) + np.floor(y)
+b = x.astype(bool)
+spec = P("data")
+c = jnp.cov(x)  # `jnp` is not imported here: not a use
+"""
+
+
+def file(tmp_path: Path, name: str, text: str, min_version: str) -> SourceFile:
+    path = tmp_path / name
+    path.write_text(text)
+    settings = replace(Settings(), explicit_min_version=Version(min_version), min_version_source="test",
+                       target_version=Version("0.12.0.1"))
+    return SourceFile(path, settings)
+
+
+def test_uses_are_counted_through_the_imports():
+    assert count_uses(ROWS["jax.numpy.floor"], SOURCE) == 2
+    assert count_uses(ROWS["jax.numpy.cov"], SOURCE) == 0
+    assert count_uses(ROWS["jax.sharding.PartitionSpec"], SOURCE) == 1
+    assert count_uses(ROWS["jax.Array.astype"], SOURCE) == 1  # a method: by its name, in a file that uses JAX
+    assert count_uses(ROWS["jax.Array.astype"], "import numpy\nb = x.astype(bool)\n") == 0
+    assert count_uses(ROWS["jax.Array.__bool__"], SOURCE) is None  # `bool(x)`, `if x:`: no name to count
+
+
+def test_only_rows_the_range_crosses_and_that_are_used(tmp_path):
+    files = [file(tmp_path, "a.py", SOURCE, "0.4.30"), file(tmp_path, "b.py", "import jax.numpy as jnp\njnp.floor(1)\n",
+                                                           "0.4.30")]
+    changes = {c["api"]: (c["uses"], c["files"]) for c in changes_to_check(files)}
+    # astype (0.4.27) and bool (0.4.24) are older than the min; cov is not used
+    assert changes == {"jax.numpy.floor": (3, 2), "jax.sharding.PartitionSpec": (1, 1)}
+    # a range from 0.4.20 crosses 0.4.24 (bool of an empty array, not countable) and 0.4.27 (astype)
+    older = {c["api"]: c["uses"] for c in changes_to_check([file(tmp_path, "c.py", SOURCE, "0.4.20")])}
+    assert older["jax.Array.__bool__"] is None and older["jax.Array.astype"] == 1
+
+
+def test_a_range_that_crosses_nothing_lists_nothing(tmp_path):
+    assert changes_to_check([file(tmp_path, "a.py", SOURCE, "0.10.0")]) == []
+
+
+def test_the_markdown_section(tmp_path):
+    report = UpgradeReport(project=".", target="0.12.0.1", dry_run=True, python="python")
+    report.changes_to_check_by_hand = changes_to_check([file(tmp_path, "a.py", SOURCE, "0.4.20")])
+    text = render_markdown(report)
+    assert "## Changes to check by hand (4)" in text
+    assert "| `jax.numpy.floor` | 0.4.31 | integer and boolean inputs keep their dtype" in text
+    assert "| 2 in 1 file(s) | cast the input to float first |" in text
+    assert "| not countable |" in text
+    assert report.done  # information, not something left to do
