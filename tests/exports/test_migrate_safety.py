@@ -142,3 +142,19 @@ def test_an_interrupted_copy_leaves_no_partial_artifact_in_out(tmp_path, models,
     result = migrate(models, "--out", out, *pythons)
     assert result.exit_code == 143 and "interrupted by SIGTERM" in result.stderr
     assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_a_folder_where_a_migrated_file_would_go_is_refused_even_with_force(tmp_path, models, pythons):
+    """--force overwrites files; a folder of the user's at the output path is never replaced (was: a traceback from
+    os.replace after the migration ran)."""
+    out = tmp_path / "out"
+    (out / "m.jaxexport").mkdir(parents=True)
+    (out / "m.jaxexport" / "keep").write_text("the user's\n")
+    for force in ((), ("--force",)):
+        result = migrate(models, "--out", out, *pythons, *force)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == (f"jaxlint exports: error: --out {out} holds 1 folder (or special files) where "
+                                 "migrated files would go (nothing was written; --force replaces files only):\n"
+                                 f"  {out / 'm.jaxexport'}\n")
+        assert sorted(p.name for p in out.rglob("*")) == ["keep", "m.jaxexport"]
+        assert (out / "m.jaxexport" / "keep").read_text() == "the user's\n"

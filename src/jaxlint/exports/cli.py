@@ -271,6 +271,11 @@ def _migrate(paths, out_dir, baseline_jax, baseline_python, target_version, targ
     paths = distinct_inputs(paths)
     inventory = build_inventory(paths, target)
     in_the_way = outputs_in_the_way(inventory, list(paths), out_abs)
+    not_files = [path for path in in_the_way if path.is_dir() or not (path.is_file() or path.is_symlink())]
+    if not_files:  # --force overwrites files only: a folder in the way is the user's, never replaced
+        raise InvalidArgument(f"--out {out_dir} holds {_count(len(not_files), 'folder')} (or special "
+                              "files) where migrated files would go (nothing was written; --force replaces files only):\n"
+                              + "\n".join(f"  {path}" for path in not_files))
     if in_the_way and not force:
         raise InvalidArgument(f"--out {out_dir} already holds {_count(len(in_the_way), 'file')} that migrating would "
                               "overwrite (nothing was written; pass --force to overwrite them):\n"
