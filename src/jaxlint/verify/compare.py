@@ -277,7 +277,7 @@ def _watched_difference(diff: dict) -> str:
 
 def _watched_not_reached(before: RunResult, after: RunResult, nb: int, na: int) -> str:
     if nb == 0 and na == 0:
-        detail = "the command never executed this code (run a command that reaches it to measure the change)"
+        detail = "the command never executed this code: run a command that reaches it to measure the change"
     else:
         detail = f"executed {nb} time(s) in BEFORE, {na} in AFTER: nothing to compare with"
     stopped = [run for run in (before, after) if not run.ok]
