@@ -193,8 +193,8 @@ def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, u
                       + _tracebacks(before, after))
 
 
-def nondeterministic_sites(python: str, sites: list[Site | WatchedSite], first: RunResult, second: RunResult, *, rtol: float,
-                           atol: float, max_calls: int) -> dict[str, str]:
+def nondeterministic_sites(python: str, sites: list[Site | WatchedSite], first: RunResult, second: RunResult, *,
+                           rtol: float, atol: float, max_calls: int) -> dict[str, str]:
     """Site id -> how two BEFORE runs (same code, same JAX) differ there: such a site cannot be verified by
     comparison, whatever the fix does."""
     values = compare_values(python, sites, first, second, rtol=rtol, atol=atol, max_calls=max_calls)

@@ -126,8 +126,8 @@ def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_p
             if before.timed_out or again.timed_out:  # a killed run recorded nothing: every site would look unstable
                 say("BEFORE again: not compared with BEFORE (a run timed out), so no site is marked nondeterministic")
             else:
-                unstable = nondeterministic_sites(target_python, [*plan.sites, *plan.watched], before, again, rtol=rtol, atol=atol,
-                                                  max_calls=max_calls)
+                unstable = nondeterministic_sites(target_python, [*plan.sites, *plan.watched], before, again,
+                                                  rtol=rtol, atol=atol, max_calls=max_calls)
         say(f"AFTER:  JAX {info_a['jax_version']} ({target_python}) in {trees.after}")
         after = run_command("AFTER", command, target_python, trees.after, probe_dir, workdir / "records-after",
                             platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
