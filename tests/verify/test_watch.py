@@ -200,3 +200,30 @@ def test_only_watched_sites_is_nothing_proven_about_fixes(tmp_path, monkeypatch)
         render_text(result)
     result.allow_nothing_compared = True
     assert result.exit_code == 0
+
+
+def test_from_git_watches_changed_and_unchanged_files(tmp_path):
+    import os
+    import subprocess
+
+    from jaxlint.verify.plan import make_plan_from_git
+
+    (tmp_path / "fixed.py").write_text("import jax.numpy as jnp\ngrid = jnp.meshgrid(x, y)\ngrid.append(z)\n"
+                                       f"out = {EINSUM}\n")
+    (tmp_path / "same.py").write_text(f"import jax.numpy as jnp\nout = {EINSUM}\n")
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    for argv in (["init", "-q"], ["add", "."], ["commit", "-qm", "old"]):
+        subprocess.run(["git", *argv], cwd=tmp_path, check=True, env=env)
+    (tmp_path / "fixed.py").write_text("import jax.numpy as jnp\ngrid = list(jnp.meshgrid(x, y))\ngrid.append(z)\n"
+                                       f"out = {EINSUM}\n")
+    resolver = SettingsResolver(Overrides(isolated=True, min_version=Version("0.4.30"),
+                                          target_version=Version("0.12.0.1")))
+    paths = [tmp_path / "fixed.py", tmp_path / "same.py"]
+    plan = make_plan_from_git(paths, resolver, tmp_path, "HEAD", watch=True)
+    assert plan.problems == []
+    assert [site.id for site in plan.sites] == ["fixed.py:2:JAX201:1"]
+    assert [w.id for w in plan.watched] == ["watch:fixed.py:4:JAX601:1", "watch:same.py:2:JAX601:1"]
+    same = next(f for f in plan.files if f.relative == "same.py")
+    assert same.sites == [] and same.fixed == same.source.text
+    assert make_plan_from_git(paths, resolver, tmp_path, "HEAD").watched == []
