@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -227,3 +228,27 @@ def test_from_git_watches_changed_and_unchanged_files(tmp_path):
     same = next(f for f in plan.files if f.relative == "same.py")
     assert same.sites == [] and same.fixed == same.source.text
     assert make_plan_from_git(paths, resolver, tmp_path, "HEAD").watched == []
+
+
+def test_the_cli_watches_unless_no_watch(tmp_path):
+    import sys
+
+    from click.testing import CliRunner
+
+    from jaxlint.verify.cli import verify_command
+
+    (tmp_path / "m.py").write_text(f"import jax.numpy as jnp\nout = {EINSUM}\n")
+    args = ["m.py", "--min-version", "0.4.30", "--target-version", "0.12.0.1", "--baseline-python", sys.executable,
+            "--target-python", sys.executable, "--output-format", "json"]
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        watched = CliRunner().invoke(verify_command, [*args, "--", "python", "m.py"])
+        unwatched = CliRunner().invoke(verify_command, [*args, "--no-watch", "--", "python", "m.py"])
+    finally:
+        os.chdir(old)
+    # A watched site is something to run: the interpreters are checked (this one has no JAX: a usage error).
+    assert watched.exit_code == 2 and "has no JAX" in watched.output, watched.output
+    # Without it there is nothing to verify, said before any interpreter is looked at.
+    assert unwatched.exit_code == 1 and "no fixes to verify in m.py" in unwatched.output, unwatched.output
+    assert '{"baseline": null, "target": null, "sites": [], "watched": []}' in unwatched.output
