@@ -204,7 +204,6 @@ def test_only_watched_sites_is_nothing_proven_about_fixes(tmp_path, monkeypatch)
 
 
 def test_from_git_watches_changed_and_unchanged_files(tmp_path):
-    import os
     import subprocess
 
     from jaxlint.verify.plan import make_plan_from_git
