@@ -291,10 +291,18 @@ class FixOutcome:
     remaining: list[Diagnostic] = field(default_factory=list)
     # Fixes that were dropped because the result would not parse (a bug in a rule: reported, never written).
     rejected: list[Diagnostic] = field(default_factory=list)
+    # Per fix iteration, the map from its fixed text back to the text before it.
+    history: list[OffsetMap] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         return bool(self.applied)
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """A ``[start, end)`` span of the fixed text (a remaining finding's) in the original text."""
+        for backward in reversed(self.history):
+            start, end = backward.map(start, inclusive_end=False), backward.map(end, inclusive_end=True)
+        return start, end
 
 
 def _fixable(diagnostic: Diagnostic, unsafe: bool) -> bool:
@@ -380,7 +388,7 @@ def fix_source(source: str, path: str, settings: Settings, *, unsafe: bool = Fal
     for record, span in applied:
         record.probe_fixed = span
         records.append(record)
-    return FixOutcome(current, records, result.diagnostics, rejected)
+    return FixOutcome(current, records, result.diagnostics, rejected, history)
 
 
 def _apply_checked(source: str, chosen: list[Diagnostic], rejected: list[Diagnostic],

@@ -67,13 +67,20 @@ def trailing_command() -> list[str]:
                    "nondeterministic (unseeded randomness, timing).")
 @click.option("--allow-broken-baseline", is_flag=True,
               help="Use a --baseline-jax environment even if `pip check` finds conflicts in it.")
+@click.option("--no-watch", is_flag=True,
+              help="Do not probe the watched sites (findings with no fix whose value changed between the releases: "
+                   "JAX201-JAX203, JAX601); only the fix sites are probed.")
+@click.option("--fail-on-watched", is_flag=True,
+              help="Exit 1 when a watched site's values differ (by default a watched difference is reported and "
+                   "does not change the exit status: it is no failure of the fixes).")
 @click.option("--no-probes", is_flag=True, hidden=True, help="Run without probes (to check they change nothing).")
 def verify_command(paths, baseline_jax, baseline_python, target_python, platform, rtol, atol, max_calls, select,
                    ignore, unsafe_fixes, output_format, apply_fixes, check_rules, timeout, project_root, keep,
                    target_version, min_version, from_git, allow_nothing_compared, repeat_baseline,
-                   allow_broken_baseline, no_probes) -> None:
+                   allow_broken_baseline, no_watch, fail_on_watched, no_probes) -> None:
     """Prove the fixes in PATHS by running COMMAND on the old code with the old JAX and on the fixed code with the
-    new JAX, comparing the value at every fix site.
+    new JAX, comparing the value at every fix site, and at every watched site (a finding with no fix whose value
+    changed between the releases: the same code in both runs).
 
     Example: jaxlint verify src/ --baseline-jax 0.10.2 -- pytest tests/model_test.py -x
     """
@@ -102,7 +109,8 @@ def verify_command(paths, baseline_jax, baseline_python, target_python, platform
                               output_format=output_format, apply=apply_fixes, check_rules=check_rules, timeout=timeout,
                               project_root=project_root, keep=keep, probes=not no_probes, from_git=from_git,
                               allow_nothing_compared=allow_nothing_compared, repeat_baseline=repeat_baseline,
-                              allow_broken_baseline=allow_broken_baseline)
+                              allow_broken_baseline=allow_broken_baseline, watch=not no_watch,
+                              fail_on_watched=fail_on_watched)
     except Interrupted as stop:
         click.echo(f"jaxlint verify: interrupted by {stop}: the command was ended and the copies removed", err=True)
         code = stop.exit_code

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jaxlint.verify.instrument import RUNTIME_DIR
 from jaxlint.verify.plan import Site
+from jaxlint.verify.watch import WatchedSite
 from jaxlint.verify.run import RunResult, traceback_locations
 from jaxlint.verify.witnesses import describe as describe_witness
 
@@ -47,7 +48,7 @@ def _failing_site_rows(run: RunResult) -> set[tuple[str, int]]:
     return set(traceback_locations(run))
 
 
-def _site_in_traceback(site: Site, locations: set[tuple[str, int]], span_rows: int) -> bool:
+def _site_in_traceback(site: Site | WatchedSite, locations: set[tuple[str, int]], span_rows: int) -> bool:
     return any(path == site.relative and site.row <= row <= site.row + span_rows for path, row in locations)
 
 
@@ -192,8 +193,8 @@ def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, u
                       + _tracebacks(before, after))
 
 
-def nondeterministic_sites(python: str, sites: list[Site], first: RunResult, second: RunResult, *, rtol: float,
-                           atol: float, max_calls: int) -> dict[str, str]:
+def nondeterministic_sites(python: str, sites: list[Site | WatchedSite], first: RunResult, second: RunResult, *,
+                           rtol: float, atol: float, max_calls: int) -> dict[str, str]:
     """Site id -> how two BEFORE runs (same code, same JAX) differ there: such a site cannot be verified by
     comparison, whatever the fix does."""
     values = compare_values(python, sites, first, second, rtol=rtol, atol=atol, max_calls=max_calls)
@@ -213,3 +214,81 @@ def mark_nondeterministic(result: SiteResult, how: str | None) -> SiteResult:
         return result
     note = f"NONDETERMINISTIC: two BEFORE runs differ here ({how}); seed the command's randomness to compare"
     return SiteResult(result.site, result.status, result.calls, f"{note}. {result.detail}")
+
+
+# -- watched sites (``verify.watch``): no fix, the same expression probed in both runs -----------------------------
+@dataclass
+class WatchedResult:
+    site: WatchedSite
+    status: str  # one of ``WATCHED_STATUSES``: same, differs, not-reached
+    calls: int
+    detail: str
+
+
+def decide_watched(watched: list[WatchedSite], values: dict, before: RunResult, after: RunResult, *,
+                   max_calls: int) -> list[WatchedResult]:
+    """What the two runs' values at each watched site say: the same, different (the values, the number of
+    executions, or raising in one run only), or nothing (not reached by both)."""
+    locations_b, locations_a = _failing_site_rows(before), _failing_site_rows(after)
+    results = []
+    for site in watched:
+        info = values["sites"].get(site.id, {})
+        nb, na = info.get("before_count", 0), info.get("after_count", 0)
+        reached_b = nb > 0 or info.get("before_traces", 0) > 0
+        reached_a = na > 0 or info.get("after_traces", 0) > 0
+        compared = info.get("compared", 0)
+        in_b = not before.ok and _site_in_traceback(site, locations_b, site.span_rows)
+        in_a = not after.ok and _site_in_traceback(site, locations_a, site.span_rows)
+        counts = f"executed {nb} time(s) in BEFORE, {na} in AFTER"
+        if info.get("difference") is not None:
+            results.append(WatchedResult(site, "differs", compared, _watched_difference(info["difference"])))
+        elif in_b != in_a:
+            run = before if in_b else after
+            results.append(WatchedResult(site, "differs", compared, f"raised here in {run.label} only: "
+                                         f"{run.last_error_line()}"))
+        elif not reached_b or not reached_a:
+            results.append(WatchedResult(site, "not-reached", 0, _watched_not_reached(before, after, nb, na)))
+        elif compared == 0:
+            errors = "; ".join(sorted(set(info.get("errors", [])))) or "no call was recorded"
+            results.append(WatchedResult(site, "not-reached", 0, f"{counts}, but no value could be compared: "
+                                         f"{errors}"))
+        elif min(nb, max_calls) != min(na, max_calls) and before.ok and after.ok:
+            results.append(WatchedResult(site, "differs", compared, f"{counts}; the {compared} call(s) compared "
+                                         "agree"))
+        else:
+            detail = f"{compared} call(s) compared"
+            if info.get("abstract"):
+                detail += " (only structure, shape and dtype: the values were traced and never computed)"
+            if min(nb, max_calls) != min(na, max_calls):
+                failed = before if not before.ok else after
+                detail += f"; {counts} (the {failed.label} run failed: {failed.last_error_line()})"
+            results.append(WatchedResult(site, "same", compared, detail))
+    return results
+
+
+def _watched_difference(diff: dict) -> str:
+    detail = f"old {diff['before']}, new {diff['after']}; call {diff['call']}: {diff['path']}: {diff['what']}"
+    if diff.get("max_abs") is not None:
+        detail += f"; max abs error {diff['max_abs']:.3g}"
+    if diff.get("max_rel") is not None:
+        detail += f"; max rel error {diff['max_rel']:.3g}"
+    return detail
+
+
+def _watched_not_reached(before: RunResult, after: RunResult, nb: int, na: int) -> str:
+    if nb == 0 and na == 0:
+        detail = "the command never executed this code: run a command that reaches it to measure the change"
+    else:
+        detail = f"executed {nb} time(s) in BEFORE, {na} in AFTER: nothing to compare with"
+    stopped = [run for run in (before, after) if not run.ok]
+    for run in stopped:
+        detail += f"; the {run.label} run " + (run.timeout_text() if run.timed_out else
+                                               f"failed: {run.last_error_line()}")
+    return detail
+
+
+def mark_watched_nondeterministic(result: WatchedResult, how: str | None) -> WatchedResult:
+    if how is None:
+        return result
+    note = f"NONDETERMINISTIC: two BEFORE runs differ here ({how}); seed the command's randomness to compare"
+    return WatchedResult(result.site, result.status, result.calls, f"{note}. {result.detail}")

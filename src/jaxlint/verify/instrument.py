@@ -4,6 +4,7 @@ A probe is ``__import__("_jaxlint_probe").record("<site id>", <expr>)``, inserte
 expression, so line numbers (and tracebacks) stay as they are; ``__import__`` needs no import statement, so
 ``from __future__`` imports and docstrings stay first. A statement the fix deletes gets
 ``__import__("_jaxlint_probe").reach("<site id>"); `` in front of it in BEFORE (only whether it ran is known).
+A watched site (``verify.watch``: no fix, a value that changed silently) is probed in both texts alike.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from jaxlint.project.files import DEFAULT_EXCLUDES
 from jaxlint.run.sources import write_atomic
 
 from jaxlint.verify.plan import Plan, Site
+from jaxlint.verify.watch import WatchedSite
 from jaxlint.verify.witnesses import witness_span
 
 PROBE_MODULE = "_jaxlint_probe"
@@ -100,8 +102,13 @@ class Instrumented:
     unmarked: list[str]
 
 
-def instrument_file(original: str, fixed: str, sites: list[Site]) -> Instrumented:
+def instrument_file(original: str, fixed: str, sites: list[Site], watched: list[WatchedSite] = ()) -> Instrumented:
+    """BEFORE and AFTER texts of one file: fix sites probed (or marked), and watched sites probed the same way on
+    the expression they share."""
     before_wraps, after_wraps, marks, unmarked, witnesses = [], [], [], [], []
+    for site in watched:
+        before_wraps.append((site.id, *site.span_original))
+        after_wraps.append((site.id, *site.span_fixed))
     for site in sites:
         if site.kind == "value":
             before_wraps.append((site.id, *site.fix.probe_original))
@@ -163,7 +170,7 @@ def prepare_trees(plan: Plan, workdir: Path, *, probes: bool = True) -> Trees:
     unmarked: list[str] = []
     for file_plan in plan.files:
         if probes:
-            result = instrument_file(file_plan.source.text, file_plan.fixed, file_plan.sites)
+            result = instrument_file(file_plan.source.text, file_plan.fixed, file_plan.sites, file_plan.watched)
             before_text, after_text = result.before, result.after
             unmarked.extend(result.unmarked)
         else:

@@ -64,7 +64,8 @@ def run_verify(paths: list[Path], command: list[str], *, resolver: SettingsResol
                baseline_python=None, target_python=None, platform=None, rtol=1e-6, atol=1e-6, max_calls=10,
                unsafe=None, output_format="text", apply=False, check_rules=False, timeout=None, project_root=None,
                keep=False, probes=True, rules: Sequence[type[Rule]] | None = None, from_git: str | None = None,
-               allow_nothing_compared=False, repeat_baseline=False, allow_broken_baseline=False) -> int:
+               allow_nothing_compared=False, repeat_baseline=False, allow_broken_baseline=False, watch=True,
+               fail_on_watched=False) -> int:
     if apply and from_git:
         raise InvalidArgument("--apply writes fixes, and with --from-git they are already in the working tree")
     targets = paths or [Path(".")]
@@ -72,9 +73,9 @@ def run_verify(paths: list[Path], command: list[str], *, resolver: SettingsResol
         check_paths(targets)
         root = project_root_for(targets, project_root)
         # The plan first (no JAX needed): with nothing to verify, no interpreter is checked and no env built.
-        plan = make_plan_from_git(targets, resolver, root, from_git, unsafe=unsafe, rules=rules) if from_git \
-            else make_plan(targets, resolver, root, unsafe=unsafe, rules=rules)
-        if not plan.sites:
+        plan = make_plan_from_git(targets, resolver, root, from_git, unsafe=unsafe, rules=rules, watch=watch) \
+            if from_git else make_plan(targets, resolver, root, unsafe=unsafe, rules=rules, watch=watch)
+        if not plan.sites and not plan.watched:
             return _nothing_to_verify(plan, targets, from_git, output_format, allow_nothing_compared)
         if command:
             _note_interpreter(command)
@@ -83,12 +84,14 @@ def run_verify(paths: list[Path], command: list[str], *, resolver: SettingsResol
     if check_rules:
         return verify_rules(baseline, target, platform=platform, rtol=rtol, atol=atol, max_calls=max_calls,
                             output_format=output_format, timeout=timeout, keep=keep)
-    _echo(f"jaxlint verify: {len(plan.sites)} fix site(s) in {len(plan.files)} file(s)"
+    watched = f" and {len(plan.watched)} watched site(s) (no fix: values compared as they are)" if plan.watched else ""
+    _echo(f"jaxlint verify: {len(plan.sites)} fix site(s){watched} in {len(plan.files)} file(s)"
           + (f" (BEFORE: as committed in {from_git}; AFTER: the working tree)" if from_git else "")
           + f"; running `{' '.join(command)}` {'three times' if repeat_baseline else 'twice'}")
     result = verify(plan, command, baseline_python=baseline, target_python=target, platform=platform, rtol=rtol,
                     atol=atol, max_calls=max_calls, timeout=timeout, keep=keep, probes=probes,
-                    repeat_baseline=repeat_baseline, allow_nothing_compared=allow_nothing_compared, echo=_echo)
+                    repeat_baseline=repeat_baseline, allow_nothing_compared=allow_nothing_compared,
+                    fail_on_watched=fail_on_watched, echo=_echo)
     _print(result, output_format)
     if keep and result.workdir:
         _echo(f"kept the BEFORE/AFTER trees and records in {result.workdir}")
@@ -111,7 +114,7 @@ def _nothing_to_verify(plan: Plan, targets: list[Path], from_git: str | None, ou
     for problem in plan.problems:
         _echo(f"warning: {problem}")
     if output_format == "json":
-        click.echo('{"baseline": null, "target": null, "sites": []}')
+        click.echo('{"baseline": null, "target": null, "sites": [], "watched": []}')
     if allow:
         return 0
     _echo("nothing was compared, so nothing is proven: exit 1 (pass --allow-nothing-compared to accept)")

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Sequence
 
 from jaxlint.project.config import SettingsResolver
-from jaxlint.lint.engine import AppliedFix, fix_source
+from jaxlint.lint.engine import AppliedFix, FixOutcome, fix_source, lint_source
 from jaxlint.project.files import discover
 from jaxlint.rules.base import Rule
 from jaxlint.run.sources import DecodeError, SourceText, decode_source, read_source
 from jaxlint.verify.probe_spans import derive_probe
+from jaxlint.verify.watch import WatchedSite, watched_sites
 
 
 @dataclass
@@ -45,6 +46,8 @@ class FilePlan:
     fixed: str
     sites: list[Site]
     settings: object = None
+    # Findings with no fix whose value changed silently between the releases: probed, not rewritten.
+    watched: list[WatchedSite] = field(default_factory=list)
 
 
 @dataclass
@@ -60,10 +63,15 @@ class Plan:
     def sites(self) -> list[Site]:
         return [site for plan in self.files for site in plan.sites]
 
+    @property
+    def watched(self) -> list[WatchedSite]:
+        return [site for plan in self.files for site in plan.watched]
+
 
 def make_plan(paths: Sequence[Path], resolver: SettingsResolver, root: Path, *, unsafe: bool | None = None,
-              rules: Sequence[type[Rule]] | None = None) -> Plan:
-    """The fixes in PATHS, per file. ``rules`` replaces the enabled rules (tests inject deliberately wrong ones)."""
+              rules: Sequence[type[Rule]] | None = None, watch: bool = False) -> Plan:
+    """The fixes in PATHS, per file. ``rules`` replaces the enabled rules (tests inject deliberately wrong ones);
+    ``watch``: also the watched sites (``verify.watch``)."""
     plan = Plan(root.resolve())
     for source_file, absolute, relative in _project_files(paths, resolver, plan):
         try:
@@ -72,7 +80,7 @@ def make_plan(paths: Sequence[Path], resolver: SettingsResolver, root: Path, *, 
             plan.problems.append(f"{absolute}: cannot read: {error}")
             continue
         settings = source_file.settings
-        file_plan = plan_file(absolute, relative, source, settings, plan, unsafe=unsafe, rules=rules)
+        file_plan = plan_file(absolute, relative, source, settings, plan, unsafe=unsafe, rules=rules, watch=watch)
         if file_plan is not None:
             plan.files.append(file_plan)
     return plan
@@ -92,8 +100,9 @@ def _project_files(paths: Sequence[Path], resolver: SettingsResolver, plan: Plan
 
 
 def plan_file(absolute: Path, relative: str, source: SourceText, settings, plan: Plan, *, unsafe: bool | None,
-              rules: Sequence[type[Rule]] | None) -> FilePlan | None:
-    """The fixes of one file's ``source`` as sites (None when there are none); problems go to ``plan``."""
+              rules: Sequence[type[Rule]] | None, watch: bool = False) -> FilePlan | None:
+    """The fixes of one file's ``source`` as sites, and with ``watch`` its watched sites (None when there are
+    neither); problems go to ``plan``."""
     use_unsafe = bool(settings.unsafe_fixes) if unsafe is None else unsafe
     outcome = fix_source(source.text, str(absolute), settings, unsafe=use_unsafe, rules=rules,
                          derive_probe=derive_probe)
@@ -101,7 +110,8 @@ def plan_file(absolute: Path, relative: str, source: SourceText, settings, plan:
         plan.problems.append(f"{absolute}:{rejected.start.row}: the {rejected.code} fix would not parse: "
                              "not verified (a bug in jaxlint)")
     plan.unfixed += len(outcome.remaining)
-    if not outcome.applied:
+    watched = watched_sites(absolute, relative, source.text, outcome) if watch else []
+    if not outcome.applied and not watched:
         return None
     ordinals: Counter = Counter()
     sites = []
@@ -110,11 +120,12 @@ def plan_file(absolute: Path, relative: str, source: SourceText, settings, plan:
         ordinals[key] += 1
         site_id = f"{relative}:{fix.row}:{fix.code}:{ordinals[key]}"
         sites.append(Site(site_id, absolute, relative, fix.row, fix.column, fix.code, fix.message, fix))
-    return FilePlan(absolute, relative, source, outcome.source, sites, settings)
+    return FilePlan(absolute, relative, source, outcome.source, sites, settings, watched)
 
 
 def make_plan_from_git(paths: Sequence[Path], resolver: SettingsResolver, root: Path, rev: str, *,
-                       unsafe: bool | None = None, rules: Sequence[type[Rule]] | None = None) -> Plan:
+                       unsafe: bool | None = None, rules: Sequence[type[Rule]] | None = None,
+                       watch: bool = False) -> Plan:
     """The fixes already applied in the working tree (``jaxlint --fix`` was run): BEFORE is each file as committed
     in ``rev``, AFTER the file as it is now. A file is verified when jaxlint's fixes of the committed text give
     exactly the working-tree text (so every site is known); one with other edits too is listed, not verified."""
@@ -133,8 +144,11 @@ def make_plan_from_git(paths: Sequence[Path], resolver: SettingsResolver, root: 
             plan.problems.append(f"{absolute}: cannot read: {error}")
             continue
         if committed.text == current.text:
+            if watch:  # unchanged: no fix site, but its watched sites run in both trees as they are
+                _add_watched_only(plan, absolute, relative, current, source_file.settings, rules)
             continue
-        file_plan = plan_file(absolute, relative, committed, source_file.settings, plan, unsafe=unsafe, rules=rules)
+        file_plan = plan_file(absolute, relative, committed, source_file.settings, plan, unsafe=unsafe, rules=rules,
+                              watch=watch)
         if file_plan is None or file_plan.fixed != current.text:
             plan.problems.append(f"{absolute}: changed since {rev}, but "
                                  + _why_not_the_fixes(absolute, committed.text, current.text, source_file.settings,
@@ -142,6 +156,15 @@ def make_plan_from_git(paths: Sequence[Path], resolver: SettingsResolver, root: 
             continue
         plan.files.append(file_plan)
     return plan
+
+
+def _add_watched_only(plan: Plan, absolute: Path, relative: str, source: SourceText, settings,
+                      rules: Sequence[type[Rule]] | None) -> None:
+    """A file that no fix changed: its watched sites, probed in the same text in both trees."""
+    result = lint_source(source.text, str(absolute), settings, rules=rules)
+    watched = watched_sites(absolute, relative, source.text, FixOutcome(source.text, remaining=result.diagnostics))
+    if watched:
+        plan.files.append(FilePlan(absolute, relative, source, source.text, [], settings, watched))
 
 
 class GitError(RuntimeError):

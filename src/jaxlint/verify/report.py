@@ -8,16 +8,25 @@ from jaxlint.verify.verifier import Side, VerifyResult
 MARKS = {"verified": "ok", "differs": "DIFFERS", "not-reached": "not reached", "failed": "FAILED",
          "abstract-only": "abstract only", "cannot-verify": "cannot verify on this machine",
          "baseline-timed-out": "BASELINE TIMED OUT"}
+# Watched sites (no fix: the same expression in both runs) are reported as their own kind.
+WATCHED_MARKS = {"same": "watched: same values", "differs": "watched: values differ",
+                 "not-reached": "watched: not reached"}
 
 
 def as_json(result: VerifyResult) -> dict:
-    """``{"baseline": {...}, "target": {...}, "sites": [{"file", "row", "code", "status", "calls", "detail"}]}``."""
+    """``{"baseline": {...}, "target": {...}, "sites": [{"file", "row", "code", "status", "calls", "detail"}],
+    "watched": [the same keys, status same/differs/not-reached]}`` (``watched`` is an addition, at the end)."""
     return {
         "baseline": result.baseline.as_json(),
         "target": result.target.as_json(),
-        "sites": [{"file": str(r.site.file), "row": r.site.row, "code": r.site.code, "status": r.status,
-                   "calls": r.calls, "detail": r.detail} for r in result.sites],
+        "sites": [_site_json(r) for r in result.sites],
+        "watched": [_site_json(r) for r in result.watched],
     }
+
+
+def _site_json(r) -> dict:
+    return {"file": str(r.site.file), "row": r.site.row, "code": r.site.code, "status": r.status, "calls": r.calls,
+            "detail": r.detail}
 
 
 def render_json(result: VerifyResult) -> str:
@@ -42,6 +51,27 @@ def _side_line(name: str, side: Side) -> str:
             f"{_devices(side)}")
 
 
+def _where(site, cwd) -> str:
+    where = site.file
+    if cwd is not None:
+        try:
+            where = site.file.relative_to(cwd)
+        except ValueError:
+            pass
+    return f"{where}:{site.row}:{site.column}"
+
+
+def _watched_summary(result: VerifyResult) -> str:
+    counts = {status: sum(1 for r in result.watched if r.status == status) for status in WATCHED_MARKS}
+    summary = ", ".join(f"{n} {WATCHED_MARKS[status].split(': ', 1)[1]}" for status, n in counts.items() if n)
+    line = f"{len(result.watched)} watched site(s) (no fix; what changed between the releases, measured): {summary}"
+    if counts["differs"]:
+        line += ("; read each difference: the upgrade changes what this code computes. "
+                 + ("It fails this run (--fail-on-watched)." if result.fail_on_watched else
+                    "It does not change the exit status (--fail-on-watched makes it 1)."))
+    return line if line.endswith(".") else line + "."
+
+
 def render_text(result: VerifyResult, cwd=None) -> str:
     lines = [_side_line("BEFORE (baseline)", result.baseline), _side_line("AFTER  (target)  ", result.target)]
     for side in (result.baseline, result.target):
@@ -49,14 +79,10 @@ def render_text(result: VerifyResult, cwd=None) -> str:
             lines.append(f"  {side.label} run failed: {side.run.last_error_line()}")
     lines.append("")
     for r in result.sites:
-        where = r.site.file
-        if cwd is not None:
-            try:
-                where = r.site.file.relative_to(cwd)
-            except ValueError:
-                pass
         calls = f" ({r.calls} call{'s' if r.calls != 1 else ''})" if r.status in ("verified", "abstract-only") else ""
-        lines.append(f"{where}:{r.site.row}:{r.site.column}: {r.site.code} {MARKS[r.status]}{calls}: {r.detail}")
+        lines.append(f"{_where(r.site, cwd)}: {r.site.code} {MARKS[r.status]}{calls}: {r.detail}")
+    for r in result.watched:
+        lines.append(f"{_where(r.site, cwd)}: {r.site.code} {WATCHED_MARKS[r.status]} ({r.detail})")
     counts = {status: sum(1 for r in result.sites if r.status == status) for status in MARKS}
     summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     lines.append("")
@@ -65,7 +91,11 @@ def render_text(result: VerifyResult, cwd=None) -> str:
         unknown = counts["baseline-timed-out"]
         verdict = (f"NOT verified: the BEFORE (baseline) run {baseline.timeout_text()}: {unknown} site(s) have "
                    "nothing to compare with (give a larger --timeout)")
-    elif result.sites and result.nothing_compared:
+    elif not result.sites:
+        verdict = "no fix site, so nothing was proven about fixes" + \
+            (" (accepted: --allow-nothing-compared)" if result.allow_nothing_compared else
+             " (pass --allow-nothing-compared to accept)")
+    elif result.nothing_compared:
         verdict = "NOTHING COMPARED: the command reached no fix site, so nothing was proven" + \
             (" (accepted: --allow-nothing-compared)" if result.allow_nothing_compared else
              " (run a command that reaches them, or pass --allow-nothing-compared)")
@@ -73,6 +103,8 @@ def render_text(result: VerifyResult, cwd=None) -> str:
         verdict = "all reached sites verified" if result.exit_code == 0 else "NOT verified"
     platform = _devices(result.target)
     lines.append(f"{len(result.sites)} site(s): {summary or 'none'}; {verdict} ({platform}).")
+    if result.watched:
+        lines.append(_watched_summary(result))
     for problem in result.plan.problems:
         lines.append(f"warning: {problem}")
     return "\n".join(lines)

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from jaxlint.verify.compare import SiteResult, compare_values, decide, mark_nondeterministic, \
-    nondeterministic_sites
+from jaxlint.verify.compare import SiteResult, WatchedResult, compare_values, decide, decide_watched, \
+    mark_nondeterministic, mark_watched_nondeterministic, nondeterministic_sites
 from jaxlint.verify.instrument import prepare_trees
 from jaxlint.verify.plan import Plan
 from jaxlint.verify.run import RunResult, interpreter_info, run_command
@@ -43,6 +43,10 @@ class VerifyResult:
     workdir: Path | None = None
     # --allow-nothing-compared: a run that reached no site is not a failure (by default it is: nothing was proven).
     allow_nothing_compared: bool = False
+    # The watched sites (findings with no fix, probed alike in both runs): for the user to read.
+    watched: list[WatchedResult] = field(default_factory=list)
+    # --fail-on-watched: a watched site whose values differ makes the exit status 1 (by default it does not).
+    fail_on_watched: bool = False
 
     @property
     def nothing_compared(self) -> bool:
@@ -54,7 +58,8 @@ class VerifyResult:
             self.target.run is not None and self.target.run.ok
         reached_ok = all(result.status in ("verified", "not-reached", "cannot-verify") for result in self.sites)
         compared_ok = self.allow_nothing_compared or not self.nothing_compared
-        return 0 if runs_ok and reached_ok and compared_ok else 1
+        watched_ok = not self.fail_on_watched or all(result.status != "differs" for result in self.watched)
+        return 0 if runs_ok and reached_ok and compared_ok and watched_ok else 1
 
     def verified_ids(self) -> set[str]:
         return {result.site.id for result in self.sites if result.status == "verified"}
@@ -91,8 +96,10 @@ def _span_rows(plan: Plan) -> dict[str, int]:
 def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_python: str,
            platform: str | None = None, rtol: float = 1e-6, atol: float = 1e-6, max_calls: int = 10,
            timeout: float | None = None, keep: bool = False, probes: bool = True, repeat_baseline: bool = False,
-           allow_nothing_compared: bool = False, echo: Callable[[str], None] | None = None) -> VerifyResult:
-    """Run ``command`` in BEFORE with ``baseline_python`` and in AFTER with ``target_python``; compare the sites."""
+           allow_nothing_compared: bool = False, fail_on_watched: bool = False,
+           echo: Callable[[str], None] | None = None) -> VerifyResult:
+    """Run ``command`` in BEFORE with ``baseline_python`` and in AFTER with ``target_python``; compare the sites
+    (the fix sites and the plan's watched sites)."""
     say = echo or (lambda line: None)
     info_b = interpreter_info(baseline_python, platform)
     info_a = interpreter_info(target_python, platform)
@@ -119,22 +126,26 @@ def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_p
             if before.timed_out or again.timed_out:  # a killed run recorded nothing: every site would look unstable
                 say("BEFORE again: not compared with BEFORE (a run timed out), so no site is marked nondeterministic")
             else:
-                unstable = nondeterministic_sites(target_python, plan.sites, before, again, rtol=rtol, atol=atol,
-                                                  max_calls=max_calls)
+                unstable = nondeterministic_sites(target_python, [*plan.sites, *plan.watched], before, again,
+                                                  rtol=rtol, atol=atol, max_calls=max_calls)
         say(f"AFTER:  JAX {info_a['jax_version']} ({target_python}) in {trees.after}")
         after = run_command("AFTER", command, target_python, trees.after, probe_dir, workdir / "records-after",
                             platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
         say(f"AFTER:  exit {after.exit_code} in {after.seconds:.1f}s" + _timed_out(after))
-        values = compare_values(target_python, plan.sites, before, after, rtol=rtol, atol=atol, max_calls=max_calls)
+        values = compare_values(target_python, [*plan.sites, *plan.watched], before, after, rtol=rtol, atol=atol,
+                                max_calls=max_calls)
         sites = decide(plan.sites, values, before, after, max_calls=max_calls, unmarked=set(trees.unmarked),
                        site_rows=_span_rows(plan))
         sites = [mark_nondeterministic(result, unstable.get(result.site.id)) for result in sites]
+        watched = [mark_watched_nondeterministic(result, unstable.get(result.site.id))
+                   for result in decide_watched(plan.watched, values, before, after, max_calls=max_calls)]
         baseline = Side("baseline", baseline_python, info_b["python"],
                         _jax_version(values["before_meta"], info_b["jax_version"]),
                         _devices(values["before_meta"]), before)
         target = Side("target", target_python, info_a["python"],
                       _jax_version(values["after_meta"], info_a["jax_version"]), _devices(values["after_meta"]), after)
-        return VerifyResult(plan, baseline, target, sites, workdir if keep else None, allow_nothing_compared)
+        return VerifyResult(plan, baseline, target, sites, workdir if keep else None, allow_nothing_compared,
+                            watched, fail_on_watched)
     finally:
         if not keep:
             shutil.rmtree(workdir, ignore_errors=True)
