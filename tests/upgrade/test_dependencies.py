@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from jaxlint.project.versions import Version
-from jaxlint.upgrade.dependencies import DependencyResult, Finding, lint_files, own_min_version, project_dependencies, scan, uses_jax
+from jaxlint.upgrade.dependencies import (DependencyResult, Finding, lint_files, own_min_version, project_dependencies,
+                                          scan, uses_jax)
 from jaxlint.upgrade.environment import Distribution, list_distributions
 from jaxlint.upgrade import releases
 from jaxlint.upgrade.releases import (ReleaseLint, available_versions, find_fixed_release, lint_release,

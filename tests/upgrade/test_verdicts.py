@@ -2,16 +2,13 @@
 of small wheels and sdists, read by pip with ``--no-index --find-links``): the environment runs an older Python
 than the target JAX needs (with its own pip, as a real old environment has), and jaxlint is installed in it.
 
-| dependency   | installed | on the index                                              | verdict                        |
-|--------------|-----------|-----------------------------------------------------------|--------------------------------|
-| laterfix     | 1.0       | 1.1 breaks, 1.2 sdist only, 2.0 and 2.1 fixed (Python       | blocking, fixed in 2.0, which  |
-|              |           | >= 3.12), 3.0 fixed (Python >= 3.13)                       | needs Python >= 3.12           |
-| neverfixed   | 0.1       | 0.2 sdist only, 0.3 still breaks                          | blocking, no fixed release     |
-| testsonly    | 1.0       | -                                                         | not blocking (its tests only)  |
-| oldalias     | 1.0       | -                                                         | not blocking (a deprecation)   |
-| jaxmode      | 1.0       | -                                                         | not blocking (dead under JAX)  |
-| unused       | 1.0       | -                                                         | not a dependency (not imported)|
-| jaxlint      | real copy | -                                                         | never a dependency             |
+- laterfix 1.0 (breaks); on the index 1.1 (breaks), 1.2 (an sdist only), 2.0 and 2.1 (fixed, need Python >= 3.12),
+  3.0 (fixed, needs Python >= 3.13): blocking, fixed in 2.0, which needs Python >= 3.12;
+- neverfixed 0.1 (breaks); on the index 0.2 (an sdist only) and 0.3 (still breaks): blocking, no release to pin;
+- testsonly: breaks only in its tests; oldalias: a deprecated alias that still works; jaxmode: the old call never
+  runs under JAX (after ``if JAX_MODE: return``): none of them blocks;
+- unused: breaks, but the project never imports it: not a dependency;
+- jaxlint (a copy of this one, some of whose files import jax), imported by the project's script: never listed.
 """
 from __future__ import annotations
 
@@ -19,7 +16,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
