@@ -259,6 +259,9 @@ def find_fixed_release(result: DependencyResult, target: Version, python: str,
     pip = pip_python(python)
     result.lookup_python = str(python_version) if python_version else None
     available = available_versions(result.name, pip, python_version)
+    if available is None and pip != sys.executable:
+        pip = sys.executable  # an environment's pip older than ``pip index`` (21.2): jaxlint's own asks instead
+        available = available_versions(result.name, pip, python_version)
     if available is None:
         result.note = "no newer release could be looked up on the package index"
         return
