@@ -6,9 +6,12 @@ import sys
 from pathlib import Path
 
 from jaxlint.project.versions import Version
-from jaxlint.upgrade.dependencies import Finding, lint_files, own_min_version, project_dependencies, scan, uses_jax
+from jaxlint.upgrade.dependencies import (DependencyResult, Finding, lint_files, own_min_version, project_dependencies,
+                                          scan, uses_jax)
 from jaxlint.upgrade.environment import Distribution, list_distributions
-from jaxlint.upgrade.releases import available_versions, find_fixed_release, lint_release, newer_releases
+from jaxlint.upgrade import releases
+from jaxlint.upgrade.releases import (ReleaseLint, available_versions, find_fixed_release, lint_release,
+                                      lookup_python, newer_releases)
 from jaxlint.upgrade.import_graph import imported_modules
 from tests.upgrade.conftest import make_venv, write_tree
 from tests.upgrade.distributions import install_unpacked
@@ -109,10 +112,77 @@ def test_a_dependency_is_linted_from_its_own_floor():
     assert own_min_version(["jax>=0.13"], TARGET) == TARGET  # never above the target
 
 
-def test_newer_releases_are_bounded_and_newest_first():
+def test_newer_releases_are_newest_first():
     available = [Version(v) for v in ("0.6", "0.5", "0.4", "0.3", "0.2", "0.1")]
-    assert newer_releases("0.2", available) == [Version("0.6"), Version("0.5"), Version("0.4")]
+    assert newer_releases("0.2", available) == [Version("0.6"), Version("0.5"), Version("0.4"), Version("0.3")]
     assert newer_releases("0.6", available) == []
+
+
+def test_releases_are_looked_up_for_the_target_s_python():
+    """The old environment's Python is raised to the oldest the target JAX supports; --target-python's wins."""
+    assert lookup_python(TARGET, Version("3.10.13"), None) == Version("3.12")  # 0.12.0.1 needs 3.12
+    assert lookup_python(TARGET, Version("3.13.1"), None) == Version("3.13")
+    assert lookup_python(TARGET, Version("3.10.13"), Version("3.14.0")) == Version("3.14")
+    assert lookup_python(TARGET, None, None) == Version("3.12")
+    assert lookup_python(Version("99.0"), Version("3.11.2"), None) == Version("3.11")  # a JAX jaxlint does not know
+
+
+def _fake_index(monkeypatch, fixed_from: str | None, count: int, no_wheel=(), broken_again=()):
+    """Releases 0.1 .. 0.<count> (0.1 installed) that break before ``fixed_from``; the downloads are counted."""
+    versions = [Version(f"0.{n}") for n in range(count, 0, -1)]
+    looked: list[str] = []
+    monkeypatch.setattr(releases, "available_versions", lambda name, pip, python=None: versions)
+
+    def lint(name, version, target, pip, python=None):
+        looked.append(str(version))
+        if str(version) in no_wheel:
+            return ReleaseLint(version, None, how="no wheel")
+        breaks = fixed_from is None or version < Version(fixed_from) or str(version) in broken_again
+        return ReleaseLint(version, [Finding("d/core.py", 1, 0, "JAX101", "m")] if breaks else [], ">=3.12")
+
+    monkeypatch.setattr(releases, "lint_release", lint)
+    return looked
+
+
+def test_the_first_fixed_release_is_found_by_bisection_in_a_few_downloads(monkeypatch):
+    """60 newer releases, fixed from 0.17: the newest, then halves; never more than MAX_RELEASES downloads."""
+    looked = _fake_index(monkeypatch, "0.17", 61)
+    lines: list[str] = []
+    result = DependencyResult("dep", "0.1", [Finding("d/core.py", 1, 0, "JAX101", "m")])
+    find_fixed_release(result, TARGET, sys.executable, lines.append, Version("3.12"))
+    assert result.fixed_in == "0.17" and result.requires_python == ">=3.12" and result.note is None
+    assert looked[0] == "0.61" and len(looked) <= releases.MAX_RELEASES == 8
+    assert result.releases_checked == sorted(looked, key=Version, reverse=True)
+    assert "0.17 is the first release that does not break" in lines[-1]
+    assert "0.16" in looked  # the one before it was seen to break
+
+
+def test_a_release_without_a_wheel_is_stepped_over_and_said(monkeypatch):
+    looked = _fake_index(monkeypatch, "0.3", 5, no_wheel=("0.3", "0.5"))
+    lines: list[str] = []
+    result = DependencyResult("dep", "0.1", [Finding("d/core.py", 1, 0, "JAX101", "m")])
+    find_fixed_release(result, TARGET, sys.executable, lines.append, Version("3.12"))
+    # 0.5 has no wheel: the newest with one is 0.4; 0.3 has none either, 0.2 breaks
+    assert result.fixed_in == "0.4" and looked == ["0.5", "0.4", "0.3", "0.2"]
+    assert "0.3 (older) had no wheel" in result.note
+    assert lines[0] == "  dep==0.5: no wheel for Python 3.12 on the package index (not checked)"
+    assert lines[1].startswith("  dep==0.4: wheel downloaded, Requires-Python >=3.12; nothing breaks")
+
+
+def test_the_search_stops_at_its_download_budget_and_says_so(monkeypatch):
+    monkeypatch.setattr(releases, "MAX_RELEASES", 3)
+    _fake_index(monkeypatch, "0.17", 61)
+    result = DependencyResult("dep", "0.1", [Finding("d/core.py", 1, 0, "JAX101", "m")])
+    find_fixed_release(result, TARGET, sys.executable, python_version=Version("3.12"))
+    assert result.fixed_in is not None and Version(result.fixed_in) > Version("0.17")
+    assert "stopped after 3 downloads" in result.note
+
+
+def test_a_newest_release_that_broke_again_is_not_pinned(monkeypatch):
+    looked = _fake_index(monkeypatch, "0.3", 9, broken_again=("0.9",))
+    result = DependencyResult("dep", "0.1", [Finding("d/core.py", 1, 0, "JAX101", "m")])
+    find_fixed_release(result, TARGET, sys.executable, python_version=Version("3.12"))
+    assert result.fixed_in is None and looked == ["0.9"] and "(0.9) still breaks" in result.note
 
 
 def test_the_index_is_asked_through_pip_s_own_settings(index):
@@ -127,7 +197,8 @@ def test_the_fixed_release_is_found_downloaded_and_cached(index, fake_site):
     # cached: the wheel is not downloaded again
     for wheel in index.glob("*.whl"):
         os.remove(wheel)
-    assert lint_release("mydep", Version("0.2"), TARGET, sys.executable) == []
+    cached = lint_release("mydep", Version("0.2"), TARGET, sys.executable)
+    assert (cached.findings, cached.how) == ([], "cached")
 
 
 def test_no_fixed_release_says_why(index, fake_site):
@@ -264,8 +335,8 @@ def test_a_planted_release_cache_file_does_not_choose_the_pin(index, fake_site):
 
     build_wheel(index, "mydep", "0.3", OLD_DEP)  # the newest release broke again
     planted_file = _cache_key("mydep", Version("0.3"), TARGET)
-    clean = json.dumps({"findings": []}).encode()
-    context = f"mydep|0.3|{TARGET}|{engine_fingerprint()}"
+    clean = json.dumps({"findings": [], "requires_python": ""}).encode()
+    context = f"mydep|0.3|{TARGET}|any|{engine_fingerprint()}"
     for planted in (clean, signed_with_another_key("release", context, clean)):
         planted_file.parent.mkdir(parents=True, exist_ok=True)
         planted_file.write_bytes(planted)

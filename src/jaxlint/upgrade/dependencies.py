@@ -57,6 +57,8 @@ class DependencyResult:
     fixed_in: str | None = None  # the oldest newer release checked that has no blocking finding
     releases_checked: list[str] = field(default_factory=list)
     note: str | None = None  # why no release could be checked (no index, not found, no wheel)
+    requires_python: str | None = None  # the fixed release's Requires-Python (None: it declares none)
+    lookup_python: str | None = None  # the Python the releases were downloaded for (the target's)
 
     @property
     def blocking(self) -> bool:
@@ -65,7 +67,8 @@ class DependencyResult:
     def as_json(self) -> dict:
         return {"name": self.name, "version": self.version, "findings": [f.as_json() for f in self.findings],
                 "fixed_in": self.fixed_in, "warnings": [f.as_json() for f in self.warnings],
-                "releases_checked": self.releases_checked, "note": self.note}
+                "releases_checked": self.releases_checked, "note": self.note,
+                "requires_python": self.requires_python, "lookup_python": self.lookup_python}
 
 
 def uses_jax(dist: Distribution) -> bool:

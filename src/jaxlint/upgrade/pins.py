@@ -130,8 +130,10 @@ def propose_dependencies(blocking, package: Path | None, cwd: Path) -> list[PinC
         written = requirement_lines(package, dep.name, cwd) if package is not None else []
         where, current = written[0] if written else (None, None)
         if dep.fixed_in:
+            python = f" (it needs Python {dep.requires_python})" if dep.requires_python else ""
             changes.append(PinChange(dep.name, current, where, f"{dep.name}>={dep.fixed_in}",
-                                     f"{dep.name} {dep.version} breaks at the target; {dep.fixed_in} does not"))
+                                     f"{dep.name} {dep.version} breaks at the target; {dep.fixed_in} does not"
+                                     + python))
         else:
             changes.append(PinChange(dep.name, current, where, None,
                                      f"{dep.name} {dep.version} breaks at the target and no newer release checked "

@@ -199,6 +199,8 @@ def _dependencies(report: UpgradeReport) -> list[str]:
     lines.append("")
     for dep in report.blocking_dependencies:
         fixed = f"pin `{dep['name']}>={dep['fixed_in']}`" if dep["fixed_in"] else "no fixed release found"
+        if dep["fixed_in"] and dep.get("requires_python"):
+            fixed += f" (Requires-Python `{dep['requires_python']}`)"
         lines.append(f"### {dep['name']} {dep['version']}: {fixed}")
         lines.append("")
         lines += [f"- `{f['file']}:{f['row']}:{f['column']}` {f['code']}: {f['message']}" for f in dep["findings"]]

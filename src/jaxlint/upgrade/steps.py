@@ -43,6 +43,9 @@ class Upgrade:
         self._targets: dict[str, str] = {}
         self.current_step = 0
         self._python_change = None  # the requires-python change the preflight proposes (a PinChange)
+        # The interpreters' versions (the preflight reads them; the release lookup is for the target's Python).
+        self._python_version: Version | None = None
+        self._target_python_version: Version | None = None
 
     def step(self, number: int, text: str) -> None:
         self.current_step = number  # an interruption names it in the partial report
@@ -88,8 +91,10 @@ class Upgrade:
 
         target_python = self.options.target_python
         declared = declared_python(settings.pinned.package if settings.pinned else self._package_folder(), self.cwd)
-        problems = check(self.options.target, self.options.python, interpreter_version(self.options.python),
-                         target_python, interpreter_version(target_python) if target_python else None, declared)
+        self._python_version = interpreter_version(self.options.python)
+        self._target_python_version = interpreter_version(target_python) if target_python else None
+        problems = check(self.options.target, self.options.python, self._python_version, target_python,
+                         self._target_python_version, declared)
         for problem in problems:
             self.echo(f"  {'cannot work' if problem.blocking else 'to change'}: {problem.problem}: {problem.step}")
         self.report.preflight = [p.as_json() for p in problems]
@@ -138,7 +143,7 @@ class Upgrade:
     def _dependencies(self):
         from jaxlint.upgrade.dependencies import project_dependencies, scan
         from jaxlint.upgrade.environment import EnvironmentError_, list_distributions
-        from jaxlint.upgrade.releases import find_fixed_release
+        from jaxlint.upgrade.releases import find_fixed_release, lookup_python
 
         self.step(3, f"linting the dependencies installed for {self.options.python}")
         try:
@@ -150,10 +155,12 @@ class Upgrade:
         results = scan(chosen, self.options.target, self.echo)
         blocking = [r for r in results if r.blocking]
         if self.options.check_releases:
+            # The releases the project can move to run on the target's Python, not on the old environment's.
+            python = lookup_python(self.options.target, self._python_version, self._target_python_version)
             for result in blocking:
-                self.echo(f"  {result.name} {result.version} blocks the upgrade: looking for a newer release that "
-                          "does not")
-                find_fixed_release(result, self.options.target, self.options.python, self.echo)
+                self.echo(f"  {result.name} {result.version} blocks the upgrade: looking for the first newer release "
+                          f"that does not{f' (wheels for Python {python})' if python else ''}")
+                find_fixed_release(result, self.options.target, self.options.python, self.echo, python)
         self.report.dependencies_checked = [{"name": r.name, "version": r.version, "blocking": r.blocking,
                                              "warnings": len(r.warnings)} for r in results]
         self.report.blocking_dependencies = [r.as_json() for r in blocking]
