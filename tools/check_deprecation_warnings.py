@@ -219,7 +219,8 @@ def _value(value: object) -> str:
 def render(records: list[dict]) -> str:
     lines = ["# Written by tools/check_deprecation_warnings.py --write: whether each deprecated flax/optax name warns",
              "# under default settings, by execution. Read by jaxlint.catalogue.ecosystem_warnings; do not edit.",
-             f"# Runner: warnings.simplefilter('default'), the library's default config; {', '.join(WARNING_CATEGORIES)}",
+             "# Runner: warnings.simplefilter('default'), the library's default config; "
+             + ", ".join(WARNING_CATEGORIES),
              "# emitted by `use` count. `checked`: release -> warned."]
     for record in records:
         lines += ["", "[[deprecation]]"] + [f"{key} = {_value(value)}" for key, value in record.items()]
