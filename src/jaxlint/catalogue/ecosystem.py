@@ -15,12 +15,13 @@ on it, as JAX's rules do when ``jax`` is unpinned.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from jaxlint.catalogue.ecosystem_generated import ParameterRow, Row, changes as generated_changes, \
     parameters as generated_parameters, rows as generated_rows
+from jaxlint.catalogue.ecosystem_warnings import checks as warning_checks
 from jaxlint.catalogue.flax_reach import is_api, is_private, reachable, reachable_parameters
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
@@ -75,7 +76,7 @@ _MONTE_CARLO = ("optax 0.1.8 moved it to `optax.monte_carlo`, which optax 0.2.7 
 _SECOND_ORDER = ("optax 0.1.8 moved it to `optax.second_order` (a new implementation, deprecated there since 0.2.x): "
                  "compute it with `jax.hessian`/`jax.jvp` or keep a copy")
 
-OPTAX: dict[str, Change] = {**generated_changes("optax", Change), **{change.name: change for change in (
+HAND_WRITTEN_OPTAX: dict[str, Change] = {change.name: change for change in (
     Change("optax.additive_weight_decay", "removed", "0.1.8", "optax.add_decayed_weights", "0.0.3", "safe",
            reason="optax 0.0.3-0.1.7 `_src/transform.py`: `additive_weight_decay = add_decayed_weights`; gone from "
                   "`optax/__init__.py` in 0.1.8"),
@@ -115,7 +116,24 @@ OPTAX: dict[str, Change] = {**generated_changes("optax", Change), **{change.name
              advice=f"`optax.tree_utils.tree_norm(tree, ord={order})` (optax 0.2.5+)",
              reason=f"optax 0.2.5+ `tree_utils/_deprecations`: `functools.partial(tree_norm, ord={order})`")
       for name, order in (("tree_l1_norm", "1"), ("tree_l2_norm", "2"), ("tree_linf_norm", "jnp.inf"))),
-)}}
+)}
+
+
+def reported(changes: dict[str, Change]) -> dict[str, Change]:
+    """The changes the rules report: every removal, and a deprecation only where using the name warns under default
+    settings on the newest release (``ecosystem_warnings``, by execution), with that provenance in its reason.
+    ``save_checkpoint`` warns only with ``flax_use_orbax_checkpointing`` off, which is not the default: silent."""
+    kept: dict[str, Change] = {}
+    for name, change in changes.items():
+        record = warning_checks().get(name)
+        if change.status != "deprecated":
+            kept[name] = change
+        elif record is not None and record.warns_by_default:
+            kept[name] = replace(change, reason=f"{change.reason}; {record.note()}")
+    return kept
+
+
+OPTAX: dict[str, Change] = reported({**generated_changes("optax", Change), **HAND_WRITTEN_OPTAX})
 
 
 # Advice the wheels cannot give (read in them by hand): the row's name -> what to do instead.
@@ -146,8 +164,9 @@ def flax_change(row: Row) -> Change:
                   same_from=row.same_from if rename else None)
 
 
-# The flax names JAX506 reports: the generated rows that users reach (``flax_reach``: 169 of 340).
-FLAX: dict[str, Change] = {row.name: flax_change(row) for row in reachable(generated_rows())}
+# The flax names JAX506 reports: the generated rows that users reach (``flax_reach``: 169 of 340), deprecations only
+# where they warn by default.
+FLAX: dict[str, Change] = reported({row.name: flax_change(row) for row in reachable(generated_rows())})
 
 
 def keywords_by_function(rows: "list[ParameterRow] | tuple[ParameterRow, ...]") -> dict[str, dict[str, ParameterRow]]:

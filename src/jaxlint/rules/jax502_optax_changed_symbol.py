@@ -24,7 +24,9 @@ the Monte Carlo and second-order helpers that left the top level in 0.1.8, `opta
 `optax.monte_carlo` (0.2.7), the names optax's own `_deprecations` tables list (`optax.dpsgd` ->
 `optax.contrib.dpsgd`, `optax.tree_utils.tree_l2_norm` -> `optax.tree_utils.tree_norm`), and
 `optax.global_norm` (warns from 0.2.7: use `optax.tree.norm`). Attribute chains from any binding of `optax` and
-`from optax import name`. Runs only on files that refer to optax.
+`from optax import name`. Runs only on files that refer to optax. A deprecated name is reported only where using
+it warns under default settings in the newest optax, checked by execution (`tools/check_deprecation_warnings.py`,
+recorded in `rules/ecosystem_warnings.toml`).
 
 ## Why
 A removed name fails at attribute access (`AttributeError: module 'optax' has no attribute

@@ -26,10 +26,16 @@ class FlaxChangedSymbol(Rule):
 Finds uses of flax names that a flax release removed or deprecated, read from the flax wheels (flax 0.1.0 ...
 0.12.12): `flax.linen.ConvLSTM` (removed in 0.6.4), `flax.linen.GeGLU` (0.10.1), `flax.linen.spmd.logical_axis_rules`
 (0.10.2; `flax.linen.logical_axis_rules` is the same object), `flax.core.lift.FrozenDict` (0.4.1), the
-`flax.nnx`/`flax.experimental.nnx` names that NNX dropped (`nnx.Jit`, `nnx.VariableState`, ...), and the
-functions that warn (`flax.jax_utils.pmean`, `flax.training.checkpoints.save_checkpoint`). Attribute chains from
-any binding of `flax` (`nn.ConvLSTM` after `from flax import linen as nn`) and `from flax.M import name`. Runs only
-on files that refer to flax.
+`flax.nnx`/`flax.experimental.nnx` names that NNX dropped (`nnx.Jit`, ...), and the deprecated names whose use
+warns (`flax.jax_utils.pmean`, `flax.training.prefetch_iterator.PrefetchIterator`, `nnx.VariableState`). Attribute
+chains from any binding of `flax` (`nn.ConvLSTM` after `from flax import linen as nn`) and `from flax.M import name`.
+Runs only on files that refer to flax.
+
+A deprecated name is reported only where using it warns under default settings in the newest flax, checked by
+execution (`tools/check_deprecation_warnings.py`, recorded in `rules/ecosystem_warnings.toml`).
+`flax.training.checkpoints.save_checkpoint` and `save_checkpoint_multiprocess` warn only when
+`flax_use_orbax_checkpointing` is off; it is on by default (flax 0.6.7, and 0.6.11 onwards), so they are not
+reported.
 
 Only names users reach: those of flax's API modules (`flax.linen`, `flax.core`, `flax.nnx`, `flax.training.*`,
 ...), and names of an implementation module (`flax.linen.spmd`) that its package had too. The helpers and
