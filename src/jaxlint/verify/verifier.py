@@ -46,7 +46,8 @@ class VerifyResult:
 
     @property
     def nothing_compared(self) -> bool:
-        return all(result.status in ("not-reached", "cannot-verify", "baseline-timed-out", "died-before") for result in self.sites)
+        return all(result.status in ("not-reached", "cannot-verify", "baseline-timed-out", "died-before")
+                   for result in self.sites)
 
     @property
     def exit_code(self) -> int:
