@@ -51,15 +51,22 @@ def test_the_target_environment_takes_the_release_that_works_in_place_of_the_bro
 
 def test_a_dependency_no_release_fixes_is_said_once_and_no_site_runs(tmp_path, built):
     upgrade = _upgrade(tmp_path)
-    upgrade._verify(SimpleNamespace(sites=["a", "b", "c"]), False,
-                    [_blocking("mydep", "0.1", "0.2"), _blocking("olddep", "1.0", None)])
+    never_fixed = _blocking("olddep", "1.0", None)
+    never_fixed.note = "the newest release checked (1.1) still break at JAX 0.12.0.1"
+    upgrade._verify(SimpleNamespace(sites=["a", "b", "c"]), False, [_blocking("mydep", "0.1", "0.2"), never_fixed])
     assert built == []  # nothing is built for a run that cannot verify anything
     assert upgrade.report.verify["ran"] is False and upgrade.report.verified_sites == []
     assert upgrade.report.verify["note"] == (
         "Not run: no site can be verified while the target environment holds olddep 1.0, which breaks at JAX "
-        f"{TARGET} and no release checked fixes (see \"Blocking dependencies\").")
+        f"{TARGET} (the newest release checked (1.1) still break at JAX 0.12.0.1) (see \"Blocking dependencies\").")
     markdown = render_markdown(upgrade.report)
     assert markdown.count("olddep 1.0, which breaks") == 1
+    # Releases not looked up (--no-index): said so, not "none works".
+    upgrade = _upgrade(tmp_path)
+    upgrade.options.check_releases = False
+    upgrade._verify(SimpleNamespace(sites=["a"]), False, [_blocking("olddep", "1.0", None)])
+    assert "olddep 1.0, which breaks at JAX 0.12.0.1 (no newer release was looked up (--no-index))" in \
+        upgrade.report.verify["note"]
 
 
 def test_a_given_target_environment_that_holds_the_broken_release_is_said_once(tmp_path, built, monkeypatch):

@@ -206,7 +206,9 @@ class Upgrade:
     def _unusable_dependencies(self, blocking) -> str | None:
         """The blocking dependencies the target environment cannot do without, as a phrase: those no release fixes
         (step 3), and with ``--target-python`` those installed there at the release that breaks; None if none."""
-        broken = [f"{d.name} {d.version}, which breaks at JAX {self.options.target} and no release checked fixes"
+        broken = [f"{d.name} {d.version}, which breaks at JAX {self.options.target} ("
+                  + (d.note or ("no newer release was looked up (--no-index)" if not self.options.check_releases
+                                else "no release that works there was found")) + ")"
                   for d in blocking if not d.fixed_in]
         if self.options.target_python and blocking:
             from jaxlint.upgrade.environment import EnvironmentError_, list_distributions, normalize
