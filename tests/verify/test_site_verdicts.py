@@ -76,6 +76,18 @@ def test_a_site_the_new_run_never_reached_because_it_died_earlier_says_so():
     assert both.status == "died-before" and "the old (BEFORE) run died before this site" in both.detail
 
 
+def test_a_deleted_statement_the_old_run_died_before_is_not_a_coverage_gap():
+    fix = AppliedFix("JAX102", "m", 8, 1, Applicability.SAFE, "fix", None, None)
+    statement = Site("m.py:8:JAX102:1", Path("/t/m.py"), "m.py", 8, 1, "JAX102", "m", fix)
+    assert statement.kind == "reach"
+    died = decide([statement], {"sites": {}}, _run("BEFORE", 1, _IMPORT_FAILED), _run("AFTER"), max_calls=10)[0]
+    assert died.status == "died-before"
+    assert died.detail == ("the old (BEFORE) run died before this statement (at m.py:1: ImportError: cannot import "
+                           "name 'tree_map' from 'jax')")
+    gap = decide([statement], {"sites": {}}, _run("BEFORE"), _run("AFTER", 1, _IMPORT_FAILED), max_calls=10)[0]
+    assert gap.status == "not-reached" and "coverage gap" in gap.detail
+
+
 def test_a_site_not_reached_by_a_run_that_completed_is_still_a_coverage_gap():
     site = _site(8)
     gap = decide([site], {"sites": {}}, _run("BEFORE"), _run("AFTER", 1, _IMPORT_FAILED), max_calls=10)[0]

@@ -239,6 +239,10 @@ def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, u
         return SiteResult(site, "not-reached", 0, "the fix changes no value that can be probed and its statement "
                           "cannot be marked (a compound statement's header): whether the command executed it is "
                           "unknown")
+    if count == 0 and not before.ok and not before.timed_out and before.exit_code > 0:
+        # Only BEFORE marks a deleted statement: it died before it, so whether the command reaches it is unknown.
+        return SiteResult(site, "died-before", 0, f"the old ({before.label}) run died before this statement "
+                          f"({died_at(before)})")
     if count == 0:
         return SiteResult(site, "not-reached", 0, "the command never executed the statement this fix changes "
                           "(a coverage gap)")
