@@ -47,6 +47,7 @@ def test_the_target_environment_takes_the_release_that_works_in_place_of_the_bro
     upgrade._verify(SimpleNamespace(sites=["a site"]), False, [_blocking("mydep", "0.1", "0.2")])
     assert built == [(TARGET, {"mydep": "0.2"})]
     assert upgrade.report.verify["note"] == "Not run: not built in this test"
+    assert upgrade.report.verify["releases"] == {"mydep": "0.2"}
 
 
 def test_a_dependency_no_release_fixes_is_said_once_and_no_site_runs(tmp_path, built):
@@ -109,3 +110,6 @@ def test_the_report_shows_one_count_of_verified_sites():
     assert "1 of 16 site(s) verified, 0 artifact(s)." in markdown.splitlines()[2]
     assert "By status: 15 died-before, 1 verified." in markdown
     assert "Verified sites (16)" not in markdown
+    report.verify["releases"] = {"mydep": "0.2"}
+    assert "AFTER's environment took the releases that work at the target in place of the blocking ones: mydep 0.2." \
+        in render_markdown(report)

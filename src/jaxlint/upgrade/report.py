@@ -224,6 +224,9 @@ def _verify(report: UpgradeReport) -> list[str]:
         return lines
     lines.append(f"`{' '.join(verify['command'])}` run BEFORE with JAX {verify.get('baseline')} and AFTER with JAX "
                  f"{verify.get('target')}.")
+    if verify.get("releases"):
+        lines.append("AFTER's environment took the releases that work at the target in place of the blocking "
+                     "ones: " + ", ".join(f"{name} {version}" for name, version in verify["releases"].items()) + ".")
     lines.append("")
     statuses: dict[str, int] = {}
     for site in report.verified_sites:

@@ -186,7 +186,9 @@ class Upgrade:
         from jaxlint.verify.verifier import verify
 
         try:
-            target_python = self._target_python("verify", self._working_releases(blocking))
+            releases = self._working_releases(blocking)
+            self.report.verify["releases"] = releases  # what AFTER's environment took in place of the broken ones
+            target_python = self._target_python("verify", releases)
             result = verify(plan, command, baseline_python=self.options.python, target_python=target_python,
                             timeout=self.options.timeout, allow_nothing_compared=True, echo=self._indent)
         except (RuntimeError, OSError, ValueError) as error:
