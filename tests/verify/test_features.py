@@ -69,8 +69,10 @@ def test_repeat_baseline_marks_a_nondeterministic_site(tmp_path, old_python, new
                     "--platform", "cpu", "--repeat-baseline", "--output-format", "json", "--", "python", "m.py",
                     cwd=tmp_path)
     site = _sites(proc)[("m.py", 5, "JAX202")]
-    assert proc.returncode == 1 and site["status"] == "differs", proc.stderr
+    # The unseeded values enter the site as its argument: recorded in both runs, they differ (inputs-differ).
+    assert proc.returncode == 1 and site["status"] == "inputs-differ", proc.stderr
     assert site["detail"].startswith("NONDETERMINISTIC: two BEFORE runs differ here"), site
+    assert "argument `values`" in site["detail"], site
     assert "BEFORE2 |" in proc.stderr
 
 

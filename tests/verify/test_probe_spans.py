@@ -67,7 +67,10 @@ def test_every_rename_site_is_probed_and_the_instrumented_code_parses(tmp_path):
     result = instrument_file(file_plan.source.text, file_plan.fixed, file_plan.sites)
     assert result.unmarked == []
     ast.parse(result.before), ast.parse(result.after)
-    assert "record('m.py:6:JAX101:1', jax.tree_map(lambda a: a + 1, x))" in result.before
+    # The argument the fix keeps is recorded too (the lambda is not: its text is its value in both runs).
+    assert ("record('m.py:6:JAX101:1', jax.tree_map(lambda a: a + 1, "
+            "__import__(\"_jaxlint_probe\").record('m.py:6:JAX101:1::input:1', x)))") in result.before
+    assert result.inputs["m.py:6:JAX101:1"] == [("m.py:6:JAX101:1::input:1", "x")]
     assert "record('m.py:6:JAX101:1', jax.tree" in result.after
     assert result.before.splitlines()[1].startswith('__import__("_jaxlint_probe").reach(\'m.py:2:JAX101:1\'); from')
     # Line numbers stay where they were.

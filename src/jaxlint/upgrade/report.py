@@ -171,7 +171,7 @@ def _summary(report: UpgradeReport) -> str:
              f"{len(report.findings_left)} finding(s) left",
              f"{len(report.blocking_dependencies)} blocking dependenc{'y' if len(report.blocking_dependencies) == 1 else 'ies'}",
              f"{sum(p['proposed'] is not None for p in report.pins)} pin change(s) proposed",
-             f"{sum(s['status'] == 'verified' for s in report.verified_sites)} site(s) verified",
+             _verified_count(report),
              f"{len(report.artifacts)} artifact(s)"]
     head = "**Done**" if report.done else "**Not done yet**"
     return f"{head}: " + ", ".join(parts) + "."
@@ -210,15 +210,31 @@ def _dependencies(report: UpgradeReport) -> list[str]:
     return lines
 
 
+def _verified_count(report: UpgradeReport) -> str:
+    """``3 of 16 site(s) verified``: the one count the summary and the verify section both show."""
+    verified = sum(site["status"] == "verified" for site in report.verified_sites)
+    if not report.verified_sites:
+        return "0 site(s) verified"
+    return f"{verified} of {len(report.verified_sites)} site(s) verified"
+
+
 def _verify(report: UpgradeReport) -> list[str]:
-    lines = [f"## Verified sites ({len(report.verified_sites)})", ""]
+    lines = [f"## Verify: {_verified_count(report)}", ""]
     verify = report.verify
     if not verify.get("ran"):
         lines += [verify.get("note") or "Not run: give the test command after `--`.", ""]
         return lines
     lines.append(f"`{' '.join(verify['command'])}` run BEFORE with JAX {verify.get('baseline')} and AFTER with JAX "
                  f"{verify.get('target')}.")
+    if verify.get("releases"):
+        lines.append("AFTER's environment took the releases that work at the target in place of the blocking "
+                     "ones: " + ", ".join(f"{name} {version}" for name, version in verify["releases"].items()) + ".")
     lines.append("")
+    statuses: dict[str, int] = {}
+    for site in report.verified_sites:
+        statuses[site["status"]] = statuses.get(site["status"], 0) + 1
+    if statuses:
+        lines += ["By status: " + ", ".join(f"{count} {status}" for status, count in statuses.items()) + ".", ""]
     lines += [f"- `{s['file']}:{s['row']}:{s['column']}` {s['code']}: **{s['status']}** {s['detail']}"
               for s in report.verified_sites]
     lines.append("")

@@ -63,7 +63,7 @@ class Upgrade:
         else:
             self._fix()
         blocking = self._dependencies()
-        self._verify(plan, blocked)
+        self._verify(plan, blocked, blocking)
         self._exports(migrate=not blocked)
         self._pins(settings, blocking)
         self.step(7, "writing the report")
@@ -167,7 +167,7 @@ class Upgrade:
         return blocking
 
     # 4 ---------------------------------------------------------------------------------------------------------
-    def _verify(self, plan, blocked: bool = False) -> None:
+    def _verify(self, plan, blocked: bool = False, blocking=()) -> None:
         command = list(self.options.command)
         self.report.verify = {"command": command, "ran": False, "note": None, "baseline": None, "target": None,
                               "baseline_exit": None, "target_exit": None}
@@ -183,10 +183,19 @@ class Upgrade:
             self.report.verify["note"] = "Nothing to verify: no fix was applied."
             self.echo("  nothing to verify: no fix site")
             return
+        unusable = self._unusable_dependencies(blocking)
+        if unusable:
+            # Said once: every site would fail on the dependency, not on its fix.
+            self.report.verify["note"] = (f"Not run: no site can be verified while the target environment holds "
+                                          f"{unusable} (see \"Blocking dependencies\").")
+            self.echo(f"  not verifying: the target environment would hold {unusable}")
+            return
         from jaxlint.verify.verifier import verify
 
         try:
-            target_python = self._target_python("verify")
+            releases = self._working_releases(blocking)
+            self.report.verify["releases"] = releases  # what AFTER's environment took in place of the broken ones
+            target_python = self._target_python("verify", releases)
             result = verify(plan, command, baseline_python=self.options.python, target_python=target_python,
                             timeout=self.options.timeout, allow_nothing_compared=True, echo=self._indent)
         except (RuntimeError, OSError, ValueError) as error:
@@ -203,16 +212,49 @@ class Upgrade:
     def _indent(self, line: str) -> None:
         self.echo(f"  {line}")
 
-    def _target_python(self, purpose: str) -> str:
+    def _unusable_dependencies(self, blocking) -> str | None:
+        """The blocking dependencies the target environment cannot do without, as a phrase: those no release fixes
+        (step 3), and with ``--target-python`` those installed there at the release that breaks; None if none."""
+        broken = [f"{d.name} {d.version}, which breaks at JAX {self.options.target} ("
+                  + (d.note or ("no newer release was looked up (--no-index)" if not self.options.check_releases
+                                else "no release that works there was found")) + ")"
+                  for d in blocking if not d.fixed_in]
+        if self.options.target_python and blocking:
+            from jaxlint.upgrade.environment import EnvironmentError_, list_distributions, normalize
+
+            try:
+                installed = {d.key: d.version for d in list_distributions(self.options.target_python)}
+            except EnvironmentError_:
+                installed = {}
+            broken += [f"{d.name} {d.version}, which breaks at JAX {self.options.target} (install {d.name}=="
+                       f"{d.fixed_in} in --target-python)" for d in blocking
+                       if d.fixed_in and installed.get(normalize(d.name)) == d.version]
+        return "; ".join(broken) or None
+
+    def _working_releases(self, blocking) -> dict[str, str]:
+        """Name -> the release step 3 found that works at the target, for each blocking dependency (none with
+        ``--target-python``: that environment is the user's, see ``_unusable_dependencies``)."""
+        if self.options.target_python:
+            return {}
+        releases = {d.name: d.fixed_in for d in blocking if d.fixed_in}
+        for name, version in releases.items():
+            old = next(d.version for d in blocking if d.name == name)
+            self.echo(f"  target environment: {name} {version} in place of {old} (which breaks at JAX "
+                      f"{self.options.target})")
+        return releases
+
+    def _target_python(self, purpose: str, releases: dict[str, str] | None = None) -> str:
         """The interpreter with the new JAX: ``--target-python``; else, for verify, a venv of the --python
-        environment's packages with jax==TARGET (verify's environments), and for exports one with just JAX."""
+        environment's packages with jax==TARGET (verify's environments) and ``releases`` (name -> version) in place
+        of the blocking dependencies' broken ones, and for exports one with just JAX."""
         if self.options.target_python:
             return self.options.target_python
         if purpose not in self._targets:
             if purpose == "verify":
                 from jaxlint.verify.envs import baseline_env
 
-                python = baseline_env(str(self.options.target), self.options.python, None, echo=self._indent)
+                python = baseline_env(str(self.options.target), self.options.python, None, echo=self._indent,
+                                      releases=releases or {})
             else:
                 from jaxlint.exports.envs import python_for_jax
 

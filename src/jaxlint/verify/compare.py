@@ -10,11 +10,13 @@ from pathlib import Path
 
 from jaxlint.verify.instrument import RUNTIME_DIR
 from jaxlint.verify.plan import Site
+from jaxlint.verify.run import RunResult, crash_location, traceback_locations
 from jaxlint.verify.watch import WatchedSite
-from jaxlint.verify.run import RunResult, traceback_locations
 from jaxlint.verify.witnesses import describe as describe_witness
 
-STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only", "cannot-verify", "baseline-timed-out")
+# Contract values (JSON): add at the end, never rename.
+STATUSES = ("verified", "differs", "not-reached", "failed", "abstract-only", "cannot-verify", "baseline-timed-out",
+            "inputs-differ", "died-before")
 
 # What the baseline raises where old code uses an API it does not have (a removal older than the baseline JAX).
 _MISSING_API = ("AttributeError", "ImportError", "ModuleNotFoundError")
@@ -29,9 +31,12 @@ class SiteResult:
 
 
 def compare_values(python: str, sites: list[Site], before: RunResult, after: RunResult, *, rtol: float, atol: float,
-                   max_calls: int) -> dict:
+                   max_calls: int, inputs: dict[str, list[tuple[str, str]]] | None = None) -> dict:
+    """The comparison of each site's records, and of the arguments recorded at it (``inputs``: their record ids
+    are compared like sites)."""
+    entering = [{"id": record_id, "kind": "value"} for recorded in (inputs or {}).values() for record_id, _ in recorded]
     request = {"before": str(before.records), "after": str(after.records), "rtol": rtol, "atol": atol,
-               "max_calls": max_calls, "sites": [{"id": s.id, "kind": s.kind} for s in sites]}
+               "max_calls": max_calls, "sites": [{"id": s.id, "kind": s.kind} for s in sites] + entering}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(request, handle)
     try:
@@ -69,14 +74,18 @@ def _difference_detail(diff: dict) -> str:
 
 
 def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult, *, max_calls: int,
-           unmarked: set[str] = frozenset(), site_rows: dict[str, int] | None = None) -> list[SiteResult]:
-    site_rows = site_rows or {}
+           unmarked: set[str] = frozenset(), site_rows: dict[str, int] | None = None,
+           inputs: dict[str, list[tuple[str, str]]] | None = None) -> list[SiteResult]:
+    """``inputs``: site id -> (record id, source text) of each argument recorded at the site (``instrument``)."""
+    site_rows, inputs = site_rows or {}, inputs or {}
     locations_b, locations_a = _failing_site_rows(before), _failing_site_rows(after)
+    crash_b = crash_location(before)
     results = []
     blocked_at: Site | None = None  # the site where BEFORE stopped because the baseline lacks the old API
     for site in sites:
         rows = site_rows.get(site.id, 0)
-        if (not before.ok and after.ok and _site_in_traceback(site, locations_b, rows)
+        # Where BEFORE died is its traceback's last frame in the project (never a warning's line).
+        if (not before.ok and after.ok and crash_b is not None and _site_in_traceback(site, {crash_b}, rows)
                 and not _site_in_traceback(site, locations_a, rows) and _missing_api(before)):
             blocked_at = blocked_at or site
     for site in sites:
@@ -97,7 +106,12 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
         difference = info.get("difference")
         compared = info.get("compared", 0)
         if difference is not None:
-            results.append(SiteResult(site, "differs", compared, _difference_detail(difference)))
+            entering = _inputs_differ(inputs.get(site.id, ()), values, difference["call"])
+            if entering is not None:
+                results.append(SiteResult(site, "inputs-differ", compared, f"{entering}; at the site: "
+                                          + _difference_detail(difference)))
+            else:
+                results.append(SiteResult(site, "differs", compared, _difference_detail(difference)))
             continue
         if before.timed_out and (not reached_b or min(nb, max_calls) != min(na, max_calls)):
             # BEFORE was killed before it wrote its records: what it would have recorded is unknown, not different.
@@ -109,6 +123,10 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
         if in_b != in_a and one_failed:
             results.append(SiteResult(site, "failed", 0, f"raised here in {'BEFORE' if in_b else 'AFTER'} only; "
                                       + _tracebacks(before, after)))
+            continue
+        died = _died_before(before, after, reached_b, reached_a, in_b, in_a)
+        if died is not None:
+            results.append(SiteResult(site, "died-before", 0, died))
             continue
         if not reached_b and not reached_a:
             killed = [run.label for run in (before, after) if run.timed_out or run.exit_code < 0]
@@ -156,6 +174,45 @@ def decide(sites: list[Site], values: dict, before: RunResult, after: RunResult,
     return results
 
 
+def _inputs_differ(recorded, values: dict, call: int) -> str | None:
+    """What differs in the values entering the site (its arguments) by the call where its own value differs: the
+    site then computes from other values in each run (a dependency at another version, an earlier difference),
+    and its difference says nothing about its fix."""
+    for record_id, text in recorded:
+        difference = values["sites"].get(record_id, {}).get("difference")
+        if difference is not None and difference["call"] <= call:
+            return (f"the values entering this site differ between the runs, so its own difference does not come "
+                    f"from its fix alone (a dependency at another version, or a difference earlier in the run): "
+                    f"argument `{text}`: {_difference_detail(difference)}")
+    return None
+
+
+def _died_before(before: RunResult, after: RunResult, reached_b: bool, reached_a: bool, in_b: bool,
+                 in_a: bool) -> str | None:
+    """Why a site is missing from a run that died (exited with an error, not ended by a signal or --timeout) before
+    reaching it, where the other run reached it or died too; None otherwise (a run that completed without reaching
+    the site is a coverage gap; a run whose traceback names the site raised there: not this)."""
+    parts = []
+    for run, reached, here, name in ((after, reached_a, in_a, "new"), (before, reached_b, in_b, "old")):
+        if here:
+            return None
+        if not reached and not run.ok and not run.timed_out and run.exit_code > 0:
+            parts.append(f"the {name} ({run.label}) run died before this site ({died_at(run)})")
+    if not parts or (reached_b == reached_a and len(parts) < 2):
+        return None
+    return "; ".join(parts)
+
+
+def died_at(run: RunResult) -> str:
+    """``at m.py:7: ImportError: ...``: the last frame in the project's code of the run's traceback, and its
+    error."""
+    where = crash_location(run)
+    error = run.last_error_line()
+    if where is None:
+        return f"{error}; no traceback line names the project's code"
+    return f"at {where[0]}:{where[1]}: {error}"
+
+
 def _baseline_timed_out(before: RunResult, after: RunResult, nb: int, na: int) -> str:
     detail = (f"the BEFORE (baseline) run {before.timeout_text()} before it recorded this site (a killed process "
               f"writes no records; executed {nb} time(s) in BEFORE, {na} in AFTER): nothing to compare with, which "
@@ -183,6 +240,10 @@ def _decide_reach(site: Site, count: int, before: RunResult, after: RunResult, u
         return SiteResult(site, "not-reached", 0, "the fix changes no value that can be probed and its statement "
                           "cannot be marked (a compound statement's header): whether the command executed it is "
                           "unknown")
+    if count == 0 and not before.ok and not before.timed_out and before.exit_code > 0:
+        # Only BEFORE marks a deleted statement: it died before it, so whether the command reaches it is unknown.
+        return SiteResult(site, "died-before", 0, f"the old ({before.label}) run died before this statement "
+                          f"({died_at(before)})")
     if count == 0:
         return SiteResult(site, "not-reached", 0, "the command never executed the statement this fix changes "
                           "(a coverage gap)")

@@ -39,10 +39,23 @@ class Requirements:
     others: list[str]
     # Lines of the target's ``pip freeze`` that cannot be reinstalled from an index (local paths, VCS).
     skipped: list[str] = field(default_factory=list)
+    # ``name==version`` in place of the installed release, which breaks at this JAX (``upgrade``'s dependency step
+    # found the release that works there): exact, never relaxed.
+    releases: list[str] = field(default_factory=list)
 
     @property
     def all(self) -> list[str]:
-        return self.jax + self.others
+        return self.jax + self.releases + self.others
+
+
+def with_releases(requirements: Requirements, releases: dict[str, str]) -> Requirements:
+    """``requirements`` with each package of ``releases`` (name -> version) at that version, in place of the one
+    installed in the environment they were taken from."""
+    if not releases:
+        return requirements
+    wanted = {normalize(name): f"{name}=={version}" for name, version in releases.items()}
+    others = [line for line in requirements.others if normalize(line.split("==", 1)[0]) not in wanted]
+    return Requirements(requirements.jax, others, requirements.skipped, sorted(wanted.values(), key=str.lower))
 
 
 def pip_environment() -> dict[str, str]:
@@ -162,18 +175,20 @@ def relaxed_requirements(requirements: Requirements) -> list[str]:
 
 
 def baseline_env(version: str, target_python: str, platform: str | None, *,
-                 echo: Callable[[str], None] = lambda line: None, allow_broken: bool = False) -> Path:
+                 echo: Callable[[str], None] = lambda line: None, allow_broken: bool = False,
+                 releases: dict[str, str] | None = None) -> Path:
     """The python of the cached baseline venv (built now if missing).
 
     First the target's exact versions with ``jax==version``; if pip finds them incompatible (a flax or NumPy too
     new for the old JAX), its conflict report is shown in full and pip's resolver picks, for each package, the
     newest version up to the target's that works with ``jax==version`` (a constraint). The result must pass
-    ``pip check`` unless ``allow_broken``.
+    ``pip check`` unless ``allow_broken``. ``releases`` (name -> version) replace the versions installed there
+    (``upgrade``: a dependency's release that works with this JAX, in place of one that breaks).
     """
     info = json.loads(subprocess.run([target_python, "-c", "import json, sys; print(json.dumps("
                                       "{'v': sys.version.split()[0]}))"], capture_output=True, text=True,
                                      check=True).stdout)
-    requirements = requirements_for(version, platform, freeze(target_python))
+    requirements = with_releases(requirements_for(version, platform, freeze(target_python)), releases or {})
     path = env_path(version, platform, info["v"], requirements)
     python = path / "bin" / "python"
     with build_lock(path, echo):  # another run building it is waited for; then its build is reused
@@ -197,8 +212,8 @@ def _build_baseline(version: str, target_python: str, platform: str | None, requ
     python = path / "bin" / "python"
     installer = choose()
     echo(f"baseline env (JAX {version}): building {path} with {installer.name}")
-    echo(f"  with {', '.join(requirements.jax)} and {len(requirements.others)} other package(s) at the target's "
-         f"versions")
+    echo(f"  with {', '.join(requirements.jax + requirements.releases)} and {len(requirements.others)} other "
+         f"package(s) at the target's versions")
     for line in requirements.skipped:
         echo(f"  not reinstallable from an index, left out: {line}")
     started = time.monotonic()
@@ -221,7 +236,7 @@ def _build_baseline(version: str, target_python: str, platform: str | None, requ
         echo(f"  resolving them again with jax=={version} as a constraint (each package at most at the target's "
              "version)")
         constraints.write_text("".join(re.sub(r"\[.*?\]", "", pin) + "\n" for pin in requirements.jax + period))
-        code, lines = install(installer, python, ["-c", str(constraints), *requirements.jax,
+        code, lines = install(installer, python, ["-c", str(constraints), *requirements.jax, *requirements.releases,
                                                   *relaxed_requirements(requirements)], echo)
         if code == 0:
             now = {normalize(l.split("==")[0]): l for l in freeze(str(python), installer) if "==" in l}

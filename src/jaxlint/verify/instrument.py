@@ -12,13 +12,14 @@ import ast
 import os
 import shutil
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxlint.lint.diagnostics import LineIndex
 from jaxlint.project.files import DEFAULT_EXCLUDES
 from jaxlint.run.sources import write_atomic
 
+from jaxlint.verify.inputs import argument_pairs
 from jaxlint.verify.plan import Plan, Site
 from jaxlint.verify.watch import WatchedSite
 from jaxlint.verify.witnesses import witness_span
@@ -100,12 +101,15 @@ class Instrumented:
     after: str
     # Sites whose statement could not be marked (a deleted expression part): their reach is unknown.
     unmarked: list[str]
+    # Site id -> (record id, text) of each argument recorded where it enters the site (``verify.inputs``).
+    inputs: dict[str, list[tuple[str, str]]]
 
 
 def instrument_file(original: str, fixed: str, sites: list[Site], watched: list[WatchedSite] = ()) -> Instrumented:
     """BEFORE and AFTER texts of one file: fix sites probed (or marked), and watched sites probed the same way on
     the expression they share."""
     before_wraps, after_wraps, marks, unmarked, witnesses = [], [], [], [], []
+    inputs: dict[str, list[tuple[str, str]]] = {}
     for site in watched:
         before_wraps.append((site.id, *site.span_original))
         after_wraps.append((site.id, *site.span_fixed))
@@ -113,6 +117,12 @@ def instrument_file(original: str, fixed: str, sites: list[Site], watched: list[
         if site.kind == "value":
             before_wraps.append((site.id, *site.fix.probe_original))
             after_wraps.append((site.id, *site.fix.probe_fixed))
+            pairs = argument_pairs(original, site.fix.probe_original, fixed, site.fix.probe_fixed)
+            for index, (span_before, span_after, text) in enumerate(pairs, 1):
+                record_id = f"{site.id}::input:{index}"
+                before_wraps.append((record_id, *span_before))
+                after_wraps.append((record_id, *span_after))
+                inputs.setdefault(site.id, []).append((record_id, text))
             watched = witness_span(original, site.code, site.fix.probe_original)
             if watched is not None:
                 witnesses.append((site.id, *watched))
@@ -123,7 +133,7 @@ def instrument_file(original: str, fixed: str, sites: list[Site], watched: list[
             else:
                 marks.append((site.id, offset))
     return Instrumented(wrap_spans(original, before_wraps, marks, witnesses), wrap_spans(fixed, after_wraps),
-                        unmarked)
+                        unmarked, inputs)
 
 
 def _ignore(directory: str, names: list[str]) -> set[str]:
@@ -160,6 +170,7 @@ class Trees:
     after: Path
     probe_dir: Path
     unmarked: list[str]
+    inputs: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # see ``Instrumented.inputs``
 
 
 def prepare_trees(plan: Plan, workdir: Path, *, probes: bool = True) -> Trees:
@@ -168,15 +179,17 @@ def prepare_trees(plan: Plan, workdir: Path, *, probes: bool = True) -> Trees:
     copy_project(plan.root, before)
     copy_project(plan.root, after)
     unmarked: list[str] = []
+    inputs: dict[str, list[tuple[str, str]]] = {}
     for file_plan in plan.files:
         if probes:
             result = instrument_file(file_plan.source.text, file_plan.fixed, file_plan.sites, file_plan.watched)
             before_text, after_text = result.before, result.after
             unmarked.extend(result.unmarked)
+            inputs.update(result.inputs)
         else:
             before_text, after_text = file_plan.source.text, file_plan.fixed
         for tree, text in ((before, before_text), (after, after_text)):
             target = tree / file_plan.relative
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, file_plan.source.encode(text))
-    return Trees(before, after, install_runtime(workdir / "probe"), unmarked)
+    return Trees(before, after, install_runtime(workdir / "probe"), unmarked, inputs)

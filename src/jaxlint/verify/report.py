@@ -7,7 +7,8 @@ from jaxlint.verify.verifier import Side, VerifyResult
 
 MARKS = {"verified": "ok", "differs": "DIFFERS", "not-reached": "not reached", "failed": "FAILED",
          "abstract-only": "abstract only", "cannot-verify": "cannot verify on this machine",
-         "baseline-timed-out": "BASELINE TIMED OUT"}
+         "baseline-timed-out": "BASELINE TIMED OUT", "inputs-differ": "INPUTS DIFFER",
+         "died-before": "not reached: a run died before it"}
 # Watched sites (no fix: the same expression in both runs) are reported as their own kind.
 WATCHED_MARKS = {"same": "watched: same values", "differs": "watched: values differ",
                  "not-reached": "watched: not reached"}

@@ -177,23 +177,47 @@ def run_command(label: str, command: Sequence[str], python: str, tree: Path, pro
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _PYTEST_FRAME = re.compile(r"^(\S+\.py):(\d+): ")
+# ``path.py:12: FutureWarning: ...``: where a warning was issued (Python's and pytest's format), not a frame.
+_WARNING_LINE = re.compile(r"^\S+\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning\b")
+_TRACEBACK_START = "Traceback (most recent call last):"
+
+
+def _frame(line: str, tree: str) -> tuple[str, int] | None:
+    """(path relative to the tree, line) of a traceback frame in the project's code; None for any other line (a
+    warning's location, a frame in an installed library)."""
+    text = line.strip()
+    if _WARNING_LINE.match(text):
+        return None
+    match = _FRAME.search(line) or _PYTEST_FRAME.match(text)
+    if not match:
+        return None
+    path, row = match.group(1), int(match.group(2))
+    if os.path.isabs(path):
+        if not path.startswith(tree + os.sep):
+            return None
+        path = path[len(tree) + 1:]
+    return Path(path).as_posix(), row
 
 
 def traceback_locations(run: RunResult) -> list[tuple[str, int]]:
     """(path relative to the tree, line) of the frames named in the run's output, innermost last."""
-    found = []
     tree = str(run.tree)
-    for line in run.stdout_tail + run.stderr_tail:
-        match = _FRAME.search(line) or _PYTEST_FRAME.match(line.strip())
-        if not match:
-            continue
-        path, row = match.group(1), int(match.group(2))
-        if os.path.isabs(path):
-            if not path.startswith(tree + os.sep):
-                continue
-            path = path[len(tree) + 1:]
-        found.append((Path(path).as_posix(), row))
-    return found
+    return [frame for line in run.stdout_tail + run.stderr_tail if (frame := _frame(line, tree)) is not None]
+
+
+def crash_location(run: RunResult) -> tuple[str, int] | None:
+    """Where the run died: the last frame in the project's code of its last traceback (stderr's, where Python
+    prints an uncaught exception, else stdout's, where pytest prints its failures); None when no traceback names
+    the project's code. Warning lines are never taken for it."""
+    if run.ok or run.timed_out or run.exit_code < 0:
+        return None
+    tree = str(run.tree)
+    for lines in (run.stderr_tail, run.stdout_tail):
+        starts = [index for index, line in enumerate(lines) if line.strip() == _TRACEBACK_START]
+        frames = [frame for line in lines[starts[-1] if starts else 0:] if (frame := _frame(line, tree)) is not None]
+        if frames:
+            return frames[-1]
+    return None
 
 
 def interpreter_info(python: str, platform: str | None) -> dict:

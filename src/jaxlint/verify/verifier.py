@@ -50,7 +50,8 @@ class VerifyResult:
 
     @property
     def nothing_compared(self) -> bool:
-        return all(result.status in ("not-reached", "cannot-verify", "baseline-timed-out") for result in self.sites)
+        return all(result.status in ("not-reached", "cannot-verify", "baseline-timed-out", "died-before")
+                   for result in self.sites)
 
     @property
     def exit_code(self) -> int:
@@ -133,9 +134,9 @@ def verify(plan: Plan, command: Sequence[str], *, baseline_python: str, target_p
                             platform=platform, max_calls=max_calls, timeout=timeout, echo=echo)
         say(f"AFTER:  exit {after.exit_code} in {after.seconds:.1f}s" + _timed_out(after))
         values = compare_values(target_python, [*plan.sites, *plan.watched], before, after, rtol=rtol, atol=atol,
-                                max_calls=max_calls)
+                                max_calls=max_calls, inputs=trees.inputs)
         sites = decide(plan.sites, values, before, after, max_calls=max_calls, unmarked=set(trees.unmarked),
-                       site_rows=_span_rows(plan))
+                       site_rows=_span_rows(plan), inputs=trees.inputs)
         sites = [mark_nondeterministic(result, unstable.get(result.site.id)) for result in sites]
         watched = [mark_watched_nondeterministic(result, unstable.get(result.site.id))
                    for result in decide_watched(plan.watched, values, before, after, max_calls=max_calls)]
