@@ -1,4 +1,5 @@
-"""Which files to lint: walking directories, default and configured excludes, .gitignore, explicit paths."""
+"""Which files to lint: walking directories, default and configured excludes, .gitignore, explicit paths; and which
+modules the project index covers (``project_modules``: every module of the linted files' projects)."""
 from __future__ import annotations
 
 import operator

@@ -1,6 +1,8 @@
 """Project-level facts: the first analysis that crosses modules (bump-pydantic's shape, see DESIGN.md).
 
-A pass over every file of a run (``build_index``) collects each module's facts (``module_facts``): its
+A pass over every module of a run's projects (``build_index``: the linted files and the other modules of their
+project roots, ``files.project_modules``, so that the facts do not depend on which paths were named) collects each
+module's facts (``module_facts``): its
 imports, whether it reads the legacy ``thread_resources``, runs a ``pjit`` with (maybe) ``PartitionSpec`` shardings,
 and which classes define ``*_shardings_hlo`` attributes. The runner makes the index *active* before the files are
 linted (worker processes inherit it, or receive it), and rules ask it about the names their file imports:

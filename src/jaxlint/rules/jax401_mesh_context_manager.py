@@ -120,13 +120,19 @@ Turning it into `jax.jit` in the same fix is not safe either: the `jax.jit` of t
 `jax.set_mesh(m)`, `ValueError: Sharding passed to jit does not match the sharding on the respective arg` for an
 argument that is not already sharded that way (both checked on 0.12.0.1, `tests/rules/test_jax401_exec.py`).
 
-The same holds across modules (`jaxlint.project.index`: a serial pass over the project's files before they are
-linted). The fix is withheld when the block may reach a project module that reads the legacy `thread_resources`
+The same holds across modules (`jaxlint.project.index`: the facts of every module of the project, the folder of
+its configuration or pin file, whichever paths the command line names, so `jaxlint check pkg/worker.py` withholds
+what `jaxlint check .` withholds). The fix is withheld when the block may reach a project module that reads the
+legacy `thread_resources`
 (`jax.interpreters.pxla.thread_resources`, `jax._src.mesh.thread_resources`: `jax.set_mesh` leaves it empty, so
 `thread_resources.env.physical_mesh.shape["x"]` raises `KeyError`), or runs a `pjit` whose shardings are (or may
 be) `PartitionSpec`s, or imports such a module, however indirectly. The block reaches a module through any name it
 uses that is imported from there (`Model()`, `m.Model()`, `from .model import Model`), through the values of local
-variables it uses (`trainer = Trainer(cfg)` before the block) and through the module's own functions it calls.
+variables it uses (`trainer = Trainer(cfg)` before the block), the annotations of parameters it uses
+(`trainer: Trainer`), what the attributes of `self` it uses hold (`self.model.train(batch)` where the class stores
+`self.model = Model(cfg)` or declares `self.model: Model` / `model: Model`; the class's own methods it calls; an
+attribute the class never stores, through its base classes) and through the module's own functions it calls. An
+attribute whose value the class does not say (stored from an unannotated parameter) is not followed.
 A module that itself reads `thread_resources` withholds every fix of it. The finding says which name, which module
 and why (`fix_withheld` in JSON and `full`). Where a removed spelling is entered (`with maps.Mesh(...):`), it also
 says that the safe part still applies: `with jax.sharding.Mesh(...):` (JAX101's safe fix), the same class, which
