@@ -128,3 +128,14 @@ def test_a_string_in_the_block_is_no_annotation(tmp_path):
             "    print('Model')\n")
     finding = only_finding(run(tmp_path, {**PROJECT, "main.py": text}), "main.py")
     assert finding.fix is not None
+
+
+def test_the_reason_names_what_the_block_spells_before_what_a_base_class_reaches(tmp_path):
+    # axlearn's tests: ``self.assertEqual(...)`` (inherited from the project's TestCase, whose module imports the
+    # trainer) and ``Checkpointer`` used directly: the reason names ``Checkpointer``.
+    base = "import pkg.model\n\n\nclass TestCase:\n    pass\n"
+    test = ("import jax\nfrom pkg.base import TestCase\nfrom pkg.model import Model\n\n\nclass Test(TestCase):\n"
+            "    def test(self):\n        with jax.make_mesh((2,), ('x',)):\n            factory = Model\n"
+            "            self.assertEqual(1, 1)\n")
+    finding = only_finding(run(tmp_path, {**PROJECT, "pkg/base.py": base, "pkg/test.py": test}), "pkg/test.py")
+    assert finding.fix_withheld.reason.startswith("the block uses `Model` from `pkg/model.py`")

@@ -33,17 +33,21 @@ class ProjectReach:
 
     def risky_use(self, body: cst.CSTNode) -> tuple[str, str, str, str] | None:
         """("calls"/"uses", the name as spelled, the module's path, why it is risky): the first risky call, else
-        the first risky use (a constant of the module)."""
-        found = None
-        for use in self._risky_uses(body):
-            if use[0] == "calls":
-                return use
-            found = found or use
-        return found
+        the first risky use (a constant of the module); one the block spells itself before one found through an
+        attribute of ``self`` (a base class's module, say)."""
+        best: tuple[int, tuple[str, str, str, str]] | None = None
+        for *use, through_attribute in self._risky_uses(body):
+            rank = (0 if use[0] == "calls" else 1) + (2 if through_attribute else 0)
+            if rank == 0:
+                return tuple(use)
+            if best is None or rank < best[0]:
+                best = (rank, tuple(use))
+        return best[1] if best is not None else None
 
     def _risky_uses(self, body: cst.CSTNode):
-        """Each risky use: (verb, name, path, why). One found in what an attribute of ``self`` holds is told by the
-        chain the block spells (``self.model.train``), not by the name inside the class (``Model``)."""
+        """Each risky use: (verb, name, path, why, whether found through an attribute of ``self``). One found in what
+        such an attribute holds is told by the chain the block spells (``self.model.train``), not by the name inside
+        the class (``Model``)."""
         seen: set[int] = {id(body)}
         pending: list[tuple[cst.CSTNode, tuple[str, str] | None]] = [(body, None)]
 
@@ -61,7 +65,7 @@ class ProjectReach:
                     if qualified is not None:
                         found = self._risky_module(self.index.resolve(self.path, 0, qualified))
                         if found is not None:
-                            yield verb, spelled or get_full_name_for_node(node) or qualified, *found
+                            yield verb, spelled or get_full_name_for_node(node) or qualified, *found, bool(spelled)
                         continue
                     link = self_attribute(node)
                     sources = self._attributes.sources(link) if link is not None else None
@@ -72,14 +76,14 @@ class ProjectReach:
                     for name, statement, qualified in self._string_annotation(node):
                         found = self._risky_module(self._imported_module(name, qualified, statement))
                         if found is not None:
-                            yield verb, spelled or name, *found
+                            yield verb, spelled or name, *found, bool(spelled)
                     continue
                 for binding in self.resolver.bindings(node):
                     bound = binding.node
                     if isinstance(bound, (cst.Import, cst.ImportFrom)):
                         found = self._risky_module(self._imported_module(node.value, binding.qualified, bound))
                         if found is not None:
-                            yield verb, spelled or node.value, *found
+                            yield verb, spelled or node.value, *found, bool(spelled)
                         continue
                     open_next(_opened(bound), origin)
 
