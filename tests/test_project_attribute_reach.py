@@ -82,7 +82,8 @@ def test_withheld_through_a_local_copy_a_parameter_annotation_and_the_class_own_
     parameter = ("import jax\nfrom pkg.model import Model\n\n\ndef fit(model: Model, batch):\n"
                  "    with jax.make_mesh((2,), ('x',)):\n        return model.train(batch)\n")
     method = trainer(IN_INIT + "\n    def step(self, batch):\n        return self.model.train(batch)\n").replace(
-        "        with mesh:\n            return self.model.train(batch)", "        with mesh:\n            return self.step(batch)")
+        "        with mesh:\n            return self.model.train(batch)",
+        "        with mesh:\n            return self.step(batch)")
     results = run(tmp_path, {**PROJECT, "pkg/local.py": local, "pkg/parameter.py": parameter,
                              "pkg/method.py": method})
     assert only_finding(results, "pkg/local.py").fix is None
@@ -93,7 +94,8 @@ def test_withheld_through_a_local_copy_a_parameter_annotation_and_the_class_own_
 
 
 def test_withheld_when_the_attribute_comes_from_a_base_class_of_a_risky_module(tmp_path):
-    base = "from pkg.model import Model\n\n\nclass Base:\n    def __init__(self, cfg):\n        self.model = Model(cfg)\n"
+    base = ("from pkg.model import Model\n\n\nclass Base:\n    def __init__(self, cfg):\n"
+            "        self.model = Model(cfg)\n")
     text = trainer("").replace("from pkg.model import Model", "from pkg.base import Base").replace(
         "class Trainer:", "class Trainer(Base):")
     finding = only_finding(run(tmp_path, {**PROJECT, "pkg/base.py": base, "pkg/trainer.py": text}))
@@ -139,3 +141,48 @@ def test_the_reason_names_what_the_block_spells_before_what_a_base_class_reaches
             "            self.assertEqual(1, 1)\n")
     finding = only_finding(run(tmp_path, {**PROJECT, "pkg/base.py": base, "pkg/test.py": test}), "pkg/test.py")
     assert finding.fix_withheld.reason.startswith("the block uses `Model` from `pkg/model.py`")
+
+
+# -- the same module (``analysis.pjit_specs``) -------------------------------------------------------------------
+SAME_MODULE = """\
+import jax
+from jax.experimental.pjit import pjit
+from jax.sharding import PartitionSpec as P
+
+step = pjit(lambda a: a * 2, in_shardings=P("x"), out_shardings=P("x"))
+
+
+class Model:
+    def train(self, batch):
+        return {call}(batch)
+
+
+class Trainer:
+    def __init__(self):
+        self.model = Model()
+        self.run = {held}
+
+    def fit(self, batch):
+        with jax.make_mesh((2,), ("x",)):
+            return {block}
+"""
+
+
+def test_same_module_withheld_through_self_attributes(tmp_path):
+    cases = {"model.py": dict(call="step", held="None", block="self.model.train(batch)"),
+             "held.py": dict(call="len", held="step", block="self.run(batch)"),
+             "method.py": dict(call="step", held="None", block="self.helper(batch)")}
+    files = {name: SAME_MODULE.format(**values) for name, values in cases.items()}
+    files["method.py"] = files["method.py"].replace(
+        "    def fit(self", "    def helper(self, batch):\n        return self.model.train(batch)\n\n    def fit(self")
+    results = run(tmp_path, files)
+    for name in files:
+        finding = only_finding(results, name)
+        assert finding.fix is None, name
+        assert finding.fix_withheld.reason.startswith("the block runs a `pjit` whose shardings"), name
+
+
+def test_same_module_offered_when_the_attributes_run_no_such_pjit(tmp_path):
+    harmless = SAME_MODULE.format(call="len", held="len", block="self.model.train(batch)")
+    finding = only_finding(run(tmp_path, {"main.py": harmless}), "main.py")
+    assert finding.fix is not None and finding.fix_withheld is None

@@ -111,10 +111,13 @@ targets get no fix. The fix adds `import jax` when the module has no `jax` bindi
 names something else there, or below a min version of 0.7.1 (no top-level `jax.set_mesh`).
 
 It is also withheld (the message says why) when the `with` body may run a `pjit` whose shardings are, or may be,
-bare `PartitionSpec`s (anything but `None` and concrete `Sharding` objects: a spec built by a helper counts): a `pjit(...)` call in the body, a name bound to one, a function of the same module called from the
-body (transitively) that holds or is decorated with one, or any such `pjit` the module stores where calls are not
-followed (`self.step = pjit(...)`). Under `with jax.set_mesh(m):` that `pjit` raises `RuntimeError: pjit requires a
-non-empty mesh in context if you are passing \\`PartitionSpec\\`s to pjit` (JAX 0.12.0.1), where `with m:` works.
+bare `PartitionSpec`s (anything but `None` and concrete `Sharding` objects: a spec built by a helper counts): a
+`pjit(...)` call in the body, a name bound to one, a function of the same module called from the body (transitively)
+that holds or is decorated with one, a method reached through `self` (`self.step(x)`, or `self.model.train(x)` where
+`self.model` holds an instance of a class of the module) that runs one, or any such `pjit` the module stores where
+calls are not followed (`self.step = pjit(...)`). Under `with jax.set_mesh(m):` that `pjit` raises
+`RuntimeError: pjit requires a non-empty mesh in context if you are passing \\`PartitionSpec\\`s to pjit` (JAX
+0.12.0.1), where `with m:` works.
 Turning it into `jax.jit` in the same fix is not safe either: the `jax.jit` of the same function with the same
 `PartitionSpec`s raises `RuntimeError: jit requires a non-empty mesh ...` under `with m:` and, under
 `jax.set_mesh(m)`, `ValueError: Sharding passed to jit does not match the sharding on the respective arg` for an
