@@ -275,3 +275,23 @@ def test_a_reader_that_stops_early_gets_no_traceback(project):
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=120) == 1
     assert "Traceback" not in stderr and "Error" not in stderr
+
+
+def test_an_edit_of_a_module_the_check_did_not_lint_runs_a_one_file_check_again(project, capfdbinary):
+    # ``check pkg/worker.py`` reads the facts of every module of the project (the index covers the root), so an
+    # edit that makes ``pkg/model.py`` run a pjit with PartitionSpecs must not be answered by the replay.
+    model = "class Model:\n    def train(self, batch):\n        return batch\n"
+    worker = ("import jax\nfrom pkg.model import Model\n\nmodel = Model()\nwith jax.make_mesh((2,), ('x',)):\n"
+              "    model.train(1)\n")
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "model.py").write_text(model)
+    (project / "pkg" / "worker.py").write_text(worker)
+    args = ("check", "--select", "JAX401", "--unsafe-fixes", "pkg/worker.py")
+    assert b"[*]" in _record(*args).stdout
+    assert _replay(args, capfdbinary)[0] == 1, "recorded"
+    (project / "pkg" / "model.py").write_text(
+        "from jax.experimental.pjit import pjit\n\n\nclass Model:\n    def train(self, batch):\n"
+        "        return pjit(lambda a: a, in_shardings=spec)(batch)\n")
+    assert _replay(args, capfdbinary)[0] is None
+    expected = b"(no automatic fix: the block calls `Model` from `pkg/model.py`, which runs a `pjit`"
+    assert expected in _check(*args).stdout

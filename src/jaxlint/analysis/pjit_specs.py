@@ -3,12 +3,15 @@
 Under ``with jax.set_mesh(m):`` such a ``pjit`` raises ``RuntimeError: pjit requires a non-empty mesh in context if
 you are passing `PartitionSpec`s to pjit`` (JAX 0.12.0.1), while under ``with m:`` it works. The search follows, in
 the same module: calls in the body, the module's own functions they call (transitively), names bound to a
-``pjit(...)`` object, and functions decorated with ``pjit`` / ``functools.partial(pjit, ...)``.
+``pjit(...)`` object, functions decorated with ``pjit`` / ``functools.partial(pjit, ...)``, and calls through the
+attributes of ``self`` (``attribute_values``): ``self.step(x)`` (the class's method, or what ``self.step`` holds) and
+``self.model.train(x)`` where ``self.model`` holds an instance of one of the module's classes (its ``train``).
 """
 from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.attribute_values import AttributeValues, method_body, self_attribute
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children
 
@@ -27,6 +30,7 @@ class PjitSpecFinder:
         self.module = module
         self.resolver = resolver
         self._untracked: bool | None = None
+        self._attributes = AttributeValues(resolver)
 
     def body_runs_pjit_with_specs(self, body: cst.CSTNode) -> bool:
         """True if the body may run such a pjit: it reaches one, or the module keeps one where calls are not
@@ -53,19 +57,53 @@ class PjitSpecFinder:
             for call in _calls(pending.pop()):
                 if self._is_pjit_with_specs(call):
                     return True
-                if not isinstance(call.func, cst.Name):
+                if isinstance(call.func, cst.Attribute):
+                    for node in self._through_self(call.func):
+                        if isinstance(node, cst.Name):  # ``self.step = step``: the call runs ``step``
+                            if self._name_runs(node, seen, pending):
+                                return True
+                        elif id(node) not in seen:
+                            seen.add(id(node))
+                            pending.append(node)
                     continue
-                for binding in self.resolver.bindings(call.func):
-                    node = binding.node
-                    if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) \
-                            and self._is_pjit_with_specs(node.value):
-                        return True
-                    if isinstance(node, cst.FunctionDef) and id(node) not in seen:
-                        if any(self._is_pjit_decorator(d.decorator) for d in node.decorators):
-                            return True
-                        seen.add(id(node))
-                        pending.append(node.body)
+                if isinstance(call.func, cst.Name) and self._name_runs(call.func, seen, pending):
+                    return True
         return False
+
+    def _name_runs(self, name: cst.Name, seen: set[int], pending: list) -> bool:
+        """Whether calling ``name`` runs such a pjit directly; the bodies of the functions it names go to
+        ``pending``."""
+        for binding in self.resolver.bindings(name):
+            node = binding.node
+            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) \
+                    and self._is_pjit_with_specs(node.value):
+                return True
+            if isinstance(node, cst.FunctionDef) and id(node) not in seen:
+                if any(self._is_pjit_decorator(d.decorator) for d in node.decorators):
+                    return True
+                seen.add(id(node))
+                pending.append(node.body)
+        return False
+
+    def _through_self(self, func: cst.Attribute) -> list[cst.CSTNode]:
+        """What a call of ``self.<a>(...)`` or ``self.<a>.<m>(...)`` runs, to search next: the class's method
+        ``a``, or what ``self.<a>`` holds (a name the call runs, as a ``Name``; values, searched as written; for an
+        instance of a class of the module, its method ``m``, else its whole body)."""
+        link = self_attribute(func)
+        sources = self._attributes.sources(link) if link is not None else None
+        if not sources:
+            return []
+        following = func.attr.value if func is not link and func.value is link else None
+        opened: list[cst.CSTNode] = []
+        for source in sources:
+            if isinstance(source, cst.Name) and func is not link:
+                continue  # ``self.a = a`` then ``self.a.m()``: which class ``a`` holds is not followed
+            opened.append(source)
+            if following is not None and isinstance(source, cst.Call) and isinstance(source.func, cst.Name):
+                for binding in self.resolver.bindings(source.func):
+                    if isinstance(binding.node, cst.ClassDef):
+                        opened.append(method_body(binding.node, following) or binding.node.body)
+        return opened
 
     def _is_pjit_with_specs(self, call: cst.Call) -> bool:
         qualified = self.resolver.qualified_name(call.func)

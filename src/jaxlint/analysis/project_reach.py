@@ -3,15 +3,19 @@
 The project index (``jaxlint.project.index``) knows which modules read ``thread_resources`` or run a ``pjit`` with
 ``PartitionSpec``s, and which import such modules. This search looks at every name the block uses (called,
 constructed or passed on), the names in the values of local variables it uses (``trainer = Trainer(cfg)`` before
-the block, ``trainer.fit()`` in it) and, transitively, in the bodies of the module's own functions it calls; a name
+the block, ``trainer.fit()`` in it), in the annotations of parameters it uses (``trainer: Trainer``), in what the
+attributes of ``self`` it uses hold (``self.model.train()`` with ``self.model = Model(cfg)`` or ``self.model: Model``
+in the class: ``attribute_values``) and, transitively, in the bodies of the module's own functions it calls; a name
 imported from a risky project module is the answer. Conservative by design: a module counts as a whole, whatever the
-block takes from it.
+block takes from it (``self.model.train()`` reaches the module of ``Model``, whichever of its functions ``train``
+runs).
 """
 from __future__ import annotations
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from jaxlint.analysis.attribute_values import AttributeValues, self_attribute
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children
 from jaxlint.project.index import ProjectIndex
@@ -25,40 +29,76 @@ class ProjectReach:
         self.index = index
         self.path = path
         self.root = root  # where the paths in the reasons are shown from
+        self._attributes = AttributeValues(resolver)
 
     def risky_use(self, body: cst.CSTNode) -> tuple[str, str, str, str] | None:
         """("calls"/"uses", the name as spelled, the module's path, why it is risky): the first risky call, else
-        the first risky use (a constant of the module)."""
-        found = None
-        for use in self._risky_uses(body):
-            if use[0] == "calls":
-                return use
-            found = found or use
-        return found
+        the first risky use (a constant of the module); one the block spells itself before one found through an
+        attribute of ``self`` (a base class's module, say)."""
+        best: tuple[int, tuple[str, str, str, str]] | None = None
+        for *use, through_attribute in self._risky_uses(body):
+            rank = (0 if use[0] == "calls" else 1) + (2 if through_attribute else 0)
+            if rank == 0:
+                return tuple(use)
+            if best is None or rank < best[0]:
+                best = (rank, tuple(use))
+        return best[1] if best is not None else None
 
     def _risky_uses(self, body: cst.CSTNode):
+        """Each risky use: (verb, name, path, why, whether found through an attribute of ``self``). One found in what
+        such an attribute holds is told by the chain the block spells (``self.model.train``), not by the name inside
+        the class (``Model``)."""
         seen: set[int] = {id(body)}
-        pending = [body]
+        pending: list[tuple[cst.CSTNode, tuple[str, str] | None]] = [(body, None)]
+
+        def open_next(node: cst.CSTNode | None, told: tuple[str, str] | None) -> None:
+            if node is not None and id(node) not in seen and len(seen) < _MAX_NODES:
+                seen.add(id(node))
+                pending.append((node, told))
+
         while pending:
-            for node, called in _names(pending.pop()):
+            current, origin = pending.pop()
+            for node, called in _names(current):
+                verb, spelled = origin or (_verb(called), "")
                 if isinstance(node, cst.Attribute):
                     qualified = self.resolver.qualified_name(node)
                     if qualified is not None:
                         found = self._risky_module(self.index.resolve(self.path, 0, qualified))
                         if found is not None:
-                            yield _verb(called), get_full_name_for_node(node) or qualified, *found
+                            yield verb, spelled or get_full_name_for_node(node) or qualified, *found, bool(spelled)
+                        continue
+                    link = self_attribute(node)
+                    sources = self._attributes.sources(link) if link is not None else None
+                    for source in sources or ():
+                        open_next(source, origin or (_verb(called), get_full_name_for_node(node) or link.attr.value))
+                    continue
+                if isinstance(node, cst.SimpleString):  # a string annotation: ``self.model: "Model"``
+                    for name, statement, qualified in self._string_annotation(node):
+                        found = self._risky_module(self._imported_module(name, qualified, statement))
+                        if found is not None:
+                            yield verb, spelled or name, *found, bool(spelled)
                     continue
                 for binding in self.resolver.bindings(node):
                     bound = binding.node
                     if isinstance(bound, (cst.Import, cst.ImportFrom)):
                         found = self._risky_module(self._imported_module(node.value, binding.qualified, bound))
                         if found is not None:
-                            yield _verb(called), node.value, *found
+                            yield verb, spelled or node.value, *found, bool(spelled)
                         continue
-                    opened = _opened(bound)
-                    if opened is not None and id(opened) not in seen and len(seen) < _MAX_NODES:
-                        seen.add(id(opened))
-                        pending.append(opened)
+                    open_next(_opened(bound), origin)
+
+    def _string_annotation(self, node: cst.SimpleString):
+        """(name, import statement, qualified name) of the module's import a string annotation starts with
+        (``"Model"``, ``"m.Model"``); nothing for any other string."""
+        value = node.evaluated_value
+        text = value.strip() if isinstance(value, str) else ""
+        first, _, rest = text.partition(".")
+        if not first.isidentifier() or (rest and not all(part.isidentifier() for part in rest.split("."))):
+            return
+        for binding in self.resolver.module_scope.bindings.get(first, ()):
+            if isinstance(binding.node, (cst.Import, cst.ImportFrom)):
+                qualified = binding.qualified
+                yield first, binding.node, (f"{qualified}.{rest}" if qualified and rest else qualified)
 
     def _risky_module(self, path: str | None) -> tuple[str, str] | None:
         if path is None or path == self.path:
@@ -85,7 +125,8 @@ def _verb(called: bool) -> str:
 
 
 def _opened(bound: cst.CSTNode) -> cst.CSTNode | None:
-    """What to search next for a name bound by ``bound``: a function's body, an assigned value."""
+    """What to search next for a name bound by ``bound``: a function's body, an assigned value, a parameter's
+    annotation."""
     if isinstance(bound, (cst.FunctionDef, cst.ClassDef)):
         return bound.body
     if isinstance(bound, cst.Assign):
@@ -94,17 +135,22 @@ def _opened(bound: cst.CSTNode) -> cst.CSTNode | None:
         return bound.value
     if isinstance(bound, cst.WithItem):
         return bound.item
+    if isinstance(bound, cst.Param):  # ``trainer: Trainer``
+        return bound.annotation
     return None
 
 
 def _names(node: cst.CSTNode):
-    """(``Name`` or outermost ``Attribute`` chain over a name, whether it is called) for every use in ``node``."""
-    stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+    """(``Name`` or outermost ``Attribute`` chain over a name, whether it is called) for every use in ``node``, and
+    the strings of annotations (``"Model"`` names a class too)."""
+    stack: list[tuple[cst.CSTNode, bool, bool]] = [(node, False, False)]  # (node, called, in an annotation)
     while stack:
-        current, called = stack.pop()
-        if isinstance(current, cst.Name):
+        current, called, annotation = stack.pop()
+        if isinstance(current, cst.Name) or (annotation and isinstance(current, cst.SimpleString)):
             yield current, called
             continue
+        if isinstance(current, cst.Annotation):
+            annotation = True
         if isinstance(current, cst.Attribute):
             root = current
             while isinstance(root, cst.Attribute):
@@ -113,10 +159,10 @@ def _names(node: cst.CSTNode):
                 yield current, called
                 yield root, called  # the name itself (a local variable, a relative import)
                 continue
-            stack.append((current.value, False))
+            stack.append((current.value, False, annotation))
             continue
         if isinstance(current, cst.Call):
-            stack.append((current.func, True))
-            stack.extend((child, False) for child in iter_children(current) if child is not current.func)
+            stack.append((current.func, True, annotation))
+            stack.extend((child, False, annotation) for child in iter_children(current) if child is not current.func)
             continue
-        stack.extend((child, False) for child in iter_children(current))
+        stack.extend((child, False, annotation) for child in iter_children(current))

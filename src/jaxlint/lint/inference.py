@@ -313,22 +313,38 @@ class ValueInference:
         return _agree(kinds)
 
     def _class_of_self(self, name: cst.Name) -> cst.ClassDef | None:
-        """The class whose method binds ``name`` as its first parameter (``self``), or None."""
-        bindings = self.resolver.bindings(name)
-        if len(bindings) != 1 or not isinstance(bindings[0].node, cst.Param):
-            return None
-        scope = self.resolver.scope_of(name)
-        while scope is not None and scope.kind != "function":
-            scope = scope.parent
-        # The scope that owns the parameter is the method itself (self is rarely rebound in nested functions).
-        while scope is not None and scope.kind == "function":
-            method = scope.node
-            parent = scope.parent
-            if parent is not None and parent.kind == "class" and isinstance(method, cst.FunctionDef) \
-                    and _first_param(method) is bindings[0].node and not _is_static(method, self.resolver):
-                return parent.node  # type: ignore[return-value]
-            scope = parent
+        return class_of_self(self.resolver, name)
+
+
+def class_of_self(resolver: NameResolver, name: cst.Name) -> cst.ClassDef | None:
+    """The class whose method binds ``name`` as its first parameter (``self``), or None."""
+    bindings = resolver.bindings(name)
+    if len(bindings) != 1 or not isinstance(bindings[0].node, cst.Param):
         return None
+    scope = resolver.scope_of(name)
+    while scope is not None and scope.kind != "function":
+        scope = scope.parent
+    # The scope that owns the parameter is the method itself (self is rarely rebound in nested functions).
+    while scope is not None and scope.kind == "function":
+        method = scope.node
+        parent = scope.parent
+        if parent is not None and parent.kind == "class" and isinstance(method, cst.FunctionDef) \
+                and _first_param(method) is bindings[0].node and not _is_static(method, resolver):
+            return parent.node  # type: ignore[return-value]
+        scope = parent
+    return None
+
+
+def attribute_stores(owner: cst.ClassDef, attribute: str) -> list[cst.CSTNode]:
+    """Every statement of the class that gives ``self.<attribute>`` a value or a type: an ``attribute: T``
+    annotation in the class body, then each store in its methods (``self.x = ...``, ``self.x: T``; an unpacking
+    store is its ``AssignTarget``, a loop or ``with`` store the ``For``/``WithItem``)."""
+    found: list[cst.CSTNode] = list(_class_level_annotations(owner, attribute))
+    for method in _methods(owner):
+        receiver = _first_param(method)
+        if receiver is not None:
+            found.extend(_self_assignments(method, receiver, attribute))
+    return found
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Which files to lint: walking directories, default and configured excludes, .gitignore, explicit paths."""
+"""Which files to lint: walking directories, default and configured excludes, .gitignore, explicit paths; and which
+modules the project index covers (``project_modules``: every module of the linted files' projects)."""
 from __future__ import annotations
 
 import operator
@@ -6,7 +7,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from jaxlint.project.config import SettingsResolver
 from jaxlint.project.gitignore import IgnoreRules, ignored_by_git
@@ -146,3 +147,73 @@ def _is_link(entry: os.DirEntry) -> bool:
         return entry.is_symlink()
     except OSError:
         return False
+
+
+# -- the modules of the projects of a run (``jaxlint.project.index``) -----------------------------------------------
+# A project this large is not walked for one file: its index covers the linted files only (docs/caching.md).
+MAX_PROJECT_MODULES = 20_000
+MODULE_SUFFIXES = (".py", ".pyi")
+
+
+def index_root(settings: Settings) -> Path | None:
+    """The folder whose modules the project index covers for a file with these settings: its configuration file's
+    folder, else the folder of the package whose pins it reads; None when neither is known (the working folder is
+    no project: it may be a home folder)."""
+    if settings.config_file is not None:
+        return settings.config_file.parent
+    if settings.pinned is not None:
+        return settings.pinned.package
+    return None
+
+
+def project_modules(files: list[SourceFile], resolver: SettingsResolver | None = None,
+                    walked: Iterable[Path] = ()) -> list[str]:
+    """The modules of the projects of ``files`` that are not among them, so that the project facts a file's
+    findings depend on are the same whichever paths the command line names (``jaxlint check pkg/worker.py`` as
+    pre-commit runs it, or ``jaxlint check .``). Each project root (``index_root``) is walked as ``discover`` walks a
+    folder (the same excludes, ``.gitignore`` and default excludes: the modules ``jaxlint check <root>`` would
+    lint); a root at or under a folder of ``walked`` (the folders the run's own discovery walked) is not walked
+    again. ``resolver``: the run's, for each folder's settings; without one, each root's files' settings."""
+    roots: dict[str, Settings] = {}
+    for file in files:
+        root = index_root(file.settings)
+        if root is not None:
+            roots.setdefault(str(root), file.settings)
+    if not roots:
+        return []
+    covered = [real_path(folder) for folder in walked]
+    roots = {root: settings for root, settings in roots.items()
+             if not any(_at_or_under(root, other) for other in [*covered, *(r for r in roots if r != root)])}
+    if not roots:
+        return []
+    linted = {real_path(file.path) for file in files}
+    found: list[str] = []
+    for root, settings in sorted(roots.items()):
+        if not any(_at_or_under(path, root) for path in linted):
+            continue  # a configuration file named from elsewhere (``--config``): not this file's project
+        modules = []
+        for path, _, resolved in _walk(Path(root), resolver or _OneSettings(settings), MODULE_SUFFIXES):
+            if resolved not in linted:
+                modules.append(str(path))
+                if len(modules) > MAX_PROJECT_MODULES:
+                    modules = []
+                    break
+        found.extend(modules)
+    return found
+
+
+def _at_or_under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+class _OneSettings:
+    """A resolver that gives every folder the same settings (a run started without the command line's resolver)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def for_path(self, path: Path) -> Settings:
+        return self.settings
+
+    def for_resolved_directory(self, directory: str, names=None) -> Settings:
+        return self.settings

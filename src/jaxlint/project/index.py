@@ -1,6 +1,8 @@
 """Project-level facts: the first analysis that crosses modules (bump-pydantic's shape, see DESIGN.md).
 
-A pass over every file of a run (``build_index``) collects each module's facts (``module_facts``): its
+A pass over every module of a run's projects (``build_index``: the linted files and the other modules of their
+project roots, ``files.project_modules``, so that the facts do not depend on which paths were named) collects each
+module's facts (``module_facts``): its
 imports, whether it reads the legacy ``thread_resources``, runs a ``pjit`` with (maybe) ``PartitionSpec`` shardings,
 and which classes define ``*_shardings_hlo`` attributes. The runner makes the index *active* before the files are
 linted (worker processes inherit it, or receive it), and rules ask it about the names their file imports:
@@ -50,6 +52,7 @@ class ProjectIndex:
     _chains: dict[str, list[str]] = field(default_factory=dict)  # a risky module -> the modules to a risky one
     _by_suffix: dict[str, list[str]] | None = None
     _nearest: dict[tuple[str, str], str] = field(default_factory=dict)
+    _targets: dict[str, list[str]] = field(default_factory=dict)  # a module -> the project modules it imports
     _digest: str | None = None
     # A cold run with a cache (``track_reads``): the facts read from disk here, which the results depend on.
     _reads: dict[str, Facts] | None = None
@@ -224,12 +227,10 @@ class ProjectIndex:
                     while parent[chain[-1]] is not None:
                         chain.append(parent[chain[-1]])
                     return chain[::-1]
-                facts = self.facts_of(current)
-                for level, module, names in facts["imports"] if facts else ():
-                    for target in self._import_targets(current, level, module, names):
-                        if target not in parent:
-                            parent[target] = current
-                            following.append(target)
+                for target in self._imported_modules(current):
+                    if target not in parent:
+                        parent[target] = current
+                        following.append(target)
             frontier = following
         self._risky.update((seen, False) for seen in parent)
         return None
@@ -243,6 +244,16 @@ class ProjectIndex:
         if facts["pjit_specs"]:
             return RUNS_PJIT_WITH_SPECS
         return None
+
+    def _imported_modules(self, path: str) -> list[str]:
+        """The project modules ``path`` imports, in the order of its imports (each search asks again: kept)."""
+        targets = self._targets.get(path)
+        if targets is None:
+            facts = self.facts_of(path)
+            targets = self._targets[path] = [
+                target for level, module, names in (facts["imports"] if facts else ())
+                for target in self._import_targets(path, level, module, names)]
+        return targets
 
     def _import_targets(self, importer: str, level: int, module: str, names: list[str]) -> Iterator[str]:
         if not names:
@@ -266,13 +277,26 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
                                    for text in map(str, paths) if is_module(text)))
     if cache_directory is None:
         return index
-    from jaxlint.project.cache import content_hash
-
     cache_file = _cache_file(cache_directory)
     cached, stored_digest = _load(cache_file)
     entries: dict[str, list] = {}
+    changed = _read_facts(index, index.paths, cached, entries)
+    key = index.facts_key()
+    _reuse_digest(index, key, stored_digest)
+    digest = [key, index.digest()]
+    if changed or len(entries) != len(cached) or digest != stored_digest:
+        _save(cache_file, {**cached, **entries}, digest)
+    return index
+
+
+def _read_facts(index: ProjectIndex, paths: Iterable[str], cached: dict[str, list], entries: dict[str, list]) -> bool:
+    """Each module's facts into ``index``, from its cache entry where its size and time are unchanged (else from its
+    bytes, or from the entry when its content hash is unchanged); its entry into ``entries``. Whether any entry
+    changed."""
+    from jaxlint.project.cache import content_hash
+
     changed = False
-    for path in index.paths:
+    for path in paths:
         entry = cached.get(path)
         started = time.time_ns()
         try:
@@ -293,13 +317,7 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
         index.facts[path] = facts
         entries[path] = cache_entry(status, started, digest, facts)
         changed = True
-    key = index.facts_key()
-    if isinstance(stored_digest, list) and len(stored_digest) == 2 and stored_digest[0] == key:
-        index._digest = stored_digest[1]
-    digest = [key, index.digest()]
-    if changed or len(entries) != len(cached) or digest != stored_digest:
-        _save(cache_file, {**cached, **entries}, digest)
-    return index
+    return changed
 
 
 def cache_entry(status: os.stat_result, read_started_ns: int, digest: str, facts: Facts) -> list:
@@ -315,14 +333,25 @@ def cache_entry(status: os.stat_result, read_started_ns: int, digest: str, facts
 def complete_index(paths: frozenset[str], facts: dict[str, Facts], entries: dict[str, list],
                    cache_directory: Path) -> ProjectIndex:
     """A cold run's index once every worker has returned its module's facts (``facts``; any module missing is read
-    now) and ``entries`` for the index cache (``[size, time or None, hash, facts]``, as ``build_index`` writes
-    them): computes the project digest once, and caches the facts and the digest for the next, warm run."""
+    now, from the index cache where it is unchanged: a one-file run's project is mostly modules it did not lint)
+    and ``entries`` for the index cache (``[size, time or None, hash, facts]``, as ``build_index`` writes them):
+    computes the project digest once, and caches the facts and the digest for the next, warm run."""
     index = ProjectIndex(paths, dict(facts))
-    key = index.facts_key()  # reads the missing modules
     cache_file = _cache_file(cache_directory)
-    cached, _ = _load(cache_file)
+    cached, stored_digest = _load(cache_file)
+    entries = dict(entries)
+    _read_facts(index, sorted(paths - index.facts.keys()), cached, entries)
+    key = index.facts_key()  # reads any module that could not be read above
+    _reuse_digest(index, key, stored_digest)
     _save(cache_file, {**cached, **entries}, [key, index.digest()])
     return index
+
+
+def _reuse_digest(index: ProjectIndex, key: str, stored_digest: object) -> None:
+    """The digest the cache keeps for these facts (``facts_key``), instead of searching every module again."""
+    if isinstance(stored_digest, list) and len(stored_digest) == 2 and stored_digest[0] == key \
+            and isinstance(stored_digest[1], str):
+        index._digest = stored_digest[1]
 
 
 def _cache_file(directory: Path) -> Path:

@@ -111,22 +111,31 @@ targets get no fix. The fix adds `import jax` when the module has no `jax` bindi
 names something else there, or below a min version of 0.7.1 (no top-level `jax.set_mesh`).
 
 It is also withheld (the message says why) when the `with` body may run a `pjit` whose shardings are, or may be,
-bare `PartitionSpec`s (anything but `None` and concrete `Sharding` objects: a spec built by a helper counts): a `pjit(...)` call in the body, a name bound to one, a function of the same module called from the
-body (transitively) that holds or is decorated with one, or any such `pjit` the module stores where calls are not
-followed (`self.step = pjit(...)`). Under `with jax.set_mesh(m):` that `pjit` raises `RuntimeError: pjit requires a
-non-empty mesh in context if you are passing \\`PartitionSpec\\`s to pjit` (JAX 0.12.0.1), where `with m:` works.
+bare `PartitionSpec`s (anything but `None` and concrete `Sharding` objects: a spec built by a helper counts): a
+`pjit(...)` call in the body, a name bound to one, a function of the same module called from the body (transitively)
+that holds or is decorated with one, a method reached through `self` (`self.step(x)`, or `self.model.train(x)` where
+`self.model` holds an instance of a class of the module) that runs one, or any such `pjit` the module stores where
+calls are not followed (`self.step = pjit(...)`). Under `with jax.set_mesh(m):` that `pjit` raises
+`RuntimeError: pjit requires a non-empty mesh in context if you are passing \\`PartitionSpec\\`s to pjit` (JAX
+0.12.0.1), where `with m:` works.
 Turning it into `jax.jit` in the same fix is not safe either: the `jax.jit` of the same function with the same
 `PartitionSpec`s raises `RuntimeError: jit requires a non-empty mesh ...` under `with m:` and, under
 `jax.set_mesh(m)`, `ValueError: Sharding passed to jit does not match the sharding on the respective arg` for an
 argument that is not already sharded that way (both checked on 0.12.0.1, `tests/rules/test_jax401_exec.py`).
 
-The same holds across modules (`jaxlint.project.index`: a serial pass over the project's files before they are
-linted). The fix is withheld when the block may reach a project module that reads the legacy `thread_resources`
+The same holds across modules (`jaxlint.project.index`: the facts of every module of the project, the folder of
+its configuration or pin file, whichever paths the command line names, so `jaxlint check pkg/worker.py` withholds
+what `jaxlint check .` withholds). The fix is withheld when the block may reach a project module that reads the
+legacy `thread_resources`
 (`jax.interpreters.pxla.thread_resources`, `jax._src.mesh.thread_resources`: `jax.set_mesh` leaves it empty, so
 `thread_resources.env.physical_mesh.shape["x"]` raises `KeyError`), or runs a `pjit` whose shardings are (or may
 be) `PartitionSpec`s, or imports such a module, however indirectly. The block reaches a module through any name it
 uses that is imported from there (`Model()`, `m.Model()`, `from .model import Model`), through the values of local
-variables it uses (`trainer = Trainer(cfg)` before the block) and through the module's own functions it calls.
+variables it uses (`trainer = Trainer(cfg)` before the block), the annotations of parameters it uses
+(`trainer: Trainer`), what the attributes of `self` it uses hold (`self.model.train(batch)` where the class stores
+`self.model = Model(cfg)` or declares `self.model: Model` / `model: Model`; the class's own methods it calls; an
+attribute the class never stores, through its base classes) and through the module's own functions it calls. An
+attribute whose value the class does not say (stored from an unannotated parameter) is not followed.
 A module that itself reads `thread_resources` withholds every fix of it. The finding says which name, which module
 and why (`fix_withheld` in JSON and `full`). Where a removed spelling is entered (`with maps.Mesh(...):`), it also
 says that the safe part still applies: `with jax.sharding.Mesh(...):` (JAX101's safe fix), the same class, which

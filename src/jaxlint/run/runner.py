@@ -21,6 +21,7 @@ from jaxlint.project.settings import Settings
 from jaxlint.run.sources import DecodeError, SourceText, decode_source, write_atomic
 
 if TYPE_CHECKING:
+    from jaxlint.project.config import SettingsResolver
     from jaxlint.project.files import SourceFile
 
 __all__ = ["FileResult", "Mode", "process_file", "process_source", "run_files"]
@@ -52,8 +53,13 @@ def process_source(source: SourceText, display_path: str, settings: Settings, mo
 
 
 def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: int | None = None,
-              use_cache: bool = True, cache_dir: Path | None = None) -> list[FileResult]:
+              use_cache: bool = True, cache_dir: Path | None = None, resolver: "SettingsResolver | None" = None,
+              walked: Sequence[Path] = ()) -> list[FileResult]:
     """Process every file; results in a stable order (by path) whatever the scheduling.
+
+    The project index covers the files and every other module of their projects (``files.project_modules``:
+    ``resolver`` gives each folder's settings for that walk, ``walked`` the folders the run's discovery walked
+    already), so a file's findings do not depend on which paths the command line named.
 
     With the cache, a file whose bytes and settings match a cached entry is not processed again (in fix/diff mode,
     when none of its cached findings has a fix to apply): in check mode an unchanged stamp (``stat``) says the bytes
@@ -61,7 +67,9 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
     ``jobs`` worker processes (default: the number of cores), or run here when there are few of them or one job.
     """
     files = list(files)
-    paths = [file.path for file in files]
+    from jaxlint.project.files import project_modules
+
+    paths = [str(file.path) for file in files] + project_modules(files, resolver, walked)
     if not use_cache or not files or cache_key() is None:  # no key (``project.cache_key``): caching is off
         with activated(build_index(paths)):  # facts read lazily, by the workers, for the modules their files reach
             return _run_files(files, mode, unsafe, jobs, None, "")

@@ -201,7 +201,8 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
                 click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
             sys.exit(EXIT_OK)
         _record_inputs(files, mode, no_cache, cache_dir)
-        results = run_files(files, mode, report.unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
+        results = run_files(files, mode, report.unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
+                            resolver=resolver, walked=[target for target in targets if target.is_dir()])
         from jaxlint.run.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
 
         results = report_unused_noqa(files, results, fix=mode is Mode.FIX)

@@ -36,7 +36,8 @@ def advice_for(diagnostic) -> str:
 def check_and_fix(path: Path, resolver: SettingsResolver, *, unsafe: bool, dry_run: bool, cwd: Path) -> FixesOutcome:
     unreadable: list = []
     files = list(discover([path], resolver, unreadable=unreadable))
-    results = run_files(files, Mode.DIFF if dry_run else Mode.FIX, unsafe, jobs=None, use_cache=False)
+    results = run_files(files, Mode.DIFF if dry_run else Mode.FIX, unsafe, jobs=None, use_cache=False,
+                        resolver=resolver, walked=[path] if path.is_dir() else [])
     outcome = FixesOutcome(files_checked=len(files))
     for result in results:
         outcome.errors.extend(_errors(result))
