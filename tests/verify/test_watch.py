@@ -54,8 +54,10 @@ def test_a_finding_with_no_fix_is_watched_on_the_same_expression_in_both_texts(t
     probe = '__import__("_jaxlint_probe").record'
     assert f"out = {probe}('watch:m.py:5:JAX601:1', {EINSUM})\n" in result.before
     assert f"out = {probe}('watch:m.py:5:JAX601:1', {EINSUM})\n" in result.after
+    # (the fix site's unchanged arguments are recorded too, where they enter it: ``verify.inputs``)
     assert (f"mixed = {probe}('watch:m.py:6:JAX601:1', jnp.einsum(\"ij,jk,kl->il\", a, b, "
-            f"{probe}('m.py:6:JAX101:1', jax.tree.map(f, c))))\n") in result.after
+            f"{probe}('m.py:6:JAX101:1', jax.tree.map({probe}('m.py:6:JAX101:1::input:1', f), "
+            f"{probe}('m.py:6:JAX101:1::input:2', c)))))\n") in result.after
     for text, source in ((result.before, original), (result.after, fixed)):
         ast.parse(text)
         assert text.count("\n") == source.count("\n")  # the same lines in both copies
