@@ -71,11 +71,11 @@ def config_rows(versions: list[str], cache: Path, mirror: Path | None) -> tuple[
         read.append(version)
         sources[version] = source
         for name in found.members | set(found.deprecated):
-            present.setdefault(name, {})[version] = True
+            present.setdefault(f"jax.config.{name}", {})[version] = True
         for name, message in found.deprecated.items():
-            deprecated.setdefault(name, {})[version] = message
+            deprecated.setdefault(f"jax.config.{name}", {})[version] = message
         for name, message in found.failing.items():
-            failing.setdefault(name, {})[version] = message
+            failing.setdefault(f"jax.config.{name}", {})[version] = message
     rows = removals(read, present, deprecated, "symbol")
     for row in rows:  # a method that only raises from its removal on: JAX's own message says why
         row.message = row.message or failing.get(row.name, {}).get(row.removed_in) or None
@@ -114,7 +114,10 @@ def jaxlib_rows(cache: Path, releases: list[str], download: bool) -> tuple[list[
                 for name in members or ():
                     names.setdefault(f"{module}.{name}", {})[version] = True
         removed_modules = removals(read, modules, {}, "module")
-        gone = {row.name for row in removed_modules}
+        gone = {row.name: row.removed_in for row in removed_modules}
+        # ``jaxlib.xla_extension.pytree`` went with ``jaxlib.xla_extension``: the parent's row says it
+        removed_modules = [row for row in removed_modules if not any(
+            gone.get(parent) == row.removed_in for parent in _parents(row.name))]
         # a name of a removed module is that module's row; names whose module has no readable names are unknown
         kept_names = {name: seen for name, seen in names.items() if name.rpartition(".")[0] not in gone}
         newest = read_modules[read[-1]]
@@ -138,6 +141,11 @@ def jaxlib_rows(cache: Path, releases: list[str], download: bool) -> tuple[list[
                 fetched = True
         if not fetched:
             return rows, read
+
+
+def _parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def jaxlib_releases() -> list[str]:

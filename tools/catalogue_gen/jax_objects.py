@@ -24,6 +24,9 @@ from catalogue_gen.releases import vkey
 from catalogue_gen.wheel import Wheel, const_str, is_public_module
 
 CONFIG_FILES = ("jax/_src/config.py", "jax/config.py")
+# Modules whose names a jaxlib module imports for its own use (annotations, helpers): never its API.
+_HELPER_MODULES = frozenset({"__future__", "typing", "typing_extensions", "collections", "collections.abc", "abc",
+                             "enum", "dataclasses", "functools", "itertools", "contextlib", "types"})
 _EXTENSION = re.compile(r"^(?P<path>.+?)(?:\.cpython-[^/]*|\.abi3|\.cp\d+-[^/]*)?\.(?:so|pyd)$")
 
 
@@ -83,6 +86,12 @@ def config_members(source: str) -> ConfigMembers | None:
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             members |= {t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("_")}
+    # ``setattr(Config, "x64_enabled", property(...))`` at module level (0.4.x on): a member all the same
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(call, ast.Call) and ast.unparse(call.func) == "setattr" and len(call.args) == 3 \
+                and ast.unparse(call.args[0]) == "Config" and const_str(call.args[1]):
+            members.add(const_str(call.args[1]))
     return ConfigMembers(members, deprecated, failing)
 
 
@@ -159,9 +168,9 @@ def jaxlib_modules(wheel: Path) -> dict[str, set[str] | None]:
         modules.setdefault(module, None)
     reader = Wheel(wheel, package="jaxlib")
     for module in list(modules):
-        if module in reader.files:  # its own names: not ``np`` or ``Any`` imported from another package
+        if module in reader.files:  # its names, not ``np`` or ``Any`` (a name's origin may change: kept whatever)
             modules[module] = {name for name, origin in reader.public_names(module).items()
-                               if origin.startswith("jaxlib") or not origin}
+                               if not origin.endswith(":") and origin.partition(":")[0] not in _HELPER_MODULES}
     for path, data in stubs.items():
         module = _module_of(path)
         if module in modules and modules[module] is None:
