@@ -26,6 +26,8 @@ suggests an array alias, such as ``Array``). Everything else is unknown.
 """
 from __future__ import annotations
 
+import functools
+
 import libcst as cst
 
 from jaxlint.lint.instance_classes import InstanceClasses
@@ -93,7 +95,9 @@ class ValueInference:
     def classes(self) -> InstanceClasses:
         """The class a value is an instance of (``instance_classes``), sharing this module's view of ``self``."""
         if self._classes is None:
-            self._classes = InstanceClasses(self.resolver, self._class_of_self, _attribute_stores)
+            # not ``self._class_of_self``: a bound method here would be a reference cycle holding the tree
+            self._classes = InstanceClasses(self.resolver, functools.partial(class_of_self, self.resolver),
+                                            _attribute_stores)
         return self._classes
 
     # -- public API ------------------------------------------------------------------------------------------
@@ -323,21 +327,26 @@ class ValueInference:
 
     def _class_of_self(self, name: cst.Name) -> cst.ClassDef | None:
         """The class whose method binds ``name`` as its first parameter (``self``), or None."""
-        bindings = self.resolver.bindings(name)
-        if len(bindings) != 1 or not isinstance(bindings[0].node, cst.Param):
-            return None
-        scope = self.resolver.scope_of(name)
-        while scope is not None and scope.kind != "function":
-            scope = scope.parent
-        # The scope that owns the parameter is the method itself (self is rarely rebound in nested functions).
-        while scope is not None and scope.kind == "function":
-            method = scope.node
-            parent = scope.parent
-            if parent is not None and parent.kind == "class" and isinstance(method, cst.FunctionDef) \
-                    and _first_param(method) is bindings[0].node and not _is_static(method, self.resolver):
-                return parent.node  # type: ignore[return-value]
-            scope = parent
+        return class_of_self(self.resolver, name)
+
+
+def class_of_self(resolver: NameResolver, name: cst.Name) -> cst.ClassDef | None:
+    """The class whose method binds ``name`` as its first parameter (``self``), or None."""
+    bindings = resolver.bindings(name)
+    if len(bindings) != 1 or not isinstance(bindings[0].node, cst.Param):
         return None
+    scope = resolver.scope_of(name)
+    while scope is not None and scope.kind != "function":
+        scope = scope.parent
+    # The scope that owns the parameter is the method itself (self is rarely rebound in nested functions).
+    while scope is not None and scope.kind == "function":
+        method = scope.node
+        parent = scope.parent
+        if parent is not None and parent.kind == "class" and isinstance(method, cst.FunctionDef) \
+                and _first_param(method) is bindings[0].node and not _is_static(method, resolver):
+            return parent.node  # type: ignore[return-value]
+        scope = parent
+    return None
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------

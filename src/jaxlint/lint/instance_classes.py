@@ -19,7 +19,6 @@ import libcst as cst
 
 from jaxlint.lint.names import Binding, NameResolver
 
-ClassAnswer = "str | cst.ClassDef | None"
 _NONE = "none"  # a binding to the literal None: neutral
 _IN_PROGRESS = object()
 _OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
@@ -30,7 +29,7 @@ class InstanceClasses:
 
     def __init__(self, resolver: NameResolver, class_of_self, stores) -> None:
         self.resolver = resolver
-        self._class_of_self = class_of_self  # ``ValueInference._class_of_self``: the class a ``self`` belongs to
+        self._class_of_self = class_of_self  # ``inference.class_of_self`` (bound to the resolver): a ``self``'s class
         self._stores = stores  # (class, attribute) -> the statements that store ``self.<attribute>``
         self._cache: dict[int, object] = {}
 
