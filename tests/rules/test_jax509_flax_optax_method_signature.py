@@ -135,3 +135,35 @@ def test_flagged(tmp_path, body, words):
 def test_not_flagged(tmp_path, pins, body):
     project(tmp_path, pins, HEADER + body)
     assert codes(tmp_path) == []
+
+
+# -- the new side, executed ------------------------------------------------------------------------------------------
+CALLS = {
+    "cell": "from flax import linen as nn\nimport jax\n"
+            "nn.LSTMCell(features=8).initialize_carry(jax.random.PRNGKey(0), batch_dims=(4,), size=8)\n",
+    "noise": "import optax, jax\noptax.perturbations.Gumbel().sample(seed=jax.random.PRNGKey(0), sample_shape=(3,))\n",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env,call", [
+    ("flax-0.7.0-jax-0.4.20", "cell"),
+    ("warns-flax-0.12.12-optax-0.2.8-jax-0.12.0.1", "cell"),
+    ("warns-flax-0.12.12-optax-0.2.8-jax-0.12.0.1", "noise"),
+])
+def test_the_flagged_calls_fail_on_the_new_releases(tmp_path, env, call):
+    """The flagged keyword is a TypeError on an instance from the release the row names (flax 0.7.0, optax 0.2.5);
+    the old side is the wheels' signature: a ``@staticmethod initialize_carry(rng, batch_dims, size, init_fn)``
+    before flax 0.7.0, ``sample(self, seed, ...)`` in optax 0.2.4."""
+    import subprocess
+
+    from tests.support.jaxenv import ENVS
+
+    python = ENVS / env / "bin" / "python"
+    if not python.exists():
+        pytest.skip(f"no {env} environment in {ENVS}")
+    done = subprocess.run([str(python), "-W", "ignore", "-c", CALLS[call]], capture_output=True, text=True,
+                          timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert done.returncode != 0 and "got an unexpected keyword argument" in done.stderr, done.stderr[-1000:]
+    project(tmp_path, "", CALLS[call])
+    assert [code for code, _ in codes(tmp_path)] == ["JAX509"]
