@@ -78,7 +78,7 @@ def test_flagged(tmp_path, source, words):
     ("", "import numpy as np\nimport optax\ny = np.sort(x, kind='stable')\n"),
     ("", "from mylib import nnx\nimport flax\nf = nnx.shard_map(g, check_rep=False)\n"),  # not flax's nnx
     ("optax>=0.1.8,<0.2.4\n", BOX),  # pinned below the rename
-    # the method on an instance: its class is not known here
+    # the method on an instance: JAX509's (tests/rules/test_jax509_flax_optax_method_signature.py)
     ("", "from flax import linen as nn\ncell = nn.LSTMCell(128)\nc = cell.initialize_carry(rng, size=128)\n"),
     ("", "from flax import linen as nn\nc = nn.LSTMCell.initialize_carry(rng, (8,), 128)\n"),  # positional
 ])

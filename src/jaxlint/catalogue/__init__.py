@@ -44,6 +44,9 @@ def _rules_dir() -> Path:
 RULES_DIR = _rules_dir()
 GENERATED = RULES_DIR / "generated.toml"
 OVERLAY = RULES_DIR / "overlay.toml"
+# What the module diff cannot see (``tools/generate_jax_objects.py``): the jax.config object's members, jaxlib.
+OBJECTS_NAME = "objects_generated.toml"
+OBJECTS = RULES_DIR / OBJECTS_NAME
 _FORMAT = 4  # 3: JSON (was a pickle); 4: Entry.advice, Parameter.source
 
 KINDS = ("symbol", "module", "config")
@@ -266,9 +269,12 @@ def _v(version: Version | str) -> Version:
 _ENTRY_FIELDS = {f.name for f in fields(Entry)}
 
 
-def _merge(generated: dict, overlay: dict) -> Catalogue:
+def _merge(generated: dict, overlay: dict, objects: dict | None = None) -> Catalogue:
+    """The generated rows (``objects``' only where ``generated`` has none of that name), then the overlay's."""
     rows: dict[tuple[str, str], dict] = {}
     for kind in KINDS:
+        for row in (objects or {}).get(kind, []):
+            rows[(kind, row["name"])] = dict(row, kind=kind)
         for row in generated.get(kind, []):
             rows[(kind, row["name"])] = dict(row, kind=kind)
     for kind in KINDS:
@@ -301,10 +307,17 @@ def _merge(generated: dict, overlay: dict) -> Catalogue:
     )
 
 
-def _cache_file(sources: Iterable[Path] = (GENERATED, OVERLAY), kind: str = "catalogue") -> Path:
+def _sources(generated: Path = GENERATED, overlay: Path = OVERLAY) -> tuple[Path, ...]:
+    """The files a catalogue is read from: the objects file beside ``generated`` where there is one."""
+    objects = generated.parent / OBJECTS_NAME
+    return (generated, overlay, objects) if objects.is_file() else (generated, overlay)
+
+
+def _cache_file(sources: Iterable[Path] | None = None, kind: str = "catalogue") -> Path:
     """The JSON copy of ``sources`` in the user's cache folder, one per install: named after where the sources
     lie, so that two installs (a project's virtualenv and pre-commit's, two checkouts) do not overwrite each
     other's copy on every run (each would find the other's stamp and read its TOML again, ~0.25 s)."""
+    sources = _sources() if sources is None else sources
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     where = hashlib.blake2b("\0".join(str(path) for path in sources).encode(), digest_size=6).hexdigest()
     return Path(base) / "jaxlint" / f"{kind}-{where}.json"
@@ -411,8 +424,9 @@ def _read_cache(cache: Path, stamp: list) -> Catalogue | None:
 
 
 def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: bool = True) -> Catalogue:
-    cache = _cache_file((generated, overlay))
-    stamp = _stamp((generated, overlay)) if use_cache else []
+    sources = _sources(generated, overlay)
+    cache = _cache_file(sources)
+    stamp = _stamp(sources) if use_cache else []
     if use_cache:
         catalogue = _read_cache(cache, stamp)
         if catalogue is not None:
@@ -421,7 +435,11 @@ def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: b
         gen = tomllib.load(fh)
     with open(overlay, "rb") as fh:
         over = tomllib.load(fh)
-    catalogue = _merge(gen, over)
+    objects = None
+    if len(sources) == 3:
+        with open(sources[2], "rb") as fh:
+            objects = tomllib.load(fh)
+    catalogue = _merge(gen, over, objects)
     if use_cache:
         write_stamped(cache, stamp, catalogue=_to_json(catalogue))
     return catalogue

@@ -181,6 +181,23 @@ def keywords_by_function(rows: "list[ParameterRow] | tuple[ParameterRow, ...]") 
 
 KEYWORDS: dict[str, dict[str, ParameterRow]] = keywords_by_function(generated_parameters())
 
+
+def methods_by_class(rows: "list[ParameterRow] | tuple[ParameterRow, ...]") \
+        -> dict[str, dict[str, dict[str, ParameterRow]]]:
+    """class -> method -> keyword -> its row: every public method row of flax and optax (JAX509). The class is
+    spelled through each module that names it (``flax.linen.LSTMCell``, ``flax.linen.recurrent.LSTMCell``): an
+    instance's class is the same object whichever module the project imported it from."""
+    table: dict[str, dict[str, dict[str, ParameterRow]]] = {}
+    for row in rows:
+        if row.method_of and not is_private(row.name):
+            owner = f"{row.module}.{row.method_of}"
+            method = row.function.rpartition(".")[2]
+            table.setdefault(owner, {}).setdefault(method, {})[row.parameter] = row
+    return table
+
+
+METHOD_KEYWORDS = methods_by_class(generated_parameters())
+
 # Advice the signatures cannot give (read in the flax wheels by hand): (function, keyword) -> what to pass instead.
 # flax 0.12.0's nnx.shard_map handed check_rep/auto to jax.experimental.shard_map.shard_map; 0.12.1's hands
 # check_vma/axis_names to jax.shard_map. The signature changed in more than names, so the rows are removals.
@@ -192,9 +209,10 @@ KEYWORD_ADVICE: dict[tuple[str, str], str] = {
        for name in _NNX_SHARD_MAP},
     # flax 0.7.0 flax/linen/recurrent.py: ``initialize_carry(self, rng, input_shape)``, the carry's shape is
     # ``input_shape[:-1] + (self.features,)``: a method of the cell (its ``features``), no longer a static one.
-    **{(f"flax.linen.{cell}.initialize_carry", keyword): (
+    **{(f"{module}.{cell}.initialize_carry", keyword): (
         "from flax 0.7.0 it is a method of the cell instance, `cell.initialize_carry(rng, input_shape)` with the "
         "shape of one step's input (batch dimensions first); the carry size is the cell's `features`")
+       for module in ("flax.linen", "flax.linen.recurrent")
        for cell in ("LSTMCell", "OptimizedLSTMCell", "GRUCell", "ConvLSTMCell", "RNNCellBase")
        for keyword in ("batch_dims", "size", "init_fn")},
 }

@@ -26,8 +26,11 @@ suggests an array alias, such as ``Array``). Everything else is unknown.
 """
 from __future__ import annotations
 
+import functools
+
 import libcst as cst
 
+from jaxlint.lint.instance_classes import InstanceClasses
 from jaxlint.lint.names import Binding, NameResolver
 from jaxlint.lint.walk import iter_children
 
@@ -86,6 +89,16 @@ class ValueInference:
         self.resolver = resolver
         self._cache: dict[int, object] = {}
         self._attributes: dict[tuple[int, str], object] = {}  # (id(class), attribute) -> kind
+        self._classes: InstanceClasses | None = None
+
+    @property
+    def classes(self) -> InstanceClasses:
+        """The class a value is an instance of (``instance_classes``), sharing this module's view of ``self``."""
+        if self._classes is None:
+            # not ``self._class_of_self``: a bound method here would be a reference cycle holding the tree
+            self._classes = InstanceClasses(self.resolver, functools.partial(class_of_self, self.resolver),
+                                            _attribute_stores)
+        return self._classes
 
     # -- public API ------------------------------------------------------------------------------------------
     def kind_of(self, node: cst.BaseExpression) -> str | None:
@@ -313,6 +326,7 @@ class ValueInference:
         return _agree(kinds)
 
     def _class_of_self(self, name: cst.Name) -> cst.ClassDef | None:
+        """The class whose method binds ``name`` as its first parameter (``self``), or None."""
         return class_of_self(self.resolver, name)
 
 
@@ -417,6 +431,17 @@ def _class_level_annotations(owner: cst.ClassDef, attribute: str):
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
                         and small.target.value == attribute:
                     yield small
+
+
+def _attribute_stores(owner: cst.ClassDef, attribute: str) -> tuple[list, list]:
+    """The class-level annotations of ``attribute`` and the statements of the class's methods that store
+    ``self.<attribute>`` (the receiver being each method's first parameter)."""
+    stores = []
+    for method in _methods(owner):
+        receiver = _first_param(method)
+        if receiver is not None:
+            stores.extend(_self_assignments(method, receiver, attribute))
+    return list(_class_level_annotations(owner, attribute)), stores
 
 
 def _self_assignments(method: cst.FunctionDef, receiver: cst.Param, attribute: str):

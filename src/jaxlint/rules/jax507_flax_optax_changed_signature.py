@@ -15,7 +15,60 @@ _RELEASES = {library: sorted({Version(row.removed_in) for rows in KEYWORDS.value
                               if row.library == library}) for library in ("flax", "optax")}
 
 
-class FlaxOptaxChangedSignature(Rule):
+class KeywordFindings:
+    """The finding for a call that passes keywords a flax/optax function or method stopped accepting: one message
+    for all of them, and the rename as a fix where every reported keyword is a plain rename (JAX507, JAX509)."""
+
+    def _keywords(self, node: cst.Call, rows: dict[str, ParameterRow], shown: str, receiver: str = "") -> None:
+        """``receiver``: what follows the call in the message (`` on a `flax.linen.LSTMCell` ``)."""
+        found = [(arg, rows[arg.keyword.value]) for arg in node.args
+                 if arg.keyword is not None and arg.keyword.value in rows
+                 and library_may_reach(self.settings, rows[arg.keyword.value].library,
+                                       rows[arg.keyword.value].removed_in)]
+        if not found:
+            return
+        passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
+        keywords = ", ".join(f"{row.parameter}=..." for _, row in found)
+        groups: dict[tuple, list[ParameterRow]] = {}
+        for _, row in found:
+            key = (row.change, row.library, row.removed_in, KEYWORD_ADVICE.get((row.name, row.parameter)))
+            groups.setdefault(key, []).append(row)
+        message = f"`{shown}({keywords})`{receiver}: " + "; ".join(self._clause(key, rows) for key, rows in groups.items())
+        renames = [(arg, row.replacement) for arg, row in found
+                   if row.change == "renamed" and row.replacement and row.replacement not in passed]
+        fix = withheld = None
+        if renames and len(renames) == len(found) and len({new for _, new in renames}) == len(renames):
+            floors = [row for _, row in found if library_min(self.settings, row.library) < Version(
+                row.replacement_since)]
+            if not floors:
+                spelled = ", ".join(f"`{arg.keyword.value}=` -> `{new}=`" for arg, new in renames)
+                fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, new) for arg, new in renames))
+            else:
+                row = floors[0]
+                withheld = WithheldFix(f"`{row.replacement}=` exists from {row.library} {row.replacement_since}; the "
+                                       f"project's {row.library} pins allow older releases")
+        self.report(node, message + ".", fix, withheld=withheld)
+
+    @staticmethod
+    def _clause(key: tuple, rows: list[ParameterRow]) -> str:
+        """One sentence for the keywords of one change, release and advice."""
+        change, library, removed_in, advice = key
+        where = f"{library} {removed_in}"
+        spelled = ", ".join(f"`{row.parameter}=`" for row in rows)
+        verb = "was" if len(rows) == 1 else "were"
+        if change == "renamed":
+            renames = ", ".join(f"`{row.parameter}=` -> `{row.replacement}=`" for row in rows)
+            clause = f"{where} renamed {renames} (`TypeError` from there)"
+        elif change == "positional-only":
+            names = ", ".join(f"`{row.parameter}`" for row in rows)
+            clause = f"{names} {'is' if len(rows) == 1 else 'are'} positional-only from {where}: pass " \
+                     f"{'it' if len(rows) == 1 else 'them'} positionally"
+        else:
+            clause = f"{spelled} {verb} removed in {where} (`TypeError` from there)"
+        return clause + (f": {advice}" if advice else "")
+
+
+class FlaxOptaxChangedSignature(KeywordFindings, Rule):
     code = "JAX507"
     name = "flax-optax-changed-signature"
     summary = "a keyword that a flax or optax function stopped accepting (removed, renamed, positional-only)"
@@ -33,7 +86,8 @@ every flax and optax wheel (the `[[parameter]]` rows of `rules/ecosystem_generat
 renamed (`optax.projections.projection_box(pytree=)` -> `tree=`, optax 0.2.4; `flax.core.freeze(x=)` -> `xs=`),
 or made positional-only (`nnx.iter_modules(module=)`, flax 0.12.5), and the methods of public classes where the
 call spells the class (`nn.LSTMCell.initialize_carry(rng, batch_dims=..., size=...)`, static before flax 0.7.0; a
-call on an instance is not matched: its class is not known). Direct calls through any binding of `flax` or `optax`
+call on an instance whose class the module makes plain is JAX509's). Direct calls through any binding of `flax` or
+`optax`
 (`from flax import nnx`, `import optax.projections as proj`) and `functools.partial(f, kw=...)`. One finding per
 call; positional arguments and `**kwargs` are never reported (they bind whatever the signature says).
 
@@ -124,56 +178,9 @@ upper bound (`optax<0.2.4`) are not reported.
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)
         if qualified in KEYWORDS:
-            self._keywords(node, qualified, self.code_for(node.func))
+            self._keywords(node, KEYWORDS[qualified], self.code_for(node.func))
         elif qualified == PARTIAL and node.args and node.args[0].keyword is None and not node.args[0].star:
             wrapped = self.qualified_name(node.args[0].value)
             if wrapped in KEYWORDS:
-                self._keywords(node, wrapped, self.code_for(node.args[0].value))
+                self._keywords(node, KEYWORDS[wrapped], self.code_for(node.args[0].value))
 
-    def _keywords(self, node: cst.Call, qualified: str, shown: str) -> None:
-        rows = KEYWORDS[qualified]
-        found = [(arg, rows[arg.keyword.value]) for arg in node.args
-                 if arg.keyword is not None and arg.keyword.value in rows
-                 and library_may_reach(self.settings, rows[arg.keyword.value].library,
-                                       rows[arg.keyword.value].removed_in)]
-        if not found:
-            return
-        passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
-        keywords = ", ".join(f"{row.parameter}=..." for _, row in found)
-        groups: dict[tuple, list[ParameterRow]] = {}
-        for _, row in found:
-            key = (row.change, row.library, row.removed_in, KEYWORD_ADVICE.get((row.name, row.parameter)))
-            groups.setdefault(key, []).append(row)
-        message = f"`{shown}({keywords})`: " + "; ".join(self._clause(key, rows) for key, rows in groups.items())
-        renames = [(arg, row.replacement) for arg, row in found
-                   if row.change == "renamed" and row.replacement and row.replacement not in passed]
-        fix = withheld = None
-        if renames and len(renames) == len(found) and len({new for _, new in renames}) == len(renames):
-            floors = [row for _, row in found if library_min(self.settings, row.library) < Version(
-                row.replacement_since)]
-            if not floors:
-                spelled = ", ".join(f"`{arg.keyword.value}=` -> `{new}=`" for arg, new in renames)
-                fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, new) for arg, new in renames))
-            else:
-                row = floors[0]
-                withheld = WithheldFix(f"`{row.replacement}=` exists from {row.library} {row.replacement_since}; the "
-                                       f"project's {row.library} pins allow older releases")
-        self.report(node, message + ".", fix, withheld=withheld)
-
-    @staticmethod
-    def _clause(key: tuple, rows: list[ParameterRow]) -> str:
-        """One sentence for the keywords of one change, release and advice."""
-        change, library, removed_in, advice = key
-        where = f"{library} {removed_in}"
-        spelled = ", ".join(f"`{row.parameter}=`" for row in rows)
-        verb = "was" if len(rows) == 1 else "were"
-        if change == "renamed":
-            renames = ", ".join(f"`{row.parameter}=` -> `{row.replacement}=`" for row in rows)
-            clause = f"{where} renamed {renames} (`TypeError` from there)"
-        elif change == "positional-only":
-            names = ", ".join(f"`{row.parameter}`" for row in rows)
-            clause = f"{names} {'is' if len(rows) == 1 else 'are'} positional-only from {where}: pass " \
-                     f"{'it' if len(rows) == 1 else 'them'} positionally"
-        else:
-            clause = f"{spelled} {verb} removed in {where} (`TypeError` from there)"
-        return clause + (f": {advice}" if advice else "")
