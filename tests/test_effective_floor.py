@@ -1,0 +1,129 @@
+"""The effective floor (``jaxlint.run.effective_floor``): the oldest JAX a package's code can run on, from the first
+releases of the JAX names it uses (``rules/first_release.toml``), said by ``jaxlint check`` as a note where it is
+newer than the pins' floor, and never where the code guards the name or the name cannot be dated."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jaxlint.catalogue.first_release import first_release, first_releases
+from jaxlint.project.versions import Version
+from jaxlint.run.effective_floor import uses_above
+from jaxlint.ui.cli import main
+
+FLOOR = Version("0.4.0")
+
+
+def test_the_table_dates_new_names_and_leaves_old_and_unknown_ones():
+    # the two hand-read floors of catalogue/floors.py ("read in the wheels"), found again by the generator
+    assert first_release("jax.set_mesh") == ("jax.set_mesh", Version("0.7.1"))
+    assert first_release("jax.export") == ("jax.export", Version("0.4.30"))
+    assert first_release("jax.export.deserialize") == ("jax.export", Version("0.4.30"))  # through its module
+    assert first_release("jax.numpy.zeros") is None  # older than the table's first release
+    assert first_release("jax.not_a_name") is None and first_release("jax._src.core.Tracer") is None
+    assert len(first_releases()) > 100
+
+
+def _uses(source: str, floor: Version = FLOOR) -> list[tuple[str, str, int]]:
+    return [(u.name, str(u.since), u.row) for u in uses_above(source, "m.py", floor)]
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import jax\n\n\ndef f(m):\n    with jax.set_mesh(m):\n        pass\n", [("jax.set_mesh", "0.7.1", 5)]),
+    ("from jax import set_mesh\n", [("jax.set_mesh", "0.7.1", 1)]),
+    ("import jax as j\nj.set_mesh\n", [("jax.set_mesh", "0.7.1", 2)]),
+    ("from jax import export\n\nexport.deserialize(b'')\n",
+     [("jax.export", "0.4.30", 1), ("jax.export", "0.4.30", 3)]),
+    ("import jax.export\n", [("jax.export", "0.4.30", 1)]),
+])
+def test_must_say(source, expected):
+    assert _uses(source) == expected
+
+
+@pytest.mark.parametrize("source", [
+    # guarded: the shims projects write so that old releases keep working
+    "try:\n    from jax import set_mesh\nexcept ImportError:\n    set_mesh = None\n",
+    "import jax\ntry:\n    f = jax.set_mesh\nexcept AttributeError:\n    f = None\n",
+    "import jax\ntry:\n    f = jax.set_mesh\nexcept Exception:\n    f = None\n",
+    "import jax\nif hasattr(jax, 'set_mesh'):\n    f = jax.set_mesh\n",
+    "import jax\nif jax.__version_info__ >= (0, 7, 1):\n    f = jax.set_mesh\nelse:\n    f = None\n",
+    # unknown or undated names, and names that are not JAX's
+    "import jax\njax.not_a_name_of_jax()\n",
+    "import jax\njax.numpy.zeros(3)\n",
+    "def set_mesh(m):\n    return m\n\nset_mesh(1)\n",
+    "import mylib as jax\njax.set_mesh(1)\n",
+    "import jax\n\n\ndef f(jax):\n    return jax.set_mesh\n",  # a parameter shadows the module: not certain
+    "from jax import *\nset_mesh(1)\n",
+    # annotations that never run
+    "from __future__ import annotations\nimport jax\n\n\ndef f(x: jax.export.Exported):\n    pass\n",
+    "this is not python(\n",
+])
+def test_must_not_say(source):
+    assert _uses(source) == []
+
+
+def test_a_floor_already_high_enough_says_nothing():
+    source = "import jax\njax.set_mesh\nfrom jax import export\n"
+    assert _uses(source, Version("0.7.1")) == []
+    assert _uses(source, Version("0.4.30")) == [("jax.set_mesh", "0.7.1", 2)]
+
+
+CODE = "import jax\n\n\ndef shard(mesh):\n    with jax.set_mesh(mesh):\n        return jax.core.Primitive('p')\n"
+
+
+def _check(root: Path, *args: str):
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        return CliRunner().invoke(main, ["check", "--no-cache", *args], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+def _project(tmp_path: Path, pin: str, code: str = CODE) -> Path:
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "requirements.txt").write_text(f"{pin}\n")
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "mesh.py").write_text(code)
+    return root
+
+
+def test_check_notes_the_code_floor_once_on_stderr(tmp_path):
+    root = _project(tmp_path, "jax>=0.4.0")
+    (root / "pkg" / "again.py").write_text(CODE)
+    result = _check(root, ".")
+    notes = [line for line in result.stderr.splitlines() if line.startswith("jaxlint: note:")]
+    assert notes == ["jaxlint: note: pins say jax>=0.4.0 (requirements.txt:1); the code needs 0.7.1 for "
+                     "`jax.set_mesh` at pkg/again.py:5 (`jaxlint upgrade` proposes jax>=0.7.1, which unlocks the "
+                     "fixes withheld below it)"]
+    assert "JAX101" in result.stdout  # the findings are as they were
+
+
+def test_check_json_output_is_unchanged_by_the_note(tmp_path):
+    root = _project(tmp_path, "jax>=0.4.0")
+    with_note = _check(root, ".", "--output-format", "json")
+    assert "pins say" in with_note.stderr and "pins say" not in with_note.stdout
+    findings = json.loads(with_note.stdout)
+    assert [(f["code"], f["location"]["row"]) for f in findings] == [("JAX101", 6)]
+    assert findings[0]["fix"] is None  # withheld at the pinned floor: check does not raise it
+
+
+@pytest.mark.parametrize("pin, args", [
+    ("jax>=0.7.1", ()),  # the pins already say it
+    ("jax>=0.4.0", ("--min-version", "0.4.0")),  # the user said what they support
+    ("numpy", ()),  # nothing pins jax: the range is the target
+])
+def test_check_says_nothing_when_the_floor_is_not_the_pins_or_high_enough(tmp_path, pin, args):
+    result = _check(_project(tmp_path, pin), ".", *args)
+    assert "jaxlint: note:" not in result.stderr
+
+
+def test_check_says_nothing_for_guarded_code(tmp_path):
+    guarded = "import jax\n\ntry:\n    set_mesh = jax.set_mesh\nexcept AttributeError:\n    set_mesh = None\n"
+    result = _check(_project(tmp_path, "jax>=0.4.0", guarded), ".")
+    assert "jaxlint: note:" not in result.stderr
