@@ -127,3 +127,48 @@ def test_check_says_nothing_for_guarded_code(tmp_path):
     guarded = "import jax\n\ntry:\n    set_mesh = jax.set_mesh\nexcept AttributeError:\n    set_mesh = None\n"
     result = _check(_project(tmp_path, "jax>=0.4.0", guarded), ".")
     assert "jaxlint: note:" not in result.stderr
+
+
+def _upgrade(root: Path, report: Path, *args: str):
+    from tests.upgrade.conftest import make_venv
+
+    python = make_venv(root.parent / "venv")
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        CliRunner().invoke(main, ["upgrade", ".", "--to", "0.12.0.1", "--python", str(python), "--no-index",
+                                  "--report", str(report), *args], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return json.loads(report.read_text())
+
+
+def test_upgrade_raises_the_pin_and_takes_the_fixes_it_unlocks(tmp_path):
+    root = _project(tmp_path, "jax>=0.4.0,<0.5")
+    report = _upgrade(root, tmp_path / "r.json", "--report", str(tmp_path / "r.md"))
+    assert report["effective_floor"] == {"package": ".", "pinned": "0.4.0", "pinned_where": "requirements.txt:1",
+                                         "needs": "0.7.1", "name": "jax.set_mesh", "where": "pkg/mesh.py:5",
+                                         "raised": True}
+    [pin] = [p for p in report["pins"] if p["name"] == "jax"]
+    assert (pin["current"], pin["where"], pin["proposed"]) == ("jax>=0.4.0,<0.5", "requirements.txt:1",
+                                                               "jax>=0.7.1,<0.13")
+    assert "the code needs JAX 0.7.1 (`jax.set_mesh` at pkg/mesh.py:5)" in pin["reason"]
+    assert report["version_range"]["min"] == "0.7.1"
+    # jax.extend.core.Primitive exists from 0.4.27: withheld at 0.4.0, written at the code's floor
+    assert [(f["code"], f["row"]) for f in report["fixes_applied"]] == [("JAX101", 6)]
+    assert "jax.extend.core.Primitive('p')" in (root / "pkg" / "mesh.py").read_text()
+    markdown = (tmp_path / "r.md").read_text()
+    assert ("- the code needs JAX 0.7.1 (`jax.set_mesh` at `pkg/mesh.py:5`), newer than the pins' floor 0.4.0 "
+            "(requirements.txt:1): the fixes are computed from it") in markdown
+
+
+def test_upgrade_without_a_code_floor_keeps_the_pinned_one(tmp_path):
+    guarded = ("import jax\n\n\ndef shard(mesh):\n    if hasattr(jax, 'set_mesh'):\n        mesh = jax.set_mesh(mesh)\n"
+               "    return jax.core.Primitive('p')\n")
+    root = _project(tmp_path, "jax>=0.4.0", guarded)
+    report = _upgrade(root, tmp_path / "r.json", "--dry-run")
+    assert report["effective_floor"] is None
+    assert [p for p in report["pins"] if p["name"] == "jax"] == []
+    assert report["fixes_applied"] == []
+    [left] = report["findings_left"]
+    assert left["code"] == "JAX101" and "0.4.27" in left["advice"]
