@@ -39,6 +39,7 @@ def _uses(source: str, floor: Version = FLOOR) -> list[tuple[str, str, int]]:
     ("from jax import export\n\nexport.deserialize(b'')\n",
      [("jax.export", "0.4.30", 1), ("jax.export", "0.4.30", 3)]),
     ("import jax.export\n", [("jax.export", "0.4.30", 1)]),
+    ("import jax\r\n\r\njax.set_mesh\r\n", [("jax.set_mesh", "0.7.1", 3)]),  # CRLF line endings
 ])
 def test_must_say(source, expected):
     assert _uses(source) == expected

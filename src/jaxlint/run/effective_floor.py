@@ -63,6 +63,7 @@ def uses_above(source: str, path: str, floor: Version) -> list[FloorUse]:
     """Every use in ``source`` of a JAX name first released after ``floor``, in source order."""
     if "jax" not in source or not first_releases():
         return []
+    source = source.replace("\r\n", "\n")  # CRLF files: the rows stay the same
     try:
         tree = ast.parse(source)
         view = AstView(source, tree)
