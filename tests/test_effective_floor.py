@@ -52,6 +52,9 @@ def test_must_say(source, expected):
     "import jax\ntry:\n    f = jax.set_mesh\nexcept Exception:\n    f = None\n",
     "import jax\nif hasattr(jax, 'set_mesh'):\n    f = jax.set_mesh\n",
     "import jax\nif jax.__version_info__ >= (0, 7, 1):\n    f = jax.set_mesh\nelse:\n    f = None\n",
+    # the early return of a shim (netket's ``pcast``): what follows runs only where the test let it through
+    "import jax\nfrom importlib.metadata import version\n\n\ndef f(m):\n    if version('jax') < '0.7.1':\n"
+    "        return m\n    return jax.set_mesh(m)\n",
     # unknown or undated names, and names that are not JAX's
     "import jax\njax.not_a_name_of_jax()\n",
     "import jax\njax.numpy.zeros(3)\n",

@@ -6,13 +6,15 @@ taking 0.4.0 as the floor withholds fixes the project could take. Conservative b
 raises a floor: only names resolved through the file's imports to ``jax`` (``AstView.qualified_name``: a name it
 cannot resolve for certain is skipped), only names the generated table dates, never in compat code (``try``/
 ``except ImportError``, ``hasattr(jax, ...)``, version branches: ``AstView.in_compat_code``, plus a ``try`` that
-catches ``Exception``), never in annotations that are not evaluated. Test files and notebooks count as code
+catches ``Exception`` and the code after such an ``if`` in its block), never in annotations that are not
+evaluated. Test files and notebooks count as code
 too: they run on the package's pins.
 """
 from __future__ import annotations
 
 import ast
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -65,7 +67,9 @@ def uses_above(source: str, path: str, floor: Version) -> list[FloorUse]:
         return []
     source = source.replace("\r\n", "\n")  # CRLF files: the rows stay the same
     try:
-        tree = ast.parse(source)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the file's invalid escapes are not this run's to report
+            tree = ast.parse(source)
         view = AstView(source, tree)
     except (SyntaxError, ValueError, Undecidable):
         return []
@@ -78,7 +82,8 @@ def uses_above(source: str, path: str, floor: Version) -> list[FloorUse]:
             continue
         try:
             ancestors = view.ancestors(node)
-            if view.in_compat_code(ancestors, node) or _broadly_guarded(ancestors) or view.is_unevaluated(ancestors):
+            if view.in_compat_code(ancestors, node) or _broadly_guarded(ancestors) or view.is_unevaluated(ancestors) \
+                    or _after_a_feature_test(view, ancestors, node):
                 continue
         except Undecidable:
             continue
@@ -122,6 +127,23 @@ def _broadly_guarded(ancestors) -> bool:
                 if any(type(t) in (ast.Name, ast.Attribute) and ast.unparse(t).split(".")[-1] in _BROAD
                        for t in types):
                     return True
+    return False
+
+
+def _after_a_feature_test(view: AstView, ancestors, node: ast.AST) -> bool:
+    """After an ``if`` that tests JAX's version or features in the same block or an enclosing one: ``if
+    version("jax") < (0, 8, 2): return old(x)`` then ``return new(x)`` (the early return of a shim)."""
+    chain = [ancestor for ancestor, _ in ancestors] + [node]
+    for index, (ancestor, field) in enumerate(ancestors):
+        block = getattr(ancestor, field, None)
+        if type(block) is not list:
+            continue
+        below = chain[index + 1]
+        for statement in block:
+            if statement is below:
+                break
+            if type(statement) is ast.If and view.is_feature_test(statement.test):
+                return True
     return False
 
 
