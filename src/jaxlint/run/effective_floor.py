@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import warnings
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -63,7 +65,7 @@ class EffectiveFloor:
 
 def uses_above(source: str, path: str, floor: Version) -> list[FloorUse]:
     """Every use in ``source`` of a JAX name first released after ``floor``, in source order."""
-    if "jax" not in source or not first_releases():
+    if "jax" not in source or not _mentions_a_dated_name(source, floor):
         return []
     source = source.replace("\r\n", "\n")  # CRLF files: the rows stay the same
     try:
@@ -89,6 +91,19 @@ def uses_above(source: str, path: str, floor: Version) -> list[FloorUse]:
             continue
         found.append(FloorUse(dated[0], dated[1], path, node.lineno, node.col_offset + 1))
     return found
+
+
+@lru_cache(maxsize=8)
+def _dated_words(floor: Version) -> "re.Pattern[str] | None":
+    """A pattern of the last parts of the names the table dates after ``floor`` (every part of a qualified name is
+    spelled in the file, in an import or an attribute): a file with none of them needs no parse."""
+    words = {name.rpartition(".")[2] for name, since in first_releases().items() if since > floor}
+    return re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, words)))) if words else None
+
+
+def _mentions_a_dated_name(source: str, floor: Version) -> bool:
+    pattern = _dated_words(floor)
+    return pattern is not None and pattern.search(source) is not None
 
 
 def _jax_names(view: AstView) -> Iterable[tuple[ast.AST, str]]:
