@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from catalogue_gen.name_diff import is_api_origin
 from catalogue_gen.releases import vkey
 from catalogue_gen.snapshot import SNAPSHOT_FORMAT, cached, exists
 from catalogue_gen.toml_writer import toml_value
 from catalogue_gen.wheel import Wheel, is_public_module
+
+
+# Bump when ``names_snapshot`` changes: the cached ones are then recomputed.
+NAMES_FORMAT = 2
 
 
 def names_snapshot(wheel_file: Path) -> dict:
@@ -25,22 +30,24 @@ def names_snapshot(wheel_file: Path) -> dict:
     for mod in sorted(w.files):
         info = w.info(mod) if is_public_module(mod) else None
         if info is not None:
-            modules[mod] = {"names": dict.fromkeys(w.public_names(mod), ""),
+            modules[mod] = {"names": w.public_names(mod),  # name -> where it is imported from
                             "deprecations": {n: [msg, None if origin is None else origin]
                                              for n, (msg, origin) in info.deprecations.items()}}
     return {"format": SNAPSHOT_FORMAT, "modules": modules}
 
 
 def load_names_snapshot(cache: Path, version: str, wheel_file: Path) -> dict:
-    return cached(cache / f"names-{version}-v{SNAPSHOT_FORMAT}.json", lambda: names_snapshot(wheel_file))
+    return cached(cache / f"names-{version}-v{SNAPSHOT_FORMAT}.{NAMES_FORMAT}.json",
+                  lambda: names_snapshot(wheel_file))
 
 
 def public_names(snap: dict) -> list[str]:
     """Every public module of the release and every name its modules bind that works (not a ``_deprecations``
-    row)."""
+    row) and is JAX's own (``is_api_origin``: not ``typing``, ``np`` or ``os`` imported for the module's use)."""
     names = set(snap["modules"])
     for module, info in snap["modules"].items():
-        names.update(f"{module}.{name}" for name in info["names"] if name not in info["deprecations"])
+        names.update(f"{module}.{name}" for name, origin in info["names"].items()
+                     if name not in info["deprecations"] and is_api_origin(origin))
     return sorted(names)
 
 
