@@ -1,7 +1,7 @@
 """The effective floor: the oldest JAX a package's code can run on, from the first releases of the JAX names it
 uses (``jaxlint.catalogue.first_release``), where that is newer than the floor its pins declare.
 
-A project that pins ``jax>=0.4.0`` but calls ``jax.random.key_data`` cannot run below that name's first release;
+A project that pins ``jax>=0.4.0`` but calls ``jax.set_mesh`` cannot run below that name's first release (0.7.1);
 taking 0.4.0 as the floor withholds fixes the project could take. Conservative by construction, since the answer
 raises a floor: only names resolved through the file's imports to ``jax`` (``AstView.qualified_name``: a name it
 cannot resolve for certain is skipped), only names the generated table dates, never in compat code (``try``/
