@@ -58,8 +58,8 @@ class EffectiveFloor:
                 f"`{self.use.name}` at {where}")
 
     def as_json(self, cwd: Path) -> dict:
-        return {"package": _shown(str(self.package), cwd), "pinned": str(self.pinned), "pinned_where": self.pinned_where,
-                "needs": str(self.needs), "name": self.use.name,
+        return {"package": _shown(str(self.package), cwd), "pinned": str(self.pinned),
+                "pinned_where": self.pinned_where, "needs": str(self.needs), "name": self.use.name,
                 "where": f"{_shown(self.use.path, cwd)}:{self.use.row}"}
 
 
