@@ -1,7 +1,7 @@
 """``rules/first_release.toml`` checked by execution: every name it dates between two releases that install here
 resolves in the newer one and does not in the older one (resolved as user code reaches it, as the catalogue's other
 rows are: ``tools/catalogue_gen/resolve.py``). Names under modules that need optional packages are left out, as in
-``test_sample_execution``, and those that import absl or xprof. About 600 names, dated from 0.4.14 on, take ~100 s
+``test_sample_execution``, and those that import absl or xprof. The ~500 names dated from 0.4.14 on take ~100 s
 (one subprocess per release of each pair)."""
 from __future__ import annotations
 
