@@ -28,7 +28,7 @@ RELEASES = {
         "jax/__init__.py": "from jax._src.api import old_fn, new_fn\nfrom jax import numpy\n",
         "jax/_src/api.py": API_1,
         "jax/_src/config.py": "bool_state('jax_old_flag', False)\nbool_state('jax_kept_flag', True)\n",
-        "jax/numpy/__init__.py": "from jax._src.api import clip\n",
+        "jax/numpy/__init__.py": "from jax._src.api import clip\n\ndef gap():\n    pass\n",
         "jax/oldmod.py": "x = 1\n",
     },
     "0.2.0": {
@@ -49,7 +49,8 @@ RELEASES = {
         """,
         "jax/_src/api.py": API_1.replace("a_min=None, a_max=None", "min=None, max=None"),
         "jax/_src/config.py": "bool_state('jax_kept_flag', True)\n",
-        "jax/numpy/__init__.py": "from jax._src.api import clip\n",
+        "jax/numpy/__init__.py": "from jax._src.api import clip\n\ndef gap():\n    pass\n\ndef fresh():\n    pass\n",
+        "jax/newmod.py": "x = 1\n",
     },
 }
 
@@ -113,3 +114,24 @@ def test_a_second_run_from_the_cached_snapshots_writes_the_same_bytes(generated,
                     str(again), "--jaxenvs", str(cache / "no-venvs"), "--versions", *RELEASES], check=True,
                    capture_output=True)
     assert again.read_bytes() == out.read_bytes()
+
+
+def test_first_releases_of_the_newest_names(generated):
+    """A name from the first release read has no row, nor one that came back after a gap (``gap``: 0.1.0 and
+    0.3.0); a module's names are dated by the module."""
+    out, _ = generated
+    with open(out.parent / "first_release.toml", "rb") as fh:
+        data = tomllib.load(fh)
+    assert (data["first_version"], data["newest_version"]) == ("0.1.0", "0.3.0")
+    assert {block["version"]: block["names"] for block in data["release"]} == {
+        "0.3.0": ["jax.newmod", "jax.numpy.fresh"]}
+
+
+def test_only_first_releases_leaves_the_catalogue_alone(generated, tmp_path):
+    out, _ = generated
+    again = tmp_path / "generated.toml"
+    subprocess.run([sys.executable, str(ROOT / "tools" / "generate_catalogue.py"), "--cache", str(out.parent),
+                    "--out", str(again), "--only-first-releases", "--versions", *RELEASES], check=True,
+                   capture_output=True)
+    assert not again.exists()
+    assert (tmp_path / "first_release.toml").read_bytes() == (out.parent / "first_release.toml").read_bytes()

@@ -16,6 +16,8 @@ For every ``jax`` release on the package index (0.1.x to the newest) this script
    is the very same object as the deprecated name (statically, by following imports to the defining module, and at
    run time by importing both names in a venv of the last release where both exist, when such a venv is available;
    ``--build-venvs`` creates the missing ones, Python 3.12 + CPU jaxlib from PyPI, one at a time).
+5. writes the first release of every public name of the newest release (``first_release.py``) to
+   ``rules/first_release.toml``.
 
 Supporting a new JAX release is: ``python tools/generate_catalogue.py --jaxenvs DIR --build-venvs`` (see
 ``docs/catalogue.md``).
@@ -29,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+from catalogue_gen.first_release import first_releases, load_names_snapshot, write_first_releases
 from catalogue_gen.name_diff import diff
 from catalogue_gen.parameter_diff import parameter_diff
 from catalogue_gen.releases import download, list_versions, vkey
@@ -53,14 +56,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--build-venvs", action="store_true",
                     help="create the missing jax-<version> venvs the run-time check needs (Python 3.12, CPU jaxlib "
                          "from PyPI, one pip at a time; ~600 MB each) in --jaxenvs before checking")
+    ap.add_argument("--first-releases-out", type=Path,
+                    help="where the first release of each public name is written (default: first_release.toml "
+                         "beside --out)")
+    ap.add_argument("--only-first-releases", action="store_true",
+                    help="write only --first-releases-out (no diffs, no run-time check, generated.toml untouched)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     versions = sorted(args.versions, key=vkey) if args.versions else list_versions(args.python)
     wheels = {v: download(args.python, args.cache, v) for v in versions}
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        futures = {v: pool.submit(load_snapshot, args.cache, v, wheels[v]) for v in versions}
+        load = load_names_snapshot if args.only_first_releases else load_snapshot
+        futures = {v: pool.submit(load, args.cache, v, wheels[v]) for v in versions}
         snaps = {v: futures[v].result() for v in versions}
     t1 = time.perf_counter()
+    first_releases_out = args.first_releases_out or args.out.parent / "first_release.toml"
+    write_first_releases(first_releases(versions, snaps), versions, first_releases_out)
+    if args.only_first_releases:
+        print(f"{len(versions)} releases {versions[0]}..{versions[-1]} -> {first_releases_out} "
+              f"({t1 - t0:.1f}s)")
+        return 0
     entries = diff(versions, snaps)
     previous = previous_runtime_answers(args.out)
     built = runtime_check(entries, args.jaxenvs if args.jaxenvs.exists() or args.build_venvs else None,

@@ -225,6 +225,8 @@ class Overrides:
     exclude: tuple[str, ...] | None = None  # replaces the configured `exclude`
     extend_exclude: tuple[str, ...] = ()
     respect_gitignore: bool | None = None
+    # Where ``min_version`` comes from when not the command line (``jaxlint upgrade``'s raised floor).
+    min_version_source: str | None = None
 
 
 class SettingsResolver:
@@ -321,7 +323,7 @@ class SettingsResolver:
             changes["respect_gitignore"] = o.respect_gitignore
         if o.min_version is not None:
             changes["explicit_min_version"] = o.min_version
-            changes["min_version_source"] = "--min-version"
+            changes["min_version_source"] = o.min_version_source or "--min-version"
         settings = replace(settings, **changes)
         _check_range(settings)
         return settings

@@ -207,6 +207,8 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
 
         results = report_unused_noqa(files, results, fix=mode is Mode.FIX)
         results += [FileResult(str(path), [io_error(str(path), error)]) for path, error in unreadable]
+        if not report.quiet:
+            _note_effective_floors(files)
     except ConfigError as error:
         for line in str(error).splitlines():
             click.echo(f"jaxlint: error: {line}", err=True)
@@ -459,6 +461,16 @@ def _cwd_rule_folders() -> tuple[Path, ...]:
     except ConfigError as error:
         click.echo(f"jaxlint: warning: user rules not listed: {str(error).splitlines()[0]}", err=True)
         return ()
+
+
+def _note_effective_floors(files: list) -> None:
+    """A package whose code needs a newer JAX than its pins' floor: one note each on stderr, never a finding (the
+    findings and their formats stay as they are; ``jaxlint upgrade`` proposes the pin raise)."""
+    from jaxlint.run.effective_floor import effective_floors
+
+    for floor in effective_floors(files):
+        click.echo(f"jaxlint: note: {floor.note(Path.cwd())} (`jaxlint upgrade` proposes "
+                   f"jax>={floor.needs}, which unlocks the fixes withheld below it)", err=True)
 
 
 def _warn_about_range(settings) -> None:

@@ -105,9 +105,11 @@ def upgraded_requirement(name: str, requirement: str, target: Version) -> str:
     return prefix + ",".join(kept)
 
 
-def propose_jax(pinned: PinnedRange | None, package: Path | None, target: Version, cwd: Path) -> list[PinChange]:
+def propose_jax(pinned: PinnedRange | None, package: Path | None, target: Version, cwd: Path,
+                floor=None) -> list[PinChange]:
     """jax and jaxlib: each requirement that does not admit the target, changed to admit it; nothing pinned at all
-    (the fixes assumed min = target): ``jax>=TARGET`` to add."""
+    (the fixes assumed min = target): ``jax>=TARGET`` to add. With ``floor`` (``run.effective_floor``: the code
+    needs a newer JAX than the pins say), each jax requirement whose lower bound is older is raised to it."""
     changes = []
     lines = {name: requirement_lines(package, name, cwd) if package is not None else [] for name in ("jax", "jaxlib")}
     if not lines["jax"]:
@@ -116,11 +118,37 @@ def propose_jax(pinned: PinnedRange | None, package: Path | None, target: Versio
                                  "the project does not pin jax: the fixes assumed it runs on the target and newer"))
     for name in ("jax", "jaxlib"):
         for where, requirement in lines[name]:
-            if _allows(requirement, target):
-                continue
-            changes.append(PinChange(name, requirement, where, upgraded_requirement(name, requirement, target),
-                                     f"does not admit JAX {target}"))
+            proposed = requirement if _allows(requirement, target) else upgraded_requirement(name, requirement, target)
+            reasons = [] if proposed == requirement else [f"does not admit JAX {target}"]
+            if floor is not None and name == "jax" and _below(proposed, floor.needs):
+                proposed = raised_floor(proposed, floor.needs)
+                reasons.append(f"the code needs JAX {floor.needs} (`{floor.use.name}` at "
+                               f"{_shown(Path(floor.use.path), cwd)}:{floor.use.row}): raising the floor unlocks the "
+                               "fixes withheld below it")
+            if reasons:
+                changes.append(PinChange(name, requirement, where, proposed, "; ".join(reasons)))
     return changes
+
+
+def _below(requirement: str, version: Version) -> bool:
+    """Whether ``requirement`` admits some release older than ``version`` (no lower bound, or an older one)."""
+    lowers = []
+    for operator, text in _SPEC.findall(requirement):
+        if operator in (">=", ">", "~=", "^", "=="):
+            try:
+                lowers.append(Version(text))
+            except ValueError:
+                continue
+    return not lowers or max(lowers) < version
+
+
+def raised_floor(requirement: str, version: Version) -> str:
+    """``requirement`` with its lower bound moved up to ``version`` (upper bounds kept): ``jax>=0.4.0,<0.13`` ->
+    ``jax>=0.4.36,<0.13``."""
+    head = re.match(r"\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?", requirement)
+    prefix = head.group(0).strip() if head else "jax"
+    kept = [f"{operator}{text}" for operator, text in _SPEC.findall(requirement) if operator in ("<", "<=", "!=")]
+    return prefix + ",".join([f">={version}", *kept])
 
 
 def propose_dependencies(blocking, package: Path | None, cwd: Path) -> list[PinChange]:

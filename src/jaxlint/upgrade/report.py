@@ -11,7 +11,7 @@ from pathlib import Path
 JSON_KEYS = ("jaxlint_version", "project", "target", "dry_run", "python", "version_range", "pins", "pins_written",
              "fixes_applied", "findings_left", "blocking_dependencies", "dependencies_checked", "verified_sites",
              "verify", "artifacts", "errors", "done", "preflight", "warnings", "interrupted",
-             "changes_to_check_by_hand")
+             "changes_to_check_by_hand", "effective_floor")
 
 
 @dataclass
@@ -36,6 +36,9 @@ class UpgradeReport:
     # Behaviour changes in the range that no rule recognises: {"api", "changed_in", "what", "keep_old", "uses",
     # "files", "reason"} (``upgrade.by_hand``); information, not something left to do.
     changes_to_check_by_hand: list[dict] = field(default_factory=list)
+    # The code needs a newer JAX than the pins' floor (``run.effective_floor``): {"package", "pinned",
+    # "pinned_where", "needs", "name", "where", "raised"}; the fixes were computed from ``needs`` when ``raised``.
+    effective_floor: dict | None = None
 
     @property
     def done(self) -> bool:
@@ -112,6 +115,12 @@ def render_markdown(report: UpgradeReport) -> str:
     lines += ["## Version range", "",
               f"- pinned: {vr.get('pinned') or 'not pinned'}",
               f"- fixes valid from JAX {vr.get('min')} ({vr.get('min_source')}) to {report.target}"]
+    floor = report.effective_floor
+    if floor:
+        lines.append(f"- the code needs JAX {floor['needs']} (`{floor['name']}` at `{floor['where']}`), newer than "
+                     f"the pins' floor {floor['pinned']} ({floor['pinned_where']})"
+                     + (": the fixes are computed from it, and the pin change below raises the floor" if floor["raised"]
+                        else f": not raised, it is newer than the target {report.target}"))
     lines += [f"- warning: {w}" for w in report.warnings] + [""]
     lines += ["## Pin changes", ""]
     if report.pins:

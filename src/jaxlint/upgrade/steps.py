@@ -46,6 +46,7 @@ class Upgrade:
         # The interpreters' versions (the preflight reads them; the release lookup is for the target's Python).
         self._python_version: Version | None = None
         self._target_python_version: Version | None = None
+        self._floor = None  # the effective floor the fixes were computed from (``run.effective_floor``)
 
     def step(self, number: int, text: str) -> None:
         self.current_step = number  # an interruption names it in the partial report
@@ -53,6 +54,7 @@ class Upgrade:
 
     def run(self) -> UpgradeReport:
         settings = self._read_range()
+        self._raise_floor(settings)
         blocked = self._preflight(settings)
         # The target cannot run: nothing is written in the project (a dry run still shows what would be).
         plan = self._plan_for_verify() if not blocked else None
@@ -81,6 +83,32 @@ class Upgrade:
             for warning in settings.pinned.warnings:
                 self.echo(f"  warning: {warning}")
         return settings
+
+    def _raise_floor(self, settings) -> None:
+        """Where the code needs a newer JAX than the pins' floor (a name first released later), the fixes are
+        computed from that release, and step 6 proposes the pin raise: fixes the floor withheld are unlocked."""
+        from jaxlint.project.files import discover
+        from jaxlint.run.effective_floor import effective_floors
+
+        if settings.pinned is None:
+            return
+        floors = [f for f in effective_floors(discover([self.root], self.resolver, unreadable=[]))
+                  if f.package == settings.pinned.package]
+        if not floors:
+            return
+        floor = floors[0]
+        raised = not floor.needs > self.options.target
+        self.report.effective_floor = {**floor.as_json(self.cwd), "raised": raised}
+        self.echo(f"  {floor.note(self.cwd)}"
+                  + (f": computing the fixes from JAX {floor.needs}" if raised
+                     else f"; newer than the target {self.options.target}: not raised"))
+        if raised:
+            self._floor = floor
+            self.resolver = SettingsResolver(Overrides(
+                target_version=self.options.target, unsafe_fixes=self.options.unsafe or None, min_version=floor.needs,
+                min_version_source=f"the code's floor: `{floor.use.name}` (pins say {floor.pinned})"))
+            self.report.version_range.update(min=str(floor.needs),
+                                             min_source=self.report.effective_floor["where"] + f": `{floor.use.name}`")
 
     def _preflight(self, settings) -> bool:
         """The target JAX's Python against ``--python``, ``--target-python`` and the declared requires-python;
@@ -306,7 +334,7 @@ class Upgrade:
 
         self.step(6, "proposing the pin changes (jaxlint does not edit pin files)")
         package = settings.pinned.package if settings.pinned is not None else self._package_folder()
-        changes = propose_jax(settings.pinned, package, self.options.target, self.cwd)
+        changes = propose_jax(settings.pinned, package, self.options.target, self.cwd, floor=self._floor)
         changes += propose_dependencies(blocking, package, self.cwd)
         if self._python_change is not None:
             changes.insert(0, self._python_change)

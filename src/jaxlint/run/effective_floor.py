@@ -1,0 +1,196 @@
+"""The effective floor: the oldest JAX a package's code can run on, from the first releases of the JAX names it
+uses (``jaxlint.catalogue.first_release``), where that is newer than the floor its pins declare.
+
+A project that pins ``jax>=0.4.0`` but calls ``jax.set_mesh`` cannot run below that name's first release (0.7.1);
+taking 0.4.0 as the floor withholds fixes the project could take. Conservative by construction, since the answer
+raises a floor: only names resolved through the file's imports to ``jax`` (``AstView.qualified_name``: a name it
+cannot resolve for certain is skipped), only names the generated table dates, never in compat code (``try``/
+``except ImportError``, ``hasattr(jax, ...)``, version branches: ``AstView.in_compat_code``, plus a ``try`` that
+catches ``Exception`` and the code after such an ``if`` in its block), never in annotations that are not
+evaluated. Test files and notebooks count as code
+too: they run on the package's pins.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+from jaxlint.catalogue.first_release import first_release, first_releases
+from jaxlint.lint.ast_findings import AstView, Undecidable
+from jaxlint.project.versions import Version
+
+# Handlers that make a ``try`` a guard around what its body uses (beyond ``ast_findings``' missing-name ones).
+_BROAD = frozenset({"Exception", "BaseException"})
+
+
+@dataclass(frozen=True)
+class FloorUse:
+    """The use of a JAX name that needs ``since``: ``name`` as the table records it, at ``path:row``."""
+
+    name: str
+    since: Version
+    path: str
+    row: int
+    column: int
+
+
+@dataclass(frozen=True)
+class EffectiveFloor:
+    """A package whose code needs a newer JAX than its pins' floor (``pinned``, written at ``pinned_where`` as
+    ``requirement``): ``needs`` is the newest first release among its uses, ``use`` the first such use."""
+
+    package: Path
+    pinned: Version
+    pinned_where: str
+    requirement: str
+    needs: Version
+    use: FloorUse
+
+    def note(self, cwd: Path) -> str:
+        where = f"{_shown(self.use.path, cwd)}:{self.use.row}"
+        return (f"pins say {self.requirement} ({self.pinned_where}); the code needs {self.needs} for "
+                f"`{self.use.name}` at {where}")
+
+    def as_json(self, cwd: Path) -> dict:
+        return {"package": _shown(str(self.package), cwd), "pinned": str(self.pinned),
+                "pinned_where": self.pinned_where, "needs": str(self.needs), "name": self.use.name,
+                "where": f"{_shown(self.use.path, cwd)}:{self.use.row}"}
+
+
+def uses_above(source: str, path: str, floor: Version) -> list[FloorUse]:
+    """Every use in ``source`` of a JAX name first released after ``floor``, in source order."""
+    if "jax" not in source or not _mentions_a_dated_name(source, floor):
+        return []
+    source = source.replace("\r\n", "\n")  # CRLF files: the rows stay the same
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the file's invalid escapes are not this run's to report
+            tree = ast.parse(source)
+        view = AstView(source, tree)
+    except (SyntaxError, ValueError, Undecidable):
+        return []
+    if view.star_import:
+        return []
+    found = []
+    for node, qualified in _jax_names(view):
+        dated = first_release(qualified)
+        if dated is None or not dated[1] > floor:
+            continue
+        try:
+            ancestors = view.ancestors(node)
+            if view.in_compat_code(ancestors, node) or _broadly_guarded(ancestors) or view.is_unevaluated(ancestors) \
+                    or _after_a_feature_test(view, ancestors, node):
+                continue
+        except Undecidable:
+            continue
+        found.append(FloorUse(dated[0], dated[1], path, node.lineno, node.col_offset + 1))
+    return found
+
+
+@lru_cache(maxsize=8)
+def _dated_words(floor: Version) -> "re.Pattern[str] | None":
+    """A pattern of the last parts of the names the table dates after ``floor`` (every part of a qualified name is
+    spelled in the file, in an import or an attribute): a file with none of them needs no parse."""
+    words = {name.rpartition(".")[2] for name, since in first_releases().items() if since > floor}
+    return re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, words)))) if words else None
+
+
+def _mentions_a_dated_name(source: str, floor: Version) -> bool:
+    pattern = _dated_words(floor)
+    return pattern is not None and pattern.search(source) is not None
+
+
+def _jax_names(view: AstView) -> Iterable[tuple[ast.AST, str]]:
+    """(node, qualified name) of each outermost name or attribute chain, and each name an import binds, that
+    resolves to ``jax``."""
+    for node in view.nodes:
+        kind = type(node)
+        if kind is ast.ImportFrom:
+            if node.module and not node.level and node.module.split(".")[0] == "jax":
+                yield node, node.module
+                for alias in node.names:
+                    if alias.name != "*":
+                        yield node, f"{node.module}.{alias.name}"
+        elif kind is ast.Import:
+            for alias in node.names:
+                if alias.name.split(".")[0] == "jax":
+                    yield node, alias.name
+        elif kind is ast.Attribute or kind is ast.Name:
+            parent = view.parent(node)[0]
+            if type(parent) is ast.Attribute or (kind is ast.Name and type(node.ctx) is not ast.Load):
+                continue  # the outermost chain only; a binding is no use
+            try:
+                qualified = view.qualified_name(node)
+            except Undecidable:
+                continue
+            if qualified and qualified.split(".")[0] == "jax":
+                yield node, qualified
+
+
+def _broadly_guarded(ancestors) -> bool:
+    """Inside the body of a ``try`` whose handlers catch ``Exception`` (the shims that fall back on any failure)."""
+    for index, (ancestor, field) in enumerate(ancestors):
+        if type(ancestor) is ast.Try and field == "body":
+            for handler in ancestor.handlers:
+                types = handler.type.elts if type(handler.type) is ast.Tuple else [handler.type]
+                if any(type(t) in (ast.Name, ast.Attribute) and ast.unparse(t).split(".")[-1] in _BROAD
+                       for t in types):
+                    return True
+    return False
+
+
+def _after_a_feature_test(view: AstView, ancestors, node: ast.AST) -> bool:
+    """After an ``if`` that tests JAX's version or features in the same block or an enclosing one: ``if
+    version("jax") < (0, 8, 2): return old(x)`` then ``return new(x)`` (the early return of a shim)."""
+    chain = [ancestor for ancestor, _ in ancestors] + [node]
+    for index, (ancestor, field) in enumerate(ancestors):
+        block = getattr(ancestor, field, None)
+        if type(block) is not list:
+            continue
+        below = chain[index + 1]
+        for statement in block:
+            if statement is below:
+                break
+            if type(statement) is ast.If and view.is_feature_test(statement.test):
+                return True
+    return False
+
+
+def effective_floors(files: Iterable) -> list[EffectiveFloor]:
+    """One ``EffectiveFloor`` per package whose min version is its pins' floor and whose code needs a newer JAX
+    (``files``: ``SourceFile``s, each with its settings). Files that cannot be read are skipped."""
+    by_package: dict[Path, list] = {}
+    for file in files:
+        settings = file.settings
+        pinned = settings.pinned
+        if pinned is None or pinned.lower is None or settings.min_version_source != str(pinned.lower):
+            continue  # no pinned floor, or --min-version / the config set it: the user said what they support
+        if file.path.suffix != ".py":
+            continue
+        by_package.setdefault(pinned.package, []).append(file)
+    floors = []
+    for package, package_files in sorted(by_package.items()):
+        lower = package_files[0].settings.pinned.lower
+        best: FloorUse | None = None
+        for file in sorted(package_files, key=lambda f: str(f.path)):
+            try:
+                source = file.path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            for use in uses_above(source, str(file.path), lower.version):
+                if best is None or use.since > best.since:
+                    best = use
+        if best is not None:
+            floors.append(EffectiveFloor(package, lower.version, lower.where, lower.requirement, best.since, best))
+    return floors
+
+
+def _shown(path: str, cwd: Path) -> str:
+    relative = os.path.relpath(path, cwd)
+    return Path(path).as_posix() if relative.startswith("..") else Path(relative).as_posix()

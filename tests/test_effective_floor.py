@@ -1,0 +1,178 @@
+"""The effective floor (``jaxlint.run.effective_floor``): the oldest JAX a package's code can run on, from the first
+releases of the JAX names it uses (``rules/first_release.toml``), said by ``jaxlint check`` as a note where it is
+newer than the pins' floor, and never where the code guards the name or the name cannot be dated."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jaxlint.catalogue.first_release import first_release, first_releases
+from jaxlint.project.versions import Version
+from jaxlint.run.effective_floor import uses_above
+from jaxlint.ui.cli import main
+
+FLOOR = Version("0.4.0")
+
+
+def test_the_table_dates_new_names_and_leaves_old_and_unknown_ones():
+    # the two hand-read floors of catalogue/floors.py ("read in the wheels"), found again by the generator
+    assert first_release("jax.set_mesh") == ("jax.set_mesh", Version("0.7.1"))
+    assert first_release("jax.export") == ("jax.export", Version("0.4.30"))
+    assert first_release("jax.export.deserialize") == ("jax.export", Version("0.4.30"))  # through its module
+    assert first_release("jax.numpy.zeros") is None  # older than the table's first release
+    assert first_release("jax.not_a_name") is None and first_release("jax._src.core.Tracer") is None
+    assert len(first_releases()) > 100
+
+
+def _uses(source: str, floor: Version = FLOOR) -> list[tuple[str, str, int]]:
+    return [(u.name, str(u.since), u.row) for u in uses_above(source, "m.py", floor)]
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import jax\n\n\ndef f(m):\n    with jax.set_mesh(m):\n        pass\n", [("jax.set_mesh", "0.7.1", 5)]),
+    ("from jax import set_mesh\n", [("jax.set_mesh", "0.7.1", 1)]),
+    ("import jax as j\nj.set_mesh\n", [("jax.set_mesh", "0.7.1", 2)]),
+    ("from jax import export\n\nexport.deserialize(b'')\n",
+     [("jax.export", "0.4.30", 1), ("jax.export", "0.4.30", 3)]),
+    ("import jax.export\n", [("jax.export", "0.4.30", 1)]),
+    ("import jax\r\n\r\njax.set_mesh\r\n", [("jax.set_mesh", "0.7.1", 3)]),  # CRLF line endings
+])
+def test_must_say(source, expected):
+    assert _uses(source) == expected
+
+
+@pytest.mark.parametrize("source", [
+    # guarded: the shims projects write so that old releases keep working
+    "try:\n    from jax import set_mesh\nexcept ImportError:\n    set_mesh = None\n",
+    "import jax\ntry:\n    f = jax.set_mesh\nexcept AttributeError:\n    f = None\n",
+    "import jax\ntry:\n    f = jax.set_mesh\nexcept Exception:\n    f = None\n",
+    "import jax\nif hasattr(jax, 'set_mesh'):\n    f = jax.set_mesh\n",
+    "import jax\nif jax.__version_info__ >= (0, 7, 1):\n    f = jax.set_mesh\nelse:\n    f = None\n",
+    # the early return of a shim (netket's ``pcast``): what follows runs only where the test let it through
+    "import jax\nfrom importlib.metadata import version\n\n\ndef f(m):\n    if version('jax') < '0.7.1':\n"
+    "        return m\n    return jax.set_mesh(m)\n",
+    # unknown or undated names, and names that are not JAX's
+    "import jax\njax.not_a_name_of_jax()\n",
+    "import jax\njax.numpy.zeros(3)\n",
+    "def set_mesh(m):\n    return m\n\nset_mesh(1)\n",
+    "import mylib as jax\njax.set_mesh(1)\n",
+    "import jax\n\n\ndef f(jax):\n    return jax.set_mesh\n",  # a parameter shadows the module: not certain
+    "from jax import *\nset_mesh(1)\n",
+    # annotations that never run
+    "from __future__ import annotations\nimport jax\n\n\ndef f(x: jax.export.Exported):\n    pass\n",
+    "this is not python(\n",
+])
+def test_must_not_say(source):
+    assert _uses(source) == []
+
+
+def test_a_floor_already_high_enough_says_nothing():
+    source = "import jax\njax.set_mesh\nfrom jax import export\n"
+    assert _uses(source, Version("0.7.1")) == []
+    assert _uses(source, Version("0.4.30")) == [("jax.set_mesh", "0.7.1", 2)]
+
+
+CODE = "import jax\n\n\ndef shard(mesh):\n    with jax.set_mesh(mesh):\n        return jax.core.Primitive('p')\n"
+
+
+def _check(root: Path, *args: str):
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        return CliRunner().invoke(main, ["check", "--no-cache", *args], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+def _project(tmp_path: Path, pin: str, code: str = CODE) -> Path:
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "requirements.txt").write_text(f"{pin}\n")
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "mesh.py").write_text(code)
+    return root
+
+
+def test_check_notes_the_code_floor_once_on_stderr(tmp_path):
+    root = _project(tmp_path, "jax>=0.4.0")
+    (root / "pkg" / "again.py").write_text(CODE)
+    result = _check(root, ".")
+    notes = [line for line in result.stderr.splitlines() if line.startswith("jaxlint: note:")]
+    assert notes == ["jaxlint: note: pins say jax>=0.4.0 (requirements.txt:1); the code needs 0.7.1 for "
+                     "`jax.set_mesh` at pkg/again.py:5 (`jaxlint upgrade` proposes jax>=0.7.1, which unlocks the "
+                     "fixes withheld below it)"]
+    assert "JAX101" in result.stdout  # the findings are as they were
+
+
+def test_check_json_output_is_unchanged_by_the_note(tmp_path):
+    root = _project(tmp_path, "jax>=0.4.0")
+    with_note = _check(root, ".", "--output-format", "json")
+    assert "pins say" in with_note.stderr and "pins say" not in with_note.stdout
+    findings = json.loads(with_note.stdout)
+    assert [(f["code"], f["location"]["row"]) for f in findings] == [("JAX101", 6)]
+    assert findings[0]["fix"] is None  # withheld at the pinned floor: check does not raise it
+
+
+@pytest.mark.parametrize("pin, args", [
+    ("jax>=0.7.1", ()),  # the pins already say it
+    ("jax>=0.4.0", ("--min-version", "0.4.0")),  # the user said what they support
+    ("numpy", ()),  # nothing pins jax: the range is the target
+])
+def test_check_says_nothing_when_the_floor_is_not_the_pins_or_high_enough(tmp_path, pin, args):
+    result = _check(_project(tmp_path, pin), ".", *args)
+    assert "jaxlint: note:" not in result.stderr
+
+
+def test_check_says_nothing_for_guarded_code(tmp_path):
+    guarded = "import jax\n\ntry:\n    set_mesh = jax.set_mesh\nexcept AttributeError:\n    set_mesh = None\n"
+    result = _check(_project(tmp_path, "jax>=0.4.0", guarded), ".")
+    assert "jaxlint: note:" not in result.stderr
+
+
+def _upgrade(root: Path, report: Path, *args: str):
+    from tests.upgrade.conftest import make_venv
+
+    python = make_venv(root.parent / "venv")
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        CliRunner().invoke(main, ["upgrade", ".", "--to", "0.12.0.1", "--python", str(python), "--no-index",
+                                  "--report", str(report), *args], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return json.loads(report.read_text())
+
+
+def test_upgrade_raises_the_pin_and_takes_the_fixes_it_unlocks(tmp_path):
+    root = _project(tmp_path, "jax>=0.4.0,<0.5")
+    report = _upgrade(root, tmp_path / "r.json", "--report", str(tmp_path / "r.md"))
+    assert report["effective_floor"] == {"package": ".", "pinned": "0.4.0", "pinned_where": "requirements.txt:1",
+                                         "needs": "0.7.1", "name": "jax.set_mesh", "where": "pkg/mesh.py:5",
+                                         "raised": True}
+    [pin] = [p for p in report["pins"] if p["name"] == "jax"]
+    assert (pin["current"], pin["where"], pin["proposed"]) == ("jax>=0.4.0,<0.5", "requirements.txt:1",
+                                                               "jax>=0.7.1,<0.13")
+    assert "the code needs JAX 0.7.1 (`jax.set_mesh` at pkg/mesh.py:5)" in pin["reason"]
+    assert report["version_range"]["min"] == "0.7.1"
+    # jax.extend.core.Primitive exists from 0.4.27: withheld at 0.4.0, written at the code's floor
+    assert [(f["code"], f["row"]) for f in report["fixes_applied"]] == [("JAX101", 6)]
+    assert "jax.extend.core.Primitive('p')" in (root / "pkg" / "mesh.py").read_text()
+    markdown = (tmp_path / "r.md").read_text()
+    assert ("- the code needs JAX 0.7.1 (`jax.set_mesh` at `pkg/mesh.py:5`), newer than the pins' floor 0.4.0 "
+            "(requirements.txt:1): the fixes are computed from it") in markdown
+
+
+def test_upgrade_without_a_code_floor_keeps_the_pinned_one(tmp_path):
+    guarded = ("import jax\n\n\ndef shard(mesh):\n    if hasattr(jax, 'set_mesh'):\n        mesh = jax.set_mesh(mesh)\n"
+               "    return jax.core.Primitive('p')\n")
+    root = _project(tmp_path, "jax>=0.4.0", guarded)
+    report = _upgrade(root, tmp_path / "r.json", "--dry-run")
+    assert report["effective_floor"] is None
+    assert [p for p in report["pins"] if p["name"] == "jax"] == []
+    assert report["fixes_applied"] == []
+    [left] = report["findings_left"]
+    assert left["code"] == "JAX101" and "0.4.27" in left["advice"]
