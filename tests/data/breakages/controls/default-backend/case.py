@@ -1,0 +1,3 @@
+import jax
+
+print(jax.default_backend())

@@ -1,0 +1,4 @@
+from jax import config
+
+config.update('jax_enable_x64', False)
+print('ok')

@@ -1,0 +1,3 @@
+import jax.numpy as jnp
+
+print(jnp.sort(jnp.array([3, 1, 2]), stable=True))

@@ -1,0 +1,3 @@
+import jax
+
+print(jax.core.ClosedJaxpr.__name__)  # breaks

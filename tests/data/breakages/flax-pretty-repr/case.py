@@ -1,0 +1,12 @@
+import jax, jax.numpy as jnp
+import flax.linen as nn
+
+
+class Model(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+variables = Model().init(jax.random.PRNGKey(0), jnp.ones((1, 3)))
+print(variables.pretty_repr().splitlines()[0])  # breaks

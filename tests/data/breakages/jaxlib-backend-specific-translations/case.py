@@ -1,0 +1,3 @@
+from jax.interpreters import xla
+
+print('cpu' in xla.backend_specific_translations)  # breaks

@@ -1,0 +1,3 @@
+import jax
+
+print(jax.lib.xla_extension.XlaRuntimeError.__name__)  # breaks

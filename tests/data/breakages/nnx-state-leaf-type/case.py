@@ -1,0 +1,7 @@
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+model = nnx.Linear(2, 1, rngs=nnx.Rngs(0))
+leaf = nnx.state(model)['kernel']
+print(type(leaf).__name__)  # breaks

@@ -1,0 +1,3 @@
+import jax
+
+print(jax.random.KeyArray.__name__)  # breaks

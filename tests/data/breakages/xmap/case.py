@@ -1,0 +1,3 @@
+from jax.experimental.maps import xmap  # breaks
+
+print(xmap.__name__)
