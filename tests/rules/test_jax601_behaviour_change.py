@@ -43,6 +43,13 @@ def found(source: str, min_version: str = "0.4.20", target: str | None = None) -
     ("import jax.numpy as jnp\njnp.nonzero(-1)\n", "jax.numpy.nonzero"),
     ("import jax.numpy as jnp\njnp.nonzero(x)\n", None),
     ("import jax.numpy as jnp\njnp.unique(x, return_inverse=False)\n", None),
+    ("import jax.numpy as jnp\njnp.unique(x, return_inverse=True)\n", "jax.numpy.unique"),
+    ("import jax.numpy as jnp\njnp.unique(jnp.array([[1, 2], [2, 1]]), return_inverse=True)\n", "jax.numpy.unique"),
+    ("import jax.numpy as jnp\njnp.unique(jnp.array([x, 1]), return_inverse=True)\n", "jax.numpy.unique"),
+    # a literal 1-D input: its inverse indices are flat on both sides of the change
+    ("import jax.numpy as jnp\njnp.unique(jnp.array([2, 1, 2]), return_inverse=True)\n", None),
+    ("import jax.numpy as jnp\njnp.unique([2, -1.5, 2], return_inverse=True)\n", None),
+    ("import jax.numpy as jnp\njnp.unique(('a', 'b'), return_inverse=True)\n", None),
     ("import jax\njax.make_mesh((2,), ('x',), axis_types=(Auto,))\n", None),
     ("import jax.numpy as jnp\njnp.floor(x)\n", None),  # no static pattern: by hand
 ])

@@ -42,6 +42,9 @@ class Change:
     values: tuple[str, ...] = ()
     # at least this many positional arguments (``arange(start, stop, step, ...)``: the step is given)
     requires_positional: int | None = None
+    # not where the first argument is a literal 1-D array (``jnp.unique(jnp.array([2, 1, 2]), return_inverse=True)``:
+    # a flat input has flat inverse indices on both sides of the change)
+    unless_flat_argument: bool = False
     example_note: str | None = None
 
     @property

@@ -168,6 +168,8 @@ def matches(row: Change, call: cst.Call, code_for) -> bool:
         return False
     if row.absent is not None and row.absent in keywords:
         return False
+    if row.unless_flat_argument and positional and _flat_literal(positional[0]):
+        return False
     if row.match == "keyword-absent":
         return row.keyword not in keywords
     if row.match == "keyword-present":
@@ -247,6 +249,22 @@ def _may_match_ast_call(row: Change, call: ast.Call) -> bool:
             return True
         return type(value) is ast.Constant and value.value is None and "None" in row.values
     return True
+
+
+# Calls that make an array of their one argument's elements (``jnp.array([1, 2])`` is as flat as ``[1, 2]``).
+_ARRAY_MAKERS = frozenset({"array", "asarray"})
+
+
+def _flat_literal(node: cst.BaseExpression) -> bool:
+    """A list or tuple literal of scalars (numbers, names of scalars cannot be told apart: only numbers and strings),
+    bare or inside ``<module>.array(...)``/``asarray(...)``: an array of one dimension."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _ARRAY_MAKERS \
+            and node.args and node.args[0].keyword is None and not node.args[0].star:
+        node = node.args[0].value
+    if not isinstance(node, (cst.List, cst.Tuple)) or not node.elements:
+        return False
+    return all(not isinstance(element, cst.StarredElement) and
+               (_number(element.value) or isinstance(element.value, cst.SimpleString)) for element in node.elements)
 
 
 def _number(node: cst.BaseExpression) -> bool:
