@@ -3,7 +3,6 @@ when it is used under default settings, as ``tools/check_deprecation_warnings.py
 ``rules/ecosystem_warnings.toml``."""
 from __future__ import annotations
 
-import os
 import sys
 import tomllib
 from pathlib import Path
@@ -104,10 +103,10 @@ def test_must_not_flag_a_name_that_warns_only_with_a_setting_off(tmp_path, sourc
 # -- the tool, by execution ----------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_the_newest_releases_warn_as_recorded():
-    """Re-runs two recorded rows in the newest flax/optax environment (skipped where it is not built)."""
-    envs = Path(os.environ.get("JAXLINT_JAXENVS", REPO / ".jaxenvs"))
-    if not (envs / tool.NEWEST.folder / "bin" / "python").exists():
-        pytest.skip(f"no {tool.NEWEST.folder} under {envs}")
+    """Re-runs two recorded rows in the newest flax/optax environment (built on first use)."""
+    from tests.support.jaxenv import named_env
+
+    envs = named_env(tool.NEWEST.folder).parent.parent.parent  # built on first use
     for name in (CHECKPOINT, "optax.global_norm"):
         check = tool.CHECKS[name]
         assert tool.deprecation_warned(tool.run(envs, tool.NEWEST, check.setup, check.use)) \

@@ -157,11 +157,9 @@ def test_the_flagged_calls_fail_on_the_new_releases(tmp_path, env, call):
     before flax 0.7.0, ``sample(self, seed, ...)`` in optax 0.2.4."""
     import subprocess
 
-    from tests.support.jaxenv import ENVS
+    from tests.support.jaxenv import named_env
 
-    python = ENVS / env / "bin" / "python"
-    if not python.exists():
-        pytest.skip(f"no {env} environment in {ENVS}")
+    python = named_env(env)  # built on first use
     done = subprocess.run([str(python), "-W", "ignore", "-c", CALLS[call]], capture_output=True, text=True,
                           timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
     assert done.returncode != 0 and "got an unexpected keyword argument" in done.stderr, done.stderr[-1000:]

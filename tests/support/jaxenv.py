@@ -196,3 +196,32 @@ def flax_python(version: str) -> Path:
                 pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
         marker.write_text(version)
     return python
+
+
+# The environments named in test data (tests/data/breakages, tools/check_deprecation_warnings.py) that no other
+# helper builds: their packages, as tests/data/breakages/README.md lists them.
+NAMED_ENVS = {
+    "warns-flax-0.12.12-optax-0.2.8-jax-0.12.0.1": ["jax==0.12.0.1", "jaxlib==0.12.0.1", "flax==0.12.12",
+                                                    "optax==0.2.8"],
+    "recall-flax-0.12.12-jax-0.12.0.1": ["jax==0.12.0.1", "jaxlib==0.12.0.1", "flax==0.12.12", "optax==0.2.8"],
+    "recall-flax-0.10.2-jax-0.4.35": ["jax==0.4.35", "jaxlib==0.4.35", "flax==0.10.2", "optax==0.2.4", "numpy<2.2"],
+}
+
+
+def named_env(name: str) -> Path:
+    """The python of the environment ``name`` as test data names it (``jax-0.4.20``, ``flax-0.7.0-jax-0.4.20``,
+    ``recall-...``), built on first use by the helper that builds such folders, so that a test on a fresh machine
+    runs instead of skipping. A name no helper knows skips the test."""
+    if name in NAMED_ENVS:
+        version = next(p.split("==")[1] for p in NAMED_ENVS[name] if p.startswith("jax=="))
+        return _pyenv_venv(name, "3.12", NAMED_ENVS[name], version, fail=False)
+    if name.startswith("flax-") and name.endswith(f"-jax-{FLAX_JAX}"):
+        return flax_python(name.split("-")[1])
+    if name.startswith("jax-"):
+        version = name[len("jax-"):]
+        if version == "0.4.13":
+            return old_jax_python(version, "3.10")
+        if version in ("0.4.20", "0.4.24"):  # no numpy 2 then: the old-release pins
+            return old_jax_python(version, "3.12")
+        return jax_python(version)
+    pytest.skip(f"no helper builds the environment {name}")
