@@ -71,6 +71,25 @@ def test_setup_py_naming_a_missing_requirements_file_is_a_warning_with_its_line(
         "setup.py:3: names requirements-core.txt, which does not exist: its pins are not read",)
 
 
+@pytest.mark.parametrize("spelled", [
+    "os.path.join(HERE, 'requirements', 'requirements.txt')",
+    "os.path.join(os.path.dirname(__file__), 'requirements/requirements.txt')",
+    "pathlib.Path(HERE) / 'requirements' / 'requirements.txt'",
+])
+def test_setup_py_reading_a_requirements_file_in_a_sub_folder(tmp_path, spelled):
+    # clrs and lightweight_mmm: the file lies in requirements/, not beside setup.py (was: a warning that
+    # requirements.txt does not exist, and its pins not read through setup.py)
+    _tree(tmp_path, {
+        "setup.py": "import os, pathlib\nfrom setuptools import setup\nHERE = os.path.dirname(__file__)\n\n"
+                    "def _parse(path):\n    with open(path) as f:\n        return f.read().splitlines()\n\n"
+                    f"setup(name='p', install_requires=_parse({spelled}))\n",
+        "requirements/requirements.txt": "numpy\njax>=0.4.31\n",
+    })
+    pinned = _range(tmp_path)
+    assert pinned.warnings == ()
+    assert (pinned.lower.version, pinned.lower.where) == (Version("0.4.31"), "requirements/requirements.txt:2")
+
+
 def test_setup_py_is_never_run(tmp_path):
     marker = tmp_path / "ran"
     _tree(tmp_path, {"setup.py": f"open({str(marker)!r}, 'w').write('x')\nREQS = ['jax>=0.5.0']\n"

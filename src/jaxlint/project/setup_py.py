@@ -111,6 +111,7 @@ class _Resolver:
         """A call or comprehension that names a requirements file beside setup.py (itself, or through a name bound
         to one: ``f.read().splitlines()`` under ``with open(...) as f``): that file's lines."""
         found = []
+        joined = _joined_paths(node)
         for inner in ast.walk(node):
             if isinstance(inner, ast.Name) and inner.id in self.assigned and depth < _MAX_DEPTH:
                 if not isinstance(self.assigned[inner.id], (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Constant)):
@@ -119,11 +120,34 @@ class _Resolver:
             if not (isinstance(inner, ast.Constant) and isinstance(inner.value, str)
                     and inner.value.endswith((".txt", ".in"))):
                 continue
-            path = self.folder / inner.value
+            path = self.folder / joined.get(id(inner), inner.value)
             lines = self.read_file(path, inner.lineno)
             if lines is not None:
                 found.extend(SetupRequirement(text, path, number) for number, text in lines)
         return found
+
+
+def _joined_paths(node: ast.expr) -> dict[int, str]:
+    """The file name literals that end a joined path (``os.path.join(HERE, "requirements", "base.txt")``,
+    ``Path(HERE) / "requirements" / "base.txt"``), keyed by the literal's id, with the string literals joined before
+    them: the file lies in that sub-folder, not beside setup.py. The first non-literal part (the folder of setup.py,
+    however it is spelled) is left out."""
+    joined: dict[int, str] = {}
+    for inner in ast.walk(node):
+        parts: list[ast.expr] = []
+        if isinstance(inner, ast.Call) and (getattr(inner.func, "attr", None) == "join"
+                                            or getattr(inner.func, "id", None) == "join"):
+            parts = list(inner.args)
+        elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
+            chain: ast.expr = inner
+            while isinstance(chain, ast.BinOp) and isinstance(chain.op, ast.Div):
+                parts.insert(0, chain.right)
+                chain = chain.left
+            parts.insert(0, chain)
+        literals = [part for part in parts if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+        if len(literals) > 1 and literals[-1] is parts[-1]:
+            joined[id(literals[-1])] = "/".join(part.value for part in literals)
+    return joined
 
 
 def _module_level(body: list[ast.stmt]):
