@@ -168,3 +168,40 @@ def test_pallas_load_and_store_become_ref_indexing_with_the_same_values():
                          text=True, timeout=300, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
     assert (new.returncode, new.stdout) == (0, old.stdout), new.stderr[-2000:]
     assert run_on_jax("0.12.0.1", fixed) == old.stdout
+
+
+PALLAS_DOT_BEFORE = """import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import pallas as pl
+def kernel(q_ref, k_ref, o_ref, p_ref):
+    o_ref[...] = pl.dot(q_ref[...], k_ref[...], trans_b=True)
+    p_ref[...] = pl.dot(q_ref[...], k_ref[...].T, precision=jax.lax.Precision.HIGHEST)
+q = (jnp.arange(16.0).reshape(4, 4) / 7).astype(jnp.bfloat16)
+k = (jnp.arange(16.0).reshape(4, 4)[::-1] / 3).astype(jnp.bfloat16)
+shape = jax.ShapeDtypeStruct((4, 4), jnp.float32)
+with jax.disable_jit():  # interpret mode on the CPU of JAX 0.4.20 runs only outside jit
+    o, p = pl.pallas_call(kernel, out_shape=(shape, shape), interpret=True)(q, k)
+r = jax.jit(lambda a, b: pl.dot(a, b))(q, k)
+print(np.asarray(o).tolist(), np.asarray(p).tolist(), r.dtype)
+"""
+
+
+def test_pallas_dot_becomes_a_float32_lax_dot_with_the_same_values():
+    """``pl.dot`` of bfloat16 operands on 0.4.20 (a float32 result); the fix on 0.4.20 and 0.12.0.1 (where pl.dot
+    is gone) gives the same values and the same float32 result, where a plain ``jnp.dot`` gives bfloat16."""
+    settings = Settings(select=("JAX101",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.4.20"), min_version_source="test")
+    fixed = fix_source(PALLAS_DOT_BEFORE, "module.py", settings, unsafe=True, rules=[RemovedSymbol]).source
+    assert "pl.dot(" not in fixed and "jax.lax.dot(q_ref[...], k_ref[...].T, preferred_element_type" in fixed
+    env = {"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"}
+    old = subprocess.run([str(old_jax_python("0.4.20", "3.12")), "-W", "ignore", "-c", PALLAS_DOT_BEFORE],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert old.returncode == 0, old.stderr[-2000:]
+    assert old.stdout.rstrip().endswith("float32")
+    new_old = subprocess.run([str(old_jax_python("0.4.20", "3.12")), "-W", "ignore", "-c", fixed],
+                             capture_output=True, text=True, timeout=300, env=env)
+    assert (new_old.returncode, new_old.stdout) == (0, old.stdout), new_old.stderr[-2000:]
+    assert run_on_jax("0.12.0.1", fixed) == old.stdout
+    plain = fixed.replace("jax.lax.dot(a, b, preferred_element_type=jax.numpy.float32)", "jnp.dot(a, b)")
+    assert plain != fixed and run_on_jax("0.12.0.1", plain).rstrip().endswith("bfloat16")  # JAX's message's advice

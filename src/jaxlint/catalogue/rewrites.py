@@ -35,6 +35,12 @@
   value)`` -> ``ref[idx] = value``, as JAX's message says ("use ``ref[idx]``"). Unsafe: indexing lowers through
   the state primitives, not ``load_p``/``swap_p``; only calls without ``mask=`` and the other keywords.
 
+- ``fix = "pallas-dot"``: Pallas' ``pl.dot(a, b, trans_a=False, trans_b=False, precision=p)`` ->
+  ``jax.lax.dot(a, b, precision=p, preferred_element_type=jax.numpy.float32)`` (``a.T``/``b.T`` for a literal
+  ``True`` transpose flag). Every release of ``pl.dot`` read in the wheels (0.4.20-0.11.1) was that
+  ``dot_general`` with a float32 result for floating operands; a plain ``jnp.dot``, which JAX's message names, gives
+  bfloat16 for bfloat16 operands. Unsafe: integer operands gave int32 (0.5.3+), float64 ones float64 (0.9.2+).
+
 Besides, ``from jax.config import config`` -> ``from jax import config`` (``from_import_survives``): the module
 is gone, the object it exported is still ``jax.config``.
 """
@@ -56,7 +62,7 @@ DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
 KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type",
-                   "x64-switch", "stacked-device-put", "ref-index", "shard-map-call"})
+                   "x64-switch", "stacked-device-put", "ref-index", "shard-map-call", "pallas-dot"})
 # ``x64-switch``: the value each old context manager set, when called with no argument.
 X64_DEFAULT = {"enable_x64": "True", "disable_x64": "False"}
 # jax.experimental.shard_map.shard_map's parameters in order, and the release from which it is a plain call of
@@ -119,6 +125,8 @@ def rewrite(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite | None:
         return _ref_index(rule, node, entry)
     if kind == "shard-map-call":
         return _shard_map_call(rule, node, entry)
+    if kind == "pallas-dot":
+        return _pallas_dot(rule, node, entry)
     return None
 
 
@@ -311,6 +319,52 @@ def _ref_index(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     return Rewrite(unsafe_fix(f"Use `{shown}` (unsafe: indexing lowers through the state primitives, not "
                               f"`{'swap_p' if store else 'load_p'}`)", Replace(call, text),
                               probe=None if store else call), replacement=shown)
+
+
+# pl.dot's parameters in order (every release, 0.4.16-0.11.1).
+PALLAS_DOT_PARAMETERS = ("a", "b", "trans_a", "trans_b", "allow_tf32", "precision")
+PALLAS_DOT = "jax.lax.dot"
+
+
+def _pallas_dot(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    call = _call_of(rule, node)
+    if call is None or any(arg.star for arg in call.args):
+        return Rewrite(problem="only a call of it is rewritten")
+    given: dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        name = arg.keyword.value if arg.keyword is not None else (
+            PALLAS_DOT_PARAMETERS[position] if position < len(PALLAS_DOT_PARAMETERS) else None)
+        if name not in PALLAS_DOT_PARAMETERS or name in given:
+            return Rewrite(problem="the call does not match `pl.dot(a, b, trans_a, trans_b, allow_tf32, precision)`")
+        given[name] = arg.value
+    if "a" not in given or "b" not in given:
+        return Rewrite(problem="only a call with both operands is rewritten")
+    if "allow_tf32" in given and not (isinstance(given["allow_tf32"], cst.Name) and given["allow_tf32"].value == "None"):
+        return Rewrite(problem="`allow_tf32=` is not rewritten: pass `precision=jax.lax.Precision.HIGH` (True) or "
+                               "`HIGHEST` (False) instead")
+    flags = {}
+    for flag in ("trans_a", "trans_b"):
+        value = given.get(flag)
+        if value is not None and not (isinstance(value, cst.Name) and value.value in ("True", "False")):
+            return Rewrite(problem=f"only a literal `{flag}=True`/`False` is rewritten")
+        flags[flag] = value is not None and value.value == "True"
+    if _has_comment(rule, call):
+        return Rewrite(problem="the call holds a comment")
+    rename = rule._rename_fix(node, entry, PALLAS_DOT)
+    if rename is None:
+        return Rewrite(problem="`import jax` does not reach this line")
+    edits = [edit for edit in rename.edits if not (isinstance(edit, Replace) and edit.node is node)]
+    spelled = next(edit.content for edit in rename.edits if isinstance(edit, Replace) and edit.node is node)
+    jax_ = spelled[:-len(".lax.dot")]
+    operands = [_pasted(rule, given[name]) + (".T" if flags[f"trans_{name}"] else "") if flags[f"trans_{name}"]
+                else rule.code_for(given[name]).strip() for name in ("a", "b")]
+    precision = given.get("precision")
+    arguments = operands + ([f"precision={rule.code_for(precision).strip()}"] if precision is not None else [])
+    arguments.append(f"preferred_element_type={jax_}.numpy.float32")
+    edits.append(Replace(call, f"{spelled}({', '.join(arguments)})"))
+    shown = "jax.lax.dot(a, b, preferred_element_type=jnp.float32)"
+    return Rewrite(unsafe_fix(f"Use `{shown}`, the float32 result `pl.dot` gave (unsafe: integer operands gave "
+                              "int32, float64 ones float64)", *edits, probe=call), replacement=shown)
 
 
 def _below_range(rule: Rule, entry: Entry, fixable_here: bool) -> Rewrite:

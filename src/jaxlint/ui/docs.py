@@ -76,7 +76,8 @@ def _catalogue_fix(entry, versions: tuple[str, ...]) -> str:
     special = {"returns-second": "safe (calls)", "index-update": "unsafe (calls)", "index-helper": "with the call",
                "array-type": "safe (annotations, isinstance)", "annotation-type": "safe (annotations)",
                "x64-switch": "safe in `with` (min ≥ 0.8.0), else unsafe",
-               "stacked-device-put": "unsafe (calls, min ≥ 0.4.1)", "ref-index": "unsafe (calls, min ≥ 0.4.24)"}
+               "stacked-device-put": "unsafe (calls, min ≥ 0.4.1)", "ref-index": "unsafe (calls, min ≥ 0.4.24)",
+               "pallas-dot": "unsafe (calls)"}
     if entry.fix in special:
         return special[entry.fix]
     if entry.kind == "module" and entry.name in DELETE_IMPORT:
