@@ -51,8 +51,8 @@ def test_pjit_keywords_are_renamed_from_the_first_release_with_in_shardings(tmp_
 
 
 def test_keyword_rename_below_the_new_keyword_says_which_release_it_needs(tmp_path):
-    # ``a_max=`` alone is not the next position after ``x`` (the by-position fix needs that): withheld
-    source = "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1.0)\n"
+    # keywords out of positional order cannot be passed by position (their evaluation order would change): withheld
+    source = "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1.0, a_min=0.0)\n"
     (finding,) = findings(tmp_path, source, "--select", "JAX103", "--min-version", "0.4.20")
     assert finding["fix"] is None
     assert finding["fix_withheld"] == {"reason": "`max=` exists from JAX 0.4.27; the min version is 0.4.20 "

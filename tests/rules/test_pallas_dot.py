@@ -25,7 +25,8 @@ def _fixed(source: str, unsafe: bool = True) -> str:
 
 @pytest.mark.parametrize("before, after", [
     ("    return pl.dot(q, k)\n", f"    return jax.lax.dot(q, k, {F32})\n"),
-    ("    return pl.dot(q, k.T, precision=p)  # keep\n", f"    return jax.lax.dot(q, k.T, precision=p, {F32})  # keep\n"),
+    ("    return pl.dot(q, k.T, precision=p)  # keep\n",
+     f"    return jax.lax.dot(q, k.T, precision=p, {F32})  # keep\n"),
     ("    return pl.dot(q, k, trans_b=True)\n", f"    return jax.lax.dot(q, k.T, {F32})\n"),
     ("    return pl.dot(q * 2, k + 1, True, True)\n", f"    return jax.lax.dot((q * 2).T, (k + 1).T, {F32})\n"),
     ("    return pl.dot(q, k, False, False, None, p)\n", f"    return jax.lax.dot(q, k, precision=p, {F32})\n"),

@@ -93,11 +93,18 @@ def test_key_array_import_says_why_it_is_not_rewritten(tmp_path, min_version):
 # -- jnp.clip: by position where no keyword spans the range -------------------------------------------------------
 def test_clip_keywords_in_positional_order_are_passed_by_position_below_0_4_27(tmp_path):
     source = "import jax.numpy as jnp\n\ny = jnp.clip(x, a_min=lo, a_max=hi)\nz = jnp.clip(x, a_max=hi)\n"
+    # the upper bound alone: `None` (the default on every release) passed for the lower one it skips
     assert _fixed(tmp_path, source, "0.4.20", "--select", "JAX103") == \
-        "import jax.numpy as jnp\n\ny = jnp.clip(x, lo, hi)\nz = jnp.clip(x, a_max=hi)\n"
+        "import jax.numpy as jnp\n\ny = jnp.clip(x, lo, hi)\nz = jnp.clip(x, None, hi)\n"
     withheld = [f["fix_withheld"] for f in _check(tmp_path, source, "0.4.20", "--select", "JAX103")]
-    assert withheld == [None, {"reason": "`max=` exists from JAX 0.4.27; the min version is 0.4.20 (--min-version)",
-                               "needs_min_version": "0.4.27"}]
+    assert withheld == [None, None]
+
+
+def test_clip_keywords_out_of_positional_order_keep_the_range_reason(tmp_path):
+    source = "import jax.numpy as jnp\n\ny = jnp.clip(x, a_max=hi, a_min=lo)\n"
+    assert _fixed(tmp_path, source, "0.4.20", "--select", "JAX103") == source
+    (finding,) = _check(tmp_path, source, "0.4.20", "--select", "JAX103")
+    assert finding["fix_withheld"]["needs_min_version"] == "0.4.27"
 
 
 def test_clip_keywords_are_renamed_where_the_new_ones_span_the_range(tmp_path):

@@ -157,6 +157,8 @@ class Positions:
     since: str
     reason: str
     probe: str
+    # A position the call skips may be passed as ``None``: its default on every release (``jnp.clip(x, None, hi)``).
+    none_fills_gaps: bool = False
 
 
 POSITIONS: dict[str, Positions] = {positions.name: positions for positions in (
@@ -165,18 +167,33 @@ POSITIONS: dict[str, Positions] = {positions.name: positions for positions in (
               "`a_max` from 0.1.1), `clip(a, a_min=None, a_max=None, out=None)` in 0.4.26, `clip(x=None, /, "
               "min=None, max=None, *, a=..., a_min=..., a_max=...)` in 0.4.27, `clip(arr=None, /, min=None, "
               "max=None, ...)` in 0.10.0 and 0.12.0.1: the array, the lower and the upper bound are positions 0, 1, 2",
-              "import jax.numpy as jnp\nassert float(jnp.clip(jnp.float32(5.0), 0.0, 1.0)) == 1.0\n"),
+              "import jax.numpy as jnp\nassert float(jnp.clip(jnp.float32(5.0), 0.0, 1.0)) == 1.0\n"
+              "assert float(jnp.clip(jnp.float32(5.0), None, 1.0)) == 1.0\n"
+              "assert float(jnp.clip(jnp.float32(-5.0), 0.0, None)) == 0.0\n", none_fills_gaps=True),
 )}
 
 
 def positional_slots(name: str, keywords: list[str], positional: int, settings: "Settings") -> bool:
     """Whether ``keywords`` (in the call's order, after ``positional`` positional arguments) can all be passed by
-    position: each is a spelling of the next position of ``POSITIONS[name]``, which holds from the min version."""
+    position (``keyword_positions``)."""
+    return keyword_positions(name, keywords, positional, settings) is not None
+
+
+def keyword_positions(name: str, keywords: list[str], positional: int, settings: "Settings") -> list[int] | None:
+    """The positions ``keywords`` (in the call's order, after ``positional`` positional arguments) take when passed
+    by position, per ``POSITIONS[name]`` (which must hold from the min version); None where they cannot be: a
+    keyword out of positional order (the arguments' evaluation order would change), or a position skipped where
+    ``None`` does not fill it."""
     positions = POSITIONS.get(name)
     if positions is None or not keywords or settings.min_version < parse_version(positions.since):
-        return False
+        return None
     slot = {keyword: index for index, spellings in enumerate(positions.slots) for keyword in spellings}
-    return [slot.get(keyword) for keyword in keywords] == list(range(positional, positional + len(keywords)))
+    taken = [slot.get(keyword) for keyword in keywords]
+    if None in taken or taken != sorted(set(taken)) or taken[0] < positional:
+        return None
+    if not positions.none_fills_gaps and taken != list(range(positional, positional + len(keywords))):
+        return None
+    return taken
 
 
 def range_withheld(what: str, since: str, settings: "Settings") -> "WithheldFix":

@@ -339,7 +339,8 @@ def _pallas_dot(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
         given[name] = arg.value
     if "a" not in given or "b" not in given:
         return Rewrite(problem="only a call with both operands is rewritten")
-    if "allow_tf32" in given and not (isinstance(given["allow_tf32"], cst.Name) and given["allow_tf32"].value == "None"):
+    allow_tf32 = given.get("allow_tf32")
+    if allow_tf32 is not None and not (isinstance(allow_tf32, cst.Name) and allow_tf32.value == "None"):
         return Rewrite(problem="`allow_tf32=` is not rewritten: pass `precision=jax.lax.Precision.HIGH` (True) or "
                                "`HIGHEST` (False) instead")
     flags = {}

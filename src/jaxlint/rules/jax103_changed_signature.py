@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import ClassVar, Iterable
 
 from jaxlint.catalogue import Catalogue, Parameter, load
-from jaxlint.catalogue.floors import FLOORS, POSITIONS, floor_withheld, positional_slots, range_withheld
+from jaxlint.catalogue.floors import (FLOORS, POSITIONS, floor_withheld, keyword_positions, positional_slots,
+                                      range_withheld)
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.catalogue import messages as catalogue_messages
@@ -386,7 +387,8 @@ the call does not pass it already; a removed or positional-only keyword is repor
 min version stands in the way, the finding's `fix_withheld` names the release the new keyword needs, unless the
 keywords bind the same positions on every release of the range (`jnp.clip`'s array, lower and upper bound: read in
 the wheels from 0.1.50 to 0.12.0.1) and are passed in positional order: then they are passed by position
-(`jnp.clip(x, a_min=lo, a_max=hi)` -> `jnp.clip(x, lo, hi)`), the one spelling every release accepts.
+(`jnp.clip(x, a_min=lo, a_max=hi)` -> `jnp.clip(x, lo, hi)`), the one spelling every release accepts; a bound the
+call skips is passed as `None`, its default on every release (`jnp.clip(x, a_max=hi)` -> `jnp.clip(x, None, hi)`).
 The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
 were bound to exactly those parameters. The first argument of `make_mesh` is positional-or-keyword in every version,
 so passing it positionally binds the same parameter whatever its name. `pjit`'s `in_shardings`/`out_shardings`
@@ -751,8 +753,19 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         Invalid("""
             import jax.numpy as jnp
             y = jnp.clip(x, a_max=1.0)
-        """, min_version="0.4.20", note="min version before `max=` existed, `a_max` not the next position: reported, "
-                                        "not renamed"),
+            z = jnp.clip(
+                x,
+                a_max=hi,
+            )
+        """, fixed="""
+            import jax.numpy as jnp
+            y = jnp.clip(x, None, 1.0)
+            z = jnp.clip(
+                x,
+                None, hi,
+            )
+        """, min_version="0.4.20", count=2, note="min version before `max=` existed, `a_max` after a skipped bound: by "
+                                        "position, `None` (the default on every release) for the lower bound"),
         Invalid("""
             import jax.numpy as jnp
             y = jnp.clip(x, a_min=lo, a_max=hi)  # bounds
@@ -1094,13 +1107,23 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             return None
         positional = len(positional_args(node))
         keywords = list(node.args[positional:])
-        if not positional_slots(qualified, [arg.keyword.value for arg in keywords if arg.keyword is not None],
-                                positional, self.settings) or any(arg.keyword is None for arg in keywords):
+        if any(arg.keyword is None for arg in keywords):
             return None
-        new_call = node.with_changes(args=[*node.args[:positional], *(
-            arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT) for arg in keywords)])
+        taken = keyword_positions(qualified, [arg.keyword.value for arg in keywords], positional, self.settings)
+        if taken is None:
+            return None
+        by_position = dict(zip(taken, keywords))
+        comma = keywords[0].comma if len(keywords) > 1 else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        moved = [by_position[index].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
+                 if index in by_position else cst.Arg(cst.Name("None"), comma=comma)
+                 for index in range(positional, taken[-1] + 1)]
+        if node.args[:positional] and node.args[positional - 1].comma is cst.MaybeSentinel.DEFAULT:
+            return None  # the last positional argument would need a comma: not written by hand
+        new_call = node.with_changes(args=[*node.args[:positional], *moved])
         names = ", ".join(f"`{arg.keyword.value}`" for arg in keywords)
-        return safe_fix(f"Pass {names} by position (the same positions on every JAX release from "
+        filled = " (`None`, the default on every release, for the bound it skips)" if len(moved) > len(keywords) \
+            else ""
+        return safe_fix(f"Pass {names} by position{filled} (the same positions on every JAX release from "
                         f"{POSITIONS[qualified].since}; no keyword spelling spans the range)",
                         Replace(node, code_in_place(self, new_call)), probe=node)
 
