@@ -118,3 +118,14 @@ def test_clip_by_position_keeps_the_layout_and_is_idempotent(tmp_path):
     fixed = _fixed(tmp_path, source, "0.4.20", "--select", "JAX103")
     assert fixed == "import jax.numpy as jnp\n\ny = jnp.clip(\n    x,  # the values\n    0.0,\n    1.0,\n)\n"
     assert _fixed(tmp_path, fixed, "0.4.20", "--select", "JAX103") == fixed
+
+
+# -- jnp.reshape(newshape=): by position below 0.4.28 ---------------------------------------------------------------
+def test_reshape_newshape_is_passed_by_position_below_0_4_28(tmp_path):
+    # 18 dev-corpus findings (floor jax>=0.3) were withheld: `shape=` needs 0.4.28, the position spans every release
+    source = "import jax.numpy as jnp\n\ny = jnp.reshape(x, newshape=(2, -1))\nz = x.reshape(newshape=(2, 3))\n"
+    fixed = _fixed(tmp_path, source, "0.3", "--select", "JAX103")
+    assert fixed == "import jax.numpy as jnp\n\ny = jnp.reshape(x, (2, -1))\nz = x.reshape(newshape=(2, 3))\n"
+    assert _fixed(tmp_path, fixed, "0.3", "--select", "JAX103") == fixed
+    assert _fixed(tmp_path, source, "0.4.28", "--select", "JAX103") == source.replace("newshape=(2, -1)",
+                                                                                       "shape=(2, -1)")

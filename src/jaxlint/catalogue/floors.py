@@ -170,6 +170,12 @@ POSITIONS: dict[str, Positions] = {positions.name: positions for positions in (
               "import jax.numpy as jnp\nassert float(jnp.clip(jnp.float32(5.0), 0.0, 1.0)) == 1.0\n"
               "assert float(jnp.clip(jnp.float32(5.0), None, 1.0)) == 1.0\n"
               "assert float(jnp.clip(jnp.float32(-5.0), 0.0, None)) == 0.0\n", none_fills_gaps=True),
+    Positions("jax.numpy.reshape", (("a",), ("newshape", "shape"), ("order",)), "0.2.0",
+              "read in the sources: `reshape(a, newshape, order='C')` in 0.2.0, 0.3.0, 0.3.25, 0.4.1-0.4.20; "
+              "`reshape(a, shape=None, order='C', *, newshape=...)` in 0.4.28-0.5.3; `reshape(a, shape, order='C', *, "
+              "copy=None, ...)` in 0.6.0-0.12.0.1: the array, the shape and the order are positions 0, 1, 2",
+              "import jax.numpy as jnp\nassert jnp.reshape(jnp.arange(6), (2, 3)).shape == (2, 3)\n"
+              "assert jnp.reshape(jnp.arange(6), (3, 2), 'F').shape == (3, 2)\n"),
 )}
 
 

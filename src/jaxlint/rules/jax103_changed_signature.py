@@ -389,6 +389,8 @@ keywords bind the same positions on every release of the range (`jnp.clip`'s arr
 the wheels from 0.1.50 to 0.12.0.1) and are passed in positional order: then they are passed by position
 (`jnp.clip(x, a_min=lo, a_max=hi)` -> `jnp.clip(x, lo, hi)`), the one spelling every release accepts; a bound the
 call skips is passed as `None`, its default on every release (`jnp.clip(x, a_max=hi)` -> `jnp.clip(x, None, hi)`).
+`jnp.reshape(x, newshape=s)` below 0.4.28 (where `shape=` came) is `jnp.reshape(x, s)` the same way (array, shape
+and order are positions 0, 1, 2 in every source read, 0.2.0 to 0.12.0.1).
 The keywords `copy`, `order` and `ndmin` exist in every supported JAX version and the positional arguments
 were bound to exactly those parameters. The first argument of `make_mesh` is positional-or-keyword in every version,
 so passing it positionally binds the same parameter whatever its name. `pjit`'s `in_shardings`/`out_shardings`
