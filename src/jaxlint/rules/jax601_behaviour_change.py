@@ -1,5 +1,5 @@
-"""JAX601 behaviour-change: a use of a JAX API whose default, validation or result type changed inside the project's
-version range (``rules/behaviour.toml``: each row with its changelog line and an example run on both sides)."""
+"""JAX601 behaviour-change: a use of a JAX, flax or optax API whose default, validation or result type changed inside
+the project's version range of that library (``rules/behaviour.toml``: each row with its changelog line and an example run on both sides)."""
 from __future__ import annotations
 
 import ast
@@ -7,7 +7,7 @@ import re
 
 import libcst as cst
 
-from jaxlint.catalogue.behaviour import Change, recognisable
+from jaxlint.catalogue.behaviour import Change, crossed, recognisable
 from jaxlint.lint.text_gate import names_by_last
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Rule, Valid
@@ -17,16 +17,17 @@ ROWS: dict[str, Change] = recognisable()
 
 def _rows_table() -> str:
     lines = ["| API | release | what changed | keep the old behaviour |", "|---|---|---|---|"]
-    for row in sorted(ROWS.values(), key=lambda r: (parse_version(r.changed_in), r.api)):
-        lines.append(f"| `{row.api}` | {row.changed_in} | {row.what} | {row.keep_old} |")
+    for row in sorted(ROWS.values(), key=lambda r: (r.library != "jax", r.library, parse_version(r.changed_in), r.api)):
+        lines.append(f"| `{row.api}` | {row.changed_in if row.library == 'jax' else row.release} | {row.what} "
+                     f"| {row.keep_old} |")
     return "\n".join(lines)
 
 
 class BehaviourChange(Rule):
     code = "JAX601"
     name = "behaviour-change"
-    summary = "a JAX API whose default, validation or result type changed between the min and the target version"
-    since = min((row.changed_in for row in ROWS.values()), key=parse_version)
+    summary = "a JAX, flax or optax API whose default, validation or result type changed inside the project's range"
+    since = min((row.changed_in for row in ROWS.values() if row.library == "jax"), key=parse_version)
     triggers = ()
     required_words = frozenset(frozenset(api.split(".")) for api in ROWS)
     ast_names = frozenset(ROWS)
@@ -148,14 +149,20 @@ Per row: `jaxlint rule JAX601` lists them below.
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        row = ROWS.get(self.qualified_name(node.func) or "")
-        if row is None or not self._crossed(row) or not matches(row, node, self.code_for):
+        row = _row_of(node, self.qualified_name)
+        if row is None or not crossed(row, self.settings) or not matches(row, node, self.code_for):
             return
         self.report(node, message(row))
 
-    def _crossed(self, row: Change) -> bool:
-        changed = parse_version(row.changed_in)
-        return self.settings.min_version < changed <= self.settings.target_version
+
+def _row_of(call: cst.Call, qualified_name) -> Change | None:
+    """The row about this call: its callee's, or, for the call of an instance built in the same expression
+    (``nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)``), the class's row about such calls."""
+    if isinstance(call.func, cst.Call):
+        row = ROWS.get(qualified_name(call.func.func) or "")
+        return row if row is not None and row.instance_call else None
+    row = ROWS.get(qualified_name(call.func) or "")
+    return row if row is not None and not row.instance_call else None
 
 
 def matches(row: Change, call: cst.Call, code_for) -> bool:
@@ -170,6 +177,8 @@ def matches(row: Change, call: cst.Call, code_for) -> bool:
         return False
     if row.unless_flat_argument and positional and _flat_literal(positional[0]):
         return False
+    if row.match == "positional-count":
+        return True  # the count was checked above
     if row.match == "keyword-absent":
         return row.keyword not in keywords
     if row.match == "keyword-present":
@@ -226,7 +235,10 @@ def _last_word(node: ast.expr) -> str | None:
 
 def _may_match_ast_call(row: Change, call: ast.Call) -> bool:
     """``matches`` on an ``ast`` call, over-approximated only in the values of keywords (their spelling is libcst's
-    text): the keywords the row needs or excludes, the count of positional arguments, the literal."""
+    text): the keywords the row needs or excludes, the count of positional arguments, the literal. The call of an
+    instance is another call than the constructor's: any constructor call may be it."""
+    if row.instance_call:
+        return True
     keywords = {keyword.arg for keyword in call.keywords}
     if None in keywords or any(type(arg) is ast.Starred for arg in call.args):
         return False  # ``matches`` reports no call with ``*args`` or ``**kwargs``
@@ -274,4 +286,4 @@ def _number(node: cst.BaseExpression) -> bool:
 
 
 def message(row: Change) -> str:
-    return f"`{row.api}` changed in JAX {row.changed_in}: {row.what}; to keep the old behaviour, {row.keep_old}."
+    return f"`{row.api}` changed in {row.release}: {row.what}; to keep the old behaviour, {row.keep_old}."
