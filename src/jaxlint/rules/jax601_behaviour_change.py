@@ -50,13 +50,16 @@ class BehaviourChange(Rule):
 
     explanation = f"""
 ## What it does
-Finds calls of JAX APIs whose behaviour changed in a release that the project's range crosses (min version below the
-release, target at or above it), where the call has the shape the change is about: `jnp.einsum` of three operands
-or more without `optimize` (0.5.0: `'auto'`, was `'optimal'`), `jax.make_mesh` without `axis_types` (0.9.0:
-`Explicit`), `jax.random.randint` with an 8- or 16-bit `dtype` (0.7.2), `jnp.unique(..., return_inverse=True)`
-(0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other rows of `rules/behaviour.toml` whose
-`match` is not `none` ({len(ROWS)} rows). Each row quotes the changelog line and records an example run on both
-sides of the change.
+Finds calls of JAX, flax and optax APIs whose behaviour changed in a release that the project's range crosses
+(min version below the release, target at or above it), where the call has the shape the change is about:
+`jnp.einsum` of three operands or more without `optimize` (0.5.0: `'auto'`, was `'optimal'`), `jax.make_mesh`
+without `axis_types` (0.9.0: `Explicit`), `jax.random.randint` with an 8- or 16-bit `dtype` (0.7.2),
+`jnp.unique(..., return_inverse=True)` (0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other
+rows of `rules/behaviour.toml` whose `match` is not `none` ({len(ROWS)} rows). flax and optax rows follow the
+project's pins of that library, not JAX's range (`flax>=0.7.0` crosses flax 0.7.5; an unpinned flax crosses
+nothing): `nn.MultiHeadDotProductAttention(...)(q, kv, mask)`, whose third positional argument is `inputs_v` from
+flax 0.7.5, and `nnx.Dropout(..., rngs=rngs)`, which holds a forked copy of the `Rngs` from flax 0.11.0. Each row
+quotes the changelog line and records an example run on both sides of the change.
 
 ## Why
 The code still runs and computes something else: another default, a dtype, a shape, or a `ValueError` where a value
@@ -116,6 +119,10 @@ Per row: `jaxlint rule JAX601` lists them below.
             else:
                 out = jnp.einsum("ij,jk,kl->il", a, b, c, optimize="optimal")
         """, min_version="0.4.30", note="a version branch"),
+        Valid("""
+            import flax.linen as nn
+            y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)
+        """, min_version="0.4.20", note="a flax row: flax is not pinned here, so no flax range crosses 0.7.5"),
         Valid("""
             def einsum(*args):
                 return args
