@@ -192,10 +192,15 @@ def test_a_flax_row_follows_the_flax_pins_not_the_jax_range():
     assert found_with(source, pinned("flax", "0.7.4"))
     assert not found_with(source, pinned("flax", "0.7.5"))  # the pins start with the new call
     assert not found_with(source, pinned("flax", "0.6.0", "0.7.5"))  # flax<0.7.5: never reaches it
-    assert not found_with(source, pinned("optax", "0.1.0"))  # flax not pinned: no range to cross
-    assert not found(source, "0.4.20", "0.12.0.1")  # a JAX range crosses no flax release
+    # flax not pinned from below: the JAX min decides, against the JAX that flax 0.7.5 needs (0.4.19)
+    assert found(source, "0.4.16") and found_with(source, replace(pinned("optax", "0.1.0"),
+                                                                  explicit_min_version=Version("0.4.16")))
+    assert not found(source, "0.4.20")  # JAX 0.4.20 runs flax 0.7.4 and 0.7.5 alike: nothing known to cross
+    assert not found_with(source, replace(Settings(select=("JAX601",)), target_version=Version("0.4.16")))  # no min
+    assert not found(source, "0.4.16", "0.4.18")  # the target runs no flax 0.7.5 either
     dropout = NNX + "d = nnx.Dropout(0.1, rngs=rngs)\n"  # flax 0.11.0
     assert found_with(dropout, pinned("flax", "0.10.2")) and not found_with(dropout, pinned("flax", "0.11.0"))
+    assert found(dropout, "0.5.3") and not found(dropout, "0.6.0")  # flax 0.11.0 needs JAX 0.6.0
 
 
 def test_a_flax_message_names_the_library():

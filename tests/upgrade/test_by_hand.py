@@ -114,7 +114,11 @@ def test_flax_and_optax_rows_follow_their_pins(tmp_path):
         ("flax", "flax.linen.Module.init", 2), ("flax", "flax.training.early_stopping.EarlyStopping", 1),
         ("flax", "flax.nnx.Module", 1), ("optax", "optax.MultiSteps", 1)]
     later = changes_to_check([pinned_file(tmp_path, FLAX_SOURCE, {"flax": "0.11.0"})])
-    assert later == []  # flax's pins start after its changes; optax is not pinned: no range to cross
+    assert later == []  # flax's pins start after its changes; optax is not pinned, and JAX 0.10.0 runs optax 0.2.8
+    # optax not pinned, JAX from 0.4.30: below the 0.5.3 that optax 0.2.8 needs, so an older optax runs there
+    older = changes_to_check([file(tmp_path, "o.py", FLAX_SOURCE, "0.4.30")])
+    assert [(c["library"], c["api"]) for c in older if c["library"] != "jax"] == [("flax", "flax.nnx.Module"),
+                                                                                  ("optax", "optax.MultiSteps")]
     report = UpgradeReport(project=".", target="0.12.0.1", dry_run=True, python="python")
     report.changes_to_check_by_hand = changes
     assert "| `flax.nnx.Module` | flax 0.11.0 | modules are pytrees" in render_markdown(report)

@@ -60,6 +60,9 @@ class Change:
     # num_heads=8)(q, kv, mask)``: flax modules are built and called at once), not the constructor's call
     instance_call: bool = False
     uses: str = "calls"
+    # the JAX that the library's release ``changed_in`` requires (its pyproject): a JAX min version below it runs an
+    # older release of the library, so the range crosses the change where the project does not pin the library
+    needs_jax: str | None = None
     # the environments (folders of ``$JAXLINT_JAXENVS``) that run the example; default ``jax-<example_*_version>``
     example_old_env: str | None = None
     example_new_env: str | None = None
@@ -76,13 +79,19 @@ class Change:
 
 def crossed(row: Change, settings: Settings) -> bool:
     """Whether the range the file runs on crosses the row's release: JAX's (min, target]; for a flax or optax row,
-    the project's pins of that library: a lower bound below the release and no upper bound at or below it. A
-    library the project does not pin from below is silent, as JAX is without a min version (nothing to cross)."""
+    the project's pins of that library (a lower bound below the release, no upper bound at or below it). Where the
+    project pins no lower bound of the library, its JAX min version decides: below the JAX that the release needs
+    (``needs_jax``), the min runs an older release of the library. Otherwise silent, as JAX without a min version."""
     changed = parse_version(row.changed_in)
     if row.library == "jax":
         return settings.min_version < changed <= settings.target_version
     lower, upper = settings.library_range(row.library)
-    return lower is not None and lower < changed and (upper is None or upper > changed)
+    if upper is not None and upper <= changed:
+        return False
+    if lower is not None:
+        return lower < changed
+    return row.needs_jax is not None and settings.min_version_known and \
+        settings.min_version < parse_version(row.needs_jax) <= settings.target_version
 
 
 @lru_cache(maxsize=1)

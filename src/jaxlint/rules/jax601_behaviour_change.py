@@ -56,8 +56,8 @@ Finds calls of JAX, flax and optax APIs whose behaviour changed in a release tha
 without `axis_types` (0.9.0: `Explicit`), `jax.random.randint` with an 8- or 16-bit `dtype` (0.7.2),
 `jnp.unique(..., return_inverse=True)` (0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other
 rows of `rules/behaviour.toml` whose `match` is not `none` ({len(ROWS)} rows). flax and optax rows follow the
-project's pins of that library, not JAX's range (`flax>=0.7.0` crosses flax 0.7.5; an unpinned flax crosses
-nothing): `nn.MultiHeadDotProductAttention(...)(q, kv, mask)`, whose third positional argument is `inputs_v` from
+project's pins of that library, not JAX's range (`flax>=0.7.0` crosses flax 0.7.5; where flax is not pinned from
+below, a JAX min version under the JAX that the flax release needs does: JAX 0.4.16 runs a flax older than 0.7.5): `nn.MultiHeadDotProductAttention(...)(q, kv, mask)`, whose third positional argument is `inputs_v` from
 flax 0.7.5, and `nnx.Dropout(..., rngs=rngs)`, which holds a forked copy of the `Rngs` from flax 0.11.0. Each row
 quotes the changelog line and records an example run on both sides of the change.
 
@@ -122,7 +122,7 @@ Per row: `jaxlint rule JAX601` lists them below.
         Valid("""
             import flax.linen as nn
             y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)
-        """, min_version="0.4.20", note="a flax row: flax is not pinned here, so no flax range crosses 0.7.5"),
+        """, min_version="0.4.20", note="flax unpinned, and JAX 0.4.20 runs flax 0.7.5 (it needs 0.4.19): no crossing known"),
         Valid("""
             def einsum(*args):
                 return args
@@ -131,6 +131,10 @@ Per row: `jaxlint rule JAX601` lists them below.
     ]
 
     INVALID = [
+        Invalid("""
+            import flax.linen as nn
+            y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)
+        """, min_version="0.4.16", note="flax unpinned; JAX 0.4.16 runs flax older than 0.7.5 (which needs 0.4.19)"),
         Invalid("""
             import jax.numpy as jnp
             out = jnp.einsum("ij,jk,kl->il", a, b, c)
