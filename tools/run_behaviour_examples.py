@@ -3,10 +3,10 @@
 
 Each row's ``example`` runs with ``$JAXLINT_JAXENVS/jax-<example_old_version>/bin/python`` and the same for
 ``example_new_version`` (on the CPU), or in the environments ``example_old_env`` and ``example_new_env`` that the row
-names (a flax or optax row: ``flax-0.7.0-jax-0.4.20``, both sides on one JAX); its last printed line is the result. ``--write`` records the results in the rows
-(``example_old_result``, ``example_new_result``, ``executed = true``); without it, the tool compares them with the
-recorded ones and exits 1 on a difference. A row whose environments are missing is skipped (``executed`` stays as it
-is). The two results of an executed row must differ: the example shows the change.
+names (a flax or optax row: ``flax-0.7.0-jax-0.4.20``, both sides on one JAX); its last printed line is the result.
+``--write`` records the results in the rows (``example_old_result``, ``example_new_result``, ``executed = true``);
+without it, the tool compares them with the recorded ones and exits 1 on a difference. A row whose environments are
+missing is skipped (``executed`` stays as it is). The two results of an executed row must differ: the example shows the change.
 
 Usage: ``JAXLINT_JAXENVS=/work/jaxenvs-shared python tools/run_behaviour_examples.py [--write]``.
 """

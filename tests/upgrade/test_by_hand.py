@@ -93,6 +93,8 @@ def test_flax_and_optax_uses_are_counted_by_kind():
     assert count_uses(ROWS["flax.training.early_stopping.EarlyStopping"], FLAX_SOURCE) == 1
     assert count_uses(ROWS["optax.MultiSteps"], FLAX_SOURCE) == 1
     assert count_uses(ROWS["optax.inject_hyperparams"], FLAX_SOURCE) == 0
+    saves = "from flax.training import checkpoints\ncheckpoints.save_checkpoint(d, state, 0)\n"
+    assert count_uses(ROWS["flax.training.checkpoints.save_checkpoint"], saves) == 1
 
 
 def pinned_file(tmp_path: Path, text: str, pins: dict[str, str]) -> SourceFile:

@@ -1,6 +1,6 @@
 """The behaviour changes of JAX, flax and optax APIs that are still there (``rules/behaviour.toml``): a default, a
-validation or a result type that changed in a release of the row's ``library``. JAX601 reports the uses its static patterns recognise; ``jaxlint upgrade``
-lists the others (``match = "none"``) as changes to check by hand."""
+validation or a result type that changed in a release of the row's ``library``. JAX601 reports the uses its static
+patterns recognise; ``jaxlint upgrade`` lists the others (``match = "none"``) as changes to check by hand."""
 from __future__ import annotations
 
 import sys

@@ -1,5 +1,6 @@
 """JAX601 behaviour-change: a use of a JAX, flax or optax API whose default, validation or result type changed inside
-the project's version range of that library (``rules/behaviour.toml``: each row with its changelog line and an example run on both sides)."""
+the project's version range of that library (``rules/behaviour.toml``: each row with its changelog line and an
+example run on both sides)."""
 from __future__ import annotations
 
 import ast
@@ -57,9 +58,10 @@ without `axis_types` (0.9.0: `Explicit`), `jax.random.randint` with an 8- or 16-
 `jnp.unique(..., return_inverse=True)` (0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other
 rows of `rules/behaviour.toml` whose `match` is not `none` ({len(ROWS)} rows). flax and optax rows follow the
 project's pins of that library, not JAX's range (`flax>=0.7.0` crosses flax 0.7.5; where flax is not pinned from
-below, a JAX min version under the JAX that the flax release needs does: JAX 0.4.16 runs a flax older than 0.7.5): `nn.MultiHeadDotProductAttention(...)(q, kv, mask)`, whose third positional argument is `inputs_v` from
-flax 0.7.5, and `nnx.Dropout(..., rngs=rngs)`, which holds a forked copy of the `Rngs` from flax 0.11.0. Each row
-quotes the changelog line and records an example run on both sides of the change.
+below, a JAX min version under the JAX that the flax release needs does: JAX 0.4.16 runs a flax older than 0.7.5):
+`nn.MultiHeadDotProductAttention(...)(q, kv, mask)`, whose third positional argument is `inputs_v` from flax 0.7.5,
+and `nnx.Dropout(..., rngs=rngs)`, which holds a forked copy of the `Rngs` from flax 0.11.0. Each row quotes the
+changelog line and records an example run on both sides of the change.
 
 ## Why
 The code still runs and computes something else: another default, a dtype, a shape, or a `ValueError` where a value
@@ -122,7 +124,8 @@ Per row: `jaxlint rule JAX601` lists them below.
         Valid("""
             import flax.linen as nn
             y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)
-        """, min_version="0.4.20", note="flax unpinned, and JAX 0.4.20 runs flax 0.7.5 (it needs 0.4.19): no crossing known"),
+        """, min_version="0.4.20",
+              note="flax unpinned, and JAX 0.4.20 runs flax 0.7.5 (it needs 0.4.19): no crossing known"),
         Valid("""
             def einsum(*args):
                 return args
