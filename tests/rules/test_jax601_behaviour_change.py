@@ -182,6 +182,15 @@ NNX = "from flax import nnx\n"
     (NNX + "self.dropout = nnx.Dropout(0.1, rngs=rngs)\n", "flax.nnx.Dropout"),
     (NNX + "self.dropout = nnx.Dropout(0.1)\n", None),  # the rngs come with the call: the same on both sides
     ("import flax.linen as nn\ny = nn.Dropout(0.1)(x, deterministic=False, rng=rngs)\n", None),  # linen's Dropout
+    # a norm layer without its scale or bias: `None`, no longer an `nnx.Param(None)`, from 0.10.3
+    (NNX + "self.norm = nnx.LayerNorm(8, use_scale=False, rngs=rngs)\n", "flax.nnx.LayerNorm"),
+    (NNX + "self.norm = nnx.BatchNorm(8, use_bias=False, rngs=rngs)\n", "flax.nnx.BatchNorm"),
+    (NNX + "self.norm = nnx.GroupNorm(8, use_bias=False, use_scale=False, rngs=rngs)\n", "flax.nnx.GroupNorm"),
+    (NNX + "self.norm = nnx.RMSNorm(8, use_scale=False, rngs=rngs)\n", "flax.nnx.RMSNorm"),
+    (NNX + "self.norm = nnx.LayerNorm(8, use_scale=True, rngs=rngs)\n", None),
+    (NNX + "self.norm = nnx.LayerNorm(8, use_scale=flag, rngs=rngs)\n", None),  # not known to be False
+    (NNX + "self.norm = nnx.RMSNorm(8, use_bias=False, rngs=rngs)\n", None),  # RMSNorm has no bias
+    (LINEN + "y = nn.LayerNorm(use_scale=False)(x)\n", None),  # linen's LayerNorm
 ])
 def test_each_flax_pattern(source, reported):
     messages = found_with(source, pinned("flax", "0.6.0"))
@@ -214,6 +223,9 @@ def test_a_flax_message_names_the_library():
     (LINEN + "y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)\n", True),
     (NNX + "d = nnx.Dropout(0.1, rngs=rngs)\n", True),
     (NNX + "d = nnx.Dropout(0.1)\n", False),  # no `rngs=`
+    (NNX + "n = nnx.LayerNorm(8, use_bias=False, rngs=rngs)\n", True),
+    (NNX + "n = nnx.LayerNorm(8, rngs=rngs)\n", False),
+    (NNX + "n = nnx.LayerNorm(8, use_bias=True, rngs=rngs)\n", False),
     (LINEN + "y = nn.Dense(8)(x)\n", False),
 ])
 def test_the_gates_keep_the_flax_uses(source, kept):
@@ -231,7 +243,7 @@ LIBRARY_ROWS = [row for row in changes() if row.library != "jax"]
 
 
 def test_the_flax_and_optax_rows_run_on_one_jax_on_both_sides():
-    assert len(LIBRARY_ROWS) == 8
+    assert len(LIBRARY_ROWS) == 12
     for row in LIBRARY_ROWS:
         old, new = row.example_old_env, row.example_new_env
         assert old and new and f"{row.library}-{row.example_old_version}" in old

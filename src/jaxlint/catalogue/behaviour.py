@@ -44,6 +44,9 @@ class Change:
     example_new_result: str
     executed: bool
     keyword: str | None = None
+    # ``keyword-value``: these keywords with one of the values match too (``nnx.LayerNorm(use_scale=False)`` or
+    # ``use_bias=False``)
+    other_keywords: tuple[str, ...] = ()
     # the keyword must be absent too (``dctn(s=...)`` without ``axes``)
     absent: str | None = None
     position: int | None = None
@@ -70,6 +73,11 @@ class Change:
     @property
     def recognisable(self) -> bool:
         return self.match != "none"
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        """The keyword and the other keywords a ``keyword-value`` row looks at."""
+        return (self.keyword, *self.other_keywords) if self.keyword else self.other_keywords
 
     @property
     def release(self) -> str:
@@ -104,7 +112,8 @@ def changes() -> tuple[Change, ...]:
             raise ValueError(f"rules/behaviour.toml: {row.get('api')}: unknown match {row.get('match')!r}")
         if row.get("library", "jax") not in LIBRARIES or row.get("uses", "calls") not in USES:
             raise ValueError(f"rules/behaviour.toml: {row.get('api')}: unknown library or uses")
-        found.append(Change(**{**row, "values": tuple(row.get("values", ()))}))
+        found.append(Change(**{**row, "values": tuple(row.get("values", ())),
+                                "other_keywords": tuple(row.get("other_keywords", ()))}))
     return tuple(found)
 
 

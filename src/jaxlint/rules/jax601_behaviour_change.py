@@ -60,8 +60,9 @@ rows of `rules/behaviour.toml` whose `match` is not `none` ({len(ROWS)} rows). f
 project's pins of that library, not JAX's range (`flax>=0.7.0` crosses flax 0.7.5; where flax is not pinned from
 below, a JAX min version under the JAX that the flax release needs does: JAX 0.4.16 runs a flax older than 0.7.5):
 `nn.MultiHeadDotProductAttention(...)(q, kv, mask)`, whose third positional argument is `inputs_v` from flax 0.7.5,
-and `nnx.Dropout(..., rngs=rngs)`, which holds a forked copy of the `Rngs` from flax 0.11.0. Each row quotes the
-changelog line and records an example run on both sides of the change.
+the NNX norm layers with `use_scale=False` or `use_bias=False`, whose attribute is `None` from flax 0.10.3 (it was an
+`nnx.Param(None)`), and `nnx.Dropout(..., rngs=rngs)`, which holds a forked copy of the `Rngs` from flax 0.11.0. Each
+row quotes the changelog line and records an example run on both sides of the change.
 
 ## Why
 The code still runs and computes something else: another default, a dtype, a shape, or a `ValueError` where a value
@@ -198,8 +199,8 @@ def matches(row: Change, call: cst.Call, code_for) -> bool:
     if row.match == "keyword-present":
         return row.keyword in keywords
     if row.match == "keyword-value":
-        value = keywords.get(row.keyword)
-        return value is not None and "".join(code_for(value).split()) in row.values
+        return any(value is not None and "".join(code_for(value).split()) in row.values
+                   for value in map(keywords.get, row.keywords))
     if row.match == "argument-value":
         if row.position is None or len(positional) <= row.position:
             return False
@@ -218,10 +219,11 @@ def _value_words(row: Change) -> frozenset[str]:
 def _needed_text(row: Change) -> tuple[frozenset[str], frozenset[str], re.Pattern | None]:
     """What the text of a file with a use the row reports holds: every word of the first set, one word of the second
     (when not empty), and a match of the pattern (when not None)."""
-    if row.match in ("keyword-present", "keyword-value"):
-        keyword = re.compile(rf"\b{re.escape(row.keyword)}\s*=")
-        values = _value_words(row) if row.match == "keyword-value" else frozenset()
-        return frozenset({row.keyword}), values, keyword
+    if row.match == "keyword-present":
+        return frozenset({row.keyword}), frozenset(), re.compile(rf"\b{re.escape(row.keyword)}\s*=")
+    if row.match == "keyword-value":
+        keyword = re.compile(rf"\b(?:{'|'.join(map(re.escape, row.keywords))})\s*=")
+        return frozenset(), _value_words(row), keyword
     if row.match == "argument-value" and row.position == 0:
         if "number" in row.values:
             return frozenset(), frozenset(), re.compile(r"\(\s*[-+(\s]*[.\d]")
@@ -265,8 +267,8 @@ def _may_match_ast_call(row: Change, call: ast.Call) -> bool:
     if row.match == "keyword-present":
         return row.keyword in keywords
     if row.match == "keyword-value":
-        value = next((keyword.value for keyword in call.keywords if keyword.arg == row.keyword), None)
-        return value is not None and _last_word(value) in _VALUE_WORDS[row.api]
+        return any(keyword.arg in row.keywords and _last_word(keyword.value) in _VALUE_WORDS[row.api]
+                   for keyword in call.keywords)
     if row.match == "argument-value":
         if row.position is None or len(call.args) <= row.position:
             return False
