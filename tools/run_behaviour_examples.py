@@ -2,10 +2,11 @@
 """Run the example of every row of ``rules/behaviour.toml`` on both sides of its change, and record what it printed.
 
 Each row's ``example`` runs with ``$JAXLINT_JAXENVS/jax-<example_old_version>/bin/python`` and the same for
-``example_new_version`` (on the CPU); its last printed line is the result. ``--write`` records the results in the rows
-(``example_old_result``, ``example_new_result``, ``executed = true``); without it, the tool compares them with the
-recorded ones and exits 1 on a difference. A row whose environments are missing is skipped (``executed`` stays as it
-is). The two results of an executed row must differ: the example shows the change.
+``example_new_version`` (on the CPU), or in the environments ``example_old_env`` and ``example_new_env`` that the row
+names (a flax or optax row: ``flax-0.7.0-jax-0.4.20``, both sides on one JAX); its last printed line is the result.
+``--write`` records the results in the rows (``example_old_result``, ``example_new_result``, ``executed = true``);
+without it, the tool compares them with the recorded ones and exits 1 on a difference. A row whose environments are
+missing is skipped (``executed`` stays as it is). The two results of an executed row must differ: the example shows the change.
 
 Usage: ``JAXLINT_JAXENVS=/work/jaxenvs-shared python tools/run_behaviour_examples.py [--write]``.
 """
@@ -37,11 +38,16 @@ def run_example(python: Path, code: str) -> str:
     return (result.stdout.strip().splitlines() or [""])[-1]
 
 
+def env_names(row: dict) -> tuple[str, str]:
+    """The folders of ``$JAXLINT_JAXENVS`` that run the row's example: the ones it names, else ``jax-<version>``."""
+    return (row.get("example_old_env") or f"jax-{row['example_old_version']}",
+            row.get("example_new_env") or f"jax-{row['example_new_version']}")
+
+
 def run_rows(rows: list[dict], envs: Path) -> list[tuple[str, str] | None]:
     found: list[tuple[str, str] | None] = []
     for row in rows:
-        pythons = [envs / f"jax-{row[key]}" / "bin" / "python"
-                   for key in ("example_old_version", "example_new_version")]
+        pythons = [envs / name / "bin" / "python" for name in env_names(row)]
         if not all(python.exists() for python in pythons):
             found.append(None)
             continue
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = []
     for row, result in zip(rows, results):
         if result is None:
-            print(f"{row['api']}: skipped (no env for {row['example_old_version']} or {row['example_new_version']})")
+            print(f"{row['api']}: skipped (no env {' or '.join(env_names(row))})")
             continue
         print(f"{row['api']}: {row['example_old_version']} -> {result[0]!r}; "
               f"{row['example_new_version']} -> {result[1]!r}")

@@ -73,14 +73,15 @@ def test_the_message_says_what_changed_and_how_to_keep_the_old_behaviour():
 
 
 # -- the rows' evidence -------------------------------------------------------------------------------------------
-HEADING = re.compile(r"^(?:jax|JAX) (\d+\.\d+\.\d+) \([A-Z][a-z]+ \d+,? \d{4}\), [^:]+: \".+\"$", re.S)
+HEADING = re.compile(r"^(jax|JAX|flax|optax) (\d+\.\d+\.\d+) \([A-Z][a-z]+ \d+,? \d{4}\), [^:]+: \".+\"$", re.S)
 
 
 @pytest.mark.parametrize("row", changes(), ids=lambda row: row.api)
 def test_each_row_quotes_its_changelog_line_and_shows_the_change(row):
     heading = HEADING.match(row.reason)
-    assert heading, f"{row.api}: the reason must be `jax X (date), section: \"bullet\"`"
-    assert parse_version(heading.group(1)) <= parse_version(row.changed_in)  # a notice may come before the change
+    assert heading, f"{row.api}: the reason must be `<library> X (date), section: \"bullet\"`"
+    assert heading.group(1).lower() == row.library  # the release of the library whose pins must cross it
+    assert parse_version(heading.group(2)) <= parse_version(row.changed_in)  # a notice may come before the change
     assert parse_version(row.example_old_version) < parse_version(row.changed_in) <= \
         parse_version(row.example_new_version)
     assert row.executed and row.example_old_result and row.example_old_result != row.example_new_result
@@ -90,7 +91,10 @@ def test_the_rows_without_a_pattern_are_the_by_hand_list():
     assert {row.api for row in by_hand()} == {
         "jax.numpy.floor", "jax.numpy.ceil", "jax.numpy.trunc", "jax.numpy.isscalar", "jax.numpy.cov",
         "jax.numpy.trim_zeros", "jax.numpy.sign", "jax.numpy.linalg.solve", "jax.Array.astype", "jax.Array.__bool__",
-        "jax.Array.view", "jax.sharding.PartitionSpec"}
+        "jax.Array.view", "jax.sharding.PartitionSpec",
+        # flax and optax: the value's type or dtype decides (JAX503/504/508 report FrozenDict methods on `init`'s dict)
+        "flax.training.checkpoints.save_checkpoint", "flax.linen.Module.init",
+        "flax.training.early_stopping.EarlyStopping", "flax.nnx.Module", "optax.MultiSteps", "optax.inject_hyperparams"}
 
 
 def test_the_example_tool_records_results_in_the_rows_it_ran():
@@ -142,3 +146,122 @@ def test_the_gates_keep_only_files_with_a_possible_use(source, kept):
     rule = rule_by_code("JAX601")
     text = rule.may_match_text(TextFacts(source), Scan(source).words)
     assert (text and rule.may_match_ast(collect_facts(source))) is kept
+
+
+# -- flax and optax rows: the range that must cross the release is the project's pin of that library -------------
+def pinned(library: str, low: str | None, high: str | None = None) -> Settings:
+    from jaxlint.project.version_pins import Bound, PinnedRange
+
+    lower = Bound(Version(low), "requirements.txt:1", f"{library}>={low}") if low else None
+    upper = Bound(Version(high), "requirements.txt:1", f"{library}<{high}") if high else None
+    return replace(Settings(select=("JAX601",)), explicit_min_version=Version("0.4.20"), min_version_source="test",
+                   pinned=PinnedRange(Path("."), lower, None, ((library, lower, upper),)))
+
+
+def found_with(source: str, settings: Settings) -> list[str]:
+    return [d.message for d in lint_source(source, "a.py", settings).diagnostics if d.code == "JAX601"]
+
+
+LINEN = "import flax.linen as nn\n"
+NNX = "from flax import nnx\n"
+
+
+@pytest.mark.parametrize("source, reported", [
+    # the module built and called at once, with the mask third: 0.7.5 takes it for `inputs_v`
+    (LINEN + "y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)\n",
+     "flax.linen.MultiHeadDotProductAttention"),
+    (LINEN + "y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask, True)\n",
+     "flax.linen.MultiHeadDotProductAttention"),
+    ("from flax.linen import MultiHeadDotProductAttention as MHA\ny = MHA(num_heads=8)(q, kv, mask)\n",
+     "flax.linen.MultiHeadDotProductAttention"),
+    (LINEN + "y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv)\n", None),  # inputs_v defaults to inputs_k
+    (LINEN + "y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask=mask)\n", None),
+    (LINEN + "y = nn.MultiHeadDotProductAttention(num_heads=8)(*args)\n", None),
+    (LINEN + "attention = nn.MultiHeadDotProductAttention(8, 1, 2, 3)\n", None),  # the constructor's arguments
+    (LINEN + "y = nn.Dense(8)(q, kv, mask)\n", None),
+    (NNX + "self.dropout = nnx.Dropout(0.1, rngs=rngs)\n", "flax.nnx.Dropout"),
+    (NNX + "self.dropout = nnx.Dropout(0.1)\n", None),  # the rngs come with the call: the same on both sides
+    ("import flax.linen as nn\ny = nn.Dropout(0.1)(x, deterministic=False, rng=rngs)\n", None),  # linen's Dropout
+    # a norm layer without its scale or bias: `None`, no longer an `nnx.Param(None)`, from 0.10.3
+    (NNX + "self.norm = nnx.LayerNorm(8, use_scale=False, rngs=rngs)\n", "flax.nnx.LayerNorm"),
+    (NNX + "self.norm = nnx.BatchNorm(8, use_bias=False, rngs=rngs)\n", "flax.nnx.BatchNorm"),
+    (NNX + "self.norm = nnx.GroupNorm(8, use_bias=False, use_scale=False, rngs=rngs)\n", "flax.nnx.GroupNorm"),
+    (NNX + "self.norm = nnx.RMSNorm(8, use_scale=False, rngs=rngs)\n", "flax.nnx.RMSNorm"),
+    (NNX + "self.norm = nnx.LayerNorm(8, use_scale=True, rngs=rngs)\n", None),
+    (NNX + "self.norm = nnx.LayerNorm(8, use_scale=flag, rngs=rngs)\n", None),  # not known to be False
+    (NNX + "self.norm = nnx.RMSNorm(8, use_bias=False, rngs=rngs)\n", None),  # RMSNorm has no bias
+    (LINEN + "y = nn.LayerNorm(use_scale=False)(x)\n", None),  # linen's LayerNorm
+])
+def test_each_flax_pattern(source, reported):
+    messages = found_with(source, pinned("flax", "0.6.0"))
+    assert [m.split("`")[1] for m in messages] == ([reported] if reported else [])
+
+
+def test_a_flax_row_follows_the_flax_pins_not_the_jax_range():
+    source = LINEN + "y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)\n"  # flax 0.7.5
+    assert found_with(source, pinned("flax", "0.7.4"))
+    assert not found_with(source, pinned("flax", "0.7.5"))  # the pins start with the new call
+    assert not found_with(source, pinned("flax", "0.6.0", "0.7.5"))  # flax<0.7.5: never reaches it
+    # flax not pinned from below: the JAX min decides, against the JAX that flax 0.7.5 needs (0.4.19)
+    assert found(source, "0.4.16") and found_with(source, replace(pinned("optax", "0.1.0"),
+                                                                  explicit_min_version=Version("0.4.16")))
+    assert not found(source, "0.4.20")  # JAX 0.4.20 runs flax 0.7.4 and 0.7.5 alike: nothing known to cross
+    assert not found_with(source, replace(Settings(select=("JAX601",)), target_version=Version("0.4.16")))  # no min
+    assert not found(source, "0.4.16", "0.4.18")  # the target runs no flax 0.7.5 either
+    dropout = NNX + "d = nnx.Dropout(0.1, rngs=rngs)\n"  # flax 0.11.0
+    assert found_with(dropout, pinned("flax", "0.10.2")) and not found_with(dropout, pinned("flax", "0.11.0"))
+    assert found(dropout, "0.5.3") and not found(dropout, "0.6.0")  # flax 0.11.0 needs JAX 0.6.0
+
+
+def test_a_flax_message_names_the_library():
+    (text,) = found_with(NNX + "d = nnx.Dropout(0.1, rngs=rngs)\n", pinned("flax", "0.10.0"))
+    assert text.startswith("`flax.nnx.Dropout` changed in flax 0.11.0: a `Dropout` built with `rngs` keeps a forked")
+    assert text.endswith("pass them at the call: `self.dropout(x, rngs=rngs)` (the same on both sides).")
+
+
+@pytest.mark.parametrize("source, kept", [
+    (LINEN + "y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)\n", True),
+    (NNX + "d = nnx.Dropout(0.1, rngs=rngs)\n", True),
+    (NNX + "d = nnx.Dropout(0.1)\n", False),  # no `rngs=`
+    (NNX + "n = nnx.LayerNorm(8, use_bias=False, rngs=rngs)\n", True),
+    (NNX + "n = nnx.LayerNorm(8, rngs=rngs)\n", False),
+    (NNX + "n = nnx.LayerNorm(8, use_bias=True, rngs=rngs)\n", False),
+    (LINEN + "y = nn.Dense(8)(x)\n", False),
+])
+def test_the_gates_keep_the_flax_uses(source, kept):
+    from jaxlint.lint.ast_gate import collect_facts
+    from jaxlint.lint.prefilter import Scan
+    from jaxlint.lint.text_gate import TextFacts
+    from jaxlint.rules import rule_by_code
+
+    rule = rule_by_code("JAX601")
+    text = rule.may_match_text(TextFacts(source), Scan(source).words)
+    assert (text and rule.may_match_ast(collect_facts(source))) is kept
+
+
+LIBRARY_ROWS = [row for row in changes() if row.library != "jax"]
+
+
+def test_the_flax_and_optax_rows_run_on_one_jax_on_both_sides():
+    assert len(LIBRARY_ROWS) == 12
+    for row in LIBRARY_ROWS:
+        old, new = row.example_old_env, row.example_new_env
+        assert old and new and f"{row.library}-{row.example_old_version}" in old
+        assert f"{row.library}-{row.example_new_version}" in new
+        assert old.rpartition("-jax-")[2] == new.rpartition("-jax-")[2]  # only the library differs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", LIBRARY_ROWS, ids=lambda row: row.api)
+def test_each_flax_and_optax_example_prints_what_it_recorded(row):
+    """Runs the row's example in the two environments it names (built on first use, as the breakage data's are)."""
+    sys.path.insert(0, str(REPO / "tools"))
+    try:
+        from run_behaviour_examples import run_example
+    finally:
+        sys.path.remove(str(REPO / "tools"))
+    from support.jaxenv import named_env
+
+    old, new = named_env(row.example_old_env), named_env(row.example_new_env)
+    assert (run_example(old, row.example), run_example(new, row.example)) == \
+        (row.example_old_result, row.example_new_result)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import fcntl
+import re
 import shutil
 import subprocess
 import sys
@@ -208,6 +209,39 @@ NAMED_ENVS = {
 }
 
 
+# flax's light dependencies from 0.10 on (``flax.nnx`` imports treescope; orbax and tensorstore are left out)
+NNX_LIGHT_DEPENDENCIES = ("msgpack", "rich", "typing_extensions", "pyyaml", "treescope")
+
+
+def flax_optax_python(flax: str, optax: str, jax: str) -> Path:
+    """``ENVS/flax-<flax>-optax-<optax>-jax-<jax>`` on Python 3.12: JAX and optax with their dependencies, flax
+    without its heavy ones (the behaviour examples of rules/behaviour.toml compare two such envs on one JAX)."""
+    name = f"flax-{flax}-optax-{optax}-jax-{jax}"
+    env = ENVS / name
+    python = env / "bin" / "python"
+    marker = env / ".complete"
+    if marker.exists():
+        return python
+    base = python312()
+    if base is None:
+        pytest.skip(f"no Python 3.12 interpreter to build {name} with")
+    ENVS.mkdir(parents=True, exist_ok=True)
+    with open(ENVS / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists():
+            return python
+        shutil.rmtree(env, ignore_errors=True)
+        subprocess.run([base, "-m", "venv", str(env)], check=True)
+        for args in ([f"jax=={jax}", f"jaxlib=={jax}", f"optax=={optax}"],
+                     ["--no-deps", f"flax=={flax}", *NNX_LIGHT_DEPENDENCIES]):
+            proc = subprocess.run([str(python), "-m", "pip", "install", "-q", *args], capture_output=True, text=True)
+            if proc.returncode != 0:
+                shutil.rmtree(env, ignore_errors=True)
+                pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
+        marker.write_text(jax)
+    return python
+
+
 def named_env(name: str) -> Path:
     """The python of the environment ``name`` as test data names it (``jax-0.4.20``, ``flax-0.7.0-jax-0.4.20``,
     ``recall-...``), built on first use by the helper that builds such folders, so that a test on a fresh machine
@@ -217,6 +251,8 @@ def named_env(name: str) -> Path:
         return _pyenv_venv(name, "3.12", NAMED_ENVS[name], version, fail=False)
     if name.startswith("flax-") and name.endswith(f"-jax-{FLAX_JAX}"):
         return flax_python(name.split("-")[1])
+    if re.fullmatch(r"flax-[\d.]+-optax-[\d.]+-jax-[\d.]+", name):
+        return flax_optax_python(*name.split("-")[1::2])
     if name.startswith("jax-"):
         version = name[len("jax-"):]
         if version == "0.4.13":

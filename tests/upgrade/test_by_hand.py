@@ -64,3 +64,63 @@ def test_the_markdown_section(tmp_path):
     assert "| 2 in 1 file(s) | cast the input to float first |" in text
     assert "| not countable |" in text
     assert report.done  # information, not something left to do
+
+
+# -- flax and optax rows: counted by their own kind of use, in the range of the library's pins ----------------------
+FLAX_SOURCE = """\
+import optax
+from flax import nnx
+import flax.linen as nn
+from flax.training.early_stopping import EarlyStopping
+
+class Model(nnx.Module):
+    pass
+
+class Other(nn.Module):
+    pass
+
+variables = nn.Dense(2).init(key, x)
+state = tx.init(variables)
+es = EarlyStopping(patience=3)
+opt = optax.MultiSteps(optax.adam(1e-3), every_k_schedule=4)
+"""
+
+
+def test_flax_and_optax_uses_are_counted_by_kind():
+    assert count_uses(ROWS["flax.nnx.Module"], FLAX_SOURCE) == 1  # the classes deriving from it
+    assert count_uses(ROWS["flax.linen.Module.init"], FLAX_SOURCE) == 2  # `.init` calls in a flax file
+    assert count_uses(ROWS["flax.linen.Module.init"], "import optax\nstate = tx.init(params)\n") == 0
+    assert count_uses(ROWS["flax.training.early_stopping.EarlyStopping"], FLAX_SOURCE) == 1
+    assert count_uses(ROWS["optax.MultiSteps"], FLAX_SOURCE) == 1
+    assert count_uses(ROWS["optax.inject_hyperparams"], FLAX_SOURCE) == 0
+    saves = "from flax.training import checkpoints\ncheckpoints.save_checkpoint(d, state, 0)\n"
+    assert count_uses(ROWS["flax.training.checkpoints.save_checkpoint"], saves) == 1
+
+
+def pinned_file(tmp_path: Path, text: str, pins: dict[str, str]) -> SourceFile:
+    from jaxlint.project.version_pins import Bound, PinnedRange
+
+    path = tmp_path / "m.py"
+    path.write_text(text)
+    libraries = tuple((name, Bound(Version(low), "requirements.txt:1", f"{name}>={low}"), None)
+                      for name, low in pins.items())
+    settings = replace(Settings(), explicit_min_version=Version("0.10.0"), min_version_source="test",
+                       target_version=Version("0.12.0.1"), pinned=PinnedRange(tmp_path, None, None, libraries))
+    return SourceFile(path, settings)
+
+
+def test_flax_and_optax_rows_follow_their_pins(tmp_path):
+    # the JAX range (0.10.0, 0.12.0.1] crosses no JAX row used here; flax>=0.7.0 and optax>=0.2.4 cross theirs
+    changes = changes_to_check([pinned_file(tmp_path, FLAX_SOURCE, {"flax": "0.7.0", "optax": "0.2.4"})])
+    assert [(c["library"], c["api"], c["uses"]) for c in changes] == [
+        ("flax", "flax.linen.Module.init", 2), ("flax", "flax.training.early_stopping.EarlyStopping", 1),
+        ("flax", "flax.nnx.Module", 1), ("optax", "optax.MultiSteps", 1)]
+    later = changes_to_check([pinned_file(tmp_path, FLAX_SOURCE, {"flax": "0.11.0"})])
+    assert later == []  # flax's pins start after its changes; optax is not pinned, and JAX 0.10.0 runs optax 0.2.8
+    # optax not pinned, JAX from 0.4.30: below the 0.5.3 that optax 0.2.8 needs, so an older optax runs there
+    older = changes_to_check([file(tmp_path, "o.py", FLAX_SOURCE, "0.4.30")])
+    assert [(c["library"], c["api"]) for c in older if c["library"] != "jax"] == [("flax", "flax.nnx.Module"),
+                                                                                  ("optax", "optax.MultiSteps")]
+    report = UpgradeReport(project=".", target="0.12.0.1", dry_run=True, python="python")
+    report.changes_to_check_by_hand = changes
+    assert "| `flax.nnx.Module` | flax 0.11.0 | modules are pytrees" in render_markdown(report)

@@ -1,5 +1,6 @@
-"""JAX601 behaviour-change: a use of a JAX API whose default, validation or result type changed inside the project's
-version range (``rules/behaviour.toml``: each row with its changelog line and an example run on both sides)."""
+"""JAX601 behaviour-change: a use of a JAX, flax or optax API whose default, validation or result type changed inside
+the project's version range of that library (``rules/behaviour.toml``: each row with its changelog line and an
+example run on both sides)."""
 from __future__ import annotations
 
 import ast
@@ -7,7 +8,7 @@ import re
 
 import libcst as cst
 
-from jaxlint.catalogue.behaviour import Change, recognisable
+from jaxlint.catalogue.behaviour import Change, crossed, recognisable
 from jaxlint.lint.text_gate import names_by_last
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Rule, Valid
@@ -17,16 +18,17 @@ ROWS: dict[str, Change] = recognisable()
 
 def _rows_table() -> str:
     lines = ["| API | release | what changed | keep the old behaviour |", "|---|---|---|---|"]
-    for row in sorted(ROWS.values(), key=lambda r: (parse_version(r.changed_in), r.api)):
-        lines.append(f"| `{row.api}` | {row.changed_in} | {row.what} | {row.keep_old} |")
+    for row in sorted(ROWS.values(), key=lambda r: (r.library != "jax", r.library, parse_version(r.changed_in), r.api)):
+        lines.append(f"| `{row.api}` | {row.changed_in if row.library == 'jax' else row.release} | {row.what} "
+                     f"| {row.keep_old} |")
     return "\n".join(lines)
 
 
 class BehaviourChange(Rule):
     code = "JAX601"
     name = "behaviour-change"
-    summary = "a JAX API whose default, validation or result type changed between the min and the target version"
-    since = min((row.changed_in for row in ROWS.values()), key=parse_version)
+    summary = "a JAX, flax or optax API whose default, validation or result type changed inside the project's range"
+    since = min((row.changed_in for row in ROWS.values() if row.library == "jax"), key=parse_version)
     triggers = ()
     required_words = frozenset(frozenset(api.split(".")) for api in ROWS)
     ast_names = frozenset(ROWS)
@@ -49,13 +51,18 @@ class BehaviourChange(Rule):
 
     explanation = f"""
 ## What it does
-Finds calls of JAX APIs whose behaviour changed in a release that the project's range crosses (min version below the
-release, target at or above it), where the call has the shape the change is about: `jnp.einsum` of three operands
-or more without `optimize` (0.5.0: `'auto'`, was `'optimal'`), `jax.make_mesh` without `axis_types` (0.9.0:
-`Explicit`), `jax.random.randint` with an 8- or 16-bit `dtype` (0.7.2), `jnp.unique(..., return_inverse=True)`
-(0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other rows of `rules/behaviour.toml` whose
-`match` is not `none` ({len(ROWS)} rows). Each row quotes the changelog line and records an example run on both
-sides of the change.
+Finds calls of JAX, flax and optax APIs whose behaviour changed in a release that the project's range crosses
+(min version below the release, target at or above it), where the call has the shape the change is about:
+`jnp.einsum` of three operands or more without `optimize` (0.5.0: `'auto'`, was `'optimal'`), `jax.make_mesh`
+without `axis_types` (0.9.0: `Explicit`), `jax.random.randint` with an 8- or 16-bit `dtype` (0.7.2),
+`jnp.unique(..., return_inverse=True)` (0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other
+rows of `rules/behaviour.toml` whose `match` is not `none` ({len(ROWS)} rows). flax and optax rows follow the
+project's pins of that library, not JAX's range (`flax>=0.7.0` crosses flax 0.7.5; where flax is not pinned from
+below, a JAX min version under the JAX that the flax release needs does: JAX 0.4.16 runs a flax older than 0.7.5):
+`nn.MultiHeadDotProductAttention(...)(q, kv, mask)`, whose third positional argument is `inputs_v` from flax 0.7.5,
+the NNX norm layers with `use_scale=False` or `use_bias=False`, whose attribute is `None` from flax 0.10.3 (it was an
+`nnx.Param(None)`), and `nnx.Dropout(..., rngs=rngs)`, which holds a forked copy of the `Rngs` from flax 0.11.0. Each
+row quotes the changelog line and records an example run on both sides of the change.
 
 ## Why
 The code still runs and computes something else: another default, a dtype, a shape, or a `ValueError` where a value
@@ -116,6 +123,11 @@ Per row: `jaxlint rule JAX601` lists them below.
                 out = jnp.einsum("ij,jk,kl->il", a, b, c, optimize="optimal")
         """, min_version="0.4.30", note="a version branch"),
         Valid("""
+            import flax.linen as nn
+            y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)
+        """, min_version="0.4.20",
+              note="flax unpinned, and JAX 0.4.20 runs flax 0.7.5 (it needs 0.4.19): no crossing known"),
+        Valid("""
             def einsum(*args):
                 return args
             out = einsum("ij,jk,kl->il", a, b, c)
@@ -123,6 +135,10 @@ Per row: `jaxlint rule JAX601` lists them below.
     ]
 
     INVALID = [
+        Invalid("""
+            import flax.linen as nn
+            y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)
+        """, min_version="0.4.16", note="flax unpinned; JAX 0.4.16 runs flax older than 0.7.5 (which needs 0.4.19)"),
         Invalid("""
             import jax.numpy as jnp
             out = jnp.einsum("ij,jk,kl->il", a, b, c)
@@ -148,14 +164,20 @@ Per row: `jaxlint rule JAX601` lists them below.
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        row = ROWS.get(self.qualified_name(node.func) or "")
-        if row is None or not self._crossed(row) or not matches(row, node, self.code_for):
+        row = _row_of(node, self.qualified_name)
+        if row is None or not crossed(row, self.settings) or not matches(row, node, self.code_for):
             return
         self.report(node, message(row))
 
-    def _crossed(self, row: Change) -> bool:
-        changed = parse_version(row.changed_in)
-        return self.settings.min_version < changed <= self.settings.target_version
+
+def _row_of(call: cst.Call, qualified_name) -> Change | None:
+    """The row about this call: its callee's, or, for the call of an instance built in the same expression
+    (``nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)``), the class's row about such calls."""
+    if isinstance(call.func, cst.Call):
+        row = ROWS.get(qualified_name(call.func.func) or "")
+        return row if row is not None and row.instance_call else None
+    row = ROWS.get(qualified_name(call.func) or "")
+    return row if row is not None and not row.instance_call else None
 
 
 def matches(row: Change, call: cst.Call, code_for) -> bool:
@@ -170,13 +192,15 @@ def matches(row: Change, call: cst.Call, code_for) -> bool:
         return False
     if row.unless_flat_argument and positional and _flat_literal(positional[0]):
         return False
+    if row.match == "positional-count":
+        return True  # the count was checked above
     if row.match == "keyword-absent":
         return row.keyword not in keywords
     if row.match == "keyword-present":
         return row.keyword in keywords
     if row.match == "keyword-value":
-        value = keywords.get(row.keyword)
-        return value is not None and "".join(code_for(value).split()) in row.values
+        return any(value is not None and "".join(code_for(value).split()) in row.values
+                   for value in map(keywords.get, row.keywords))
     if row.match == "argument-value":
         if row.position is None or len(positional) <= row.position:
             return False
@@ -195,10 +219,11 @@ def _value_words(row: Change) -> frozenset[str]:
 def _needed_text(row: Change) -> tuple[frozenset[str], frozenset[str], re.Pattern | None]:
     """What the text of a file with a use the row reports holds: every word of the first set, one word of the second
     (when not empty), and a match of the pattern (when not None)."""
-    if row.match in ("keyword-present", "keyword-value"):
-        keyword = re.compile(rf"\b{re.escape(row.keyword)}\s*=")
-        values = _value_words(row) if row.match == "keyword-value" else frozenset()
-        return frozenset({row.keyword}), values, keyword
+    if row.match == "keyword-present":
+        return frozenset({row.keyword}), frozenset(), re.compile(rf"\b{re.escape(row.keyword)}\s*=")
+    if row.match == "keyword-value":
+        keyword = re.compile(rf"\b(?:{'|'.join(map(re.escape, row.keywords))})\s*=")
+        return frozenset(), _value_words(row), keyword
     if row.match == "argument-value" and row.position == 0:
         if "number" in row.values:
             return frozenset(), frozenset(), re.compile(r"\(\s*[-+(\s]*[.\d]")
@@ -226,7 +251,10 @@ def _last_word(node: ast.expr) -> str | None:
 
 def _may_match_ast_call(row: Change, call: ast.Call) -> bool:
     """``matches`` on an ``ast`` call, over-approximated only in the values of keywords (their spelling is libcst's
-    text): the keywords the row needs or excludes, the count of positional arguments, the literal."""
+    text): the keywords the row needs or excludes, the count of positional arguments, the literal. The call of an
+    instance is another call than the constructor's: any constructor call may be it."""
+    if row.instance_call:
+        return True
     keywords = {keyword.arg for keyword in call.keywords}
     if None in keywords or any(type(arg) is ast.Starred for arg in call.args):
         return False  # ``matches`` reports no call with ``*args`` or ``**kwargs``
@@ -239,8 +267,8 @@ def _may_match_ast_call(row: Change, call: ast.Call) -> bool:
     if row.match == "keyword-present":
         return row.keyword in keywords
     if row.match == "keyword-value":
-        value = next((keyword.value for keyword in call.keywords if keyword.arg == row.keyword), None)
-        return value is not None and _last_word(value) in _VALUE_WORDS[row.api]
+        return any(keyword.arg in row.keywords and _last_word(keyword.value) in _VALUE_WORDS[row.api]
+                   for keyword in call.keywords)
     if row.match == "argument-value":
         if row.position is None or len(call.args) <= row.position:
             return False
@@ -274,4 +302,4 @@ def _number(node: cst.BaseExpression) -> bool:
 
 
 def message(row: Change) -> str:
-    return f"`{row.api}` changed in JAX {row.changed_in}: {row.what}; to keep the old behaviour, {row.keep_old}."
+    return f"`{row.api}` changed in {row.release}: {row.what}; to keep the old behaviour, {row.keep_old}."

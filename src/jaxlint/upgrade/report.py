@@ -33,8 +33,8 @@ class UpgradeReport:
     preflight: list[dict] = field(default_factory=list)  # {"problem", "step", "blocking"}: said first
     warnings: list[str] = field(default_factory=list)  # pin files that could not be read, with file:line
     interrupted: str | None = None  # "SIGTERM during step 3/7": the report is partial
-    # Behaviour changes in the range that no rule recognises: {"api", "changed_in", "what", "keep_old", "uses",
-    # "files", "reason"} (``upgrade.by_hand``); information, not something left to do.
+    # Behaviour changes in the range that no rule recognises: {"api", "library", "changed_in", "what", "keep_old",
+    # "uses", "files", "reason"} (``upgrade.by_hand``); information, not something left to do.
     changes_to_check_by_hand: list[dict] = field(default_factory=list)
     # The code needs a newer JAX than the pins' floor (``run.effective_floor``): {"package", "pinned",
     # "pinned_where", "needs", "name", "where", "raised"}; the fixes were computed from ``needs`` when ``raised``.
@@ -162,10 +162,16 @@ def _by_hand(report: UpgradeReport) -> list[str]:
     lines = [f"## Changes to check by hand ({len(changes)})", "",
              "Behaviour changes in the range that depend on the values (a dtype, a shape): no rule can see them.", ""]
     lines += _table(("API", "since", "what changed", "uses", "to keep the old behaviour"),
-                    [(f"`{c['api']}`", c["changed_in"], c["what"],
+                    [(f"`{c['api']}`", _release(c), c["what"],
                       "not countable" if c["uses"] is None else f"{c['uses']} in {c['files']} file(s)", c["keep_old"])
                      for c in changes])
     return lines + [""]
+
+
+def _release(change: dict) -> str:
+    """``0.4.31`` for a JAX row, ``flax 0.7.1`` for another library's."""
+    library = change.get("library", "jax")
+    return change["changed_in"] if library == "jax" else f"{library} {change['changed_in']}"
 
 
 def _code(text: str | None) -> str:
