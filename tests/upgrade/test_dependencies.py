@@ -346,3 +346,41 @@ def test_a_planted_release_cache_file_does_not_choose_the_pin(index, fake_site):
         assert "still break" in result.note
         stored = signed_json_bytes(planted_file.read_bytes(), "release", context)
         assert [finding["code"] for finding in stored["findings"]] == ["JAX101"]
+
+
+FALLBACK = """\
+import jax
+from jax.experimental import hijax as hjx
+
+HiPrim = getattr(hjx, 'HiPrim', None) or hjx.VJPHiPrimitive
+leaves = (getattr(jax.tree, "leaves", None)
+          or jax.tree_leaves)
+also = hjx.VJPHiPrimitive
+first = hjx.VJPHiPrimitive or getattr(hjx, 'HiPrim', None)
+plain = getattr(hjx, 'HiPrim') or hjx.VJPHiPrimitive
+"""
+
+
+def test_the_fallback_after_a_getattr_with_a_default_does_not_block(tmp_path):
+    """flax 0.12.10: ``getattr(hjx, 'HiPrim', None) or hjx.VJPHiPrimitive`` runs the old name only where the new one
+    is missing; the same name used plainly, first, or after a getattr that raises, still blocks."""
+    path = tmp_path / "lib" / "variables.py"
+    path.parent.mkdir()
+    path.write_text(FALLBACK)
+    blocking, warnings = lint_files([path], TARGET, TARGET)
+    assert [(f.row, f.code) for f in blocking] == [(7, "JAX101"), (8, "JAX101"), (9, "JAX101")]
+    assert [(f.row, f.code) for f in warnings] == [(4, "JAX101"), (6, "JAX101")]
+
+
+def test_a_dependency_s_prefixed_example_and_test_folders_never_block(tmp_path):
+    """jraph ships ``jraph/ogb_examples/``: examples whatever their prefix, as are ``*_test/`` and ``*_tests/``."""
+    broken = "import jax\nflat = jax.tree_map(lambda x: x, {})\n"
+    files = {"lib/core.py": "import jax\n", "lib/ogb_examples/train.py": broken, "lib/model_test/check.py": broken,
+             "lib/graph_nets_tests/check.py": broken, "lib/my_docs/conf.py": broken}
+    write_tree(tmp_path, files)
+    blocking, warnings = lint_files([tmp_path / name for name in files], TARGET, TARGET)
+    assert blocking == [] and warnings == []
+    library = {"lib/examples_util/core.py": broken, "lib/testing_utils/core.py": broken, "lib/_test/core.py": broken}
+    write_tree(tmp_path, library)  # library code: the word is not the folder's suffix
+    blocking, _ = lint_files([tmp_path / "lib/core.py", *(tmp_path / name for name in library)], TARGET, TARGET)
+    assert sorted(f.file for f in blocking) == sorted(library)
