@@ -384,3 +384,62 @@ def test_a_dependency_s_prefixed_example_and_test_folders_never_block(tmp_path):
     write_tree(tmp_path, library)  # library code: the word is not the folder's suffix
     blocking, _ = lint_files([tmp_path / "lib/core.py", *(tmp_path / name for name in library)], TARGET, TARGET)
     assert sorted(f.file for f in blocking) == sorted(library)
+
+
+def _prerelease_index(tmp_path, monkeypatch, versions: dict[str, dict[str, str]]) -> None:
+    from tests.upgrade.distributions import build_wheel
+
+    links = tmp_path / "pre-links"
+    for version, files in versions.items():
+        build_wheel(links, "predep", version, files)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
+    monkeypatch.setenv("JAXLINT_UPGRADE_CACHE", str(tmp_path / "cache"))
+
+
+def _blocking(version: str) -> DependencyResult:
+    return DependencyResult("predep", version, [Finding("predep/core.py", 5, 11, "JAX101", "m")])
+
+
+def test_a_dependency_that_publishes_only_pre_releases_is_said_so(tmp_path, monkeypatch):
+    """jraph publishes only ``0.0.N.devM`` releases: pip lists none without --pre. Not "could not be looked up"."""
+    from tests.upgrade.distributions import OLD_DEP
+
+    _prerelease_index(tmp_path, monkeypatch, {"0.1.dev0": OLD_DEP, "0.2.dev0": OLD_DEP})
+    lines: list[str] = []
+    result = _blocking("0.2.dev0")
+    find_fixed_release(result, TARGET, sys.executable, lines.append)
+    assert result.fixed_in is None
+    assert result.note == ("predep publishes only pre-releases (0.2.dev0, 0.1.dev0) and 0.2.dev0, the one "
+                           "installed, is the newest: no release fixes it")
+    assert lines == [f"  predep: {result.note}"]
+    result = _blocking("0.1.dev0")
+    find_fixed_release(result, TARGET, sys.executable)
+    assert result.fixed_in is None and result.note == (
+        "newer pre-release(s) of predep (0.2.dev0) are not checked: jaxlint pins final releases only; try one by "
+        "hand if a pre-release will do")
+
+
+def test_pre_releases_newer_than_every_final_one_are_named_when_no_final_one_fixes(tmp_path, monkeypatch):
+    from tests.upgrade.distributions import NEW_DEP, OLD_DEP
+
+    _prerelease_index(tmp_path, monkeypatch, {"0.1": OLD_DEP, "0.2": OLD_DEP, "0.2rc1": NEW_DEP, "0.3rc1": NEW_DEP})
+    result = _blocking("0.1")
+    find_fixed_release(result, TARGET, sys.executable)
+    assert result.fixed_in is None and result.releases_checked == ["0.2"]
+    assert result.note == ("the newest release checked (0.2) still breaks at JAX 0.12.0.1: no newer release can be "
+                           "pinned; newer pre-release(s) of predep (0.3rc1) are not checked: jaxlint pins final "
+                           "releases only; try one by hand if a pre-release will do")
+    result = _blocking("0.2")  # the newest final release is installed
+    find_fixed_release(result, TARGET, sys.executable)
+    assert result.note.startswith("0.2 is the newest release on the package index; newer pre-release(s) of predep "
+                                  "(0.3rc1)")
+
+
+def test_a_fixed_final_release_needs_no_word_on_pre_releases(tmp_path, monkeypatch):
+    from tests.upgrade.distributions import NEW_DEP, OLD_DEP
+
+    _prerelease_index(tmp_path, monkeypatch, {"0.1": OLD_DEP, "0.2": NEW_DEP, "0.3rc1": NEW_DEP})
+    result = _blocking("0.1")
+    find_fixed_release(result, TARGET, sys.executable)
+    assert (result.fixed_in, result.note) == ("0.2", None)
