@@ -443,3 +443,16 @@ def test_a_fixed_final_release_needs_no_word_on_pre_releases(tmp_path, monkeypat
     result = _blocking("0.1")
     find_fixed_release(result, TARGET, sys.executable)
     assert (result.fixed_in, result.note) == ("0.2", None)
+
+
+def test_a_library_s_own_names_in_its_own_files_do_not_block(tmp_path):
+    """optax 0.2.1's ``__init__.py`` imports its own ``monte_carlo`` (removed from optax in 0.2.7): there in that
+    release. The same name used by another library, or a JAX name used by optax, still blocks."""
+    files = {"optax/__init__.py": "from optax import monte_carlo\n", "optax/monte_carlo.py": "x = 1\n",
+             "optax/core.py": "import jax\nleaves = jax.tree_leaves({})\n",
+             "other/use.py": "from optax import monte_carlo\n"}
+    write_tree(tmp_path, files)
+    blocking, warnings = lint_files([tmp_path / name for name in files], TARGET, TARGET)
+    assert sorted((f.file.split("/", 1)[1], f.code) for f in blocking) == [("optax/core.py", "JAX101"),
+                                                                          ("other/use.py", "JAX502")]
+    assert warnings == []
