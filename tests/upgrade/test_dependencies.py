@@ -412,7 +412,7 @@ def test_a_dependency_that_publishes_only_pre_releases_is_said_so(tmp_path, monk
     assert result.fixed_in is None
     assert result.note == ("predep publishes only pre-releases (0.2.dev0, 0.1.dev0) and 0.2.dev0, the one "
                            "installed, is the newest: no release fixes it")
-    assert lines == [f"  predep: {result.note}"]
+    assert lines == [f"  {result.note}"]
     result = _blocking("0.1.dev0")
     find_fixed_release(result, TARGET, sys.executable)
     assert result.fixed_in is None and result.note == (

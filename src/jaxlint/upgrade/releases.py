@@ -320,7 +320,7 @@ def find_fixed_release(result: DependencyResult, target: Version, python: str,
         if listed:  # pip lists pre-releases only with --pre: a package that publishes nothing else
             result.note = _prerelease_note(result.name, result.version, listed,
                                            newer_prereleases(result.version, listed, None))
-            echo(f"  {result.name}: {result.note}")
+            echo(f"  {result.note}")  # the note names the package
         else:
             result.note = "no newer release could be looked up on the package index"
         return
@@ -374,7 +374,7 @@ def _add_prerelease_note(result: DependencyResult, pip: str, python_version: Ver
     if newer:
         note = _prerelease_note(result.name, result.version, [], newer)
         result.note = f"{result.note}; {note}" if result.note else note
-        echo(f"  {result.name}: {note}")
+        echo(f"  {note}")  # the note names the package
 
 
 def _conclude(result: DependencyResult, search: _Search, target: Version, python_version: Version | None) -> None:
