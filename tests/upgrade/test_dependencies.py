@@ -346,3 +346,113 @@ def test_a_planted_release_cache_file_does_not_choose_the_pin(index, fake_site):
         assert "still break" in result.note
         stored = signed_json_bytes(planted_file.read_bytes(), "release", context)
         assert [finding["code"] for finding in stored["findings"]] == ["JAX101"]
+
+
+FALLBACK = """\
+import jax
+from jax.experimental import hijax as hjx
+
+HiPrim = getattr(hjx, 'HiPrim', None) or hjx.VJPHiPrimitive
+leaves = (getattr(jax.tree, "leaves", None)
+          or jax.tree_leaves)
+also = hjx.VJPHiPrimitive
+first = hjx.VJPHiPrimitive or getattr(hjx, 'HiPrim', None)
+plain = getattr(hjx, 'HiPrim') or hjx.VJPHiPrimitive
+"""
+
+
+def test_the_fallback_after_a_getattr_with_a_default_does_not_block(tmp_path):
+    """flax 0.12.10: ``getattr(hjx, 'HiPrim', None) or hjx.VJPHiPrimitive`` runs the old name only where the new one
+    is missing; the same name used plainly, first, or after a getattr that raises, still blocks."""
+    path = tmp_path / "lib" / "variables.py"
+    path.parent.mkdir()
+    path.write_text(FALLBACK)
+    blocking, warnings = lint_files([path], TARGET, TARGET)
+    assert [(f.row, f.code) for f in blocking] == [(7, "JAX101"), (8, "JAX101"), (9, "JAX101")]
+    assert [(f.row, f.code) for f in warnings] == [(4, "JAX101"), (6, "JAX101")]
+
+
+def test_a_dependency_s_prefixed_example_and_test_folders_never_block(tmp_path):
+    """jraph ships ``jraph/ogb_examples/``: examples whatever their prefix, as are ``*_test/`` and ``*_tests/``."""
+    broken = "import jax\nflat = jax.tree_map(lambda x: x, {})\n"
+    files = {"lib/core.py": "import jax\n", "lib/ogb_examples/train.py": broken, "lib/model_test/check.py": broken,
+             "lib/graph_nets_tests/check.py": broken, "lib/my_docs/conf.py": broken}
+    write_tree(tmp_path, files)
+    blocking, warnings = lint_files([tmp_path / name for name in files], TARGET, TARGET)
+    assert blocking == [] and warnings == []
+    library = {"lib/examples_util/core.py": broken, "lib/testing_utils/core.py": broken, "lib/_test/core.py": broken}
+    write_tree(tmp_path, library)  # library code: the word is not the folder's suffix
+    blocking, _ = lint_files([tmp_path / "lib/core.py", *(tmp_path / name for name in library)], TARGET, TARGET)
+    assert sorted(f.file for f in blocking) == sorted(library)
+
+
+def _prerelease_index(tmp_path, monkeypatch, versions: dict[str, dict[str, str]]) -> None:
+    from tests.upgrade.distributions import build_wheel
+
+    links = tmp_path / "pre-links"
+    for version, files in versions.items():
+        build_wheel(links, "predep", version, files)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
+    monkeypatch.setenv("JAXLINT_UPGRADE_CACHE", str(tmp_path / "cache"))
+
+
+def _blocking(version: str) -> DependencyResult:
+    return DependencyResult("predep", version, [Finding("predep/core.py", 5, 11, "JAX101", "m")])
+
+
+def test_a_dependency_that_publishes_only_pre_releases_is_said_so(tmp_path, monkeypatch):
+    """jraph publishes only ``0.0.N.devM`` releases: pip lists none without --pre. Not "could not be looked up"."""
+    from tests.upgrade.distributions import OLD_DEP
+
+    _prerelease_index(tmp_path, monkeypatch, {"0.1.dev0": OLD_DEP, "0.2.dev0": OLD_DEP})
+    lines: list[str] = []
+    result = _blocking("0.2.dev0")
+    find_fixed_release(result, TARGET, sys.executable, lines.append)
+    assert result.fixed_in is None
+    assert result.note == ("predep publishes only pre-releases (0.2.dev0, 0.1.dev0) and 0.2.dev0, the one "
+                           "installed, is the newest: no release fixes it")
+    assert lines == [f"  {result.note}"]
+    result = _blocking("0.1.dev0")
+    find_fixed_release(result, TARGET, sys.executable)
+    assert result.fixed_in is None and result.note == (
+        "newer pre-release(s) of predep (0.2.dev0) are not checked: jaxlint pins final releases only; try one by "
+        "hand if a pre-release will do")
+
+
+def test_pre_releases_newer_than_every_final_one_are_named_when_no_final_one_fixes(tmp_path, monkeypatch):
+    from tests.upgrade.distributions import NEW_DEP, OLD_DEP
+
+    _prerelease_index(tmp_path, monkeypatch, {"0.1": OLD_DEP, "0.2": OLD_DEP, "0.2rc1": NEW_DEP, "0.3rc1": NEW_DEP})
+    result = _blocking("0.1")
+    find_fixed_release(result, TARGET, sys.executable)
+    assert result.fixed_in is None and result.releases_checked == ["0.2"]
+    assert result.note == ("the newest release checked (0.2) still breaks at JAX 0.12.0.1: no newer release can be "
+                           "pinned; newer pre-release(s) of predep (0.3rc1) are not checked: jaxlint pins final "
+                           "releases only; try one by hand if a pre-release will do")
+    result = _blocking("0.2")  # the newest final release is installed
+    find_fixed_release(result, TARGET, sys.executable)
+    assert result.note.startswith("0.2 is the newest release on the package index; newer pre-release(s) of predep "
+                                  "(0.3rc1)")
+
+
+def test_a_fixed_final_release_needs_no_word_on_pre_releases(tmp_path, monkeypatch):
+    from tests.upgrade.distributions import NEW_DEP, OLD_DEP
+
+    _prerelease_index(tmp_path, monkeypatch, {"0.1": OLD_DEP, "0.2": NEW_DEP, "0.3rc1": NEW_DEP})
+    result = _blocking("0.1")
+    find_fixed_release(result, TARGET, sys.executable)
+    assert (result.fixed_in, result.note) == ("0.2", None)
+
+
+def test_a_library_s_own_names_in_its_own_files_do_not_block(tmp_path):
+    """optax 0.2.1's ``__init__.py`` imports its own ``monte_carlo`` (removed from optax in 0.2.7): there in that
+    release. The same name used by another library, or a JAX name used by optax, still blocks."""
+    files = {"optax/__init__.py": "from optax import monte_carlo\n", "optax/monte_carlo.py": "x = 1\n",
+             "optax/core.py": "import jax\nleaves = jax.tree_leaves({})\n",
+             "other/use.py": "from optax import monte_carlo\n"}
+    write_tree(tmp_path, files)
+    blocking, warnings = lint_files([tmp_path / name for name in files], TARGET, TARGET)
+    assert sorted((f.file.split("/", 1)[1], f.code) for f in blocking) == [("optax/core.py", "JAX101"),
+                                                                          ("other/use.py", "JAX502")]
+    assert warnings == []

@@ -26,6 +26,8 @@ _DEPRECATION_WORDING = {"JAX502": " is deprecated since ", "JAX506": " is deprec
 _NEVER_A_DEPENDENCY = frozenset({"jaxlint"})
 # Files a library ships that do not run when the project imports it: its tests, examples, docs and benchmarks.
 _NOT_RUN_FOLDERS = frozenset({"tests", "test", "examples", "example", "docs", "doc", "benchmarks", "benchmark"})
+# ... also with a prefix: jraph ships ``jraph/ogb_examples/``, other libraries ``*_tests/`` or ``*_test/``.
+_NOT_RUN_PREFIXED = re.compile(r"^[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_(?:%s)$" % "|".join(sorted(_NOT_RUN_FOLDERS)))
 # Undeclared uses are found by reading the files of small distributions only (a big one declares what it needs).
 GREP_AT_MOST = 300
 _IMPORTS = re.compile(r"^\s*(?:import|from)\s+(?:jax|flax|optax)\b", re.M)
@@ -159,8 +161,22 @@ def lint_files(files: Iterable[Path], target: Version, min_version: Version) -> 
             if d.code == "JAX000":
                 continue  # not Python jaxlint can parse (a template, a file for another Python): not a finding
             finding = Finding(path.relative_to(base).as_posix(), d.start.row, d.start.column, d.code, d.message)
+            if about_its_own_names(finding):
+                continue  # flax's own code using a flax name of its own release: it is there in that release
             (warnings if still_works(d) or d.start.row in guarded else blocking).append(finding)
     return blocking, warnings
+
+
+def about_its_own_names(finding: Finding) -> bool:
+    """A flax or optax rule (JAX5xx) on that library's own files: ``from optax import monte_carlo`` in optax 0.2.1's
+    ``__init__.py`` names a module that release ships; the rules speak of the library's later releases."""
+    from jaxlint.rules import rule_by_code
+
+    rule = rule_by_code(finding.code)
+    label = (rule.library_version or "") if rule is not None else ""
+    folders = finding.file.split("/")[:-1]
+    return any(package in folders and package in label and f"{package}." in finding.message
+               for package in ("flax", "optax"))
 
 
 def runs_when_imported(path: Path, base: Path) -> bool:
@@ -172,7 +188,7 @@ def runs_when_imported(path: Path, base: Path) -> bool:
     name = parts[-1] if parts else ""
     if name == "conftest.py" or name.startswith("test_") or name.endswith(("_test.py", "_tests.py")):
         return False
-    return not any(part in _NOT_RUN_FOLDERS for part in parts[:-1])
+    return not any(part in _NOT_RUN_FOLDERS or _NOT_RUN_PREFIXED.match(part) for part in parts[:-1])
 
 
 def still_works(diagnostic) -> bool:
@@ -202,6 +218,23 @@ def guarded_rows(text: str) -> set[int]:
         if isinstance(node, ast.Try) and any(_catches_shim_error(h.type) for h in node.handlers):
             last = max(h.end_lineno or h.lineno for h in node.handlers)
             rows.update(range(node.lineno, last + 1))
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            rows |= _fallback_rows(node)
+    return rows
+
+
+def _fallback_rows(node) -> set[int]:
+    """``getattr(mod, "new", None) or mod.old``: the operands after a ``getattr`` with a default run only where the
+    new name is missing (an older JAX), so the old name there is a fallback, not a use at the target."""
+    import ast
+
+    rows: set[int] = set()
+    for index, value in enumerate(node.values):
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "getattr" \
+                and len(value.args) == 3 and not value.keywords:
+            for fallback in node.values[index + 1:]:
+                rows.update(range(fallback.lineno, (fallback.end_lineno or fallback.lineno) + 1))
+            break
     return rows
 
 

@@ -100,6 +100,59 @@ def available_versions(name: str, python: str, python_version: Version | None = 
     return sorted(set(versions), reverse=True)
 
 
+_RELEASE_BASE = re.compile(r"^\d+(?:\.\d+)*")
+
+
+def prereleases(name: str, python: str, python_version: Version | None = None) -> list[str]:
+    """The index's pre-releases of ``name`` (``0.0.6.dev0``, ``1.1rc1``), newest first as pip lists them: jaxlint's
+    Version reads final releases only, so these are named in the verdict, never downloaded or pinned."""
+    try:
+        done = _pip(python, "index", "versions", name, "--pre", *_python_options(python_version), timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    match = _AVAILABLE.search(done.stdout)
+    if done.returncode != 0 or not match:
+        return []
+    listed = [text.strip() for text in match.group(1).split(",") if text.strip()]
+    return [text for text in listed if not _is_final(text)]
+
+
+def _is_final(text: str) -> bool:
+    try:
+        Version(text)
+        return True
+    except ValueError:
+        return False
+
+
+def newer_prereleases(installed: str, listed: list[str], newest_final: Version | None) -> list[str]:
+    """The pre-releases newer than the installed release and than every final one: those whose release number is
+    higher (``1.1rc1`` after ``1.0``; ``1.0rc1`` comes before ``1.0``)."""
+    def base(text: str) -> Version | None:
+        found = _RELEASE_BASE.match(text)
+        return Version(found.group(0)) if found else None
+
+    floor = [v for v in (base(installed), newest_final) if v is not None]
+    newer = []
+    for text in listed:
+        number = base(text)
+        if text == installed or number is None:
+            continue
+        if all(number > v for v in floor):  # 1.0rc2 after an installed 1.0rc1 is not told apart: not named
+            newer.append(text)
+    return newer
+
+
+def _prerelease_note(name: str, installed: str, listed: list[str], newer: list[str]) -> str:
+    if newer:
+        return (f"newer pre-release(s) of {name} ({', '.join(newer)}) are not checked: jaxlint pins final releases "
+                f"only; try one by hand if a pre-release will do")
+    if listed and listed[0] == installed:
+        return (f"{name} publishes only pre-releases ({', '.join(listed)}) and {installed}, the one installed, is "
+                f"the newest: no release fixes it")
+    return f"{name} publishes only pre-releases ({', '.join(listed)}), none newer than {installed}"
+
+
 def newer_releases(installed: str, available: list[Version]) -> list[Version]:
     """The releases newer than ``installed``, newest first (all of them when its version cannot be read)."""
     try:
@@ -263,11 +316,18 @@ def find_fixed_release(result: DependencyResult, target: Version, python: str,
         pip = sys.executable  # an environment's pip older than ``pip index`` (21.2): jaxlint's own asks instead
         available = available_versions(result.name, pip, python_version)
     if available is None:
-        result.note = "no newer release could be looked up on the package index"
+        listed = prereleases(result.name, pip, python_version)
+        if listed:  # pip lists pre-releases only with --pre: a package that publishes nothing else
+            result.note = _prerelease_note(result.name, result.version, listed,
+                                           newer_prereleases(result.version, listed, None))
+            echo(f"  {result.note}")  # the note names the package
+        else:
+            result.note = "no newer release could be looked up on the package index"
         return
     newest_first = newer_releases(result.version, available)
     if not newest_first:
         result.note = f"{result.version} is the newest release on the package index"
+        _add_prerelease_note(result, pip, python_version, available, echo)
         return
     search = _Search(list(reversed(newest_first)))
 
@@ -299,9 +359,22 @@ def find_fixed_release(result: DependencyResult, target: Version, python: str,
                 search.clean = index
     result.releases_checked = [str(search.candidates[i]) for i in sorted(search.looked, reverse=True)]
     _conclude(result, search, target, python_version)
+    if result.fixed_in is None:
+        _add_prerelease_note(result, pip, python_version, available, echo)
     if result.fixed_in:
         echo(f"  {result.name}: {result.fixed_in} is the first release that does not break at JAX {target}"
              f" (Requires-Python: {result.requires_python or 'any'})")
+
+
+def _add_prerelease_note(result: DependencyResult, pip: str, python_version: Version | None,
+                         available: list[Version], echo: Callable[[str], None]) -> None:
+    """No final release fixes it: say so when the only newer releases are pre-releases."""
+    newer = newer_prereleases(result.version, prereleases(result.name, pip, python_version),
+                              available[0] if available else None)
+    if newer:
+        note = _prerelease_note(result.name, result.version, [], newer)
+        result.note = f"{result.note}; {note}" if result.note else note
+        echo(f"  {note}")  # the note names the package
 
 
 def _conclude(result: DependencyResult, search: _Search, target: Version, python_version: Version | None) -> None:
