@@ -79,8 +79,13 @@ class ConstructionSites:
             info = self._module(module_path, spelled)
             if info is None:
                 continue
+            # The names a construction can be spelled with here: the class's, or an alias imported for it.
+            spellings = {name} | {alias for alias, (_, dotted) in info.imports.items()
+                                  if dotted.rsplit(".", 1)[-1] == name}
             for call, scope in info.calls:
-                if self._origin(module_path, call.func, scope) == (path, name):
+                func = call.func
+                last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+                if last in spellings and self._origin(module_path, func, scope) == (path, name):
                     yield module_path, call, scope
 
     def _module(self, path: str, spelled: bytes | None = None) -> _Module | None:
@@ -224,18 +229,24 @@ def _scope_statements(scope: ast.AST):
                 stack.append(child)
 
 
+_LOCAL_NAMES: dict[int, tuple[ast.AST, frozenset[str]]] = {}  # a function's own names, by id (the node kept alive)
+
+
 def _bound_locally(scope: ast.AST, name: str) -> bool:
     """Whether a function binds ``name`` itself (a parameter or a store); module-level names are looked up in the
     module's imports and definitions instead."""
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    arguments = scope.args
-    if any(argument.arg == name for argument in
-           arguments.posonlyargs + arguments.args + arguments.kwonlyargs + [arguments.vararg, arguments.kwarg]
-           if argument is not None):
-        return True
-    return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
-               for node in _scope_statements(scope))
+    known = _LOCAL_NAMES.get(id(scope))
+    if known is None or known[0] is not scope:
+        arguments = scope.args
+        names = {argument.arg for argument in
+                 arguments.posonlyargs + arguments.args + arguments.kwonlyargs + [arguments.vararg, arguments.kwarg]
+                 if argument is not None}
+        names.update(node.id for node in _scope_statements(scope)
+                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        known = _LOCAL_NAMES[id(scope)] = (scope, frozenset(names))
+    return name in known[1]
 
 
 def _single_assignment(scope: ast.AST, name: str) -> ast.expr | None:
