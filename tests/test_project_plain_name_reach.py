@@ -9,6 +9,8 @@ constructions is not served from the results cache, and ``jaxlint check pkg/work
 """
 from __future__ import annotations
 
+import pytest
+
 from test_project_attribute_reach import PJIT_MODEL
 from test_project_index import HARMLESS_MODEL, findings, run
 from test_project_index_scope import CONFIG, check, write
@@ -33,6 +35,7 @@ REASON = ("the block calls `self.model.train` from `pkg/model.py`, which runs a 
           "be) bare `PartitionSpec`s")
 
 
+ALIASES = "from pkg.trainer import Trainer as T\nfrom pkg.model import Model as M\n"
 BOTH = "from pkg.trainer import Trainer\nfrom pkg.model import Model\nfrom pkg.harmless import Model as Harmless\n"
 
 
@@ -71,7 +74,7 @@ def test_withheld_when_the_value_is_passed_by_keyword(tmp_path):
 
 def test_withheld_through_import_aliases_and_a_re_export(tmp_path):
     aliased = main("tr.Trainer(m.Model(cfg))", imports="import pkg.trainer as tr\nfrom pkg import model as m\n")
-    renamed = main("T(model=M(cfg))", imports="from pkg.trainer import Trainer as T\nfrom pkg.model import Model as M\n")
+    renamed = main("T(model=M(cfg))", imports=ALIASES)
     exported = main("Trainer(Model(cfg))", imports="from pkg import Trainer, Model\n")
     package = "from pkg.trainer import Trainer\nfrom pkg.model import Model\n"
     for text in (aliased, renamed):
@@ -128,8 +131,8 @@ def test_offered_when_the_constructions_pass_harmless_classes_or_literals(tmp_pa
 
 
 def test_offered_when_no_construction_is_seen_or_another_class_is_constructed(tmp_path):
-    other = main("Other(Model(cfg))", "Trainer", imports="from pkg.trainer import Trainer\n"
-                                                          "from pkg.model import Model\nfrom pkg.other import Trainer as Other\n")
+    other = main("Other(Model(cfg))", "Trainer", imports=(
+        "from pkg.trainer import Trainer\nfrom pkg.model import Model\nfrom pkg.other import Trainer as Other\n"))
     assert offered(verdict(tmp_path / "none", {}))
     assert offered(verdict(tmp_path / "other", {"pkg/other.py": "class Trainer:\n    pass\n", "pkg/main.py": other}))
 
@@ -161,3 +164,28 @@ def test_one_file_check_sees_the_constructions_the_whole_project_sees(tmp_path, 
     for arguments in (["pkg/trainer.py"], ["."], ["pkg/trainer.py"]):
         (finding,) = check(tmp_path, monkeypatch, *arguments)["pkg/trainer.py"]
         assert finding["fix"] is not None and finding["fix_withheld"] is None, arguments
+
+
+FACTORY = "from pkg.model import Model\n\n\ndef make_model(cfg) -> Model:\n    return REGISTRY[cfg]()\n"
+
+
+@pytest.mark.parametrize("files, expected", [
+    ({"pkg/main.py": main("Trainer(steps=2, model=Model(cfg))")}, withheld),
+    ({"pkg/main.py": main("T(M(cfg))", imports=ALIASES)}, withheld),
+    ({"pkg/factory.py": FACTORY, "pkg/main.py": main("Trainer(make_model(cfg))", imports=(
+        "from pkg.trainer import Trainer\nfrom pkg.factory import make_model\n"))}, withheld),
+    ({"pkg/main.py": main("Trainer(Model(cfg))", "Trainer(cfg.build())")}, offered),
+    ({}, offered),
+])
+def test_one_file_check_and_whole_project_check_agree(tmp_path, monkeypatch, files, expected):
+    write(tmp_path, {"pyproject.toml": CONFIG, **PROJECT, **files})
+    whole = check(tmp_path, monkeypatch, ".")
+    (finding,) = whole["pkg/trainer.py"]
+    shown = finding["fix_withheld"]["reason"] if finding["fix_withheld"] else None
+    assert (finding["fix"] is None and shown.startswith(REASON)) if expected is withheld \
+        else (finding["fix"] is not None and shown is None)
+    alone = {"pkg/trainer.py": whole["pkg/trainer.py"]}
+    for _ in range(2):  # cold, then warm
+        for options in ([], ["--no-cache"]):
+            assert check(tmp_path, monkeypatch, *options, "pkg/trainer.py") == alone
+

@@ -253,7 +253,8 @@ def _single_assignment(scope: ast.AST, name: str) -> ast.expr | None:
     """The value of the one ``name = value`` of a function (or module) that stores ``name`` once (no parameter),
     else None."""
     arguments = getattr(scope, "args", None)
-    if arguments is not None and any(argument.arg == name for argument in arguments.posonlyargs + arguments.args + arguments.kwonlyargs):
+    if arguments is not None and any(argument.arg == name for argument in
+                                     arguments.posonlyargs + arguments.args + arguments.kwonlyargs):
         return None
     stores = [node for node in _scope_statements(scope)
               if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)]
