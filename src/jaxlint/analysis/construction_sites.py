@@ -229,24 +229,21 @@ def _scope_statements(scope: ast.AST):
                 stack.append(child)
 
 
-_LOCAL_NAMES: dict[int, tuple[ast.AST, frozenset[str]]] = {}  # a function's own names, by id (the node kept alive)
-
-
 def _bound_locally(scope: ast.AST, name: str) -> bool:
     """Whether a function binds ``name`` itself (a parameter or a store); module-level names are looked up in the
-    module's imports and definitions instead."""
+    module's imports and definitions instead. A function's names are computed once (kept on its node)."""
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    known = _LOCAL_NAMES.get(id(scope))
-    if known is None or known[0] is not scope:
+    names = getattr(scope, "_jaxlint_own_names", None)
+    if names is None:
         arguments = scope.args
         names = {argument.arg for argument in
                  arguments.posonlyargs + arguments.args + arguments.kwonlyargs + [arguments.vararg, arguments.kwarg]
                  if argument is not None}
         names.update(node.id for node in _scope_statements(scope)
                      if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
-        known = _LOCAL_NAMES[id(scope)] = (scope, frozenset(names))
-    return name in known[1]
+        scope._jaxlint_own_names = names  # type: ignore[attr-defined]
+    return name in names
 
 
 def _single_assignment(scope: ast.AST, name: str) -> ast.expr | None:
