@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -74,7 +75,7 @@ class ConstructionSites:
 
     # -- the sites -----------------------------------------------------------------------------------------------
     def _find_sites(self, path: str, name: str):
-        spelled = name.encode()
+        spelled = re.compile(rb"\b%s\b" % re.escape(name.encode()))  # ``Model``, not ``ModelConfig``
         for module_path in sorted(self.index.paths):
             info = self._module(module_path, spelled)
             if info is None:
@@ -88,7 +89,7 @@ class ConstructionSites:
                 if last in spellings and self._origin(module_path, func, scope) == (path, name):
                     yield module_path, call, scope
 
-    def _module(self, path: str, spelled: bytes | None = None) -> _Module | None:
+    def _module(self, path: str, spelled: re.Pattern[bytes] | None = None) -> _Module | None:
         """The module's ``ast`` facts (parsed once); None when it cannot be read or parsed, or, with ``spelled``,
         when its bytes do not spell that name (a construction must; then it is not parsed)."""
         if path in self._modules and spelled is None:
@@ -98,7 +99,7 @@ class ConstructionSites:
                 data = handle.read()
         except OSError:
             return None
-        if spelled is not None and spelled not in data:
+        if spelled is not None and spelled.search(data) is None:
             return None
         if path not in self._modules:
             self._modules[path] = _read_module(data)
