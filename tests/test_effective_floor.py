@@ -176,3 +176,32 @@ def test_upgrade_without_a_code_floor_keeps_the_pinned_one(tmp_path):
     assert report["fixes_applied"] == []
     [left] = report["findings_left"]
     assert left["code"] == "JAX101" and "0.4.27" in left["advice"]
+
+
+def test_upgrade_raises_each_package_floor_on_its_own_in_a_monorepo(tmp_path):
+    # Three packages with their own pins and no pins at the root: `a` needs 0.7.1 (`jax.set_mesh`), `b` 0.4.30
+    # (`jax.export`), `c` nothing newer than its pins. The fix of `jax.core.Primitive` (from 0.4.27) is written in
+    # `a` and `b`, each computed from its own floor, and stays withheld in `c`.
+    root = tmp_path / "proj"
+    primitive = "    return jax.core.Primitive('p')\n"
+    codes = {"a": "import jax\n\n\ndef shard(mesh):\n    jax.set_mesh(mesh)\n" + primitive,
+             "b": "import jax\nfrom jax import export\n\n\ndef shard(mesh):\n" + primitive,
+             "c": "import jax\n\n\ndef shard(mesh):\n" + primitive}
+    for name, code in codes.items():
+        (root / name / "pkg").mkdir(parents=True)
+        (root / name / "requirements.txt").write_text("jax>=0.4.0,<0.5\n")
+        (root / name / "pkg" / "__init__.py").write_text("")
+        (root / name / "pkg" / "mesh.py").write_text(code)
+    report = _upgrade(root, tmp_path / "r.json", "--report", str(tmp_path / "r.md"))
+    assert report["effective_floor"] is None  # the root is no package
+    assert [(f["package"], f["needs"], f["where"], f["raised"]) for f in report["effective_floors"]] == [
+        ("a", "0.7.1", "a/pkg/mesh.py:5", True), ("b", "0.4.30", "b/pkg/mesh.py:2", True)]
+    assert sorted((f["file"], f["code"]) for f in report["fixes_applied"]) == [
+        ("a/pkg/mesh.py", "JAX101"), ("b/pkg/mesh.py", "JAX101")]
+    for name in ("a", "b"):
+        assert "jax.extend.core.Primitive('p')" in (root / name / "pkg" / "mesh.py").read_text()
+    assert (root / "c" / "pkg" / "mesh.py").read_text() == codes["c"]
+    raises = {(p["where"], p["proposed"]) for p in report["pins"] if p["name"] == "jax"}
+    assert {("a/requirements.txt:1", "jax>=0.7.1,<0.13"), ("b/requirements.txt:1", "jax>=0.4.30,<0.13")} <= raises
+    markdown = (tmp_path / "r.md").read_text()
+    assert "- the code of package `b` needs JAX 0.4.30 (`jax.export` at `b/pkg/mesh.py:2`)" in markdown

@@ -102,3 +102,62 @@ def test_the_fix_is_withheld_where_another_module_needs_the_legacy_mesh(tmp_path
     # The safe spelling keeps the legacy context: both blocks work under ``with jax.sharding.Mesh(...)``.
     legacy = FILES["main.py"].replace("with mesh:", "with jax.sharding.Mesh(jax.devices(), (\"x\",)):")
     assert run_main(tmp_path, legacy) == (0, "2\n[0.0, 2.0, 4.0, 6.0]\n")
+
+
+PLAIN_NAME = {
+    "pkg/__init__.py": "",
+    "pkg/model.py": """\
+from jax.experimental.pjit import pjit
+from jax.sharding import PartitionSpec as P
+
+
+class Model:
+    def train(self, batch):
+        return pjit(lambda a: a * 2, in_shardings=P("x"), out_shardings=P("x"))(batch)
+""",
+    "pkg/trainer.py": """\
+import jax
+from jax.sharding import Mesh
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+
+    def fit(self, batch):
+        mesh = Mesh(jax.devices(), ("x",))
+        with mesh:
+            return self.model.train(batch)
+""",
+    "main.py": """\
+import os
+os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=2"
+import jax.numpy as jnp
+
+from pkg.model import Model
+from pkg.trainer import Trainer
+
+print(Trainer(model=Model()).fit(jnp.arange(4.0)).tolist())
+""",
+}
+
+
+def test_the_fix_is_withheld_where_a_construction_in_another_module_passes_a_pjit_class(tmp_path):
+    # ``self.model`` comes from an unannotated ``__init__`` parameter; ``main.py`` passes ``Model``, whose method
+    # runs a ``pjit`` with bare ``PartitionSpec``s (``analysis.construction_sites``).
+    write_project(tmp_path, PLAIN_NAME)
+    settings = Settings(select=("JAX401",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.10.2"), min_version_source="test", root=tmp_path)
+    files = [SourceFile(tmp_path / name, settings) for name in sorted(PLAIN_NAME)]
+    results = run_files(files, Mode.FIX, unsafe=True, jobs=1, use_cache=False)
+    trainer = next(result for result in results if result.path.endswith("trainer.py"))
+    assert (tmp_path / "pkg" / "trainer.py").read_text(encoding="utf-8") == PLAIN_NAME["pkg/trainer.py"]
+    (finding,) = trainer.diagnostics
+    assert finding.fix is None and finding.fix_withheld.reason.startswith(
+        "the block calls `self.model.train` from `pkg/model.py`, which runs a `pjit`")
+
+    assert run_main(tmp_path, PLAIN_NAME["main.py"]) == (0, "[0.0, 2.0, 4.0, 6.0]\n")
+    fixed = PLAIN_NAME["pkg/trainer.py"].replace("with mesh:", "with jax.set_mesh(mesh):")
+    (tmp_path / "pkg" / "trainer.py").write_text(fixed, encoding="utf-8")
+    code, output = run_main(tmp_path, PLAIN_NAME["main.py"])
+    assert code != 0 and "RuntimeError: pjit requires a non-empty mesh in context" in output

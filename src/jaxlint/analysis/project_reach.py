@@ -5,7 +5,9 @@ The project index (``jaxlint.project.index``) knows which modules read ``thread_
 constructed or passed on), the names in the values of local variables it uses (``trainer = Trainer(cfg)`` before
 the block, ``trainer.fit()`` in it), in the annotations of parameters it uses (``trainer: Trainer``), in what the
 attributes of ``self`` it uses hold (``self.model.train()`` with ``self.model = Model(cfg)`` or ``self.model: Model``
-in the class: ``attribute_values``) and, transitively, in the bodies of the module's own functions it calls; a name
+in the class: ``attribute_values``), in what the project's constructions of the class pass to an unannotated
+``__init__`` parameter (``self.model = model``: ``construction_sites``), in a factory's return annotation
+(``def make() -> Model``) and, transitively, in the bodies of the module's own functions it calls; a name
 imported from a risky project module is the answer. Conservative by design: a module counts as a whole, whatever the
 block takes from it (``self.model.train()`` reaches the module of ``Model``, whichever of its functions ``train``
 runs).
@@ -16,6 +18,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from jaxlint.analysis.attribute_values import AttributeValues, self_attribute
+from jaxlint.analysis.construction_sites import construction_sites
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children
 from jaxlint.project.index import ProjectIndex
@@ -85,7 +88,40 @@ class ProjectReach:
                         if found is not None:
                             yield verb, spelled or node.value, *found, bool(spelled)
                         continue
+                    if isinstance(bound, cst.Param) and bound.annotation is None:
+                        # ``def __init__(self, model)``: what the project's constructions of the class pass.
+                        for path in self._constructed(node, bound):
+                            found = self._risky_module(path)
+                            if found is not None:
+                                yield verb, spelled or node.value, *found, bool(spelled)
+                        open_next(bound.default, origin)
+                        continue
+                    if isinstance(bound, cst.FunctionDef) and bound.returns is not None:
+                        open_next(bound.returns, origin)  # a factory's ``-> Model``
                     open_next(_opened(bound), origin)
+
+    def _constructed(self, name: cst.Name, parameter: cst.Param) -> list[str]:
+        """The project modules whose classes every construction of the module's class passes to ``parameter`` of
+        its ``__init__`` (``construction_sites``). Empty for any other parameter, and where a construction passes
+        an unknown value or none is seen: the value stays unknown, as before, and the fix is still offered (withheld
+        only on evidence, as for every other unknown)."""
+        scope = self.resolver.scope_of(name)
+        while scope is not None and not (scope.kind == "function" and isinstance(scope.node, cst.FunctionDef)
+                                         and _has_param(scope.node, parameter)):
+            scope = scope.parent
+        owner = scope.parent if scope is not None else None
+        if owner is None or owner.kind != "class" or owner.parent is None or owner.parent.kind != "module" \
+                or scope.node.name.value != "__init__":
+            return []
+        parameters = scope.node.params
+        positional = [*parameters.posonly_params, *parameters.params]
+        place = next((number for number, item in enumerate(positional) if item is parameter), None)
+        if place == 0:
+            return []  # ``self``
+        if place is None and not any(item is parameter for item in parameters.kwonly_params):
+            return []  # ``*args``, ``**kwargs``
+        return construction_sites(self.index).passed_modules(
+            self.path, owner.node.name.value, None if place is None else place - 1, parameter.name.value) or []
 
     def _string_annotation(self, node: cst.SimpleString):
         """(name, import statement, qualified name) of the module's import a string annotation starts with
@@ -122,6 +158,12 @@ class ProjectReach:
 
 def _verb(called: bool) -> str:
     return "calls" if called else "uses"
+
+
+def _has_param(function: cst.FunctionDef, parameter: cst.Param) -> bool:
+    parameters = function.params
+    return any(item is parameter for item in (*parameters.posonly_params, *parameters.params,
+                                               *parameters.kwonly_params))
 
 
 def _opened(bound: cst.CSTNode) -> cst.CSTNode | None:

@@ -225,8 +225,12 @@ class Overrides:
     exclude: tuple[str, ...] | None = None  # replaces the configured `exclude`
     extend_exclude: tuple[str, ...] = ()
     respect_gitignore: bool | None = None
-    # Where ``min_version`` comes from when not the command line (``jaxlint upgrade``'s raised floor).
+    # Where ``min_version`` comes from when not the command line.
     min_version_source: str | None = None
+    # ``jaxlint upgrade``'s raised floors, per package (a monorepo's packages each have their own pins):
+    # (package folder, min version, where it comes from). A package's files take its floor instead of the pins'
+    # lower bound, unless the command line or the config gives a min version.
+    package_floors: tuple[tuple[Path, Version, str], ...] = ()
 
 
 class SettingsResolver:
@@ -242,6 +246,7 @@ class SettingsResolver:
         self.pins = ProjectPins(self.cwd)
         self._by_key: dict[Path, Settings] = {}
         self._config_above: dict[str, Path | None] = {}  # each folder's closest config
+        self._package_floors = {package: (version, source) for package, version, source in overrides.package_floors}
 
     def for_path(self, path: Path) -> Settings:
         key = path if path.is_dir() else path.parent
@@ -276,7 +281,12 @@ class SettingsResolver:
         pinned = self.pins.for_directory(directory, names)
         key = (settings.config_file, pinned)
         if key not in self._by_config_and_pins:
-            if settings.explicit_min_version is None and pinned is not None and pinned.lower is not None:
+            raised = self._package_floors.get(pinned.package) if pinned is not None else None
+            if settings.explicit_min_version is None and raised is not None:
+                settings = replace(settings, explicit_min_version=raised[0], min_version_source=raised[1],
+                                   pinned=pinned)
+                _check_range(settings)
+            elif settings.explicit_min_version is None and pinned is not None and pinned.lower is not None:
                 settings = replace(settings, explicit_min_version=pinned.lower.version,
                                    min_version_source=str(pinned.lower), pinned=pinned)
                 _check_range(settings)

@@ -56,6 +56,9 @@ class ProjectIndex:
     _digest: str | None = None
     # A cold run with a cache (``track_reads``): the facts read from disk here, which the results depend on.
     _reads: dict[str, Facts] | None = None
+    # Whether a rule read other modules' sources since ``take_source_dependency`` (``analysis.construction_sites``):
+    # what it found is no fact of the index, so the digest does not cover it.
+    _sources_read: bool = False
 
     def facts_of(self, path: str) -> Facts | None:
         if path not in self.paths:
@@ -83,6 +86,16 @@ class ProjectIndex:
         if self._reads is not None:
             self._reads = {}
         return reads
+
+    def depend_on_sources(self) -> None:
+        """The findings being computed depend on other modules' code beyond their facts (constructions of a class
+        anywhere in the project): the runner does not cache them."""
+        self._sources_read = True
+
+    def take_source_dependency(self) -> bool:
+        """Whether ``depend_on_sources`` was called since the last call."""
+        found, self._sources_read = self._sources_read, False
+        return found
 
     def install(self, path: str, facts: Facts) -> None:
         """A module's facts, computed by its own worker from the bytes it hashed (so not read again here)."""

@@ -134,8 +134,13 @@ uses that is imported from there (`Model()`, `m.Model()`, `from .model import Mo
 variables it uses (`trainer = Trainer(cfg)` before the block), the annotations of parameters it uses
 (`trainer: Trainer`), what the attributes of `self` it uses hold (`self.model.train(batch)` where the class stores
 `self.model = Model(cfg)` or declares `self.model: Model` / `model: Model`; the class's own methods it calls; an
-attribute the class never stores, through its base classes) and through the module's own functions it calls. An
-attribute whose value the class does not say (stored from an unannotated parameter) is not followed.
+attribute the class never stores, through its base classes), what the project's constructions of the class pass
+to an unannotated `__init__` parameter (`self.model = model` where every `Trainer(...)` of the project, in any module
+and through any import alias, passes `Model(cfg)`, by position or keyword, a local variable assigned one, or the
+result of a factory whose return annotation names it: `def make_model() -> Model`), and through the module's own
+functions it calls. Where any construction passes a value that is not followed (a parameter, a factory without a
+return annotation, `**kwargs`), or none is seen, the attribute stays unknown and the fix is offered, as without
+the constructions. A result that read other modules' constructions is not kept in the results cache.
 A module that itself reads `thread_resources` withholds every fix of it. The finding says which name, which module
 and why (`fix_withheld` in JSON and `full`). Where a removed spelling is entered (`with maps.Mesh(...):`), it also
 says that the safe part still applies: `with jax.sharding.Mesh(...):` (JAX101's safe fix), the same class, which

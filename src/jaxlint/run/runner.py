@@ -351,14 +351,19 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
             tree = _parsed(data)  # one parse for the facts and the lint's ast gate
         own = module_facts(data, tree)
         active_index().install(path, own)  # this module's rules see the facts of the bytes they lint
+    index = active_index()
+    if index is not None:
+        index.take_source_dependency()
     result = process_file(file.path, file.settings, mode, file_unsafe, data=data, tree=tree)
+    # Findings that read other modules' code beyond the index's facts: no key says when those change.
+    volatile = index is not None and index.take_source_dependency()
     unchanged = _identity(_status(file.path)) == _identity(before)
     learned = None
     if project_digest is None:
         stamp = None if own is None or not unchanged else cache_entry(before, started, digest, own)
-        learned = (path, own, stamp, active_index().take_reads())
+        learned = (path, own, stamp, index.take_reads())
     if digest is None or result.internal_error or result.applied or result.rejected \
-            or result.fixed_source is not None or not unchanged:
+            or result.fixed_source is not None or not unchanged or volatile:
         return result, None, learned
     fingerprint = _fingerprint(file, project_digest or "")
     return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics],

@@ -11,7 +11,7 @@ from pathlib import Path
 JSON_KEYS = ("jaxlint_version", "project", "target", "dry_run", "python", "version_range", "pins", "pins_written",
              "fixes_applied", "findings_left", "blocking_dependencies", "dependencies_checked", "verified_sites",
              "verify", "artifacts", "errors", "done", "preflight", "warnings", "interrupted",
-             "changes_to_check_by_hand", "effective_floor")
+             "changes_to_check_by_hand", "effective_floor", "effective_floors")
 
 
 @dataclass
@@ -39,6 +39,8 @@ class UpgradeReport:
     # The code needs a newer JAX than the pins' floor (``run.effective_floor``): {"package", "pinned",
     # "pinned_where", "needs", "name", "where", "raised"}; the fixes were computed from ``needs`` when ``raised``.
     effective_floor: dict | None = None
+    # The same for every package of the project (a monorepo's packages each have their own pins and floor).
+    effective_floors: list[dict] = field(default_factory=list)
 
     @property
     def done(self) -> bool:
@@ -115,10 +117,11 @@ def render_markdown(report: UpgradeReport) -> str:
     lines += ["## Version range", "",
               f"- pinned: {vr.get('pinned') or 'not pinned'}",
               f"- fixes valid from JAX {vr.get('min')} ({vr.get('min_source')}) to {report.target}"]
-    floor = report.effective_floor
-    if floor:
-        lines.append(f"- the code needs JAX {floor['needs']} (`{floor['name']}` at `{floor['where']}`), newer than "
-                     f"the pins' floor {floor['pinned']} ({floor['pinned_where']})"
+    own = report.effective_floor
+    for floor in ([own] if own else []) + [f for f in report.effective_floors if f != own]:
+        package = "" if floor is own else f" of package `{floor['package']}`"
+        lines.append(f"- the code{package} needs JAX {floor['needs']} (`{floor['name']}` at `{floor['where']}`), "
+                     f"newer than the pins' floor {floor['pinned']} ({floor['pinned_where']})"
                      + (": the fixes are computed from it, and the pin change below raises the floor" if floor["raised"]
                         else f": not raised, it is newer than the target {report.target}"))
     lines += [f"- warning: {w}" for w in report.warnings] + [""]

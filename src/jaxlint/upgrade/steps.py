@@ -47,6 +47,7 @@ class Upgrade:
         self._python_version: Version | None = None
         self._target_python_version: Version | None = None
         self._floor = None  # the effective floor the fixes were computed from (``run.effective_floor``)
+        self._floors: dict = {}  # every package's raised floor, by package folder (the upgraded one's included)
 
     def step(self, number: int, text: str) -> None:
         self.current_step = number  # an interruption names it in the partial report
@@ -86,29 +87,41 @@ class Upgrade:
 
     def _raise_floor(self, settings) -> None:
         """Where the code needs a newer JAX than the pins' floor (a name first released later), the fixes are
-        computed from that release, and step 6 proposes the pin raise: fixes the floor withheld are unlocked."""
+        computed from that release, and step 6 proposes the pin raise: fixes the floor withheld are unlocked. Each
+        package on its own (a monorepo's packages have their own pins, so their own floors): ``effective_floor``
+        says the upgraded folder's package, ``effective_floors`` every package's."""
         from jaxlint.project.files import discover
         from jaxlint.run.effective_floor import effective_floors
 
-        if settings.pinned is None:
-            return
-        floors = [f for f in effective_floors(discover([self.root], self.resolver, unreadable=[]))
-                  if f.package == settings.pinned.package]
+        floors = effective_floors(discover([self.root], self.resolver, unreadable=[]))
         if not floors:
             return
-        floor = floors[0]
-        raised = not floor.needs > self.options.target
-        self.report.effective_floor = {**floor.as_json(self.cwd), "raised": raised}
-        self.echo(f"  {floor.note(self.cwd)}"
-                  + (f": computing the fixes from JAX {floor.needs}" if raised
-                     else f"; newer than the target {self.options.target}: not raised"))
-        if raised:
-            self._floor = floor
-            self.resolver = SettingsResolver(Overrides(
-                target_version=self.options.target, unsafe_fixes=self.options.unsafe or None, min_version=floor.needs,
-                min_version_source=f"the code's floor: `{floor.use.name}` (pins say {floor.pinned})"))
-            self.report.version_range.update(min=str(floor.needs),
-                                             min_source=self.report.effective_floor["where"] + f": `{floor.use.name}`")
+        own = settings.pinned.package if settings.pinned is not None else None
+        raised = {}
+        for floor in floors:
+            lifted = not floor.needs > self.options.target
+            shown = {**floor.as_json(self.cwd), "raised": lifted}
+            self.report.effective_floors.append(shown)
+            self.echo(f"  {floor.note(self.cwd)}"
+                      + (f": computing the fixes of package {shown['package']} from JAX {floor.needs}" if lifted
+                         else f"; newer than the target {self.options.target}: not raised"))
+            if lifted:
+                raised[floor.package] = floor
+            if floor.package == own:
+                self.report.effective_floor = shown
+        if not raised:
+            return
+        self._floors = raised
+        self._floor = raised.get(own)
+        self.resolver = SettingsResolver(Overrides(
+            target_version=self.options.target, unsafe_fixes=self.options.unsafe or None,
+            package_floors=tuple((floor.package, floor.needs,
+                                  f"the code's floor: `{floor.use.name}` (pins say {floor.pinned})")
+                                 for floor in raised.values())))
+        if self._floor is not None:
+            self.report.version_range.update(min=str(self._floor.needs),
+                                             min_source=self.report.effective_floor["where"]
+                                             + f": `{self._floor.use.name}`")
 
     def _preflight(self, settings) -> bool:
         """The target JAX's Python against ``--python``, ``--target-python`` and the declared requires-python;
@@ -335,6 +348,10 @@ class Upgrade:
         self.step(6, "proposing the pin changes (jaxlint does not edit pin files)")
         package = settings.pinned.package if settings.pinned is not None else self._package_folder()
         changes = propose_jax(settings.pinned, package, self.options.target, self.cwd, floor=self._floor)
+        for folder, floor in sorted(self._floors.items()):  # the other packages whose floor was raised
+            if folder != package:
+                changes += propose_jax(self.resolver.for_path(folder).pinned, folder, self.options.target, self.cwd,
+                                       floor=floor)
         changes += propose_dependencies(blocking, package, self.cwd)
         if self._python_change is not None:
             changes.insert(0, self._python_change)
