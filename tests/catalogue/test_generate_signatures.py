@@ -38,7 +38,10 @@ STAGES_1 = """
             pass
 
         @staticmethod
-        def make(x, axis_name=None):
+        def make(x, axis_id=None):
+            pass
+
+        def shard(self, platform=None):
             pass
 
         @functools.wraps(print)
@@ -52,7 +55,8 @@ STAGES_1 = """
         pass
 """
 STAGES_2 = STAGES_1.replace("dialect=None, debug_info=False", "dialect=None, debug_info=True").replace(
-    "def make(x, axis_name=None)", "def make(x, axis_names=None)").replace(
+    "def make(x, axis_id=None)", "def make(x, axis_idx=None)").replace(
+    "def shard(self, platform=None)", "def shard(self, platforms=None)").replace(
     "def lower(f, static=(), donate=())", "def lower(f, static, donate=())")
 STAGES_3 = STAGES_2.replace("""        def cost_analysis(self):
             pass
@@ -87,13 +91,19 @@ def generated(tmp_path_factory) -> dict:
 def test_a_class_under_all_its_public_names_is_one_owner(generated):
     owners = {owner for owner, *_ in generated}
     assert owners == {"jax.Lowered", "jax.lower", "jax.shard"}
-    assert generated[("jax.Lowered", "make", "axis_name", "renamed")]["spellings"] == ["jax.stages.Lowered"]
+    assert generated[("jax.Lowered", "make", "axis_id", "renamed")]["spellings"] == ["jax.stages.Lowered"]
 
 
 def test_renamed_keyword_of_a_static_method(generated):
-    row = generated[("jax.Lowered", "make", "axis_name", "renamed")]
+    row = generated[("jax.Lowered", "make", "axis_id", "renamed")]
     assert (row["replacement"], row["replacement_since"], row["changed_in"], row["last_seen"]) == \
-        ("axis_names", "0.2.0", "0.2.0", "0.1.0")
+        ("axis_idx", "0.2.0", "0.2.0", "0.1.0")
+
+
+def test_a_plural_successor_is_no_rename_a_fix_may_write(generated):
+    """``platform=`` -> ``platforms=`` takes a sequence: the row says removed, with the successor as a hint."""
+    row = generated[("jax.Lowered", "shard", "platform", "removed")]
+    assert row["replacement"] == "platforms"
 
 
 def test_inherited_method_default_changed(generated):

@@ -9,6 +9,10 @@ from catalogue_gen.parameter_diff import parameter_diff
 from catalogue_gen.toml_writer import toml_value
 
 INIT = "__init__"
+# Classes whose members JAX attaches after the class statement, where ``ast`` does not see them:
+# jax/_src/numpy/array_methods.py sets ``at``, the operators and the reductions on ``Array`` with ``setattr`` in a
+# loop at import (``at`` left the class body in 0.4.21 and is still there at run time).
+_ATTACHED_MEMBERS = frozenset({"jax._src.basearray:Array"})
 
 
 @dataclass
@@ -47,7 +51,7 @@ def signature_diff(versions: list[str], snaps: dict[str, dict]) -> list[Signatur
     newest = snaps[versions[-1]]
     rows: list[SignatureRow] = []
     for kind in ("classes", "functions"):
-        groups = _spellings(newest[kind])
+        groups = _older_spellings(versions, snaps, kind, _spellings(newest[kind]))
         for name, others in sorted(groups.items()):
             history = [snaps[v][kind].get(name) for v in versions]
             if kind == "classes":
@@ -70,6 +74,25 @@ def _spellings(entries: dict[str, dict]) -> dict[str, tuple[str, ...]]:
     return out
 
 
+def _older_spellings(versions: list[str], snaps: dict[str, dict], kind: str,
+                     groups: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """``groups`` with the public names an older release gave the same definition (``jax.experimental.maps.Mesh``
+    for ``jax.sharding.Mesh``): same origin as one of the group's names in that release."""
+    out = {name: list(others) for name, others in groups.items()}
+    for v in versions[:-1]:
+        entries = snaps[v][kind]
+        origins = {}
+        for name, others in groups.items():
+            for spelled in (name, *others):
+                if spelled in entries:
+                    origins.setdefault(entries[spelled].get("origin"), name)
+        for spelled, entry in entries.items():
+            owner = origins.get(entry.get("origin"))
+            if owner is not None and spelled != owner and spelled not in out[owner]:
+                out[owner].append(spelled)
+    return {name: tuple(sorted(others)) for name, others in out.items()}
+
+
 def _spelled(row: SignatureRow, others: tuple[str, ...]) -> SignatureRow:
     row.spellings = others
     return row
@@ -83,11 +106,13 @@ def _class_rows(name: str, versions: list[str], history: list[dict | None], othe
         per_release = [None if entry is None else (entry["init"] if member == INIT else entry["members"].get(member))
                        for entry in history]
         rows += [_spelled(row, others) for row in _member_rows(name, member, versions, per_release)]
-        if member != INIT and member not in newest["members"] and not newest["open"]:
+        if member != INIT and member not in newest["members"] and not newest["open"] \
+                and newest["origin"] not in _ATTACHED_MEMBERS:
             present = [i for i, m in enumerate(per_release) if m is not None]
             last = present[-1]
             gone = next((i for i in range(last + 1, len(versions)) if history[i] is not None), None)
-            if gone is not None and not history[gone]["open"]:
+            # an attribute may have become an instance attribute set in ``__init__``: methods and properties only
+            if gone is not None and not history[gone]["open"] and per_release[last]["kind"] != "attribute":
                 rows.append(_spelled(SignatureRow(name, member, "member-removed", versions[gone], versions[last],
                                                   member_kind=per_release[last]["kind"]), others))
     return rows
@@ -105,6 +130,9 @@ def _member_rows(owner: str, member: str, versions: list[str], per_release: list
     rows = [SignatureRow(owner, member, p.change, p.removed_in, p.last_seen, parameter=p.parameter,
                          replacement=p.replacement, replacement_since=p.replacement_since)
             for p in parameter_diff(versions, fake)]
+    for row in rows:
+        if row.change == "renamed" and not _plain_rename(row, versions, per_release):
+            row.change = "removed"  # the successor stays as a hint; no fix writes it
     new_params = {p[0]: p for p in sigs[-1]}
     positional = [p[0] for p in sigs[-1] if p[1] in ("po", "pk")]
 
@@ -114,11 +142,14 @@ def _member_rows(owner: str, member: str, versions: list[str], per_release: list
     for before, after in zip(known, known[1:]):
         old, new = {p[0]: p for p in sigs[before]}, {p[0]: p for p in sigs[after]}
         old_varkw = any(p[1] == "varkw" for p in sigs[before])
+        # a parameter that left in the same release: a new required one beside it is likely its rename (the
+        # keyword rows say so), not a parameter every old call lacks
+        left = [n for n, p in old.items() if p[1] in ("po", "pk", "kw") and n not in new]
         for name, param in new.items():
             if param[1] not in ("pk", "kw") or param[2] != "" or name.startswith("_"):
                 continue
             was = old.get(name)
-            newly = (was is not None and was[2] != "") or (was is None and not old_varkw)
+            newly = (was is not None and was[2] != "") or (was is None and not old_varkw and not left)
             still = new_params.get(name)
             if newly and still is not None and still[2] == "":
                 rows.append(SignatureRow(owner, member, "newly-required", versions[after], versions[before],
@@ -127,8 +158,30 @@ def _member_rows(owner: str, member: str, versions: list[str], per_release: list
         for name, value in new_defaults.items():
             previous = old_defaults.get(name)
             if previous is not None and previous != value and per_release[-1]["defaults"].get(name) == value \
-                    and not name.startswith("_"):
+                    and not name.startswith("_") and _meaningful(previous) and _meaningful(value):
                 rows.append(SignatureRow(owner, member, "default-changed", versions[after], versions[before],
                                          parameter=name, old_default=previous, new_default=value,
                                          position=position(name)))
     return rows
+
+
+def _meaningful(default: str) -> bool:
+    """A default whose change changes behaviour: ``None`` and empty containers are how signatures say "not given"
+    (``donate_argnums=()`` -> ``None`` in JAX 0.4.14 means the same), so a change from or to one is left out."""
+    return default not in ("None", "()", "[]", "{}", "''", '""', "frozenset()")
+
+
+def _plain_rename(row: SignatureRow, versions: list[str], per_release: list[dict | None]) -> bool:
+    """A rename a fix may write: the new keyword appears in the very release the old one leaves (not a parameter
+    that was there beside it: ``BlockSpec(indexing_mode=)`` -> ``pipeline_mode=``), with the same default
+    (``strict_checks=True`` -> ``disabled_checks=()`` takes other values), and is no plural of it
+    (``platform=`` -> ``platforms=`` takes a sequence)."""
+    old, new = row.parameter, row.replacement or ""
+    if row.replacement_since != row.changed_in or new in (old + "s", old + "es") or old in (new + "s", new + "es"):
+        return False
+    before = per_release[versions.index(row.last_seen)]
+    after = per_release[versions.index(row.changed_in)]
+    if before is None or after is None or before.get("params") is None or after.get("params") is None:
+        return False
+    flag = {p[0]: p[2] for p in before["params"]}, {p[0]: p[2] for p in after["params"]}
+    return flag[0].get(old) == flag[1].get(new) and before["defaults"].get(old) == after["defaults"].get(new)
