@@ -77,3 +77,102 @@ def test_every_class_is_found_under_its_old_names_too():
     assert rows and function_rows()
     assert all(row.owner in rows for members in rows.values() for member_rows in members.values()
                for row in member_rows)
+
+
+# -- findings -------------------------------------------------------------------------------------------------------
+def lint(source: str, min_version: str | None = None, target: str = "0.12.0.1") -> list[str]:
+    settings = Settings(select=("JAX105",), target_version=Version(target),
+                        explicit_min_version=Version(min_version) if min_version else None,
+                        min_version_source="test")
+    result = lint_source(textwrap.dedent(source), "a.py", settings)
+    return [d.message for d in result.diagnostics if d.code == "JAX105"]
+
+
+def test_a_removed_method_on_a_compiled_stage():
+    assert lint("""
+        import jax
+        compiled = jax.jit(f).lower(x).compile()
+        compiled.compiler_ir()
+    """) == ["`compiled.compiler_ir(...)` (`jax.stages.Compiled.compiler_ir`): the method was removed in JAX 0.4.14 "
+             "(`AttributeError` from there; last in 0.4.13)."]
+
+
+def test_a_decorated_function_lowered_then_compiled():
+    assert len(lint("""
+        import jax
+        @jax.jit
+        def step(x):
+            return x
+        step.lower(1).compile().compiler_ir("hlo")
+    """)) == 1
+
+
+def test_the_target_below_the_change_is_silent():
+    assert lint("import jax\nc = jax.jit(f).lower(x).compile()\nc.compiler_ir()\n", target="0.4.13") == []
+
+
+def test_a_class_under_an_old_public_name():
+    """``jax.experimental.pjit.NamedSharding`` and ``jax.sharding.MeshPspecSharding`` share ``jax.NamedSharding``'s
+    rows: the class is found under every public name a release gave it."""
+    for spelled in ("from jax.experimental.pjit import NamedSharding as S",
+                    "from jax.sharding import MeshPspecSharding as S", "from jax.sharding import NamedSharding as S"):
+        (message,) = lint(f"{spelled}\ns = S(mesh, spec)\ns.is_compatible_aval(shape)\n")
+        assert "the method was removed in JAX 0.4.29" in message
+
+
+def test_a_constructor_keyword_removed():
+    assert lint("import jax\nspec = jax.ShapeDtypeStruct((8,), dtype, named_shape={'b': 8})\n") == [
+        "`jax.ShapeDtypeStruct(named_shape=...)`: the keyword was removed in JAX 0.4.34 (`TypeError` from there); "
+        "no replacement keyword is known."]
+
+
+def test_a_non_plain_successor_is_named_without_a_fix():
+    """``BlockSpec(indexing_mode=)``: 0.7.1 dropped it; ``pipeline_mode=`` was there before, and means other things."""
+    (message,) = lint("from jax.experimental import pallas as pl\nb = pl.BlockSpec((8,), f, indexing_mode=m)\n")
+    assert "`pipeline_mode=` in its place, which is no plain rename" in message
+
+
+def test_renamed_keyword_fixed_at_the_min_version_and_withheld_below():
+    source = "from jax.experimental.layout import Format\nfmt = Format(device_local_layout=d)\n"
+    settings = Settings(select=("JAX105",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.7.0"), min_version_source="test")
+    fixed = fix_source(source, "a.py", settings).source
+    assert fixed == "from jax.experimental.layout import Format\nfmt = Format(layout=d)\n"
+    assert fix_source(fixed, "a.py", settings).source == fixed  # idempotent
+    low = Settings(select=("JAX105",), target_version=Version("0.12.0.1"),
+                   explicit_min_version=Version("0.6.2"), min_version_source="test")
+    assert fix_source(source, "a.py", low).source == source
+
+
+def test_the_fix_keeps_comments_and_line_endings():
+    source = "from jax.experimental.layout import Format\r\nfmt = Format(  # why\r\n    device_local_layout=d,\r\n)\r\n"
+    settings = Settings(select=("JAX105",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.7.0"), min_version_source="test")
+    assert fix_source(source, "a.py", settings).source == source.replace("device_local_layout", "layout")
+
+
+@pytest.mark.parametrize("min_version,count", [("0.8.0", 1), ("0.8.1", 0), (None, 0)])
+def test_a_default_change_only_where_the_range_crosses_it(min_version, count):
+    source = "from jax.experimental.pallas import tpu as pltpu\np = pltpu.CompilerParams()\n"
+    assert len(lint(source, min_version)) == count
+
+
+def test_a_default_passed_explicitly_is_silent():
+    source = "from jax.experimental.pallas import tpu as pltpu\np = pltpu.CompilerParams(shape_invariant_numerics=True)\n"
+    assert lint(source, "0.8.0") == []
+
+
+@pytest.mark.parametrize("source", [
+    "import jax\ndef f(lowered):\n    return lowered.compile().compiler_ir()\n",  # unknown receiver
+    "import jax\nclass Compiled:\n    def compiler_ir(self):\n        pass\nc = Compiled()\nc.compiler_ir()\n",
+    "import jax\nc = jax.jit(f).lower(x).compile()\nc = other()\nc.compiler_ir()\n",  # reassigned
+    "import jax\nimport penzai\nx = thing.at(1)\ny = x.at[0].set(1)\n",  # penzai's ``.at``: no jax.Array row
+    "import jax\nspec = jax.ShapeDtypeStruct((8,), dtype, **extra)\n",
+])
+def test_silent(source):
+    assert lint(source) == []
+
+
+def test_array_members_attached_at_import_have_no_rows():
+    """``at`` left ``Array``'s class body in 0.4.21 but array_methods.py still sets it: no member-removed row."""
+    assert "at" not in class_rows().get("jax.Array", {})
