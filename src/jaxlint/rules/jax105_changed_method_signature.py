@@ -13,8 +13,14 @@ from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.signature_calls import omits, omitted_clause
 
-# What the value inference follows to a JAX class besides the class itself (``instance_classes._RETURNS``).
-_PRODUCERS = frozenset({"jax.jit", "jax.export.export", "jax.export.deserialize", "jax.make_mesh"})
+# What the value inference follows to a JAX class besides the class itself (``instance_classes._RETURNS``): the
+# callables whose results (or their results' results: ``jit(f).lower(x).compile()``) are instances of it.
+_PRODUCED_BY = {
+    "jax.stages.Wrapped": ("jax.jit",), "jax.stages.Traced": ("jax.jit",), "jax.stages.Lowered": ("jax.jit",),
+    "jax.stages.Compiled": ("jax.jit",), "jax.export.Exported": ("jax.export.export", "jax.export.deserialize"),
+    "jax.sharding.Mesh": ("jax.make_mesh",),
+}
+_PRODUCERS = frozenset(name for names in _PRODUCED_BY.values() for name in names)
 
 
 def _members() -> dict[str, frozenset[str] | None]:
@@ -34,8 +40,32 @@ def _members() -> dict[str, frozenset[str] | None]:
 
 
 _MEMBERS = _members()
-_CONSTRUCTED = frozenset(name for name, members in class_rows().items() if INIT in members)
-_FUNCTIONS = frozenset(function_rows())
+
+
+def _member_owners() -> dict[str, frozenset[str]]:
+    """Method name -> the names a file must refer to for a receiver of a class with rows for it to be known: the
+    classes' public names and what produces their instances (the gates' test; ``tree_flatten`` on anything else
+    is not even parsed)."""
+    produced: dict[str, set[str]] = {}
+    for cls, producers in _PRODUCED_BY.items():
+        for member_rows in class_rows().get(cls, {}).values():
+            produced.setdefault(member_rows[0].owner, set()).update(producers)
+    out: dict[str, set[str]] = {}
+    for name, members in class_rows().items():
+        for member, rows in members.items():
+            out.setdefault(member, set()).update({name, *produced.get(rows[0].owner, ())})
+    return {member: frozenset(names) for member, names in out.items()}
+
+
+_MEMBER_OWNERS = _member_owners()
+
+
+def _ast_may_fire(call: ast.Call, row: SignatureRow) -> bool:
+    """Whether ``row`` may report ``call`` (whatever the version range): the keyword is passed, the member is
+    called, or the parameter omitted."""
+    if row.change in KEYWORD_CHANGES:
+        return any(k.arg == row.parameter for k in call.keywords)
+    return row.change == "member-removed" or _ast_omits(call, row)
 
 
 def _ast_omits(call: ast.Call, row: SignatureRow) -> bool:
@@ -149,19 +179,19 @@ Per row: the release that made the change.
     def may_match_ast(cls, facts) -> bool:
         if not super().may_match_ast(facts):
             return False
-        if facts.refers_to_any(_CONSTRUCTED):
-            return True
         whole = facts.file or facts
-        if facts.refers_to_any(_FUNCTIONS):
-            for call in whole.calls_to(_FUNCTIONS):
-                names = whole.qualified_names(call.func)
-                if any(_ast_omits(call, row) for name in names & _FUNCTIONS for row in function_rows()[name]):
-                    return True
         for call in whole.calls:
             func = call.func
             if type(func) is ast.Attribute and func.attr in _MEMBERS:
                 keywords = _MEMBERS[func.attr]
-                if keywords is None or any(k.arg in keywords for k in call.keywords):
+                if (keywords is None or any(k.arg in keywords for k in call.keywords)) \
+                        and whole.refers_to_any(_MEMBER_OWNERS[func.attr]):
+                    return True
+            for name in whole.qualified_names(func) if type(func) in (ast.Name, ast.Attribute) else ():
+                owner, _, method = name.rpartition(".")
+                rows = function_rows().get(name, []) + class_rows().get(name, {}).get(INIT, []) + \
+                    class_rows().get(owner, {}).get(method, [])
+                if any(_ast_may_fire(call, row) for row in rows):
                     return True
         return False
 
