@@ -74,7 +74,8 @@ def class_of_last(source: str):
     ("from flax import linen as nn\nc, d = nn.LSTMCell(4), 1\nc.go()", None),  # unpacked
     ("from flax import linen as nn\nfor c in cells:\n    c.go()", None),  # a loop target
     ("def f(c):\n    c.go()", None),  # a bare parameter
-    ("import jax\nf = jax.jit(g)\nf.go()", None),  # a function's result, not a class's instance
+    ("import jax\nf = jax.jit(g)\nf.go()", "jax.stages.Wrapped"),  # what jax.jit returns (JAX105's stages)
+    ("import jax\nf = jax.vmap(g)\nf.go()", None),  # a function's result, not a class's instance
     ("from flax import linen as nn\nclass M:\n    def __init__(self):\n        self.c = nn.GRUCell(3)\n"
      "    def g(self):\n        self.c = None if x else make()\n    def f(self):\n        self.c.go()", None),
 ])

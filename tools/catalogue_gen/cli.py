@@ -36,12 +36,16 @@ from catalogue_gen.name_diff import diff
 from catalogue_gen.parameter_diff import parameter_diff
 from catalogue_gen.releases import download, list_versions, vkey
 from catalogue_gen.runtime_check import previous_runtime_answers, runtime_check
+from catalogue_gen.signature_diff import signature_diff
+from catalogue_gen.signature_snapshot import load_signature_snapshot
 from catalogue_gen.snapshot import load_snapshot
-from catalogue_gen.toml_writer import write
+from catalogue_gen.toml_writer import write, write_signatures
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CACHE = REPO / "tools" / ".wheels"
 DEFAULT_OUT = REPO / "rules" / "generated.toml"
+# The signature rows start where the project's supported range does: jax 0.4.1 (see docs/catalogue.md).
+SIGNATURES_FIRST = "0.4.1"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,9 +65,16 @@ def main(argv: list[str] | None = None) -> int:
                          "beside --out)")
     ap.add_argument("--only-first-releases", action="store_true",
                     help="write only --first-releases-out (no diffs, no run-time check, generated.toml untouched)")
+    ap.add_argument("--only-signatures", action="store_true",
+                    help="write only --signatures-out: the methods and constructors of public classes, the "
+                         "required parameters and defaults of functions, diffed from 0.4.1 on (no run-time check)")
+    ap.add_argument("--signatures-out", type=Path,
+                    help="where the signature rows are written (default: signatures_generated.toml beside --out)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     versions = sorted(args.versions, key=vkey) if args.versions else list_versions(args.python)
+    if args.only_signatures:
+        return signatures(args, versions, t0)
     wheels = {v: download(args.python, args.cache, v) for v in versions}
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         load = load_names_snapshot if args.only_first_releases else load_snapshot
@@ -91,4 +102,24 @@ def main(argv: list[str] | None = None) -> int:
           f"wheels+snapshots {t1 - t0:.1f}s, venv building {built:.1f}s, "
           f"total {time.perf_counter() - t0:.1f}s (without venv building {time.perf_counter() - t0 - built:.1f}s) "
           f"-> {args.out}")
+    return 0
+
+
+def signatures(args, versions: list[str], t0: float) -> int:
+    """``--only-signatures``: class and function signature rows (``signature_diff.py``)."""
+    if not args.versions:
+        versions = [v for v in versions if vkey(v) >= vkey(SIGNATURES_FIRST)]
+    wheels = {v: download(args.python, args.cache, v) for v in versions}
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+        futures = {v: pool.submit(load_signature_snapshot, args.cache, v, wheels[v]) for v in versions}
+        snaps = {v: futures[v].result() for v in versions}
+    rows = signature_diff(versions, snaps)
+    out = args.signatures_out or args.out.parent / "signatures_generated.toml"
+    write_signatures(rows, versions, out)
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.change] = counts.get(row.change, 0) + 1
+    owners = len({row.owner for row in rows if row.member})
+    print(f"{len(versions)} releases {versions[0]}..{versions[-1]}; {len(rows)} rows {counts} over {owners} classes "
+          f"({time.perf_counter() - t0:.1f}s) -> {out}")
     return 0

@@ -11,7 +11,12 @@ What is followed, within one module:
   parameter or a variable annotated ``cell: nn.LSTMCell``, ``(cell := nn.LSTMCell(...))``); a binding to the literal
   ``None`` is neutral, as in ``ValueInference``; a loop target, an unpacking, a ``with ... as``: unknown;
 - ``self``: the class whose method binds it; ``self.cell``: every ``self.cell = ...`` in the class's methods
-  (``__init__``, flax's ``setup``) and its class-level annotation (a flax dataclass field) agree.
+  (``__init__``, flax's ``setup``) and its class-level annotation (a flax dataclass field) agree;
+- JAX's staged objects, whose class a function or method fixes (``_RETURNS``, ``_METHOD_RETURNS``, read in the
+  wheels' ``jax/_src/stages.py``, ``jax/_src/export/_export.py``, ``jax/_src/mesh_utils.py``): ``jax.jit(f)`` and a
+  function decorated with ``@jax.jit`` alone are ``Wrapped``, their ``.lower(...)`` a ``Lowered``, whose
+  ``.compile()`` is a ``Compiled``; ``jax.export.export(f)(...)`` and ``jax.export.deserialize(...)`` an
+  ``Exported``; ``jax.make_mesh(...)`` a ``Mesh``.
 """
 from __future__ import annotations
 
@@ -22,6 +27,18 @@ from jaxlint.lint.names import Binding, NameResolver
 _NONE = "none"  # a binding to the literal None: neutral
 _IN_PROGRESS = object()
 _OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
+_RETURNS = {
+    "jax.jit": "jax.stages.Wrapped",
+    "jax.export.deserialize": "jax.export.Exported",
+    "jax.make_mesh": "jax.sharding.Mesh",
+}
+_EXPORT = "jax.export.export"  # ``export(f)`` is a function; what it returns, called, is the ``Exported``
+_METHOD_RETURNS = {
+    ("jax.stages.Wrapped", "lower"): "jax.stages.Lowered",
+    ("jax.stages.Wrapped", "trace"): "jax.stages.Traced",
+    ("jax.stages.Traced", "lower"): "jax.stages.Lowered",
+    ("jax.stages.Lowered", "compile"): "jax.stages.Compiled",
+}
 
 
 class InstanceClasses:
@@ -65,7 +82,7 @@ class InstanceClasses:
     # -- expressions -------------------------------------------------------------------------------------------
     def _infer(self, node: cst.BaseExpression) -> "str | cst.ClassDef | None":
         if isinstance(node, cst.Call):
-            return self._class_named(node.func)
+            return self._call_class(node)
         if isinstance(node, cst.NamedExpr):
             return self.instance_class(node.value)
         if isinstance(node, cst.Name) and self.resolver.qualified_name(node) is None:
@@ -74,6 +91,18 @@ class InstanceClasses:
             owner = self._class_of_self(node.value)
             return self._attribute_class(owner, node.attr.value) if owner is not None else None
         return None
+
+    def _call_class(self, node: cst.Call) -> "str | cst.ClassDef | None":
+        func = node.func
+        qualified = self.resolver.qualified_name(func)
+        if qualified in _RETURNS:
+            return _RETURNS[qualified]
+        if isinstance(func, cst.Call) and self.resolver.qualified_name(func.func) == _EXPORT:
+            return "jax.export.Exported"
+        if isinstance(func, cst.Attribute) and qualified is None:
+            receiver = self.instance_class(func.value)
+            return _METHOD_RETURNS.get((receiver, func.attr.value)) if isinstance(receiver, str) else None
+        return self._class_named(func)
 
     def _class_named(self, node: cst.BaseExpression) -> "str | cst.ClassDef | None":
         """The class a name or attribute chain refers to: imported (by its qualified name) or of the module."""
@@ -110,6 +139,9 @@ class InstanceClasses:
             return self.instance_class(bound.value)
         if isinstance(bound, cst.Param) and bound.annotation is not None and not bound.star:
             return self.annotation_class(bound.annotation.annotation)
+        if isinstance(bound, cst.FunctionDef) and len(bound.decorators) == 1 \
+                and self.resolver.qualified_name(bound.decorators[0].decorator) == "jax.jit":
+            return "jax.stages.Wrapped"
         return None
 
     # -- self.<attribute> --------------------------------------------------------------------------------------

@@ -1,0 +1,70 @@
+"""The signature rows read from every jax wheel (``rules/signatures_generated.toml``, written by
+``tools/generate_catalogue.py --only-signatures``): per public class, the changes of its methods and constructor
+(JAX105); per function, parameters newly required and literal defaults changed (JAX103).
+
+A class is found under every public name it has had (``spellings``), so ``jax.experimental.maps.Mesh`` and
+``jax.sharding.Mesh`` share their rows."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from jaxlint.catalogue import RULES_DIR
+
+DATA = RULES_DIR / "signatures_generated.toml"
+INIT = "__init__"
+# Changes a call that passes the keyword hits; the others are about what a call omits (or a member it names).
+KEYWORD_CHANGES = frozenset({"removed", "renamed", "positional-only"})
+OMITTED_CHANGES = frozenset({"newly-required", "default-changed"})
+
+
+@dataclass(frozen=True)
+class SignatureRow:
+    owner: str
+    change: str
+    changed_in: str
+    last_seen: str
+    member: str = ""  # "" for a function
+    parameter: str = ""
+    replacement: str | None = None
+    replacement_since: str | None = None
+    old_default: str | None = None
+    new_default: str | None = None
+    member_kind: str | None = None
+    position: int | None = None
+
+    @property
+    def callable(self) -> str:
+        """As a message spells it: ``jax.stages.Lowered.compile``, the class for its constructor, the function."""
+        return self.owner if self.member in ("", INIT) else f"{self.owner}.{self.member}"
+
+
+@lru_cache(maxsize=1)
+def _load() -> tuple[dict, dict]:
+    try:
+        with open(DATA, "rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        return {}, {}
+    classes: dict[str, dict[str, list[SignatureRow]]] = {}
+    functions: dict[str, list[SignatureRow]] = {}
+    fields = set(SignatureRow.__dataclass_fields__)
+    for block in data.get("signature", ()):
+        row = SignatureRow(**{k: v for k, v in block.items() if k in fields})
+        for name in (row.owner, *block.get("spellings", ())):
+            if row.member:
+                classes.setdefault(name, {}).setdefault(row.member, []).append(row)
+            else:
+                functions.setdefault(name, []).append(row)
+    return classes, functions
+
+
+def class_rows() -> dict[str, dict[str, list[SignatureRow]]]:
+    """Class (each public spelling) -> member (``__init__`` for the constructor) -> its rows."""
+    return _load()[0]
+
+
+def function_rows() -> dict[str, list[SignatureRow]]:
+    """Function (each public spelling) -> its newly-required and default-changed rows."""
+    return _load()[1]

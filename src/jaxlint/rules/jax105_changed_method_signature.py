@@ -1,0 +1,262 @@
+"""JAX105 changed-method-signature: a call of a JAX class's method or constructor that a release between the
+project's min version and its target changed (keyword removed, renamed or made positional-only, method removed,
+parameter newly required, default value changed), read from every jax wheel (``rules/signatures_generated.toml``)."""
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from jaxlint.catalogue.floors import range_withheld
+from jaxlint.catalogue.signatures import INIT, KEYWORD_CHANGES, SignatureRow, class_rows, function_rows
+from jaxlint.project.versions import parse_version
+from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
+from jaxlint.analysis.signature_calls import omits, omitted_clause
+
+# What the value inference follows to a JAX class besides the class itself (``instance_classes._RETURNS``): the
+# callables whose results (or their results' results: ``jit(f).lower(x).compile()``) are instances of it.
+_PRODUCED_BY = {
+    "jax.stages.Wrapped": ("jax.jit",), "jax.stages.Traced": ("jax.jit",), "jax.stages.Lowered": ("jax.jit",),
+    "jax.stages.Compiled": ("jax.jit",), "jax.export.Exported": ("jax.export.export", "jax.export.deserialize"),
+    "jax.sharding.Mesh": ("jax.make_mesh",),
+}
+_PRODUCERS = frozenset(name for names in _PRODUCED_BY.values() for name in names)
+
+
+def _members() -> dict[str, frozenset[str] | None]:
+    """Method name -> the keywords its keyword rows name; None when a row fires without a keyword (a method
+    removed, a parameter newly required, a default changed): the gates' over-approximation."""
+    out: dict[str, frozenset[str] | None] = {}
+    for members in class_rows().values():
+        for member, rows in members.items():
+            if member == INIT:
+                continue
+            for row in rows:
+                if row.change in KEYWORD_CHANGES and out.get(member, frozenset()) is not None:
+                    out[member] = out.get(member, frozenset()) | {row.parameter}
+                else:
+                    out[member] = None
+    return out
+
+
+_MEMBERS = _members()
+
+
+def _member_owners() -> dict[str, frozenset[str]]:
+    """Method name -> the names a file must refer to for a receiver of a class with rows for it to be known: the
+    classes' public names and what produces their instances (the gates' test; ``tree_flatten`` on anything else
+    is not even parsed)."""
+    produced: dict[str, set[str]] = {}
+    for cls, producers in _PRODUCED_BY.items():
+        for member_rows in class_rows().get(cls, {}).values():
+            produced.setdefault(member_rows[0].owner, set()).update(producers)
+    out: dict[str, set[str]] = {}
+    for name, members in class_rows().items():
+        for member, rows in members.items():
+            out.setdefault(member, set()).update({name, *produced.get(rows[0].owner, ())})
+    return {member: frozenset(names) for member, names in out.items()}
+
+
+_MEMBER_OWNERS = _member_owners()
+
+
+def _ast_may_fire(call: ast.Call, row: SignatureRow) -> bool:
+    """Whether ``row`` may report ``call`` (whatever the version range): the keyword is passed, the member is
+    called, or the parameter omitted."""
+    if row.change in KEYWORD_CHANGES:
+        return any(k.arg == row.parameter for k in call.keywords)
+    return row.change == "member-removed" or _ast_omits(call, row)
+
+
+def _ast_omits(call: ast.Call, row: SignatureRow) -> bool:
+    """``signature_calls.omits`` on the ``ast`` of the call (the gate's over-approximation: no version range)."""
+    if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+        return False
+    if any(k.arg == row.parameter for k in call.keywords):
+        return False
+    return row.position is None or row.position < 0 or len(call.args) <= row.position
+
+
+class ChangedMethodSignature(Rule):
+    code = "JAX105"
+    name = "changed-method-signature"
+    summary = "a call of a JAX class's method or constructor whose signature changed in the project's range"
+    since = "0.4.1"
+    triggers = ("jax",)
+    ast_names = frozenset(class_rows()) | frozenset(function_rows()) | _PRODUCERS
+    explanation = """
+## What it does
+Reads the `[[signature]]` rows of `rules/signatures_generated.toml` (`tools/generate_catalogue.py
+--only-signatures`: every public class of every jax wheel from 0.4.1, its constructor and its instance, class and
+static methods and properties, read with `ast` through its bases and `**kwargs` that the body pops and rejects;
+consecutive releases diffed) and reports a call that one of them breaks or changes (and, for a function, the rows
+JAX103's keyword rows do not have: a parameter newly required, a literal default changed):
+
+- a keyword the method or constructor no longer takes (removed, renamed, made positional-only), from the release
+  that rejects it;
+- a method the class no longer has (`AttributeError`);
+- a parameter the call omits and that became required (`TypeError`), or whose literal default changed (same call,
+  another value: a notice), where the project's range `[min version, target]` crosses the change.
+
+A method call counts only where the receiver's class is plain to see (`jaxlint.lint.instance_classes`): a name
+bound only to the class's constructor or annotated with it, `jax.jit(f)` or a function decorated with `@jax.jit`
+(`jax.stages.Wrapped`), its `.lower(...)` (`Lowered`) and that one's `.compile()` (`Compiled`),
+`jax.export.export(f)(...)` and `jax.export.deserialize(...)` (`Exported`), `jax.make_mesh(...)` (`Mesh`). A
+constructor call counts where its callee resolves to the class. Positional arguments beyond the parameter's
+position, `*args` and `**kwargs` are taken to pass it.
+
+## Why
+A keyword or method that is gone fails with `TypeError` or `AttributeError`; a default that changed gives the same
+call another result.
+
+## Example
+```python
+import jax
+lowered = jax.jit(f).lower(x)
+text = lowered.as_text(dialect="hlo", debug_info=True)
+```
+
+## Fix safety
+A renamed keyword is renamed where the new keyword exists at the project's min version (the rows say from which
+release); otherwise `fix_withheld` says which release it needs. Nothing else is fixed.
+
+## JAX version
+Per row: the release that made the change.
+"""
+
+    VALID = [
+        Valid("""
+            import jax
+            def run(f, x):
+                compiled = jax.jit(f).lower(x).compile()
+                return compiled(x)
+        """, note="no argument that changed"),
+        Valid("""
+            import jax
+            class Lowered:
+                def compile(self, legacy=True):
+                    return self
+            lowered = Lowered()
+            lowered.compile(legacy=False)
+        """, note="a look-alike class of the project"),
+        Valid("""
+            import jax
+            def run(lowered, x):
+                return lowered.compile(x)
+        """, note="an unannotated parameter: the class is not known"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax
+            def hlo(f, x):
+                compiled = jax.jit(f).lower(x).compile()
+                return compiled.compiler_ir()
+        """, note="a method removed in JAX 0.4.14, on jit(f).lower(x).compile()"),
+        Invalid("""
+            import jax
+            import jax.numpy as jnp
+            spec = jax.ShapeDtypeStruct((8,), jnp.float32, named_shape={"batch": 8})
+        """, note="a constructor keyword removed in JAX 0.4.34"),
+        Invalid("""
+            from jax.experimental.layout import Format
+            fmt = Format(device_local_layout=dll, sharding=sharding)
+        """, fixed="""
+            from jax.experimental.layout import Format
+            fmt = Format(layout=dll, sharding=sharding)
+        """, note="renamed in JAX 0.7.0, the new keyword there at the min version"),
+        Invalid("""
+            from jax.experimental.layout import Format
+            fmt = Format(device_local_layout=dll, sharding=sharding)
+        """, min_version="0.6.2", note="renamed, but the min version predates `layout=`: the fix is withheld"),
+        Invalid("""
+            from jax.experimental.pallas import tpu as pltpu
+            params = pltpu.CompilerParams(dimension_semantics=("parallel",))
+        """, min_version="0.8.0", note="a default changed in JAX 0.8.1 inside the range: a notice"),
+    ]
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        if not super().may_match_ast(facts):
+            return False
+        whole = facts.file or facts
+        for call in whole.calls:
+            func = call.func
+            if type(func) is ast.Attribute and func.attr in _MEMBERS:
+                keywords = _MEMBERS[func.attr]
+                if (keywords is None or any(k.arg in keywords for k in call.keywords)) \
+                        and whole.refers_to_any(_MEMBER_OWNERS[func.attr]):
+                    return True
+            for name in whole.qualified_names(func) if type(func) in (ast.Name, ast.Attribute) else ():
+                owner, _, method = name.rpartition(".")
+                rows = function_rows().get(name, []) + class_rows().get(name, {}).get(INIT, []) + \
+                    class_rows().get(owner, {}).get(method, [])
+                if any(_ast_may_fire(call, row) for row in rows):
+                    return True
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        qualified = self.qualified_name(func)
+        if qualified is not None:
+            if qualified in function_rows():
+                self._check(node, function_rows()[qualified], self.code_for(func))
+            members = class_rows().get(qualified)
+            if members and INIT in members:
+                self._check(node, members[INIT], self.code_for(func))
+            owner, _, method = qualified.rpartition(".")
+            if owner in class_rows() and method in class_rows()[owner]:  # ``Cls.classmethod(...)``
+                self._check(node, class_rows()[owner][method], self.code_for(func))
+            return
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _MEMBERS:
+            return
+        owner = self.context.inference.classes.instance_class(func.value)
+        rows = class_rows().get(owner, {}).get(func.attr.value) if isinstance(owner, str) else None
+        if rows:
+            self._check(node, rows, f"{self.code_for(func)}", f" (`{owner}.{func.attr.value}`)")
+
+    def _check(self, node: cst.Call, rows: list[SignatureRow], shown: str, owner: str = "") -> None:
+        target, low = self.settings.target_version, self.settings.min_version
+        passed = {arg.keyword.value: arg for arg in node.args if arg.keyword is not None}
+        # a keyword the call passes first: a rename also shows as its new name newly required
+        for row in sorted(rows, key=lambda r: r.change not in KEYWORD_CHANGES):
+            changed = parse_version(row.changed_in)
+            if changed > target:
+                continue
+            if row.change == "member-removed":
+                self.report(node, f"`{shown}(...)`{owner}: the method was removed in JAX {row.changed_in} "
+                                  f"(`AttributeError` from there; last in {row.last_seen}).")
+                return
+            if row.change in KEYWORD_CHANGES and row.parameter in passed:
+                self._keyword(node, row, passed, shown, owner)
+                return
+            if row.change not in KEYWORD_CHANGES and low < changed and omits(node, row):
+                self.report(node, f"`{shown}(...)`{owner}: {omitted_clause(row)}.")
+                return
+
+    def _keyword(self, node: cst.Call, row: SignatureRow, passed: dict, shown: str, owner: str) -> None:
+        arg = passed[row.parameter]
+        head = f"`{shown}({row.parameter}=...)`{owner}: "
+        if row.change == "positional-only":
+            self.report(node, head + f"the parameter is positional-only from JAX {row.changed_in}; pass it "
+                                     "positionally.")
+            return
+        if row.change != "renamed" and row.replacement:
+            self.report(node, head + f"the keyword was removed in JAX {row.changed_in} (`TypeError` from there); "
+                                     f"that release took `{row.replacement}=` in its place, which is no plain "
+                                     "rename (other values or meaning): port the argument by hand.")
+            return
+        if row.change != "renamed":
+            self.report(node, head + f"the keyword was removed in JAX {row.changed_in} (`TypeError` from there); "
+                                     "no replacement keyword is known.")
+            return
+        message = head + (f"JAX {row.changed_in} renamed the keyword to `{row.replacement}=` (`TypeError` from "
+                          f"there; `{row.replacement}=` exists from JAX {row.replacement_since}).")
+        if row.replacement in passed:
+            self.report(node, message)
+        elif self.settings.min_version >= parse_version(row.replacement_since):
+            self.report(node, message, safe_fix(f"Rename `{row.parameter}=` -> `{row.replacement}=`",
+                                                Replace(arg.keyword, row.replacement)))
+        else:
+            self.report(node, message, withheld=range_withheld(f"`{row.replacement}=`", row.replacement_since,
+                                                               self.settings))

@@ -1,0 +1,178 @@
+"""JAX105 changed-method-signature: the signature rows of every jax wheel (``rules/signatures_generated.toml``) for
+method calls on receivers whose class is plain to see, constructor calls and (rows JAX103 lacks) function calls."""
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from jaxlint.catalogue.signatures import SignatureRow, class_rows, function_rows
+from jaxlint.analysis.signature_calls import omits
+from jaxlint.lint.engine import fix_source, lint_source
+from jaxlint.lint.inference import ValueInference
+from jaxlint.lint.names import NameResolver
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
+from jaxlint.rules.jax105_changed_method_signature import ChangedMethodSignature
+
+
+def class_of_last(source: str):
+    module = cst.parse_module(textwrap.dedent(source))
+    receivers = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Attribute):
+                receivers.append(node.func.value)
+
+    module.visit(Calls())
+    found = ValueInference(module, NameResolver(module)).classes.instance_class(receivers[-1])
+    return found.name.value if isinstance(found, cst.ClassDef) else found
+
+
+# -- the receivers the inference learned --------------------------------------------------------------------------
+@pytest.mark.parametrize("source,expected", [
+    ("import jax\nw = jax.jit(f)\nw.go()", "jax.stages.Wrapped"),
+    ("import jax\n@jax.jit\ndef f(x):\n    return x\nf.go()", "jax.stages.Wrapped"),
+    ("import jax\nlowered = jax.jit(f).lower(x)\nlowered.go()", "jax.stages.Lowered"),
+    ("import jax\nc = jax.jit(f).lower(x).compile()\nc.go()", "jax.stages.Compiled"),
+    ("import jax\nt = jax.jit(f).trace(x)\nl = t.lower()\nl.go()", "jax.stages.Lowered"),
+    ("from jax import export\nexp = export.export(jax.jit(f))(x)\nexp.go()", "jax.export.Exported"),
+    ("import jax\nexp = jax.export.deserialize(blob)\nexp.go()", "jax.export.Exported"),
+    ("import jax\nmesh = jax.make_mesh((2,), ('x',))\nmesh.go()", "jax.sharding.Mesh"),
+    ("from jax.sharding import Mesh\nmesh = Mesh(devices, ('x',))\nmesh.go()", "jax.sharding.Mesh"),
+    # not plain to see: strict, the rule stays silent
+    ("import jax\n@jax.jit\n@other\ndef f(x):\n    return x\nf.go()", None),
+    ("import jax\ndef f(lowered):\n    lowered.compile().go()", None),
+    ("import jax\nw = jax.jit(f)\nw = other\nw.lower(x).go()", None),
+    ("import jax\nexp = jax.export.export(f)\nexp.go()", None),  # the function export returns, not an Exported
+    ("import penzai\nx = thing.at(1)\nx.go()", None),  # ``.at`` on an unknown receiver
+])
+def test_instance_class(source, expected):
+    assert class_of_last(source) == expected
+
+
+# -- what a call passes or omits ------------------------------------------------------------------------------------
+def call(text: str) -> cst.Call:
+    return cst.parse_expression(text)
+
+
+@pytest.mark.parametrize("text,position,expected", [
+    ("f(a)", 1, True),
+    ("f(a, b)", 1, False),
+    ("f(a, debug_info=True)", 1, False),
+    ("f(*args)", 1, False),
+    ("f(**kw)", 1, False),
+    ("f(a, b, c)", -1, True),  # keyword-only: positional arguments never pass it
+])
+def test_omits(text, position, expected):
+    row = SignatureRow("jax.X", "default-changed", "0.5.0", "0.4.38", member="m", parameter="debug_info",
+                       position=position)
+    assert omits(call(text), row) is expected
+
+
+def test_every_class_is_found_under_its_old_names_too():
+    rows = class_rows()
+    assert rows and function_rows()
+    assert all(row.owner in rows for members in rows.values() for member_rows in members.values()
+               for row in member_rows)
+
+
+# -- findings -------------------------------------------------------------------------------------------------------
+def lint(source: str, min_version: str | None = None, target: str = "0.12.0.1") -> list[str]:
+    settings = Settings(select=("JAX105",), target_version=Version(target),
+                        explicit_min_version=Version(min_version) if min_version else None,
+                        min_version_source="test")
+    result = lint_source(textwrap.dedent(source), "a.py", settings)
+    return [d.message for d in result.diagnostics if d.code == "JAX105"]
+
+
+def test_a_removed_method_on_a_compiled_stage():
+    assert lint("""
+        import jax
+        compiled = jax.jit(f).lower(x).compile()
+        compiled.compiler_ir()
+    """) == ["`compiled.compiler_ir(...)` (`jax.stages.Compiled.compiler_ir`): the method was removed in JAX 0.4.14 "
+             "(`AttributeError` from there; last in 0.4.13)."]
+
+
+def test_a_decorated_function_lowered_then_compiled():
+    assert len(lint("""
+        import jax
+        @jax.jit
+        def step(x):
+            return x
+        step.lower(1).compile().compiler_ir("hlo")
+    """)) == 1
+
+
+def test_the_target_below_the_change_is_silent():
+    assert lint("import jax\nc = jax.jit(f).lower(x).compile()\nc.compiler_ir()\n", target="0.4.13") == []
+
+
+def test_a_class_under_an_old_public_name():
+    """``jax.experimental.pjit.NamedSharding`` and ``jax.sharding.MeshPspecSharding`` share ``jax.NamedSharding``'s
+    rows: the class is found under every public name a release gave it."""
+    for spelled in ("from jax.experimental.pjit import NamedSharding as S",
+                    "from jax.sharding import MeshPspecSharding as S", "from jax.sharding import NamedSharding as S"):
+        (message,) = lint(f"{spelled}\ns = S(mesh, spec)\ns.is_compatible_aval(shape)\n")
+        assert "the method was removed in JAX 0.4.29" in message
+
+
+def test_a_constructor_keyword_removed():
+    assert lint("import jax\nspec = jax.ShapeDtypeStruct((8,), dtype, named_shape={'b': 8})\n") == [
+        "`jax.ShapeDtypeStruct(named_shape=...)`: the keyword was removed in JAX 0.4.34 (`TypeError` from there); "
+        "no replacement keyword is known."]
+
+
+def test_a_non_plain_successor_is_named_without_a_fix():
+    """``BlockSpec(indexing_mode=)``: 0.7.1 dropped it; ``pipeline_mode=`` was there before, and means other things."""
+    (message,) = lint("from jax.experimental import pallas as pl\nb = pl.BlockSpec((8,), f, indexing_mode=m)\n")
+    assert "`pipeline_mode=` in its place, which is no plain rename" in message
+
+
+def test_renamed_keyword_fixed_at_the_min_version_and_withheld_below():
+    source = "from jax.experimental.layout import Format\nfmt = Format(device_local_layout=d)\n"
+    settings = Settings(select=("JAX105",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.7.0"), min_version_source="test")
+    fixed = fix_source(source, "a.py", settings).source
+    assert fixed == "from jax.experimental.layout import Format\nfmt = Format(layout=d)\n"
+    assert fix_source(fixed, "a.py", settings).source == fixed  # idempotent
+    low = Settings(select=("JAX105",), target_version=Version("0.12.0.1"),
+                   explicit_min_version=Version("0.6.2"), min_version_source="test")
+    assert fix_source(source, "a.py", low).source == source
+
+
+def test_the_fix_keeps_comments_and_line_endings():
+    source = "from jax.experimental.layout import Format\r\nfmt = Format(  # why\r\n    device_local_layout=d,\r\n)\r\n"
+    settings = Settings(select=("JAX105",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.7.0"), min_version_source="test")
+    assert fix_source(source, "a.py", settings).source == source.replace("device_local_layout", "layout")
+
+
+@pytest.mark.parametrize("min_version,count", [("0.8.0", 1), ("0.8.1", 0), (None, 0)])
+def test_a_default_change_only_where_the_range_crosses_it(min_version, count):
+    source = "from jax.experimental.pallas import tpu as pltpu\np = pltpu.CompilerParams()\n"
+    assert len(lint(source, min_version)) == count
+
+
+def test_a_default_passed_explicitly_is_silent():
+    source = "from jax.experimental.pallas import tpu as pltpu\np = pltpu.CompilerParams(shape_invariant_numerics=True)\n"
+    assert lint(source, "0.8.0") == []
+
+
+@pytest.mark.parametrize("source", [
+    "import jax\ndef f(lowered):\n    return lowered.compile().compiler_ir()\n",  # unknown receiver
+    "import jax\nclass Compiled:\n    def compiler_ir(self):\n        pass\nc = Compiled()\nc.compiler_ir()\n",
+    "import jax\nc = jax.jit(f).lower(x).compile()\nc = other()\nc.compiler_ir()\n",  # reassigned
+    "import jax\nimport penzai\nx = thing.at(1)\ny = x.at[0].set(1)\n",  # penzai's ``.at``: no jax.Array row
+    "import jax\nspec = jax.ShapeDtypeStruct((8,), dtype, **extra)\n",
+])
+def test_silent(source):
+    assert lint(source) == []
+
+
+def test_array_members_attached_at_import_have_no_rows():
+    """``at`` left ``Array``'s class body in 0.4.21 but array_methods.py still sets it: no member-removed row."""
+    assert "at" not in class_rows().get("jax.Array", {})
