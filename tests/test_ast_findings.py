@@ -353,7 +353,8 @@ JAX401_UNDECIDED = {
     "a fix in range": "import jax\nwith jax.make_mesh((8,), ('x',)):\n    pass\n",
 }
 JAX103_SETTINGS_DECIDED = {
-    "keyword rename above the min version": (OLD_MIN, "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2,))\n"),
+    # keywords out of positional order (passing them by position would reorder their evaluation): withheld
+    "keyword rename above the min version": (OLD_MIN, "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1.0, a_min=0.0)\n"),
     "pjit keywords above the min version": (OLD_MIN, "from jax.experimental.pjit import pjit\n"
                                                      "f = pjit(g, in_axis_resources=P('x'), out_axis_resources=1)\n"),
 }
