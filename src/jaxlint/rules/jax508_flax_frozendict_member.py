@@ -79,6 +79,12 @@ The members are read, not typed: `rules/flax_frozendict.toml` (`tools/generate_f
 - another meaning: `copy(add_or_replace)` (a dict's `copy()` takes no argument), and `pop(key)` where the code reads
   the old pair: `rest, value = v.pop(key)` or `v.pop(key)[1]` (a dict's `pop` returns the value alone).
 
+`isinstance(v, FrozenDict)` on such a value is False on a dict: the code silently takes the other way. It is
+reported, with the fix `isinstance(v, (FrozenDict, dict))` (true on both sides), unless the test guards FrozenDict
+code: its FrozenDict branch calls a FrozenDict method on the value or unfreezes it (compatibility code, right on both
+sides). Inside the branch that runs only for a FrozenDict (`if isinstance(v, FrozenDict): ...`), the value is one:
+JAX503, JAX504 and this rule report nothing there; the other branch runs for the dict and keeps its findings.
+
 `x.copy()` and `value = x.pop(key)` are right on a dict and not reported. JAX503 (`a, b = variables.pop(k)`) and
 JAX504 (`variables.unfreeze()`) keep their shape on a name or call from `init`; this rule reports the others.
 
