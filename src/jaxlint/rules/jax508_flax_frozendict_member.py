@@ -27,6 +27,10 @@ _SOURCES = frozenset({"init", "init_with_output", "apply"})
 _METHODS = frozenset(MEMBERS)
 # ``flax.config.update("flax_return_frozendict", True)`` or ``FLAX_RETURN_FROZENDICT``: init keeps the FrozenDict
 _KEEPS_FROZENDICT = re.compile(r"return_frozendict", re.I)
+# ``dict`` bound by the file (an assignment, a def, an import): the fix's ``dict`` may not be the builtin. Read in the
+# whole file's text, so that a large file linted in pieces decides as the whole module does.
+_REBINDS_DICT = re.compile(r"(?m)^[ \t]*dict\s*(?::[^=\n]*)?=(?!=)|\b(?:def|class)\s+dict\b|\bas\s+dict\b|\bimport\s+dict\b"
+                           r"|\bfor\s+dict\b")
 FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
 
 
@@ -402,7 +406,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             return
         classes = call.args[1].value
         fix = withheld = None
-        if not self._dict_is_builtin(call):
+        if _REBINDS_DICT.search(self.context.file_text):
             withheld = WithheldFix("`dict` does not name the builtin here")
         else:
             fix = safe_fix("Accept the dict too", Replace(classes, f"({self.code_for(classes)}, dict)"))
@@ -410,10 +414,6 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
                           "is False for them and the code takes the other way; use `isinstance(x, (FrozenDict, "
                           "dict))`.", fix, withheld=withheld)
 
-    def _dict_is_builtin(self, call: cst.Call) -> bool:
-        name = first_name(call.args[0].value) or call.func
-        scope = self.context.resolver.scope_of(name) if isinstance(name, cst.Name) else None
-        return scope is not None and not self.context.resolver.is_bound_in_scope("dict", scope)
 
     # -- what is reported ------------------------------------------------------------------------------------
     def _shape(self, member: Member, call: cst.Call) -> str | None:
