@@ -104,6 +104,8 @@ RELEASES = {
                 def initialize_carry(rng, batch_dims, size):
                     return rng
             class Optimizer:
+                def __init__(self, model):
+                    self.model = model
                 def update(self, grads):
                     return grads
             class Primitive:
@@ -133,6 +135,13 @@ RELEASES = {
                 def initialize_carry(self, rng, input_shape):
                     return rng
             class Optimizer:
+                def __init__(self, model):
+                    self.step = 0
+                if True:
+                    def __getattribute__(self, name):
+                        if name == "model" and name not in vars(self):
+                            raise AttributeError(f"{type(self)} has no 'model' since 0.2.0")
+                        return object.__getattribute__(self, name)
                 def update(self, model, grads, /, **kwargs):
                     return grads
             class Primitive:
@@ -249,7 +258,14 @@ def test_more_required_positional_arguments_is_a_now_required_row(generated):
 def test_a_receiver_named_otherwise_is_no_change(generated):
     """``def jvp(_, primals, tangents)`` -> ``def jvp(self, ...)``: both bind the instance (no ``@staticmethod``)."""
     assert not [row for row in generated["method_change"] if "Primitive" in row["name"]]
-    assert len(generated["method_change"]) == 2
+    assert len(generated["method_change"]) == 3
+
+
+def test_an_attribute_init_stored_and_the_class_now_refuses_is_a_row(generated):
+    """``self.model = model`` in 0.1.0's ``__init__``; 0.2.0's ``__getattribute__`` raises for ``model``."""
+    rows = {(row["name"], row["change"]): row for row in generated["method_change"]}
+    row = rows[("flax.nnx.variablelib.Optimizer.model", "removed-attribute")]
+    assert fields(row, "changed_in", "last_seen", "message") == ("0.2.0", "0.1.0", "{...} has no 'model' since 0.2.0")
 
 
 def test_method_change_rows_of_the_checked_in_file():
@@ -262,6 +278,9 @@ def test_method_change_rows_of_the_checked_in_file():
     assert (update.changed_in, update.parameter, update.required, update.was_required) == ("0.11.0", "model", 2, 1)
     assert sum(row.change == "instance-method" for row in rows.values()) == 10
     assert sum(row.change == "now-required" for row in rows.values()) == 6
+    model = rows[("flax.nnx.Optimizer.model", "removed-attribute")]
+    assert (model.changed_in, model.last_seen) == ("0.11.0", "0.10.7") and "nnx.ModelAndOptimizer" in model.message
+    assert sum(row.change == "removed-attribute" for row in rows.values()) == 3
 
 
 # -- keywords: [[parameter]] rows -----------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from catalogue_gen.parameter_diff import Parameter, parameter_diff
 from catalogue_gen.releases import pip_cmd, vkey
+from catalogue_gen.class_attributes import refused_attributes, stored_attributes
 from catalogue_gen.method_changes import MethodChange, method_changes
 from catalogue_gen.snapshot import cached, exists, origin_of, public_modules, run_start, since, state_of
 from catalogue_gen.toml_writer import toml_value
@@ -42,7 +43,7 @@ DEFAULT_CACHE = REPO / "tools" / ".wheels" / "ecosystem"
 DEFAULT_OUT = REPO / "rules" / "ecosystem_generated.toml"
 LIBRARIES = ("flax", "optax")
 # Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
-SNAPSHOT_FORMAT = 7
+SNAPSHOT_FORMAT = 8
 ROW_KEYS = ("name", "library", "module", "status", "since", "deprecated_since", "replacement", "replacement_since",
             "same_object", "same_object_checked", "same_from", "rename", "first_seen", "last_seen", "import_fails_since", "within",
             "message", "source")
@@ -79,6 +80,7 @@ class PackageWheel(Wheel):
         self._scanned: dict[str, tuple[dict[str, str], dict[str, str], dict[str, tuple[str, str | None]]]] = {}
         self._classes: dict[str, dict[str, dict[str, list[list[str]]]]] = {}
         self._kinds: dict[str, dict[str, str]] = {}  # module -> "Class.method" -> "static" | "class"
+        self._attributes: dict[str, dict[str, tuple[list[str], dict[str, str]]]] = {}  # module -> class -> both
 
     def chain(self, origin: str) -> list[str]:
         """The hops ``resolve`` follows from ``origin`` to the definition: ``transform:AdditiveWeightDecayState``,
@@ -134,7 +136,14 @@ class PackageWheel(Wheel):
             self._kinds[mod] = {f"{st.name}.{f.name}": kind for st in tree.body if isinstance(st, ast.ClassDef)
                                 for f in st.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
                                 and (kind := _decorated_kind(f)) is not None}
+            self._attributes[mod] = {st.name: (stored_attributes(st), refused_attributes(st))
+                                     for st in tree.body if isinstance(st, ast.ClassDef)}
         return self._classes[mod].get(cls, {})
+
+    def attributes(self, mod: str, cls: str) -> tuple[list[str], dict[str, str]]:
+        """What ``__init__`` stores on the instance, and what ``__getattr__`` refuses (``class_attributes``)."""
+        self.methods(mod, cls)
+        return self._attributes.get(mod, {}).get(cls, ([], {}))
 
     def method_kinds(self, mod: str, cls: str) -> dict[str, str]:
         """``method -> "static" | "class"`` for the decorated methods of a class of ``mod`` (after ``methods``)."""
@@ -237,6 +246,9 @@ def snapshot(wheel_file: Path, package: str) -> dict:
                     m["signatures"].setdefault(f"{n}.{method}", sig)
                 for method, kind in w.method_kinds(def_mod, def_name).items():
                     m.setdefault("method_kinds", {}).setdefault(f"{n}.{method}", kind)
+                stored, refused = w.attributes(def_mod, def_name)
+                if stored or refused:
+                    m.setdefault("attributes", {}).setdefault(n, [stored, refused])
         m["warned"], m["package"] = warned, w.info(mod).is_package
         m["chains"] = {n: hops for n, o in w.public_names(mod).items() if len(hops := w.chain(o)) > 1}
     return {"format": SNAPSHOT_FORMAT, "modules": modules, "flags": {}}

@@ -5,6 +5,8 @@ keyword diff, ``parameter_diff``, sees neither: no keyword went away).
   class as before (``nn.LSTMCell.initialize_carry(rng, batch_dims, size)``), its first argument becomes ``self``.
 - ``now-required``: a method that kept its kind but requires more positional arguments than before (flax 0.11.0's
   ``nnx.Optimizer.update(model, grads)``, ``update(grads)`` before): a call with the old count fails.
+- ``removed-attribute``: an attribute the old ``__init__`` stored and the newest class's ``__getattr__`` refuses
+  with an ``AttributeError`` (flax 0.11.0's ``optimizer.model``): ``message`` is the library's.
 
 A row holds only when the old form ran up to ``last_seen`` and every release from ``changed_in`` to the newest has
 the new one (releases whose signature is unknown neither break nor prove it).
@@ -28,11 +30,12 @@ class MethodChange:
     parameter: str | None = None  # now-required: the first parameter the old count leaves out
     required: int | None = None  # now-required: the positional arguments the newest requires (``self`` aside)
     was_required: int | None = None  # ... and the old form did
+    message: str | None = None  # removed-attribute: the AttributeError's text
 
     def toml(self) -> str:
         lines = ["[[method_change]]"]
         for key in ("name", "library", "method_of", "change", "changed_in", "first_seen", "last_seen", "parameter",
-                    "required", "was_required"):
+                    "required", "was_required", "message"):
             value = getattr(self, key)
             if value is not None:
                 lines.append(f"{key} = {toml_value(value)}")
@@ -74,7 +77,28 @@ def method_changes(library: str, versions: list[str], snaps: dict[str, dict]) ->
                 row = _row(change, versions, sigs, kinds)
                 if row is not None:
                     rows.append(MethodChange(name=f"{mod}.{fn}", library=library, method_of=owner, change=change, **row))
+        for owner, (_, refused) in sorted(m.get("attributes", {}).items()):
+            for attribute, message in sorted(refused.items()):
+                row = _removed_attribute(versions, snaps, mod, owner, attribute)
+                if row is not None and not owner.startswith("_"):
+                    rows.append(MethodChange(name=f"{mod}.{owner}.{attribute}", library=library, method_of=owner,
+                                             change="removed-attribute", message=message, **row))
     return rows
+
+
+def _removed_attribute(versions: list[str], snaps: dict[str, dict], mod: str, owner: str, attribute: str) -> dict | None:
+    """The releases where ``__init__`` stored ``attribute`` (the last run), and the first after them."""
+    stored = [attribute in snaps[v]["modules"].get(mod, {}).get("attributes", {}).get(owner, [[], {}])[0]
+              for v in versions]
+    if True not in stored:
+        return None
+    last = len(stored) - 1 - stored[::-1].index(True)
+    if last == len(versions) - 1:
+        return None
+    start = last
+    while start > 0 and stored[start - 1]:
+        start -= 1
+    return {"changed_in": versions[last + 1], "first_seen": versions[start], "last_seen": versions[last]}
 
 
 def _row(change: str, versions: list[str], sigs: list, kinds: list) -> dict | None:

@@ -202,9 +202,11 @@ METHOD_KEYWORDS = methods_by_class(generated_parameters())
 INSTANCE_METHODS: dict[str, MethodChangeRow] = {row.name: row for row in generated_method_changes()
                                                  if row.change == "instance-method" and not is_private(row.name)}
 NOW_REQUIRED: dict[str, dict[str, MethodChangeRow]] = {}
+REMOVED_ATTRIBUTES: dict[str, dict[str, MethodChangeRow]] = {}  # class -> attribute -> its row
 for _row in generated_method_changes():
-    if _row.change == "now-required" and not is_private(_row.name):
-        NOW_REQUIRED.setdefault(_row.owner, {})[_row.method] = _row
+    if _row.change in ("now-required", "removed-attribute") and not is_private(_row.name):
+        _table = NOW_REQUIRED if _row.change == "now-required" else REMOVED_ATTRIBUTES
+        _table.setdefault(_row.owner, {})[_row.method] = _row
 
 # Advice the signatures cannot give (read in the flax wheels by hand): (function, keyword) -> what to pass instead.
 # flax 0.12.0's nnx.shard_map handed check_rep/auto to jax.experimental.shard_map.shard_map; 0.12.1's hands

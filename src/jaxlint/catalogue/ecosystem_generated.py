@@ -84,8 +84,9 @@ class ParameterRow:
 class MethodChangeRow:
     """A method of a flax or optax class whose calling convention changed (``[[method_change]]``, read from the
     signatures in the wheels): ``instance-method`` (a static method became a method of the instance: called on the
-    class, its first argument becomes ``self``) or ``now-required`` (a method that requires ``required`` positional
-    arguments, ``was_required`` before: ``parameter`` is the first the old count leaves out)."""
+    class, its first argument becomes ``self``), ``now-required`` (a method that requires ``required`` positional
+    arguments, ``was_required`` before: ``parameter`` is the first the old count leaves out) or
+    ``removed-attribute`` (an attribute ``__init__`` stored that the class now refuses: ``name`` ends with it)."""
 
     name: str  # ``flax.linen.LSTMCell.initialize_carry``
     library: str
@@ -97,6 +98,7 @@ class MethodChangeRow:
     parameter: str | None = None
     required: int | None = None
     was_required: int | None = None
+    message: str | None = None  # removed-attribute: the library's AttributeError text
 
     @property
     def owner(self) -> str:

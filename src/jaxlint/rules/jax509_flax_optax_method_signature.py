@@ -6,7 +6,8 @@ import ast
 
 import libcst as cst
 
-from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWORDS, NOW_REQUIRED, library_may_reach
+from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWORDS, NOW_REQUIRED, \
+    REMOVED_ATTRIBUTES, library_may_reach
 from jaxlint.catalogue.ecosystem_generated import MethodChangeRow
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.project.versions import Version
@@ -20,12 +21,13 @@ for _methods in METHOD_KEYWORDS.values():
 # the methods of the [[method_change]] rows: static methods turned instance methods, more required arguments
 _INSTANCE_METHODS = frozenset(row.method for row in INSTANCE_METHODS.values())
 _NOW_REQUIRED = frozenset(method for methods in NOW_REQUIRED.values() for method in methods)
+_REMOVED_ATTRIBUTES = frozenset(name for names in REMOVED_ATTRIBUTES.values() for name in names)
 # The releases that changed a reported method keyword or calling convention, per library (the docs' version column).
 _RELEASES = {library: sorted({Version(row.removed_in) for methods in METHOD_KEYWORDS.values()
                               for rows in methods.values() for row in rows.values() if row.library == library}
                              | {Version(row.changed_in) for row in INSTANCE_METHODS.values() if row.library == library}
-                             | {Version(row.changed_in) for methods in NOW_REQUIRED.values()
-                                for row in methods.values() if row.library == library})
+                             | {Version(row.changed_in) for table in (NOW_REQUIRED, REMOVED_ATTRIBUTES)
+                                for methods in table.values() for row in methods.values() if row.library == library})
              for library in ("flax", "optax")}
 # Bases that add no method: a class with one of these besides its real base still has that base's methods.
 _NEUTRAL_BASES = frozenset({"builtins.object", "typing.Generic", "typing.Protocol", "abc.ABC"})
@@ -40,7 +42,8 @@ class FlaxOptaxMethodSignature(KeywordFindings, Rule):
     library_version = ", ".join(f"{library} {releases[0]}" + (f"-{releases[-1]}" if len(releases) > 1 else "")
                                 for library, releases in _RELEASES.items())
     triggers = ("flax", "optax")
-    ast_names = frozenset(METHOD_KEYWORDS) | frozenset(NOW_REQUIRED) | frozenset(INSTANCE_METHODS)
+    ast_names = frozenset(METHOD_KEYWORDS) | frozenset(NOW_REQUIRED) | frozenset(INSTANCE_METHODS) \
+        | frozenset(REMOVED_ATTRIBUTES)
     explanation = """
 ## What it does
 JAX507's method rows (the `[[parameter]]` rows with `method_of` in `rules/ecosystem_generated.toml`, read from
@@ -54,7 +57,10 @@ The `[[method_change]]` rows (read from the signatures in the same wheels) add t
 - `instance-method`: a static method that became a method of the instance, called on the class as before:
   `nn.LSTMCell.initialize_carry(rng, (4,), 8)` (flax 0.7.0; the first argument becomes `self`);
 - `now-required`: a method that requires more positional arguments than before, called with the old count:
-  `optimizer.update(grads)` on an `nnx.Optimizer` (flax 0.11.0 requires `update(model, grads)`).
+  `optimizer.update(grads)` on an `nnx.Optimizer` (flax 0.11.0 requires `update(model, grads)`);
+- `removed-attribute`: an attribute the old `__init__` stored that the class now refuses with an `AttributeError`
+  of its own, read on an instance of that class itself: `optimizer.model` (flax 0.11.0; a project subclass may
+  store it again, so only the library's class counts).
 
 `super().method(...)` in a method of a class with one library base is read as a call on that base (and
 `super().__init__(...)` as a call of the base's constructor, with JAX507's rows of the class).
@@ -151,6 +157,20 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
                     return super().update(self.model, grads)
             Opt(model, tx, wrt=nnx.Param).update(grads)
         """, note="a subclass that overrides update; super() with the new arity"),
+        Valid("""
+            import optax
+            from flax import nnx
+            optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+            optimizer.model = model
+        """, note="stored by the code: no longer refused"),
+        Valid("""
+            from flax import nnx
+            class Trainer(nnx.Optimizer):
+                def __init__(self, model, tx):
+                    super().__init__(model, tx, wrt=nnx.Param)
+                    self.model = model
+            print(Trainer(model, tx).model)
+        """, note="a project subclass that stores it"),
     ]
 
     INVALID = [
@@ -202,6 +222,12 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
                 def initialize_carry(self, rng, shape):
                     return super().initialize_carry(rng, batch_dims=shape[:1], size=8)
         """, note="super() in an override reaches the library's method"),
+        Invalid("""
+            import optax
+            from flax import nnx
+            optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+            print(type(optimizer.model).__name__)
+        """, note="flax 0.11.0 removed `Optimizer.model`"),
     ]
 
     @classmethod
@@ -209,13 +235,15 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         return super().may_match_text(facts, words) and (any(
             method in words and not keywords.isdisjoint(words) for method, keywords in _METHODS.items())
             or not words.isdisjoint(_NOW_REQUIRED) or not words.isdisjoint(_INSTANCE_METHODS)
-            or "super" in words)
+            or not words.isdisjoint(_REMOVED_ATTRIBUTES) or "super" in words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         if not super().may_match_ast(facts):
             return False
         whole = facts.file or facts
+        if any(not _REMOVED_ATTRIBUTES.isdisjoint(attributes) for _, attributes in whole.chains):
+            return True
         return any(type(call.func) is ast.Attribute and (
             call.func.attr in _METHODS and any(keyword.arg in _METHODS[call.func.attr] for keyword in call.keywords)
             or call.func.attr in _NOW_REQUIRED or call.func.attr in _INSTANCE_METHODS
@@ -247,6 +275,19 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         rows = METHOD_KEYWORDS.get(owner or "", {}).get(method)
         if rows:
             self._keywords(node, rows, self.code_for(func), f" on an instance of `{owner}`")
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        """``optimizer.model`` on an instance of the library's class itself (a project subclass may store it)."""
+        name = node.attr.value
+        if name not in _REMOVED_ATTRIBUTES or isinstance(self.context.parent, (cst.AssignTarget, cst.Del)) \
+                or isinstance(self.context.parent, (cst.AugAssign, cst.AnnAssign)) and self.context.parent.target is node:
+            return
+        owner = self._instance_class(node.value)
+        row = REMOVED_ATTRIBUTES.get(owner, {}).get(name) if isinstance(owner, str) else None
+        if row is None or not library_may_reach(self.settings, row.library, row.changed_in):
+            return
+        self.report(node, f"`{self.code_for(node)}` on an instance of `{owner}`: {row.library} {row.changed_in} "
+                          f"removed the attribute (`AttributeError`: \"{(row.message or '').replace('{...}', row.method_of)}\").")
 
     def _instance_class(self, node: cst.BaseExpression) -> "str | cst.ClassDef | None":
         return self.context.inference.classes.instance_class(node)
