@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 import warnings
 
 import hypothesmith
@@ -53,7 +54,8 @@ def _argument_misses(source: str) -> list[str] | None:
     tree = _tree(source)
     if tree is None:
         return None
-    lines = source.splitlines(keepends=True)
+    # the lines ``ast`` counts (``\r\n``, ``\r``, ``\n``): ``str.splitlines`` also breaks at ``\x0c`` and others
+    lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", source)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))

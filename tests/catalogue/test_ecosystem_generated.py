@@ -15,6 +15,7 @@ from jaxlint.catalogue import ecosystem_generated
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from catalogue_gen import ecosystem  # noqa: E402
+from catalogue_gen.method_changes import MethodChange  # noqa: E402
 
 RELEASES = {
     ("optax", "0.1.0"): {
@@ -95,7 +96,22 @@ RELEASES = {
         "flax/__init__.py": "from . import optim\nfrom . import nnx\n",
         "flax/optim/__init__.py": "class Adam:\n    pass\n",
         "flax/nnx/__init__.py": "from .variablelib import Variable\nVariableState = Variable\n",
-        "flax/nnx/variablelib.py": "class Variable:\n    pass\n",
+        "flax/nnx/variablelib.py": """
+            class Variable:
+                pass
+            class Cell:
+                @staticmethod
+                def initialize_carry(rng, batch_dims, size):
+                    return rng
+            class Optimizer:
+                def __init__(self, model):
+                    self.model = model
+                def update(self, grads):
+                    return grads
+            class Primitive:
+                def jvp(_, primals, tangents):
+                    return primals
+        """,
     },
     ("flax", "0.2.0"): {
         "flax/__init__.py": "from . import nnx\n",
@@ -112,7 +128,26 @@ RELEASES = {
                         return Variable
                     raise AttributeError(name)
         """,
-        "flax/nnx/variablelib.py": "class Variable:\n    pass\n",
+        "flax/nnx/variablelib.py": """
+            class Variable:
+                pass
+            class Cell:
+                def initialize_carry(self, rng, input_shape):
+                    return rng
+            class Optimizer:
+                def __init__(self, model):
+                    self.step = 0
+                if True:
+                    def __getattribute__(self, name):
+                        if name == "model" and name not in vars(self):
+                            raise AttributeError(f"{type(self)} has no 'model' since 0.2.0")
+                        return object.__getattribute__(self, name)
+                def update(self, model, grads, /, **kwargs):
+                    return grads
+            class Primitive:
+                def jvp(self, primals, tangents):
+                    return primals
+        """,
     },
 }
 
@@ -200,8 +235,52 @@ def test_checked_in_file_is_the_generators_output():
     data = tomllib.loads(text)
     rows = [ecosystem.Row(kind=kind, **row) for kind in ("symbol", "module") for row in data[kind]]
     parameters = [ecosystem.LibraryParameter(**row) for row in data["parameter"]]
+    changes = [MethodChange(**row) for row in data["method_change"]]
     versions = {lib: data[f"{lib}_versions"] for lib in ecosystem.LIBRARIES}
-    assert ecosystem.render(rows, versions, parameters) == text
+    assert ecosystem.render(rows, versions, parameters, changes) == text
+
+
+# -- calling conventions: [[method_change]] rows --------------------------------------------------------------------
+def test_a_static_method_turned_instance_method_is_a_row(generated):
+    """``@staticmethod initialize_carry(rng, batch_dims, size)`` -> ``initialize_carry(self, rng, input_shape)``."""
+    rows = {(row["name"], row["change"]): row for row in generated["method_change"]}
+    row = rows[("flax.nnx.variablelib.Cell.initialize_carry", "instance-method")]
+    assert fields(row, "library", "method_of", "changed_in", "last_seen") == ("flax", "Cell", "0.2.0", "0.1.0")
+
+
+def test_more_required_positional_arguments_is_a_now_required_row(generated):
+    """``update(self, grads)`` -> ``update(self, model, grads, /, **kwargs)``: a call with one argument fails."""
+    rows = {(row["name"], row["change"]): row for row in generated["method_change"]}
+    row = rows[("flax.nnx.variablelib.Optimizer.update", "now-required")]
+    assert fields(row, "parameter", "required", "was_required", "changed_in") == ("model", 2, 1, "0.2.0")
+
+
+def test_a_receiver_named_otherwise_is_no_change(generated):
+    """``def jvp(_, primals, tangents)`` -> ``def jvp(self, ...)``: both bind the instance (no ``@staticmethod``)."""
+    assert not [row for row in generated["method_change"] if "Primitive" in row["name"]]
+    assert len(generated["method_change"]) == 3
+
+
+def test_an_attribute_init_stored_and_the_class_now_refuses_is_a_row(generated):
+    """``self.model = model`` in 0.1.0's ``__init__``; 0.2.0's ``__getattribute__`` raises for ``model``."""
+    rows = {(row["name"], row["change"]): row for row in generated["method_change"]}
+    row = rows[("flax.nnx.variablelib.Optimizer.model", "removed-attribute")]
+    assert fields(row, "changed_in", "last_seen", "message") == ("0.2.0", "0.1.0", "{...} has no 'model' since 0.2.0")
+
+
+def test_method_change_rows_of_the_checked_in_file():
+    """flax 0.7.0's recurrent cells and flax 0.11.0's nnx.Optimizer.update, read by the loader."""
+    rows = {(row.name, row.change): row for row in ecosystem_generated.method_changes()}
+    carry = rows[("flax.linen.LSTMCell.initialize_carry", "instance-method")]
+    assert (carry.changed_in, carry.last_seen, carry.owner, carry.method) == \
+        ("0.7.0", "0.6.11", "flax.linen.LSTMCell", "initialize_carry")
+    update = rows[("flax.nnx.Optimizer.update", "now-required")]
+    assert (update.changed_in, update.parameter, update.required, update.was_required) == ("0.11.0", "model", 2, 1)
+    assert sum(row.change == "instance-method" for row in rows.values()) == 10
+    assert sum(row.change == "now-required" for row in rows.values()) == 6
+    model = rows[("flax.nnx.Optimizer.model", "removed-attribute")]
+    assert (model.changed_in, model.last_seen) == ("0.11.0", "0.10.7") and "nnx.ModelAndOptimizer" in model.message
+    assert sum(row.change == "removed-attribute" for row in rows.values()) == 3
 
 
 # -- keywords: [[parameter]] rows -----------------------------------------------------------------------------------

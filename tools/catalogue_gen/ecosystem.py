@@ -32,6 +32,8 @@ from pathlib import Path
 
 from catalogue_gen.parameter_diff import Parameter, parameter_diff
 from catalogue_gen.releases import pip_cmd, vkey
+from catalogue_gen.class_attributes import refused_attributes, stored_attributes
+from catalogue_gen.method_changes import MethodChange, method_changes
 from catalogue_gen.snapshot import cached, exists, origin_of, public_modules, run_start, since, state_of
 from catalogue_gen.toml_writer import toml_value
 from catalogue_gen.wheel import ModuleInfo, Wheel, const_str, parameters
@@ -41,7 +43,7 @@ DEFAULT_CACHE = REPO / "tools" / ".wheels" / "ecosystem"
 DEFAULT_OUT = REPO / "rules" / "ecosystem_generated.toml"
 LIBRARIES = ("flax", "optax")
 # Bump when the snapshot format or the analysis changes: cached snapshots are then recomputed.
-SNAPSHOT_FORMAT = 6
+SNAPSHOT_FORMAT = 8
 ROW_KEYS = ("name", "library", "module", "status", "since", "deprecated_since", "replacement", "replacement_since",
             "same_object", "same_object_checked", "same_from", "rename", "first_seen", "last_seen", "import_fails_since", "within",
             "message", "source")
@@ -77,6 +79,8 @@ class PackageWheel(Wheel):
         super().__init__(path, package)
         self._scanned: dict[str, tuple[dict[str, str], dict[str, str], dict[str, tuple[str, str | None]]]] = {}
         self._classes: dict[str, dict[str, dict[str, list[list[str]]]]] = {}
+        self._kinds: dict[str, dict[str, str]] = {}  # module -> "Class.method" -> "static" | "class"
+        self._attributes: dict[str, dict[str, tuple[list[str], dict[str, str]]]] = {}  # module -> class -> both
 
     def chain(self, origin: str) -> list[str]:
         """The hops ``resolve`` follows from ``origin`` to the definition: ``transform:AdditiveWeightDecayState``,
@@ -129,7 +133,23 @@ class PackageWheel(Wheel):
                                           "property" in ast.unparse(d) or "setter" in ast.unparse(d)
                                           for d in f.decorator_list)}
             self._classes[mod] = found
+            self._kinds[mod] = {f"{st.name}.{f.name}": kind for st in tree.body if isinstance(st, ast.ClassDef)
+                                for f in st.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                and (kind := _decorated_kind(f)) is not None}
+            self._attributes[mod] = {st.name: (stored_attributes(st), refused_attributes(st))
+                                     for st in tree.body if isinstance(st, ast.ClassDef)}
         return self._classes[mod].get(cls, {})
+
+    def attributes(self, mod: str, cls: str) -> tuple[list[str], dict[str, str]]:
+        """What ``__init__`` stores on the instance, and what ``__getattr__`` refuses (``class_attributes``)."""
+        self.methods(mod, cls)
+        return self._attributes.get(mod, {}).get(cls, ([], {}))
+
+    def method_kinds(self, mod: str, cls: str) -> dict[str, str]:
+        """``method -> "static" | "class"`` for the decorated methods of a class of ``mod`` (after ``methods``)."""
+        self.methods(mod, cls)
+        return {key.partition(".")[2]: kind for key, kind in self._kinds.get(mod, {}).items()
+                if key.partition(".")[0] == cls}
 
     def _scan(self, mod: str) -> tuple[dict[str, str], dict[str, str], dict[str, tuple[str, str | None]]]:
         if mod in self._scanned:
@@ -161,6 +181,13 @@ class PackageWheel(Wheel):
                 warned[st.name] = message
         self._scanned[mod] = (warned, aliases, by_getattr)
         return self._scanned[mod]
+
+
+def _decorated_kind(fn: ast.FunctionDef) -> str | None:
+    """``static``/``class`` for a ``@staticmethod``/``@classmethod`` (the name a ``self`` takes proves nothing:
+    flax 0.12.9 spells one ``_``)."""
+    names = {ast.unparse(d) for d in fn.decorator_list}
+    return "static" if "staticmethod" in names else "class" if "classmethod" in names else None
 
 
 def getattr_branches(fn: ast.FunctionDef, info: ModuleInfo) -> dict[str, tuple[str, str | None]]:
@@ -217,6 +244,11 @@ def snapshot(wheel_file: Path, package: str) -> dict:
             if def_name and def_mod in w.files and not n.startswith("_"):
                 for method, sig in w.methods(def_mod, def_name).items():
                     m["signatures"].setdefault(f"{n}.{method}", sig)
+                for method, kind in w.method_kinds(def_mod, def_name).items():
+                    m.setdefault("method_kinds", {}).setdefault(f"{n}.{method}", kind)
+                stored, refused = w.attributes(def_mod, def_name)
+                if stored or refused:
+                    m.setdefault("attributes", {}).setdefault(n, [stored, refused])
         m["warned"], m["package"] = warned, w.info(mod).is_package
         m["chains"] = {n: hops for n, o in w.public_names(mod).items() if len(hops := w.chain(o)) > 1}
     return {"format": SNAPSHOT_FORMAT, "modules": modules, "flags": {}}
@@ -515,7 +547,8 @@ def plain_rename(row: Parameter, snaps: dict[str, dict], mod: str, fn: str) -> b
 # ------------------------------------------------------------------------------------------------------------- main
 
 
-def render(rows: list[Row], versions: dict[str, list[str]], parameters: list[LibraryParameter] = ()) -> str:
+def render(rows: list[Row], versions: dict[str, list[str]], parameters: list[LibraryParameter] = (),
+           changes: list[MethodChange] = ()) -> str:
     head = ["# Generated by tools/generate_ecosystem_catalogue.py from the flax and optax wheels; do not edit by hand.",
             "# Read by jaxlint.catalogue.ecosystem_generated."]
     for library in sorted(versions):
@@ -523,7 +556,8 @@ def render(rows: list[Row], versions: dict[str, list[str]], parameters: list[Lib
     order = {"symbol": 0, "module": 1}
     rows = sorted(rows, key=lambda r: (r.library, order[r.kind], r.name))
     parameters = sorted(parameters, key=lambda p: (p.library, p.name, p.parameter))
-    blocks = [r.toml() for r in rows] + [p.toml() for p in parameters]
+    changes = sorted(changes, key=lambda c: (c.library, c.name, c.change))
+    blocks = [r.toml() for r in rows] + [p.toml() for p in parameters] + [c.toml() for c in changes]
     return "\n".join(head) + "\n\n" + "\n\n".join(blocks) + "\n"
 
 
@@ -531,6 +565,7 @@ def generate(wheels: dict[str, dict[str, Path]], cache: Path, workers: int = 2) 
     """The data file's text from ``{library: {version: wheel}}``, and the parameter rows per library."""
     rows: list[Row] = []
     parameters: dict[str, list] = {}
+    changes: list[MethodChange] = []
     versions = {lib: sorted(found, key=vkey) for lib, found in wheels.items()}
     keys = [(lib, v) for lib in versions for v in versions[lib]]
     if workers < 1:  # in this process (the tests)
@@ -543,4 +578,5 @@ def generate(wheels: dict[str, dict[str, Path]], cache: Path, workers: int = 2) 
         lib_snaps = {v: snaps[(lib, v)] for v in vs}
         rows += rows_of(lib, vs, lib_snaps)
         parameters[lib] = parameter_rows(lib, vs, lib_snaps)
-    return render(rows, versions, [row for found in parameters.values() for row in found]), parameters
+        changes += method_changes(lib, vs, lib_snaps)
+    return render(rows, versions, [row for found in parameters.values() for row in found], changes), parameters

@@ -15,6 +15,8 @@ def toml_value(v) -> str:
         return "true" if v else "false"
     if isinstance(v, str):
         return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, int):
+        return str(v)
     if isinstance(v, list):
         return "[" + ", ".join(toml_value(x) for x in v) + "]"
     raise TypeError(v)

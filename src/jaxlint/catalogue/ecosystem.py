@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from jaxlint.catalogue.ecosystem_generated import ParameterRow, Row, changes as generated_changes, \
-    parameters as generated_parameters, rows as generated_rows
+from jaxlint.catalogue.ecosystem_generated import MethodChangeRow, ParameterRow, Row, changes as generated_changes, \
+    method_changes as generated_method_changes, parameters as generated_parameters, rows as generated_rows
 from jaxlint.catalogue.ecosystem_warnings import checks as warning_checks
 from jaxlint.catalogue.flax_reach import is_api, is_private, reachable, reachable_parameters
 from jaxlint.project.settings import Settings
@@ -197,6 +197,16 @@ def methods_by_class(rows: "list[ParameterRow] | tuple[ParameterRow, ...]") \
 
 
 METHOD_KEYWORDS = methods_by_class(generated_parameters())
+# [[method_change]] rows of public classes (JAX509): instance-method rows by the method as spelled through its class
+# (``flax.linen.LSTMCell.initialize_carry``), now-required rows by class, then method.
+INSTANCE_METHODS: dict[str, MethodChangeRow] = {row.name: row for row in generated_method_changes()
+                                                 if row.change == "instance-method" and not is_private(row.name)}
+NOW_REQUIRED: dict[str, dict[str, MethodChangeRow]] = {}
+REMOVED_ATTRIBUTES: dict[str, dict[str, MethodChangeRow]] = {}  # class -> attribute -> its row
+for _row in generated_method_changes():
+    if _row.change in ("now-required", "removed-attribute") and not is_private(_row.name):
+        _table = NOW_REQUIRED if _row.change == "now-required" else REMOVED_ATTRIBUTES
+        _table.setdefault(_row.owner, {})[_row.method] = _row
 
 # Advice the signatures cannot give (read in the flax wheels by hand): (function, keyword) -> what to pass instead.
 # flax 0.12.0's nnx.shard_map handed check_rep/auto to jax.experimental.shard_map.shard_map; 0.12.1's hands

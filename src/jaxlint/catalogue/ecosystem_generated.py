@@ -80,6 +80,36 @@ class ParameterRow:
         return self.name[len(self.module) + 1:]
 
 
+@dataclass(frozen=True)
+class MethodChangeRow:
+    """A method of a flax or optax class whose calling convention changed (``[[method_change]]``, read from the
+    signatures in the wheels): ``instance-method`` (a static method became a method of the instance: called on the
+    class, its first argument becomes ``self``), ``now-required`` (a method that requires ``required`` positional
+    arguments, ``was_required`` before: ``parameter`` is the first the old count leaves out) or
+    ``removed-attribute`` (an attribute ``__init__`` stored that the class now refuses: ``name`` ends with it)."""
+
+    name: str  # ``flax.linen.LSTMCell.initialize_carry``
+    library: str
+    method_of: str
+    change: str
+    changed_in: str
+    first_seen: str | None = None
+    last_seen: str | None = None
+    parameter: str | None = None
+    required: int | None = None
+    was_required: int | None = None
+    message: str | None = None  # removed-attribute: the library's AttributeError text
+
+    @property
+    def owner(self) -> str:
+        """The class, qualified: ``flax.linen.LSTMCell``."""
+        return self.name.rpartition(".")[0]
+
+    @property
+    def method(self) -> str:
+        return self.name.rpartition(".")[2]
+
+
 def rows(path: Path = GENERATED) -> tuple[Row, ...]:
     """Every symbol and module row of the data file; none when it is missing (an install without it still lints)."""
     return _load(path)[0]
@@ -90,12 +120,17 @@ def parameters(path: Path = GENERATED) -> tuple[ParameterRow, ...]:
     return _load(path)[1]
 
 
+def method_changes(path: Path = GENERATED) -> tuple[MethodChangeRow, ...]:
+    """Every ``[[method_change]]`` row of the data file."""
+    return _load(path)[2]
+
+
 @lru_cache(maxsize=4)
-def _load(path: Path) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...]]:
+def _load(path: Path) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...], tuple[MethodChangeRow, ...]]:
     """Read through a JSON copy beside the catalogue's (``catalogue._cache_file``), checked against the file's
     stamp: parsing the 5,000-line TOML took 74 ms, in every worker of every cold run."""
     if not path.is_file():
-        return (), ()
+        return (), (), ()
     cache = _cache_file((path,), "ecosystem")
     stamp = _stamp((path,))
     cached = _read_cache(cache, stamp)
@@ -108,31 +143,42 @@ def _load(path: Path) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...]]:
                   for kind in ("symbol", "module") for row in data.get(kind, ()))
     known = {f.name for f in fields(ParameterRow)}
     keywords = tuple(ParameterRow(**{k: v for k, v in row.items() if k in known}) for row in data.get("parameter", ()))
-    _write_cache(cache, stamp, found, keywords)
-    return found, keywords
+    known = {f.name for f in fields(MethodChangeRow)}
+    changed = tuple(MethodChangeRow(**{k: v for k, v in row.items() if k in known})
+                    for row in data.get("method_change", ()))
+    _write_cache(cache, stamp, found, keywords, changed)
+    return found, keywords, changed
 
 
 _FIELDS = [f.name for f in fields(Row)]
 _PARAMETER_FIELDS = [f.name for f in fields(ParameterRow)]
+_CHANGE_FIELDS = [f.name for f in fields(MethodChangeRow)]
 
 
-def _read_cache(cache: Path, stamp: list) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...]] | None:
+def _read_cache(cache: Path, stamp: list) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...],
+                                                  tuple[MethodChangeRow, ...]] | None:
     cached = read_stamped(cache, stamp)
     try:
         if not isinstance(cached, dict) or cached.get("fields") != _FIELDS \
-                or cached.get("parameter_fields") != _PARAMETER_FIELDS:
+                or cached.get("parameter_fields") != _PARAMETER_FIELDS \
+                or cached.get("change_fields") != _CHANGE_FIELDS:
             return None
         return (tuple(Row(**dict(zip(_FIELDS, values, strict=True))) for values in cached["rows"]),
                 tuple(ParameterRow(**dict(zip(_PARAMETER_FIELDS, values, strict=True)))
-                      for values in cached["parameters"]))
+                      for values in cached["parameters"]),
+                tuple(MethodChangeRow(**dict(zip(_CHANGE_FIELDS, values, strict=True)))
+                      for values in cached["changes"]))
     except (KeyError, TypeError, ValueError):
         return None  # damaged or not ours: read the TOML again
 
 
-def _write_cache(cache: Path, stamp: list, found: tuple[Row, ...], keywords: tuple[ParameterRow, ...]) -> None:
+def _write_cache(cache: Path, stamp: list, found: tuple[Row, ...], keywords: tuple[ParameterRow, ...],
+                 changed: tuple[MethodChangeRow, ...]) -> None:
     write_stamped(cache, stamp, fields=_FIELDS, rows=[[getattr(row, name) for name in _FIELDS] for row in found],
                   parameter_fields=_PARAMETER_FIELDS,
-                  parameters=[[getattr(row, name) for name in _PARAMETER_FIELDS] for row in keywords])
+                  parameters=[[getattr(row, name) for name in _PARAMETER_FIELDS] for row in keywords],
+                  change_fields=_CHANGE_FIELDS,
+                  changes=[[getattr(row, name) for name in _CHANGE_FIELDS] for row in changed])
 
 
 def changes(library: str, make: Callable[..., T], path: Path = GENERATED) -> dict[str, T]:

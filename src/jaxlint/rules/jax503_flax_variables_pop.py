@@ -13,6 +13,7 @@ from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach, library_min
+from jaxlint.analysis.frozendict_narrowing import in_frozendict_branch, in_frozendict_branch_ast
 from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, flax_bound_ast, from_init, \
     from_init_ast, imports_flax, init_call, init_call_ast, may_call_method_on_init, unpacks_a_pop
 
@@ -75,6 +76,13 @@ flax {PLAIN_DICT}+ (read from `flax/configurations.py`: `return_frozendict` is `
     VALID = [
         Valid("""
             import flax
+            from flax.core import FrozenDict
+            variables = model.init(rng, x)
+            if isinstance(variables, FrozenDict):
+                rest, params = variables.pop("params")
+        """, note="the branch that runs only for a FrozenDict"),
+        Valid("""
+            import flax
             variables = model.init(rng, x)
             state, params = flax.core.pop(variables, "params")
         """, note="the fix"),
@@ -133,6 +141,8 @@ flax {PLAIN_DICT}+ (read from `flax/configurations.py`: `return_frozendict` is `
         receiver = call.func.value
         if not (init_call(receiver) or isinstance(receiver, cst.Name) and from_init(self.context.resolver, receiver)):
             return
+        if in_frozendict_branch(self.context.ancestors, receiver, self.qualified_name, self.code_for):
+            return  # ``if isinstance(variables, FrozenDict): ...``: runs on a FrozenDict only
         if not applies(self.settings, self.context.file_text):
             return
         key = call.args[0].value.value
@@ -165,6 +175,8 @@ flax {PLAIN_DICT}+ (read from `flax/configurations.py`: `return_frozendict` is `
                 continue
             receiver = call.func.value
             if not (init_call_ast(receiver) or type(receiver) is ast.Name and from_init_ast(view, node, receiver.id)):
+                continue
+            if in_frozendict_branch_ast(view.ancestors(node), receiver, view.qualified_name):
                 continue
             key = _plain_string(view, call.args[0])
             if key is None:

@@ -6,6 +6,7 @@ import libcst as cst
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
+from jaxlint.analysis.frozendict_narrowing import in_frozendict_branch
 from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
     may_call_method_on_init
 
@@ -60,6 +61,13 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
     VALID = [
         Valid("""
             import flax
+            from flax.core import FrozenDict
+            variables = model.init(rng, x)
+            if isinstance(variables, FrozenDict):
+                params = variables.unfreeze()
+        """, note="the branch that runs only for a FrozenDict"),
+        Valid("""
+            import flax
             variables = flax.core.unfreeze(model.init(rng, x))
         """, note="the fix"),
         Valid("""
@@ -107,6 +115,8 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         receiver = func.value
         if not (init_call(receiver) or isinstance(receiver, cst.Name) and from_init(self.context.resolver, receiver)):
             return
+        if in_frozendict_branch(self.context.ancestors, receiver, self.qualified_name, self.code_for):
+            return  # ``if isinstance(variables, FrozenDict): variables.unfreeze()``: runs on a FrozenDict only
         if not library_may_reach(self.settings, "flax", PLAIN_DICT) or not imports_flax(self.context.file_text):
             return
         fix = withheld = None

@@ -12,6 +12,8 @@ import libcst as cst
 
 from jaxlint.analysis.flax_dicts import VariablesTracker, first_name
 from jaxlint.analysis.flax_values import from_init, imports_flax, init_call, may_call_method_on_init
+from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, in_frozendict_branch, \
+    isinstance_frozendict
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
 from jaxlint.catalogue.flax_frozendict import Member, members
 from jaxlint.catalogue.floors import library_floor_withheld
@@ -22,8 +24,13 @@ from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_f
 
 MEMBERS: dict[str, Member] = members()
 _SOURCES = frozenset({"init", "init_with_output", "apply"})
+_METHODS = frozenset(MEMBERS)
 # ``flax.config.update("flax_return_frozendict", True)`` or ``FLAX_RETURN_FROZENDICT``: init keeps the FrozenDict
 _KEEPS_FROZENDICT = re.compile(r"return_frozendict", re.I)
+# ``dict`` bound by the file (an assignment, a def, an import): the fix's ``dict`` may not be the builtin. Read in the
+# whole file's text, so that a large file linted in pieces decides as the whole module does.
+_REBINDS_DICT = re.compile(r"(?m)^[ \t]*dict\s*(?::[^=\n]*)?=(?!=)|\b(?:def|class)\s+dict\b|\bas\s+dict\b|\bimport\s+dict\b"
+                           r"|\bfor\s+dict\b")
 FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
 
 
@@ -34,7 +41,7 @@ class FlaxFrozenDictMember(Rule):
                "a dict since flax 0.7.1")
     since = "0.1.1"  # a flax change: it does not depend on the JAX target
     library_version = "flax 0.7.1"
-    triggers = tuple(sorted(MEMBERS))
+    triggers = tuple(sorted({*MEMBERS, "FrozenDict"}))
     ast_names = frozenset({"flax"})
 
     @classmethod
@@ -42,7 +49,8 @@ class FlaxFrozenDictMember(Rule):
         if not super().may_match_text(facts, words):
             return False
         return any(may_call_method_on_init(facts, words, member) for member in MEMBERS) \
-            or ("apply" in words and "mutable" in words and any(name in words for name in MEMBERS))
+            or ("apply" in words and "mutable" in words and any(name in words for name in MEMBERS)) \
+            or ("isinstance" in words and "FrozenDict" in words and not _SOURCES.isdisjoint(words))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -53,7 +61,7 @@ class FlaxFrozenDictMember(Rule):
         # ``jax.tree_util.tree_flatten(x)``)
         members = [call for call in whole.calls if type(call.func) is ast.Attribute and call.func.attr in MEMBERS
                    and not whole.qualified_names(call.func)]
-        if not _may_report(members, whole.tree):
+        if not _may_report(members, whole.tree) and not _tests_frozendict(whole):
             return False
         methods = {call.func.attr for call in whole.calls if type(call.func) is ast.Attribute}
         return bool({"init", "init_with_output"} & methods) or any(
@@ -74,6 +82,12 @@ The members are read, not typed: `rules/flax_frozendict.toml` (`tools/generate_f
 - missing on a dict: `unfreeze()`, `pretty_repr()`, `tree_flatten()`, `tree_flatten_with_keys()`, `tree_unflatten()`;
 - another meaning: `copy(add_or_replace)` (a dict's `copy()` takes no argument), and `pop(key)` where the code reads
   the old pair: `rest, value = v.pop(key)` or `v.pop(key)[1]` (a dict's `pop` returns the value alone).
+
+`isinstance(v, FrozenDict)` on such a value is False on a dict: the code silently takes the other way. It is
+reported, with the fix `isinstance(v, (FrozenDict, dict))` (true on both sides), unless the test guards FrozenDict
+code: its FrozenDict branch calls a FrozenDict method on the value or unfreezes it (compatibility code, right on both
+sides). Inside the branch that runs only for a FrozenDict (`if isinstance(v, FrozenDict): ...`), the value is one:
+JAX503, JAX504 and this rule report nothing there; the other branch runs for the dict and keeps its findings.
 
 `x.copy()` and `value = x.pop(key)` are right on a dict and not reported. JAX503 (`a, b = variables.pop(k)`) and
 JAX504 (`variables.unfreeze()`) keep their shape on a name or call from `init`; this rule reports the others.
@@ -180,6 +194,33 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             variables = model.init(rng, x)
             params = variables["params"].unfreeze()
         """, note="a file that does not use flax"),
+        Valid("""
+            import flax
+            from flax.core import FrozenDict
+            variables = model.init(rng, x)
+            if isinstance(variables, FrozenDict):
+                params = variables["params"].unfreeze()
+                text = variables.pretty_repr()
+            else:
+                params = flax.core.unfreeze(variables["params"])
+        """, note="the branch that runs only for a FrozenDict; the test guards a conversion"),
+        Valid("""
+            import flax
+            variables = model.init(rng, x)
+            params = variables.unfreeze() if isinstance(variables, flax.core.FrozenDict) else variables
+        """, note="a conversion guard: right on both sides"),
+        Valid("""
+            import flax
+            from flax.core import FrozenDict
+            variables = model.init(rng, x)
+            frozen = isinstance(variables, (FrozenDict, dict))
+        """, note="the fix: both types"),
+        Valid("""
+            import flax
+            from flax.core import FrozenDict
+            variables = {"params": 1}
+            frozen = isinstance(variables, FrozenDict)
+        """, note="the user's own dict"),
     ]
 
     INVALID = [
@@ -277,6 +318,51 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             variables = model.init(rng, x)
             params = variables["params"].unfreeze()
         """, note="`flax` is not bound: no fix"),
+        Invalid("""
+            import flax
+            from flax.core import FrozenDict
+            variables = model.init(rng, x)
+            print(isinstance(variables, FrozenDict))
+        """, fixed="""
+            import flax
+            from flax.core import FrozenDict
+            variables = model.init(rng, x)
+            print(isinstance(variables, (FrozenDict, dict)))
+        """, note="isinstance(v, FrozenDict): False on a dict"),
+        Invalid("""
+            import flax
+            variables = model.init(rng, x)
+            if isinstance(variables["params"], flax.core.FrozenDict):
+                params = variables["params"]
+            else:
+                raise TypeError("expected flax variables")
+        """, fixed="""
+            import flax
+            variables = model.init(rng, x)
+            if isinstance(variables["params"], (flax.core.FrozenDict, dict)):
+                params = variables["params"]
+            else:
+                raise TypeError("expected flax variables")
+        """, note="a branch that only the FrozenDict took"),
+        Invalid("""
+            import flax
+            from flax.core import FrozenDict
+            variables = model.init(rng, x)
+            if not isinstance(variables, FrozenDict):
+                text = variables.pretty_repr()
+        """, fixed="""
+            import flax
+            from flax.core import FrozenDict
+            variables = model.init(rng, x)
+            if not isinstance(variables, (FrozenDict, dict)):
+                text = flax.core.pretty_repr(variables)
+        """, count=2, note="the dict's branch keeps its findings"),
+        Invalid("""
+            from flax.core import FrozenDict
+            dict = OrderedDict
+            variables = model.init(rng, x)
+            print(isinstance(variables, FrozenDict))
+        """, note="`dict` is not the builtin: no fix"),
     ]
 
     def __init__(self, context) -> None:
@@ -286,6 +372,9 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Name):
+            self._isinstance(node)
+            return
         if not isinstance(func, cst.Attribute) or func.attr.value not in MEMBERS:
             return
         member = MEMBERS[func.attr.value]
@@ -297,9 +386,34 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             return
         if self._tracker is None:
             self._tracker = VariablesTracker(self.context.resolver)
-        if not self._tracker.holds(receiver):
+        if not self._tracker.holds(receiver) or self._narrowed(receiver):
             return
         self._report(member, node, receiver, shape)
+
+    def _narrowed(self, receiver: cst.BaseExpression) -> bool:
+        """In the branch of an ``isinstance(v, FrozenDict)`` test that runs only for a FrozenDict."""
+        return in_frozendict_branch(self.context.ancestors, receiver, self.qualified_name, self.code_for)
+
+    # -- isinstance(v, FrozenDict) ---------------------------------------------------------------------------
+    def _isinstance(self, call: cst.Call) -> None:
+        if not isinstance_frozendict(call, self.qualified_name) or not self._rule_applies():
+            return
+        value = call.args[0].value
+        if self._tracker is None:
+            self._tracker = VariablesTracker(self.context.resolver)
+        if not self._tracker.holds(value) or self._narrowed(value) \
+                or guards_frozendict_code(call, self.context.ancestors, self.qualified_name, self.code_for, _METHODS):
+            return
+        classes = call.args[1].value
+        fix = withheld = None
+        if _REBINDS_DICT.search(self.context.file_text):
+            withheld = WithheldFix("`dict` does not name the builtin here")
+        else:
+            fix = safe_fix("Accept the dict too", Replace(classes, f"({self.code_for(classes)}, dict)"))
+        self.report(call, f"Since flax {PLAIN_DICT}, flax variables are a plain dict: `isinstance(x, FrozenDict)` "
+                          "is False for them and the code takes the other way; use `isinstance(x, (FrozenDict, "
+                          "dict))`.", fix, withheld=withheld)
+
 
     # -- what is reported ------------------------------------------------------------------------------------
     def _shape(self, member: Member, call: cst.Call) -> str | None:
@@ -357,6 +471,19 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             unsafe = member.name == "pretty_repr" and bool(call.args)
             fix = (unsafe_fix if unsafe else safe_fix)(f"Use `{member.function}`", Replace(call, text))
         self.report(call, message, fix, withheld=withheld)
+
+
+def _tests_frozendict(facts) -> bool:
+    """Some ``isinstance(x, FrozenDict)`` (flax's) exists, and a call that makes flax variables."""
+    calls = facts.calls
+    return any(type(call.func) is ast.Name and call.func.id == "isinstance" and len(call.args) == 2
+               and _qualified(facts, call.args[1]) in FROZEN_DICT for call in calls) \
+        and any(type(call.func) is ast.Attribute and call.func.attr in _SOURCES for call in calls)
+
+
+def _qualified(facts, node: ast.AST) -> str | None:
+    names = facts.qualified_names(node)
+    return next(iter(names & FROZEN_DICT), None) if names else None
 
 
 def _may_report(calls: list[ast.Call], tree: ast.Module | None) -> bool:

@@ -6,7 +6,9 @@ import ast
 
 import libcst as cst
 
-from jaxlint.catalogue.ecosystem import METHOD_KEYWORDS
+from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWORDS, NOW_REQUIRED, \
+    REMOVED_ATTRIBUTES, library_may_reach
+from jaxlint.catalogue.ecosystem_generated import MethodChangeRow
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.project.versions import Version
 from jaxlint.rules.jax507_flax_optax_changed_signature import KeywordFindings
@@ -16,9 +18,16 @@ _METHODS: dict[str, frozenset[str]] = {}
 for _methods in METHOD_KEYWORDS.values():
     for _method, _rows in _methods.items():
         _METHODS[_method] = _METHODS.get(_method, frozenset()) | frozenset(_rows)
-# The releases that changed a reported method keyword, per library (the version column of the docs).
+# the methods of the [[method_change]] rows: static methods turned instance methods, more required arguments
+_INSTANCE_METHODS = frozenset(row.method for row in INSTANCE_METHODS.values())
+_NOW_REQUIRED = frozenset(method for methods in NOW_REQUIRED.values() for method in methods)
+_REMOVED_ATTRIBUTES = frozenset(name for names in REMOVED_ATTRIBUTES.values() for name in names)
+# The releases that changed a reported method keyword or calling convention, per library (the docs' version column).
 _RELEASES = {library: sorted({Version(row.removed_in) for methods in METHOD_KEYWORDS.values()
-                              for rows in methods.values() for row in rows.values() if row.library == library})
+                              for rows in methods.values() for row in rows.values() if row.library == library}
+                             | {Version(row.changed_in) for row in INSTANCE_METHODS.values() if row.library == library}
+                             | {Version(row.changed_in) for table in (NOW_REQUIRED, REMOVED_ATTRIBUTES)
+                                for methods in table.values() for row in methods.values() if row.library == library})
              for library in ("flax", "optax")}
 # Bases that add no method: a class with one of these besides its real base still has that base's methods.
 _NEUTRAL_BASES = frozenset({"builtins.object", "typing.Generic", "typing.Protocol", "abc.ABC"})
@@ -27,12 +36,14 @@ _NEUTRAL_BASES = frozenset({"builtins.object", "typing.Generic", "typing.Protoco
 class FlaxOptaxMethodSignature(KeywordFindings, Rule):
     code = "JAX509"
     name = "flax-optax-method-signature"
-    summary = "a keyword that a flax or optax method stopped accepting, called on an instance of a known class"
+    summary = ("a flax or optax method called as it no longer can be: a keyword it stopped accepting, fewer "
+               "positional arguments than it now requires, a static method that became an instance method")
     since = "0.1.1"  # a flax/optax change: it does not depend on the JAX target
     library_version = ", ".join(f"{library} {releases[0]}" + (f"-{releases[-1]}" if len(releases) > 1 else "")
                                 for library, releases in _RELEASES.items())
     triggers = ("flax", "optax")
-    ast_names = frozenset(METHOD_KEYWORDS)
+    ast_names = frozenset(METHOD_KEYWORDS) | frozenset(NOW_REQUIRED) | frozenset(INSTANCE_METHODS) \
+        | frozenset(REMOVED_ATTRIBUTES)
     explanation = """
 ## What it does
 JAX507's method rows (the `[[parameter]]` rows with `method_of` in `rules/ecosystem_generated.toml`, read from
@@ -40,6 +51,19 @@ every flax and optax wheel) for calls on an **instance**: `cell.initialize_carry
 where `cell = nn.LSTMCell(...)` (flax 0.7.0 made it a method of the cell, `initialize_carry(rng, input_shape)`),
 `noise.sample(seed=key, ...)` where `noise = optax.perturbations.Gumbel()` (optax 0.2.5), `self.make_rng(kind=...)`
 in a subclass of `nn.Module` (flax 0.3.0).
+
+The `[[method_change]]` rows (read from the signatures in the same wheels) add two calling conventions:
+
+- `instance-method`: a static method that became a method of the instance, called on the class as before:
+  `nn.LSTMCell.initialize_carry(rng, (4,), 8)` (flax 0.7.0; the first argument becomes `self`);
+- `now-required`: a method that requires more positional arguments than before, called with the old count:
+  `optimizer.update(grads)` on an `nnx.Optimizer` (flax 0.11.0 requires `update(model, grads)`);
+- `removed-attribute`: an attribute the old `__init__` stored that the class now refuses with an `AttributeError`
+  of its own, read on an instance of that class itself: `optimizer.model` (flax 0.11.0; a project subclass may
+  store it again, so only the library's class counts).
+
+`super().method(...)` in a method of a class with one library base is read as a call on that base (and
+`super().__init__(...)` as a call of the base's constructor, with JAX507's rows of the class).
 
 The receiver's class comes from the value inference (`jaxlint.lint.instance_classes`), where the module makes it
 plain: a name whose every binding constructs the same class (`cell = nn.LSTMCell(...)`) or is annotated with it (a
@@ -110,6 +134,43 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
             def run(cell):
                 return cell.initialize_carry(rng, batch_dims=(4,), size=8)
         """, note="an unannotated parameter: the class is not known"),
+        Valid("""
+            import optax
+            from flax import nnx
+            optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+            optimizer.update(model, grads)
+        """, note="the new arity"),
+        Valid("""
+            import optax
+            tx = optax.sgd(0.1)
+            updates, state = tx.update(grads, state)
+        """, note="optax's own update: another class"),
+        Valid("""
+            from flax import linen as nn
+            cell = nn.LSTMCell(features=8)
+            carry = nn.LSTMCell.initialize_carry(cell, rng, (4, 8))
+        """, note="the instance passed as `self`"),
+        Valid("""
+            from flax import nnx
+            class Opt(nnx.Optimizer):
+                def update(self, grads):
+                    return super().update(self.model, grads)
+            Opt(model, tx, wrt=nnx.Param).update(grads)
+        """, note="a subclass that overrides update; super() with the new arity"),
+        Valid("""
+            import optax
+            from flax import nnx
+            optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+            optimizer.model = model
+        """, note="stored by the code: no longer refused"),
+        Valid("""
+            from flax import nnx
+            class Trainer(nnx.Optimizer):
+                def __init__(self, model, tx):
+                    super().__init__(model, tx, wrt=nnx.Param)
+                    self.model = model
+            print(Trainer(model, tx).model)
+        """, note="a project subclass that stores it"),
     ]
 
     INVALID = [
@@ -138,41 +199,175 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
             def run(cell: nn.OptimizedLSTMCell, rng):
                 return cell.initialize_carry(rng, batch_dims=(2,), size=4)
         """, note="a parameter annotated with the class"),
+        Invalid("""
+            import jax
+            from flax import linen as nn
+            carry = nn.LSTMCell.initialize_carry(jax.random.PRNGKey(0), (2,), 4)
+        """, note="a static method up to flax 0.6.11, called on the class"),
+        Invalid("""
+            import optax
+            from flax import nnx
+            optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+            optimizer.update(grads)
+        """, note="flax 0.11.0: `update(model, grads)`"),
+        Invalid("""
+            from flax import nnx
+            class Trainer(nnx.Optimizer):
+                def step(self, grads):
+                    super().update(grads)
+        """, note="super() reaching nnx.Optimizer"),
+        Invalid("""
+            from flax import linen as nn
+            class Cell(nn.GRUCell):
+                def initialize_carry(self, rng, shape):
+                    return super().initialize_carry(rng, batch_dims=shape[:1], size=8)
+        """, note="super() in an override reaches the library's method"),
+        Invalid("""
+            import optax
+            from flax import nnx
+            optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+            print(type(optimizer.model).__name__)
+        """, note="flax 0.11.0 removed `Optimizer.model`"),
     ]
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        return super().may_match_text(facts, words) and any(
+        return super().may_match_text(facts, words) and (any(
             method in words and not keywords.isdisjoint(words) for method, keywords in _METHODS.items())
+            or not words.isdisjoint(_NOW_REQUIRED) or not words.isdisjoint(_INSTANCE_METHODS)
+            or not words.isdisjoint(_REMOVED_ATTRIBUTES) or "super" in words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         if not super().may_match_ast(facts):
             return False
         whole = facts.file or facts
-        return any(type(call.func) is ast.Attribute and call.func.attr in _METHODS
-                   and any(keyword.arg in _METHODS[call.func.attr] for keyword in call.keywords)
-                   for call in whole.calls)
+        if any(not _REMOVED_ATTRIBUTES.isdisjoint(attributes) for _, attributes in whole.chains):
+            return True
+        return any(type(call.func) is ast.Attribute and (
+            call.func.attr in _METHODS and any(keyword.arg in _METHODS[call.func.attr] for keyword in call.keywords)
+            or call.func.attr in _NOW_REQUIRED or call.func.attr in _INSTANCE_METHODS
+            or type(call.func.value) is ast.Call and type(call.func.value.func) is ast.Name
+            and call.func.value.func.id == "super") for call in whole.calls)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value not in _METHODS \
-                or not any(arg.keyword is not None and arg.keyword.value in _METHODS[func.attr.value]
-                           for arg in node.args):
+        if not isinstance(func, cst.Attribute):
             return
-        if self.qualified_name(func) is not None:
-            return  # a module's function, or the class spelled (``nn.LSTMCell.initialize_carry``: JAX507)
         method = func.attr.value
-        owner = self._library_class(self.context.inference.classes.instance_class(func.value), method, 0)
+        qualified = self.qualified_name(func)
+        if qualified is not None:
+            # a module's function, or the class spelled (``nn.LSTMCell.initialize_carry``): keywords are JAX507's
+            if qualified in INSTANCE_METHODS:
+                self._on_the_class(node, INSTANCE_METHODS[qualified])
+            return
+        if _is_super(func.value):
+            self._super(node, method)
+            return
+        if method in _NOW_REQUIRED:
+            owner = self._library_class(self._instance_class(func.value), method, 0, NOW_REQUIRED)
+            if owner is not None:
+                self._too_few(node, NOW_REQUIRED[owner][method], owner)
+        if method not in _METHODS or not any(arg.keyword is not None and arg.keyword.value in _METHODS[method]
+                                             for arg in node.args):
+            return
+        owner = self._library_class(self._instance_class(func.value), method, 0)
         rows = METHOD_KEYWORDS.get(owner or "", {}).get(method)
         if rows:
             self._keywords(node, rows, self.code_for(func), f" on an instance of `{owner}`")
 
-    def _library_class(self, found: "str | cst.ClassDef | None", method: str, depth: int) -> str | None:
-        """The library class whose ``method`` an instance of ``found`` calls: ``found`` itself when the table lists
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        """``optimizer.model`` on an instance of the library's class itself (a project subclass may store it)."""
+        name = node.attr.value
+        if name not in _REMOVED_ATTRIBUTES or isinstance(self.context.parent, (cst.AssignTarget, cst.Del)) \
+                or isinstance(self.context.parent, (cst.AugAssign, cst.AnnAssign)) and self.context.parent.target is node:
+            return
+        owner = self._instance_class(node.value)
+        row = REMOVED_ATTRIBUTES.get(owner, {}).get(name) if isinstance(owner, str) else None
+        if row is None or not library_may_reach(self.settings, row.library, row.changed_in):
+            return
+        self.report(node, f"`{self.code_for(node)}` on an instance of `{owner}`: {row.library} {row.changed_in} "
+                          f"removed the attribute (`AttributeError`: \"{(row.message or '').replace('{...}', row.method_of)}\").")
+
+    def _instance_class(self, node: cst.BaseExpression) -> "str | cst.ClassDef | None":
+        return self.context.inference.classes.instance_class(node)
+
+    # -- [[method_change]] rows --------------------------------------------------------------------------------
+    def _on_the_class(self, node: cst.Call, row: MethodChangeRow) -> None:
+        """``nn.LSTMCell.initialize_carry(rng, ...)``: a method of the instance since ``row.changed_in``."""
+        if not library_may_reach(self.settings, row.library, row.changed_in) or any(
+                arg.keyword is not None and arg.keyword.value in KEYWORDS.get(row.name, {}) for arg in node.args):
+            return  # out of the project's range, or a removed keyword: JAX507 reports the call
+        first = node.args[0].value if node.args and node.args[0].keyword is None and not node.args[0].star else None
+        passed = self._instance_class(first) if first is not None else None
+        if isinstance(passed, cst.ClassDef) or isinstance(passed, str) and passed.rpartition(".")[2] == row.method_of:
+            return  # ``LSTMCell.initialize_carry(cell, rng, shape)``: the instance passed as ``self``
+        self.report(node, f"`{row.owner}.{row.method}` is a method of the instance since {row.library} "
+                          f"{row.changed_in} (a static method up to {row.last_seen}): called on the class, its first "
+                          f"argument becomes `self`; call it on an instance (`{row.method_of}(...).{row.method}(...)`) "
+                          "with the new arguments.")
+
+    def _too_few(self, node: cst.Call, row: MethodChangeRow, owner: str) -> None:
+        """``optimizer.update(grads)``: fewer positional arguments than the method requires since
+        ``row.changed_in``, as many as it required before."""
+        if any(arg.star for arg in node.args) or not library_may_reach(self.settings, row.library, row.changed_in):
+            return
+        if any(arg.keyword is not None and arg.keyword.value == row.parameter for arg in node.args):
+            return
+        passed = sum(arg.keyword is None for arg in node.args)
+        if not (row.was_required or 0) <= passed < (row.required or 0):
+            return
+        self.report(node, f"`{self.code_for(node.func)}(...)` on an instance of `{owner}`: since {row.library} "
+                          f"{row.changed_in} it requires {row.required} positional arguments, `{row.parameter}` "
+                          f"among them ({row.was_required} before); this call passes {passed} (`TypeError` from "
+                          "there).")
+
+    # -- super() -----------------------------------------------------------------------------------------------
+    def _super(self, node: cst.Call, method: str) -> None:
+        """``super().method(...)`` / ``super().__init__(...)`` in a method of a class with one library base."""
+        owner = self._enclosing_class()
+        if owner is None:
+            return
+        base = self._one_base(owner)
+        if method == "__init__":
+            # the constructor's keywords: JAX507's rows of the class itself
+            qualified = base if isinstance(base, str) else None
+            rows = KEYWORDS.get(qualified or "")
+            if rows and any(arg.keyword is not None and arg.keyword.value in rows for arg in node.args):
+                self._keywords(node, rows, "super().__init__", f" of `{qualified}`")
+            return
+        if method in _NOW_REQUIRED:
+            found = self._library_class(base, method, 0, NOW_REQUIRED)
+            if found is not None:
+                self._too_few(node, NOW_REQUIRED[found][method], found)
+        if method in _METHODS and any(arg.keyword is not None and arg.keyword.value in _METHODS[method]
+                                      for arg in node.args):
+            found = self._library_class(base, method, 0)
+            rows = METHOD_KEYWORDS.get(found or "", {}).get(method)
+            if rows:
+                self._keywords(node, rows, self.code_for(node.func), f" reaching `{found}`")
+
+    def _enclosing_class(self) -> cst.ClassDef | None:
+        """The class whose method (directly in its body) holds the call; None elsewhere."""
+        ancestors = self.context.ancestors
+        for i in range(len(ancestors) - 1, 0, -1):
+            if isinstance(ancestors[i], (cst.FunctionDef, cst.Lambda)):
+                owner = next((a for a in reversed(ancestors[:i]) if isinstance(a, (cst.ClassDef, cst.FunctionDef))),
+                             None)
+                return owner if isinstance(owner, cst.ClassDef) else None
+        return None
+
+    def _one_base(self, owner: cst.ClassDef) -> "str | cst.ClassDef | None":
+        bases = [base.value for base in owner.bases
+                 if base.keyword is None and self.qualified_name(_unsubscripted(base.value)) not in _NEUTRAL_BASES]
+        return self.context.inference.classes.annotation_class(bases[0]) if len(bases) == 1 else None
+
+    def _library_class(self, found: "str | cst.ClassDef | None", method: str, depth: int,
+                       table: dict = METHOD_KEYWORDS) -> str | None:
+        """The library class whose ``method`` an instance of ``found`` calls: ``found`` itself when ``table`` lists
         it, or, for a project class, its one base's (when neither defines ``method``); None when not known."""
         if isinstance(found, str) or found is None or depth > 8:
-            return found if isinstance(found, str) and method in METHOD_KEYWORDS.get(found, {}) else None
+            return found if isinstance(found, str) and method in table.get(found, {}) else None
         if _defines(found, method):
             return None  # an override: another signature
         bases = [base.value for base in found.bases
@@ -180,7 +375,13 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         if len(bases) != 1:
             return None
         base = self.context.inference.classes.annotation_class(bases[0])
-        return self._library_class(base, method, depth + 1)
+        return self._library_class(base, method, depth + 1, table)
+
+
+def _is_super(node: cst.BaseExpression) -> bool:
+    """``super()`` (no arguments: the enclosing class's next base)."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "super" \
+        and not node.args
 
 
 def _unsubscripted(node: cst.BaseExpression) -> cst.BaseExpression:

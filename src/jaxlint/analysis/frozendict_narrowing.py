@@ -1,0 +1,128 @@
+"""``isinstance(v, FrozenDict)`` on flax variables: the test itself (False on flax 0.7.1+, where ``init`` returns a
+dict) and the branches it narrows.
+
+- ``frozendict_test``: ``isinstance(X, FrozenDict)`` (or ``not ...``): the tested expression and whether the test is
+  true for a FrozenDict. A tuple of classes is not read (``(FrozenDict, dict)`` is the fix: no narrowing).
+- ``in_frozendict_branch`` / ``in_frozendict_branch_ast``: a value used in the branch that runs only for a FrozenDict
+  (``if isinstance(v, FrozenDict): v.unfreeze()``) is one: JAX503/504/508 stay silent there. The other branch runs
+  for the dict and keeps its findings.
+- ``guards_frozendict_code``: the FrozenDict branch calls a FrozenDict method on the tested value or a subscript of
+  it, or unfreezes it (``if isinstance(v, FrozenDict): v = v.unfreeze()``): compatibility code, right on both sides
+  (and the fix, ``(FrozenDict, dict)``, would send dicts into that branch), so the test is not reported either.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Sequence
+
+import libcst as cst
+
+FROZEN_DICT = frozenset({"flax.core.FrozenDict", "flax.core.frozen_dict.FrozenDict"})
+_UNFREEZE = frozenset({"flax.core.unfreeze", "flax.core.frozen_dict.unfreeze"})
+
+Qualify = Callable[[cst.CSTNode], "str | None"]
+Code = Callable[[cst.CSTNode], str]
+
+
+def isinstance_frozendict(call: cst.BaseExpression, qualified: Qualify) -> bool:
+    """``isinstance(X, FrozenDict)``: two positional arguments, the second a name of flax's FrozenDict."""
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "isinstance"
+            and len(call.args) == 2 and all(arg.keyword is None and not arg.star for arg in call.args)):
+        return False
+    return qualified(call.func) in (None, "builtins.isinstance") and qualified(call.args[1].value) in FROZEN_DICT
+
+
+def frozendict_test(test: cst.BaseExpression, qualified: Qualify) -> tuple[cst.BaseExpression, bool] | None:
+    positive = True
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, positive = test.expression, not positive
+    if not isinstance_frozendict(test, qualified):
+        return None
+    return test.args[0].value, positive
+
+
+def in_frozendict_branch(ancestors: Sequence[cst.CSTNode], receiver: cst.BaseExpression, qualified: Qualify,
+                         code: Code) -> bool:
+    """``receiver`` (a name or a subscript of one) stands in a branch that runs only when it, or what it is a
+    subscript of, is a FrozenDict."""
+    for parent, child in zip(ancestors, ancestors[1:]):
+        if not isinstance(parent, (cst.If, cst.IfExp)):
+            continue
+        found = frozendict_test(parent.test, qualified)
+        if found is None:
+            continue
+        tested, positive = found
+        branch = parent.body if positive else parent.orelse
+        if child is branch and _holds_part(receiver, code(tested), code):
+            return True
+    return False
+
+
+def guards_frozendict_code(call: cst.Call, ancestors: Sequence[cst.CSTNode], qualified: Qualify, code: Code,
+                           methods: frozenset[str]) -> bool:
+    """``call`` (an ``isinstance`` test) is an ``if``'s test whose FrozenDict branch calls one of ``methods`` on
+    the tested value (or a subscript of it) or ``flax.core.unfreeze`` of it."""
+    if len(ancestors) < 2:
+        return False
+    owner = next((node for node in reversed(ancestors[:-1]) if not isinstance(node, cst.UnaryOperation)), None)
+    if not isinstance(owner, (cst.If, cst.IfExp)):
+        return False
+    found = frozendict_test(owner.test, qualified)
+    if found is None:
+        return False
+    tested, positive = found
+    branch = owner.body if positive else owner.orelse
+    if branch is None:
+        return False
+    text = code(tested)
+    finder = _MethodFinder(text, qualified, code, methods)
+    branch.visit(finder)
+    return finder.found
+
+
+class _MethodFinder(cst.CSTVisitor):
+    def __init__(self, text: str, qualified: Qualify, code: Code, methods: frozenset[str]) -> None:
+        self.text, self.qualified, self.code, self.methods, self.found = text, qualified, code, methods, False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in self.methods:
+            self.found = self.found or _holds_part(func.value, self.text, self.code)
+        elif node.args and self.qualified(func) in _UNFREEZE:
+            self.found = self.found or _holds_part(node.args[0].value, self.text, self.code)
+
+
+def _holds_part(receiver: cst.BaseExpression, tested: str, code: Code) -> bool:
+    """``tested`` is ``receiver`` or what it subscripts (a FrozenDict's values are FrozenDicts)."""
+    node = receiver
+    while True:
+        if code(node) == tested:
+            return True
+        if not isinstance(node, cst.Subscript):
+            return False
+        node = node.value
+
+
+# -- the same on ``ast`` (JAX503 decides from the ast gate's tree) --------------------------------------------------
+def in_frozendict_branch_ast(ancestors: Sequence[tuple[ast.AST, str]], receiver: ast.AST,
+                             qualified: Callable[[ast.AST], "str | None"]) -> bool:
+    for parent, field in ancestors:
+        if type(parent) not in (ast.If, ast.IfExp):
+            continue
+        test, positive = parent.test, True
+        while type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+            test, positive = test.operand, not positive
+        if not (type(test) is ast.Call and type(test.func) is ast.Name and test.func.id == "isinstance"
+                and len(test.args) == 2 and not test.keywords and qualified(test.args[1]) in FROZEN_DICT):
+            continue
+        if field != ("body" if positive else "orelse"):
+            continue
+        tested = ast.dump(test.args[0])
+        node = receiver
+        while True:
+            if ast.dump(node) == tested:
+                return True
+            if type(node) is not ast.Subscript:
+                break
+            node = node.value
+    return False
