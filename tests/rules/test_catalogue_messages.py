@@ -172,3 +172,16 @@ def test_a_removed_name_without_a_successor_says_what_to_do_instead(name):
     assert entries
     for entry in entries:  # the symbol and, for a module, its import's row
         assert ADVISED[name] in headline(CAT, entry, NEWEST, NEWEST), entry.kind
+
+
+def test_the_pjit_deprecation_says_when_jax_jit_takes_its_partition_specs(tmp_path):
+    # executed (rules/overlay.toml's reason): jit rejects bare PartitionSpecs under `with mesh:` on 0.5.0 and older,
+    # takes them on 0.6.2+; the finding has no fix (pjit keeps use_resource_env=True in every release read)
+    from jaxlint.lint.engine import lint_source
+    from jaxlint.project.settings import Settings
+    from jaxlint.rules import rule_by_code
+
+    source = "from jax.experimental.pjit import pjit\nf = pjit(g, in_shardings=P('x'))\n"
+    [finding] = lint_source(source, "m.py", Settings(), rules=[rule_by_code("JAX402")]).diagnostics
+    assert "on JAX 0.6.2 and later it resolves bare `PartitionSpec`s" in finding.message
+    assert "`NamedSharding(mesh, spec)`" in finding.message and finding.fix is None
