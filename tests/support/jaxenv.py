@@ -48,8 +48,17 @@ def python312() -> str | None:
     return None
 
 
+# The first jax release that depends on jaxlib (0.4.30's wheel: ``Requires-Dist: jaxlib <=0.4.30,>=0.4.27``; 0.4.28's
+# names it only in extras): below it ``pip install jax`` gives a JAX that cannot import.
+JAX_REQUIRES_JAXLIB = (0, 4, 30)
+
+
 def jax_python(version: str) -> Path:
-    """Path to the python of a venv holding ``jax==version`` (built on first use); skips the test if impossible."""
+    """Path to the python of a venv holding ``jax==version`` (built on first use); skips the test if impossible.
+    Below 0.4.30 it is ``old_jax_python(version, "3.12")``: the same folder, built the same way whichever test
+    asks first (a jax without its jaxlib would fail every later test that imports it)."""
+    if tuple(int(part) for part in re.findall(r"\d+", version)[:3]) < JAX_REQUIRES_JAXLIB:
+        return old_jax_python(version, "3.12")
     env = ENVS / f"jax-{version}"
     python = env / "bin" / "python"
     marker = env / ".complete"
