@@ -32,11 +32,13 @@ import time
 from pathlib import Path
 
 from catalogue_gen.first_release import first_releases, load_names_snapshot, write_first_releases
+from catalogue_gen.module_advice import add_module_advice
 from catalogue_gen.name_diff import diff
 from catalogue_gen.parameter_diff import parameter_diff
 from catalogue_gen.releases import download, list_versions, vkey
 from catalogue_gen.runtime_check import previous_runtime_answers, runtime_check
 from catalogue_gen.snapshot import load_snapshot
+from catalogue_gen.successors import add_successors
 from catalogue_gen.toml_writer import write
 
 REPO = Path(__file__).resolve().parents[2]
@@ -77,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
               f"({t1 - t0:.1f}s)")
         return 0
     entries = diff(versions, snaps)
+    # names JAX's messages give no replacement for: the public same-origin successor, else the family's advice
+    successors = add_successors(entries, versions, snaps)
+    advised = add_module_advice(entries)
     previous = previous_runtime_answers(args.out)
     built = runtime_check(entries, args.jaxenvs if args.jaxenvs.exists() or args.build_venvs else None,
                           args.build_venvs, previous)
@@ -87,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         k = f"{e.kind}/{'removed' if e.removed_in else 'deprecated'}"
         counts[k] = counts.get(k, 0) + 1
     counts["parameter"] = len(parameters)
+    counts["successor"], counts["advice"] = successors, advised
     print(f"{len(versions)} releases {versions[0]}..{versions[-1]}; {len(entries)} entries {counts}; "
           f"wheels+snapshots {t1 - t0:.1f}s, venv building {built:.1f}s, "
           f"total {time.perf_counter() - t0:.1f}s (without venv building {time.perf_counter() - t0 - built:.1f}s) "
