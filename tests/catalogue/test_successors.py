@@ -180,3 +180,14 @@ def test_advice_is_only_for_removed_names_without_a_replacement():
             Entry(name="jax.core.c", kind="symbol", module="jax.core", deprecated_in="0.2")]
     assert add_module_advice(rows) == 1
     assert rows[0].advice == MODULE_ADVICE["jax.core"] and rows[1].advice is None and rows[2].advice is None
+
+
+def test_only_successors_on_a_full_run_writes_the_same_bytes(symbols, tmp_path_factory):
+    """The quick path (rows of an existing file, snapshots without signatures) agrees with the full run."""
+    cache = next(p for p in tmp_path_factory.getbasetemp().iterdir() if p.name.startswith("wheels"))
+    out = cache / "generated.toml"
+    before = out.read_bytes()
+    subprocess.run([sys.executable, str(ROOT / "tools" / "generate_catalogue.py"), "--cache", str(cache), "--out",
+                    str(out), "--only-successors"], check=True, capture_output=True, text=True)
+    assert out.read_bytes() == before
+    assert list(cache.glob("origins-*.json")) == []  # the full snapshots were there: none recomputed

@@ -35,6 +35,7 @@ from catalogue_gen.first_release import first_releases, load_names_snapshot, wri
 from catalogue_gen.module_advice import add_module_advice
 from catalogue_gen.name_diff import diff
 from catalogue_gen.parameter_diff import parameter_diff
+from catalogue_gen.refresh import refresh
 from catalogue_gen.releases import download, list_versions, vkey
 from catalogue_gen.runtime_check import previous_runtime_answers, runtime_check
 from catalogue_gen.snapshot import load_snapshot
@@ -63,7 +64,14 @@ def main(argv: list[str] | None = None) -> int:
                          "beside --out)")
     ap.add_argument("--only-first-releases", action="store_true",
                     help="write only --first-releases-out (no diffs, no run-time check, generated.toml untouched)")
+    ap.add_argument("--only-successors", action="store_true",
+                    help="add the public successors and per-family advice to the rows of --out (no diffs, no "
+                         "run-time check; see catalogue_gen/refresh.py)")
     args = ap.parse_args(argv)
+    if args.only_successors:
+        found, advised = refresh(args.python, args.cache, args.out)
+        print(f"{found} successors, {advised} advice -> {args.out}")
+        return 0
     t0 = time.perf_counter()
     versions = sorted(args.versions, key=vkey) if args.versions else list_versions(args.python)
     wheels = {v: download(args.python, args.cache, v) for v in versions}
