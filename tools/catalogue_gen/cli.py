@@ -69,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
                          "run-time check; see catalogue_gen/refresh.py)")
     args = ap.parse_args(argv)
     if args.only_successors:
-        found, advised = refresh(args.python, args.cache, args.out)
+        found, advised = refresh(args.python, args.cache, args.out,
+                                 args.jaxenvs if args.jaxenvs.exists() else None)
         print(f"{found} successors, {advised} advice -> {args.out}")
         return 0
     t0 = time.perf_counter()

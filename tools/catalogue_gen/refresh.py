@@ -2,8 +2,8 @@
 an existing ``generated.toml``, from snapshots without signatures or flags (a third of a full snapshot's time).
 
 The rows are those a full run wrote; both steps only fill rows that have neither replacement nor advice, so this
-writes what a full run with the same wheels writes, less the run-time confirmation of the new "same object" answers
-(``runtime_check``: a full run with ``--jaxenvs`` adds it).
+writes what a full run with the same wheels writes, and confirms the new "same object" answers at run time
+in the venvs of ``--jaxenvs`` that exist (``runtime_check``, as a full run does; none is built).
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from catalogue_gen.module_advice import add_module_advice
 from catalogue_gen.name_diff import Entry
 from catalogue_gen.parameter_diff import Parameter
 from catalogue_gen.releases import download
+from catalogue_gen.runtime_check import previous_runtime_answers, runtime_check
 from catalogue_gen.snapshot import load_origins_snapshot
 from catalogue_gen.successors import add_successors
 from catalogue_gen.toml_writer import write
@@ -30,7 +31,7 @@ def read_rows(path: Path) -> tuple[list[str], list[Entry], list[Parameter]]:
     return data["versions"], entries, [Parameter(**row) for row in data.get("parameter", [])]
 
 
-def refresh(python: str, cache: Path, out: Path) -> tuple[int, int]:
+def refresh(python: str, cache: Path, out: Path, jaxenvs: Path | None) -> tuple[int, int]:
     """Rewrite ``out`` with successors and advice; (successors found, advice given)."""
     versions, entries, parameters = read_rows(out)
     wheels = {v: download(python, cache, v) for v in versions}
@@ -39,5 +40,6 @@ def refresh(python: str, cache: Path, out: Path) -> tuple[int, int]:
         snaps = {v: futures[v].result() for v in versions}
     found = add_successors(entries, versions, snaps)
     advised = add_module_advice(entries)
+    runtime_check([e for e in entries if e.source.endswith("+origin")], jaxenvs, False, previous_runtime_answers(out))
     write(entries, versions, out, parameters)
     return found, advised
