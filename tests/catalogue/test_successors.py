@@ -35,8 +35,8 @@ RELEASES = {
         "jax/__init__.py": "from jax import dtypes, core\n",
         "jax/_src/core.py": CORE,
         "jax/_src/dtypes.py": DTYPES,
-        "jax/dtypes.py": "from jax._src.dtypes import float0\n",
-        "jax/core.py": "from jax._src.core import Primitive, get_aval\n",
+        "jax/dtypes.py": "from jax._src.dtypes import float0 as float0\n",
+        "jax/core.py": "from jax._src.core import Primitive as Primitive, get_aval as get_aval\n",
         "jax/interpreters/__init__.py": "",
         # float0: a re-export of what jax.dtypes exports too; Primitive: its successor comes later;
         # own_helper: defined here, no successor; Any: not JAX's; retired: its only other name is deprecated later
@@ -56,8 +56,8 @@ RELEASES = {
         "jax/__init__.py": "from jax import dtypes, core\n",
         "jax/_src/core.py": CORE,
         "jax/_src/dtypes.py": DTYPES,
-        "jax/dtypes.py": "from jax._src.dtypes import float0\n",
-        "jax/core.py": "from jax._src.core import get_aval\n",
+        "jax/dtypes.py": "from jax._src.dtypes import float0 as float0\n",
+        "jax/core.py": "from jax._src.core import get_aval as get_aval\n",
         "jax/interpreters/__init__.py": "",
         "jax/interpreters/ad.py": "x = 1\n",
         "jax/interpreters/xla.py": "x = 1\n",
@@ -71,10 +71,13 @@ RELEASES = {
         "jax/__init__.py": "from jax import dtypes, core\n",
         "jax/_src/core.py": CORE,
         "jax/_src/dtypes.py": DTYPES,
-        "jax/dtypes.py": "from jax._src.dtypes import float0\n",
-        "jax/core.py": "from jax._src.core import get_aval\n",
+        "jax/dtypes.py": "from jax._src.dtypes import float0 as float0\n",
+        "jax/core.py": "from jax._src.core import get_aval as get_aval\n",
         "jax/extend/__init__.py": "",
-        "jax/extend/core.py": "from jax._src.core import Primitive\n",
+        "jax/extend/core.py": "from jax._src.core import Primitive as Primitive\n",
+        # a helper the module imports for its own use (no ``as`` alias, no ``__all__``): not an export
+        "jax/example_libraries/__init__.py": "",
+        "jax/example_libraries/optimizers.py": "from jax._src.core import retired\n",
         "jax/interpreters/__init__.py": "",
         "jax/interpreters/ad.py": "from jax._src.dtypes import float0 as zero_dtype\n",
         "jax/interpreters/xla.py": "x = 1\n",
@@ -191,3 +194,23 @@ def test_only_successors_on_a_full_run_writes_the_same_bytes(symbols, tmp_path_f
                     str(out), "--only-successors"], check=True, capture_output=True, text=True)
     assert out.read_bytes() == before
     assert list(cache.glob("origins-*.json")) == []  # the full snapshots were there: none recomputed
+
+
+def test_exports_are_aliased_re_exports_definitions_and_all():
+    from catalogue_gen.exports import module_exports
+
+    source = textwrap.dedent("""
+        from jax._src.dtypes import float0 as float0, dtype
+        from jax._src.util import safe_zip as zip
+        import jax._src.core as core
+        from jax._src import api
+        try:
+            from jax._src.lib import gpu as gpu
+        except ImportError:
+            pass
+        __all__ = ["listed"]
+
+        def defined():
+            pass
+    """)
+    assert module_exports(source) == {"float0", "gpu", "listed", "defined"}

@@ -31,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+from catalogue_gen.exports import load_exports
 from catalogue_gen.first_release import first_releases, load_names_snapshot, write_first_releases
 from catalogue_gen.module_advice import add_module_advice
 from catalogue_gen.name_diff import diff
@@ -89,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     entries = diff(versions, snaps)
     # names JAX's messages give no replacement for: the public same-origin successor, else the family's advice
-    successors = add_successors(entries, versions, snaps)
+    exported = load_exports(args.cache, versions[-1], wheels[versions[-1]])
+    successors = add_successors(entries, versions, snaps, exported)
     advised = add_module_advice(entries)
     previous = previous_runtime_answers(args.out)
     built = runtime_check(entries, args.jaxenvs if args.jaxenvs.exists() or args.build_venvs else None,

@@ -39,6 +39,9 @@ MODULE_ADVICE: dict[str, str] = {
         "JAX's XLA bindings in `jax.lib` were removed (JAX 0.8.0 changelog: \"The deprecated functions in "
         "jax.lib.xla_bridge, jax.lib.xla_client, and jax.lib.xla_extension were removed\"): use the public "
         "`jax` API (`jax.devices`, `jax.extend.backend`)"),
+    "jax.experimental.optix": (
+        "move to the standalone `optax` package (JAX 0.2.7 changelog: \"jax.experimental.optix has been deleted, in "
+        "favor of the standalone optax Python package\")"),
 }
 
 

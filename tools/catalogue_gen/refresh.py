@@ -12,6 +12,7 @@ import os
 import tomllib
 from pathlib import Path
 
+from catalogue_gen.exports import load_exports
 from catalogue_gen.module_advice import add_module_advice
 from catalogue_gen.name_diff import Entry
 from catalogue_gen.parameter_diff import Parameter
@@ -38,7 +39,7 @@ def refresh(python: str, cache: Path, out: Path, jaxenvs: Path | None) -> tuple[
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
         futures = {v: pool.submit(load_origins_snapshot, cache, v, wheels[v]) for v in versions}
         snaps = {v: futures[v].result() for v in versions}
-    found = add_successors(entries, versions, snaps)
+    found = add_successors(entries, versions, snaps, load_exports(cache, versions[-1], wheels[versions[-1]]))
     advised = add_module_advice(entries)
     runtime_check([e for e in entries if e.source.endswith("+origin")], jaxenvs, False, previous_runtime_answers(out))
     write(entries, versions, out, parameters)

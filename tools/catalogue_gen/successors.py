@@ -23,13 +23,16 @@ def is_defined_in_jax(origin: str | None) -> bool:
     return (mod == "jax" or mod.startswith("jax.")) and bool(name)
 
 
-def public_origins(snap: dict, gone: set[str]) -> dict[str, list[str]]:
-    """Origin -> the public dotted names of ``snap`` that work without a warning and resolve to it."""
+def public_origins(snap: dict, gone: set[str], exported: set[str] | None) -> dict[str, list[str]]:
+    """Origin -> the public dotted names of ``snap`` that work without a warning, resolve to it under its own name
+    (``safe_zip`` imported as ``zip`` is a helper) and are exported on purpose (``exports``; None: not known)."""
     index: dict[str, list[str]] = {}
     for mod, m in snap["modules"].items():
         for name, origin in m["names"].items():
             dotted = f"{mod}.{name}"
             if dotted in gone or state_of(snap, mod, name) != "ok" or not is_defined_in_jax(origin):
+                continue
+            if origin.rpartition(":")[2] != name or (exported is not None and dotted not in exported):
                 continue
             index.setdefault(origin, []).append(dotted)
     return index
@@ -42,11 +45,13 @@ def rank(dotted: str) -> tuple:
     return order, dotted.count("."), len(dotted), dotted
 
 
-def add_successors(entries: list, versions: list[str], snaps: dict[str, dict]) -> int:
-    """Give each removed symbol without a replacement its public same-origin successor; the number given."""
+def add_successors(entries: list, versions: list[str], snaps: dict[str, dict],
+                   exported: set[str] | None = None) -> int:
+    """Give each removed symbol without a replacement its public same-origin successor, among the newest release's
+    deliberate exports (``exports.load_exports``); the number given."""
     newest = snaps[versions[-1]]
     gone = {e.name for e in entries if e.removed_in or e.deprecated_in}
-    index = public_origins(newest, gone)
+    index = public_origins(newest, gone, exported)
     found = 0
     for e in entries:
         if e.kind != "symbol" or e.replacement or not e.removed_in or not e.last_seen:
