@@ -32,8 +32,8 @@ def module_exports(source: str) -> set[str]:
     for st in _statements(ast.parse(source).body):
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(st.name)
-        elif isinstance(st, (ast.ImportFrom, ast.Import)):
-            names.update(a.asname for a in st.names if a.asname and a.asname == a.name.rpartition(".")[2])
+        elif isinstance(st, ast.ImportFrom):  # ``import jax._src.core as core`` is the module's own helper
+            names.update(a.asname for a in st.names if a.asname == a.name)
         elif isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in st.targets):
             try:
                 names.update(str(x) for x in ast.literal_eval(st.value))
