@@ -214,3 +214,11 @@ def test_exports_are_aliased_re_exports_definitions_and_all():
             pass
     """)
     assert module_exports(source) == {"float0", "gpu", "listed", "defined"}
+
+
+def test_a_name_in_a_deprecated_module_is_no_successor():
+    snaps = snaps_of(v0_1={"jax.a": {"f": "jax._src.x:f"}, "jax.old": {"f": "jax._src.x:f"}},
+                     v0_2={"jax.a": {}, "jax.old": {"f": "jax._src.x:f"}})
+    entry = Entry(name="jax.a.f", kind="symbol", module="jax.a", removed_in="0.2", last_seen="0.1")
+    module = Entry(name="jax.old", kind="module", module="jax.old", deprecated_in="0.2")
+    assert add_successors([entry, module], ["0.1", "0.2"], snaps) == 0

@@ -32,10 +32,17 @@ def public_origins(snap: dict, gone: set[str], exported: set[str] | None) -> dic
             dotted = f"{mod}.{name}"
             if dotted in gone or state_of(snap, mod, name) != "ok" or not is_defined_in_jax(origin):
                 continue
+            if any(p in gone for p in _parents(mod)):  # a module that warns on import is no destination
+                continue
             if origin.rpartition(":")[2] != name or (exported is not None and dotted not in exported):
                 continue
             index.setdefault(origin, []).append(dotted)
     return index
+
+
+def _parents(mod: str) -> list[str]:
+    parts = mod.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
 def rank(dotted: str) -> tuple:
