@@ -36,7 +36,7 @@ MODULE_ADVICE: dict[str, str] = {
         "it was internal and has no public successor (JAX 0.6.0 changelog: \"Most have no public replacement, "
         "though a few are available at jax.extend.core\"): copy what you need into your code"),
     "jax.lib": (
-        "JAX's XLA bindings in `jax.lib` were removed (JAX 0.8.0 changelog: \"The deprecated functions in "
+        "JAX no longer exposes XLA's bindings in `jax.lib` (JAX 0.8.0 changelog: \"The deprecated functions in "
         "jax.lib.xla_bridge, jax.lib.xla_client, and jax.lib.xla_extension were removed\"): use the public "
         "`jax` API (`jax.devices`, `jax.extend.backend`)"),
     "jax.experimental.optix": (

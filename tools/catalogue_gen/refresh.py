@@ -1,5 +1,5 @@
 """``--only-successors``: the successor and advice steps (``successors``, ``module_advice``) applied to the rows of
-an existing ``generated.toml``, from snapshots without signatures or flags (a third of a full snapshot's time).
+an existing ``generated.toml`` (its earlier successors and advice undone first), from snapshots without signatures or flags (a third of a full snapshot's time).
 
 The rows are those a full run wrote; both steps only fill rows that have neither replacement nor advice, so this
 writes what a full run with the same wheels writes, and confirms the new "same object" answers at run time
@@ -32,9 +32,20 @@ def read_rows(path: Path) -> tuple[list[str], list[Entry], list[Parameter]]:
     return data["versions"], entries, [Parameter(**row) for row in data.get("parameter", [])]
 
 
+def undo(entries: list[Entry]) -> None:
+    """Back to the rows as the diff left them: a previous refresh's successors and advice are recomputed (advice in
+    generated.toml comes only from ``module_advice``)."""
+    for e in entries:
+        e.advice = None
+        if e.source.endswith("+origin"):
+            e.source = e.source.removesuffix("+origin")
+            e.replacement = e.replacement_since = e.same_object = e.same_object_checked = None
+
+
 def refresh(python: str, cache: Path, out: Path, jaxenvs: Path | None) -> tuple[int, int]:
     """Rewrite ``out`` with successors and advice; (successors found, advice given)."""
     versions, entries, parameters = read_rows(out)
+    undo(entries)
     wheels = {v: download(python, cache, v) for v in versions}
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
         futures = {v: pool.submit(load_origins_snapshot, cache, v, wheels[v]) for v in versions}
