@@ -91,8 +91,9 @@ RELEASES = {
 
 
 @pytest.fixture(scope="module")
-def symbols(tmp_path_factory) -> dict[str, dict]:
-    cache = tmp_path_factory.mktemp("wheels")
+def catalogue(tmp_path_factory) -> Path:
+    """The generator's output for the fake releases (the wheels and snapshots stay beside it)."""
+    cache = tmp_path_factory.mktemp("successor-wheels")
     for version, files in RELEASES.items():
         with zipfile.ZipFile(cache / f"jax-{version}-py3-none-any.whl", "w") as zf:
             for name, text in {"jax/_src/__init__.py": "", **files}.items():
@@ -101,7 +102,12 @@ def symbols(tmp_path_factory) -> dict[str, dict]:
     subprocess.run([sys.executable, str(ROOT / "tools" / "generate_catalogue.py"), "--cache", str(cache), "--out",
                     str(out), "--jaxenvs", str(cache / "no-venvs"), "--versions", *RELEASES], check=True,
                    capture_output=True, text=True)
-    with open(out, "rb") as fh:
+    return out
+
+
+@pytest.fixture(scope="module")
+def symbols(catalogue) -> dict[str, dict]:
+    with open(catalogue, "rb") as fh:
         return {row["name"]: row for row in tomllib.load(fh).get("symbol", [])}
 
 
@@ -148,7 +154,8 @@ def test_rank_prefers_documented_namespaces():
 
 
 def snaps_of(**releases: dict[str, dict[str, str]]) -> dict[str, dict]:
-    return {v[1:].replace("_", "."): {"modules": {mod: {"names": names, "deprecations": {}} for mod, names in mods.items()}}
+    return {v[1:].replace("_", "."): {"modules": {mod: {"names": names, "deprecations": {}}
+                                                  for mod, names in mods.items()}}
             for v, mods in releases.items()}
 
 
@@ -185,10 +192,10 @@ def test_advice_is_only_for_removed_names_without_a_replacement():
     assert rows[0].advice == MODULE_ADVICE["jax.core"] and rows[1].advice is None and rows[2].advice is None
 
 
-def test_only_successors_on_a_full_run_writes_the_same_bytes(symbols, tmp_path_factory):
-    """The quick path (rows of an existing file, snapshots without signatures) agrees with the full run."""
-    cache = next(p for p in tmp_path_factory.getbasetemp().iterdir() if p.name.startswith("wheels"))
-    out = cache / "generated.toml"
+def test_only_successors_on_a_full_run_writes_the_same_bytes(catalogue):
+    """The quick path (rows of an existing file, earlier answers undone, snapshots without signatures) agrees with
+    the full run."""
+    out, cache = catalogue, catalogue.parent
     before = out.read_bytes()
     subprocess.run([sys.executable, str(ROOT / "tools" / "generate_catalogue.py"), "--cache", str(cache), "--out",
                     str(out), "--only-successors"], check=True, capture_output=True, text=True)

@@ -57,7 +57,7 @@ def test_the_same_object_is_renamed_and_the_rest_is_left(tmp_path):
                                          "primitives with `jax.interpreters.mlir`"),
     ("jax.interpreters.batching.batch_jaxpr", "define batching rules with `jax.custom_batching.custom_vmap`, or "
                                               "copy the helper into your code"),
-    ("jax.interpreters.ad.backward_pass_internal", None),  # a renamed re-export: use `jax.interpreters.ad.backward_pass`
+    ("jax.interpreters.ad.backward_pass_internal", None),  # renamed re-export: `jax.interpreters.ad.backward_pass`
     ("jax.interpreters.masking", "it was an internal JAX module, removed without a public successor"),
     ("jax.lib.xla_client.ops", "JAX no longer exposes XLA's bindings in `jax.lib`"),
     ("jax.experimental.optix", "move to the standalone `optax` package"),

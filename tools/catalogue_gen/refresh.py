@@ -1,5 +1,6 @@
 """``--only-successors``: the successor and advice steps (``successors``, ``module_advice``) applied to the rows of
-an existing ``generated.toml`` (its earlier successors and advice undone first), from snapshots without signatures or flags (a third of a full snapshot's time).
+an existing ``generated.toml`` (its earlier successors and advice undone first), from snapshots without signatures
+or flags (a third of a full snapshot's time).
 
 The rows are those a full run wrote; both steps only fill rows that have neither replacement nor advice, so this
 writes what a full run with the same wheels writes, and confirms the new "same object" answers at run time
