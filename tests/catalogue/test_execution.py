@@ -25,7 +25,8 @@ print(json.dumps(bad))
 """
 
 # Replacements that live in modules needing hardware-specific extras (Mosaic GPU, TPU) are checked only if importable.
-OPTIONAL_PREFIXES = ("jax.experimental.mosaic", "jax.experimental.pallas.mosaic_gpu", "jax.experimental.pallas.triton")
+OPTIONAL_PREFIXES = ("jax.experimental.mosaic", "jax.experimental.pallas.mosaic_gpu", "jax.experimental.pallas.triton",
+                     "jax.experimental.array_serialization.serialization")  # imports tensorstore
 
 
 def missing(version: str, names: set[str]) -> dict[str, str]:
@@ -61,7 +62,7 @@ def claimed_older() -> dict[str, set[str]]:
             if e.kind != "symbol" or e.removed_at(version) and e.last_seen is None:
                 continue
             name = e.safe_replacement(version)
-            if name:
+            if name and not name.startswith(OPTIONAL_PREFIXES):  # hardware extras, as in ``replacements``
                 by_version.setdefault(version, set()).add(name)
     return by_version
 

@@ -202,7 +202,8 @@ def test_from_git_names_settings_not_other_edits_when_only_the_min_version_diffe
 
     project = tmp_path / "project"
     project.mkdir()
-    original = "import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.clip(x, a_max=0.0)\n"
+    # keywords out of positional order: renamed from 0.4.27, withheld below (no by-position spelling keeps their order)
+    original = "import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.clip(x, a_max=0.0, a_min=-1.0)\n"
     (project / "a.py").write_text(original)
     (project / "b.py").write_text(original)
     _git(project, "init", "-q")

@@ -31,14 +31,18 @@ import sys
 import time
 from pathlib import Path
 
+from catalogue_gen.exports import load_exports
 from catalogue_gen.first_release import first_releases, load_names_snapshot, write_first_releases
+from catalogue_gen.module_advice import add_module_advice
 from catalogue_gen.name_diff import diff
 from catalogue_gen.parameter_diff import parameter_diff
+from catalogue_gen.refresh import refresh
 from catalogue_gen.releases import download, list_versions, vkey
 from catalogue_gen.runtime_check import previous_runtime_answers, runtime_check
 from catalogue_gen.signature_diff import signature_diff
 from catalogue_gen.signature_snapshot import load_signature_snapshot
 from catalogue_gen.snapshot import load_snapshot
+from catalogue_gen.successors import add_successors
 from catalogue_gen.toml_writer import write, write_signatures
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,7 +74,15 @@ def main(argv: list[str] | None = None) -> int:
                          "required parameters and defaults of functions, diffed from 0.4.1 on (no run-time check)")
     ap.add_argument("--signatures-out", type=Path,
                     help="where the signature rows are written (default: signatures_generated.toml beside --out)")
+    ap.add_argument("--only-successors", action="store_true",
+                    help="add the public successors and per-family advice to the rows of --out (no diffs, no "
+                         "run-time check; see catalogue_gen/refresh.py)")
     args = ap.parse_args(argv)
+    if args.only_successors:
+        found, advised = refresh(args.python, args.cache, args.out,
+                                 args.jaxenvs if args.jaxenvs.exists() else None)
+        print(f"{found} successors, {advised} advice -> {args.out}")
+        return 0
     t0 = time.perf_counter()
     versions = sorted(args.versions, key=vkey) if args.versions else list_versions(args.python)
     if args.only_signatures:
@@ -88,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({t1 - t0:.1f}s)")
         return 0
     entries = diff(versions, snaps)
+    # names JAX's messages give no replacement for: the public same-origin successor, else the family's advice
+    exported = load_exports(args.cache, versions[-1], wheels[versions[-1]])
+    successors = add_successors(entries, versions, snaps, exported)
+    advised = add_module_advice(entries)
     previous = previous_runtime_answers(args.out)
     built = runtime_check(entries, args.jaxenvs if args.jaxenvs.exists() or args.build_venvs else None,
                           args.build_venvs, previous)
@@ -98,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         k = f"{e.kind}/{'removed' if e.removed_in else 'deprecated'}"
         counts[k] = counts.get(k, 0) + 1
     counts["parameter"] = len(parameters)
+    counts["successor"], counts["advice"] = successors, advised
     print(f"{len(versions)} releases {versions[0]}..{versions[-1]}; {len(entries)} entries {counts}; "
           f"wheels+snapshots {t1 - t0:.1f}s, venv building {built:.1f}s, "
           f"total {time.perf_counter() - t0:.1f}s (without venv building {time.perf_counter() - t0 - built:.1f}s) "

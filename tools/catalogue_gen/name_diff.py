@@ -65,13 +65,14 @@ class Entry:
     last_seen: str | None = None  # last release where the name still worked
     first_seen: str | None = None  # first release of the last unbroken run where it worked (no gap up to last_seen)
     attribute_survives: bool | None = None  # a removed module whose name is still an attribute of its parent
+    advice: str | None = None  # what to do instead, where no name replaces it (catalogue_gen.module_advice)
 
     def toml(self) -> str:
         lines = [f"[[{self.kind}]]"]
         for key in ("name", "module", "deprecated_in", "removed_in", "replacement", "replacement_since",
                     "same_object", "same_object_checked", "any_version_replacement", "any_version_since",
                     "any_version_same_object", "first_seen", "last_seen", "attribute_survives", "message",
-                    "url", "source"):
+                    "advice", "url", "source"):
             value = getattr(self, key)
             if value is None:
                 continue

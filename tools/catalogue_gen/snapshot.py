@@ -17,9 +17,10 @@ def snapshot(wheel_file: Path) -> dict:
     return {"format": SNAPSHOT_FORMAT, "modules": public_modules(w), "flags": w.flags()}
 
 
-def public_modules(w: Wheel) -> dict[str, dict]:
+def public_modules(w: Wheel, signatures: bool = True) -> dict[str, dict]:
     """Per public module of the wheel's package: its names (resolved to their definition), ``_deprecations`` table,
-    module-level warning and function signatures. The flax/optax generator adds its own keys to each."""
+    module-level warning and function signatures (unless ``signatures`` is false: ``origins_snapshot``). The
+    flax/optax generator adds its own keys to each."""
     modules: dict[str, dict] = {}
     for mod in sorted(w.files):
         if not is_public_module(mod):
@@ -32,18 +33,28 @@ def public_modules(w: Wheel) -> dict[str, dict]:
         table = {}
         for n, (msg, origin) in info.deprecations.items():
             table[n] = [msg, None if origin is None else w.resolve(origin)]
-        signatures = {}
-        for n, origin in names.items():
+        sigs = {}
+        for n, origin in names.items() if signatures else ():
             sig = w.signature(origin)
             if sig is not None:
-                signatures[n] = sig
-        modules[mod] = {"names": names, "deprecations": table, "warning": info.module_warning,
-                        "signatures": signatures}
+                sigs[n] = sig
+        modules[mod] = {"names": names, "deprecations": table, "warning": info.module_warning, "signatures": sigs}
     return modules
 
 
 def load_snapshot(cache: Path, version: str, wheel_file: Path) -> dict:
     return cached(cache / f"snapshot-{version}-v{SNAPSHOT_FORMAT}.json", lambda: snapshot(wheel_file))
+
+
+def load_origins_snapshot(cache: Path, version: str, wheel_file: Path) -> dict:
+    """The part of a snapshot that ``successors`` reads (names resolved to their origins, ``_deprecations``
+    tables), without the signatures and flags that cost most of its time: ``--only-successors`` reads these. The
+    full snapshot when one is cached already."""
+    full = cache / f"snapshot-{version}-v{SNAPSHOT_FORMAT}.json"
+    if full.exists():
+        return json.loads(full.read_text())
+    return cached(cache / f"origins-{version}-v{SNAPSHOT_FORMAT}.json",
+                  lambda: {"format": SNAPSHOT_FORMAT, "modules": public_modules(Wheel(wheel_file), False)})
 
 
 def cached(snap_file: Path, make: Callable[[], dict]) -> dict:
