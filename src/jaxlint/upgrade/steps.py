@@ -193,8 +193,12 @@ class Upgrade:
         except EnvironmentError_ as error:
             self.report.errors.append(f"dependencies not scanned: {error}")
             return []
+        from jaxlint.project.pins import declared_requirements
+        from jaxlint.upgrade.import_graph import project_imports
+
         self._distributions = distributions
-        chosen = project_dependencies(distributions, self.root)
+        imported = project_imports(self.root)
+        chosen = project_dependencies(distributions, self.root, imported)
         results = scan(chosen, self.options.target, self.echo)
         blocking = [r for r in results if r.blocking]
         if self.options.check_releases:
@@ -204,6 +208,12 @@ class Upgrade:
                 self.echo(f"  {result.name} {result.version} blocks the upgrade: looking for the first newer release "
                           f"that does not{f' (wheels for Python {python})' if python else ''}")
                 find_fixed_release(result, self.options.target, self.options.python, self.echo, python)
+            from jaxlint.upgrade.still_needed import mark_no_longer_needed
+
+            mark_no_longer_needed(blocking, distributions, imported, declared_requirements(self.root))
+            for result in blocking:
+                if result.no_longer_needed:
+                    self.echo(f"  {result.name} {result.version}: {result.no_longer_needed}")
         self.report.dependencies_checked = [{"name": r.name, "version": r.version, "blocking": r.blocking,
                                              "warnings": len(r.warnings)} for r in results]
         self.report.blocking_dependencies = [r.as_json() for r in blocking]
