@@ -55,6 +55,9 @@ PROJECT = {
     "proj/graphs.py": "import numpy as np\nfrom proj import helpers\n",
     "proj/helpers.py": "import olddep\n",
     "proj/plain.py": "import jax\n",
+    "pkg/__init__.py": "import olddep\n",
+    "pkg/sub/__init__.py": "",
+    "pkg/sub/inner.py": "import jax\n",
     "proj/wrapped.py": "def f():\n    import wrapper  # in a function: it still runs when f is called\n",
     "proj/relative.py": "from . import helpers\n",
     "run.py": "from proj import plain\n",
@@ -104,7 +107,7 @@ def verified(monkeypatch, tmp_path):
 def test_only_the_sites_whose_file_imports_a_dependency_no_release_fixes_are_not_verified(tmp_path, verified):
     upgrade, blocking = _project_upgrade(tmp_path)
     sites = [_site(tmp_path, "proj/plain.py"), _site(tmp_path, "proj/graphs.py", 2),
-             _site(tmp_path, "proj/wrapped.py"), _site(tmp_path, "proj/relative.py")]
+             _site(tmp_path, "proj/wrapped.py"), _site(tmp_path, "proj/relative.py"), _site(tmp_path, "pkg/sub/inner.py")]
     upgrade._verify(SimpleNamespace(sites=sites), False, blocking)
     assert len(verified) == 1 and upgrade.report.verify["ran"] is True
     shown = {(s["file"], s["status"]): s["detail"] for s in upgrade.report.verified_sites}
@@ -115,12 +118,14 @@ def test_only_the_sites_whose_file_imports_a_dependency_no_release_fixes_are_not
         # through the project's own imports, a distribution that requires it, a relative import
         ("proj/graphs.py", "not-verified"): f"{why} (proj/graphs.py -> proj/helpers.py -> olddep)",
         ("proj/wrapped.py", "not-verified"): f"{why} (proj/wrapped.py -> wrapper)",
-        ("proj/relative.py", "not-verified"): f"{why} (proj/relative.py -> proj/helpers.py -> olddep)"}
-    assert upgrade.report.verify["note"] == ("3 of 4 site(s) not verified: their file imports a blocking dependency "
+        ("proj/relative.py", "not-verified"): f"{why} (proj/relative.py -> proj/helpers.py -> olddep)",
+        # importing pkg.sub.inner runs pkg/__init__.py
+        ("pkg/sub/inner.py", "not-verified"): f"{why} (pkg/sub/inner.py -> pkg/__init__.py -> olddep)"}
+    assert upgrade.report.verify["note"] == ("4 of 5 site(s) not verified: their file imports a blocking dependency "
                                              "the target environment cannot do without.")
     assert upgrade.report.verify["releases"] == {"mydep": "0.2"}  # the fixed one is replaced as before
     markdown = render_markdown(upgrade.report)
-    assert "## Verify: 1 of 4 site(s) verified" in markdown and "By status: 1 verified, 3 not-verified." in markdown
+    assert "## Verify: 1 of 5 site(s) verified" in markdown and "By status: 1 verified, 4 not-verified." in markdown
     assert not upgrade.report.done
 
 

@@ -73,9 +73,10 @@ class ProjectGraph:
         return found
 
     def edges(self, path: Path) -> tuple[set[Path], set[str]]:
-        """(project files, top-level modules outside the project) that ``path`` imports."""
+        """(project files, top-level modules outside the project) that ``path`` imports, and the ``__init__.py`` of
+        the packages it is in (importing ``proj.model`` runs ``proj/__init__.py`` first)."""
         absolute, relative = _imports(path)
-        files: set[Path] = set()
+        files: set[Path] = set(_packages_above(path, self.root))
         outside: set[str] = set()
         for dotted in absolute:
             inside = self.files_of(dotted)
@@ -90,6 +91,18 @@ class ProjectGraph:
             target = base.joinpath(*name.split(".")) if name else base
             files |= {p for p in (target.with_suffix(".py"), target / "__init__.py") if p.is_file()}
         return files, outside
+
+
+def _packages_above(path: Path, root: Path) -> list[Path]:
+    """The ``__init__.py`` of each package that holds ``path``, innermost first, up to the first folder that is not
+    a package (or the project root)."""
+    found = []
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and (folder == root or root in folder.parents):
+        if folder / "__init__.py" != path:
+            found.append(folder / "__init__.py")
+        folder = folder.parent
+    return found
 
 
 @dataclass(frozen=True)
