@@ -63,10 +63,11 @@ PROJECT = {
     "run.py": "from proj import plain\n",
     "run_graphs.py": "import proj.graphs\n",
 }
-# olddep 1.0 breaks and nothing fixes it; wrapper requires it; numpy and jax do not.
-INSTALLED = [Distribution("olddep", "1.0", ["jax"], top_level=["olddep"]),
+# olddep 1.0 breaks and nothing fixes it; wrapper requires it; numpy and jax do not (jax installs a top-level
+# ``docs`` folder too, as jraph and dm-haiku do: that is not importing olddep).
+INSTALLED = [Distribution("olddep", "1.0", ["jax"], top_level=["olddep", "docs"]),
              Distribution("wrapper", "2.0", ["olddep>=1", "pytest; extra == 'test'"], top_level=["wrapper"]),
-             Distribution("numpy", "2.0", [], top_level=["numpy"]), Distribution("jax", TARGET, [], top_level=["jax"])]
+             Distribution("numpy", "2.0", [], top_level=["numpy"]), Distribution("jax", TARGET, [], top_level=["jax", "docs"])]
 
 
 def _site(root, file, row=1):

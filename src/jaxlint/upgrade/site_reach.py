@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from jaxlint.upgrade.environment import Distribution
-from jaxlint.upgrade.import_graph import _SKIPPED_FOLDERS, imported_modules, provided_modules, reachable
+from jaxlint.upgrade.environment import Distribution, normalize
+from jaxlint.upgrade.import_graph import _SKIPPED_FOLDERS, imported_modules, reachable
 
 
 def _imports(path: Path) -> tuple[set[str], list[tuple[int, str]]]:
@@ -110,8 +110,11 @@ class Blocker:
     """A blocking dependency the target environment cannot do without, and why a site that reaches it is not
     verified."""
     name: str
-    modules: frozenset[str]  # the top-level modules it installs
     why: str  # ``jraph has no release that works on the target``
+
+    @property
+    def key(self) -> str:
+        return normalize(self.name)
 
 
 class Reach:
@@ -128,11 +131,10 @@ class Reach:
         """The blocker that importing the installed module ``module`` loads: itself, or one its distribution
         requires or imports (transitively)."""
         if module not in self._by_module:
-            found = next((b for b in self.blockers if module in b.modules), None)
-            if found is None:
-                reached = {m for dist in reachable(self.distributions, {module}) for m in provided_modules(dist)}
-                found = next((b for b in self.blockers if b.modules & reached), None)
-            self._by_module[module] = found
+            # By distribution, not by module name: jraph and dm-haiku both install a top-level ``docs`` folder.
+            reached = {dist.key for dist in reachable(self.distributions, {module})}
+            reached.add(normalize(module))  # not installed where listed (``--target-python``'s own): its name
+            self._by_module[module] = next((b for b in self.blockers if b.key in reached), None)
         return self._by_module[module]
 
     def of_file(self, path: Path) -> tuple[Blocker, list[str]] | None:

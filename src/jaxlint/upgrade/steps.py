@@ -298,20 +298,12 @@ class Upgrade:
                                        "status": "not-verified", "detail": why[s.id]} for s in sites]
 
     def _blockers(self, blocking) -> list:
-        """The blocking dependencies the target environment cannot do without (``Blocker``: the modules each
-        installs and why a site that imports one is not verified): those no release fixes (step 3), and with
-        ``--target-python`` those installed there at the release that breaks."""
-        from jaxlint.upgrade.environment import normalize
-        from jaxlint.upgrade.import_graph import provided_modules
+        """The blocking dependencies the target environment cannot do without (``Blocker``: each with why a site
+        that imports it is not verified): those no release fixes (step 3), and with ``--target-python`` those
+        installed there at the release that breaks."""
         from jaxlint.upgrade.site_reach import Blocker
 
-        installed = {d.key: d for d in self._distributions}
-        blockers = []
-        for dep, why in self._unusable(blocking):
-            dist = installed.get(normalize(dep.name))
-            modules = provided_modules(dist) if dist is not None else {normalize(dep.name).replace("-", "_")}
-            blockers.append(Blocker(dep.name, frozenset(modules), why))
-        return blockers
+        return [Blocker(dep.name, why) for dep, why in self._unusable(blocking)]
 
     def _unusable(self, blocking) -> list:
         """(dependency, why) for each blocking dependency the target environment would hold at a release that
