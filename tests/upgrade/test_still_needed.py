@@ -31,9 +31,16 @@ def _results():
             _blocking("chex", "0.1.82", "0.1.90", ["jax>=0.7.0", "numpy"])]
 
 
-def test_a_dependency_only_an_old_release_required_gets_no_pin_raise():
+def test_a_dependency_only_an_old_release_required_gets_no_pin_raise(tmp_path):
+    # etils (which flax requires) imports chex where it is installed, without requiring it: pip does not install
+    # chex for it (jax-resnet's environment).
+    (tmp_path / "etils.py").write_text("try:\n    import chex\nexcept ImportError:\n    chex = None\n")
+    etils = Distribution("etils", "1.13.0", ["typing_extensions"], [tmp_path / "etils.py"], top_level=["etils"])
+    installed = [Distribution("flax", "0.7.0", [*INSTALLED[0].requires, "etils"], top_level=["flax"]),
+                 *INSTALLED[1:], etils]
     results = _results()
-    mark_no_longer_needed(results, INSTALLED, {"flax", "jax"}, ["jax>=0.2.6", "flax"])
+    results[0].fixed_requires.append("etils")
+    mark_no_longer_needed(results, installed, {"flax", "jax"}, ["jax>=0.2.6", "flax"])
     flax, optax, chex = results
     assert flax.no_longer_needed is None and optax.no_longer_needed is None
     assert chex.no_longer_needed == ("no longer needed: optax 0.2.8, the release(s) proposed, does not require chex "
@@ -51,7 +58,7 @@ def test_a_dependency_only_an_old_release_required_gets_no_pin_raise():
     assert report.blocking_dependencies[2]["no_longer_needed"] == chex.no_longer_needed
 
 
-def test_a_dependency_the_project_or_another_one_still_needs_keeps_its_pin_raise():
+def test_a_dependency_the_project_or_another_one_still_needs_keeps_its_pin_raise(tmp_path):
     # The project imports chex itself.
     results = _results()
     mark_no_longer_needed(results, INSTALLED, {"flax", "chex"}, [])
@@ -64,6 +71,13 @@ def test_a_dependency_the_project_or_another_one_still_needs_keeps_its_pin_raise
     results = _results()
     results[1].fixed_requires = ["jax", "chex>=0.1.90"]
     mark_no_longer_needed(results, INSTALLED, {"flax"}, [])
+    assert results[2].no_longer_needed is None
+    # Required now only through an import read in a file (not a Requires-Dist): not judged.
+    results = _results()
+    results[1].fixed_requires, results[1].fixed_in = None, None
+    (tmp_path / "uses.py").write_text("import chex\n")
+    mark_no_longer_needed(results[::2], [*INSTALLED[2:], Distribution("uses", "1", [], [tmp_path / "uses.py"])],
+                          {"uses"}, [])
     assert results[2].no_longer_needed is None
     # Another installed distribution the project uses requires it.
     results = _results()

@@ -1,8 +1,9 @@
 """Which blocking dependencies the upgraded project still needs. Step 3 found them through the releases installed
 now; a dependency that only an old release of another one required (chex, for optax 0.2.1) is gone once that one
 moves to its fixed release (optax 0.2.8 requires no chex), and a pin raise for it would be noise. The walk is
-``import_graph.reachable``'s, from what the project imports and pins, with each blocking dependency's fixed release
-in place of the installed one (its Requires-Dist, read from the wheel step 3 linted)."""
+``import_graph.reachable``'s through Requires-Dist only (what a resolver installs), from what the project imports
+and pins, with each blocking dependency's fixed release in place of the installed one (its Requires-Dist, read from
+the wheel step 3 linted)."""
 from __future__ import annotations
 
 import re
@@ -39,12 +40,14 @@ def mark_no_longer_needed(results, distributions: Iterable[Distribution], import
     declared = list(declared)
     upgraded = [Distribution(d.name, changed[d.key].fixed_in, list(changed[d.key].fixed_requires), [], d.top_level)
                 if d.key in changed else d for d in distributions]
-    now = {d.key for d in reachable(distributions, imported, declared)}
-    after = {d.key for d in reachable(upgraded, imported, declared)}
+    # What a resolver installs: Requires-Dist, not the imports read in files (etils imports chex where it is
+    # installed, and does not require it). A dependency reached now only through such an import is not judged.
+    now = {d.key for d in reachable(distributions, imported, declared, read_files=False)}
+    after = {d.key for d in reachable(upgraded, imported, declared, read_files=False)}
     for result in blocking:
         key = normalize(result.name)
         if key not in now or key in after:
-            continue  # still needed (or never reached: nothing to say)
+            continue  # still needed (or not required now either: nothing to say)
         before = sorted(f"{d.name} {d.version}" for d in distributions
                         if d.key in now and key in _required_names(d.requires))
         dropped = sorted(f"{changed[d.key].name} {changed[d.key].fixed_in}" for d in distributions
