@@ -67,7 +67,8 @@ PROJECT = {
 # ``docs`` folder too, as jraph and dm-haiku do: that is not importing olddep).
 INSTALLED = [Distribution("olddep", "1.0", ["jax"], top_level=["olddep", "docs"]),
              Distribution("wrapper", "2.0", ["olddep>=1", "pytest; extra == 'test'"], top_level=["wrapper"]),
-             Distribution("numpy", "2.0", [], top_level=["numpy"]), Distribution("jax", TARGET, [], top_level=["jax", "docs"])]
+             Distribution("numpy", "2.0", [], top_level=["numpy"]),
+             Distribution("jax", TARGET, [], top_level=["jax", "docs"])]
 
 
 def _site(root, file, row=1):
@@ -108,7 +109,8 @@ def verified(monkeypatch, tmp_path):
 def test_only_the_sites_whose_file_imports_a_dependency_no_release_fixes_are_not_verified(tmp_path, verified):
     upgrade, blocking = _project_upgrade(tmp_path)
     sites = [_site(tmp_path, "proj/plain.py"), _site(tmp_path, "proj/graphs.py", 2),
-             _site(tmp_path, "proj/wrapped.py"), _site(tmp_path, "proj/relative.py"), _site(tmp_path, "pkg/sub/inner.py")]
+             _site(tmp_path, "proj/wrapped.py"), _site(tmp_path, "proj/relative.py"),
+             _site(tmp_path, "pkg/sub/inner.py")]
     upgrade._verify(SimpleNamespace(sites=sites), False, blocking)
     assert len(verified) == 1 and upgrade.report.verify["ran"] is True
     shown = {(s["file"], s["status"]): s["detail"] for s in upgrade.report.verified_sites}

@@ -268,7 +268,7 @@ class Upgrade:
                 return
             if skipped:
                 self.echo(f"  {len(skipped)} of {len(plan.sites)} site(s) not verified: their file imports a "
-                          "blocking dependency that no release fixes")
+                          "blocking dependency the target environment cannot do without")
         from jaxlint.verify.verifier import verify
 
         try:
