@@ -47,6 +47,7 @@ class ProjectGraph:
     ``c``), since a project runs from its root, a ``src`` folder or a subfolder on ``PYTHONPATH``."""
     root: Path
     by_name: dict[str, set[Path]] = field(default_factory=dict)
+    _edges: dict[Path, tuple[set[Path], set[str]]] = field(default_factory=dict)  # each file parsed once
 
     @classmethod
     def of(cls, root: Path) -> "ProjectGraph":
@@ -75,6 +76,11 @@ class ProjectGraph:
     def edges(self, path: Path) -> tuple[set[Path], set[str]]:
         """(project files, top-level modules outside the project) that ``path`` imports, and the ``__init__.py`` of
         the packages it is in (importing ``proj.model`` runs ``proj/__init__.py`` first)."""
+        if path not in self._edges:
+            self._edges[path] = self._read_edges(path)
+        return self._edges[path]
+
+    def _read_edges(self, path: Path) -> tuple[set[Path], set[str]]:
         absolute, relative = _imports(path)
         files: set[Path] = set(_packages_above(path, self.root))
         outside: set[str] = set()
