@@ -61,6 +61,8 @@ class DependencyResult:
     note: str | None = None  # why no release could be checked (no index, not found, no wheel)
     requires_python: str | None = None  # the fixed release's Requires-Python (None: it declares none)
     lookup_python: str | None = None  # the Python the releases were downloaded for (the target's)
+    fixed_requires: list[str] | None = None  # ``fixed_in``'s Requires-Dist (None: not known)
+    no_longer_needed: str | None = None  # why the upgraded releases and the project no longer need it
 
     @property
     def blocking(self) -> bool:
@@ -70,7 +72,8 @@ class DependencyResult:
         return {"name": self.name, "version": self.version, "findings": [f.as_json() for f in self.findings],
                 "fixed_in": self.fixed_in, "warnings": [f.as_json() for f in self.warnings],
                 "releases_checked": self.releases_checked, "note": self.note,
-                "requires_python": self.requires_python, "lookup_python": self.lookup_python}
+                "requires_python": self.requires_python, "lookup_python": self.lookup_python,
+                "no_longer_needed": self.no_longer_needed}
 
 
 def uses_jax(dist: Distribution) -> bool:

@@ -75,9 +75,9 @@ def provided_modules(dist: Distribution) -> set[str]:
 
 
 def reachable(distributions: Iterable[Distribution], imported: set[str],
-              declared: Iterable[str] = ()) -> list[Distribution]:
+              declared: Iterable[str] = (), read_files: bool = True) -> list[Distribution]:
     """The distributions that ``imported`` (module names) and ``declared`` (the project's own requirements) reach,
-    directly or through what each reached one requires or imports."""
+    directly or through what each reached one requires or (``read_files``) imports."""
     distributions = list(distributions)
     by_module: dict[str, list[Distribution]] = {}
     by_key = {dist.key: dist for dist in distributions}
@@ -98,7 +98,7 @@ def reachable(distributions: Iterable[Distribution], imported: set[str],
             key = _requirement_key(requirement)
             if key in by_key:
                 pending.append(by_key[key])
-        if len(dist.files) <= _READ_FILES_AT_MOST:
+        if read_files and len(dist.files) <= _READ_FILES_AT_MOST:
             modules = set().union(*(_imports_of(path) for path in dist.files)) if dist.files else set()
             pending.extend(other for module in sorted(modules - provided_modules(dist))
                            for other in by_module.get(module, ()))

@@ -157,7 +157,11 @@ def propose_dependencies(blocking, package: Path | None, cwd: Path) -> list[PinC
     for dep in blocking:
         written = requirement_lines(package, dep.name, cwd) if package is not None else []
         where, current = written[0] if written else (None, None)
-        if dep.fixed_in:
+        if dep.no_longer_needed:  # the fixed releases of the others dropped it: a raise would pin what goes
+            changes.append(PinChange(dep.name, current, where, None,
+                                     f"{dep.name} {dep.version} breaks at the target, but it is "
+                                     f"{dep.no_longer_needed}: no pin (re-resolving the environment drops it)"))
+        elif dep.fixed_in:
             python = f" (it needs Python {dep.requires_python})" if dep.requires_python else ""
             changes.append(PinChange(dep.name, current, where, f"{dep.name}>={dep.fixed_in}",
                                      f"{dep.name} {dep.version} breaks at the target; {dep.fixed_in} does not"

@@ -170,6 +170,7 @@ class ReleaseLint:
     requires_python: str | None = None  # the wheel's Requires-Python ("" when it declares none)
     how: str = "downloaded"  # "downloaded", "cached", "no wheel", "not downloaded"
     detail: str = ""  # why it was not downloaded (pip's last line)
+    requires: list[str] | None = None  # the wheel's Requires-Dist: what the release still needs
 
     @property
     def linted(self) -> bool:
@@ -200,8 +201,9 @@ def _cached(cached: Path, context: str, version: Version) -> ReleaseLint | None:
         if payload is None:
             return None  # missing key, or a file not signed with it: planted, another user's or machine's
         data = json.loads(payload)
+        # An entry without Requires-Dist (an older jaxlint's) is a miss: the pin proposals need it.
         return ReleaseLint(version, [Finding.from_json(item) for item in data["findings"]],
-                           str(data["requires_python"]), "cached")
+                           str(data["requires_python"]), "cached", requires=[str(r) for r in data["requires_dist"]])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -212,6 +214,7 @@ def _store(cached: Path, context: str, found: ReleaseLint, wheel_hash: str) -> N
 
     signed = seal("release", context, json.dumps({"findings": [f.as_json() for f in found.findings or []],
                                                   "requires_python": found.requires_python,
+                                                  "requires_dist": found.requires or [],
                                                   "wheel_sha256": wheel_hash}).encode())
     if signed is None:
         return  # no cache key: caching is off
@@ -249,7 +252,7 @@ def lint_release(name: str, version: Version, target: Version, python: str,
         requires_python = next((value for key, value in metadata if key == "requires-python"), "")
         blocking, _ = lint_files(unpacked.rglob("*.py"), target, own_min_version(requires, target))
     # Paths are relative to the unpacked wheel, i.e. as installed.
-    found = ReleaseLint(version, blocking, requires_python)
+    found = ReleaseLint(version, blocking, requires_python, requires=requires)
     _store(cached, context, found, wheel_hash)
     return found
 
@@ -392,6 +395,7 @@ def _conclude(result: DependencyResult, search: _Search, target: Version, python
     fixed = search.looked[search.clean]
     result.fixed_in = str(fixed.version)
     result.requires_python = fixed.requires_python or None
+    result.fixed_requires = fixed.requires
     notes = []
     if not admits(fixed.requires_python, python_version):
         notes.append(f"{result.name} {fixed.version} needs Python {fixed.requires_python}, newer than the "

@@ -219,6 +219,8 @@ def _dependencies(report: UpgradeReport) -> list[str]:
         fixed = f"pin `{dep['name']}>={dep['fixed_in']}`" if dep["fixed_in"] else "no fixed release found"
         if dep["fixed_in"] and dep.get("requires_python"):
             fixed += f" (Requires-Python `{dep['requires_python']}`)"
+        if dep.get("no_longer_needed"):
+            fixed = f"no pin, {dep['no_longer_needed']}"
         lines.append(f"### {dep['name']} {dep['version']}: {fixed}")
         lines.append("")
         lines += [f"- `{f['file']}:{f['row']}:{f['column']}` {f['code']}: {f['message']}" for f in dep["findings"]]

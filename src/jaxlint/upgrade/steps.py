@@ -48,6 +48,7 @@ class Upgrade:
         self._target_python_version: Version | None = None
         self._floor = None  # the effective floor the fixes were computed from (``run.effective_floor``)
         self._floors: dict = {}  # every package's raised floor, by package folder (the upgraded one's included)
+        self._distributions: list = []  # installed for --python (step 3): what the project's imports reach
 
     def step(self, number: int, text: str) -> None:
         self.current_step = number  # an interruption names it in the partial report
@@ -192,7 +193,12 @@ class Upgrade:
         except EnvironmentError_ as error:
             self.report.errors.append(f"dependencies not scanned: {error}")
             return []
-        chosen = project_dependencies(distributions, self.root)
+        from jaxlint.project.pins import declared_requirements
+        from jaxlint.upgrade.import_graph import project_imports
+
+        self._distributions = distributions
+        imported = project_imports(self.root)
+        chosen = project_dependencies(distributions, self.root, imported)
         results = scan(chosen, self.options.target, self.echo)
         blocking = [r for r in results if r.blocking]
         if self.options.check_releases:
@@ -202,6 +208,12 @@ class Upgrade:
                 self.echo(f"  {result.name} {result.version} blocks the upgrade: looking for the first newer release "
                           f"that does not{f' (wheels for Python {python})' if python else ''}")
                 find_fixed_release(result, self.options.target, self.options.python, self.echo, python)
+            from jaxlint.upgrade.still_needed import mark_no_longer_needed
+
+            mark_no_longer_needed(blocking, distributions, imported, declared_requirements(self.root))
+            for result in blocking:
+                if result.no_longer_needed:
+                    self.echo(f"  {result.name} {result.version}: {result.no_longer_needed}")
         self.report.dependencies_checked = [{"name": r.name, "version": r.version, "blocking": r.blocking,
                                              "warnings": len(r.warnings)} for r in results]
         self.report.blocking_dependencies = [r.as_json() for r in blocking]
@@ -224,13 +236,39 @@ class Upgrade:
             self.report.verify["note"] = "Nothing to verify: no fix was applied."
             self.echo("  nothing to verify: no fix site")
             return
-        unusable = self._unusable_dependencies(blocking)
-        if unusable:
-            # Said once: every site would fail on the dependency, not on its fix.
-            self.report.verify["note"] = (f"Not run: no site can be verified while the target environment holds "
-                                          f"{unusable} (see \"Blocking dependencies\").")
-            self.echo(f"  not verifying: the target environment would hold {unusable}")
-            return
+        blockers = self._blockers(blocking)
+        skipped: dict[str, str] = {}  # site id -> why it is not verified (its file reaches a blocker)
+        if blockers:
+            from jaxlint.upgrade.site_reach import Reach, command_script
+
+            reach = Reach(self.root, self._distributions, blockers)
+            script = command_script(command, self.root)
+            started = reach.of_file(script) if script is not None else None
+            if started is not None:
+                # Said instead of running: AFTER would fail on the dependency, whatever the fixes.
+                blocker, chain = started
+                self.report.verify["note"] = (f"Not run: `{' '.join(command)}` imports {blocker.name} at startup "
+                                              f"({' -> '.join(chain)}), and {blocker.why} (see \"Blocking "
+                                              "dependencies\"): give a command that does not import it.")
+                self.echo(f"  not verifying: `{' '.join(command)}` imports {blocker.name} at startup "
+                          f"({' -> '.join(chain)})")
+                self._not_verified(plan.sites, {s.id: f"not verified: {blocker.why}" for s in plan.sites})
+                return
+            for site in plan.sites:
+                found = reach.of_file(site.file)
+                if found is not None:
+                    blocker, chain = found
+                    skipped[site.id] = f"not verified: {blocker.why} ({' -> '.join(chain)})"
+            if len(skipped) == len(plan.sites):
+                names = ", ".join(sorted({b.name for b in blockers}))
+                self.report.verify["note"] = (f"Not run: every fix site's file imports {names}, which the target "
+                                              "environment cannot do without (see \"Blocking dependencies\").")
+                self.echo(f"  not verifying: every fix site's file imports {names}")
+                self._not_verified(plan.sites, skipped)
+                return
+            if skipped:
+                self.echo(f"  {len(skipped)} of {len(plan.sites)} site(s) not verified: their file imports a "
+                          "blocking dependency the target environment cannot do without")
         from jaxlint.verify.verifier import verify
 
         try:
@@ -246,20 +284,34 @@ class Upgrade:
         self.report.verify.update(ran=True, baseline=result.baseline.jax_version, target=result.target.jax_version,
                                   baseline_exit=result.baseline.run.exit_code if result.baseline.run else None,
                                   target_exit=result.target.run.exit_code if result.target.run else None)
+        # A site whose file imports the broken dependency ran on it in AFTER: its outcome says nothing of the fix.
         self.report.verified_sites = [{"file": self._shown(r.site.file), "row": r.site.row, "column": r.site.column,
-                                       "code": r.site.code, "status": r.status, "detail": r.detail}
+                                       "code": r.site.code, "status": "not-verified" if r.site.id in skipped
+                                       else r.status, "detail": skipped.get(r.site.id, r.detail)}
                                       for r in result.sites]
+        if skipped:
+            self.report.verify["note"] = (f"{len(skipped)} of {len(plan.sites)} site(s) not verified: their file "
+                                          "imports a blocking dependency the target environment cannot do without.")
 
-    def _indent(self, line: str) -> None:
-        self.echo(f"  {line}")
+    def _not_verified(self, sites, why: dict[str, str]) -> None:
+        self.report.verified_sites = [{"file": self._shown(s.file), "row": s.row, "column": s.column, "code": s.code,
+                                       "status": "not-verified", "detail": why[s.id]} for s in sites]
 
-    def _unusable_dependencies(self, blocking) -> str | None:
-        """The blocking dependencies the target environment cannot do without, as a phrase: those no release fixes
-        (step 3), and with ``--target-python`` those installed there at the release that breaks; None if none."""
-        broken = [f"{d.name} {d.version}, which breaks at JAX {self.options.target} ("
-                  + (d.note or ("no newer release was looked up (--no-index)" if not self.options.check_releases
-                                else "no release that works there was found")) + ")"
-                  for d in blocking if not d.fixed_in]
+    def _blockers(self, blocking) -> list:
+        """The blocking dependencies the target environment cannot do without (``Blocker``: each with why a site
+        that imports it is not verified): those no release fixes (step 3), and with ``--target-python`` those
+        installed there at the release that breaks."""
+        from jaxlint.upgrade.site_reach import Blocker
+
+        return [Blocker(dep.name, why) for dep, why in self._unusable(blocking)]
+
+    def _unusable(self, blocking) -> list:
+        """(dependency, why) for each blocking dependency the target environment would hold at a release that
+        breaks."""
+        unusable = [(d, f"{d.name} {d.version} has no release that works on the target (JAX {self.options.target}): "
+                        + (d.note or ("no newer release was looked up (--no-index)" if not self.options.check_releases
+                                      else "no release that works there was found")))
+                    for d in blocking if not d.fixed_in]
         if self.options.target_python and blocking:
             from jaxlint.upgrade.environment import EnvironmentError_, list_distributions, normalize
 
@@ -267,14 +319,17 @@ class Upgrade:
                 installed = {d.key: d.version for d in list_distributions(self.options.target_python)}
             except EnvironmentError_:
                 installed = {}
-            broken += [f"{d.name} {d.version}, which breaks at JAX {self.options.target} (install {d.name}=="
-                       f"{d.fixed_in} in --target-python)" for d in blocking
-                       if d.fixed_in and installed.get(normalize(d.name)) == d.version]
-        return "; ".join(broken) or None
+            unusable += [(d, f"--target-python holds {d.name} {d.version}, which breaks at JAX {self.options.target}"
+                             f" (install {d.name}=={d.fixed_in} there)") for d in blocking
+                         if d.fixed_in and installed.get(normalize(d.name)) == d.version]
+        return unusable
+
+    def _indent(self, line: str) -> None:
+        self.echo(f"  {line}")
 
     def _working_releases(self, blocking) -> dict[str, str]:
         """Name -> the release step 3 found that works at the target, for each blocking dependency (none with
-        ``--target-python``: that environment is the user's, see ``_unusable_dependencies``)."""
+        ``--target-python``: that environment is the user's, see ``_unusable``)."""
         if self.options.target_python:
             return {}
         releases = {d.name: d.fixed_in for d in blocking if d.fixed_in}
