@@ -67,7 +67,10 @@ def env(tmp_path_factory):
         shutil.copytree(ROOT / folder, hooks / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     git(hooks, "add", "-A")
     git(hooks, "commit", "-q", "-m", "snapshot")
-    environment = dict(os.environ, PRE_COMMIT_HOME=str(base / "home"), PRE_COMMIT_COLOR="never")
+    # each hook environment is a new install of jaxlint, which keeps its own catalogue copy under the cache folder:
+    # a temporary one, so that a test run leaves nothing in the user's ~/.cache/jaxlint
+    environment = dict(os.environ, PRE_COMMIT_HOME=str(base / "home"), PRE_COMMIT_COLOR="never",
+                       XDG_CACHE_HOME=str(base / "cache"))
     environment.pop("PRE_COMMIT", None)
     return {"base": base, "hooks": hooks, "rev": git(hooks, "rev-parse", "HEAD").strip(), "env": environment}
 
