@@ -178,6 +178,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="jaxlint -j for the parallel rows (default: cores)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--no-parsers", action="store_true", help="leave out the ast.parse and libcst rows")
+    parser.add_argument("--py-only", action="store_true",
+                        help="leave the notebooks out on both sides (jaxlint --extend-exclude '*.ipynb'); the "
+                             "x ruff columns then divide by ruff's .py-only row")
+    parser.add_argument("--no-serial", action="store_true",
+                        help="leave out the -j 1 row and the peak-memory line (minutes on a large corpus)")
     parser.add_argument("--big-file", type=float, metavar="MB", help="measure one generated module of MB megabytes")
     parser.add_argument("--module", action="store_true",
                         help="run `python -m jaxlint` rather than the console script (to measure another checkout "
@@ -203,6 +208,8 @@ def main() -> None:
     files_list.write_text("\n".join(map(str, files)))
     cache = workdir / "cache"
     common = ["--isolated", "--exit-zero", "--output-format", "json", "-o", str(workdir / "out.json")]
+    if args.py_only:
+        common += ["--extend-exclude", "*.ipynb"]
     jobs = ["-j", str(args.jobs)] if args.jobs else []
 
     def clear_cache():
@@ -221,8 +228,9 @@ def main() -> None:
 
     rows.append(("jaxlint warm, 1 file touched", *best(
         lambda: jaxlint + [*paths, "--cache-dir", str(cache), *jobs, *common], args.runs, touch_one_file)))
-    rows.append(("jaxlint -j 1 (no cache)", *best(lambda: jaxlint + [*paths, "--no-cache", "-j", "1", *common],
-                                                  args.runs)))
+    if not args.no_serial:
+        rows.append(("jaxlint -j 1 (no cache)", *best(
+            lambda: jaxlint + [*paths, "--no-cache", "-j", "1", *common], args.runs)))
     if not args.no_parsers:
         rows.append(("ast.parse", *best(lambda: in_subprocess(AST_CODE, files_list), args.runs)))
         rows.append(("libcst parse alone", *best(lambda: in_subprocess(LIBCST_CODE, files_list), args.runs)))
@@ -235,13 +243,13 @@ def main() -> None:
                      "--extend-exclude", "*.ipynb", *paths], args.runs)))
 
     quarter = files[: max(1, len(files) // 4)]
-    quarter_list = workdir / "quarter.txt"
-    quarter_list.write_text("\n".join(map(str, quarter)))
-    _, peak_quarter, _ = run_command(jaxlint + [*map(str, quarter), "--no-cache", "-j", "1", *common])
-    _, peak_all, _ = run_command(jaxlint + [*paths, "--no-cache", "-j", "1", *common])
+    if not args.no_serial:
+        _, peak_quarter, _ = run_command(jaxlint + [*map(str, quarter), "--no-cache", "-j", "1", *common])
+        _, peak_all, _ = run_command(jaxlint + [*paths, "--no-cache", "-j", "1", *common])
     shutil.rmtree(workdir, ignore_errors=True)
 
-    ruff_time, ruff_cpu = next(((t, c) for name, t, _, c in rows if name.startswith("ruff --")), (None, None))
+    reference = "ruff, .py only" if args.py_only else "ruff --"
+    ruff_time, ruff_cpu = next(((t, c) for name, t, _, c in rows if name.startswith(reference)), (None, None))
     print(machine_line())
     print(f"corpus: {', '.join(paths)} ({len(files)} files, {lines} lines); minimum of {args.runs} runs")
     header = ("tool", "files", "lines", "seconds", "lines/s", "x ruff", "CPU s", "CPU x ruff", "peak MiB")
@@ -252,8 +260,9 @@ def main() -> None:
         table.append((name, str(len(files)), str(lines), f"{seconds:.2f}", f"{lines / seconds:,.0f}", ratio,
                       f"{cpu:.2f}", cpu_ratio, f"{peak / 1024:.0f}"))
     print_table(header, table, args.markdown)
-    print(f"peak memory, jaxlint -j 1: {peak_quarter / 1024:.0f} MiB on {len(quarter)} files, "
-          f"{peak_all / 1024:.0f} MiB on {len(files)} files")
+    if not args.no_serial:
+        print(f"peak memory, jaxlint -j 1: {peak_quarter / 1024:.0f} MiB on {len(quarter)} files, "
+              f"{peak_all / 1024:.0f} MiB on {len(files)} files")
 
 
 if __name__ == "__main__":
