@@ -63,6 +63,10 @@ class LibcstFiles:
         self.time_without_finding = 0.0
         self.rules_without_finding: Counter[str] = Counter()
         self.rules_with_libcst: Counter[str] = Counter()
+        # Per libcst file without a finding, what kept it from the ``ast`` path: each rule left that does not
+        # decide from ``ast``, or "Undecidable" when every rule left does (one raised it, or a focus plan was used).
+        self.blockers_without_finding: Counter[str] = Counter()
+        self.deciding: dict[str, bool] = {}
 
     def install(self, engine) -> None:
         lint_source, parse, prefiltered = engine.lint_source, engine.parse, engine._prefiltered
@@ -88,6 +92,8 @@ class LibcstFiles:
                         watch.bytes_without_finding += len(source)
                         watch.time_without_finding += time.process_time() - started
                         watch.rules_without_finding.update(watch.rules)
+                        blockers = [code for code in watch.rules if not watch.deciding.get(code)]
+                        watch.blockers_without_finding.update(blockers or ["(all decide from ast: Undecidable)"])
             return result
 
         def watched_parse(*args, **kwargs):
@@ -98,6 +104,8 @@ class LibcstFiles:
             rules, facts = prefiltered(*args, **kwargs)
             if watch.depth == 1 and not watch.rules:
                 watch.rules = tuple(rule.code for rule in rules)
+                for rule in rules:
+                    watch.deciding[rule.code] = bool(getattr(rule, "decides_from_ast", False))
             return rules, facts
 
         engine.lint_source, engine.parse, engine._prefiltered = watched_lint, watched_parse, watched_prefiltered
@@ -136,6 +144,8 @@ def instrument() -> tuple[Stages, LibcstFiles]:
     stages.wrap(runner, "build_index", "project index build")
     stages.wrap(runner._ColdFacts, "digest", "project index digest")
     stages.wrap(files, "project_modules", "discovery (project modules)")
+    from jaxlint.run import effective_floor
+    stages.wrap(effective_floor, "effective_floors", "effective floors (serial, after the lint)")
     del libcst, cache, files, index, module_facts, prefilter, sources, text_gate
     return stages, files_seen
 
@@ -174,6 +184,7 @@ def main() -> int:
         "stages": {name: round(seconds, 3) for name, seconds in rows} | {"other": round(other, 3)},
         "rules_left_without_finding": dict(files_seen.rules_without_finding.most_common()),
         "rules_left_with_libcst": dict(files_seen.rules_with_libcst.most_common()),
+        "blockers_without_finding": dict(files_seen.blockers_without_finding.most_common()),
     }
     if options.json:
         options.json.write_text(json.dumps(report, indent=1) + "\n")
@@ -188,6 +199,10 @@ def main() -> int:
         print("| rule left after the gates | libcst files without a finding | all libcst files |\n|---|---|---|")
         for code, count in files_seen.rules_without_finding.most_common(options.top):
             print(f"| {code} | {count} | {files_seen.rules_with_libcst[code]} |")
+        print("\n| what sent a libcst file without a finding (a rule left that does not decide from ast) | files |"
+              "\n|---|---|")
+        for code, count in files_seen.blockers_without_finding.most_common(options.top):
+            print(f"| {code} | {count} |")
     else:
         json.dump(report, sys.stdout, indent=1)
         print()
