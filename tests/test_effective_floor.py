@@ -127,6 +127,61 @@ def test_check_says_nothing_when_the_floor_is_not_the_pins_or_high_enough(tmp_pa
     assert "jaxlint: note:" not in result.stderr
 
 
+def _forbid_reading_again(monkeypatch) -> None:
+    """The note's pass must take the uses the lint's workers found, not read and parse the files again: while it
+    runs, reading a file's uses fails."""
+    from jaxlint.run import effective_floor
+
+    original = effective_floor.effective_floors
+
+    def read_again(*args, **kwargs):
+        raise AssertionError("the effective-floor pass read a file again")
+
+    def checked(files, known=None):
+        with pytest.MonkeyPatch.context() as inside:
+            inside.setattr(effective_floor, "file_uses", read_again)
+            return original(files, known)
+
+    monkeypatch.setattr(effective_floor, "effective_floors", checked)
+
+
+@pytest.mark.parametrize("cache", ["--no-cache", "cold", "warm"])
+def test_the_note_comes_from_the_lint_not_a_second_read(tmp_path, monkeypatch, cache):
+    root = _project(tmp_path, "jax>=0.4.0")
+    (root / "pkg" / "crlf.py").write_bytes(CODE.replace("\n", "\r\n").encode())
+    args = [".", "-j", "1"]
+    if cache != "--no-cache":
+        args += ["--cache-dir", str(tmp_path / "cache")]
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        if cache == "warm":  # results from the cache: their entries carry the uses
+            CliRunner().invoke(main, ["check", *args], catch_exceptions=False)
+            os.utime(root / "pkg" / "mesh.py")  # a changed stamp: no replay of the last output
+        _forbid_reading_again(monkeypatch)
+        result = CliRunner().invoke(main, ["check", *(args if cache != "--no-cache" else ["--no-cache", *args])],
+                                    catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    notes = [line for line in result.stderr.splitlines() if line.startswith("jaxlint: note:")]
+    assert notes == ["jaxlint: note: pins say jax>=0.4.0 (requirements.txt:1); the code needs 0.7.1 for "
+                     "`jax.set_mesh` at pkg/crlf.py:5 (`jaxlint upgrade` proposes jax>=0.7.1, which unlocks the "
+                     "fixes withheld below it)"]
+
+
+def test_the_note_reads_a_file_the_lint_did_not_give_uses_for(tmp_path):
+    from jaxlint.project.files import discover
+    from jaxlint.project.config import Overrides, SettingsResolver
+    from jaxlint.run.effective_floor import effective_floors
+
+    root = _project(tmp_path, "jax>=0.4.0")
+    files = list(discover([root], SettingsResolver(Overrides()), unreadable=[]))
+    floors = effective_floors(files, {})  # nothing known: each file is read (as `jaxlint upgrade` asks)
+    assert [(floor.use.name, Path(floor.use.path).name) for floor in floors] == [("jax.set_mesh", "mesh.py")]
+    stale = {str(root / "pkg" / "mesh.py"): (Version("0.3.0"), [])}  # found above another floor: not used
+    assert [floor.use.name for floor in effective_floors(files, stale)] == ["jax.set_mesh"]
+
+
 def test_check_says_nothing_for_guarded_code(tmp_path):
     guarded = "import jax\n\ntry:\n    set_mesh = jax.set_mesh\nexcept AttributeError:\n    set_mesh = None\n"
     result = _check(_project(tmp_path, "jax>=0.4.0", guarded), ".")

@@ -63,15 +63,41 @@ class EffectiveFloor:
                 "where": f"{_shown(self.use.path, cwd)}:{self.use.row}"}
 
 
-def uses_above(source: str, path: str, floor: Version) -> list[FloorUse]:
-    """Every use in ``source`` of a JAX name first released after ``floor``, in source order."""
+def pinned_floor(settings) -> Version | None:
+    """The floor a file's package pins, when its min version is that floor (None otherwise: no pinned floor, or
+    ``--min-version`` / the config set it, and the user said what they support)."""
+    pinned = settings.pinned
+    if pinned is None or pinned.lower is None or settings.min_version_source != str(pinned.lower):
+        return None
+    return pinned.lower.version
+
+
+def file_uses(data: bytes, path: str, floor: Version, text: str | None = None,
+              tree: ast.Module | None = None) -> list[FloorUse]:
+    """``uses_above`` of a ``.py`` file's bytes, read as ``effective_floors`` reads the file (UTF-8, universal
+    newlines; a file that is not UTF-8 has none). The lint's worker calls it with what it has already: ``text``,
+    the file's text as the lint decoded it, and ``tree``, ``ast``'s parse of that text: reused when the two reads
+    agree (no carriage return, no BOM)."""
+    try:
+        source = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return []
+    if "\r" in source:
+        source = source.replace("\r\n", "\n").replace("\r", "\n")
+    return uses_above(source, path, floor, tree if tree is not None and text == source else None)
+
+
+def uses_above(source: str, path: str, floor: Version, tree: ast.Module | None = None) -> list[FloorUse]:
+    """Every use in ``source`` of a JAX name first released after ``floor``, in source order (``tree``: ``ast``'s
+    parse of ``source``, when the caller has it)."""
     if "jax" not in source or not _mentions_a_dated_name(source, floor):
         return []
     source = source.replace("\r\n", "\n")  # CRLF files: the rows stay the same
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the file's invalid escapes are not this run's to report
-            tree = ast.parse(source)
+        if tree is None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the file's invalid escapes are not this run's to report
+                tree = ast.parse(source)
         view = AstView(source, tree)
     except (SyntaxError, ValueError, Undecidable):
         return []
@@ -162,28 +188,32 @@ def _after_a_feature_test(view: AstView, ancestors, node: ast.AST) -> bool:
     return False
 
 
-def effective_floors(files: Iterable) -> list[EffectiveFloor]:
+def effective_floors(files: Iterable, known: "dict[str, tuple[Version, list[FloorUse]]] | None" = None
+                     ) -> list[EffectiveFloor]:
     """One ``EffectiveFloor`` per package whose min version is its pins' floor and whose code needs a newer JAX
-    (``files``: ``SourceFile``s, each with its settings). Files that cannot be read are skipped."""
+    (``files``: ``SourceFile``s, each with its settings). ``known``: the uses of the files the lint's workers
+    found already (``FileResult.floor_uses``: the floor they were found above and the uses, by path); any other
+    file is read here. Files that cannot be read are
+    skipped."""
     by_package: dict[Path, list] = {}
     for file in files:
-        settings = file.settings
-        pinned = settings.pinned
-        if pinned is None or pinned.lower is None or settings.min_version_source != str(pinned.lower):
-            continue  # no pinned floor, or --min-version / the config set it: the user said what they support
-        if file.path.suffix != ".py":
+        if pinned_floor(file.settings) is None or file.path.suffix != ".py":
             continue
-        by_package.setdefault(pinned.package, []).append(file)
+        by_package.setdefault(file.settings.pinned.package, []).append(file)
+    known = known or {}
     floors = []
     for package, package_files in sorted(by_package.items()):
         lower = package_files[0].settings.pinned.lower
         best: FloorUse | None = None
         for file in sorted(package_files, key=lambda f: str(f.path)):
-            try:
-                source = file.path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            for use in uses_above(source, str(file.path), lower.version):
+            floor, uses = known.get(str(file.path), (None, None))
+            if floor != lower.version:
+                try:
+                    data = file.path.read_bytes()
+                except OSError:
+                    continue
+                uses = file_uses(data, str(file.path), lower.version)
+            for use in uses:
                 if best is None or use.since > best.since:
                     best = use
         if best is not None:

@@ -34,6 +34,10 @@ class FileResult:
     # The file's min version and, briefly, where it comes from (``("0.4.6", "requirements.txt:1")``): for the
     # summary of fixes the version range withholds.
     version_floor: tuple[str, str] | None = None
+    # For a ``.py`` file of a package whose min version is its pins' floor: that floor and the uses of JAX names
+    # first released above it (``run.effective_floor``), found by the worker that read the file; None when not
+    # computed (the note's pass then reads the file itself).
+    floor_uses: tuple | None = None
 
 
 def unwritten(unchanged: FileResult, error: OSError) -> FileResult:

@@ -229,14 +229,20 @@ def _cached_result(cache: Cache, key: str, file: "SourceFile", mode: Mode, unsaf
             return None
         new_stamp = trusted_stamp(status, started)
         if len(entry) < 4 or entry[3] != new_stamp:
-            cache.put_raw(key, [entry[0], entry[1], entry[2], new_stamp])  # the same bytes under a new stamp
+            # the same bytes under a new stamp
+            cache.put_raw(key, [entry[0], entry[1], entry[2], new_stamp, *entry[4:5]])
     diagnostics = findings_of(entry, str(file.path))
     if diagnostics is None:
         return None
+    floor_uses = None
+    if len(entry) > 4 and entry[4] is not None:
+        floor_uses = _floor_uses_from_json(entry[4], str(file.path))
+        if floor_uses is None:
+            return None
     if mode is not Mode.CHECK and any(d.fix is not None and (d.fix.applicability is Applicability.SAFE or unsafe)
                                       for d in diagnostics):
         return None  # there is something to fix: do it
-    return FileResult(str(file.path), diagnostics)
+    return FileResult(str(file.path), diagnostics, floor_uses=floor_uses)
 
 
 # -- processing, here or in worker processes --------------------------------------------------------------------
@@ -367,7 +373,26 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
         return result, None, learned
     fingerprint = _fingerprint(file, project_digest or "")
     return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics],
-                    trusted_stamp(before, started)], learned
+                    trusted_stamp(before, started), _floor_uses_to_json(result.floor_uses)], learned
+
+
+def _floor_uses_to_json(floor_uses: tuple | None) -> list | None:
+    if floor_uses is None:
+        return None
+    floor, uses = floor_uses
+    return [str(floor), [[use.name, str(use.since), use.row, use.column] for use in uses]]
+
+
+def _floor_uses_from_json(item, path: str) -> tuple | None:
+    """``_floor_uses_to_json`` read back; None for an entry without them (or a damaged one)."""
+    from jaxlint.project.versions import Version
+    from jaxlint.run.effective_floor import FloorUse
+
+    try:
+        floor, uses = item
+        return Version(floor), [FloorUse(name, Version(since), path, row, column) for name, since, row, column in uses]
+    except (TypeError, ValueError):
+        return None
 
 
 def _parsed(data: bytes) -> ast.Module | None:
@@ -420,9 +445,28 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool, *, da
         result = process_source(source, display, settings, mode, unsafe, tree=tree)
         if mode is Mode.FIX and result.fixed_source is not None:
             try:
-                write_atomic(path, source.encode(result.fixed_source))
+                data = source.encode(result.fixed_source)
+                write_atomic(path, data)
             except OSError as error:
                 return unwritten(process_source(source, display, settings, Mode.CHECK, unsafe), error)
+            tree = None
+        result.floor_uses = _floor_uses(data, source.text if tree is not None else None, tree, display, settings)
     except Exception as error:  # noqa: BLE001 - one broken file or rule must not stop the run
         return FileResult(display, internal_error=f"{type(error).__name__}: {error}")
     return result
+
+
+def _floor_uses(data: bytes, text: str | None, tree: ast.Module | None, display: str, settings: Settings
+                ) -> tuple | None:
+    """What the effective-floor note needs of this file (``FileResult.floor_uses``), found here, in the worker,
+    from the bytes it holds (as written, after a fix) and the ``ast`` tree of their text when it has one, rather than
+    by a serial pass that reads and parses every file again after the lint."""
+    pinned = settings.pinned
+    if pinned is None or pinned.lower is None or not display.endswith(".py"):
+        return None  # the common cases, decided without importing the note's module
+    from jaxlint.run.effective_floor import file_uses, pinned_floor
+
+    floor = pinned_floor(settings)
+    if floor is None:
+        return None
+    return floor, file_uses(data, display, floor, text, tree)

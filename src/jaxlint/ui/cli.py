@@ -208,7 +208,7 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
         results = report_unused_noqa(files, results, fix=mode is Mode.FIX)
         results += [FileResult(str(path), [io_error(str(path), error)]) for path, error in unreadable]
         if not report.quiet:
-            _note_effective_floors(files)
+            _note_effective_floors(files, results)
     except ConfigError as error:
         for line in str(error).splitlines():
             click.echo(f"jaxlint: error: {line}", err=True)
@@ -463,12 +463,14 @@ def _cwd_rule_folders() -> tuple[Path, ...]:
         return ()
 
 
-def _note_effective_floors(files: list) -> None:
+def _note_effective_floors(files: list, results: list) -> None:
     """A package whose code needs a newer JAX than its pins' floor: one note each on stderr, never a finding (the
-    findings and their formats stay as they are; ``jaxlint upgrade`` proposes the pin raise)."""
+    findings and their formats stay as they are; ``jaxlint upgrade`` proposes the pin raise). The uses were found
+    by the workers that linted the files (``FileResult.floor_uses``)."""
     from jaxlint.run.effective_floor import effective_floors
 
-    for floor in effective_floors(files):
+    known = {result.path: result.floor_uses for result in results if result.floor_uses is not None}
+    for floor in effective_floors(files, known):
         click.echo(f"jaxlint: note: {floor.note(Path.cwd())} (`jaxlint upgrade` proposes "
                    f"jax>={floor.needs}, which unlocks the fixes withheld below it)", err=True)
 
