@@ -46,6 +46,11 @@ def main() -> None:
     parser.add_argument("folders", nargs="+")
     parser.add_argument("--before", required=True, help="the other checkout's src folder")
     parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--py-only", action="store_true",
+                        help="leave the notebooks out of jaxlint's runs too, and divide by ruff's .py-only row")
+    parser.add_argument("--with-config", action="store_true",
+                        help="read each project's configuration and pins (not --isolated), as a user's run does")
+    parser.add_argument("--no-serial", action="store_true", help="leave out the -j 1 row")
     args = parser.parse_args()
     sides = {"before": args.before, "after": THIS_SOURCE}
     for source in sides.values():
@@ -53,7 +58,9 @@ def main() -> None:
     ruff = str(HERE / "ruff") if (HERE / "ruff").exists() else shutil.which("ruff")
     ruff_rows = {"ruff, same files": [], "ruff, .py only": ["--extend-exclude", "*.ipynb"]}
     workdir = Path(tempfile.mkdtemp(prefix="jaxlint-ab-"))
-    results: dict[tuple[str, str], list] = {(side, row): [] for side in sides for row in ("cold", "warm", "-j 1")}
+    rows = ("cold", "warm") if args.no_serial else ("cold", "warm", "-j 1")
+    results: dict[tuple[str, str], list] = {(side, row): [] for side in sides for row in rows}
+    scope = (["--extend-exclude", "*.ipynb"] if args.py_only else []) + ([] if args.with_config else ["--isolated"])
     ruff_results: dict[str, list] = {label: [] for label in ruff_rows}
     for _ in range(args.pairs):
         for side, source in sides.items():
@@ -62,13 +69,14 @@ def main() -> None:
             shutil.rmtree(cache, ignore_errors=True)
 
             def jaxlint(*options: str, output: str = str(workdir / f"{side}.json")) -> list[str]:
-                return [sys.executable, "-m", "jaxlint", "check", *args.folders, *options, "--isolated",
+                return [sys.executable, "-m", "jaxlint", "check", *args.folders, *options, *scope,
                         "--exit-zero", "--output-format", "json", "-o", output]
 
             results[(side, "cold")].append(measure(jaxlint("--cache-dir", str(cache)), env))
             measure(jaxlint("--cache-dir", str(cache)), env)  # the second run may record a replay
             results[(side, "warm")].append(measure(jaxlint("--cache-dir", str(cache)), env))
-            results[(side, "-j 1")].append(measure(jaxlint("--no-cache", "-j", "1"), env))
+            if "-j 1" in rows:
+                results[(side, "-j 1")].append(measure(jaxlint("--no-cache", "-j", "1"), env))
         for label, extra in ruff_rows.items() if ruff else ():
             command = [ruff, "check", "--select", "NPY201", "--no-cache", "--isolated", "--exit-zero", "-q", *extra,
                        *args.folders]
@@ -79,10 +87,14 @@ def main() -> None:
         if values:
             print(summary(label, values))
     if ruff:
-        ruff_wall = min(wall for wall, _, _ in ruff_results["ruff, same files"])
+        reference = ruff_results["ruff, .py only" if args.py_only else "ruff, same files"]
+        ruff_wall = min(wall for wall, _, _ in reference)
+        ruff_cpu = min(cpu for _, cpu, _ in reference)
         for side in sides:
-            cold = min(wall for wall, _, _ in results[(side, "cold")])
-            print(f"jaxlint {side} cold / ruff (minimum walls): {cold / ruff_wall:.1f}x")
+            for row in ("cold", "warm"):
+                wall = min(wall for wall, _, _ in results[(side, row)])
+                cpu = min(cpu for _, cpu, _ in results[(side, row)])
+                print(f"jaxlint {side} {row} / ruff (minimums): wall {wall / ruff_wall:.1f}x, CPU {cpu / ruff_cpu:.1f}x")
     shutil.rmtree(workdir, ignore_errors=True)
 
 

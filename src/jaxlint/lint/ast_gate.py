@@ -234,13 +234,23 @@ def collect_facts(source: str, tree: ast.Module | None = None) -> AstFacts | Non
 
 
 def parse_module(source: str) -> ast.Module | None:
-    """``ast.parse(source)``, or None where ``ast`` cannot parse it."""
+    """``ast.parse(source)``, or None where ``ast`` cannot parse it. The last text parsed and its tree are kept:
+    a worker's later stages on the same file (the effective-floor uses, ``run.effective_floor``) ask again for the
+    tree the gate built, and get it without a second parse. Nothing may change a tree it is given."""
+    global _LAST
+    if _LAST is not None and _LAST[0] == source:
+        return _LAST[1]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences and the like are not our business here
-            return ast.parse(source)
+            tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return None
+        tree = None
+    _LAST = (source, tree)
+    return tree
+
+
+_LAST: tuple[str, ast.Module | None] | None = None
 
 
 def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
