@@ -158,6 +158,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the numbers as JSON")
     parser.add_argument("--extend-exclude", default="*.ipynb",
                         help="what to leave out (default: notebooks, so that ruff's side reads the same files)")
+    parser.add_argument("--isolated", action="store_true",
+                        help="ignore configuration files and pins, as bench.py and ab.py run jaxlint by default")
     options = parser.parse_args()
     started = time.process_time()
     stages, files_seen = instrument()
@@ -166,6 +168,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as cache_dir:
         arguments = ["check", *options.folders, "-j", "1", "--cache-dir", cache_dir, "--exit-zero",
                      "--output-format", "json", "-o", str(Path(cache_dir) / "out.json")]
+        if options.isolated:
+            arguments.append("--isolated")
         if options.extend_exclude:
             arguments += ["--extend-exclude", options.extend_exclude]
         try:

@@ -70,6 +70,44 @@ def test_must_not_say(source):
     assert _uses(source) == []
 
 
+GATED_SHAPES = [
+    "import jax.export as ex\nex.deserialize\n",
+    "from jax import (\n    numpy as jnp,\n    set_mesh,\n)\n",
+    "import os, \\\n    jax\njax.set_mesh\n",
+    "from jax.experimental import shard_map\nshard_map.shard_map(f)\n",
+    "import jax\nf = jax . set_mesh\n",
+    "import jax\nf = (jax\n     .set_mesh)\n",
+    "import jax\nf = getattr(jax, 'set_mesh')\n",
+    "import jax.numpy as jnp\nx = jnp.bool\ny = jnp.zeros(3)\n",
+    "from jax import tree\ntree.map(f, x)\n",
+    "import jax\njax.tree.map(f, x)\njax.tree_util.register_dataclass\n",
+    "from jax.sharding import PartitionSpec as P, get_mesh\n",
+    "def f():\n    import jax\n    return jax.set_mesh\n",
+    "s = 'import jax; jax.set_mesh'\n# jax.set_mesh\n",
+]
+
+
+@pytest.mark.parametrize("source", GATED_SHAPES + ["import jax\n\n\ndef f(m):\n    with jax.set_mesh(m):\n        pass\n"])
+@pytest.mark.parametrize("floor", [Version("0.2.0"), FLOOR, Version("0.4.30")])
+def test_the_text_gate_before_the_parse_loses_no_use(source, floor, monkeypatch):
+    """The text gate only spares parses: with every file parsed, the uses are the same."""
+    from jaxlint.run import effective_floor
+
+    gated = _uses(source, floor)
+    monkeypatch.setattr(effective_floor, "_mentions_a_dated_name", lambda source, floor: True)
+    assert gated == _uses(source, floor)
+
+
+def test_the_text_gate_spares_the_parse_of_a_file_that_only_spells_the_words(monkeypatch):
+    from jaxlint.run import effective_floor
+
+    def parse_module(source):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(effective_floor, "parse_module", parse_module)
+    assert _uses("import jax\nimport mylib\nmylib.set_mesh(1)\nx = jax.numpy.zeros(3)\n") == []
+
+
 def test_a_floor_already_high_enough_says_nothing():
     source = "import jax\njax.set_mesh\nfrom jax import export\n"
     assert _uses(source, Version("0.7.1")) == []

@@ -23,6 +23,7 @@ from jaxlint.catalogue.first_release import first_release, first_releases
 from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.ast_gate import parse_module
 from jaxlint.lint.prefilter import Scan
+from jaxlint.lint.text_gate import NamesByLast, TextFacts, names_by_last
 from jaxlint.project.versions import Version
 
 # Handlers that make a ``try`` a guard around what its body uses (beyond ``ast_findings``' missing-name ones).
@@ -126,11 +127,21 @@ def _dated_words(floor: Version) -> frozenset[str]:
     return frozenset(name.rpartition(".")[2] for name, since in first_releases().items() if since > floor)
 
 
+@lru_cache(maxsize=8)
+def _dated_names(floor: Version) -> NamesByLast:
+    return names_by_last(frozenset(name for name, since in first_releases().items() if since > floor))
+
+
 def _mentions_a_dated_name(source: str, floor: Version) -> bool:
-    # The file's ASCII words (the prefilter's split): a name bounded by non-word characters is one of them, so
-    # this keeps every file a ``\b``-bounded search would (names are ASCII), at a fraction of its cost.
+    """Whether the file may use a name dated after ``floor``: first among its ASCII words (the prefilter's split: a
+    name bounded by non-word characters is one of them), then as the rules' text gate reads references (an
+    import or a chain that may resolve to one of the names: ``text_gate``, which over-approximates the references
+    an ``ast`` reading finds). About one file in three that spells a dated name's last part refers to one."""
     words = _dated_words(floor)
-    return bool(words) and not words.isdisjoint(Scan(source).words)
+    if not words:
+        return False
+    spelled = Scan(source).words
+    return not words.isdisjoint(spelled) and TextFacts(source).refers_to_any(_dated_names(floor), spelled)
 
 
 def _jax_names(view: AstView) -> Iterable[tuple[ast.AST, str]]:
