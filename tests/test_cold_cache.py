@@ -92,6 +92,9 @@ def test_a_module_parsed_for_its_facts_is_not_parsed_again_by_the_ast_gate(tmp_p
         return real(text, *args, **kwargs)
 
     monkeypatch.setattr(ast, "parse", counting)
+    from jaxlint.lint import ast_gate
+
+    monkeypatch.setattr(ast_gate, "_LAST", None)  # the check above left its last parse: not this run's
     cold = check(files, tmp_path / "c", jobs)
     assert shown(cold) == expected and findings(cold["step.py"])  # the same finding, from one parse
     if jobs == 1:  # the workers' parses are not seen here
