@@ -219,7 +219,7 @@ JAX201_UNDECIDED = {
     "compared": "import jax.numpy as jnp\nok = jnp.meshgrid(x, y) == [a, b]\n",
     "isinstance": "import jax.numpy as jnp\nok = isinstance(jnp.meshgrid(x, y), list)\n",
     "returned": "import jax.numpy as jnp\ndef grids(x, y):\n    return jnp.meshgrid(x, y)\n",
-    "a loop": "import jax\nc, ys = jax.lax.scan(body, init, xs)\n",
+    "a loop": "import jax\nimport jax.numpy as jnp\ninit = jnp.meshgrid(x, y)\nc, ys = jax.lax.scan(body, init, xs)\n",
     "walrus": "import jax.numpy as jnp\nif (g := jnp.meshgrid(x, y)):\n    g.append(z)\n",
 }
 LOW_MIN = replace(Settings(), explicit_min_version=Version("0.4.20"), min_version_source="test")
