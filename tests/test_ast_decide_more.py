@@ -5,8 +5,12 @@ answers, the diagnostics must be equal field by field. The ``DECIDED`` cases mus
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
 from jaxlint.rules import rule_by_code
 from support.rule_harness import example_settings
 from test_ast_findings import ast_decided, libcst_findings
@@ -48,12 +52,47 @@ JAX201_UNDECIDED = {
                          "c, ys = jax.lax.scan(body, init, xs)\n",
 }
 
+# JAX202: the calls without a finding, and the findings without a fix (a non-literal mode; the promise mode below
+# the keyword's release); a finding with a fix is undecided.
+JAX202 = rule_by_code("JAX202")
+LOW_MIN = replace(Settings(), explicit_min_version=Version("0.4.30"), min_version_source="test")
+_TAL = "import jax.numpy as jnp\n"
+JAX202_DECIDED = {
+    "another string mode, on lines": _TAL + "y = jnp.take_along_axis(\n    b, t[:, None], mode=\"clip\", axis=2\n)\n"
+                                     "z = jnp.take_along_axis(x, i, axis=1, mode='fill')\n",
+    "a mode given positionally": _TAL + "y = jnp.take_along_axis(x, i, 0, 'clip')\n",
+    "an explicit keyword": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=m, wrap_negative_indices=True)\n",
+    "an enum member, a None mode": "import jax\n" + _TAL + "y = jnp.take_along_axis(x, i, 0, mode=jax.lax."
+                                   "GatherScatterMode.from_any(m))\nz = jnp.take_along_axis(x, i, 0, mode=None)\n",
+    "star arguments": _TAL + "y = jnp.take_along_axis(x, i, *rest, wrap_negative_indices=None)\n"
+                      "z = jnp.take_along_axis(x, i, **kw)\n",
+    "a non-literal mode": _TAL + "def f(m):\n    return jnp.take_along_axis(x, i, axis=0, mode=m)\n"
+                          "y = jnp.take_along_axis(x, i, 0, modes[\n    0])\n",
+    "a non-literal mode, noqa": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=m)  # noqa: JAX202\n",
+    "not jax": "import numpy as np\ny = np.take_along_axis(x, i, 0, mode='promise_in_bounds')\n",
+}
+JAX202_SETTINGS_DECIDED = {
+    "the promise mode below the keyword's release": (LOW_MIN, _TAL + "y = jnp.take_along_axis(x, i, 0, "
+                                                              "mode='promise_in_bounds')\n"),
+}
+JAX202_UNDECIDED = {
+    "wrap_negative_indices=None": _TAL + "y = jnp.take_along_axis(x, i, 0, mode='clip', wrap_negative_indices=None)\n",
+    "the promise mode": _TAL + "y = jnp.take_along_axis(x, i, 0, mode='promise_in_bounds')\n",
+    "a parenthesized mode": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=(m))\n",
+    "a mode with a comment": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=modes[  # c\n    0])\n",
+    "an import in a function": "def f(m):\n    import jax.numpy as jnp\n    return jnp.take_along_axis(x, i, 0, mode=m)\n",
+}
+
 DECIDED_CASES = {
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
+    **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
+    **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
 }
 UNDECIDED_CASES = {
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_UNDECIDED.items()},
+    **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_UNDECIDED.items()},
 }
+EXAMPLES = [(rule, example) for rule in (JAX202,) for example in (*rule.VALID, *rule.INVALID)]
 
 
 @pytest.mark.parametrize("rules,settings,source", list(DECIDED_CASES.values()), ids=list(DECIDED_CASES))
@@ -74,3 +113,28 @@ def test_jax201_undecided_names_are_findings():
     for name, source in JAX201_UNDECIDED.items():
         if name != "a loop and a call":
             assert libcst_findings(source, [JAX201]), name
+
+
+@pytest.mark.parametrize("rule,example", EXAMPLES,
+                         ids=[f"{rule.code}-{index}" for index, (rule, _) in enumerate(EXAMPLES)])
+def test_rule_examples_both_ways(rule, example):
+    """Every example of the rules made to decide here: decided exactly as libcst, or undecided; never decided where
+    a finding has a fix."""
+    settings = example_settings(rule, example)
+    expected = libcst_findings(example.code, [rule], settings)
+    decided = ast_decided(example.code, [rule], settings)
+    if any(finding["fix"] for finding in expected):
+        assert decided is None, "a finding with a fix needs libcst"
+    elif decided is not None:
+        assert decided == expected
+
+
+def test_jax202_cases_are_not_vacuous():
+    found = {name: libcst_findings(source, [JAX202]) for name, source in JAX202_DECIDED.items()}
+    assert {name for name, findings in found.items() if findings} == {"a non-literal mode"}
+    assert len(found["a non-literal mode"]) == 2 and "(modes[\n    0] != " in found["a non-literal mode"][1]["message"]
+    (settings, source), = JAX202_SETTINGS_DECIDED.values()
+    (withheld,) = libcst_findings(source, [JAX202], settings)
+    assert withheld["fix_withheld"] and not withheld["fix"]
+    for name, source in JAX202_UNDECIDED.items():
+        assert libcst_findings(source, [JAX202]), name
