@@ -80,7 +80,8 @@ JAX202_UNDECIDED = {
     "the promise mode": _TAL + "y = jnp.take_along_axis(x, i, 0, mode='promise_in_bounds')\n",
     "a parenthesized mode": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=(m))\n",
     "a mode with a comment": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=modes[  # c\n    0])\n",
-    "an import in a function": "def f(m):\n    import jax.numpy as jnp\n    return jnp.take_along_axis(x, i, 0, mode=m)\n",
+    "an import in a function": "def f(m):\n    import jax.numpy as jnp\n"
+                               "    return jnp.take_along_axis(x, i, 0, mode=m)\n",
 }
 
 DECIDED_CASES = {

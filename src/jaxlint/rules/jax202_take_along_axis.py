@@ -308,8 +308,8 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
             self.report(node, message, withheld=withheld)
             return
         edit = add_keyword(node, "wrap_negative_indices=False", self.context.module.default_newline)
-        self.report(node, _PROMISE_MESSAGE, safe_fix("Add `wrap_negative_indices=False` (the behaviour before JAX 0.11.1)",
-                                            edit, probe=node))
+        self.report(node, _PROMISE_MESSAGE, safe_fix(
+            "Add `wrap_negative_indices=False` (the behaviour before JAX 0.11.1)", edit, probe=node))
 
     def _promise_withheld(self) -> tuple[str, object]:
         """The promise mode's finding below the keyword's release: its message and why its fix is withheld."""
