@@ -83,17 +83,44 @@ JAX202_UNDECIDED = {
     "an import in a function": "def f(m):\n    import jax.numpy as jnp\n"
                                "    return jnp.take_along_axis(x, i, 0, mode=m)\n",
 }
+# JAX205 (no fix): every call read from ``ast``.
+JAX205 = rule_by_code("JAX205")
+JAX205_DECIDED = {
+    "names, every axis given": _TAL + "def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):\n"
+                                "    return jnp.cross(x1, x2, axisa=axisa, axisb=axisb, axisc=axisc, axis=axis)\n",
+    "two 2-vectors": _TAL + "z = jnp.cross([1.0, 2.0], (3, -4))\n",
+    "a constructor, keywords": "import numpy as np\n" + _TAL + "z = jnp.cross(b=np.asarray([[1, 2], [3, 4]]), "
+                                "a=jnp.array([1j, 2]))\n",
+    "a constructor with ndmin, or a dtype": "import numpy as np\n" + _TAL + "z = jnp.cross(np.array([1, 2], ndmin=2), "
+                                            "u)\nw = jnp.cross(np.array([1, 2], float), u)\n",
+    "axis and axisa": _TAL + "z = jnp.cross([[1, 2, 3], [4, 5, 6]], v, axisa=0)\nw = jnp.cross([[1, 2, 3]] * 2, v, "
+                      "axis=-2)\n",
+    "a literal axis only": _TAL + "z = jnp.cross([1, 2], v, axisa=k)\nw = jnp.cross([1, 2], v, axis=+1)\n"
+                           "y = jnp.cross([1, 2], v, axisa=None)\nx = jnp.cross([1, 2], v, axis=None)\n",
+    "3-vectors, a starred element, booleans": _TAL + "z = jnp.cross([1, 2, 3], v)\nw = jnp.cross([*p], v)\n"
+                                              "y = jnp.cross([True, 2], v)\n",
+    "noqa and compat code": _TAL + "z = jnp.cross([1, 2], v)  # noqa: JAX205\ntry:\n    w = jnp.cross([1, 2], v)\n"
+                            "except AttributeError:\n    pass\n",
+}
+JAX205_UNDECIDED = {
+    "an import in a function": "def f(v):\n    import jax.numpy as jnp\n    return jnp.cross([1, 2], v)\n",
+    "a star import": "from jax.numpy import *\nz = cross([1, 2], v)\n",
+}
 
 DECIDED_CASES = {
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
+    **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_DECIDED.items()},
+    **{f"JAX205 {name}, removed at the target": ((JAX205,), replace(Settings(), target_version=Version("0.12.0")),
+                                                 source) for name, source in JAX205_DECIDED.items()},
 }
 UNDECIDED_CASES = {
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_UNDECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_UNDECIDED.items()},
+    **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_UNDECIDED.items()},
 }
-EXAMPLES = [(rule, example) for rule in (JAX202,) for example in (*rule.VALID, *rule.INVALID)]
+EXAMPLES = [(rule, example) for rule in (JAX202, JAX205) for example in (*rule.VALID, *rule.INVALID)]
 
 
 @pytest.mark.parametrize("rules,settings,source", list(DECIDED_CASES.values()), ids=list(DECIDED_CASES))
@@ -122,6 +149,8 @@ def test_rule_examples_both_ways(rule, example):
     """Every example of the rules made to decide here: decided exactly as libcst, or undecided; never decided where
     a finding has a fix."""
     settings = example_settings(rule, example)
+    if not rule.applies_to(settings):
+        return  # the engine drops the rule before it asks
     expected = libcst_findings(example.code, [rule], settings)
     decided = ast_decided(example.code, [rule], settings)
     if any(finding["fix"] for finding in expected):
@@ -139,3 +168,13 @@ def test_jax202_cases_are_not_vacuous():
     assert withheld["fix_withheld"] and not withheld["fix"]
     for name, source in JAX202_UNDECIDED.items():
         assert libcst_findings(source, [JAX202]), name
+
+
+def test_jax205_cases_are_not_vacuous():
+    found = {name: libcst_findings(source, [JAX205]) for name, source in JAX205_DECIDED.items()}
+    counts = {name: len(findings) for name, findings in found.items()}
+    assert counts == {"names, every axis given": 0, "two 2-vectors": 1, "a constructor, keywords": 1,
+                      "a constructor with ndmin, or a dtype": 1, "axis and axisa": 1, "a literal axis only": 1,
+                      "3-vectors, a starred element, booleans": 0, "noqa and compat code": 0}
+    for name, source in JAX205_UNDECIDED.items():
+        assert libcst_findings(source, [JAX205]), name
