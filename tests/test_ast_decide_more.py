@@ -106,11 +106,28 @@ JAX205_UNDECIDED = {
     "an import in a function": "def f(v):\n    import jax.numpy as jnp\n    return jnp.cross([1, 2], v)\n",
     "a star import": "from jax.numpy import *\nz = cross([1, 2], v)\n",
 }
+# JAX102: a file that spells no option as a string, an attribute or a keyword has no finding.
+JAX102 = rule_by_code("JAX102")
+JAX102_DECIDED = {
+    "an option's name as a variable": "import jax\nfor jax_array, t in zip(a, b):\n    f(jax_array)\n"
+                                      "def _make_jax_array(jax_array=None):\n    return jax_array\n",
+    "longer spellings": "import jax\njax.config.update('jax_array_x', True)\nx = conv.jax_array_to_torch(y)\n"
+                        "s = 'the jax_array option'\n",
+}
+JAX102_UNDECIDED = {
+    "an update": "import jax\njax.config.update('jax_array', True)\n",
+    "a read": "import jax\nok = jax.config.jax_array\n",
+    "an environment keyword": "import os\nos.environ.update(JAX_ARRAY='1')\n",
+    "a compiler option": "import jax\nf = jax.jit(g, compiler_options={'exec_time_optimization_effort': 0.5})\n",
+    "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n"
+                                             "os.environ['Jax_Array'] = '1'\n",
+}
 
 DECIDED_CASES = {
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
+    **{f"JAX102 {name}": ((JAX102,), None, source) for name, source in JAX102_DECIDED.items()},
     **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_DECIDED.items()},
     **{f"JAX205 {name}, removed at the target": ((JAX205,), replace(Settings(), target_version=Version("0.12.0")),
                                                  source) for name, source in JAX205_DECIDED.items()},
@@ -119,8 +136,9 @@ UNDECIDED_CASES = {
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_UNDECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_UNDECIDED.items()},
     **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_UNDECIDED.items()},
+    **{f"JAX102 {name}": ((JAX102,), None, source) for name, source in JAX102_UNDECIDED.items()},
 }
-EXAMPLES = [(rule, example) for rule in (JAX202, JAX205) for example in (*rule.VALID, *rule.INVALID)]
+EXAMPLES = [(rule, example) for rule in (JAX102, JAX202, JAX205) for example in (*rule.VALID, *rule.INVALID)]
 
 
 @pytest.mark.parametrize("rules,settings,source", list(DECIDED_CASES.values()), ids=list(DECIDED_CASES))
@@ -178,3 +196,9 @@ def test_jax205_cases_are_not_vacuous():
                       "3-vectors, a starred element, booleans": 0, "noqa and compat code": 0}
     for name, source in JAX205_UNDECIDED.items():
         assert libcst_findings(source, [JAX205]), name
+
+
+def test_jax102_undecided_cases_are_findings():
+    for name, source in JAX102_UNDECIDED.items():
+        if name != "an unusual case that lowers to a flag":  # ``'Jax_Array'`` is no upper-case variable
+            assert libcst_findings(source, [JAX102]), name

@@ -6,12 +6,14 @@ environment variables set from code, ``compiler_options`` dict keys) lives in ``
 """
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 
 import libcst as cst
 
 from jaxlint.catalogue import load
+from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.inference import CONFIG, OTHER
 from jaxlint.rules.base import DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import argument, has_star_args, keyword_arg, literal_value, string_value
@@ -329,6 +331,29 @@ class RemovedConfigOption(ConfigAccessRule):
         # A trigger as a whole word only: every setting the visit reports spells the exact option name (a string,
         # an attribute, a keyword, an environment variable), while ``def _make_jax_array`` holds ``jax_array`` too.
         return not words.isdisjoint(cls.triggers)
+
+    # A file that spells no option where a setting spells it has no finding (``findings_from_ast``).
+    decides_from_ast = True
+
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list:
+        """None, where no string, attribute or keyword is spelled as an option, its environment variable or its
+        compiler option (every ``Setting`` names its flag in one of these); anything else is ``Undecidable``."""
+        spellings = frozenset(cls.triggers)
+        for node in view.nodes:
+            kind = type(node)
+            if kind is ast.Constant:
+                text = node.value if type(node.value) is str else None
+            elif kind is ast.Attribute:
+                text = node.attr
+            elif kind is ast.keyword:
+                text = node.arg
+            else:
+                continue
+            # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
+            if text and (text in spellings or text.lower() in REMOVED_FLAGS):
+                raise Undecidable("an option spelled: maybe a setting")
+        return []
 
     explanation = """
 ## What it does
