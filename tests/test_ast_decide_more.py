@@ -122,12 +122,38 @@ JAX102_UNDECIDED = {
     "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n"
                                              "os.environ['Jax_Array'] = '1'\n",
 }
+# JAX508: no member call (of a shape it reports) on, and no ``isinstance`` of, a value the tracker may hold.
+JAX508 = rule_by_code("JAX508")
+_FLAX = "import flax.linen as nn\n"
+JAX508_DECIDED = {
+    "a state's attribute copied, kwargs popped": _FLAX + "def step(state, x, **kwargs):\n"
+                                                 "    new = state.model_state.copy({'batch_stats': s})\n"
+                                                 "    auc = kwargs.pop('auc', False)\n"
+                                                 "    _, new_state = model.apply(v, x, mutable=['batch_stats'])\n",
+    "shapes a dict shares": _FLAX + "variables = model.init(rng, x)\nv = variables.copy()\nw = variables.pop(k)\n"
+                            "u = variables.pop(k, None)\nz = variables.copy(**kw)\n",
+    "attributes and other calls": _FLAX + "a = self.variables.unfreeze()\nb = make().pretty_repr()\n"
+                                  "c = isinstance(self.params, dict)\nd = state.opt.params.unfreeze()\n",
+    "the file keeps the FrozenDict": _FLAX + "flax.config.update('flax_return_frozendict', True)\n"
+                                     "variables = model.init(rng, x)\nprint(variables.pretty_repr())\n",
+    "no flax import": "variables = model.init(rng, x)\nprint(variables.pretty_repr())\n",
+}
+JAX508_UNDECIDED = {
+    "a name": _FLAX + "variables = model.init(rng, x)\nprint(variables.pretty_repr())\n",
+    "an init call": _FLAX + "print(model.init(rng, x).pretty_repr())\n",
+    "a subscript of a pair": _FLAX + "print(model.init_with_output(rng, x)[1].pretty_repr())\n",
+    "a copy of a subscript": _FLAX + "v = model.init(rng, x)\nprint(v['params'].copy({}).pretty_repr())\n",
+    "a state's params": _FLAX + "state = TrainState.create(apply_fn=f, params=model.init(r, x), tx=t)\n"
+                        "p = state.params.unfreeze()\n",
+    "isinstance": _FLAX + "from flax.core import FrozenDict\nv = model.init(rng, x)\nok = isinstance(v, FrozenDict)\n",
+}
 
 DECIDED_CASES = {
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
     **{f"JAX102 {name}": ((JAX102,), None, source) for name, source in JAX102_DECIDED.items()},
+    **{f"JAX508 {name}": ((JAX508,), None, source) for name, source in JAX508_DECIDED.items()},
     **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_DECIDED.items()},
     **{f"JAX205 {name}, removed at the target": ((JAX205,), replace(Settings(), target_version=Version("0.12.0")),
                                                  source) for name, source in JAX205_DECIDED.items()},
@@ -137,8 +163,9 @@ UNDECIDED_CASES = {
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_UNDECIDED.items()},
     **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_UNDECIDED.items()},
     **{f"JAX102 {name}": ((JAX102,), None, source) for name, source in JAX102_UNDECIDED.items()},
+    **{f"JAX508 {name}": ((JAX508,), None, source) for name, source in JAX508_UNDECIDED.items()},
 }
-EXAMPLES = [(rule, example) for rule in (JAX102, JAX202, JAX205) for example in (*rule.VALID, *rule.INVALID)]
+EXAMPLES = [(rule, example) for rule in (JAX102, JAX202, JAX205, JAX508) for example in (*rule.VALID, *rule.INVALID)]
 
 
 @pytest.mark.parametrize("rules,settings,source", list(DECIDED_CASES.values()), ids=list(DECIDED_CASES))
@@ -202,3 +229,12 @@ def test_jax102_undecided_cases_are_findings():
     for name, source in JAX102_UNDECIDED.items():
         if name != "an unusual case that lowers to a flag":  # ``'Jax_Array'`` is no upper-case variable
             assert libcst_findings(source, [JAX102]), name
+
+
+def test_jax508_cases_are_not_vacuous():
+    """The undecided cases are findings; the file that keeps the FrozenDict would be one but for ``applies``."""
+    for name, source in JAX508_UNDECIDED.items():
+        assert libcst_findings(source, [JAX508]), name
+    assert not libcst_findings(JAX508_DECIDED["the file keeps the FrozenDict"], [JAX508])
+    assert libcst_findings(JAX508_DECIDED["the file keeps the FrozenDict"].replace("flax_return_frozendict", "x"),
+                           [JAX508])
