@@ -71,6 +71,8 @@ JAX202_DECIDED = {
     "a non-literal mode, noqa": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=m)  # noqa: JAX202\n",
     "not jax": "import numpy as np\ny = np.take_along_axis(x, i, 0, mode='promise_in_bounds')\n",
 }
+JAX202_DECIDED["an import in a function"] = "def f(m):\n    import jax.numpy as jnp\n" \
+                                            "    return jnp.take_along_axis(x, i, 0, mode=m)\n"
 JAX202_SETTINGS_DECIDED = {
     "the promise mode below the keyword's release": (LOW_MIN, _TAL + "y = jnp.take_along_axis(x, i, 0, "
                                                               "mode='promise_in_bounds')\n"),
@@ -80,8 +82,6 @@ JAX202_UNDECIDED = {
     "the promise mode": _TAL + "y = jnp.take_along_axis(x, i, 0, mode='promise_in_bounds')\n",
     "a parenthesized mode": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=(m))\n",
     "a mode with a comment": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=modes[  # c\n    0])\n",
-    "an import in a function": "def f(m):\n    import jax.numpy as jnp\n"
-                               "    return jnp.take_along_axis(x, i, 0, mode=m)\n",
 }
 # JAX205 (no fix): every call read from ``ast``.
 JAX205 = rule_by_code("JAX205")
@@ -102,8 +102,8 @@ JAX205_DECIDED = {
     "noqa and compat code": _TAL + "z = jnp.cross([1, 2], v)  # noqa: JAX205\ntry:\n    w = jnp.cross([1, 2], v)\n"
                             "except AttributeError:\n    pass\n",
 }
+JAX205_DECIDED["an import in a function"] = "def f(v):\n    import jax.numpy as jnp\n    return jnp.cross([1, 2], v)\n"
 JAX205_UNDECIDED = {
-    "an import in a function": "def f(v):\n    import jax.numpy as jnp\n    return jnp.cross([1, 2], v)\n",
     "a star import": "from jax.numpy import *\nz = cross([1, 2], v)\n",
 }
 # JAX102: a file that spells no option as a string, an attribute or a keyword has no finding.
@@ -147,8 +147,40 @@ JAX508_UNDECIDED = {
                         "p = state.params.unfreeze()\n",
     "isinstance": _FLAX + "from flax.core import FrozenDict\nv = model.init(rng, x)\nok = isinstance(v, FrozenDict)\n",
 }
+# Names only imports bind, in several scopes or to several things: resolved by scope as ``NameResolver`` does
+# (``AstView.qualified_name``); JAX101/JAX402 skip an import with a fix in compat code, as the libcst path drops it.
+CATALOGUE_RULES = [rule_by_code("JAX101"), rule_by_code("JAX402")]
+JAX501 = rule_by_code("JAX501")
+_OPTIMIZERS = "try:\n    from jax.example_libraries import optimizers\nexcept ModuleNotFoundError:\n" \
+              "    from jax.experimental import optimizers\n"
+NAMES_DECIDED = {
+    "imported in functions only": (CATALOGUE_RULES, "def f():\n    import jax\n    jax.config.update('x', 1)\n"
+                                   "def g():\n    import jax\n    from jax import config as jax_config\n"
+                                   "    return jax.tree_map(f, x)\n"),
+    "bound to two modules in a try": (CATALOGUE_RULES, "try:\n    from jax.extend import linear_util as lu\n"
+                                      "except ImportError:\n    from jax import linear_util as lu\n"
+                                      "w = lu.wrap_init(f)\n"),
+    "a renamed module imported in compat code": (CATALOGUE_RULES, _OPTIMIZERS + "opt = optimizers.adam(1e-3)\n"
+                                                 "@optimizers.optimizer\ndef sgd(step):\n    pass\n"),
+    "an import in the function, a use outside": (CATALOGUE_RULES, "def f():\n    import jax\n"
+                                                  "x = jax.tree_map(f, x)\n"),
+    "module and function imports of different things": (
+        (JAX501,), "import flax.optim as opt\ndef f():\n    import mylib as opt\n    return opt.Adam\n"
+                   "class A:\n    import os as opt\n    def g(self):\n        return opt.Adam\n"
+                   "    b = [opt.x for _ in opt.y]\n"),
+    "scopes: decorators, defaults, a lambda, a comprehension": (
+        (JAX501,), "import flax\ndef f(a=flax.optim.Adam):\n    import os as flax\n    @flax.optim.x\n"
+                   "    def g(b=flax.optim.Adam):\n        return [flax.optim.SGD for flax.x in flax.optim.y]\n"
+                   "    h = lambda c=flax.optim.Adam: flax.optim.Adam\n"),
+}
+NAMES_UNDECIDED = {
+    "a builtin's name imported in a function": ((JAX501,), "def f():\n    import flax as open\nx = open.optim\n"),
+    "an import and an assignment": ((JAX501,), "import flax\ndef f():\n    flax = None\n    return flax.optim\n"),
+}
 
 DECIDED_CASES = {
+    **{f"names: {name}": (rules, None, source) for name, (rules, source) in NAMES_DECIDED.items()},
+    "names: an import in a function": ((JAX501,), None, "def f():\n    import flax\n    return flax.optim.Adam\n"),
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
@@ -159,6 +191,7 @@ DECIDED_CASES = {
                                                  source) for name, source in JAX205_DECIDED.items()},
 }
 UNDECIDED_CASES = {
+    **{f"names: {name}": (rules, None, source) for name, (rules, source) in NAMES_UNDECIDED.items()},
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_UNDECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_UNDECIDED.items()},
     **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_UNDECIDED.items()},
@@ -206,7 +239,7 @@ def test_rule_examples_both_ways(rule, example):
 
 def test_jax202_cases_are_not_vacuous():
     found = {name: libcst_findings(source, [JAX202]) for name, source in JAX202_DECIDED.items()}
-    assert {name for name, findings in found.items() if findings} == {"a non-literal mode"}
+    assert {name for name, findings in found.items() if findings} == {"a non-literal mode", "an import in a function"}
     assert len(found["a non-literal mode"]) == 2 and "(modes[\n    0] != " in found["a non-literal mode"][1]["message"]
     (settings, source), = JAX202_SETTINGS_DECIDED.values()
     (withheld,) = libcst_findings(source, [JAX202], settings)
@@ -220,7 +253,8 @@ def test_jax205_cases_are_not_vacuous():
     counts = {name: len(findings) for name, findings in found.items()}
     assert counts == {"names, every axis given": 0, "two 2-vectors": 1, "a constructor, keywords": 1,
                       "a constructor with ndmin, or a dtype": 1, "axis and axisa": 1, "a literal axis only": 1,
-                      "3-vectors, a starred element, booleans": 0, "noqa and compat code": 0}
+                      "3-vectors, a starred element, booleans": 0, "noqa and compat code": 0,
+                      "an import in a function": 1}
     for name, source in JAX205_UNDECIDED.items():
         assert libcst_findings(source, [JAX205]), name
 
@@ -238,3 +272,15 @@ def test_jax508_cases_are_not_vacuous():
     assert not libcst_findings(JAX508_DECIDED["the file keeps the FrozenDict"], [JAX508])
     assert libcst_findings(JAX508_DECIDED["the file keeps the FrozenDict"].replace("flax_return_frozendict", "x"),
                            [JAX508])
+
+
+def test_name_cases_are_not_vacuous():
+    found = {name: libcst_findings(source, rules) for name, (rules, source) in NAMES_DECIDED.items()}
+    assert {name: len(findings) for name, findings in found.items()} == {
+        "imported in functions only": 1, "bound to two modules in a try": 0,
+        "a renamed module imported in compat code": 0, "an import in the function, a use outside": 0,
+        "module and function imports of different things": 1,
+        "scopes: decorators, defaults, a lambda, a comprehension": 1}
+    # out of compat code the import is a finding with a fix
+    (finding,) = libcst_findings(_OPTIMIZERS.replace("ModuleNotFoundError", "ValueError"), CATALOGUE_RULES)[-1:]
+    assert finding["fix"]

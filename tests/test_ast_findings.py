@@ -86,7 +86,6 @@ UNDECIDED = {
     "continuation line after its own parenthesis": "import flax\nx = (  # c\n    flax.optim.Adam)\n",
     "continuation line after a comment with a quote": "import flax\nx = make(  # don't\n    flax.optim.Adam)\n",
     "rebound": "import flax\nflax = None\nx = flax.optim\n",
-    "function import": "def f():\n    import flax\n    return flax.optim.Adam\n",
     "star": "from flax import *\nimport flax\nx = flax.optim\n",
     "concatenated package name": "import flax\nif version('fl' 'ax') < '0.6':\n    y = flax.optim.Adam\n",
     "hasattr with a keyword": "import flax\nif hasattr(flax, name='optim'):\n    y = flax.optim.Adam\n",
