@@ -34,6 +34,14 @@ JAX201_DECIDED = {
     "annotated attribute": "import jax.numpy as jnp\nself.g: list = jnp.meshgrid(x, y)\n",
     "a class body": "import jax.numpy as jnp\nclass A:\n    g = jnp.meshgrid(x, y)\n    h = g[0]\ng = []\n"
                     "g.append(1)\n",
+    "returned by a function whose calls are unpacked": "import jax.numpy as jnp\ndef grids(x, y):\n"
+                                                       "    return jnp.meshgrid(x, y)\na, b = grids(x, y)\n"
+                                                       "g = grids(x, y)\nh = jnp.stack(g)\n"
+                                                       "def twice(x):\n    return grids(x, x)\n",
+    "returned by a function never called, or decorated": "import jax.numpy as jnp\ndef meshgrid(*x, indexing='xy'):\n"
+                                                          "    return jnp.meshgrid(*x, indexing=indexing)\n"
+                                                          "@cache\ndef grids(x):\n    return jnp.meshgrid(x, x)\n"
+                                                          "grids(x).append(1)\nf = lambda x: jnp.meshgrid(x, x)\n",
     "a loop, no call in the carry": "import jax\nimport jax.numpy as jnp\nx = jnp.atleast_1d(x)\n"
                                     "c, ys = jax.lax.scan(body, init, xs)\n",
 }
@@ -48,6 +56,10 @@ JAX201_UNDECIDED = {
     "bound, compared": "import jax.numpy as jnp\ng = jnp.meshgrid(x, y)\nok = g == [a, b]\n",
     "bound, type": "import jax.numpy as jnp\ng = jnp.meshgrid(x, y)\nok = type(g) is list\n",
     "bound, isinstance": "import jax.numpy as jnp\ng = jnp.meshgrid(x, y)\nok = isinstance(g, list)\n",
+    "returned, a caller appends": "import jax.numpy as jnp\ndef grids(x, y):\n    return jnp.meshgrid(x, y)\n"
+                                  "g = grids(x, y)\ng.append(z)\n",
+    "returned, a caller compares": "import jax.numpy as jnp\ndef grids(x, y):\n    return jnp.meshgrid(x, y)\n"
+                                   "ok = grids(x, y) == [a, b]\n",
     "a loop and a call": "import jax\nimport jax.numpy as jnp\nx, y = jnp.meshgrid(x, y)\n"
                          "c, ys = jax.lax.scan(body, init, xs)\n",
 }

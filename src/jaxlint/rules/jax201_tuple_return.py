@@ -806,11 +806,13 @@ the release that changed the function, or the target version is before it.
                 continue  # not a candidate: ``atleast_2d(x)`` with one array returns it, unchanged
             ancestors = view.ancestors(node)
             parent, field = ancestors[-1]
-            if type(parent) in (ast.Return, ast.Lambda):
+            if type(parent) is ast.Return and not _helper_never_used_as_list(view, ancestors):
                 raise Undecidable("a function returns the result: its callers may use it as a list")
             if not rule._in_range(TARGETS[qualified][0]):
                 continue
             candidate = True
+            if type(parent) in (ast.Return, ast.Lambda):
+                continue  # a lambda's result is followed only as a loop's body (``loop`` below)
             if not _never_a_list_use(ancestors) and not _names_never_used_as_lists(view, ancestors):
                 raise Undecidable("the result may be used as a list")
         if loop and candidate:
@@ -1146,6 +1148,22 @@ def _names_never_used_as_lists(view: AstView, ancestors) -> bool:
         uses = view.nodes if name in redirected else ast.walk(scope)
         for node in uses:
             if type(node) is ast.Name and node.id == name and _may_use_name_as_list(view.ancestors(node), node):
+                return False
+    return True
+
+
+def _helper_never_used_as_list(view: AstView, ancestors) -> bool:
+    """The function that returns such a call (``_helper_candidates``: a plain module function, called by its name)
+    has no call in the file whose result may be used as a list; a decorated or async one is never a helper."""
+    function = next((ancestor for ancestor, _ in reversed(ancestors)
+                     if type(ancestor) in (ast.FunctionDef, ast.AsyncFunctionDef)), None)
+    if function is None or type(function) is ast.AsyncFunctionDef or function.decorator_list:
+        return True
+    for node in walk(view, (ast.Call,)):
+        if type(node.func) is ast.Name and node.func.id == function.name:
+            called = view.ancestors(node)
+            if type(called[-1][0]) not in (ast.Return, ast.Lambda) and not _never_a_list_use(called) \
+                    and not _names_never_used_as_lists(view, called):
                 return False
     return True
 
