@@ -189,10 +189,28 @@ NAMES_UNDECIDED = {
     "a builtin's name imported in a function": ((JAX501,), "def f():\n    import flax as open\nx = open.optim\n"),
     "an import and an assignment": ((JAX501,), "import flax\ndef f():\n    flax = None\n    return flax.optim\n"),
 }
+# JAX103: a name bound to a list somewhere, passed where an array is wanted in a scope that binds it otherwise.
+JAX103 = rule_by_code("JAX103")
+_LISTS = _TAL + "def build(v):\n    m = [[] for _ in v]\n    pvals = []\n    return m, pvals\n"
+JAX103_DECIDED = {
+    "a parameter": _LISTS + "def root(m):\n    return 1.0 / jnp.sqrt(m)\nf = lambda m: jnp.sqrt(m)\n",
+    "unpacked, a loop target, augmented": _LISTS + "def test():\n    pvals, err = stats()\n"
+                                          "    assert jnp.min(pvals) > 0\n    for m in ms:\n        jnp.sum(m)\n"
+                                          "class A:\n    m: int\n    x = jnp.sum(m)\n"
+                                          "def g():\n    m += 1\n    return jnp.sum(m)\n",
+}
+JAX103_UNDECIDED = {
+    "a list in the same scope": _LISTS + "def test():\n    pvals = [1, 2]\n    return jnp.min(pvals)\n",
+    "a list in the enclosing scope": _LISTS + "def test():\n    pvals = [1, 2]\n    def inner():\n"
+                                     "        return jnp.min(pvals)\n",
+    "made global": _LISTS + "def test():\n    global pvals\n    pvals, err = stats()\n    return jnp.min(pvals)\n",
+    "a walrus": _LISTS + "def test():\n    [(pvals := p) for p in ps]\n    return jnp.min(pvals)\n",
+}
 
 DECIDED_CASES = {
     **{f"names: {name}": (rules, None, source) for name, (rules, source) in NAMES_DECIDED.items()},
     "names: an import in a function": ((JAX501,), None, "def f():\n    import flax\n    return flax.optim.Adam\n"),
+    **{f"JAX103 {name}": ((JAX103,), None, source) for name, source in JAX103_DECIDED.items()},
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
@@ -204,6 +222,7 @@ DECIDED_CASES = {
 }
 UNDECIDED_CASES = {
     **{f"names: {name}": (rules, None, source) for name, (rules, source) in NAMES_UNDECIDED.items()},
+    **{f"JAX103 {name}": ((JAX103,), None, source) for name, source in JAX103_UNDECIDED.items()},
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_UNDECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_UNDECIDED.items()},
     **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_UNDECIDED.items()},
@@ -296,3 +315,10 @@ def test_name_cases_are_not_vacuous():
     # out of compat code the import is a finding with a fix
     (finding,) = libcst_findings(_OPTIMIZERS.replace("ModuleNotFoundError", "ValueError"), CATALOGUE_RULES)[-1:]
     assert finding["fix"]
+
+
+def test_jax103_cases_are_not_vacuous():
+    for name, source in JAX103_DECIDED.items():
+        assert not libcst_findings(source, [JAX103]), name
+    for name in ("a list in the same scope", "a list in the enclosing scope"):
+        assert libcst_findings(JAX103_UNDECIDED[name], [JAX103]), name

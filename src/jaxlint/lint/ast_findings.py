@@ -263,10 +263,10 @@ class AstView:
         for node in self.nodes:
             if type(node) is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
                 statement, _ = self._parents[id(node)]
-                scope = _scope_chain(self.ancestors(statement))[-1]
+                scope = scope_chain(self.ancestors(statement))[-1]
                 owners.setdefault(id(scope), set()).add(_import_binding(statement, node))
         first = True
-        for scope in reversed(_scope_chain(self.ancestors(name))):
+        for scope in reversed(scope_chain(self.ancestors(name))):
             if (first or type(scope) is not ast.ClassDef) and id(scope) in owners:
                 found = owners[id(scope)]
                 return next(iter(found)) if len(found) == 1 else None
@@ -451,7 +451,7 @@ def _import_binding(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> str 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
-def _scope_chain(ancestors: Sequence[tuple[ast.AST, str]]) -> list[ast.AST]:
+def scope_chain(ancestors: Sequence[tuple[ast.AST, str]]) -> list[ast.AST]:
     """The scopes, module first, that ``names._ScopeBuilder`` puts a node with these ancestors in: a definition's
     decorators, defaults, annotations and bases, and a comprehension's first iterable, are in the enclosing one."""
     chain: list[ast.AST] = []
