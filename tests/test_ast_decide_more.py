@@ -206,11 +206,48 @@ JAX103_UNDECIDED = {
     "made global": _LISTS + "def test():\n    global pvals\n    pvals, err = stats()\n    return jnp.min(pvals)\n",
     "a walrus": _LISTS + "def test():\n    [(pvals := p) for p in ps]\n    return jnp.min(pvals)\n",
 }
+# JAX401 (its fix withheld by the min version): a ``with`` item whose name the scope binds in a way the inference
+# never reads as a mesh, or a call of a local function whose result it never reads as one.
+JAX401 = rule_by_code("JAX401")
+LOW_JAX401 = replace(Settings(), explicit_min_version=Version("0.4.20"), min_version_source="test")
+_MESH = "from jax.sharding import Mesh\n"
+JAX401_DECIDED = {
+    "a for target": _MESH + "for mesh in [Mesh(d, 'x')]:\n    with mesh:\n        pass\n",
+    "a parameter, then assigned": _MESH + "def f(mesh=None):\n    if mesh is None:\n"
+                                  "        mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
+    "an unpacking": _MESH + "mesh, other = Mesh(d, 'x'), 1\nwith mesh:\n    pass\n",
+    "an unpacking in a method": _MESH + "class T:\n    def test(self):\n        mesh, params = self.data()\n"
+                                "        with mesh:\n            pass\n    def other(self):\n"
+                                "        mesh = Mesh(d, 'x')\n",
+    "a starred parameter, an augmented name": _MESH + "def f(*mesh):\n    with mesh:\n        pass\n"
+                                              "def g(m):\n    m += 1\n    with m:\n        pass\n"
+                                              "def h():\n    def mesh():\n        pass\n    with mesh:\n"
+                                              "        pass\n",
+    "an annotated parameter assigned another value": "import haliax as hax\n" + _MESH + "class L:\n"
+                                                     "    def __init__(self, mesh: Mesh | None = None):\n"
+                                                     "        if mesh is None:\n"
+                                                     "            mesh = hax.partitioning._get_mesh()\n"
+                                                     "        with mesh:\n            pass\n",
+    "a context manager of the file": "import jax\nfrom contextlib import contextmanager\n@contextmanager\n"
+                                     "def spec(arr: jax.Array):\n    yield 1\nwith spec(a) as s:\n    pass\n"
+                                     "async def make():\n    return Mesh(d, 'x')\nwith make():\n    pass\n"
+                                     "def setup():\n    jax.config.update('x', 1)\nwith setup():\n    pass\n",
+}
+JAX401_UNDECIDED = {
+    "an annotated parameter": _MESH + "def f(mesh: Mesh):\n    with mesh:\n        pass\n",
+    "an annotated parameter assigned a mesh": _MESH + "def f(mesh: Mesh = None):\n    mesh = Mesh(d, 'x')\n"
+                                              "    with mesh:\n        pass\n",
+    "an unpacking with a plain target": _MESH + "mesh = (a, mesh) = x\nwith mesh:\n    pass\n",
+    "a with target": _MESH + "with Mesh(d, 'x') as (mesh, b):\n    with mesh:\n        pass\n",
+    "a function returning a mesh": _MESH + "def make():\n    return Mesh(d, 'x')\nwith make():\n    pass\n",
+    "a function with a return annotation": _MESH + "def make() -> Mesh:\n    yield 1\nwith make():\n    pass\n",
+}
 
 DECIDED_CASES = {
     **{f"names: {name}": (rules, None, source) for name, (rules, source) in NAMES_DECIDED.items()},
     "names: an import in a function": ((JAX501,), None, "def f():\n    import flax\n    return flax.optim.Adam\n"),
     **{f"JAX103 {name}": ((JAX103,), None, source) for name, source in JAX103_DECIDED.items()},
+    **{f"JAX401 {name}": ((JAX401,), LOW_JAX401, source) for name, source in JAX401_DECIDED.items()},
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
@@ -223,6 +260,7 @@ DECIDED_CASES = {
 UNDECIDED_CASES = {
     **{f"names: {name}": (rules, None, source) for name, (rules, source) in NAMES_UNDECIDED.items()},
     **{f"JAX103 {name}": ((JAX103,), None, source) for name, source in JAX103_UNDECIDED.items()},
+    **{f"JAX401 {name}": ((JAX401,), LOW_JAX401, source) for name, source in JAX401_UNDECIDED.items()},
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_UNDECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_UNDECIDED.items()},
     **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_UNDECIDED.items()},
@@ -322,3 +360,15 @@ def test_jax103_cases_are_not_vacuous():
         assert not libcst_findings(source, [JAX103]), name
     for name in ("a list in the same scope", "a list in the enclosing scope"):
         assert libcst_findings(JAX103_UNDECIDED[name], [JAX103]), name
+
+
+def test_jax401_cases_are_not_vacuous():
+    """The decided names are no meshes to the inference, but they would be, bound only by their plain assignment;
+    some undecided ones are meshes."""
+    for name, source in JAX401_DECIDED.items():
+        assert not libcst_findings(source, [JAX401], LOW_JAX401), name
+    assert libcst_findings(_MESH + "def f():\n    mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n", [JAX401],
+                           LOW_JAX401)
+    for name in ("an annotated parameter", "an annotated parameter assigned a mesh", "a function returning a mesh",
+                 "a function with a return annotation"):
+        assert libcst_findings(JAX401_UNDECIDED[name], [JAX401], LOW_JAX401), name

@@ -318,17 +318,13 @@ JAX401_ATTRIBUTES_UNDECIDED = {
     "stored from a chain": _CLASS + "    def setUp(self):\n        self.mesh = other.mesh\n" + _TEST,
 }
 JAX401_NAMES_UNDECIDED = {
-    "a for target": _MESH_IMPORT + "for mesh in [Mesh(d, 'x')]:\n    with mesh:\n        pass\n",
     "a parameter": "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with mesh:\n        pass\n",
-    "a parameter, then assigned": _MESH_IMPORT + "def f(mesh=None):\n    if mesh is None:\n"
-                                                "        mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
     "a global": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    global mesh\n    mesh = 1\nwith mesh:\n    pass\n",
     "bound in the enclosing scope": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    with mesh:\n        pass\n",
     "an alias of a name": _MESH_IMPORT + "m = Mesh(d, 'x')\nmesh = m\nwith mesh:\n    pass\n",
     "a call of a local function": _MESH_IMPORT + "def make():\n    return Mesh(d, 'x')\nmesh = make()\n"
                                                 "with mesh:\n    pass\n",
     "a with target": _MESH_IMPORT + "with Mesh(d, 'x') as mesh:\n    with mesh:\n        pass\n",
-    "an unpacking": _MESH_IMPORT + "mesh, other = Mesh(d, 'x'), 1\nwith mesh:\n    pass\n",
     "a walrus in a comprehension": _MESH_IMPORT + "xs = [(mesh := Mesh(d, 'x')) for d in ds]\nwith mesh:\n"
                                                  "    pass\n",
     "an annotated assignment": _MESH_IMPORT + "mesh: Mesh = Mesh(d, 'x')\nwith mesh:\n    pass\n",
