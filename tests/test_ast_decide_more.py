@@ -372,3 +372,16 @@ def test_jax401_cases_are_not_vacuous():
     for name in ("an annotated parameter", "an annotated parameter assigned a mesh", "a function returning a mesh",
                  "a function with a return annotation"):
         assert libcst_findings(JAX401_UNDECIDED[name], [JAX401], LOW_JAX401), name
+
+
+def test_engine_skips_libcst_for_jax102(monkeypatch):
+    """JAX102 has no names to gate on, but its gate parses the file: the engine decides on that tree."""
+    from jaxlint.lint import engine
+    from jaxlint.lint.engine import lint_source
+
+    def no_libcst(*args, **kwargs):
+        raise AssertionError("libcst was used")
+
+    monkeypatch.setattr(engine, "parse", no_libcst)
+    source = JAX102_DECIDED["an option's name as a variable"]
+    assert lint_source(source, "t.py", Settings(), rules=[JAX102]).diagnostics == []

@@ -336,6 +336,12 @@ class RemovedConfigOption(ConfigAccessRule):
     decides_from_ast = True
 
     @classmethod
+    def has_ast_gate(cls) -> bool:
+        # No names to gate on (``may_match_ast`` keeps every file), but the gate parses the file with ``ast``:
+        # the tree ``findings_from_ast`` decides on.
+        return True
+
+    @classmethod
     def findings_from_ast(cls, view: AstView) -> list:
         """None, where no string, attribute or keyword is spelled as an option, its environment variable or its
         compiler option (every ``Setting`` names its flag in one of these); anything else is ``Undecidable``."""
