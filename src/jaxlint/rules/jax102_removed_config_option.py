@@ -310,6 +310,19 @@ def is_zero_literal(value: cst.BaseExpression | None, module: cst.Module, *, env
     return type(number) in (int, float) and number == 0
 
 
+def _spellings(nodes):
+    """The strings, attribute names and keywords among ``nodes``: where a setting spells its option."""
+    for node in nodes:
+        kind = type(node)
+        if kind is ast.Constant:
+            if type(node.value) is str and node.value:
+                yield node.value
+        elif kind is ast.Attribute:
+            yield node.attr
+        elif kind is ast.keyword and node.arg:
+            yield node.arg
+
+
 # -- the rule ------------------------------------------------------------------------------------------------------
 class RemovedConfigOption(ConfigAccessRule):
     code = "JAX102"
@@ -325,6 +338,7 @@ class RemovedConfigOption(ConfigAccessRule):
         if text
     }))
     whole_module_strings = triggers  # a value set elsewhere in the file decides the fix
+    _spelled = frozenset(triggers)
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
@@ -337,27 +351,21 @@ class RemovedConfigOption(ConfigAccessRule):
 
     @classmethod
     def has_ast_gate(cls) -> bool:
-        # No names to gate on (``may_match_ast`` keeps every file), but the gate parses the file with ``ast``:
-        # the tree ``findings_from_ast`` decides on.
-        return True
+        return True  # ``may_match_ast`` reads the tree; the engine then decides on it
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        """Every setting names its flag as a string, an attribute or a keyword (``_spellings``)."""
+        tree = (facts.file or facts).tree
+        return tree is None or any(text in cls._spelled for text in _spellings(ast.walk(tree)))
 
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list:
         """None, where no string, attribute or keyword is spelled as an option, its environment variable or its
         compiler option (every ``Setting`` names its flag in one of these); anything else is ``Undecidable``."""
-        spellings = frozenset(cls.triggers)
-        for node in view.nodes:
-            kind = type(node)
-            if kind is ast.Constant:
-                text = node.value if type(node.value) is str else None
-            elif kind is ast.Attribute:
-                text = node.attr
-            elif kind is ast.keyword:
-                text = node.arg
-            else:
-                continue
+        for text in _spellings(view.nodes):
             # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
-            if text and (text in spellings or text.lower() in REMOVED_FLAGS):
+            if text in cls._spelled or text.lower() in REMOVED_FLAGS:
                 raise Undecidable("an option spelled: maybe a setting")
         return []
 
