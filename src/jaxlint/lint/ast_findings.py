@@ -13,8 +13,8 @@ this view answers only what it can answer for certain, and raises ``Undecidable`
 parses with libcst), measured against the libcst path by ``tests/test_ast_findings.py``:
 
 - **names:** an identifier resolves as ``jaxlint.lint.names.NameResolver`` resolves it only when every binding of
-  it in the whole file is a module-level import of one and the same thing; anything else (a local, a parameter, an
-  import in a function, a ``global``, a star import anywhere) is undecidable;
+  it in the whole file is an import: of one thing at module level, or else by the imports of the scope that owns the
+  name (``scope_chain``); anything else (a local, a parameter, a ``global``, a star import anywhere) is undecidable;
 - **compat code** (``jaxlint.lint.context.in_compat_code``) and ``if TYPE_CHECKING:`` (``annotations``): read
   exactly, as libcst's visitors read the tests (``AstView.is_feature_test``); a name in a test that cannot be
   resolved for certain, or a package named by an unusual string, is undecidable;
@@ -120,6 +120,7 @@ class AstView:
         self._imports: dict[str, set[str]] = {}  # identifier -> what module-level imports bind it to
         self._imported: dict[str, set[str]] = {}  # identifier -> what any import binds it to, in any scope
         self._other: set[str] = set()  # identifiers bound any other way, somewhere
+        self._import_scopes: dict[str, dict[int, set[str]]] = {}  # ``_import_in_scope``'s, per identifier
         self.nodes: list[ast.AST] = []  # in source order
         self._parents: dict[int, tuple[ast.AST, str]] = {}
         self._walk(tree)
@@ -259,12 +260,14 @@ class AstView:
         """The resolver's answer for a name that only imports bind, in several scopes or to several things: what
         the imports of its owner scope (``NameResolver._owner``: the nearest that binds it, class bodies skipped but
         the name's own) bind it to, when that is one thing; None when they disagree or none binds it."""
-        owners: dict[int, set[str]] = {}
-        for node in self.nodes:
-            if type(node) is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
-                statement, _ = self._parents[id(node)]
-                scope = scope_chain(self.ancestors(statement))[-1]
-                owners.setdefault(id(scope), set()).add(_import_binding(statement, node))
+        owners = self._import_scopes.get(identifier)
+        if owners is None:
+            owners = self._import_scopes[identifier] = {}  # id(scope) -> what its imports bind the name to
+            for node in self.nodes:
+                if type(node) is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
+                    statement, _ = self._parents[id(node)]
+                    scope = scope_chain(self.ancestors(statement))[-1]
+                    owners.setdefault(id(scope), set()).add(_import_binding(statement, node))
         first = True
         for scope in reversed(scope_chain(self.ancestors(name))):
             if (first or type(scope) is not ast.ClassDef) and id(scope) in owners:
