@@ -86,7 +86,6 @@ UNDECIDED = {
     "continuation line after its own parenthesis": "import flax\nx = (  # c\n    flax.optim.Adam)\n",
     "continuation line after a comment with a quote": "import flax\nx = make(  # don't\n    flax.optim.Adam)\n",
     "rebound": "import flax\nflax = None\nx = flax.optim\n",
-    "function import": "def f():\n    import flax\n    return flax.optim.Adam\n",
     "star": "from flax import *\nimport flax\nx = flax.optim\n",
     "concatenated package name": "import flax\nif version('fl' 'ax') < '0.6':\n    y = flax.optim.Adam\n",
     "hasattr with a keyword": "import flax\nif hasattr(flax, name='optim'):\n    y = flax.optim.Adam\n",
@@ -218,8 +217,8 @@ JAX201_UNDECIDED = {
     "added": "import jax.numpy as jnp\ng = [z] + jnp.meshgrid(x, y)\n",
     "compared": "import jax.numpy as jnp\nok = jnp.meshgrid(x, y) == [a, b]\n",
     "isinstance": "import jax.numpy as jnp\nok = isinstance(jnp.meshgrid(x, y), list)\n",
-    "returned": "import jax.numpy as jnp\ndef grids(x, y):\n    return jnp.meshgrid(x, y)\n",
-    "a loop": "import jax\nc, ys = jax.lax.scan(body, init, xs)\n",
+    "returned": "import jax.numpy as jnp\ndef grids(x, y):\n    return jnp.meshgrid(x, y)\ngrids(x, y).append(z)\n",
+    "a loop": "import jax\nimport jax.numpy as jnp\ninit = jnp.meshgrid(x, y)\nc, ys = jax.lax.scan(body, init, xs)\n",
     "walrus": "import jax.numpy as jnp\nif (g := jnp.meshgrid(x, y)):\n    g.append(z)\n",
 }
 LOW_MIN = replace(Settings(), explicit_min_version=Version("0.4.20"), min_version_source="test")
@@ -319,17 +318,13 @@ JAX401_ATTRIBUTES_UNDECIDED = {
     "stored from a chain": _CLASS + "    def setUp(self):\n        self.mesh = other.mesh\n" + _TEST,
 }
 JAX401_NAMES_UNDECIDED = {
-    "a for target": _MESH_IMPORT + "for mesh in [Mesh(d, 'x')]:\n    with mesh:\n        pass\n",
     "a parameter": "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with mesh:\n        pass\n",
-    "a parameter, then assigned": _MESH_IMPORT + "def f(mesh=None):\n    if mesh is None:\n"
-                                                "        mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
     "a global": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    global mesh\n    mesh = 1\nwith mesh:\n    pass\n",
     "bound in the enclosing scope": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    with mesh:\n        pass\n",
     "an alias of a name": _MESH_IMPORT + "m = Mesh(d, 'x')\nmesh = m\nwith mesh:\n    pass\n",
     "a call of a local function": _MESH_IMPORT + "def make():\n    return Mesh(d, 'x')\nmesh = make()\n"
                                                 "with mesh:\n    pass\n",
     "a with target": _MESH_IMPORT + "with Mesh(d, 'x') as mesh:\n    with mesh:\n        pass\n",
-    "an unpacking": _MESH_IMPORT + "mesh, other = Mesh(d, 'x'), 1\nwith mesh:\n    pass\n",
     "a walrus in a comprehension": _MESH_IMPORT + "xs = [(mesh := Mesh(d, 'x')) for d in ds]\nwith mesh:\n"
                                                  "    pass\n",
     "an annotated assignment": _MESH_IMPORT + "mesh: Mesh = Mesh(d, 'x')\nwith mesh:\n    pass\n",
@@ -666,7 +661,7 @@ def test_jax201_undecided_cases_are_findings():
     """The undecided JAX201 cases are findings of the libcst visit, but for the loop, the return and an item of an
     item (the view refuses more than it must there, never less)."""
     for name, source in JAX201_UNDECIDED.items():
-        if name not in ("a loop", "returned", "item of an item assigned"):
+        if name not in ("a loop", "item of an item assigned"):
             assert libcst_findings(source, [JAX201]), name
 
 

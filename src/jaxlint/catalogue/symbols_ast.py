@@ -174,6 +174,8 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
                                                                 for handler in ancestor.handlers)
            for ancestor, field in view.ancestors(node)):
         raise Undecidable("an import in a `try` whose `except` may bind nothing: its uses may be reported")
+    if not rule.check_compat_code and view.in_compat_code(view.ancestors(node), node):
+        return []  # the libcst path drops what is found here, fix and all (``try: ... except ImportError:``)
     min_version = rule.settings.min_version
     if "check_rep" in view.file_text and any(entry.fix == "shard-map-call" for entry in found):
         raise Undecidable("shard_map's calls may pass check_rep: the message says so (libcst's scopes)")

@@ -13,8 +13,8 @@ this view answers only what it can answer for certain, and raises ``Undecidable`
 parses with libcst), measured against the libcst path by ``tests/test_ast_findings.py``:
 
 - **names:** an identifier resolves as ``jaxlint.lint.names.NameResolver`` resolves it only when every binding of
-  it in the whole file is a module-level import of one and the same thing; anything else (a local, a parameter, an
-  import in a function, a ``global``, a star import anywhere) is undecidable;
+  it in the whole file is an import: of one thing at module level, or else by the imports of the scope that owns the
+  name (``scope_chain``); anything else (a local, a parameter, a ``global``, a star import anywhere) is undecidable;
 - **compat code** (``jaxlint.lint.context.in_compat_code``) and ``if TYPE_CHECKING:`` (``annotations``): read
   exactly, as libcst's visitors read the tests (``AstView.is_feature_test``); a name in a test that cannot be
   resolved for certain, or a package named by an unusual string, is undecidable;
@@ -120,6 +120,7 @@ class AstView:
         self._imports: dict[str, set[str]] = {}  # identifier -> what module-level imports bind it to
         self._imported: dict[str, set[str]] = {}  # identifier -> what any import binds it to, in any scope
         self._other: set[str] = set()  # identifiers bound any other way, somewhere
+        self._import_scopes: dict[str, dict[int, set[str]]] = {}  # ``_import_in_scope``'s, per identifier
         self.nodes: list[ast.AST] = []  # in source order
         self._parents: dict[int, tuple[ast.AST, str]] = {}
         self._walk(tree)
@@ -190,12 +191,8 @@ class AstView:
             if alias.name == "*":
                 self.star_import = True
                 continue
-            if type(node) is ast.Import:
-                local = alias.asname or alias.name.split(".")[0]
-                qualified = alias.name if alias.asname else local
-            else:
-                local = alias.asname or alias.name
-                qualified = f"{node.module}.{alias.name}" if node.module and not node.level else None
+            local = alias.asname or (alias.name.split(".")[0] if type(node) is ast.Import else alias.name)
+            qualified = _import_binding(node, alias)
             if qualified is None:
                 self._other.add(local)  # a relative import: the resolver does not qualify it
                 continue
@@ -249,10 +246,37 @@ class AstView:
                 raise Undecidable(f"`{identifier}` may be the builtin")
             return None  # never imported: a local, or undefined; the resolver qualifies neither
         bound = self._imports.get(identifier, set())
-        if identifier in self._other or bound != imported or len(bound) > 1:
-            raise Undecidable(f"`{identifier}` is bound by different things or in a function")
-        (base,) = bound
+        if identifier in self._other:
+            raise Undecidable(f"`{identifier}` is bound other than by an import")
+        if bound != imported or len(bound) > 1:
+            base = self._import_in_scope(node, identifier)
+            if base is None:
+                return None
+        else:
+            (base,) = bound
         return ".".join([base, *reversed(attrs)])
+
+    def _import_in_scope(self, name: ast.Name, identifier: str) -> str | None:
+        """The resolver's answer for a name that only imports bind, in several scopes or to several things: what
+        the imports of its owner scope (``NameResolver._owner``: the nearest that binds it, class bodies skipped but
+        the name's own) bind it to, when that is one thing; None when they disagree or none binds it."""
+        owners = self._import_scopes.get(identifier)
+        if owners is None:
+            owners = self._import_scopes[identifier] = {}  # id(scope) -> what its imports bind the name to
+            for node in self.nodes:
+                if type(node) is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
+                    statement, _ = self._parents[id(node)]
+                    scope = scope_chain(self.ancestors(statement))[-1]
+                    owners.setdefault(id(scope), set()).add(_import_binding(statement, node))
+        first = True
+        for scope in reversed(scope_chain(self.ancestors(name))):
+            if (first or type(scope) is not ast.ClassDef) and id(scope) in owners:
+                found = owners[id(scope)]
+                return next(iter(found)) if len(found) == 1 else None
+            first = False
+        if identifier in _BUILTINS:
+            raise Undecidable(f"`{identifier}` may be the builtin")
+        return None
 
     def qualified_name_unless(self, node: ast.AST, relevant) -> str | None:
         """``qualified_name``, or None where that is undecidable but no name the resolver could give the node
@@ -418,6 +442,37 @@ class AstView:
         text = self._lines[line - 1]
         column = byte_column if text.isascii() else len(text.encode("utf-8")[:byte_column].decode("utf-8"))
         return self.index.starts[line - 1] + column
+
+
+def _import_binding(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> str | None:
+    """What an import binds its local name to (``names``: None for a relative import, which it does not qualify)."""
+    if type(node) is ast.Import:
+        return alias.name if alias.asname else alias.name.split(".")[0]
+    return f"{node.module}.{alias.name}" if node.module and not node.level else None
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def scope_chain(ancestors: Sequence[tuple[ast.AST, str]]) -> list[ast.AST]:
+    """The scopes, module first, that ``names._ScopeBuilder`` puts a node with these ancestors in: a definition's
+    decorators, defaults, annotations and bases, and a comprehension's first iterable, are in the enclosing one."""
+    chain: list[ast.AST] = []
+    for index, (ancestor, field) in enumerate(ancestors):
+        kind = type(ancestor)
+        if kind is ast.Module:
+            chain.append(ancestor)
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if field in ("body", "type_params"):
+                chain.append(ancestor)
+        elif kind is ast.Lambda:
+            if field == "body":
+                chain.append(ancestor)
+        elif kind in _COMPREHENSIONS:
+            clause, part = ancestors[index + 1] if index + 1 < len(ancestors) else (None, None)
+            if field != "generators" or not (clause is ancestor.generators[0] and part == "iter"):
+                chain.append(ancestor)
+    return chain
 
 
 _TRAILING_WORD = re.compile(r"[A-Za-z0-9_]*$")

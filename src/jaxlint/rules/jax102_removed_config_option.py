@@ -6,12 +6,14 @@ environment variables set from code, ``compiler_options`` dict keys) lives in ``
 """
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 
 import libcst as cst
 
 from jaxlint.catalogue import load
+from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.inference import CONFIG, OTHER
 from jaxlint.rules.base import DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import argument, has_star_args, keyword_arg, literal_value, string_value
@@ -308,6 +310,19 @@ def is_zero_literal(value: cst.BaseExpression | None, module: cst.Module, *, env
     return type(number) in (int, float) and number == 0
 
 
+def _spellings(nodes):
+    """The strings, attribute names and keywords among ``nodes``: where a setting spells its option."""
+    for node in nodes:
+        kind = type(node)
+        if kind is ast.Constant:
+            if type(node.value) is str and node.value:
+                yield node.value
+        elif kind is ast.Attribute:
+            yield node.attr
+        elif kind is ast.keyword and node.arg:
+            yield node.arg
+
+
 # -- the rule ------------------------------------------------------------------------------------------------------
 class RemovedConfigOption(ConfigAccessRule):
     code = "JAX102"
@@ -323,12 +338,36 @@ class RemovedConfigOption(ConfigAccessRule):
         if text
     }))
     whole_module_strings = triggers  # a value set elsewhere in the file decides the fix
+    _spelled = frozenset(triggers)
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         # A trigger as a whole word only: every setting the visit reports spells the exact option name (a string,
         # an attribute, a keyword, an environment variable), while ``def _make_jax_array`` holds ``jax_array`` too.
         return not words.isdisjoint(cls.triggers)
+
+    # A file that spells no option where a setting spells it has no finding (``findings_from_ast``).
+    decides_from_ast = True
+
+    @classmethod
+    def has_ast_gate(cls) -> bool:
+        return True  # ``may_match_ast`` reads the tree; the engine then decides on it
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        """Every setting names its flag as a string, an attribute or a keyword (``_spellings``)."""
+        tree = (facts.file or facts).tree
+        return tree is None or any(text in cls._spelled for text in _spellings(ast.walk(tree)))
+
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list:
+        """None, where no string, attribute or keyword is spelled as an option, its environment variable or its
+        compiler option (every ``Setting`` names its flag in one of these); anything else is ``Undecidable``."""
+        for text in _spellings(view.nodes):
+            # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
+            if text in cls._spelled or text.lower() in REMOVED_FLAGS:
+                raise Undecidable("an option spelled: maybe a setting")
+        return []
 
     explanation = """
 ## What it does

@@ -17,7 +17,7 @@ from typing import ClassVar, Iterable
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.catalogue.floors import (FLOORS, POSITIONS, floor_withheld, keyword_positions, positional_slots,
                                       range_withheld)
-from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, scope_chain, walk
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.catalogue import messages as catalogue_messages
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
@@ -118,6 +118,31 @@ class _LocalNames:
             if qualified is not None and relevant(qualified):
                 return True
         return False
+
+
+def _bound_otherwise_in_own_scope(view: AstView, name: ast.Name) -> bool:
+    """The scope ``name`` is in binds it (so owns it) by a parameter or a binding other than a plain assignment
+    (an unpacking, a loop target, ``+=``...): ``literal_sequence`` says None for certain. False where not sure (a
+    ``global`` or ``nonlocal`` of it anywhere)."""
+    identifier = name.id
+    if any(identifier in node.names for node in walk(view, (ast.Global, ast.Nonlocal))):
+        return False
+    own = scope_chain(view.ancestors(name))[-1]
+    if type(own) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+        arguments = own.args
+        if any(argument is not None and argument.arg == identifier for argument in (
+                *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg)):
+            return True
+    for node in view.nodes:
+        if type(node) is not ast.Name or node.id != identifier or type(node.ctx) is not ast.Store:
+            continue
+        ancestors = view.ancestors(node)
+        parent, field = ancestors[-1]
+        plain = type(parent) is ast.Assign and len(parent.targets) == 1 or type(parent) is ast.AnnAssign \
+            and parent.value is not None or type(parent) is ast.NamedExpr  # (the walrus binds elsewhere: left out)
+        if not plain and scope_chain(ancestors)[-1] is own:
+            return True
+    return False
 
 
 def _string_value(node: cst.BaseExpression) -> str | None:
@@ -1193,7 +1218,8 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
                     local = local or _LocalNames(view)
                     value = node.args[0]
                     if type(value) in (ast.List, ast.ListComp, ast.Tuple) or (
-                            type(value) is ast.Name and value.id in local.lists and value.id not in local.not_lists):
+                            type(value) is ast.Name and value.id in local.lists and value.id not in local.not_lists
+                            and not _bound_otherwise_in_own_scope(view, value)):
                         raise Undecidable("a list or tuple where an array is wanted: may have a fix")
             elif qualified == PARTIAL and node.args and type(node.args[0]) is not ast.Starred:
                 local = local or _LocalNames(view)

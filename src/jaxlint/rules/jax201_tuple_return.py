@@ -790,6 +790,7 @@ the release that changed the function, or the target version is before it.
         carry, a result bound to a name, returned (a helper), compared, added, or given to ``isinstance``/``type``.
         Most files that refer to these functions unpack the result (``xx, yy = jnp.meshgrid(x, y)``)."""
         rule = view.rule(cls)
+        loop = candidate = False
         for node in walk(view, (ast.Call,)):
             root = node.func
             while type(root) is ast.Attribute:
@@ -798,16 +799,24 @@ the release that changed the function, or the target version is before it.
                 continue
             qualified = view.qualified_name_unless(node.func, lambda name: name in LOOPS or name in TARGETS)
             if qualified in LOOPS:
-                raise Undecidable("a loop: its carry may hold such a result")
+                loop = True  # a carry finding is about a call in range: none in the file, none in the carry
+                continue
             if qualified not in TARGETS or TARGETS[qualified][1] and not node.keywords and len(node.args) == 1 \
                     and type(node.args[0]) is not ast.Starred:
                 continue  # not a candidate: ``atleast_2d(x)`` with one array returns it, unchanged
             ancestors = view.ancestors(node)
             parent, field = ancestors[-1]
-            if type(parent) in (ast.Return, ast.Lambda):
+            if type(parent) is ast.Return and not _helper_never_used_as_list(view, ancestors):
                 raise Undecidable("a function returns the result: its callers may use it as a list")
-            if rule._in_range(TARGETS[qualified][0]) and not _never_a_list_use(ancestors):
+            if not rule._in_range(TARGETS[qualified][0]):
+                continue
+            candidate = True
+            if type(parent) in (ast.Return, ast.Lambda):
+                continue  # a lambda's result is followed only as a loop's body (``loop`` below)
+            if not _never_a_list_use(ancestors) and not _names_never_used_as_lists(view, ancestors):
                 raise Undecidable("the result may be used as a list")
+        if loop and candidate:
+            raise Undecidable("a loop: its carry may hold such a result")
         return []
 
     # -- visiting ----------------------------------------------------------------------------------------------
@@ -1119,6 +1128,71 @@ def _never_a_list_use(ancestors) -> bool:
         call = parent if kind is ast.Call else ancestors[-2][0]
         return not (type(call.func) is ast.Name and call.func.id in ("isinstance", "type"))
     return kind in _PASSIVE_PARENTS
+
+
+def _names_never_used_as_lists(view: AstView, ancestors) -> bool:
+    """``_use_of_result`` gives None for a call bound to names (``g = jnp.meshgrid(x, y)``, ``g: T = ...``): no
+    use of a name it binds can be a list use (``_use_through_name``). The uses the resolver may find of the binding
+    lie in the subtree of the scope that holds the assignment (its owner), or anywhere where the name is made
+    ``global`` or ``nonlocal`` somewhere: every ``Name`` so spelled there is checked, a superset of them."""
+    parent, field = ancestors[-1]
+    if field != "value" or type(parent) not in (ast.Assign, ast.AnnAssign):
+        return False
+    targets = parent.targets if type(parent) is ast.Assign else [parent.target]
+    names = {target.id for target in targets if type(target) is ast.Name}
+    if not names:
+        return True  # ``self.g: T = ...``: the libcst visit follows no name
+    redirected = {name for node in walk(view, (ast.Global, ast.Nonlocal)) for name in node.names}
+    scope = next((ancestor for ancestor, _ in reversed(ancestors) if type(ancestor) in _OWNERS), view.tree)
+    for name in names:
+        uses = view.nodes if name in redirected else ast.walk(scope)
+        for node in uses:
+            if type(node) is ast.Name and node.id == name and _may_use_name_as_list(view.ancestors(node), node):
+                return False
+    return True
+
+
+def _helper_never_used_as_list(view: AstView, ancestors) -> bool:
+    """The function that returns such a call (``_helper_candidates``: a plain module function, called by its name)
+    has no call in the file whose result may be used as a list; a decorated or async one is never a helper."""
+    function = next((ancestor for ancestor, _ in reversed(ancestors)
+                     if type(ancestor) in (ast.FunctionDef, ast.AsyncFunctionDef)), None)
+    if function is None or type(function) is ast.AsyncFunctionDef or function.decorator_list:
+        return True
+    for node in walk(view, (ast.Call,)):
+        if type(node.func) is ast.Name and node.func.id == function.name:
+            called = view.ancestors(node)
+            if type(called[-1][0]) not in (ast.Return, ast.Lambda) and not _never_a_list_use(called) \
+                    and not _names_never_used_as_lists(view, called):
+                return False
+    return True
+
+
+# The scopes that may own an assignment's bindings (a comprehension holds no statement).
+_OWNERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _may_use_name_as_list(ancestors, name: ast.Name) -> bool:
+    """``_list_use`` (or ``_analyse_name``'s in-place operators) may find a list use of this name: its parent is
+    one of the uses they check (conservatively: a comparison or a ``+`` of any kind, ``isinstance`` and ``type``
+    spelled so whatever they resolve to)."""
+    parent, field = ancestors[-1]
+    kind = type(parent)
+    if kind is ast.AugAssign:
+        return field == "target" and type(parent.op) in (ast.Add, ast.Mult)
+    if type(name.ctx) is not ast.Load:
+        return False
+    if kind is ast.Attribute:
+        return parent.attr in LIST_ONLY_METHODS
+    if kind is ast.Subscript:
+        return field == "value" and not (type(parent.ctx) is ast.Load
+                                          and not any(held in _TARGET_FIELDS for _, held in ancestors))
+    if kind is ast.BinOp or kind is ast.Compare:
+        return True
+    if kind is ast.Call and field == "args" or kind is ast.keyword:
+        call = parent if kind is ast.Call else ancestors[-2][0]
+        return type(call.func) is ast.Name and call.func.id in ("isinstance", "type")
+    return False
 
 
 # Parents that hand the value on without looking at its type (``_list_use`` checks none of them).

@@ -1,15 +1,27 @@
 """JAX202 take-along-axis-wrap: ``take_along_axis`` negative-index wrapping changed in JAX 0.11.1."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import add_keyword, argument, has_star_args, is_none, keyword_arg, string_value
 
 TAKE_ALONG_AXIS = "jax.numpy.take_along_axis"
 PROMISE = "promise_in_bounds"
 KEYWORD_SINCE = FLOORS["take_along_axis.wrap_negative_indices"].since  # the keyword does not exist before
+
+
+_PROMISE_MESSAGE = (f"`take_along_axis(..., mode=\"{PROMISE}\")` wraps negative indices since JAX 0.11.1 (before, it "
+                    f"did not)")
+
+
+def _is_none(node: ast.AST) -> bool:
+    """``calls.is_none`` on ``ast``: ``None`` is a constant there."""
+    return type(node) is ast.Constant and node.value is None
 
 
 def _is_enum_member(qualified: str | None) -> bool:
@@ -26,6 +38,9 @@ class TakeAlongAxisWrap(Rule):
     triggers = ("take_along_axis",)
     ast_names = frozenset({TAKE_ALONG_AXIS})
     statement_gated = True  # every finding is at a name, import or call its own statement spells
+    # Its findings without a fix are decided from ``ast`` (``findings_from_ast``); a call whose finding has one is
+    # ``Undecidable``.
+    decides_from_ast = True
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
@@ -219,6 +234,45 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
         """, note="function-local import"),
     ]
 
+    # -- from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """``visit_Call``'s findings, read from ``ast``: those without a fix (a non-literal ``mode``; the promise
+        mode below the keyword's release, its fix withheld). A call whose finding carries a fix is ``Undecidable``."""
+        rule = view.rule(cls)
+        found = []
+        for node in walk(view, (ast.Call,)):
+            root = node.func
+            while type(root) is ast.Attribute:
+                root = root.value
+            if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+                continue  # the resolver qualifies only an imported name
+            if view.qualified_name_unless(node.func, TAKE_ALONG_AXIS.__eq__) != TAKE_ALONG_AXIS \
+                    or any(type(arg) is ast.Starred for arg in node.args) \
+                    or any(keyword.arg is None for keyword in node.keywords):
+                continue
+            keywords = {keyword.arg: keyword.value for keyword in reversed(node.keywords)}  # the first of a name
+            mode = keywords.get("mode", node.args[3] if len(node.args) > 3 else None)
+            if "wrap_negative_indices" in keywords:
+                if _is_none(keywords["wrap_negative_indices"]):
+                    raise Undecidable("`wrap_negative_indices=None`: a fix")
+                continue
+            if mode is None or _is_none(mode) or _is_enum_member(view.qualified_name_unless(
+                    mode.func if type(mode) is ast.Call else mode, _is_enum_member)):
+                continue
+            literal = mode.value if type(mode) is ast.Constant and type(mode.value) is str else None
+            if literal is not None and literal != PROMISE:
+                continue
+            if literal is None:
+                view.span(mode)  # the message quotes it: ``Undecidable`` where libcst's text may differ
+                found.append(AstFinding(cls.code, node, rule._non_literal_message(view.text(mode).strip())))
+            elif rule.min_version_at_least(KEYWORD_SINCE):
+                raise Undecidable("the promise mode: a fix")
+            else:
+                message, withheld = rule._promise_withheld()
+                found.append(AstFinding(cls.code, node, message, withheld=withheld))
+        return found
+
     def visit_Call(self, node: cst.Call) -> None:
         if self.qualified_name(node.func) != TAKE_ALONG_AXIS or has_star_args(node):
             return
@@ -236,29 +290,33 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
         if mode == PROMISE:
             self._promise_without_keyword(node)
         else:
-            self.report(node, (
-                f"`take_along_axis` with a non-literal `mode` wraps negative indices since JAX 0.11.1 even when "
+            self.report(node, self._non_literal_message(self.code_for(mode_arg.value).strip()))
+
+    @staticmethod
+    def _non_literal_message(mode: str) -> str:
+        return (f"`take_along_axis` with a non-literal `mode` wraps negative indices since JAX 0.11.1 even when "
                 f"`mode` is \"{PROMISE}\" (before, it did not); pass `wrap_negative_indices=` explicitly, e.g. "
-                f"`wrap_negative_indices=({self.code_for(mode_arg.value).strip()} != \"{PROMISE}\")` for the old "
-                f"behaviour"
-            ))
+                f"`wrap_negative_indices=({mode} != \"{PROMISE}\")` for the old behaviour")
 
     def _is_enum(self, node: cst.BaseExpression) -> bool:
         target = node.func if isinstance(node, cst.Call) else node
         return _is_enum_member(self.qualified_name(target))
 
     def _promise_without_keyword(self, node: cst.Call) -> None:
-        message = (f"`take_along_axis(..., mode=\"{PROMISE}\")` wraps negative indices since JAX 0.11.1 (before, "
-                   f"it did not)")
         if not self.min_version_at_least(KEYWORD_SINCE):
-            self.report(node, message + (
-                f"; `wrap_negative_indices=False` keeps the old result but the keyword needs JAX >= {KEYWORD_SINCE} "
-                f"(min version is {self.settings.min_version}): raise the minimum or make the indices non-negative"
-            ), withheld=floor_withheld("take_along_axis.wrap_negative_indices", self.settings))
+            message, withheld = self._promise_withheld()
+            self.report(node, message, withheld=withheld)
             return
         edit = add_keyword(node, "wrap_negative_indices=False", self.context.module.default_newline)
-        self.report(node, message, safe_fix("Add `wrap_negative_indices=False` (the behaviour before JAX 0.11.1)",
-                                            edit, probe=node))
+        self.report(node, _PROMISE_MESSAGE, safe_fix(
+            "Add `wrap_negative_indices=False` (the behaviour before JAX 0.11.1)", edit, probe=node))
+
+    def _promise_withheld(self) -> tuple[str, object]:
+        """The promise mode's finding below the keyword's release: its message and why its fix is withheld."""
+        return _PROMISE_MESSAGE + (
+            f"; `wrap_negative_indices=False` keeps the old result but the keyword needs JAX >= {KEYWORD_SINCE} "
+            f"(min version is {self.settings.min_version}): raise the minimum or make the indices non-negative"
+        ), floor_withheld("take_along_axis.wrap_negative_indices", self.settings)
 
     def _explicit_none(self, node: cst.Call, wrap_arg: cst.Arg, mode_arg: cst.Arg | None) -> None:
         if mode_arg is None or is_none(mode_arg.value) or self._is_enum(mode_arg.value):

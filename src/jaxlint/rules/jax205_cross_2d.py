@@ -1,8 +1,11 @@
 """JAX205 cross-2d: ``jnp.cross`` of 2-element vectors, deprecated in JAX 0.11.0 and a ``ValueError`` from 0.12.0."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
+from jaxlint.lint.ast_findings import AstFinding, AstView, walk
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.analysis.calls import argument, has_star_args, keyword_arg
 from jaxlint.project.versions import Version
@@ -40,6 +43,82 @@ def literal_shape(node: cst.BaseExpression) -> tuple[int, ...] | None:
     return (len(node.elements),) + shapes.pop()
 
 
+# -- the same reading on ``ast`` ----------------------------------------------------------------------------------
+def _may_be(view: AstView, func: ast.expr, relevant) -> bool:
+    """The resolver qualifies ``func`` to a name ``relevant`` answers True for (only an imported name, or any name
+    under a star import, qualifies; ``Undecidable`` where it is not certain)."""
+    root = func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+        return False
+    return relevant(view.qualified_name_unless(func, relevant) or "")
+
+
+def _ast_star(call: ast.Call) -> bool:
+    """``calls.has_star_args``."""
+    return any(type(arg) is ast.Starred for arg in call.args) or any(kw.arg is None for kw in call.keywords)
+
+
+def _ast_argument(call: ast.Call, name: str, position: int) -> ast.expr | None:
+    """``calls.argument``'s value (no star argument: ``_ast_star`` is False)."""
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    return call.args[position] if len(call.args) > position else None
+
+
+def _ast_number(node: ast.expr) -> bool:
+    """``_number``: libcst's Integer, Float and Imaginary are ast's int, float and complex constants."""
+    if type(node) is ast.UnaryOp and type(node.op) in (ast.USub, ast.UAdd):
+        node = node.operand
+    return type(node) is ast.Constant and type(node.value) in (int, float, complex)
+
+
+def _ast_literal_shape(node: ast.expr) -> tuple[int, ...] | None:
+    """``literal_shape``."""
+    if _ast_number(node):
+        return ()
+    if type(node) not in (ast.List, ast.Tuple) or not node.elts:
+        return None
+    shapes = set()
+    for element in node.elts:
+        if type(element) is ast.Starred:
+            return None
+        shapes.add(_ast_literal_shape(element))
+    if len(shapes) != 1 or None in shapes:
+        return None
+    return (len(node.elts),) + shapes.pop()
+
+
+def _ast_axis(call: ast.Call, name: str, position: int) -> int | None | bool:
+    """``Cross2D._axis``."""
+    value = _ast_argument(call, name, position)
+    if value is None:
+        return None
+    sign = 1
+    if type(value) is ast.UnaryOp and type(value.op) is ast.USub:
+        sign, value = -1, value.operand
+    if type(value) is ast.Constant and type(value.value) is int:
+        return sign * value.value
+    if type(value) is ast.Constant and value.value is None and name == "axis":
+        return None
+    return False
+
+
+def _ast_vector_dim(view: AstView, node: ast.expr, axis: int) -> int | None:
+    """``Cross2D._vector_dim``."""
+    if type(node) is ast.Call and _may_be(view, node.func, CONSTRUCTORS.__contains__):
+        if _ast_star(node) or not node.args or any(kw.arg == "ndmin" for kw in node.keywords) \
+                or len(node.args) + len(node.keywords) > 2:
+            return None  # (no positional argument: the first is a keyword)
+        node = node.args[0]
+    shape = _ast_literal_shape(node)
+    if not shape or not -len(shape) <= axis < len(shape):
+        return None
+    return shape[axis]
+
+
 class Cross2D(Rule):
     code = "JAX205"
     name = "cross-2d"
@@ -48,6 +127,7 @@ class Cross2D(Rule):
     triggers = ()
     required_words = frozenset({frozenset({"jax", "numpy", "cross"})})
     ast_names = frozenset({CROSS})
+    decides_from_ast = True  # no fix: ``findings_from_ast`` reads the literals as ``visit_Call`` does
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -147,6 +227,32 @@ Deprecated in 0.11.0 (reported from a target of 0.11.0), `ValueError` from 0.12.
         """, target_version="0.11.0", note="deprecated at the target: still reported"),
     ]
 
+    # -- from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """``visit_Call``'s findings, read from ``ast`` (``Undecidable`` only where a name cannot be resolved)."""
+        rule = view.rule(cls)
+        found = []
+        for node in walk(view, (ast.Call,)):
+            if not _may_be(view, node.func, CROSS.__eq__) or _ast_star(node):
+                continue
+            a, b = _ast_argument(node, "a", 0), _ast_argument(node, "b", 1)
+            if a is None or b is None:
+                continue
+            axis = _ast_axis(node, "axis", 5)
+            if axis is False:
+                continue
+            axis_a = axis if axis is not None else _ast_axis(node, "axisa", 2)
+            axis_b = axis if axis is not None else _ast_axis(node, "axisb", 3)
+            if axis_a is False or axis_b is False:
+                continue
+            dims = (_ast_vector_dim(view, a, -1 if axis_a is None else axis_a),
+                    _ast_vector_dim(view, b, -1 if axis_b is None else axis_b))
+            message = rule._message(dims)
+            if message is not None:
+                found.append(AstFinding(cls.code, node, message))
+        return found
+
     def visit_Call(self, node: cst.Call) -> None:
         if self.qualified_name(node.func) != CROSS or has_star_args(node):
             return
@@ -162,8 +268,14 @@ Deprecated in 0.11.0 (reported from a target of 0.11.0), `ValueError` from 0.12.
             return
         dims = (self._vector_dim(a.value, -1 if axis_a is None else axis_a),
                 self._vector_dim(b.value, -1 if axis_b is None else axis_b))
+        message = self._message(dims)
+        if message is not None:
+            self.report(node, message)
+
+    def _message(self, dims: tuple[int | None, int | None]) -> str | None:
+        """The finding's message for the operands' vector dimensions; None when there is no finding."""
         if 2 not in dims or any(d not in (None, 2, 3) for d in dims):
-            return  # not provably 2-D, or an error in every version anyway
+            return None  # not provably 2-D, or an error in every version anyway
         if self.settings.target_version >= Version(REMOVED):
             state = f"raises `ValueError: Dimension must be 3 for cross product` since JAX {REMOVED}"
         else:
@@ -174,7 +286,7 @@ Deprecated in 0.11.0 (reported from a target of 0.11.0), `ValueError` from 0.12.
         else:
             how = ("give the 2-vector a zero third component (`jnp.concatenate([a, jnp.zeros_like(a[..., :1])], "
                    f"axis=-1)`), or, if both are 2-vectors, use `{FORMULA}`")
-        self.report(node, f"`jnp.cross` of 2-element vectors {state}; {how}")
+        return f"`jnp.cross` of 2-element vectors {state}; {how}"
 
     def _axis(self, node: cst.Call, name: str, position: int) -> int | None | bool:
         """The literal integer value of an axis argument; None when absent; False when not a literal."""

@@ -7,7 +7,7 @@ import os
 import libcst as cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
-from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, scope_chain, walk
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
@@ -734,10 +734,69 @@ def _local_name_is_mesh(view: AstView, name: ast.Name, with_node: ast.With) -> b
     scope = next(ancestor for ancestor, _ in reversed(view.ancestors(with_node)) if isinstance(ancestor, _SCOPE_NODES))
     if type(scope) not in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef):
         raise Undecidable("a `with` in a class body")
-    kinds = {_assigned_kind(view, value) for value in _assigned_values(view, scope, identifier)}
+    if _binds_no_mesh(view, scope, identifier):
+        return False
+    arguments = getattr(scope, "args", None)
+    parameter = arguments is not None and any(argument is not None and argument.arg == identifier for argument in (
+        *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg))
+    kinds = {_assigned_kind(view, value) for value in _assigned_values(view, scope, identifier,
+                                                                       parameters=not parameter)}
+    if parameter:
+        # annotated (``_binds_no_mesh`` took the others): an assignment that is no mesh makes the name none
+        if _OTHER in kinds:
+            return False
+        raise Undecidable("an annotated parameter")
     if not kinds:
         raise Undecidable("the name is bound in an enclosing scope")
     return _agree(kinds) == _MESH
+
+
+def _binds_no_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool:
+    """``scope`` (so the owner of the name, no ``global`` of it being in the file) binds ``identifier`` at least once
+    in a way ``ValueInference._binding_kind`` never reads as a mesh nor as ``None``: a parameter without an
+    annotation, or a starred one; an unpacking, a loop target, ``+=``; an import, a definition, an ``except ... as``.
+    Then ``inference._agree`` makes the name no mesh, whatever its other bindings."""
+    if type(scope) in (ast.FunctionDef, ast.AsyncFunctionDef):
+        arguments = scope.args
+        for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+            if argument.arg == identifier and argument.annotation is None:
+                return True
+        if any(argument is not None and argument.arg == identifier for argument in (arguments.vararg,
+                                                                                   arguments.kwarg)):
+            return True
+    for node in view.nodes:
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id != identifier or type(node.ctx) is not ast.Store:
+                continue
+            ancestors = view.ancestors(node)
+            if _no_mesh_target(ancestors) and scope_chain(ancestors)[-1] is scope:
+                return True
+        elif kind in _DEFINITIONS or kind is ast.ExceptHandler:
+            if node.name == identifier and scope_chain(view.ancestors(node))[-1] is scope:
+                return True
+        elif kind is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
+            if scope_chain(view.ancestors(node))[-1] is scope:
+                return True
+    return False
+
+
+def _no_mesh_target(ancestors) -> bool:
+    """A stored name whose binding ``_binding_kind`` reads as unknown (or an array): a loop's target, ``+=``'s, or
+    an element of an unpacking that no plain target of the same statement names."""
+    parent, field = ancestors[-1]
+    kind = type(parent)
+    if kind in (ast.For, ast.AsyncFor, ast.AugAssign):
+        return field == "target"
+    if kind not in (ast.Tuple, ast.List, ast.Starred):
+        return False  # a plain or annotated assignment, a walrus, a ``with`` target...: it may be a mesh
+    for ancestor, _ in reversed(ancestors):
+        if type(ancestor) in (ast.Tuple, ast.List, ast.Starred):
+            continue
+        if type(ancestor) is ast.Assign:  # ``mesh = (a, mesh) = x``: the plain target decides
+            return not any(type(target) is ast.Name for target in ancestor.targets)
+        return type(ancestor) in (ast.For, ast.AsyncFor)
+    return False
 
 
 def _local_root(view: AstView, expression: ast.AST) -> bool:
@@ -967,9 +1026,38 @@ def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None
     if type(func) is ast.Name and view.bound_in_file(func.id):
         if kind is not ast.Call:
             raise Undecidable("a name bound in the file: the inference follows it")
+        if _calls_no_mesh_function(view, func.id):
+            return None
         # a mesh through a local alias, whose own name the resolver does not qualify: no spelling to advise on
         return "" if _alias_callee(view, func.id) in MESH_CONSTRUCTORS else None
     return None  # bound nowhere (or a method of a local value): unknown to the inference, never a mesh
+
+
+def _calls_no_mesh_function(view: AstView, identifier: str) -> bool:
+    """A call of ``identifier``, which the file binds once, by a ``def`` whose result ``ValueInference`` never reads
+    as a mesh (``_returned_kind``, without a return annotation: a coroutine, a generator such as a
+    ``@contextmanager``, or a function that returns no value); the call's name is bound by it or by nothing."""
+    _no_global(view, identifier)
+    if view.binding_count(identifier) != 1:
+        return False
+    function = next((node for node in view.nodes if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef)
+                     and node.name == identifier), None)
+    if function is None or function.returns is not None:
+        return False
+    if type(function) is ast.AsyncFunctionDef:
+        return True
+    stack: list[ast.AST] = list(function.body)
+    values = False
+    while stack:  # its own body (``inference._BodyWalker``: not the functions, lambdas and classes in it)
+        node = stack.pop()
+        kind = type(node)
+        if kind in (ast.Yield, ast.YieldFrom):
+            return True
+        if kind is ast.Return and node.value is not None:
+            values = True
+        if kind not in (*_DEFINITIONS, ast.Lambda):
+            stack += ast.iter_child_nodes(node)
+    return not values
 
 
 def _alias_callee(view: AstView, identifier: str) -> str | None:

@@ -17,6 +17,7 @@ from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
 from jaxlint.catalogue.flax_frozendict import Member, members
 from jaxlint.catalogue.floors import library_floor_withheld
+from jaxlint.lint.ast_findings import AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
@@ -365,6 +366,29 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         """, note="`dict` is not the builtin: no fix"),
     ]
 
+    # -- no finding, proved from ``ast`` (``jaxlint.lint.ast_findings``) ------------------------------------------
+    decides_from_ast = True
+
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list:
+        """None, where the rule does not apply to the file (``applies``), or where no member call of a shape
+        ``_shape`` reports has a receiver, and no ``isinstance`` call a first argument, that ``VariablesTracker``
+        may hold (``_may_hold``); anything else is ``Undecidable``: the libcst path follows names and states."""
+        if not applies(view.settings, view.file_text):
+            return []
+        for node in walk(view, (ast.Call,)):
+            func = node.func
+            if type(func) is ast.Name and func.id == "isinstance" and len(node.args) == 2 and not node.keywords \
+                    and _may_be_frozendict(view, node.args[1]):
+                value = node.args[0]
+            elif type(func) is ast.Attribute and func.attr in MEMBERS and _may_have_shape(view, func.attr, node):
+                value = func.value
+            else:
+                continue
+            if _may_hold(value):
+                raise Undecidable("a value that may hold flax variables")
+        return []
+
     def __init__(self, context) -> None:
         super().__init__(context)
         self._tracker: VariablesTracker | None = None
@@ -471,6 +495,59 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             unsafe = member.name == "pretty_repr" and bool(call.args)
             fix = (unsafe_fix if unsafe else safe_fix)(f"Use `{member.function}`", Replace(call, text))
         self.report(call, message, fix, withheld=withheld)
+
+
+def _may_have_shape(view: AstView, member: str, call: ast.Call) -> bool:
+    """``_shape`` may answer: not for ``copy`` other than with one argument (positional or ``add_or_replace``), nor
+    ``pop`` other than with one positional argument, subscripted or unpacked into two targets, nor a call with a
+    star argument."""
+    if any(type(arg) is ast.Starred for arg in call.args) or any(kw.arg is None for kw in call.keywords):
+        return False
+    if member == "copy":
+        return len(call.args) + len(call.keywords) == 1 and all(kw.arg == "add_or_replace" for kw in call.keywords)
+    if member == "pop":
+        if len(call.args) != 1 or call.keywords:
+            return False
+        parent, field = view.parent(call)
+        return type(parent) is ast.Subscript and field == "value" or type(parent) is ast.Assign \
+            and len(parent.targets) == 1 and type(parent.targets[0]) in (ast.Tuple, ast.List) \
+            and len(parent.targets[0].elts) == 2
+    return True
+
+
+def _may_be_frozendict(view: AstView, classes: ast.expr) -> bool:
+    """``isinstance_frozendict``'s second argument may qualify to flax's FrozenDict (``Undecidable`` where it is not
+    certain; only an imported name, or any under a star import, qualifies)."""
+    root = classes
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+        return False
+    return view.qualified_name_unless(classes, FROZEN_DICT.__contains__) in FROZEN_DICT
+
+
+def _may_hold(node: ast.expr) -> bool:
+    """``VariablesTracker.holds`` may answer True: an ``init`` call, a ``copy(...)`` of what it may hold, a subscript
+    of a call (a pair of ``init_with_output``/``apply``) or of what it may hold, ``<name>.params``, a name. It answers
+    False for any other expression (an attribute, another call, a literal)."""
+    while True:
+        kind = type(node)
+        if kind is ast.Name:
+            return True
+        if kind is ast.Attribute:
+            return node.attr == "params" and type(node.value) is ast.Name
+        if kind is ast.Subscript:
+            if type(node.value) is ast.Call:
+                return True
+            node = node.value
+            continue
+        if kind is ast.Call and type(node.func) is ast.Attribute:
+            if node.func.attr == "init":
+                return True
+            if node.func.attr == "copy" and (node.args or node.keywords):
+                node = node.func.value
+                continue
+        return False
 
 
 def _tests_frozendict(facts) -> bool:
