@@ -9,6 +9,8 @@ import libcst as cst
 from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWORDS, NOW_REQUIRED, \
     REMOVED_ATTRIBUTES, library_may_reach
 from jaxlint.catalogue.ecosystem_generated import MethodChangeRow
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.ast_instances import may_name_class
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.project.versions import Version
 from jaxlint.rules.jax507_flax_optax_changed_signature import KeywordFindings
@@ -29,6 +31,13 @@ _RELEASES = {library: sorted({Version(row.removed_in) for methods in METHOD_KEYW
                              | {Version(row.changed_in) for table in (NOW_REQUIRED, REMOVED_ATTRIBUTES)
                                 for methods in table.values() for row in methods.values() if row.library == library})
              for library in ("flax", "optax")}
+# The classes whose instances each reported method or attribute concerns (what ``findings_from_ast`` asks about).
+_KEYWORD_OWNERS = {method: frozenset(owner for owner, methods in METHOD_KEYWORDS.items() if method in methods)
+                   for method in _METHODS}
+_REQUIRED_OWNERS = {method: frozenset(owner for owner, methods in NOW_REQUIRED.items() if method in methods)
+                    for method in _NOW_REQUIRED}
+_ATTRIBUTE_OWNERS = {name: frozenset(owner for owner, names in REMOVED_ATTRIBUTES.items() if name in names)
+                     for name in _REMOVED_ATTRIBUTES}
 # Bases that add no method: a class with one of these besides its real base still has that base's methods.
 _NEUTRAL_BASES = frozenset({"builtins.object", "typing.Generic", "typing.Protocol", "abc.ABC"})
 
@@ -42,6 +51,7 @@ class FlaxOptaxMethodSignature(KeywordFindings, Rule):
     library_version = ", ".join(f"{library} {releases[0]}" + (f"-{releases[-1]}" if len(releases) > 1 else "")
                                 for library, releases in _RELEASES.items())
     triggers = ("flax", "optax")
+    decides_from_ast = True  # where the file names none of the classes (``findings_from_ast``)
     ast_names = frozenset(METHOD_KEYWORDS) | frozenset(NOW_REQUIRED) | frozenset(INSTANCE_METHODS) \
         | frozenset(REMOVED_ATTRIBUTES)
     explanation = """
@@ -249,6 +259,41 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
             or call.func.attr in _NOW_REQUIRED or call.func.attr in _INSTANCE_METHODS
             or type(call.func.value) is ast.Call and type(call.func.value.func) is ast.Name
             and call.func.value.func.id == "super") for call in whole.calls)
+
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """No finding, for certain, where every site the visit may report on concerns classes that no chain of the
+        file can name (``ast_instances.may_name_class``: the receiver's class, a project class's base and
+        ``super()``'s all come from such a chain); any other site is ``Undecidable`` (the inference is libcst's)."""
+        asked: dict[frozenset[str], bool] = {}
+
+        def may_be(classes: frozenset[str]) -> bool:
+            if classes not in asked:
+                asked[classes] = may_name_class(view, classes)
+            return asked[classes]
+
+        for node in walk(view, (ast.Call, ast.Attribute)):
+            if type(node) is ast.Attribute:
+                # ``visit_Attribute``: an instance of the library's class itself
+                if node.attr in _REMOVED_ATTRIBUTES and may_be(_ATTRIBUTE_OWNERS[node.attr]):
+                    raise Undecidable("a removed attribute's class may be named")
+                continue
+            func = node.func
+            if type(func) is not ast.Attribute:
+                continue
+            method = func.attr
+            if method in _INSTANCE_METHODS and view.qualified_name_unless(
+                    func, INSTANCE_METHODS.__contains__) in INSTANCE_METHODS:
+                raise Undecidable("a method called on its class")  # ``_on_the_class``
+            passed = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
+            if method in _NOW_REQUIRED and may_be(_REQUIRED_OWNERS[method]) \
+                    or method in _METHODS and not passed.isdisjoint(_METHODS[method]) \
+                    and may_be(_KEYWORD_OWNERS[method]):
+                raise Undecidable("the receiver's class may be the method's")
+            if method == "__init__" and passed and may_be(frozenset(
+                    owner for owner, rows in KEYWORDS.items() if not passed.isdisjoint(rows))):
+                raise Undecidable("super().__init__'s base may be the class")  # ``_super``
+        return []
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
