@@ -4,7 +4,8 @@ decide from ``ast``: ``jaxlint.lint.ast_findings``).
 ``InstanceClasses`` answers a qualified name only in two ways: the resolver's name for a name or attribute chain of
 the module (a callee ``nn.LSTMCell(...)``, an annotation ``cell: nn.LSTMCell``, a project class's base
 ``class Opt(nnx.Optimizer)``: ``_class_named``), or one of the classes JAX's staged objects are known to be
-(``UNSPELLED``: ``jax.jit(f)`` is a ``jax.stages.Wrapped``). So where no chain of the file can resolve to one of the
+(``UNSPELLED``: ``jax.jit(f)`` is a ``jax.stages.Wrapped``), or a builtin's (``builtins.None`` for libcst's name
+``None``, a constant to ``ast``). So where no chain of the file can resolve to one of the
 classes a rule asks about, no value of the file is an instance of one of them, for certain, whatever the inference
 follows (names, ``self.x``, ``self``, a project class's bases), and a rule that reports only on those classes has
 nothing to report. ``may_name_class`` answers that, over-approximating the resolver as ``AstView.qualified_name_unless``
@@ -30,8 +31,8 @@ def may_name_class(view: AstView, classes: Iterable[str]) -> bool:
     wanted = frozenset(classes)
     if not wanted:
         return False
-    if wanted & UNSPELLED:
-        return True
+    if wanted & UNSPELLED or any(name.startswith("builtins.") for name in wanted):
+        return True  # a builtin needs no import (and ``None`` is a name to libcst only)
     last_parts = frozenset(name.rpartition(".")[2] for name in wanted)
     for node in walk(view, (ast.Name, ast.Attribute)):
         if (node.id if type(node) is ast.Name else node.attr) not in last_parts:
