@@ -63,6 +63,10 @@ JAX509_DECIDED = {
                                                    "g = Gumbel()\ng.sample(seed=1)\n",
     "an Optimizer of another library": "from torch.optim import Optimizer\nopt = Optimizer()\nopt.update(g)\n"
                                        "print(opt.model)\n",
+    "an nnx optimizer's new arity": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\nopt.update(model, g)\n"
+                                           "opt.update(g, model=model)\nopt.update(*args)\nopt.update(**kw)\n",
+    "an nnx optimizer's model stored": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\nopt.model = m\n"
+                                           "opt.model += 1\nopt.model: int = 1\ndel opt.model\nx = opt.model = 2\n",
     "a relative import of Optimizer": "from flax import nnx\nfrom .optim import Optimizer\nopt = Optimizer()\n"
                                       "opt.update(g)\n",
 }
@@ -70,7 +74,6 @@ JAX509_DECIDED = {
 JAX509_UNDECIDED = {
     "an nnx optimizer's update": _NNX + "opt = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)\n"
                                         "opt.update(grads)\n",
-    "the new arity, still libcst's": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\nopt.update(model, g)\n",
     "an nnx optimizer's model": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\nprint(opt.model)\n",
     "Optimizer named through an import": "from flax.nnx import Optimizer\nopt = Optimizer(m, tx)\nopt.update(g)\n",
     "a subclass's super()": "from flax import nnx\nclass O(nnx.Optimizer):\n    def step(self, g):\n"
@@ -78,6 +81,12 @@ JAX509_UNDECIDED = {
     "an LSTM cell's removed keywords": _LINEN + "cell = nn.LSTMCell(features=8)\n"
                                                 "carry = cell.initialize_carry(rng, batch_dims=(4,), size=8)\n",
     "on the class": _LINEN + "carry = nn.LSTMCell.initialize_carry(rng, (2,), 4)\n",
+    "an nnx optimizer's model unpacked": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\n"
+                                                "opt.model, x = 1, 2\n",
+    "an nnx optimizer's model deleted with another": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\n"
+                                                            "del opt.model, x\n",
+    "an nnx optimizer's model in a loop": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\n"
+                                                 "for opt.model in []:\n    pass\n",
     "a star import": "from flax.nnx import *\nopt = Optimizer(m, tx)\nopt.update(g)\n",
     "a module-level import beside a local one": "from flax import nnx\ndef f():\n    import mylib as nnx\n"
                                                 "opt = nnx.Optimizer(m, tx)\nopt.update(g)\n",
@@ -109,6 +118,12 @@ JAX507_DECIDED = {
     "a local function of that name": _PROJECTION + "def projection_box(pytree):\n    return pytree\n"
                                                    "projection_box(pytree=1)\n",
     "positional-only": "from flax import nnx\nfor m in nnx.iter_modules(module=model):\n    pass\n",
+}
+_FLAX_CAPPED = replace(Settings(), pinned=PinnedRange(Path("."), None, None, (
+    ("flax", Bound(Version("0.8.0"), "requirements.txt:1", "flax>=0.8.0"),
+     Bound(Version("0.11.0"), "requirements.txt:1", "flax<0.11.0")),)))
+JAX509_SETTINGS_DECIDED = {  # flax kept below 0.11.0: the old arity is still the method's
+    "an nnx optimizer's old arity below the cap": (_FLAX_CAPPED, JAX509_UNDECIDED["an nnx optimizer's update"]),
 }
 JAX507_SETTINGS_DECIDED = {
     "a rename the pins withhold": (_OPTAX_PINS["old"], _PROJECTION + "x = optax.projections.projection_box("
@@ -146,6 +161,7 @@ DECIDED_CASES = {
     **{f"JAX509 {name}": ((JAX509,), None, source) for name, source in JAX509_DECIDED.items()},
     **{f"JAX507 {name}": ((JAX507,), None, source) for name, source in JAX507_DECIDED.items()},
     **{f"JAX507 {name}": ((JAX507,), settings, source) for name, (settings, source) in JAX507_SETTINGS_DECIDED.items()},
+    **{f"JAX509 {name}": ((JAX509,), settings, source) for name, (settings, source) in JAX509_SETTINGS_DECIDED.items()},
     **{f"both {name}": ((JAX507, JAX509), None, source) for name, source in JAX509_DECIDED.items()},
 }
 UNDECIDED_CASES = {
@@ -198,9 +214,10 @@ def test_the_cases_are_not_vacuous():
     assert all(libcst_findings(source, [JAX507])[0]["fix"] for name, source in JAX507_UNDECIDED.items()
                if "(a fix)" in name)
     assert not any(libcst_findings(source, [JAX509]) for source in JAX509_DECIDED.values())
-    # the undecided JAX509 cases are findings to libcst's inference, but for the new arity (none)
-    reported = {name for name, source in JAX509_UNDECIDED.items() if libcst_findings(source, [JAX509])}
-    assert reported == set(JAX509_UNDECIDED) - {"the new arity, still libcst's"}
+    settings, source = JAX509_SETTINGS_DECIDED["an nnx optimizer's old arity below the cap"]
+    assert not libcst_findings(source, [JAX509], settings) and libcst_findings(source, [JAX509])
+    # the undecided JAX509 cases are findings to libcst's inference
+    assert all(libcst_findings(source, [JAX509]) for source in JAX509_UNDECIDED.values())
 
 
 def test_examples_are_decided_where_the_file_names_no_class():

@@ -275,7 +275,8 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         for node in walk(view, (ast.Call, ast.Attribute)):
             if type(node) is ast.Attribute:
                 # ``visit_Attribute``: an instance of the library's class itself
-                if node.attr in _REMOVED_ATTRIBUTES and may_be(_ATTRIBUTE_OWNERS[node.attr]):
+                if node.attr in _REMOVED_ATTRIBUTES and not _stored(view, node) \
+                        and may_be(_ATTRIBUTE_OWNERS[node.attr]):
                     raise Undecidable("a removed attribute's class may be named")
                 continue
             func = node.func
@@ -286,7 +287,7 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
                     func, INSTANCE_METHODS.__contains__) in INSTANCE_METHODS:
                 raise Undecidable("a method called on its class")  # ``_on_the_class``
             passed = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
-            if method in _NOW_REQUIRED and may_be(_REQUIRED_OWNERS[method]) \
+            if method in _NOW_REQUIRED and may_be(cls._too_few_owners(view, node, method, passed)) \
                     or method in _METHODS and not passed.isdisjoint(_METHODS[method]) \
                     and may_be(_KEYWORD_OWNERS[method]):
                 raise Undecidable("the receiver's class may be the method's")
@@ -294,6 +295,20 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
                     owner for owner, rows in KEYWORDS.items() if not passed.isdisjoint(rows))):
                 raise Undecidable("super().__init__'s base may be the class")  # ``_super``
         return []
+
+    @staticmethod
+    def _too_few_owners(view: AstView, node: ast.Call, method: str, passed: set[str]) -> frozenset[str]:
+        """The classes whose ``now-required`` row ``_too_few`` would report this call under (its arguments alone
+        decide it: ``optimizer.update(model, grads)`` passes enough, whatever ``optimizer`` is)."""
+        if any(type(arg) is ast.Starred for arg in node.args) or len(passed) < len(node.keywords):
+            return frozenset()  # ``*args`` or ``**kwargs``
+        owners = set()
+        for owner in _REQUIRED_OWNERS[method]:
+            row = NOW_REQUIRED[owner][method]
+            if row.parameter not in passed and (row.was_required or 0) <= len(node.args) < (row.required or 0) \
+                    and library_may_reach(view.settings, row.library, row.changed_in):
+                owners.add(owner)
+        return frozenset(owners)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -421,6 +436,15 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
             return None
         base = self.context.inference.classes.annotation_class(bases[0])
         return self._library_class(base, method, depth + 1, table)
+
+
+def _stored(view: AstView, node: ast.Attribute) -> bool:
+    """``visit_Attribute``'s targets: what an assignment (not an unpacking), ``del`` of one target, an augmented or
+    annotated assignment stores."""
+    parent, field = view.parent(node)
+    kind = type(parent)
+    return kind is ast.Assign and field == "targets" or kind is ast.Delete and len(parent.targets) == 1 \
+        or kind in (ast.AugAssign, ast.AnnAssign) and field == "target"
 
 
 def _is_super(node: cst.BaseExpression) -> bool:
