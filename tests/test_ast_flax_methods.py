@@ -17,7 +17,7 @@ import pytest
 
 from jaxlint.lint import ast_findings
 from jaxlint.lint.ast_findings import AstView
-from jaxlint.lint.ast_instances import UNSPELLED, may_name_class
+from jaxlint.lint.ast_instances import UNSPELLED, MayClasses, may_name_class
 from jaxlint.lint.engine import lint_source
 from jaxlint.lint.inference import ValueInference
 from jaxlint.lint.names import NameResolver
@@ -67,6 +67,20 @@ JAX509_DECIDED = {
                                            "opt.update(g, model=model)\nopt.update(*args)\nopt.update(**kw)\n",
     "an nnx optimizer's model stored": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\nopt.model = m\n"
                                            "opt.model += 1\nopt.model: int = 1\ndel opt.model\nx = opt.model = 2\n",
+    # nnx.Optimizer named, but the receiver cannot be one (``ast_instances.MayClasses``)
+    "a progress bar's update": _NNX + "from tqdm import tqdm\nopt = nnx.Optimizer(model, tx, wrt=nnx.Param)\n"
+                                      "pbar = tqdm(total=10)\npbar.update(1)\nopt.update(model, g)\n",
+    "a dict's update": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\nd = {}\nd.update(x)\n"
+                              "d = dict(a=1)\nd.update(y)\n",
+    "self.update in a module": _NNX + "class M(nnx.Module):\n    def step(self, x):\n        self.update(x)\n"
+                                      "        self.stats.update(x)\n        self.model.update(x)\n"
+                                      "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\n",
+    "an attribute stored from another class": _NNX + "class T:\n    def __init__(self):\n"
+                                                     "        self.opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\n"
+                                                     "        self.cache = Cache()\n    def run(self, g):\n"
+                                                     "        self.cache.update(g)\n        print(self.cache.model)\n",
+    "a parameter annotated with another class": _NNX + "def f(opt: nnx.Optimizer, d: dict, c: 'Cache'):\n"
+                                                       "    d.update(g)\n    c.update(g)\n    opt.update(m, g)\n",
     "a relative import of Optimizer": "from flax import nnx\nfrom .optim import Optimizer\nopt = Optimizer()\n"
                                       "opt.update(g)\n",
 }
@@ -87,11 +101,32 @@ JAX509_UNDECIDED = {
                                                             "del opt.model, x\n",
     "an nnx optimizer's model in a loop": _NNX + "opt = nnx.Optimizer(model, tx, wrt=nnx.Param)\n"
                                                  "for opt.model in []:\n    pass\n",
+    "through another name": _NNX + "o = nnx.Optimizer(model, tx, wrt=nnx.Param)\nopt = o\nopt.update(g)\n",
+    "bound twice, agreeing": _NNX + "if a:\n    opt = nnx.Optimizer(m, tx)\nelse:\n    opt = None\nopt.update(g)\n",
+    "a walrus": _NNX + "if (opt := nnx.Optimizer(m, tx)):\n    opt.update(g)\n",
+    "an annotated parameter": _NNX + "def f(opt: nnx.Optimizer, g):\n    opt.update(g)\n",
+    "an optional parameter": _NNX + "from typing import Optional\ndef f(opt: Optional[nnx.Optimizer]):\n"
+                                    "    opt.update(g)\n",
+    "an attribute stored": _NNX + "class T:\n    def __init__(self):\n        self.opt = nnx.Optimizer(m, tx)\n"
+                                  "    def run(self, g):\n        self.opt.update(g)\n",
+    "a dataclass field": _NNX + "import dataclasses\n@dataclasses.dataclass\nclass T:\n    opt: nnx.Optimizer\n"
+                               "    def run(self, g):\n        self.opt.update(g)\n",
+    "a subclass of a subclass": _NNX + "class A(nnx.Optimizer):\n    pass\nclass B(A):\n    pass\n"
+                                       "B(m, tx).update(g)\n",
+    "self in a subclass": _NNX + "class O(nnx.Optimizer):\n    def step(self, g):\n        self.update(g)\n",
     "a star import": "from flax.nnx import *\nopt = Optimizer(m, tx)\nopt.update(g)\n",
     "a module-level import beside a local one": "from flax import nnx\ndef f():\n    import mylib as nnx\n"
                                                 "opt = nnx.Optimizer(m, tx)\nopt.update(g)\n",
 }
 
+# The same identifier in several scopes: libcst's inference reads the one that owns each use
+JAX509_SAME_NAME = {
+    "other functions": _NNX + "def f():\n    opt = nnx.Optimizer(m, tx)\n    return opt\ndef g():\n"
+                              "    opt = Other()\n    opt.update(x)\n",
+    "a class attribute and a method's local": _NNX + "class T:\n    opt = nnx.Optimizer(m, tx)\n    def run(self):\n"
+                                                      "        opt = {}\n        opt.update(x)\n"
+                                                      "        self.opt.update(x)\n",
+}
 _PROJECTION = "import optax\n"
 _OPTAX_PINS = {  # the rename's new keyword exists from optax 0.2.4: a low pin withholds the fix; a cap hides it
     name: replace(Settings(), pinned=PinnedRange(Path("."), None, None, (
@@ -246,7 +281,7 @@ def test_engine_skips_libcst(monkeypatch):
 
 # -- ast_instances.may_name_class against instance_classes -----------------------------------------------------------
 CLASS_SOURCES = [
-    *JAX509_DECIDED.values(), *JAX509_UNDECIDED.values(),
+    *JAX509_DECIDED.values(), *JAX509_UNDECIDED.values(), *JAX509_SAME_NAME.values(),
     *(textwrap.dedent(example.code) for example in (*JAX509.VALID, *JAX509.INVALID)),
     "import jax\nf = jax.jit(g)\nlowered = f.lower(x)\ncompiled = lowered.compile()\n",
     "from jax import export\nexp = export.export(f)(x)\nmesh = __import__('jax').make_mesh((1,), ('x',))\n",
@@ -281,6 +316,45 @@ def test_may_name_class_covers_every_class_the_inference_answers(source):
     view = AstView(source, ast.parse(source))
     for name in _libcst_classes(source):
         assert may_name_class(view, {name}), name
+
+
+def _receiver_classes(source: str) -> list[tuple[tuple[int, int, int, int], str]]:
+    """(place, class) for each name, attribute or call of ``source`` that ``instance_class`` gives a class name."""
+    wrapper = cst.MetadataWrapper(cst.parse_module(source))
+    classes = ValueInference(wrapper.module, NameResolver(wrapper.module)).classes
+    positions = wrapper.resolve(cst.metadata.PositionProvider)
+    found = []
+    for node, place in positions.items():
+        if isinstance(node, (cst.Name, cst.Attribute, cst.Call)) and not getattr(node, "lpar", ()):
+            answer = classes.instance_class(node)
+            if isinstance(answer, str):
+                found.append(((place.start.line, place.start.column, place.end.line, place.end.column), answer))
+    return found
+
+
+@pytest.mark.parametrize("source", CLASS_SOURCES, ids=[f"source{index}" for index in range(len(CLASS_SOURCES))])
+def test_may_classes_covers_every_class_the_inference_answers(source):
+    """``MayClasses.may_be`` is True for the class ``instance_class`` gives each value (the node at its place)."""
+    tree = ast.parse(source)
+    view = AstView(source, tree)
+    may = MayClasses(view)
+    nodes = {(node.lineno, node.col_offset, node.end_lineno, node.end_col_offset): node for node in ast.walk(tree)
+             if type(node) in (ast.Name, ast.Attribute, ast.Call)}
+    for place, answer in _receiver_classes(source):
+        if place in nodes:  # not a name that no expression of ``ast`` holds (``class A``, ``def f``, a keyword's)
+            assert may.may_be(nodes[place], frozenset({answer})), (place, answer)
+
+
+def test_may_classes_is_not_vacuous():
+    answers = {answer for source in CLASS_SOURCES for _, answer in _receiver_classes(source)}
+    assert {"flax.nnx.Optimizer", "flax.linen.LSTMCell", "optax.perturbations.Gumbel"} <= answers
+    source = JAX509_DECIDED["a progress bar's update"]
+    tree = ast.parse(source)
+    (pbar,) = [node.func.value for node in ast.walk(tree) if type(node) is ast.Call
+               and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
+               and node.func.value.id == "pbar"]
+    may = MayClasses(AstView(source, tree))
+    assert not may.may_be(pbar, frozenset({"flax.nnx.Optimizer"})) and may.may_be(pbar, frozenset({"tqdm.tqdm"}))
 
 
 def test_may_name_class_is_not_vacuous():

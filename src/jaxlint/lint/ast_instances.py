@@ -43,3 +43,119 @@ def may_name_class(view: AstView, classes: Iterable[str]) -> bool:
         except Undecidable:  # a star import, or an import of one of them beside other bindings
             return True
     return False
+
+
+_SELF = "self"  # an unannotated parameter: ``self`` of some class of the file (``class_of_self``)
+
+
+class MayClasses:
+    """What ``InstanceClasses.instance_class`` may answer for one value, over-approximated from ``ast``: where it
+    cannot be one of a rule's classes, a call on that value is no finding of the rule.
+
+    The inference follows, per value: a call of a class (its callee's chain); a name's bindings in the scope that
+    owns it (here: every assignment, annotation, walrus and parameter of that identifier in the file, whatever its
+    scope: a superset); ``self.x``'s stores in its class (here: every ``<name>.x = ...``, ``<name>.x: T`` and
+    class-level ``x: T`` of the file); an unannotated parameter may be ``self`` of any class of the file. A class of
+    the file reaches a library class through a base (any chain in its bases, any class of the file named there).
+    Only what can give a qualified name or a class of the file is followed; everything else answers nothing."""
+
+    def __init__(self, view: AstView) -> None:
+        self.view = view
+        # identifier -> what binds it, attribute -> what stores it: (an annotation?, the node), or ``_SELF``
+        self._bindings: dict[str, list] | None = None
+        self._stores: dict[str, list] = {}
+        self._classes: dict[str, list[ast.ClassDef]] = {}  # name -> the classes of the file of that name
+        self._seen: dict[int, frozenset] = {}
+
+    def may_be(self, node: ast.AST, owners: frozenset[str]) -> bool:
+        """Whether ``instance_class(node)``, followed through a class of the file to its base as JAX509's
+        ``_library_class`` follows it, may be one of ``owners``."""
+        if owners & UNSPELLED or any(name.startswith("builtins.") for name in owners):
+            return True
+        self._index()
+        for found in self._values(node):
+            if found == _SELF:
+                if any(self._reaches(cls, owners, set()) for classes in self._classes.values() for cls in classes):
+                    return True
+            elif self._chain_may_be(found, owners, set()):
+                return True
+        return False
+
+    # -- the index of bindings and stores ------------------------------------------------------------------------
+    def _index(self) -> None:
+        if self._bindings is not None:
+            return
+        bindings: dict[str, list] = {}
+        stores = self._stores
+        for node in self.view.nodes:
+            kind = type(node)
+            if kind is ast.Assign:
+                for target in node.targets:
+                    if type(target) is ast.Name:
+                        bindings.setdefault(target.id, []).append((False, node.value))
+                    elif type(target) is ast.Attribute:
+                        stores.setdefault(target.attr, []).append((False, node.value))
+            elif kind is ast.AnnAssign:
+                held = [(True, node.annotation)] + ([(False, node.value)] if node.value is not None else [])
+                if type(node.target) is ast.Name:  # a class-level annotation is also a store of ``self.<name>``
+                    bindings.setdefault(node.target.id, []).extend(held)
+                    stores.setdefault(node.target.id, []).append((True, node.annotation))
+                elif type(node.target) is ast.Attribute:
+                    stores.setdefault(node.target.attr, []).extend(held)
+            elif kind is ast.NamedExpr:
+                bindings.setdefault(node.target.id, []).append((False, node.value))
+            elif kind is ast.arg:
+                bindings.setdefault(node.arg, []).append((True, node.annotation) if node.annotation is not None
+                                                         else _SELF)
+            elif kind is ast.ClassDef:
+                self._classes.setdefault(node.name, []).append(node)
+        self._bindings = bindings
+
+    # -- values --------------------------------------------------------------------------------------------------
+    def _values(self, node: ast.AST) -> frozenset:
+        """The chains (class names, or names of classes of the file) and ``_SELF`` that ``node``'s class may come
+        from."""
+        key = id(node)
+        if key in self._seen:
+            return self._seen[key]
+        self._seen[key] = frozenset()  # a cycle (``x = f(x)``): nothing more
+        found: set = set()
+        kind = type(node)
+        if kind is ast.Call:
+            if type(node.func) in (ast.Name, ast.Attribute):
+                found.add(node.func)  # the class called (``_class_named``)
+        elif kind is ast.NamedExpr:
+            found |= self._values(node.value)
+        elif kind is ast.Name:
+            for bound in self._bindings.get(node.id, ()):
+                found |= {_SELF} if bound == _SELF else self._held(*bound)
+        elif kind is ast.Attribute and type(node.value) is ast.Name:
+            for stored in self._stores.get(node.attr, ()):
+                found |= self._held(*stored)
+        self._seen[key] = frozenset(found)
+        return self._seen[key]
+
+    def _held(self, annotation: bool, node: ast.AST) -> frozenset:
+        if not annotation:
+            return self._values(node)
+        # the chains an annotation may name its class by (``X``, ``Optional[X]``, ``X | None``)
+        return frozenset(inner for inner in ast.walk(node) if type(inner) in (ast.Name, ast.Attribute))
+
+    # -- classes -------------------------------------------------------------------------------------------------
+    def _chain_may_be(self, chain: ast.AST, owners: frozenset[str], seen: set[int]) -> bool:
+        """Whether the class a chain names may be one of ``owners``, or a class of the file that reaches one."""
+        try:
+            if self.view.qualified_name_unless(chain, owners.__contains__) in owners:
+                return True
+        except Undecidable:
+            return True
+        if type(chain) is ast.Name:
+            return any(self._reaches(cls, owners, seen) for cls in self._classes.get(chain.id, ()))
+        return False
+
+    def _reaches(self, cls: ast.ClassDef, owners: frozenset[str], seen: set[int]) -> bool:
+        if id(cls) in seen:
+            return False
+        seen.add(id(cls))
+        return any(self._chain_may_be(chain, owners, seen) for base in cls.bases for chain in ast.walk(base)
+                   if type(chain) in (ast.Name, ast.Attribute))

@@ -10,7 +10,7 @@ from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWO
     REMOVED_ATTRIBUTES, library_may_reach
 from jaxlint.catalogue.ecosystem_generated import MethodChangeRow
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
-from jaxlint.lint.ast_instances import may_name_class
+from jaxlint.lint.ast_instances import MayClasses, may_name_class
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.project.versions import Version
 from jaxlint.rules.jax507_flax_optax_changed_signature import KeywordFindings
@@ -264,19 +264,27 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
     def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
         """No finding, for certain, where every site the visit may report on concerns classes that no chain of the
         file can name (``ast_instances.may_name_class``: the receiver's class, a project class's base and
-        ``super()``'s all come from such a chain); any other site is ``Undecidable`` (the inference is libcst's)."""
+        ``super()``'s all come from such a chain), or that the receiver cannot be an instance of
+        (``ast_instances.MayClasses``: ``pbar.update(1)`` where ``pbar = tqdm(...)``); any other site is
+        ``Undecidable`` (the inference is libcst's)."""
         asked: dict[frozenset[str], bool] = {}
+        receivers = MayClasses(view)
 
-        def may_be(classes: frozenset[str]) -> bool:
+        def may_be(classes: frozenset[str], receiver: ast.AST | None = None) -> bool:
             if classes not in asked:
                 asked[classes] = may_name_class(view, classes)
-            return asked[classes]
+            if not asked[classes]:
+                return False
+            if receiver is None or type(receiver) is ast.Call and type(receiver.func) is ast.Name \
+                    and receiver.func.id == "super":
+                return True  # ``super()``: the enclosing class's base (``_super``)
+            return receivers.may_be(receiver, classes)
 
         for node in walk(view, (ast.Call, ast.Attribute)):
             if type(node) is ast.Attribute:
                 # ``visit_Attribute``: an instance of the library's class itself
                 if node.attr in _REMOVED_ATTRIBUTES and not _stored(view, node) \
-                        and may_be(_ATTRIBUTE_OWNERS[node.attr]):
+                        and may_be(_ATTRIBUTE_OWNERS[node.attr], node.value):
                     raise Undecidable("a removed attribute's class may be named")
                 continue
             func = node.func
@@ -287,9 +295,9 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
                     func, INSTANCE_METHODS.__contains__) in INSTANCE_METHODS:
                 raise Undecidable("a method called on its class")  # ``_on_the_class``
             passed = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
-            if method in _NOW_REQUIRED and may_be(cls._too_few_owners(view, node, method, passed)) \
+            if method in _NOW_REQUIRED and may_be(cls._too_few_owners(view, node, method, passed), func.value) \
                     or method in _METHODS and not passed.isdisjoint(_METHODS[method]) \
-                    and may_be(_KEYWORD_OWNERS[method]):
+                    and may_be(_KEYWORD_OWNERS[method], func.value):
                 raise Undecidable("the receiver's class may be the method's")
             if method == "__init__" and passed and may_be(frozenset(
                     owner for owner, rows in KEYWORDS.items() if not passed.isdisjoint(rows))):
