@@ -114,32 +114,35 @@ class MayClasses:
     # -- values --------------------------------------------------------------------------------------------------
     def _values(self, node: ast.AST) -> frozenset:
         """The chains (class names, or names of classes of the file) and ``_SELF`` that ``node``'s class may come
-        from."""
+        from: every value reachable through bindings and stores (a search of its own per value: an answer cut
+        short by a cycle is never reused)."""
         key = id(node)
         if key in self._seen:
             return self._seen[key]
-        self._seen[key] = frozenset()  # a cycle (``x = f(x)``): nothing more
         found: set = set()
-        kind = type(node)
-        if kind is ast.Call:
-            if type(node.func) in (ast.Name, ast.Attribute):
-                found.add(node.func)  # the class called (``_class_named``)
-        elif kind is ast.NamedExpr:
-            found |= self._values(node.value)
-        elif kind is ast.Name:
-            for bound in self._bindings.get(node.id, ()):
-                found |= {_SELF} if bound == _SELF else self._held(*bound)
-        elif kind is ast.Attribute and type(node.value) is ast.Name:
-            for stored in self._stores.get(node.attr, ()):
-                found |= self._held(*stored)
+        stack, visited = [node], set()
+        while stack:
+            current = stack.pop()
+            if id(current) in visited:
+                continue
+            visited.add(id(current))
+            kind = type(current)
+            if kind is ast.Call:
+                if type(current.func) in (ast.Name, ast.Attribute):
+                    found.add(current.func)  # the class called (``_class_named``)
+            elif kind is ast.NamedExpr:
+                stack.append(current.value)
+            elif kind is ast.Name or kind is ast.Attribute and type(current.value) is ast.Name:
+                held = self._bindings.get(current.id, ()) if kind is ast.Name else self._stores.get(current.attr, ())
+                for bound in held:
+                    if bound == _SELF:
+                        found.add(_SELF)
+                    elif bound[0]:  # an annotation: the chains it may name its class by (``Optional[X]``)
+                        found.update(inner for inner in ast.walk(bound[1]) if type(inner) in (ast.Name, ast.Attribute))
+                    else:
+                        stack.append(bound[1])
         self._seen[key] = frozenset(found)
         return self._seen[key]
-
-    def _held(self, annotation: bool, node: ast.AST) -> frozenset:
-        if not annotation:
-            return self._values(node)
-        # the chains an annotation may name its class by (``X``, ``Optional[X]``, ``X | None``)
-        return frozenset(inner for inner in ast.walk(node) if type(inner) in (ast.Name, ast.Attribute))
 
     # -- classes -------------------------------------------------------------------------------------------------
     def _chain_may_be(self, chain: ast.AST, owners: frozenset[str], seen: set[int]) -> bool:
