@@ -1,10 +1,13 @@
 """JAX507 flax-optax-changed-signature: a keyword that a flax or optax function stopped accepting."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from jaxlint.catalogue.ecosystem import KEYWORD_ADVICE, KEYWORDS, library_may_reach, library_min
 from jaxlint.catalogue.ecosystem_generated import ParameterRow
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
@@ -21,33 +24,48 @@ class KeywordFindings:
 
     def _keywords(self, node: cst.Call, rows: dict[str, ParameterRow], shown: str, receiver: str = "") -> None:
         """``receiver``: what follows the call in the message (`` on a `flax.linen.LSTMCell` ``)."""
-        found = [(arg, rows[arg.keyword.value]) for arg in node.args
-                 if arg.keyword is not None and arg.keyword.value in rows
-                 and library_may_reach(self.settings, rows[arg.keyword.value].library,
-                                       rows[arg.keyword.value].removed_in)]
-        if not found:
+        keywords = [(arg.keyword.value, arg.keyword) for arg in node.args if arg.keyword is not None]
+        finding = self._keyword_finding(keywords, rows, shown, receiver)
+        if finding is None:
             return
-        passed = {arg.keyword.value for arg in node.args if arg.keyword is not None}
-        keywords = ", ".join(f"{row.parameter}=..." for _, row in found)
+        message, renames, withheld = finding
+        fix = None
+        if renames:
+            spelled = ", ".join(f"`{keyword.value}=` -> `{new}=`" for keyword, new in renames)
+            fix = safe_fix(f"Rename {spelled}", *(Replace(keyword, new) for keyword, new in renames))
+        self.report(node, message, fix, withheld=withheld)
+
+    def _keyword_finding(self, keywords: list[tuple[str, object]], rows: dict[str, ParameterRow], shown: str,
+                         receiver: str = "") -> tuple[str, list, WithheldFix | None] | None:
+        """The finding for a call's keywords (name, the node a rename replaces; in the call's order), shared by the
+        libcst visit and ``ast``: (message, the renames [(node, new name)] of its fix, empty for none, withheld);
+        None when no keyword is reported."""
+        found = [(handle, rows[name]) for name, handle in keywords
+                 if name in rows and library_may_reach(self.settings, rows[name].library, rows[name].removed_in)]
+        if not found:
+            return None
+        passed = {name for name, _ in keywords}
+        spelled_keywords = ", ".join(f"{row.parameter}=..." for _, row in found)
         groups: dict[tuple, list[ParameterRow]] = {}
         for _, row in found:
             key = (row.change, row.library, row.removed_in, KEYWORD_ADVICE.get((row.name, row.parameter)))
             groups.setdefault(key, []).append(row)
-        message = f"`{shown}({keywords})`{receiver}: " + "; ".join(self._clause(key, rows) for key, rows in groups.items())
-        renames = [(arg, row.replacement) for arg, row in found
+        message = f"`{shown}({spelled_keywords})`{receiver}: " + "; ".join(
+            self._clause(key, rows) for key, rows in groups.items())
+        renames = [(handle, row.replacement) for handle, row in found
                    if row.change == "renamed" and row.replacement and row.replacement not in passed]
-        fix = withheld = None
+        withheld = None
         if renames and len(renames) == len(found) and len({new for _, new in renames}) == len(renames):
             floors = [row for _, row in found if library_min(self.settings, row.library) < Version(
                 row.replacement_since)]
-            if not floors:
-                spelled = ", ".join(f"`{arg.keyword.value}=` -> `{new}=`" for arg, new in renames)
-                fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, new) for arg, new in renames))
-            else:
+            if floors:
                 row = floors[0]
                 withheld = WithheldFix(f"`{row.replacement}=` exists from {row.library} {row.replacement_since}; the "
                                        f"project's {row.library} pins allow older releases")
-        self.report(node, message + ".", fix, withheld=withheld)
+                renames = []
+        else:
+            renames = []
+        return message + ".", renames, withheld
 
     @staticmethod
     def _clause(key: tuple, rows: list[ParameterRow]) -> str:
@@ -78,6 +96,7 @@ class FlaxOptaxChangedSignature(KeywordFindings, Rule):
     triggers = ("flax", "optax")
     ast_names = frozenset(KEYWORDS)
     statement_gated = True
+    decides_from_ast = True  # where no finding has a fix (``findings_from_ast``)
     explanation = """
 ## What it does
 Finds calls that pass a flax or optax function a keyword its newer releases reject, read from the signatures in
@@ -174,6 +193,44 @@ upper bound (`optax<0.2.4`) are not reported.
             f = nnx.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P(), check_rep=False)
         """, note="flax 0.12.1 follows jax.shard_map: check_vma="),
     ]
+
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` reports, for calls whose finding has no fix; a call whose keywords would be renamed
+        (a fix libcst writes) is ``Undecidable``, as is a callee whose name is not certain."""
+        rule = view.rule(cls)
+        relevant = KEYWORDS.__contains__
+        found = []
+        for node in walk(view, (ast.Call,)):
+            keywords = [(keyword.arg, keyword) for keyword in node.keywords if keyword.arg is not None]
+            if not keywords:
+                continue  # only keywords are reported
+            qualified = view.qualified_name_unless(node.func, lambda name: relevant(name) or name == PARTIAL)
+            if qualified in KEYWORDS:
+                shown = node.func
+                if view.offset_of(node) != view.offset_of(shown):
+                    raise Undecidable("a parenthesized callee")  # libcst's code for it has the parentheses
+            elif qualified == PARTIAL and node.args and type(node.args[0]) is not ast.Starred:
+                shown = node.args[0]
+                qualified = view.qualified_name_unless(shown, relevant)
+                if qualified not in KEYWORDS:
+                    continue
+                between = view.source[view.offset_of(node.func, end=True):view.offset_of(shown)]
+                if between.strip() != "(":
+                    raise Undecidable("a parenthesized or commented argument")
+            else:
+                continue
+            text = view.text(shown)
+            if "(" in text or "#" in text or "\\" in text:
+                raise Undecidable("parentheses or comments in the callee")  # libcst's code keeps them
+            finding = rule._keyword_finding(keywords, KEYWORDS[qualified], text)
+            if finding is None:
+                continue
+            message, renames, withheld = finding
+            if renames:
+                raise Undecidable("the keywords are renamed: a fix")
+            found.append(AstFinding(cls.code, node, message, withheld=withheld))
+        return found
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)

@@ -9,6 +9,8 @@ import libcst as cst
 from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWORDS, NOW_REQUIRED, \
     REMOVED_ATTRIBUTES, library_may_reach
 from jaxlint.catalogue.ecosystem_generated import MethodChangeRow
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.ast_instances import MayClasses, may_name_class
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.project.versions import Version
 from jaxlint.rules.jax507_flax_optax_changed_signature import KeywordFindings
@@ -29,6 +31,13 @@ _RELEASES = {library: sorted({Version(row.removed_in) for methods in METHOD_KEYW
                              | {Version(row.changed_in) for table in (NOW_REQUIRED, REMOVED_ATTRIBUTES)
                                 for methods in table.values() for row in methods.values() if row.library == library})
              for library in ("flax", "optax")}
+# The classes whose instances each reported method or attribute concerns (what ``findings_from_ast`` asks about).
+_KEYWORD_OWNERS = {method: frozenset(owner for owner, methods in METHOD_KEYWORDS.items() if method in methods)
+                   for method in _METHODS}
+_REQUIRED_OWNERS = {method: frozenset(owner for owner, methods in NOW_REQUIRED.items() if method in methods)
+                    for method in _NOW_REQUIRED}
+_ATTRIBUTE_OWNERS = {name: frozenset(owner for owner, names in REMOVED_ATTRIBUTES.items() if name in names)
+                     for name in _REMOVED_ATTRIBUTES}
 # Bases that add no method: a class with one of these besides its real base still has that base's methods.
 _NEUTRAL_BASES = frozenset({"builtins.object", "typing.Generic", "typing.Protocol", "abc.ABC"})
 
@@ -42,6 +51,7 @@ class FlaxOptaxMethodSignature(KeywordFindings, Rule):
     library_version = ", ".join(f"{library} {releases[0]}" + (f"-{releases[-1]}" if len(releases) > 1 else "")
                                 for library, releases in _RELEASES.items())
     triggers = ("flax", "optax")
+    decides_from_ast = True  # where the file names none of the classes (``findings_from_ast``)
     ast_names = frozenset(METHOD_KEYWORDS) | frozenset(NOW_REQUIRED) | frozenset(INSTANCE_METHODS) \
         | frozenset(REMOVED_ATTRIBUTES)
     explanation = """
@@ -250,6 +260,64 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
             or type(call.func.value) is ast.Call and type(call.func.value.func) is ast.Name
             and call.func.value.func.id == "super") for call in whole.calls)
 
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """No finding, for certain, where every site the visit may report on concerns classes that no chain of the
+        file can name (``ast_instances.may_name_class``: the receiver's class, a project class's base and
+        ``super()``'s all come from such a chain), or that the receiver cannot be an instance of
+        (``ast_instances.MayClasses``: ``pbar.update(1)`` where ``pbar = tqdm(...)``); any other site is
+        ``Undecidable`` (the inference is libcst's)."""
+        asked: dict[frozenset[str], bool] = {}
+        receivers = MayClasses(view)
+
+        def may_be(classes: frozenset[str], receiver: ast.AST | None = None) -> bool:
+            if classes not in asked:
+                asked[classes] = may_name_class(view, classes)
+            if not asked[classes]:
+                return False
+            if receiver is None or type(receiver) is ast.Call and type(receiver.func) is ast.Name \
+                    and receiver.func.id == "super":
+                return True  # ``super()``: the enclosing class's base (``_super``)
+            return receivers.may_be(receiver, classes)
+
+        for node in walk(view, (ast.Call, ast.Attribute)):
+            if type(node) is ast.Attribute:
+                # ``visit_Attribute``: an instance of the library's class itself
+                if node.attr in _REMOVED_ATTRIBUTES and not _stored(view, node) \
+                        and may_be(_ATTRIBUTE_OWNERS[node.attr], node.value):
+                    raise Undecidable("a removed attribute's class may be named")
+                continue
+            func = node.func
+            if type(func) is not ast.Attribute:
+                continue
+            method = func.attr
+            if method in _INSTANCE_METHODS and view.qualified_name_unless(
+                    func, INSTANCE_METHODS.__contains__) in INSTANCE_METHODS:
+                raise Undecidable("a method called on its class")  # ``_on_the_class``
+            passed = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
+            if method in _NOW_REQUIRED and may_be(cls._too_few_owners(view, node, method, passed), func.value) \
+                    or method in _METHODS and not passed.isdisjoint(_METHODS[method]) \
+                    and may_be(_KEYWORD_OWNERS[method], func.value):
+                raise Undecidable("the receiver's class may be the method's")
+            if method == "__init__" and passed and may_be(frozenset(
+                    owner for owner, rows in KEYWORDS.items() if not passed.isdisjoint(rows))):
+                raise Undecidable("super().__init__'s base may be the class")  # ``_super``
+        return []
+
+    @staticmethod
+    def _too_few_owners(view: AstView, node: ast.Call, method: str, passed: set[str]) -> frozenset[str]:
+        """The classes whose ``now-required`` row ``_too_few`` would report this call under (its arguments alone
+        decide it: ``optimizer.update(model, grads)`` passes enough, whatever ``optimizer`` is)."""
+        if any(type(arg) is ast.Starred for arg in node.args) or len(passed) < len(node.keywords):
+            return frozenset()  # ``*args`` or ``**kwargs``
+        owners = set()
+        for owner in _REQUIRED_OWNERS[method]:
+            row = NOW_REQUIRED[owner][method]
+            if row.parameter not in passed and (row.was_required or 0) <= len(node.args) < (row.required or 0) \
+                    and library_may_reach(view.settings, row.library, row.changed_in):
+                owners.add(owner)
+        return frozenset(owners)
+
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute):
@@ -376,6 +444,15 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
             return None
         base = self.context.inference.classes.annotation_class(bases[0])
         return self._library_class(base, method, depth + 1, table)
+
+
+def _stored(view: AstView, node: ast.Attribute) -> bool:
+    """``visit_Attribute``'s targets: what an assignment (not an unpacking), ``del`` of one target, an augmented or
+    annotated assignment stores."""
+    parent, field = view.parent(node)
+    kind = type(parent)
+    return kind is ast.Assign and field == "targets" or kind is ast.Delete and len(parent.targets) == 1 \
+        or kind in (ast.AugAssign, ast.AnnAssign) and field == "target"
 
 
 def _is_super(node: cst.BaseExpression) -> bool:
