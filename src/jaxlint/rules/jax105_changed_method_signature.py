@@ -299,22 +299,23 @@ Per row: the release that made the change.
                 continue
             if type(func) is not ast.Attribute or func.attr not in _MEMBERS:
                 continue
-            classes = [owner for owner, members in class_rows().items() if func.attr in members
-                       and rule._check_ast(node, members[func.attr], "", may_report=True)]
+            classes = [owner for owner, members in class_rows().items()
+                       if func.attr in members and rule._ast_outcome(node, members[func.attr], "") is not None]
             if may_be_instance(view, func.value, classes):
                 raise Undecidable("a method call whose receiver may be of a class with a row for it")
         return found
 
-    def _check_ast(self, node: ast.Call, rows: list[SignatureRow], shown: str, may_report: bool = False) -> list:
-        """``_check`` for an ``ast`` call: its finding (``Undecidable`` where it has a fix). ``may_report``: only
-        whether a row reports the call (a true list), whatever the fix."""
+    def _ast_outcome(self, node: ast.Call, rows: list[SignatureRow], shown: str):
+        """``_outcome`` for an ``ast`` call."""
         passed = {kw.arg for kw in node.keywords if kw.arg is not None}
-        outcome = self._outcome(rows, passed, lambda row: _ast_omits(node, row), shown, "")
+        return self._outcome(rows, passed, lambda row: _ast_omits(node, row), shown, "")
+
+    def _check_ast(self, node: ast.Call, rows: list[SignatureRow], shown: str) -> list[AstFinding]:
+        """``_check`` for an ``ast`` call: its finding (``Undecidable`` where a rename is its fix)."""
+        outcome = self._ast_outcome(node, rows, shown)
         if outcome is None:
             return []
         message, rename, withheld = outcome
-        if may_report:
-            return [True]
         if rename is not None:
             raise Undecidable("a renamed keyword: the fix needs libcst")
         return [AstFinding(self.code, node, message, withheld=withheld)]
