@@ -9,6 +9,9 @@ import libcst as cst
 
 from jaxlint.catalogue.floors import range_withheld
 from jaxlint.catalogue.signatures import INIT, KEYWORD_CHANGES, SignatureRow, class_rows, function_rows
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.ast_values import may_be_instance
+from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.signature_calls import omits, omitted_clause
@@ -84,6 +87,9 @@ class ChangedMethodSignature(Rule):
     since = "0.4.1"
     triggers = ("jax",)
     ast_names = frozenset(class_rows()) | frozenset(function_rows()) | _PRODUCERS
+    # Decided from ``ast`` (``findings_from_ast``) where a finding has no fix and a method call's receiver is
+    # certainly of no class with a row that may report it.
+    decides_from_ast = True
     explanation = """
 ## What it does
 Reads the `[[signature]]` rows of `rules/signatures_generated.toml` (`tools/generate_catalogue.py
@@ -216,47 +222,118 @@ Per row: the release that made the change.
             self._check(node, rows, f"{self.code_for(func)}", f" (`{owner}.{func.attr.value}`)")
 
     def _check(self, node: cst.Call, rows: list[SignatureRow], shown: str, owner: str = "") -> None:
-        target, low = self.settings.target_version, self.settings.min_version
         passed = {arg.keyword.value: arg for arg in node.args if arg.keyword is not None}
+        outcome = self._outcome(rows, passed, lambda row: omits(node, row), shown, owner)
+        if outcome is None:
+            return
+        message, rename, withheld = outcome
+        if rename is not None:
+            self.report(node, message, safe_fix(f"Rename `{rename.parameter}=` -> `{rename.replacement}=`",
+                                                Replace(passed[rename.parameter].keyword, rename.replacement)))
+        else:
+            self.report(node, message, withheld=withheld)
+
+    def _outcome(self, rows: list[SignatureRow], passed, omitted, shown: str, owner: str
+                 ) -> tuple[str, SignatureRow | None, WithheldFix | None] | None:
+        """The first row that reports the call (``passed``: the keywords it passes; ``omitted(row)``: whether it
+        omits the row's parameter): the message, the row whose rename is the fix (or None), why a fix is withheld;
+        None when no row reports it."""
+        target, low = self.settings.target_version, self.settings.min_version
         # a keyword the call passes first: a rename also shows as its new name newly required
         for row in sorted(rows, key=lambda r: r.change not in KEYWORD_CHANGES):
             changed = parse_version(row.changed_in)
             if changed > target:
                 continue
             if row.change == "member-removed":
-                self.report(node, f"`{shown}(...)`{owner}: the method was removed in JAX {row.changed_in} "
-                                  f"(`AttributeError` from there; last in {row.last_seen}).")
-                return
+                return (f"`{shown}(...)`{owner}: the method was removed in JAX {row.changed_in} "
+                        f"(`AttributeError` from there; last in {row.last_seen})."), None, None
             if row.change in KEYWORD_CHANGES and row.parameter in passed:
-                self._keyword(node, row, passed, shown, owner)
-                return
-            if row.change not in KEYWORD_CHANGES and low < changed and omits(node, row):
-                self.report(node, f"`{shown}(...)`{owner}: {omitted_clause(row)}.")
-                return
+                return self._keyword(row, passed, shown, owner)
+            if row.change not in KEYWORD_CHANGES and low < changed and omitted(row):
+                return f"`{shown}(...)`{owner}: {omitted_clause(row)}.", None, None
+        return None
 
-    def _keyword(self, node: cst.Call, row: SignatureRow, passed: dict, shown: str, owner: str) -> None:
-        arg = passed[row.parameter]
+    def _keyword(self, row: SignatureRow, passed, shown: str, owner: str
+                 ) -> tuple[str, SignatureRow | None, WithheldFix | None]:
         head = f"`{shown}({row.parameter}=...)`{owner}: "
         if row.change == "positional-only":
-            self.report(node, head + f"the parameter is positional-only from JAX {row.changed_in}; pass it "
-                                     "positionally.")
-            return
+            return head + (f"the parameter is positional-only from JAX {row.changed_in}; pass it "
+                           "positionally."), None, None
         if row.change != "renamed" and row.replacement:
-            self.report(node, head + f"the keyword was removed in JAX {row.changed_in} (`TypeError` from there); "
-                                     f"that release took `{row.replacement}=` in its place, which is no plain "
-                                     "rename (other values or meaning): port the argument by hand.")
-            return
+            return head + (f"the keyword was removed in JAX {row.changed_in} (`TypeError` from there); "
+                           f"that release took `{row.replacement}=` in its place, which is no plain "
+                           "rename (other values or meaning): port the argument by hand."), None, None
         if row.change != "renamed":
-            self.report(node, head + f"the keyword was removed in JAX {row.changed_in} (`TypeError` from there); "
-                                     "no replacement keyword is known.")
-            return
+            return head + (f"the keyword was removed in JAX {row.changed_in} (`TypeError` from there); "
+                           "no replacement keyword is known."), None, None
         message = head + (f"JAX {row.changed_in} renamed the keyword to `{row.replacement}=` (`TypeError` from "
                           f"there; `{row.replacement}=` exists from JAX {row.replacement_since}).")
         if row.replacement in passed:
-            self.report(node, message)
-        elif self.settings.min_version >= parse_version(row.replacement_since):
-            self.report(node, message, safe_fix(f"Rename `{row.parameter}=` -> `{row.replacement}=`",
-                                                Replace(arg.keyword, row.replacement)))
-        else:
-            self.report(node, message, withheld=range_withheld(f"`{row.replacement}=`", row.replacement_since,
-                                                               self.settings))
+            return message, None, None
+        if self.settings.min_version >= parse_version(row.replacement_since):
+            return message, row, None
+        return message, None, range_withheld(f"`{row.replacement}=`", row.replacement_since, self.settings)
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` reports, from the ``ast`` tree: a call of a function, constructor or class method the
+        rows name (its callee's qualified name; ``Undecidable`` where a rename is the fix), and a method call whose
+        receiver ``ast_values.may_be_instance`` finds of no class with a row that may report it (otherwise
+        ``Undecidable``: libcst's inference decides)."""
+        rule = view.rule(cls)
+        found = []
+        for node in walk(view, (ast.Call,)):
+            func = node.func
+            qualified = _ast_qualified(view, func)
+            if qualified is not None:
+                shown = view.text(func)
+                if qualified in function_rows():
+                    found += rule._check_ast(node, function_rows()[qualified], shown)
+                members = class_rows().get(qualified)
+                if members and INIT in members:
+                    found += rule._check_ast(node, members[INIT], shown)
+                owner, _, method = qualified.rpartition(".")
+                if owner in class_rows() and method in class_rows()[owner]:
+                    found += rule._check_ast(node, class_rows()[owner][method], shown)
+                continue
+            if type(func) is not ast.Attribute or func.attr not in _MEMBERS:
+                continue
+            classes = [owner for owner, members in class_rows().items()
+                       if func.attr in members and rule._ast_outcome(node, members[func.attr], "") is not None]
+            if may_be_instance(view, func.value, classes):
+                raise Undecidable("a method call whose receiver may be of a class with a row for it")
+        return found
+
+    def _ast_outcome(self, node: ast.Call, rows: list[SignatureRow], shown: str):
+        """``_outcome`` for an ``ast`` call."""
+        passed = {kw.arg for kw in node.keywords if kw.arg is not None}
+        return self._outcome(rows, passed, lambda row: _ast_omits(node, row), shown, "")
+
+    def _check_ast(self, node: ast.Call, rows: list[SignatureRow], shown: str) -> list[AstFinding]:
+        """``_check`` for an ``ast`` call: its finding (``Undecidable`` where a rename is its fix)."""
+        outcome = self._ast_outcome(node, rows, shown)
+        if outcome is None:
+            return []
+        message, rename, withheld = outcome
+        if rename is not None:
+            raise Undecidable("a renamed keyword: the fix needs libcst")
+        return [AstFinding(self.code, node, message, withheld=withheld)]
+
+
+def _relevant(qualified: str) -> bool:
+    """Whether a callee named ``qualified`` has rows (``visit_Call``'s first branch may report it)."""
+    owner, _, method = qualified.rpartition(".")
+    return qualified in function_rows() or INIT in class_rows().get(qualified, {}) or \
+        method in class_rows().get(owner, {})
+
+
+def _ast_qualified(view: AstView, func: ast.expr) -> str | None:
+    """The resolver's name for a callee where it may have rows; None where it has none, or where the resolver
+    gives none: a callee whose root is never imported (no row names a builtin)."""
+    root = func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+        return None
+    return view.qualified_name_unless(func, _relevant)

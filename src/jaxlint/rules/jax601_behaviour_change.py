@@ -9,6 +9,7 @@ import re
 import libcst as cst
 
 from jaxlint.catalogue.behaviour import Change, crossed, recognisable
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.text_gate import names_by_last
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Rule, Valid
@@ -34,6 +35,7 @@ class BehaviourChange(Rule):
     ast_names = frozenset(ROWS)
 
     statement_gated = True  # every finding is a call its own statement spells, read with the file's imports
+    decides_from_ast = True  # no fix; the callee's qualified name and the call's shape (``findings_from_ast``)
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
@@ -168,6 +170,116 @@ Per row: `jaxlint rule JAX601` lists them below.
         if row is None or not crossed(row, self.settings) or not matches(row, node, self.code_for):
             return
         self.report(node, message(row))
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` reports, from the ``ast`` tree: the row of the callee's qualified name (``Undecidable``
+        where a name the row table holds may be meant but the name is not certain), and the call's shape
+        (``_ast_matches``)."""
+        found = []
+        for node in walk(view, (ast.Call,)):
+            row = _ast_row_of(view, node)
+            if row is not None and crossed(row, view.settings) and _ast_matches(view, row, node):
+                found.append(AstFinding(cls.code, node, message(row)))
+        return found
+
+
+def _ast_qualified(view: AstView, node: ast.expr) -> str | None:
+    """The resolver's name for ``node`` where it may be a row's API (None where no row's API can be meant)."""
+    root = node
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+        return None  # never imported: the resolver qualifies no such name (no row's API is a builtin)
+    return view.qualified_name_unless(node, ROWS.__contains__)
+
+
+def _ast_row_of(view: AstView, call: ast.Call) -> Change | None:
+    """``_row_of`` for an ``ast`` call."""
+    if type(call.func) is ast.Call:
+        row = ROWS.get(_ast_qualified(view, call.func.func) or "")
+        return row if row is not None and row.instance_call else None
+    row = ROWS.get(_ast_qualified(view, call.func) or "")
+    return row if row is not None and not row.instance_call else None
+
+
+def _ast_matches(view: AstView, row: Change, call: ast.Call) -> bool:
+    """``matches`` for an ``ast`` call (``ast`` keeps positional arguments and keywords apart; a ``*args`` after
+    a keyword is still a star)."""
+    if any(type(arg) is ast.Starred for arg in call.args) or any(kw.arg is None for kw in call.keywords):
+        return False
+    keywords = {kw.arg: kw for kw in call.keywords}
+    positional = call.args
+    if row.requires_positional is not None and len(positional) < row.requires_positional:
+        return False
+    if row.absent is not None and row.absent in keywords:
+        return False
+    if row.unless_flat_argument and positional and _ast_flat_literal(view, positional[0]):
+        return False
+    if row.match == "positional-count":
+        return True
+    if row.match == "keyword-absent":
+        return row.keyword not in keywords
+    if row.match == "keyword-present":
+        return row.keyword in keywords
+    if row.match == "keyword-value":
+        return any(keyword is not None and _ast_value_text(view, keyword) in row.values
+                   for keyword in map(keywords.get, row.keywords))
+    if row.match == "argument-value":
+        if row.position is None or len(positional) <= row.position:
+            return False
+        value = positional[row.position]
+        if "number" in row.values and _ast_number(value):
+            return True
+        # libcst's ``Name``: ``None``, ``True`` and ``False`` are names there, constants here
+        if type(value) is ast.Constant and (value.value is None or type(value.value) is bool):
+            return repr(value.value) in row.values
+        return type(value) is ast.Name and value.id in row.values
+    return False
+
+
+def _ast_value_text(view: AstView, keyword: ast.keyword) -> str:
+    """``"".join(code_for(value).split())`` of a keyword's value: the text after its ``=`` (the keyword's span
+    holds the value's own parentheses), where no comment or line continuation can lie between (``Undecidable``)."""
+    text = view.text(keyword)
+    if "#" in text or "\\" in text:
+        raise Undecidable("a comment or a backslash in a keyword's value")
+    return "".join(text.partition("=")[2].split())
+
+
+def _ast_flat_literal(view: AstView, node: ast.expr) -> bool:
+    """``_flat_literal`` for an ``ast`` expression."""
+    if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ARRAY_MAKERS \
+            and node.args and type(node.args[0]) is not ast.Starred:
+        node = node.args[0]  # no keyword comes before a positional argument
+    if type(node) not in (ast.List, ast.Tuple) or not node.elts:
+        return False
+    return all(type(element) is not ast.Starred and (_ast_number(element) or _ast_simple_string(view, element))
+               for element in node.elts)
+
+
+def _ast_simple_string(view: AstView, node: ast.expr) -> bool:
+    """libcst's ``SimpleString``: one string or bytes literal, not implicitly joined, not an f-string."""
+    if type(node) is not ast.Constant or type(node.value) not in (str, bytes):
+        return False
+    text = view.text(node)
+    prefix = text[:len(text) - len(text.lstrip("rRbBuU"))]
+    body = text[len(prefix):]
+    for quote in ('"""', "'''", '"', "'"):
+        if body.startswith(quote):
+            inner = body[len(quote):-len(quote)] if len(body) >= 2 * len(quote) and body.endswith(quote) else None
+            if inner is not None and quote not in inner:
+                return True
+            break
+    raise Undecidable("a string literal that may be joined from several")
+
+
+def _ast_number(node: ast.expr) -> bool:
+    """``_number``: an int or float literal (not a bool, not imaginary), maybe after one unary ``-``/``+``."""
+    if type(node) is ast.UnaryOp and type(node.op) in (ast.USub, ast.UAdd):
+        node = node.operand
+    return type(node) is ast.Constant and type(node.value) in (int, float)
 
 
 def _row_of(call: cst.Call, qualified_name) -> Change | None:
