@@ -51,7 +51,8 @@ DECIDED = {
     "in an annotation": _OPTAX + "def f(s: optax.AdditiveWeightDecayState) -> optax.InitUpdate:\n    return s\n",
     "non-ASCII before": _OPTAX + "s = 'é€𝄞'; tx = optax.additive_weight_decay(1e-4)\n",
     "noqa": _OPTAX + "a = optax.dpsgd  # noqa: JAX502\nb = optax.dpsgd  # noqa\nc = optax.dpsgd\n",
-    "compat hasattr": _OPTAX + "if hasattr(optax, 'tree'):\n    n = optax.tree.norm\nelse:\n    n = optax.global_norm\n",
+    "compat hasattr": _OPTAX + "if hasattr(optax, 'tree'):\n    n = optax.tree.norm\nelse:\n"
+                      "    n = optax.global_norm\n",
     "compat try": "try:\n    from optax import dpsgd\nexcept ImportError:\n    from optax.contrib import dpsgd\n",
     "not optax": "from mylib import optax\ntx = optax.additive_weight_decay(1e-4)\nself.optax.dpsgd\n",
     "relative and star-free": "from . import optax\nfrom .optax import dpsgd\n",
@@ -143,3 +144,25 @@ def test_the_cases_are_not_vacuous():
     assert not settings["flax capped below the removal"]
     for name, source in UNDECIDED.items():
         assert bool(libcst_findings(source, RULES)) == (name != "optax rebound"), name
+
+
+def test_engine_skips_libcst_with_the_fixes_decided_from_ast(monkeypatch):
+    """Through the gates, as ``jaxlint check`` runs: the file's renames come from ``ast``, and ``--fix`` applies them
+    as it applied libcst's."""
+    from dataclasses import asdict
+
+    from jaxlint.lint import ast_findings
+    from jaxlint.lint.engine import fix_source, lint_source
+    from test_ast_findings import _engine_without_libcst
+
+    source = DECIDED["flax and optax together"] + DECIDED["from-import rename"]
+    expected = libcst_findings(source, RULES)
+    fast = fix_source(source, "t.py", Settings(), rules=list(RULES))
+    with monkeypatch.context() as patch:
+        patch.setattr(ast_findings, "decide", lambda *args, **kwargs: None)
+        slow = fix_source(source, "t.py", Settings(), rules=list(RULES))
+    assert fast.source == slow.source != source and len(fast.applied) == 3
+    assert [asdict(a) for a in fast.applied] == [asdict(a) for a in slow.applied]
+    _engine_without_libcst(monkeypatch)
+    result = lint_source(source, "t.py", Settings(), rules=list(RULES))
+    assert [asdict(d) for d in result.diagnostics] == expected and len(expected) == 3

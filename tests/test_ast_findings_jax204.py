@@ -87,3 +87,17 @@ def test_the_cases_are_not_vacuous():
                for example in EXAMPLES) >= 8
     for name, source in UNDECIDED.items():
         assert libcst_findings(source, [JAX204]), name
+
+
+def test_engine_skips_libcst_for_jax204(monkeypatch):
+    """Through the gates: a kernel's ``pl.ds`` calls without a fix, decided from ``ast``."""
+    from dataclasses import asdict
+
+    from jaxlint.lint.engine import lint_source
+    from test_ast_findings import _engine_without_libcst
+
+    source = DECIDED["no finding"] + "y = pl.ds(None, n)\n"
+    expected = libcst_findings(source, [JAX204])
+    _engine_without_libcst(monkeypatch)
+    result = lint_source(source, "t.py", Settings(), rules=[JAX204])
+    assert [asdict(d) for d in result.diagnostics] == expected and len(expected) == 1

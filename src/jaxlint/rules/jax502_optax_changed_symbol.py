@@ -136,10 +136,11 @@ optax it needs.
             return
         module = dotted_name(node.module)
         for alias in node.names:
-            change = OPTAX.get(f"{module}.{dotted_name(alias.name)}")
+            name = dotted_name(alias.name)
+            change = OPTAX.get(f"{module}.{name}")
             if change is None:
                 continue
-            edits = self.import_edits(module, dotted_name(alias.name), alias.asname is not None, change, len(node.names))
+            edits = self.import_edits(module, name, alias.asname is not None, change, len(node.names))
             self._report(node, change, edits and [Replace(alias.name if part == "name" else node.module, text)
                                                   for part, text in edits])
 
