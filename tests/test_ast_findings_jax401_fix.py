@@ -117,3 +117,14 @@ def test_with_a_project_index_decided_exactly_as_libcst(tmp_path, monkeypatch, w
         assert expected[0]["fix"]
     if decided is not None:
         assert [asdict(d) for d in decided] == expected
+
+
+def test_fix_mode_is_the_same_with_the_fix_decided_from_ast(monkeypatch):
+    from jaxlint.lint.engine import fix_source
+
+    source = DECIDED["two meshes"] + DECIDED["a local name"].replace(_JAX, "")
+    fast = fix_source(source, "t.py", Settings(), rules=[JAX401], unsafe=True)
+    monkeypatch.setattr(ast_findings, "decide", lambda *args, **kwargs: None)
+    slow = fix_source(source, "t.py", Settings(), rules=[JAX401], unsafe=True)
+    assert fast.source == slow.source and fast.source.count("jax.set_mesh(") == 3
+    assert [asdict(a) for a in fast.applied] == [asdict(a) for a in slow.applied]
