@@ -28,6 +28,9 @@ DECIDED = {
     "two meshes": _JAX + f"with {_MAKE}, {_MAKE}:\n    pass\n",
     "in a function": _JAX + "def f(d):\n    mesh = jax.sharding.Mesh(d, ('x',))\n    with mesh:\n        step()\n",
     "a one-line body": _JAX + f"with {_MAKE}: pass\n",
+    "a name as target": _JAX + f"with {_MAKE}  as   mesh :\n    pass\n",
+    "a name as target, two items": _JAX + f"with open(f) as fh, {_MAKE} as mesh:\n    pass\n",
+    "a local name as target": _JAX + f"m = {_MAKE}\nwith m as mesh:  # c\n    pass\n",
     "an attribute as target": _JAX + f"with {_MAKE} as self.mesh:\n    pass\n",
     "import jax.numpy binds jax": "import jax.numpy as jnp\nimport jax.sharding\n"
                                   "with jax.sharding.Mesh(d, ('x',)):\n    pass\n",
@@ -38,7 +41,8 @@ DECIDED = {
 }
 UNDECIDED = {
     "jax not imported": "from jax.sharding import Mesh\nwith Mesh(d, ('x',)):\n    pass\n",
-    "a name as target": _JAX + f"with {_MAKE} as mesh:\n    pass\n",
+    "a name as target in parentheses": _JAX + f"with {_MAKE} as (mesh):\n    pass\n",
+    "a name as target after a backslash": _JAX + f"with {_MAKE} \\\n        as mesh:\n    pass\n",
     "a pjit in the module": _JAX + "from jax.experimental.pjit import pjit\n" + f"with {_MAKE}:\n    pass\n",
     "thread_resources in the module": _JAX + f"with {_MAKE}:\n    x = thread_resources\n",
     "jax bound otherwise in a function": _JAX + f"def g(x):\n    for jax in x:\n        pass\nwith {_MAKE}:\n"
@@ -68,6 +72,8 @@ def test_the_cases_are_not_vacuous():
     assert len(found["two meshes"]) == 2 and len(found["noqa"]) == 1 and not found["no mesh"]
     assert found["an attribute as target"][0]["fix_withheld"]
     assert found["the call itself"][0]["fix"]["edits"][0]["content"] == f"jax.set_mesh({_MAKE})"
+    assert [edit["content"] for edit in found["a name as target"][0]["fix"]["edits"]] == \
+        [f"jax.set_mesh(mesh := {_MAKE})", ""]
     for name, source in UNDECIDED.items():
         assert libcst_findings(source, [JAX401]), name
 

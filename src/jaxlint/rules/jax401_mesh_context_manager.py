@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 
 import libcst as cst
 
@@ -715,7 +716,7 @@ def _in_range_from_ast(view: AstView, rule: MeshContextManager, item: ast.withit
                        qualified: str | None) -> AstFinding:
     """``_report`` of a mesh item where the min version allows ``jax.set_mesh``: the fix (``Replace`` of the item by
     ``jax.set_mesh(...)``) where ``jax`` is the module, imported at module level, and every reason to withhold it is
-    known to be absent; a plain ``as`` target, an import of ``jax`` to add, a legacy spelling, or a reason that needs
+    known to be absent; an import of ``jax`` to add, a legacy spelling, or a reason that needs
     libcst's analyses (a ``pjit`` in the module, ``thread_resources``, a block that may reach a risky project module)
     is ``Undecidable``."""
     expression = item.context_expr
@@ -724,9 +725,7 @@ def _in_range_from_ast(view: AstView, rule: MeshContextManager, item: ast.withit
     if _jax_state_from_ast(view, expression) != "bound":
         raise Undecidable("`jax` is not the module imported at module level: an import to add, or another `jax`")
     target = item.optional_vars
-    if target is not None:
-        if type(target) is ast.Name:
-            raise Undecidable("an `as` target: the fix moves it into the call")
+    if target is not None and type(target) is not ast.Name:
         problem = "`jax.set_mesh(...)` enters as `None`, and the `as` target is not a plain name"
         return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
                           withheld=WithheldFix(problem, None))
@@ -737,8 +736,18 @@ def _in_range_from_ast(view: AstView, rule: MeshContextManager, item: ast.withit
     if not _reaches_no_project_module(view):
         raise Undecidable("the block may reach a project module (``ProjectReach``)")
     start, end = view.span(expression, statement_of(view.ancestors(expression)))
-    fix = AstFix(Applicability.UNSAFE, _FIX_MESSAGE, (Edit(start, end, f"jax.set_mesh({view.text(expression)})"),))
-    return AstFinding(rule.code, expression, MESSAGE, fix=fix)
+    if target is None:
+        edits = (Edit(start, end, f"jax.set_mesh({view.text(expression)})"),)
+    else:  # ``with mesh as m:`` -> ``with jax.set_mesh(m := mesh):`` (set_mesh enters as None)
+        name_start, name_end = view.span(target)
+        if not _AS.fullmatch(view.source[end:name_start]) or view.source[name_start:name_end] != target.id:
+            raise Undecidable("an `as` target spelled across lines or in parentheses")
+        edits = (Edit(start, end, f"jax.set_mesh({target.id} := {view.text(expression)})"),
+                 Edit(end, name_end, ""))  # libcst's ``AsName``: from the expression's end to the name's
+    return AstFinding(rule.code, expression, MESSAGE, fix=AstFix(Applicability.UNSAFE, _FIX_MESSAGE, edits))
+
+
+_AS = re.compile(r"[ \t]+as[ \t]+")
 
 
 def _jax_state_from_ast(view: AstView, expression: ast.AST) -> str | None:
