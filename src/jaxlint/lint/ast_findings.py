@@ -583,7 +583,7 @@ def _fix(view: AstView, finding: AstFinding) -> Fix:
         raise Undecidable("an edit across lines")
     if all(len(e.content) == e.end - e.start for e in edits):
         return _located(view, finding)  # no line changes length (``jax.tree_map`` -> ``jax.tree.map``): none to realign
-    if _on_its_own_line(view, finding) or _aligns_nothing(view, edits):
+    if _on_its_own_line(view, finding) or _in_a_one_line_with_header(view, finding) or _aligns_nothing(view, edits):
         return _located(view, finding)
     raise Undecidable("an edit before continuation lines that may align to a bracket")
 
@@ -603,6 +603,21 @@ def _on_its_own_line(view: AstView, finding: AstFinding) -> bool:
     after = view.source[view.offset_of(statement, end=True):line_end].lstrip(" \t")
     if after and not after.startswith("#"):
         return False
+    return all(line_start <= edit.start <= edit.end <= line_end for edit in finding.fix.edits)
+
+
+def _in_a_one_line_with_header(view: AstView, finding: AstFinding) -> bool:
+    """The finding is in a ``with`` statement whose header (up to its ``:``) is one line, and every edit lies on that
+    line: ``EditBuilder`` realigns only the header's lines before its last (JAX401's ``with jax.set_mesh(...):``)."""
+    statement = statement_of(view.ancestors(finding.node))
+    if type(statement) is not ast.With:
+        return False
+    last = statement.items[-1].optional_vars or statement.items[-1].context_expr
+    if last.end_lineno != statement.lineno or not view.source[view.offset_of(last, end=True):].lstrip(" \t") \
+            .startswith(":"):
+        return False
+    line_start = view.index.starts[statement.lineno - 1]
+    line_end = line_start + len(view.index.line_text(statement.lineno))
     return all(line_start <= edit.start <= edit.end <= line_end for edit in finding.fix.edits)
 
 

@@ -128,6 +128,14 @@ class ProjectIndex:
                 return found
         return None
 
+    def modules_named_from(self, qualified: str) -> set[str]:
+        """Every project file ``resolve(importer, 0, name)`` may return for a name that ``qualified`` starts (an
+        import's name, with any attributes after it): a module named by a prefix of it, or by it and more."""
+        parts = qualified.split(".")
+        prefixes = {".".join(parts[:end]) for end in range(1, len(parts) + 1)}
+        return {path for name, paths in self._suffixes().items()
+                if name in prefixes or name.startswith(qualified + ".") for path in paths}
+
     def risk_of(self, path: str, root: str | None = None) -> str | None:
         """Why running code of this module under ``jax.set_mesh`` may break (a phrase after "which"), or None;
         paths shown relative to ``root``. The same answer whatever was asked before (worker processes ask in

@@ -1,8 +1,11 @@
 """JAX204 ds-none: ``ds(start, None)`` and ``ds(None, size)`` changed meaning in JAX 0.11.1."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.analysis.calls import argument, has_star_args, is_none
 from jaxlint.rules.jax103_changed_signature import code_in_place
@@ -25,6 +28,43 @@ def _simple(node: cst.BaseExpression) -> bool:
     """A value that can be dropped without losing a side effect."""
     return isinstance(node, (cst.Name, cst.Integer, cst.SimpleString)) or (
         isinstance(node, cst.UnaryOperation) and isinstance(node.expression, cst.Integer))
+
+
+def _ast_argument(call: ast.Call, name: str, position: int) -> ast.expr | None:
+    """``calls.argument``'s value on the ast tree."""
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    return call.args[position] if len(call.args) > position else None
+
+
+def _ast_none(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and node.value is None and not isinstance(node.value, bool)
+
+
+def _ast_simple(node: ast.expr) -> bool:
+    """``_simple`` on the ast tree (libcst's names include ``True``, ``False`` and ``None``); ``Undecidable`` for a
+    string (libcst's ``"a" "b"`` is not simple)."""
+    if type(node) is ast.UnaryOp:
+        node = node.operand
+        return type(node) is ast.Constant and type(node.value) is int
+    if type(node) is ast.Constant and type(node.value) in (str, bytes):
+        raise Undecidable("a string stride")
+    return type(node) is ast.Name or type(node) is ast.Constant and type(node.value) in (int, bool, type(None))
+
+
+def _arg_text(view: AstView, call: ast.Call, value: ast.expr) -> str:
+    """``code_for(arg.value).strip()``: the value's text, where it has no parentheses of its own (the code before
+    it, but for spaces and line breaks, is a comma, a keyword's ``=`` or the call's own opening parenthesis)."""
+    start = view.offset_of(value)
+    before = view.source[:start].rstrip(" \t\n")
+    if "#" in before[before.rfind("\n") + 1:]:
+        raise Undecidable("a comment before the argument")  # its text could end like a comma
+    func_end = view.offset_of(call.func, end=True)
+    opening = func_end + len(view.source[func_end:]) - len(view.source[func_end:].lstrip(" \t"))
+    if not (before.endswith((",", "=")) or len(before) == opening + 1 and view.source[opening] == "("):
+        raise Undecidable("an argument in parentheses of its own, or after a line break")
+    return view.text(value).strip()
 
 
 class DsNone(Rule):
@@ -211,6 +251,50 @@ for the new meaning).
             a = x[jax.ds(n)]
         """, min_version="0.11.1", note="fails in every supported version: the fix is unsafe"),
     ]
+
+    decides_from_ast = True  # Undecidable where the finding has a fix (libcst rebuilds the call)
+
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """``visit_Call``'s findings from the ast gate's tree: the calls without a fix; one with a fix (``ds(a, None)``
+        with no stride or a simple one) is ``Undecidable``."""
+        rule = view.rule(cls)
+        found = []
+        for node in walk(view, (ast.Call,)):
+            qualified = view.qualified_name_unless(node.func, DS.__contains__)
+            if qualified not in DS or any(type(arg) is ast.Starred for arg in node.args) or any(
+                    keyword.arg is None for keyword in node.keywords):
+                continue
+            start, size, stride = (_ast_argument(node, name, index)
+                                   for index, name in enumerate(("start", "size", "stride")))
+            if start is None or size is None:
+                continue
+            name = _short(qualified)
+            start_none, size_none = _ast_none(start), _ast_none(size)
+            if size_none:
+                if start_none and stride is not None and not _ast_simple(stride):
+                    message = f"`{name}(None, None)` was a full slice `:` before JAX {SINCE}; write `{name}(None)`"
+                elif not start_none and stride is not None and not (
+                        type(stride) is ast.Constant and type(stride.value) is int and stride.value == 1):
+                    start_text = _arg_text(view, node, start)
+                    message = (
+                        f"`{name}({start_text}, None)` was `:{start_text}` before JAX {SINCE}; it now starts at "
+                        f"{start_text} with a `None` size and indexing with it raises `TypeError`; with a stride there "
+                        f"is no spelling that keeps the old result in every version (`{name}({start_text}, "
+                        f"stride=...)` takes {start_text} elements before JAX {SINCE} and the span `:{start_text}` "
+                        f"with that stride in JAX 0.12): rewrite by hand")
+                else:  # (a stride ``1`` may be spelled ``0x1``: not libcst's one; undecidable too)
+                    raise Undecidable("`ds(a, None)` with a fix: libcst rebuilds the call")
+            elif start_none and not rule._new_only():
+                size_text = _arg_text(view, node, size)
+                message = (
+                    f"`{name}(None, {size_text})` was a full slice `:` before JAX {SINCE} (the size was ignored) and "
+                    f"is `:{size_text}` since; write `{name}(None)` to keep the full slice or `{name}({size_text})` "
+                    f"for the new meaning")
+            else:
+                continue
+            found.append(AstFinding(cls.code, node, message))
+        return found
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualified_name(node.func)

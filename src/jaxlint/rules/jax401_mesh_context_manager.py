@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 
 import libcst as cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
-from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, scope_chain, walk
-from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, statement_of, walk
+from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
 from jaxlint.project.index import READS_THREAD_RESOURCES, active_index
@@ -540,6 +541,8 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         constructor). An item whose kind needs the inference to follow the file's own bindings (a local name, an
         attribute of ``self``, a call of a local function) is ``Undecidable``, and so is a file where a fix may be
         possible."""
+        if not cls.applies_to(view.settings):
+            return []  # (the engine does not ask then)
         rule = view.rule(cls)
         found = []
         for node in walk(view, (ast.With,)):
@@ -560,7 +563,8 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                         continue
                 withheld = floor_withheld("jax.set_mesh", rule.settings)
                 if withheld is None:
-                    raise Undecidable("`jax.set_mesh` is in range: a fix, or the block decides")
+                    found.append(_in_range_from_ast(view, rule, item, qualified))
+                    continue
                 problem = withheld.reason + rule._legacy_advice(rule._legacy_replacement_of(qualified))
                 found.append(AstFinding(cls.code, item.context_expr, f"{MESSAGE} (no automatic fix: {problem})",
                                         withheld=WithheldFix(problem, SET_MESH_SINCE)))
@@ -702,6 +706,101 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                 index = position
                 break
         return InsertBefore(body[index], f"import jax{newline}")
+
+
+# -- ``_report`` from ``ast`` where ``jax.set_mesh`` is in range ---------------------------------------------------
+_FIX_MESSAGE = "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)"
+
+
+def _in_range_from_ast(view: AstView, rule: MeshContextManager, item: ast.withitem,
+                       qualified: str | None) -> AstFinding:
+    """``_report`` of a mesh item where the min version allows ``jax.set_mesh``: the fix (``Replace`` of the item by
+    ``jax.set_mesh(...)``) where ``jax`` is the module, imported at module level, and every reason to withhold it is
+    known to be absent; an import of ``jax`` to add, a legacy spelling, or a reason that needs
+    libcst's analyses (a ``pjit`` in the module, ``thread_resources``, a block that may reach a risky project module)
+    is ``Undecidable``."""
+    expression = item.context_expr
+    if rule._legacy_replacement_of(qualified) is not None:
+        raise Undecidable("a removed spelling of Mesh: the fix rewrites the callee")
+    if _jax_state_from_ast(view, expression) != "bound":
+        raise Undecidable("`jax` is not the module imported at module level: an import to add, or another `jax`")
+    target = item.optional_vars
+    if target is not None and type(target) is not ast.Name:
+        problem = "`jax.set_mesh(...)` enters as `None`, and the `as` target is not a plain name"
+        return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
+                          withheld=WithheldFix(problem, None))
+    if "pjit" in view.source:
+        raise Undecidable("the module spells `pjit`: the block may run one (``PjitSpecFinder``)")
+    if "thread_resources" in view.file_text:
+        raise Undecidable("the module may read `thread_resources` (the project index knows)")
+    if not _reaches_no_project_module(view):
+        raise Undecidable("the block may reach a project module (``ProjectReach``)")
+    start, end = view.span(expression, statement_of(view.ancestors(expression)))
+    if target is None:
+        edits = (Edit(start, end, f"jax.set_mesh({view.text(expression)})"),)
+    else:  # ``with mesh as m:`` -> ``with jax.set_mesh(m := mesh):`` (set_mesh enters as None)
+        name_start, name_end = view.span(target)
+        if not _AS.fullmatch(view.source[end:name_start]) or view.source[name_start:name_end] != target.id:
+            raise Undecidable("an `as` target spelled across lines or in parentheses")
+        edits = (Edit(start, end, f"jax.set_mesh({target.id} := {view.text(expression)})"),
+                 Edit(end, name_end, ""))  # libcst's ``AsName``: from the expression's end to the name's
+    return AstFinding(rule.code, expression, MESSAGE, fix=AstFix(Applicability.UNSAFE, _FIX_MESSAGE, edits))
+
+
+_AS = re.compile(r"[ \t]+as[ \t]+")
+
+
+def _jax_state_from_ast(view: AstView, expression: ast.AST) -> str | None:
+    """``_jax_state``: "bound" where ``jax`` is the jax module in every scope (only module-level ``import jax``
+    binds it), "other" where the expression has no name at its base; None (undecided) otherwise."""
+    node = expression
+    while type(node) in (ast.Attribute, ast.Call, ast.Subscript):
+        node = node.func if type(node) is ast.Call else node.value
+    if type(node) is not ast.Name:
+        return "other"
+    return "bound" if view.qualified_name(ast.Name(id="jax", ctx=ast.Load())) == "jax" else None
+
+
+def _reaches_no_project_module(view: AstView) -> bool:
+    """``_reaches_risky_module`` is None for every block of the file: no project index, or no project module the
+    search could resolve is risky. The search resolves a name through the file's imports only (a star import's
+    module, a builtin: the same), so every module it may reach is named from one of them (``modules_named_from``;
+    a relative import's, as it resolves them), but where it looks up what the project's constructions of a class
+    pass to an ``__init__`` parameter (``construction_sites``): a file with such a parameter is not decided. More
+    than a few modules to ask about: not decided either (each question may read the facts of many modules)."""
+    index = active_index()
+    if index is None:
+        return True
+    path = os.path.abspath(view.path)
+    named = {"builtins"}
+    modules: set[str] = set()
+    for node in walk(view, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef)):
+        if type(node) is ast.Import:
+            named.update(alias.name if alias.asname else alias.name.split(".")[0] for alias in node.names)
+        elif type(node) is ast.ImportFrom and node.level:
+            modules.update(index.resolve(path, node.level, node.module or "", alias.name) for alias in node.names)
+        elif type(node) is ast.ImportFrom:
+            named.update(node.module if alias.name == "*" else f"{node.module}.{alias.name}" for alias in node.names)
+        elif node.name == "__init__" and _has_unannotated_parameter(node):
+            return False
+    for qualified in named:
+        modules |= index.modules_named_from(qualified)
+    modules.discard(None)
+    modules.discard(path)
+    if len(modules) > _MAX_MODULES_ASKED:
+        return False
+    return all(index.risk_of(module) is None for module in sorted(modules))
+
+
+_MAX_MODULES_ASKED = 8
+
+
+def _has_unannotated_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A parameter after the first, not ``*args``/``**kwargs``, without an annotation (``ProjectReach._constructed``
+    asks the project's constructions about it)."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args][1:]
+    return any(parameter.annotation is None for parameter in (*positional, *arguments.kwonlyargs))
 
 
 # What the ast mirror of ``ValueInference._binding_kind`` tells apart (``_agree``: a mesh when every binding is one,

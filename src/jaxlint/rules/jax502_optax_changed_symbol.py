@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.diagnostics import Applicability, WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
+from jaxlint.catalogue import ecosystem_ast
 from jaxlint.catalogue.ecosystem import OPTAX, Change, dotted_name, library_min
 
 
@@ -17,6 +18,7 @@ class OptaxChangedSymbol(Rule):
     triggers = ("optax",)
     ast_names = frozenset(OPTAX)
     statement_gated = True
+    decides_from_ast = True  # fixes included: ``findings_from_ast``
     explanation = """
 ## What it does
 Finds uses of optax names that optax removed or deprecated: `optax.additive_weight_decay` (removed in 0.1.8),
@@ -117,6 +119,11 @@ optax it needs.
         """, count=2, note="advice only: tree_norm(..., ord=2); the second-order helpers have no replacement"),
     ]
 
+    @classmethod
+    def findings_from_ast(cls, view):
+        """The visits' findings from the ast gate's tree (``catalogue.ecosystem_ast``)."""
+        return ecosystem_ast.findings(cls, view, OPTAX, "optax")
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
         change = OPTAX.get(self.qualified_name(node) or "")
         if change is None:
@@ -129,29 +136,44 @@ optax it needs.
             return
         module = dotted_name(node.module)
         for alias in node.names:
-            change = OPTAX.get(f"{module}.{dotted_name(alias.name)}")
+            name = dotted_name(alias.name)
+            change = OPTAX.get(f"{module}.{name}")
             if change is None:
                 continue
-            edits = None
-            rep_module, _, rep_name = (change.replacement or "").rpartition(".")
-            if rep_module == module:  # the same module: rename in place, keeping the local name
-                edits = [Replace(alias.name, rep_name if alias.asname else f"{rep_name} as {dotted_name(alias.name)}")]
-            self._report(node, change, edits)
+            edits = self.import_edits(module, name, alias.asname is not None, change, len(node.names))
+            self._report(node, change, edits and [Replace(alias.name if part == "name" else node.module, text)
+                                                  for part, text in edits])
+
+    @staticmethod
+    def import_edits(module: str, name: str, aliased: bool, change: Change, count: int) -> list[tuple[str, str]] | None:
+        """The from-import's edits, as ("name" or "module", new text) (``ecosystem_ast`` places them too)."""
+        rep_module, _, rep_name = (change.replacement or "").rpartition(".")
+        if rep_module == module:  # the same module: rename in place, keeping the local name
+            return [("name", rep_name if aliased else f"{rep_name} as {name}")]
+        return None
 
     def _report(self, node: cst.CSTNode, change: Change, edits: list | None) -> None:
+        message, applicability, withheld = self.outcome(change, bool(edits))
+        fix = None
+        if applicability is not None:
+            make = safe_fix if applicability is Applicability.SAFE else unsafe_fix
+            fix = make(f"Use `{change.replacement}`", *edits)
+        self.report(node, message, fix, detail=change.reason or None, withheld=withheld)
+
+    def outcome(self, change: Change, has_edits: bool):
+        """(message, the fix's applicability or None, withheld fix) of a finding of ``change`` (None: no finding)."""
         verb = "was removed in" if change.status == "removed" else "is deprecated since"
         message = f"`{change.name}` {verb} optax {change.since}"
         if change.replacement and not change.advice:
             message += f": use `{change.replacement}` (the same object, optax {change.replacement_since}+)"
         elif change.advice:
             message += f": {change.advice}"
-        fix = withheld = None
+        applicability = withheld = None
         floor = change.fix_floor()
-        if edits and floor:
+        if has_edits and floor:
             if library_min(self.settings, "optax") >= floor:
-                make = safe_fix if change.rename == "safe" else unsafe_fix
-                fix = make(f"Use `{change.replacement}`", *edits)
+                applicability = Applicability.SAFE if change.rename == "safe" else Applicability.UNSAFE
             else:
                 withheld = WithheldFix(f"`{change.replacement}` needs optax {floor}+; the project's optax pins allow "
                                        f"older releases")
-        self.report(node, message + ".", fix, detail=change.reason or None, withheld=withheld)
+        return message + ".", applicability, withheld

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.diagnostics import Applicability, WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
+from jaxlint.catalogue import ecosystem_ast
 from jaxlint.catalogue.ecosystem import FLAX, Change, dotted_name, library_may_reach, library_min
 from jaxlint.project.versions import Version
 
@@ -21,6 +22,7 @@ class FlaxChangedSymbol(Rule):
     triggers = ("flax",)
     ast_names = frozenset(FLAX)
     statement_gated = True
+    decides_from_ast = True  # fixes included: ``findings_from_ast``
     explanation = """
 ## What it does
 Finds uses of flax names that a flax release removed or deprecated, read from the flax wheels (flax 0.1.0 ...
@@ -123,6 +125,11 @@ upper bound (`flax<0.10`) are not reported.
         """, note="deprecated (flax's warning: use jax.lax.pmean)"),
     ]
 
+    @classmethod
+    def findings_from_ast(cls, view):
+        """The visits' findings from the ast gate's tree (``catalogue.ecosystem_ast``)."""
+        return ecosystem_ast.findings(cls, view, FLAX, "flax")
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
         change = FLAX.get(self.qualified_name(node) or "")
         if change is None:
@@ -139,18 +146,33 @@ upper bound (`flax<0.10`) are not reported.
             change = FLAX.get(f"{module}.{name}")
             if change is None:
                 continue
-            edits = None
-            rep_module, _, rep_name = (change.replacement or "").rpartition(".")
-            renamed = rep_name if alias.asname or rep_name == name else f"{rep_name} as {name}"
-            if rep_module == module:  # the same module: rename in place, keeping the local name
-                edits = [Replace(alias.name, renamed)]
-            elif rep_module and len(node.names) == 1:  # the one name: import it from its new module
-                edits = [Replace(node.module, rep_module)] + ([Replace(alias.name, renamed)] if renamed != name else [])
-            self._report(node, change, edits)
+            edits = self.import_edits(module, name, alias.asname is not None, change, len(node.names))
+            self._report(node, change, edits and [Replace(alias.name if part == "name" else node.module, text)
+                                                  for part, text in edits])
+
+    @staticmethod
+    def import_edits(module: str, name: str, aliased: bool, change: Change, count: int) -> list[tuple[str, str]] | None:
+        """The from-import's edits, as ("name" or "module", new text) (``ecosystem_ast`` places them too)."""
+        rep_module, _, rep_name = (change.replacement or "").rpartition(".")
+        renamed = rep_name if aliased or rep_name == name else f"{rep_name} as {name}"
+        if rep_module == module:  # the same module: rename in place, keeping the local name
+            return [("name", renamed)]
+        if rep_module and count == 1:  # the one name: import it from its new module
+            return [("module", rep_module)] + ([("name", renamed)] if renamed != name else [])
+        return None
 
     def _report(self, node: cst.CSTNode, change: Change, edits: list | None) -> None:
+        outcome = self.outcome(change, bool(edits))
+        if outcome is None:
+            return
+        message, applicability, withheld = outcome
+        fix = safe_fix(f"Use `{change.replacement}`", *edits) if applicability is not None else None
+        self.report(node, message, fix, detail=change.reason or None, withheld=withheld)
+
+    def outcome(self, change: Change, has_edits: bool):
+        """(message, the fix's applicability or None, withheld fix) of a finding of ``change`` (None: no finding)."""
         if not library_may_reach(self.settings, "flax", change.since):
-            return  # the project's flax stays below the release that removed (or deprecated) it
+            return None  # the project's flax stays below the release that removed (or deprecated) it
         verb = "was removed in" if change.status == "removed" else "is deprecated since"
         message = f"`{change.name}` {verb} flax {change.since}"
         floor = change.fix_floor()
@@ -158,11 +180,11 @@ upper bound (`flax<0.10`) are not reported.
             message += f": {change.advice}"
         elif floor:
             message += f": use `{change.replacement}` (the same object, flax {floor}+)"
-        fix = withheld = None
-        if edits and floor:
+        applicability = withheld = None
+        if has_edits and floor:
             if library_min(self.settings, "flax") >= floor:
-                fix = safe_fix(f"Use `{change.replacement}`", *edits)
+                applicability = Applicability.SAFE
             else:
                 withheld = WithheldFix(f"`{change.replacement}` is the same object from flax {floor}; the project's "
                                        "flax pins allow older releases")
-        self.report(node, message + ".", fix, detail=change.reason or None, withheld=withheld)
+        return message + ".", applicability, withheld
