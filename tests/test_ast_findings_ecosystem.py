@@ -32,6 +32,8 @@ def _pins(library: str, low: str, high: str | None = None) -> Settings:
 _OPTAX = "import optax\n"
 _FLAX = "import flax\n"
 DECIDED = {
+    # an import in the function is the only binding of the name there (``AstView.qualified_name`` as libcst's scopes)
+    "optax imported in a function": "def f():\n    import optax\n    return optax.dpsgd\n",
     "attribute rename": _OPTAX + "tx = optax.additive_weight_decay(1e-4)\n",
     "through an alias": "import optax as ox\ntx = ox.dpsgd(0.1, 1.0, 1.1, 0)\n",
     "unsafe rename": _OPTAX + "n = optax.global_norm(grads)\n",
@@ -82,7 +84,6 @@ SETTINGS_DECIDED = {
 UNDECIDED = {
     "own parentheses": _OPTAX + "tx = (optax).dpsgd(0.1)\n",
     "optax rebound": _OPTAX + "optax = None\ntx = optax.dpsgd\n",
-    "optax imported in a function": "def f():\n    import optax\n    return optax.dpsgd\n",
     "a star import": "from optax import *\nimport optax\nx = optax.dpsgd\n",
     "a rename before an aligned continuation": _OPTAX + "tx = optax.dpsgd(0.1,\n                 1.0)\n",
     "a module spelled with spaces": "from flax.linen .spmd import logical_axis_rules\n",
