@@ -8,8 +8,7 @@ the shapes of the dev corpus's files that went to libcst without a finding only 
 from __future__ import annotations
 
 import ast
-import textwrap
-from dataclasses import asdict, replace
+from dataclasses import replace
 
 import pytest
 
@@ -24,6 +23,7 @@ from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 from jaxlint.rules import rule_by_code
 from support.rule_harness import example_settings
+from test_ast_findings import ast_decided, libcst_findings  # the two paths, compared (one copy)
 
 JAX105 = rule_by_code("JAX105")
 JAX601 = rule_by_code("JAX601")
@@ -141,16 +141,6 @@ JAX601_UNDECIDED = {
     "a name bound in a function": "import jax.numpy as jnp\ndef f():\n    jnp = g()\n"
                                   "c = jnp.einsum('ij,jk,kl->il', a, b, c)\n",
 }
-
-
-def libcst_findings(source: str, rules, settings: Settings | None = None) -> list[dict]:
-    result = lint_source(source, "t.py", settings or Settings(), rules=list(rules), prefilter=False, whole=True)
-    return [asdict(diagnostic) for diagnostic in result.diagnostics]
-
-
-def ast_decided(source: str, rules, settings: Settings | None = None) -> list[dict] | None:
-    decided = ast_findings.decide(source, "t.py", list(rules), ast.parse(source), settings=settings)
-    return None if decided is None else [asdict(diagnostic) for diagnostic in decided]
 
 
 DECIDED_CASES = {

@@ -15,7 +15,6 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from jaxlint.lint import ast_findings
 from jaxlint.lint.ast_findings import AstView
 from jaxlint.lint.ast_instances import UNSPELLED, MayClasses, may_name_class
 from jaxlint.lint.engine import lint_source
@@ -26,6 +25,7 @@ from jaxlint.project.version_pins import Bound, PinnedRange
 from jaxlint.project.versions import Version
 from jaxlint.rules import rule_by_code
 from support.rule_harness import example_settings
+from test_ast_findings import ast_decided, libcst_findings  # the two paths, compared (one copy)
 
 JAX507 = rule_by_code("JAX507")
 JAX509 = rule_by_code("JAX509")
@@ -178,16 +178,6 @@ JAX507_UNDECIDED = {
                                        "f = partial(  # c\n    checkpoints.save_checkpoint, gda_manager=m)\n",
     "a star import": "from flax.training.checkpoints import *\nsave_checkpoint(d, gda_manager=m)\n",
 }
-
-
-def libcst_findings(source: str, rules, settings: Settings | None = None) -> list[dict]:
-    result = lint_source(source, "t.py", settings or Settings(), rules=list(rules), prefilter=False, whole=True)
-    return [asdict(diagnostic) for diagnostic in result.diagnostics]
-
-
-def ast_decided(source: str, rules, settings: Settings | None = None) -> list[dict] | None:
-    decided = ast_findings.decide(source, "t.py", list(rules), ast.parse(source), settings=settings)
-    return None if decided is None else [asdict(diagnostic) for diagnostic in decided]
 
 
 DECIDED_CASES = {
