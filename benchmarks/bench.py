@@ -1,6 +1,7 @@
 """Benchmark jaxlint against parsers and ruff on folders of real code, all measured in the same sitting.
 
     .venv/bin/python benchmarks/bench.py FOLDER [FOLDER...] [--runs 3] [--jobs N] [--markdown] [--no-parsers]
+    .venv/bin/python benchmarks/bench.py --one-file FILE [FILE...] [--runs 9] [--markdown]
     .venv/bin/python benchmarks/bench.py --big-file 5 [--runs 1] [--markdown]
 
 Prints one table: jaxlint cold (empty cache), jaxlint warm (same cache, unchanged tree: a replay), jaxlint warm with
@@ -11,6 +12,10 @@ on the ``.py`` files only; each row is the minimum wall time of ``--runs`` runs,
 peak memory (max RSS of the process and of its largest worker). A last line compares the peak memory of
 ``jaxlint -j 1`` on a quarter of the files and on all of them (it should be flat in the number of files). Needs ruff
 on PATH or next to this Python (``pip install ruff``).
+
+``--one-file FILE [FILE...]`` measures pre-commit's case instead: ``jaxlint check FILE`` on each file alone (the
+results cache empty: a changed file), then again with the cache that run filled (an unchanged file), with
+``ruff check FILE`` beside it; the median and the minimum CPU time of ``--runs`` runs per file.
 
 ``--big-file MB`` measures one generated module of that size instead (``big_file.py``, written to a temporary folder
 and deleted): libcst's parse of it alone, then ``jaxlint check`` and ``jaxlint --fix`` on the version with a finding
@@ -160,6 +165,39 @@ def big_file_table(megabytes: float, runs: int, markdown: bool, module: bool = F
     print_table(("run", "bytes", "findings", "seconds", "x libcst parse", "CPU s", "peak MiB"), table, markdown)
 
 
+def one_file_table(files: list[Path], runs: int, markdown: bool, module: bool = False) -> None:
+    """pre-commit's case: one process per file, as a hook that was given one changed file runs it."""
+    import statistics
+
+    jaxlint = jaxlint_command(module)
+    ruff = str(HERE / "ruff") if (HERE / "ruff").exists() else shutil.which("ruff")
+    workdir = Path(tempfile.mkdtemp(prefix="jaxlint-bench-one-"))
+    cache = workdir / "cache"
+    common = ["--isolated", "--exit-zero", "-q"]
+    table = []
+    try:
+        for source in files:
+            lines = source.read_bytes().count(b"\n")
+            cold, warm, ruffs = [], [], []
+            for _ in range(runs):
+                shutil.rmtree(cache, ignore_errors=True)
+                cold.append(run_command(jaxlint + [str(source), "--cache-dir", str(cache), *common])[2])
+                warm.append(run_command(jaxlint + [str(source), "--cache-dir", str(cache), *common])[2])
+                if ruff:
+                    ruffs.append(run_command([ruff, "check", "--select", "NPY201", "--no-cache", "--isolated",
+                                              "--exit-zero", "-q", str(source)])[2])
+            for name, cpus in (("jaxlint check, empty cache", cold), ("jaxlint check, cache filled", warm),
+                               ("ruff check", ruffs)):
+                if cpus:
+                    table.append((source.name, str(lines), name, f"{statistics.median(cpus):.3f}",
+                                  f"{min(cpus):.3f}"))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(machine_line())
+    print(f"one file per process; median and minimum CPU seconds (user + system) of {runs} runs")
+    print_table(("file", "lines", "run", "CPU s median", "CPU s min"), table, markdown)
+
+
 def compile_jaxlint() -> None:
     """Write the bytecode of the jaxlint the commands import, as an installed one has it. Without it (an editable
     install under ``PYTHONDONTWRITEBYTECODE=1``) every process compiles each changed module again, which adds tens
@@ -183,6 +221,8 @@ def main() -> None:
                              "x ruff columns then divide by ruff's .py-only row")
     parser.add_argument("--no-serial", action="store_true",
                         help="leave out the -j 1 row and the peak-memory line (minutes on a large corpus)")
+    parser.add_argument("--one-file", action="store_true",
+                        help="the FOLDER arguments are files: measure `jaxlint check FILE` on each alone")
     parser.add_argument("--big-file", type=float, metavar="MB", help="measure one generated module of MB megabytes")
     parser.add_argument("--module", action="store_true",
                         help="run `python -m jaxlint` rather than the console script (to measure another checkout "
@@ -191,6 +231,9 @@ def main() -> None:
     compile_jaxlint()
     if args.big_file:
         big_file_table(args.big_file, args.runs, args.markdown, args.module)
+        return
+    if args.one_file:
+        one_file_table([path.resolve() for path in args.folders], args.runs, args.markdown, args.module)
         return
     if not args.folders:
         parser.error("give at least one FOLDER (or --big-file MB)")
