@@ -259,3 +259,29 @@ def test_an_edit_that_keeps_size_and_time_is_seen_when_the_index_read_the_file_i
     results = run_files(sources, Mode.CHECK, unsafe=True, jobs=1, use_cache=True, cache_dir=tmp_path / ".cache")
     (finding,) = findings(next(r for r in results if r.path.endswith("main.py")))
     assert finding.fix is None and "`pkg/model.py`" in finding.fix_withheld.reason
+
+
+def test_modules_named_from_is_every_module_a_prefix_names_or_that_extends_the_name(tmp_path):
+    # The ast path of JAX401 asks this for every import of a file; the sorted lookup must answer as the definition
+    # does: a module named by a prefix of the name, or by the name and more (``a.b`` -> ``a.b.c``), never one that
+    # merely starts with the same letters (``a.bc``, ``ab``).
+    from jaxlint.project.index import build_index
+
+    files = ["a/__init__.py", "a/b/__init__.py", "a/b/c.py", "a/bc.py", "ab/__init__.py", "ab/x.py", "a/b/c/d.py",
+             "z.py", "a-b/y.py"]
+    for name in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    index = build_index([tmp_path / name for name in files])
+    suffixes = index._suffixes()
+
+    def by_definition(qualified: str) -> set[str]:
+        parts = qualified.split(".")
+        prefixes = {".".join(parts[:end]) for end in range(1, len(parts) + 1)}
+        return {path for name, paths in suffixes.items()
+                if name in prefixes or name.startswith(qualified + ".") for path in paths}
+
+    for qualified in ("a", "a.b", "a.b.c", "a.b.c.d.f", "a.bc", "ab", "ab.x", "z", "z.f", "b", "y", "a.b.", ""):
+        assert index.modules_named_from(qualified) == by_definition(qualified), qualified
+    assert index.modules_named_from("a.b") == {str(tmp_path / p) for p in
+                                               ("a/__init__.py", "a/b/__init__.py", "a/b/c.py", "a/b/c/d.py")}
