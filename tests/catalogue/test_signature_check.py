@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import jaxlint.rules.jax105_changed_method_signature  # noqa: F401  (its gates are built from the real rows at import,
+# before a test below swaps the data files)
 from jaxlint.catalogue import signatures
 from jaxlint.lint.engine import fix_source, lint_source
 from jaxlint.project.settings import Settings
@@ -246,3 +248,14 @@ def test_every_generated_row_has_its_outcome_and_every_outcome_a_row():
         if r["change"] == "renamed":
             assert set(recorded[signatures.row_key(r)]["fix_bound"]) == {r["replacement_since"], sc.NEWEST}
             assert isinstance(recorded[signatures.row_key(r)]["plain_rename"], bool)
+
+
+def test_a_rename_execution_found_to_take_another_type_is_reported_without_a_fix():
+    # jax 0.5.0: ModuleContext(backend_or_name: str | XlaBackend | None) -> backend: XlaBackend | None (a string
+    # no longer goes); the committed outcome says plain_rename = false
+    source = "from jax.interpreters import mlir\nctx = mlir.ModuleContext(backend_or_name='cpu')\n"
+    settings = Settings(select=("JAX105",), target_version=Version("0.12.0.1"),
+                        explicit_min_version=Version("0.5.0"), min_version_source="test")
+    messages = [d.message for d in lint_source(source, "a.py", settings).diagnostics]
+    assert len(messages) == 1 and "no plain rename" in messages[0] and "`backend=`" in messages[0]
+    assert fix_source(source, "a.py", settings).source == source
