@@ -1,6 +1,7 @@
 """``jax-<V>`` venvs (Python 3.12, CPU jaxlib from PyPI) for the run-time 'same object' check, built one at a time."""
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -72,39 +73,106 @@ def build_venvs(jaxenvs: Path, versions: list[str]) -> float:
     jaxenvs.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     for v in missing:
-        env_dir = jaxenvs / f"jax-{v}"
-        if v in jaxlibs:
-            jaxlib = f"jaxlib=={v}"
-        else:
-            older = [x for x in jaxlibs if vkey(x) < vkey(v)]
-            if not older:
-                print(f"  skip jax {v}: no jaxlib <= {v} with a Python 3.12 wheel on PyPI", file=sys.stderr)
-                continue
-            # a jax-only release (0.4.37 came with jaxlib 0.4.36): jax's own `jaxlib >=min, <=V` requirement decides
-            jaxlib = f"jaxlib<={v}"
-            print(f"  jax {v}: jaxlib {v} has no Python 3.12 wheel on PyPI; installing the jaxlib jax {v} requires",
-                  file=sys.stderr)
-        # absl-py: jax.experimental.pallas.tpu imports it in some releases (0.9.x), and the probe must import it
-        extra = ["absl-py"] + (["numpy<2", "scipy<1.13"] if vkey(v) < vkey(OLD_NUMPY_BEFORE) else [])
-        t = time.perf_counter()
-        if env_dir.exists():
-            shutil.rmtree(env_dir)
-        subprocess.run([base, "-m", "venv", str(env_dir)], check=True)
-        py = str(env_dir / "bin" / "python")
-        proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, f"jax=={v}", jaxlib, *extra],
-                              check=False, capture_output=True, text=True, env=pypi_env())
-        if proc.returncode == 0:
-            smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
-                     "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
-            proc = subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
-                                  env={**os.environ, "JAX_PLATFORMS": "cpu"})
-        if proc.returncode != 0:
-            print(f"  skip jax {v}: {(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
-            shutil.rmtree(env_dir, ignore_errors=True)
-            continue
-        got = proc.stdout.strip().splitlines()[-1]
-        (env_dir / ".complete").write_text(f"jax {v}\njaxlib {got}\n")
-        print(f"  built {env_dir} (jaxlib {got}) in {time.perf_counter() - t:.0f}s", file=sys.stderr)
+        # the tests build the same folders (tests/support/jaxenv.py): the same lock file, so one build at a time
+        with open(jaxenvs / f".jax-{v}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (jaxenvs / f"jax-{v}" / ".complete").exists():
+                _build_one(base, jaxenvs, v, jaxlibs)
     spent = time.perf_counter() - t0
     print(f"venv building: {spent:.1f}s for {len(missing)} missing", file=sys.stderr)
     return spent
+
+
+def _build_one(base: str, jaxenvs: Path, v: str, jaxlibs: set[str]) -> None:
+    """Build ``<jaxenvs>/jax-<v>`` (the caller holds its lock); a failure is reported and leaves no folder."""
+    env_dir = jaxenvs / f"jax-{v}"
+    if v in jaxlibs:
+        jaxlib = f"jaxlib=={v}"
+    else:
+        older = [x for x in jaxlibs if vkey(x) < vkey(v)]
+        if not older:
+            print(f"  skip jax {v}: no jaxlib <= {v} with a Python 3.12 wheel on PyPI", file=sys.stderr)
+            return
+        # a jax-only release (0.4.37 came with jaxlib 0.4.36): jax's own `jaxlib >=min, <=V` requirement decides
+        jaxlib = f"jaxlib<={v}"
+        print(f"  jax {v}: jaxlib {v} has no Python 3.12 wheel on PyPI; installing the jaxlib jax {v} requires",
+              file=sys.stderr)
+    # absl-py: jax.experimental.pallas.tpu imports it in some releases (0.9.x), and the probe must import it
+    extra = ["absl-py"] + (["numpy<2", "scipy<1.13"] if vkey(v) < vkey(OLD_NUMPY_BEFORE) else [])
+    t = time.perf_counter()
+    if env_dir.exists():
+        shutil.rmtree(env_dir)
+    subprocess.run([base, "-m", "venv", str(env_dir)], check=True)
+    py = str(env_dir / "bin" / "python")
+    proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, f"jax=={v}", jaxlib, *extra],
+                          check=False, capture_output=True, text=True, env=pypi_env())
+    if proc.returncode == 0:
+        smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
+                 "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
+        proc = subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
+                              env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    if proc.returncode != 0:
+        print(f"  skip jax {v}: {(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
+        shutil.rmtree(env_dir, ignore_errors=True)
+        return
+    got = proc.stdout.strip().splitlines()[-1]
+    (env_dir / ".complete").write_text(f"jax {v}\njaxlib {got}\n")
+    print(f"  built {env_dir} (jaxlib {got}) in {time.perf_counter() - t:.0f}s", file=sys.stderr)
+
+
+# Releases whose own jaxlib has no Linux wheel on PyPI (0.4.1-0.4.12 and 0.4.14-0.4.17 were published on Google's
+# storage): jax's Python source (where the signatures live) paired with a jaxlib PyPI has, on the newest Python that
+# jaxlib has wheels for, where jax accepts it. jax refuses a jaxlib newer than itself ("jaxlib version 0.4.13 is newer
+# than and incompatible with jax version 0.4.12", tried for every release below) or older than its
+# ``_minimum_jaxlib_version`` (0.4.14 for jax 0.4.16 and 0.4.17), so only 0.4.14 (minimum 0.4.11) gets one.
+SUBSTITUTE_JAXLIB = {"0.4.13": ("0.4.13", "3.11"), "0.4.14": ("0.4.13", "3.11")}
+# Why the others have no venv (the reason a row's check records).
+NO_VENV = {v: f"jaxlib {v} has no Linux wheel on PyPI, and jax {v} refuses every jaxlib that has one"
+           for v in ("0.4.1", "0.4.2", "0.4.3", "0.4.4", "0.4.5", "0.4.6", "0.4.7", "0.4.8", "0.4.9", "0.4.10",
+                     "0.4.11", "0.4.12", "0.4.16", "0.4.17")}
+
+def venv_dir(jaxenvs: Path, version: str) -> Path | None:
+    """The complete venv of ``jax==version``: ``jax-<V>``, else ``jax-<V>-jaxlib-<W>`` (a substitute jaxlib)."""
+    own = jaxenvs / f"jax-{version}"
+    if (own / ".complete").exists():
+        return own
+    return next((p for p in sorted(jaxenvs.glob(f"jax-{version}-jaxlib-*")) if (p / ".complete").exists()), None)
+
+
+def build_substitutes(jaxenvs: Path, versions: list[str]) -> float:
+    """``jax-<V>-jaxlib-<W>`` (or ``jax-<V>`` where W is V) for the releases of ``SUBSTITUTE_JAXLIB`` that lack a
+    venv, with pyenv's Python; built and marked as ``build_venvs`` does."""
+    t0 = time.perf_counter()
+    for v in sorted(versions, key=vkey):
+        if v not in SUBSTITUTE_JAXLIB or venv_dir(jaxenvs, v) is not None:
+            continue
+        jaxlib, minor = SUBSTITUTE_JAXLIB[v]
+        bases = sorted(Path.home().glob(f".pyenv/versions/{minor}.*/bin/python"))
+        if not bases:
+            print(f"  skip jax {v}: no Python {minor} (pyenv)", file=sys.stderr)
+            continue
+        name = f"jax-{v}" if jaxlib == v else f"jax-{v}-jaxlib-{jaxlib}"
+        with open(jaxenvs / f".{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if (jaxenvs / name / ".complete").exists():
+                continue
+            env_dir = jaxenvs / name
+            shutil.rmtree(env_dir, ignore_errors=True)
+            subprocess.run([str(bases[-1]), "-m", "venv", str(env_dir)], check=True)
+            py = str(env_dir / "bin" / "python")
+            proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, f"jax=={v}",
+                                   f"jaxlib=={jaxlib}", "absl-py", "numpy<2", "scipy<1.13"],
+                                  check=False, capture_output=True, text=True, env=pypi_env())
+            if proc.returncode == 0:
+                smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
+                         "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
+                proc = subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
+                                      env={**os.environ, "JAX_PLATFORMS": "cpu"})
+            if proc.returncode != 0:
+                print(f"  skip jax {v} with jaxlib {jaxlib}: "
+                      f"{(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
+                shutil.rmtree(env_dir, ignore_errors=True)
+                continue
+            (env_dir / ".complete").write_text(f"jax {v}\njaxlib {proc.stdout.strip().splitlines()[-1]}\n")
+            print(f"  built {env_dir}", file=sys.stderr)
+    return time.perf_counter() - t0

@@ -3,16 +3,23 @@
 (JAX105); per function, parameters newly required and literal defaults changed (JAX103).
 
 A class is found under every public name it has had (``spellings``), so ``jax.experimental.maps.Mesh`` and
-``jax.sharding.Mesh`` share their rows."""
+``jax.sharding.Mesh`` share their rows.
+
+``signatures_confirmed.toml`` (``tools/catalogue_gen/signature_check.py``) holds each row's outcome by execution: a
+row that execution contradicted is left out, and a rename that execution did not leave a plain rename (the new
+keyword not bound at both ends of its fix's range, or annotated with another type) is read as a removed keyword
+that names its successor (the hint stays, no fix is written)."""
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from jaxlint.catalogue import RULES_DIR
 
 DATA = RULES_DIR / "signatures_generated.toml"
+CONFIRMED = RULES_DIR / "signatures_confirmed.toml"
 INIT = "__init__"
 # Changes a call that passes the keyword hits; the others are about what a call omits (or a member it names).
 KEYWORD_CHANGES = frozenset({"removed", "renamed", "positional-only"})
@@ -40,6 +47,32 @@ class SignatureRow:
         return self.owner if self.member in ("", INIT) else f"{self.owner}.{self.member}"
 
 
+def row_key(block: dict) -> tuple[str, str, str, str, str]:
+    """What names a row in both files."""
+    return block["owner"], block.get("member", ""), block.get("parameter", ""), block["change"], block["changed_in"]
+
+
+def outcomes(path: Path | None = None) -> dict[tuple, dict]:
+    """Row key -> its ``[[row]]`` of ``signatures_confirmed.toml`` (empty without the file)."""
+    try:
+        with open(path or CONFIRMED, "rb") as handle:
+            return {row_key(r): r for r in tomllib.load(handle).get("row", ())}
+    except FileNotFoundError:
+        return {}
+
+
+def checked(block: dict, outcome: dict | None) -> dict | None:
+    """``block`` as execution leaves it: None when contradicted; a rename execution did not leave plain becomes a
+    removed keyword that names its successor."""
+    if outcome is None:
+        return block
+    if outcome["outcome"] == "contradicted":
+        return None
+    if block["change"] == "renamed" and not outcome.get("plain_rename", False):
+        return {**block, "change": "removed"}
+    return block
+
+
 @lru_cache(maxsize=1)
 def _load() -> tuple[dict, dict]:
     try:
@@ -50,7 +83,11 @@ def _load() -> tuple[dict, dict]:
     classes: dict[str, dict[str, list[SignatureRow]]] = {}
     functions: dict[str, list[SignatureRow]] = {}
     fields = set(SignatureRow.__dataclass_fields__)
+    confirmed = outcomes()
     for block in data.get("signature", ()):
+        block = checked(block, confirmed.get(row_key(block)))
+        if block is None:
+            continue
         row = SignatureRow(**{k: v for k, v in block.items() if k in fields})
         for name in (row.owner, *block.get("spellings", ())):
             if row.member:

@@ -124,7 +124,10 @@ text = lowered.as_text(dialect="hlo", debug_info=True)
 
 ## Fix safety
 A renamed keyword is renamed where the new keyword exists at the project's min version (the rows say from which
-release); otherwise `fix_withheld` says which release it needs. Nothing else is fixed.
+release); otherwise `fix_withheld` says which release it needs. Every row is checked by execution
+(`rules/signatures_confirmed.toml`): a row execution contradicts is not reported, and a rename is fixed only where
+the new keyword was bound at the bottom of the fix's range and at the newest release, annotated as the old one was.
+Nothing else is fixed.
 
 ## JAX version
 Per row: the release that made the change.
