@@ -69,7 +69,7 @@ SPECS = [
 ]
 
 PROBE = r"""
-import collections.abc, json, sys
+import collections.abc, importlib.metadata, json, sys
 namespace = {}
 exec(sys.argv[1], namespace)
 result = namespace["result"]
@@ -90,6 +90,7 @@ print(json.dumps({
     "iterates": None if first is None else ("keys" if isinstance(result, collections.abc.Mapping)
                                            else type(first).__name__),
     "drop_in": repr(drop_in),
+    "version": importlib.metadata.version(sys.argv[3]),
 }))
 """
 
@@ -97,7 +98,8 @@ print(json.dumps({
 def probe(env: str, spec: dict) -> dict:
     from support.jaxenv import named_env
     python = named_env(env)
-    proc = subprocess.run([str(python), "-W", "ignore", "-c", PROBE, spec["example"], spec.get("drop_in", "")],
+    proc = subprocess.run([str(python), "-W", "ignore", "-c", PROBE, spec["example"], spec.get("drop_in", ""),
+                           spec["library"]],
                           capture_output=True, text=True, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"},
                           timeout=300)
     if proc.returncode != 0:
@@ -107,6 +109,10 @@ def probe(env: str, spec: dict) -> dict:
 
 def row(spec: dict) -> dict:
     old, new = probe(spec["old_env"], spec), probe(spec["new_env"], spec)
+    # the two sides are the releases the row names, one each side of the change, and the results differ in type
+    if (old["version"], new["version"]) != (spec["last_old"], spec["changed_in"]) or old["type"] == new["type"]:
+        raise SystemExit(f"{spec['api']}: {spec['library']} {old['version']} gives {old['type']}, "
+                         f"{new['version']} gives {new['type']}: not the change the spec names")
     missing = [m for m in old["members"] if m not in new["members"]]
     if old["index"] and not new["index"]:
         missing.append("[index]")
