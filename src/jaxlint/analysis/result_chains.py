@@ -28,8 +28,8 @@ _OTHER = "other"  # a binding that is not a plain assignment
 def producers(chain: str) -> frozenset[str]:
     """The imported callables a file must name for a value of ``chain`` to be followed (the gate's names)."""
     head = chain.partition("()")[0]
-    found = {head}
     classes = {cls for cls in {*RETURNS.values(), *METHOD_RETURNS.values()} if head.startswith(cls + ".")}
+    found = set() if classes else {head}  # ``Class.method``: the class's producers; ``F``: the function itself
     while classes:
         cls = classes.pop()
         found |= {name for name, made in RETURNS.items() if made == cls}

@@ -208,25 +208,31 @@ def _findings(view: AstView) -> list[tuple[ast.AST, str]]:
         chain = chains.chain(node)
         return by_chain.get(chain) if chain is not None else None
 
+    # what any crossed row may report: the cheap tests first, the chains only for those nodes
+    attributes = frozenset().union(*(row.attributes for row in rows))
+    facets = frozenset(m for row in rows for m in row.missing if m in (INDEX, KEY))
+    iteration = any("iteration" in row.differs for row in rows)
+    type_names = any("type-name" in row.differs for row in rows)
     for node in walk(view, (ast.Attribute, ast.Subscript, ast.For, ast.AsyncFor, ast.comprehension)):
         kind = type(node)
         if kind is ast.Attribute:
-            row = row_of(node.value)
-            if row is not None and node.attr in row.attributes:
-                found.append((node, _message(row, f"`.{node.attr}` is not there (`AttributeError`)")))
-            elif node.attr in _TYPE_NAMES:
+            if node.attr in attributes:
+                row = row_of(node.value)
+                if row is not None and node.attr in row.attributes:
+                    found.append((node, _message(row, f"it has no `.{node.attr}` (`AttributeError`)")))
+            elif type_names and node.attr in _TYPE_NAMES:
                 owner = _type_of(view, node.value)
                 row = row_of(owner) if owner is not None else None
                 if row is not None and "type-name" in row.differs:
                     found.append((node, _message(row, f"its class's `{node.attr}` is `'{row.new_name}'` there, "
                                                       f"not `'{row.old_name}'`")))
         elif kind is ast.Subscript:
-            row = row_of(node.value)
-            facet = _subscript_facet(node.slice) if row is not None else None
-            if facet is not None and facet in row.missing:
+            facet = _subscript_facet(node.slice)
+            row = row_of(node.value) if facet in facets else None
+            if row is not None and facet in row.missing:
                 how = "by position" if facet == INDEX else "by key"
                 found.append((node, _message(row, f"it takes no subscript {how} (`[{view.text(node.slice)}]`)")))
-        elif type(node.iter) in _ITERATED_KINDS:
+        elif iteration and type(node.iter) in _ITERATED_KINDS:
             row = row_of(node.iter)
             if row is not None and "iteration" in row.differs:
                 found.append((node.iter, _message(row, f"iterating it gives {_items(row.new_iterates)} there, not "
