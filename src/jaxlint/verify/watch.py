@@ -20,6 +20,7 @@ WATCHED_CODES = frozenset({
     "JAX201",  # meshgrid/broadcast_arrays/atleast_*d: a list became a tuple
     "JAX202",  # take_along_axis: negative indices wrap or not
     "JAX203",  # jnp.empty: zeros or uninitialized memory
+    "JAX207",  # rules/return_types.toml: a use of the old result's member (``r[0]``, ``type(r).__name__``...)
     "JAX601",  # rules/behaviour.toml: a default, a validation or a result type changed
 })
 WATCHED_STATUSES = ("same", "differs", "not-reached")

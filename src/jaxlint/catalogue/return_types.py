@@ -1,0 +1,52 @@
+"""The APIs whose result changed type (``rules/return_types.toml``, written by ``tools/generate_return_types.py``
+from runs on both sides of each change), read for JAX207."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from jaxlint.catalogue import RULES_DIR
+
+DATA = RULES_DIR / "return_types.toml"
+INDEX, KEY = "[index]", "[key]"  # ``r[0]``; a mapping's subscript (``r["flops"]``, ``r[("kernel",)]``)
+
+
+@dataclass(frozen=True)
+class ReturnType:
+    api: str  # the call chain whose result changed: ``jax.stages.Compiled.cost_analysis()``
+    library: str
+    last_old: str
+    changed_in: str
+    old_env: str
+    new_env: str
+    old_type: str
+    new_type: str
+    old_name: str
+    new_name: str
+    old_iterates: str
+    new_iterates: str
+    missing: tuple[str, ...]
+    differs: tuple[str, ...]
+    drop_in: str
+    drop_in_executed: str
+    advice: str
+    source: str
+
+    @property
+    def attributes(self) -> frozenset[str]:
+        return frozenset(m for m in self.missing if not m.startswith("["))
+
+
+@lru_cache(maxsize=1)
+def return_types() -> dict[str, ReturnType]:
+    """``api`` -> its row."""
+    with DATA.open("rb") as handle:
+        data = tomllib.load(handle)
+    return {row["api"]: ReturnType(**{**row, "missing": tuple(row["missing"]), "differs": tuple(row["differs"])})
+            for row in data.get("return_type", [])}

@@ -1,0 +1,287 @@
+"""JAX207 changed-return-type: a use of a member that an API's old result had and its new result lacks, or has with
+another meaning, where the project's range crosses the change (``rules/return_types.toml``)."""
+from __future__ import annotations
+
+import ast
+import bisect
+
+import libcst as cst
+
+from jaxlint.analysis.result_chains import ResultChains, producers
+from jaxlint.catalogue.return_types import INDEX, KEY, ReturnType, return_types
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.positions import SpanError, node_spans
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import parse_version
+from jaxlint.rules.base import Invalid, Rule, Valid
+
+ROWS: dict[str, ReturnType] = return_types()
+_TYPE_NAMES = frozenset({"__name__", "__qualname__"})
+# ast node kinds a finding sits on, and the libcst node kind at the same place
+_CST_KIND = {ast.Attribute: cst.Attribute, ast.Subscript: cst.Subscript, ast.Call: cst.Call, ast.Name: cst.Name}
+_ITERATED_KINDS = (ast.Name, ast.Call, ast.Attribute, ast.Subscript)
+
+
+def crossed(row: ReturnType, settings: Settings) -> bool:
+    """JAX's ``(min, target]`` holds a JAX row's release; for a flax or optax row, the project's pins of that library
+    hold no lower bound at or above it and no upper bound at or below it (unpinned: it may run either side, as
+    JAX508 reads flax's pins)."""
+    changed = parse_version(row.changed_in)
+    if row.library == "jax":
+        return settings.min_version < changed <= settings.target_version
+    lower, upper = settings.library_range(row.library)
+    return (lower is None or lower < changed) and (upper is None or upper > changed)
+
+
+def _rows_table() -> str:
+    lines = ["| API | changed in | old result | new result | missing or different | drop-in |", "|---|---|---|---|---|---|"]
+    for row in ROWS.values():
+        members = ", ".join(f"`{m}`" for m in (*row.missing, *row.differs))
+        lines.append(f"| `{row.api}` | {row.library} {row.changed_in} | `{row.old_type}` | `{row.new_type}` | "
+                     f"{members} | {f'`{row.drop_in}`' if row.drop_in else '-'} |")
+    return "\n".join(lines)
+
+
+class ChangedReturnType(Rule):
+    code = "JAX207"
+    name = "changed-return-type"
+    summary = "a member of an API's old result that its new result lacks or means otherwise, in the project's range"
+    since = "0.4.1"  # per row: JAX's range for a JAX row, the library's pins for a flax or optax row
+    triggers = tuple(sorted({row.api.rstrip("()").rpartition(".")[2] for row in ROWS.values()}))
+    ast_names = frozenset(name for row in ROWS.values() for name in producers(row.api))
+    decides_from_ast = True
+    explanation = f"""
+## What it does
+Reads the `[[return_type]]` rows of `rules/return_types.toml` (`tools/generate_return_types.py`: each row's example
+run in a venv on each side of the change; the members are the difference of the two results' `dir()`, indexing,
+mapping and iteration) and reports, on the result of such an API where the project's range crosses the change:
+
+- an attribute or method the old result had and the new one lacks (`AttributeError`);
+- a subscript by position (`r[0]`, `[index]`) or by key (`r["flops"]`, `r[("kernel",)]`, `[key]`) that the old
+  result took and the new one does not;
+- a `for` loop or comprehension over it, where iterating gives other items (`iteration`);
+- `type(r).__name__` or `r.__class__.__name__`, where the class's name changed (`type-name`).
+
+The result is followed through a name whose every binding in its scope is a plain assignment of it (`flat =
+nnx.state(model).flat_state()`), and a method's receiver through the value inference: `jax.jit(f).lower(x).compile()`
+is a `jax.stages.Compiled`, `nnx.state(model)` an `nnx.State`. The range is JAX's `[min version, target]` for a JAX
+row, the project's own flax or optax pins for theirs (an unpinned library may be on either side: reported,
+as JAX508 does).
+
+{_rows_table()}
+
+## Why
+The code still imports and calls the API; what it gets back has another type, and the first use of the old type's
+member fails (`KeyError: 0`, `AttributeError: 'FlatState' object has no attribute 'keys'`) or silently gives
+something else (`type(state).__name__ == 'MultiTransformState'` becomes False).
+
+## Example
+```python
+import jax
+compiled = jax.jit(f).lower(x).compile()
+flops = compiled.cost_analysis()[0]["flops"]
+```
+
+## Fix safety
+No fix. The message names the drop-in where one spelling works on both sides (`dict(flat_state)`,
+`isinstance(state, optax.MultiTransformState)`), and otherwise what to do.
+
+## Library version
+Per row: the release that changed the result, measured in the wheels and by execution on both sides.
+"""
+
+    VALID = [
+        Valid("""
+            import jax
+            compiled = jax.jit(f).lower(x).compile()
+            flops = compiled.cost_analysis()["flops"]
+        """, min_version="0.5.0", note="new-API code on a range that starts at the change"),
+        Valid("""
+            import jax
+            compiled = jax.jit(f).lower(x).compile()
+            costs = compiled.cost_analysis()
+            costs = costs[0] if isinstance(costs, list) else costs
+            flops = costs["flops"]
+        """, min_version="0.4.20", note="a name bound to two different values: not followed"),
+        Valid("""
+            import jax
+            def flops(compiled):
+                return compiled.cost_analysis()[0]["flops"]
+        """, min_version="0.4.20", note="a parameter: the class is not known"),
+        Valid("""
+            from flax import nnx
+            class Model:
+                def flat_state(self):
+                    return {}
+            print(Model().flat_state().keys())
+        """, note="the project's own flat_state"),
+        Valid("""
+            from flax import nnx
+            flat = dict(nnx.state(model).flat_state())
+            print(flat.keys())
+        """, note="the drop-in"),
+        Valid("""
+            import optax
+            state = optax.adam(1e-3).init(params)
+            print(type(state).__name__ == "MultiTransformState")
+        """, note="another transformation's state"),
+    ]
+
+    INVALID = [
+        Invalid("""
+            import jax
+            compiled = jax.jit(f).lower(x).compile()
+            flops = compiled.cost_analysis()[0]["flops"]
+        """, min_version="0.4.20", note="a subscript by position of a JAX result"),
+        Invalid("""
+            import jax
+            costs = jax.jit(f).lower(x).compile().cost_analysis()
+            for cost in costs:
+                print(cost["flops"])
+        """, min_version="0.4.20", note="iteration, through a name"),
+        Invalid("""
+            from flax import nnx
+            flat = nnx.state(model).flat_state()
+            print(sorted(flat.keys()))
+        """, note="a dict method on a flax result, flax unpinned"),
+        Invalid("""
+            from flax import nnx
+            kernel = nnx.state(model).flat_state()[("kernel",)]
+        """, note="a subscript by key"),
+        Invalid("""
+            import optax
+            tx = optax.multi_transform(transforms, labels)
+            state = tx.init(params)
+            print(type(state).__name__ == "MultiTransformState")
+        """, note="the class's name changed"),
+    ]
+
+    # -- libcst: the ast findings, placed on the libcst nodes at the same spans ----------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        self._targets: dict[tuple[int, int, type], str] = {}
+        self._spans = None
+        source = self.context.source
+        # ``AstView`` refuses ``\r`` (``ast`` ends a line there, libcst not): read CRLF lines as LF, place back
+        text = source.replace("\r\n", "\n")
+        if "\r" in text:
+            return
+        try:
+            view = AstView(text, ast.parse(text), self.context.file_text, settings=self.settings,
+                           path=self.context.path)
+        except (SyntaxError, ValueError, Undecidable):
+            return
+        place = _offsets_back(text, source)
+        for node_, message in _findings(view):
+            key = (place(view.offset_of(node_)), place(view.offset_of(node_, end=True)), _CST_KIND[type(node_)])
+            self._targets[key] = message
+        if self._targets:
+            self._spans = node_spans(node, source)
+
+    def _place(self, node: cst.CSTNode) -> None:
+        if not self._targets:
+            return
+        try:
+            start, end = self._spans[node]
+        except (KeyError, SpanError):
+            return
+        message = self._targets.get((start, end, type(node)))
+        if message is not None:
+            self.report(node, message)
+
+    visit_Attribute = visit_Subscript = visit_Call = visit_Name = _place
+
+    # -- ast ---------------------------------------------------------------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        return [AstFinding(cls.code, node, message) for node, message in _findings(view)]
+
+
+def _findings(view: AstView) -> list[tuple[ast.AST, str]]:
+    rows = [row for row in ROWS.values() if crossed(row, view.settings)]
+    if not rows:
+        return []
+    by_chain = {row.api: row for row in rows}
+    chains = ResultChains(view)
+    found = []
+
+    def row_of(node: ast.AST) -> ReturnType | None:
+        chain = chains.chain(node)
+        return by_chain.get(chain) if chain is not None else None
+
+    # what any crossed row may report: the cheap tests first, the chains only for those nodes
+    attributes = frozenset().union(*(row.attributes for row in rows))
+    facets = frozenset(m for row in rows for m in row.missing if m in (INDEX, KEY))
+    iteration = any("iteration" in row.differs for row in rows)
+    type_names = any("type-name" in row.differs for row in rows)
+    for node in walk(view, (ast.Attribute, ast.Subscript, ast.For, ast.AsyncFor, ast.comprehension)):
+        kind = type(node)
+        if kind is ast.Attribute:
+            if node.attr in attributes:
+                row = row_of(node.value)
+                if row is not None and node.attr in row.attributes:
+                    found.append((node, _message(row, f"it has no `.{node.attr}` (`AttributeError`)")))
+            elif type_names and node.attr in _TYPE_NAMES:
+                owner = _type_of(view, node.value)
+                row = row_of(owner) if owner is not None else None
+                if row is not None and "type-name" in row.differs:
+                    found.append((node, _message(row, f"its class's `{node.attr}` is `'{row.new_name}'` there, "
+                                                      f"not `'{row.old_name}'`")))
+        elif kind is ast.Subscript:
+            facet = _subscript_facet(node.slice)
+            row = row_of(node.value) if facet in facets else None
+            if row is not None and facet in row.missing:
+                how = "by position" if facet == INDEX else "by key"
+                found.append((node, _message(row, f"it takes no subscript {how} (`[{view.text(node.slice)}]`)")))
+        elif iteration and type(node.iter) in _ITERATED_KINDS:
+            row = row_of(node.iter)
+            if row is not None and "iteration" in row.differs:
+                found.append((node.iter, _message(row, f"iterating it gives {_items(row.new_iterates)} there, not "
+                                                       f"{_items(row.old_iterates)}")))
+    return found
+
+
+def _offsets_back(text: str, source: str):
+    """Offset in ``text`` (``source`` with CRLF read as LF) -> offset in ``source``."""
+    if text == source:
+        return lambda offset: offset
+    starts_text = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    starts_source = [0] + [i + 1 for i, c in enumerate(source) if c == "\n"]
+
+    def back(offset: int) -> int:
+        line = bisect.bisect_right(starts_text, offset) - 1
+        return starts_source[line] + offset - starts_text[line]
+    return back
+
+
+def _type_of(view: AstView, node: ast.AST) -> ast.AST | None:
+    """``x`` of ``type(x)`` (the builtin) or ``x.__class__``."""
+    if type(node) is ast.Attribute and node.attr == "__class__":
+        return node.value
+    if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "type" and len(node.args) == 1 \
+            and not node.keywords and not view.may_import("type") and not view.bound_in_file("type"):
+        return node.args[0]
+    return None
+
+
+def _subscript_facet(index: ast.AST) -> str | None:
+    """``[index]`` for a literal integer, ``[key]`` for a literal string or tuple of literals, else None."""
+    if type(index) is ast.UnaryOp and type(index.op) is ast.USub:
+        index = index.operand
+    if type(index) is ast.Constant:
+        if type(index.value) is int:
+            return INDEX
+        if type(index.value) is str:
+            return KEY
+    if type(index) is ast.Tuple and index.elts and all(type(e) is ast.Constant for e in index.elts):
+        return KEY
+    return None
+
+
+def _items(iterates: str) -> str:
+    return "its keys" if iterates == "keys" else f"`{iterates}` items"
+
+
+def _message(row: ReturnType, what: str) -> str:
+    release = f"{'JAX' if row.library == 'jax' else row.library} {row.changed_in}"
+    return (f"`{row.api}` returns a `{row.new_name}` from {release} (a `{row.old_name}` up to {row.last_old}): "
+            f"{what}. {row.advice[0].upper()}{row.advice[1:]}.")

@@ -1,0 +1,174 @@
+"""JAX207 changed-return-type: the rows of ``rules/return_types.toml`` (one per kind of member: attribute, subscript by
+position, subscript by key, iteration, the class's name), the ranges that cross each change, the chains followed
+through names and receivers, and the ast path against the libcst path on every case."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from dataclasses import asdict, replace
+from pathlib import Path
+
+import pytest
+
+from jaxlint.catalogue.return_types import INDEX, KEY, return_types
+from jaxlint.lint import ast_findings
+from jaxlint.lint.engine import lint_source
+from jaxlint.project.settings import Settings
+from jaxlint.project.version_pins import Bound, PinnedRange
+from jaxlint.project.versions import Version
+from jaxlint.rules.jax207_changed_return_type import ChangedReturnType
+
+REPO = Path(__file__).resolve().parents[2]
+OLD_JAX = replace(Settings(select=("JAX207",)), explicit_min_version=Version("0.4.20"), min_version_source="test")
+NEW_JAX = replace(OLD_JAX, explicit_min_version=Version("0.5.0"))
+
+
+def pinned(library: str, low: str | None, high: str | None = None) -> Settings:
+    bounds = (library, Bound(Version(low), "requirements.txt:1", f"{library}>={low}") if low else None,
+              Bound(Version(high), "requirements.txt:1", f"{library}<{high}") if high else None)
+    return replace(Settings(select=("JAX207",)), pinned=PinnedRange(Path("."), None, None, (bounds,)))
+
+
+def libcst(source: str, settings: Settings) -> list[dict]:
+    result = lint_source(textwrap.dedent(source), "t.py", settings, rules=[ChangedReturnType], prefilter=False,
+                         whole=True)
+    return [asdict(d) for d in result.diagnostics]
+
+
+def both(source: str, settings: Settings) -> list[dict]:
+    """The libcst path's findings, after checking that the ast path gives the same where it decides."""
+    source = textwrap.dedent(source)
+    found = libcst(source, settings)
+    decided = ast_findings.decide(source, "t.py", [ChangedReturnType], ast.parse(source), settings=settings)
+    if decided is not None:
+        assert [asdict(d) for d in decided] == found
+    return found
+
+
+def rows(found: list[dict]) -> list[int]:
+    return [d["start"]["row"] for d in found]
+
+
+COMPILED = "import jax\ncompiled = jax.jit(f).lower(x).compile()\n"
+FLAT = "from flax import nnx\nflat = nnx.state(model).flat_state()\n"
+MULTI = "import optax\ntx = optax.multi_transform(transforms, labels)\nstate = tx.init(params)\n"
+
+# (settings, source, rows reported) per row kind
+INVALID = {
+    "jax: subscript by position": (OLD_JAX, COMPILED + "flops = compiled.cost_analysis()[0]['flops']\n", [3]),
+    "jax: negative position": (OLD_JAX, COMPILED + "costs = compiled.cost_analysis()\nc = costs[-1]\n", [4]),
+    "jax: a list method": (OLD_JAX, COMPILED + "costs = compiled.cost_analysis()\ncosts.append({})\n", [4]),
+    "jax: iteration": (OLD_JAX, COMPILED + "total = sum(c['flops'] for c in compiled.cost_analysis())\n", [3]),
+    "jax: one chain, no names": (OLD_JAX, "import jax\nc = jax.jit(f).lower(x).compile().cost_analysis()[0]\n", [2]),
+    "jax: traced, then lowered": (
+        OLD_JAX, "import jax\nc = jax.jit(f).trace(x).lower().compile().cost_analysis()[0]\n", [2]),
+    "flax: a dict method": (pinned("flax", "0.10.2"), FLAT + "print(flat.items())\n", [3]),
+    "flax: subscript by key": (pinned("flax", "0.10.2"), FLAT + "kernel = flat[('kernel',)]\n", [3]),
+    "flax: iteration": (pinned("flax", "0.10.2"), FLAT + "paths = [p for p in flat]\n", [3]),
+    "flax: unpinned": (Settings(select=("JAX207",)), FLAT + "print(flat.keys())\n", [3]),
+    "flax: in a function, the module's name": (
+        pinned("flax", "0.10.2"), FLAT + "def f():\n    return flat.values()\n", [4]),
+    "optax: type name": (pinned("optax", "0.1.7"), MULTI + "ok = type(state).__name__ == 'MultiTransformState'\n",
+                         [4]),
+    "optax: __class__": (pinned("optax", "0.1.7"), MULTI + "name = state.__class__.__qualname__\n", [4]),
+    "CRLF": (OLD_JAX, (COMPILED + "flops = compiled.cost_analysis()[0]\n").replace("\n", "\r\n"), [3]),
+}
+
+VALID = {
+    "jax: new-only range": (NEW_JAX, COMPILED + "flops = compiled.cost_analysis()['flops']\n"),
+    "jax: new-only range, even the old spelling": (NEW_JAX, COMPILED + "flops = compiled.cost_analysis()[0]\n"),
+    "jax: the new API on a crossing range: a key": (OLD_JAX, COMPILED + "f = compiled.cost_analysis()['flops']\n"),
+    "jax: a method both have": (OLD_JAX, COMPILED + "c = compiled.cost_analysis().copy()\n"),
+    "jax: target below the change": (replace(OLD_JAX, target_version=Version("0.4.38")),
+                                     COMPILED + "flops = compiled.cost_analysis()[0]\n"),
+    "jax: guarded": (OLD_JAX, COMPILED + "costs = compiled.cost_analysis()\n"
+                     "costs = costs[0] if isinstance(costs, list) else costs\nprint(costs['flops'])\n"),
+    "jax: parameter": (OLD_JAX, "import jax\ndef f(compiled):\n    return compiled.cost_analysis()[0]\n"),
+    "jax: a variable subscript": (OLD_JAX, COMPILED + "i = 0\nc = compiled.cost_analysis()[i]\n"),
+    "jax: loop target": (OLD_JAX, "import jax\nfor compiled in things:\n    c = compiled.cost_analysis()[0]\n"),
+    "jax: a class-body name is not a method's": (
+        OLD_JAX, "import jax\nclass A:\n    costs = jax.jit(f).lower(x).compile().cost_analysis()\n"
+        "    def f(self, costs):\n        return costs[0]\n"),
+    "flax: pinned at the change": (pinned("flax", "0.10.3"), FLAT + "print(flat.keys())\n"),
+    "flax: capped below the change": (pinned("flax", "0.10.0", "0.10.3"), FLAT + "print(flat.keys())\n"),
+    "flax: a FlatState member": (pinned("flax", "0.10.2"), FLAT + "print(flat.paths, flat[0], len(flat))\n"),
+    "flax: the drop-in": (pinned("flax", "0.10.2"), "from flax import nnx\n"
+                          "flat = dict(nnx.state(model).flat_state())\nprint(flat.keys())\n"),
+    "flax: the project's own flat_state": (
+        pinned("flax", "0.10.2"), "from flax import nnx\nclass M:\n    def flat_state(self):\n        return {}\n"
+        "print(M().flat_state().keys())\n"),
+    "flax: state not from nnx": (pinned("flax", "0.10.2"), "from flax import nnx\nflat = state.flat_state()\n"
+                                 "print(flat.keys())\n"),
+    "flax: no nnx import": (pinned("flax", "0.10.2"), "flat = nnx.state(model).flat_state()\nprint(flat.keys())\n"),
+    "flax: reassigned": (pinned("flax", "0.10.2"), FLAT + "flat = {}\nprint(flat.keys())\n"),
+    "optax: another transformation": (
+        pinned("optax", "0.1.7"), "import optax\nstate = optax.adam(1e-3).init(params)\n"
+        "ok = type(state).__name__ == 'ScaleByAdamState'\n"),
+    "optax: the drop-in": (pinned("optax", "0.1.7"), MULTI + "ok = isinstance(state, optax.MultiTransformState)\n"),
+    "optax: a member both have": (pinned("optax", "0.1.7"), MULTI + "inner = state.inner_states\n"),
+    "optax: pinned at the change": (pinned("optax", "0.2.3"), MULTI + "ok = type(state).__name__\n"),
+    "optax: a user's own type": (pinned("optax", "0.1.7"), MULTI + "type = lambda v: v\nok = type(state).__name__\n"),
+}
+
+
+@pytest.mark.parametrize("name", INVALID)
+def test_invalid(name):
+    settings, source, expected = INVALID[name]
+    found = both(source, settings)
+    assert rows(found) == expected, found
+    assert all(d["code"] == "JAX207" and d["fix"] is None for d in found)
+
+
+@pytest.mark.parametrize("name", VALID)
+def test_valid(name):
+    settings, source = VALID[name]
+    assert both(source, settings) == []
+
+
+def test_messages_name_the_change_and_the_drop_in():
+    (cost,) = both(INVALID["jax: subscript by position"][1], OLD_JAX)
+    assert "`jax.stages.Compiled.cost_analysis()` returns a `dict` from JAX 0.5.0 (a `list` up to 0.4.38)" \
+        in cost["message"] and "`[0]`" in cost["message"]
+    (keys,) = both(INVALID["flax: unpinned"][1], Settings(select=("JAX207",)))
+    assert "`.keys`" in keys["message"] and "flax 0.10.3" in keys["message"] and "`dict(...)`" in keys["message"]
+    (name,) = both(INVALID["optax: type name"][1], pinned("optax", "0.1.7"))
+    assert "'PartitionState'" in name["message"] and "isinstance" in name["message"]
+
+
+def test_the_finding_sits_on_the_use():
+    (found,) = both(COMPILED + "flops = compiled.cost_analysis()[0]['flops']\n", OLD_JAX)
+    assert (found["start"]["row"], found["start"]["column"], found["end"]["column"]) == (3, 9, 36)
+
+
+def test_the_common_shapes_are_decided_from_ast():
+    """A file without a finding, and a finding on a plain name, need no libcst."""
+    for settings, source in (VALID["jax: parameter"], VALID["flax: reassigned"], VALID["optax: the drop-in"]):
+        assert ast_findings.decide(source, "t.py", [ChangedReturnType], ast.parse(source), settings=settings) == []
+    settings, source, _ = INVALID["flax: a dict method"]
+    decided = ast_findings.decide(source, "t.py", [ChangedReturnType], ast.parse(source), settings=settings)
+    assert decided is not None and len(decided) == 1
+
+
+# -- the rows ------------------------------------------------------------------------------------------------------
+def test_rows_are_complete_and_cite_their_source():
+    table = return_types()
+    assert set(table) == {"jax.stages.Compiled.cost_analysis()", "flax.nnx.State.flat_state()",
+                          "optax.multi_transform().init()"}
+    for row in table.values():
+        assert row.source and row.advice and row.old_env and row.new_env
+        assert row.missing or row.differs
+        assert Version(row.last_old) < Version(row.changed_in)
+    assert INDEX in table["jax.stages.Compiled.cost_analysis()"].missing
+    assert KEY in table["flax.nnx.State.flat_state()"].missing
+    assert "keys" in table["flax.nnx.State.flat_state()"].attributes
+    assert table["optax.multi_transform().init()"].differs == ("type-name",)
+
+
+@pytest.mark.slow
+def test_rows_are_what_the_runs_give():
+    """Every row's example re-run on both sides (the venvs under ``$JAXLINT_JAXENVS``) gives the file as it is."""
+    proc = subprocess.run([sys.executable, str(REPO / "tools" / "generate_return_types.py"), "--check"],
+                          capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
