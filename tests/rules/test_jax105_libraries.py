@@ -38,6 +38,12 @@ def test_rows_other_rules_report_are_left_to_them():
     ("flax>=0.6.4\n", LSTM, "`features` is required from flax 0.7.0"),
     ("optax>=0.1.8\n", PRODIGY, "the default of `learning_rate` changed from `0.1` to `1.0` in optax 0.1.9"),
     ("", "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng()\n", None),
+    # a method call on a receiver whose class the inference knows: annotated, or bound to the constructor
+    ("flax>=0.8.0\n", "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng()\n",
+     "`cell.make_rng(...)` (`flax.linen.GRUCell.make_rng`): the default of `name` changed from `'default'` to "
+     "`'params'` in flax 0.8.2"),
+    ("flax>=0.8.0\n", "from flax import linen as nn\ndense = nn.Dense(4)\nkey = dense.make_rng()\n",
+     "the default of `name` changed"),
 ])
 def test_flagged(tmp_path, pins, source, words):
     project(tmp_path, pins, source)
@@ -56,6 +62,10 @@ def test_flagged(tmp_path, pins, source, words):
     ("optax>=0.1.9\n", PRODIGY),  # the floor already has the new default
     ("", "class LSTMCell:\n    pass\nimport flax\ncell = LSTMCell()\n"),
     ("", "from flax import nnx\nimport optax\nopt = nnx.Optimizer(model, optax.sgd(0.1))\n"),  # JAX505's
+    ("flax>=0.8.0\n", "from flax import linen as nn\ndense = nn.Dense(4)\nkey = dense.make_rng('params')\n"),
+    ("flax>=0.8.0\n", "from flax import linen as nn\ndef f(cell):\n    return cell.make_rng()\n"),  # unknown
+    ("flax>=0.8.0\n", "from flax import linen as nn\nclass M(nn.Module):\n    def f(self):\n"
+                      "        return self.make_rng()\n"),  # a project class: its own signature may differ
 ])
 def test_not_flagged(tmp_path, pins, source):
     project(tmp_path, pins, source)
