@@ -64,3 +64,28 @@ def test_rows_hold_at_run_time(pair):
     keys = {(row["owner"], row.get("member", ""), row.get("parameter", ""), row["change"]) for row, _, _ in readable}
     assert FIRING & keys == {key for key in FIRING if rows_between(library, old_version, new_version) and any(
         (row["owner"], row.get("member", ""), row.get("parameter", ""), row["change"]) == key for row in rows)}
+
+
+# The jax rows the reader added (constructors written as ``__new__``, ``NamedTuple`` fields), each on the two
+# releases around its change.
+NEW_JAX_ROWS = [
+    ("jax.core.ShapedArray", "named_shape", "removed", "jax-0.4.33", "jax-0.4.34"),
+    ("jax.core.ShapedArray", "varying_manual_axes", "removed", "jax-0.5.3", "jax-0.6.0"),
+    ("jax.core.ShapedArray", "vma", "removed", "jax-0.9.2", "jax-0.10.0"),
+    ("jax.sharding.AbstractMesh", "shape_tuple", "removed", "jax-0.5.2", "jax-0.5.3"),
+    ("jax.extend.core.JaxprEqn", "ctx", "newly-required", "jax-0.4.28", "jax-0.4.29"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.jax
+@pytest.mark.parametrize("owner,parameter,change,old_env,new_env", NEW_JAX_ROWS)
+def test_new_jax_constructor_rows_hold_at_run_time(owner, parameter, change, old_env, new_env):
+    with open(DATA, "rb") as fh:
+        rows = [row for row in tomllib.load(fh)["signature"] if row["owner"] == owner
+                and row.get("member") == "__init__" and row.get("parameter") == parameter and row["change"] == change]
+    assert len(rows) == 1
+    spelled = owner if old_env >= "jax-0.4.29" or "JaxprEqn" not in owner else "jax.core.JaxprEqn"
+    (old,), (new,) = observed(named_env(old_env), [(spelled, "__init__")]), \
+        observed(named_env(new_env), [(owner, "__init__")])
+    assert confirmed(rows[0], old, new), (old, new)
