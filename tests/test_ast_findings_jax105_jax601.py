@@ -214,7 +214,8 @@ def test_examples_are_mostly_decided():
     answered = {rule.code: 0 for rule in (JAX105, JAX601)}
     for rule, example in EXAMPLES:
         answered[rule.code] += ast_decided(example.code, [rule], example_settings(rule, example)) is not None
-    assert answered == {"JAX105": 6, "JAX601": len(JAX601.VALID) + len(JAX601.INVALID) - 1}
+    # JAX105: all but three examples left to libcst (keyword renames)
+    assert answered == {"JAX105": len(JAX105.VALID) + len(JAX105.INVALID) - 3, "JAX601": len(JAX601.VALID) + len(JAX601.INVALID) - 1}
 
 
 # -- ast_values.may_be_instance against instance_classes (on the receiver of the last call's method) -----------

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from catalogue_gen.jax_objects import CONFIG_FILES, Removal, config_members, gaps, jaxlib_modules, read_source, \
     removals  # noqa: E402
-from catalogue_gen.releases import vkey  # noqa: E402
+from catalogue_gen.releases import download_jaxlib, jaxlib_wheel, vkey  # noqa: E402
 from catalogue_gen.toml_writer import toml_value  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,7 +32,6 @@ OUT = REPO / "rules" / "objects_generated.toml"
 CHANGELOG = "https://docs.jax.dev/en/latest/changelog.html"
 JAXLIB_FIRST = "0.4.1"
 # The x86_64 Linux wheels' tags over the years (manylinux2014 up to 0.7, manylinux_2_27 after).
-PLATFORMS = ("manylinux2014_x86_64", "manylinux_2_27_x86_64", "manylinux_2_28_x86_64")
 
 
 def jax_versions() -> list[str]:
@@ -83,22 +82,6 @@ def config_rows(versions: list[str], cache: Path, mirror: Path | None) -> tuple[
 
 
 # -- jaxlib ----------------------------------------------------------------------------------------------------
-def jaxlib_wheel(cache: Path, version: str) -> Path | None:
-    found = sorted(cache.glob(f"jaxlib-{version}-*manylinux*x86_64.whl"))
-    return found[0] if found else None
-
-
-def download_jaxlib(cache: Path, version: str) -> bool:
-    for python in ("3.12", "3.11", "3.10"):
-        platforms = [arg for tag in PLATFORMS for arg in ("--platform", tag)]
-        done = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-                               *platforms, "--python-version", python, f"jaxlib=={version}", "-d", str(cache)],
-                              capture_output=True, text=True)
-        if done.returncode == 0 and jaxlib_wheel(cache, version):
-            return True
-    return False
-
-
 def jaxlib_rows(cache: Path, releases: list[str], download: bool) -> tuple[list[Removal], list[str]]:
     read_modules: dict[str, dict[str, set[str] | None]] = {}
     while True:

@@ -80,7 +80,7 @@ def generated(tmp_path_factory) -> dict:
                 zf.writestr(name, textwrap.dedent(text))
     out = cache / "signatures_generated.toml"
     subprocess.run([sys.executable, str(ROOT / "tools" / "generate_catalogue.py"), "--only-signatures", "--cache",
-                    str(cache), "--signatures-out", str(out), "--versions", *RELEASES], check=True,
+                    str(cache), "--signatures-out", str(out), "--versions", *RELEASES, "--libraries"], check=True,
                    capture_output=True, text=True)
     with open(out, "rb") as fh:
         data = tomllib.load(fh)

@@ -236,8 +236,7 @@ def test_the_rule_never_reports_a_contradicted_row_nor_fixes_an_unproven_rename(
 
 # -- the committed outcomes -------------------------------------------------------------------------------------------
 def test_every_generated_row_has_its_outcome_and_every_outcome_a_row():
-    with open(signatures.DATA, "rb") as fh:
-        rows = tomllib.load(fh)["signature"]
+    rows = sc.load_rows(signatures.DATA)
     recorded = signatures.outcomes()
     assert {signatures.row_key(r) for r in rows} == set(recorded)
     assert {r["outcome"] for r in recorded.values()} <= {"confirmed", "contradicted", "unreadable"}

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from catalogue_gen.exports import load_exports
+from catalogue_gen.library_signatures import LIBRARIES, library_rows
 from catalogue_gen.first_release import first_releases, load_names_snapshot, write_first_releases
 from catalogue_gen.module_advice import add_module_advice
 from catalogue_gen.name_diff import diff
@@ -72,6 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only-signatures", action="store_true",
                     help="write only --signatures-out: the methods and constructors of public classes, the "
                          "required parameters and defaults of functions, diffed from 0.4.1 on (no run-time check)")
+    ap.add_argument("--libraries", nargs="*", default=list(LIBRARIES), choices=LIBRARIES,
+                    help="with --only-signatures: the other libraries whose releases are read too (default: all; "
+                         "see catalogue_gen/library_signatures.py)")
+    ap.add_argument("--offline", action="store_true",
+                    help="with --only-signatures: read only the library wheels already in --cache (no index)")
     ap.add_argument("--signatures-out", type=Path,
                     help="where the signature rows are written (default: signatures_generated.toml beside --out)")
     ap.add_argument("--only-successors", action="store_true",
@@ -131,12 +137,24 @@ def signatures(args, versions: list[str], t0: float) -> int:
         futures = {v: pool.submit(load_signature_snapshot, args.cache, v, wheels[v]) for v in versions}
         snaps = {v: futures[v].result() for v in versions}
     rows = signature_diff(versions, snaps)
+    report = {"jax": {"versions": versions}}
+    if args.libraries:
+        more, read = library_rows(args.python, args.cache, versions, args.libraries, args.offline)
+        rows += more
+        report.update(read)
     out = args.signatures_out or args.out.parent / "signatures_generated.toml"
-    write_signatures(rows, versions, out)
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[row.change] = counts.get(row.change, 0) + 1
-    owners = len({row.owner for row in rows if row.member})
-    print(f"{len(versions)} releases {versions[0]}..{versions[-1]}; {len(rows)} rows {counts} over {owners} classes "
-          f"({time.perf_counter() - t0:.1f}s) -> {out}")
+    write_signatures(rows, versions, out, {lib: r["versions"] for lib, r in report.items()
+                                           if lib != "jax" and len(r["versions"]) > 1})
+    for library, read in report.items():
+        mine = [row for row in rows if row.library == library]
+        counts: dict[str, int] = {}
+        for row in mine:
+            counts[row.change] = counts.get(row.change, 0) + 1
+        owners = len({row.owner for row in mine if row.member})
+        seen = read["versions"]
+        span = f"{seen[0]}..{seen[-1]}" if seen else "-"
+        extra = f"; newest release: {read['classes']} classes, {read['methods']} public members" \
+            if "classes" in read else ""
+        print(f"{library}: {len(seen)} releases {span}{extra}; {len(mine)} rows {counts} over {owners} classes")
+    print(f"{len(rows)} rows ({time.perf_counter() - t0:.1f}s) -> {out}")
     return 0

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 # The oldest release with a ``jax`` package (0.0 and 0.1 are empty placeholders).
@@ -54,3 +55,25 @@ def download(python: str, cache: Path, version: str) -> Path:
     if not path.exists():
         raise SystemExit(f"pip did not produce {path}")
     return path
+
+
+# jaxlib ships one wheel per platform; any of these has the same ``.py`` modules.
+JAXLIB_PLATFORMS = ("manylinux2014_x86_64", "manylinux_2_27_x86_64", "manylinux_2_28_x86_64")
+
+
+def jaxlib_wheel(cache: Path, version: str) -> Path | None:
+    found = sorted(cache.glob(f"jaxlib-{version}-*manylinux*x86_64.whl"))
+    return found[0] if found else None
+
+
+def download_jaxlib(cache: Path, version: str) -> bool:
+    """A Linux x86-64 wheel of jaxlib ``version`` into ``cache`` (the newest Python that has one); False when PyPI
+    offers none."""
+    for python in ("3.12", "3.11", "3.10"):
+        platforms = [arg for tag in JAXLIB_PLATFORMS for arg in ("--platform", tag)]
+        done = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+                               *platforms, "--python-version", python, f"jaxlib=={version}", "-d", str(cache)],
+                              capture_output=True, text=True)
+        if done.returncode == 0 and jaxlib_wheel(cache, version):
+            return True
+    return False

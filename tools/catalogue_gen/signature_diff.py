@@ -3,6 +3,7 @@ the newest release, its members removed and the keywords of its methods and cons
 positional-only; per method, constructor or function, parameters newly required and literal defaults changed."""
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 from catalogue_gen.parameter_diff import parameter_diff
@@ -32,9 +33,13 @@ class SignatureRow:
     # more positional arguments than this passes it
     position: int | None = None
     spellings: tuple[str, ...] = ()  # other public names of the same class or function
+    # the package whose releases ``changed_in``/``last_seen`` count: jax, jaxlib, flax or optax
+    library: str = "jax"
 
     def toml(self) -> str:
         lines = ["[[signature]]"]
+        if self.library != "jax":
+            lines.append(f"library = {toml_value(self.library)}")
         for key in ("owner", "member", "parameter", "change", "changed_in", "last_seen", "replacement",
                     "replacement_since", "old_default", "new_default", "member_kind", "position"):
             value = getattr(self, key)
@@ -158,7 +163,8 @@ def _member_rows(owner: str, member: str, versions: list[str], per_release: list
         for name, value in new_defaults.items():
             previous = old_defaults.get(name)
             if previous is not None and previous != value and per_release[-1]["defaults"].get(name) == value \
-                    and not name.startswith("_") and _meaningful(previous) and _meaningful(value):
+                    and not name.startswith("_") and _meaningful(previous) and _meaningful(value) \
+                    and not _same_value(previous, value):
                 rows.append(SignatureRow(owner, member, "default-changed", versions[after], versions[before],
                                          parameter=name, old_default=previous, new_default=value,
                                          position=position(name)))
@@ -169,6 +175,15 @@ def _meaningful(default: str) -> bool:
     """A default whose change changes behaviour: ``None`` and empty containers are how signatures say "not given"
     (``donate_argnums=()`` -> ``None`` in JAX 0.4.14 means the same), so a change from or to one is left out."""
     return default not in ("None", "()", "[]", "{}", "''", '""', "frozenset()")
+
+
+def _same_value(old: str, new: str) -> bool:
+    """``100`` -> ``100.0`` (optax 0.2.7's ``cocob``), ``1.0`` -> ``1``: a spelling, not another value."""
+    try:
+        a, b = ast.literal_eval(old), ast.literal_eval(new)
+    except Exception:
+        return False
+    return type(a) in (int, float) and type(b) in (int, float) and a == b
 
 
 def _plain_rename(row: SignatureRow, versions: list[str], per_release: list[dict | None]) -> bool:

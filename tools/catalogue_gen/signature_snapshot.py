@@ -1,7 +1,17 @@
 """The classes and functions of one release, read statically (``ast``): per public class, its constructor and its
 members (instance, class and static methods, properties, attributes) with their parameters and default values, its
 bases followed within the wheel; per public function, its parameters with their default values. Cached beside the
-wheel as JSON, as ``snapshot.py`` caches the names."""
+wheel as JSON, as ``snapshot.py`` caches the names.
+
+The same reader serves jax, jaxlib (its ``.py`` modules), flax and optax (``library_signatures.py``). What it follows
+beyond a plain ``def``, as ``inspect.signature`` would at run time:
+
+- a constructor written as ``__new__`` (a class whose MRO defines ``__new__`` before any ``__init__``);
+- a decorator of the wheel that hands back the function it is given (flax's ``nn.compact`` sets an attribute and
+  returns it) or a ``functools.wraps`` wrapper of it (``__wrapped__``: the signature is the wrapped one's);
+- the generated ``__init__`` of dataclasses, of classes built by a ``dataclass_transform`` base (flax's linen
+  ``Module`` and ``struct.PyTreeNode``: every subclass is a dataclass, ``parent``/``name`` keyword-only) and of
+  ``NamedTuple``s (optax's states), with the literal defaults of their fields."""
 from __future__ import annotations
 
 import ast
@@ -10,7 +20,7 @@ from pathlib import Path
 from catalogue_gen.snapshot import cached
 from catalogue_gen.wheel import Wheel, is_public_module, parameters
 
-SIGNATURE_FORMAT = 1
+SIGNATURE_FORMAT = 2
 
 # Bases that add no public member the diff needs to know (a class with any other base from outside the wheel has
 # members the wheel does not show: its members are "open", and no member is reported removed).
@@ -21,11 +31,21 @@ _PLAIN_DECORATORS = frozenset({"abstractmethod", "abc.abstractmethod", "final", 
                                "typing_extensions.override", "api_boundary", "traceback_util.api_boundary"})
 _KINDS = {"staticmethod": "staticmethod", "classmethod": "classmethod", "property": "property",
           "cached_property": "property", "functools.cached_property": "property"}
-_DATACLASS = ("dataclass", "dataclasses.dataclass", "dataclass(", "dataclasses.dataclass(")
+_DATACLASS = ("dataclass", "dataclasses.dataclass", "dataclass(", "dataclasses.dataclass(", "struct.dataclass",
+              "flax.struct.dataclass")
+# A class decorated with one of these makes each of its subclasses a dataclass (PEP 681): flax's ``ModuleBase``.
+_DATACLASS_TRANSFORM = ("dataclass_transform", "typing.dataclass_transform", "typing_extensions.dataclass_transform",
+                        "tpe.dataclass_transform")
+# The same, for releases whose base carries no such decorator: flax's linen ``Module`` and ``struct.PyTreeNode``
+# turn every subclass into a dataclass in ``__init_subclass__``.
+_DATACLASS_BASES = frozenset({"flax.linen.module:Module", "flax.struct:PyTreeNode"})
+_NAMEDTUPLE = frozenset({"NamedTuple", "typing.NamedTuple"})
 
 
-def load_signature_snapshot(cache: Path, version: str, wheel_file: Path) -> dict:
-    return cached(cache / f"signatures-{version}-v{SIGNATURE_FORMAT}.json", lambda: signature_snapshot(wheel_file))
+def load_signature_snapshot(cache: Path, version: str, wheel_file: Path, package: str = "jax") -> dict:
+    prefix = "" if package == "jax" else f"{package}-"
+    return cached(cache / f"signatures-{prefix}{version}-v{SIGNATURE_FORMAT}.json",
+                  lambda: signature_snapshot(wheel_file, package))
 
 
 def signature_snapshot(wheel_file: Path, package: str = "jax") -> dict:
@@ -37,6 +57,7 @@ class ClassReader:
         self.w = wheel
         self._trees: dict[str, dict[str, ast.AST]] = {}
         self._classes: dict[str, dict | None] = {}
+        self._transparent: dict[str, bool] = {}
 
     def snapshot(self) -> dict:
         classes: dict[str, dict] = {}
@@ -51,7 +72,7 @@ class ClassReader:
                     read = self.read_class(origin)
                     if read is not None:
                         classes[f"{mod}.{name}"] = read
-                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _decorators_plain(node):
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._plain(node, origin):
                     params, defaults = signature(node, drop_first=False)
                     functions[f"{mod}.{name}"] = {"kind": "function", "params": params,
                                                         "defaults": defaults, "origin": origin}
@@ -88,6 +109,8 @@ class ClassReader:
         members: dict[str, dict] = {}
         is_open = any(k.arg == "metaclass" for k in node.keywords)
         init = None
+        fields_of_base = False  # a base makes this class a dataclass (``dataclass_transform``, linen ``Module``)
+        named_tuple = False
         # bases first, so that the class's own members override them (a simplified MRO: later bases lose)
         for base in reversed(node.bases):
             base_origin = self._base_origin(base, info) if info is not None else ""
@@ -95,20 +118,29 @@ class ClassReader:
             if read is None:
                 text = ast.unparse(base.value if isinstance(base, ast.Subscript) else base)
                 is_open = is_open or text not in _CLOSED_BASES
+                named_tuple = named_tuple or text in _NAMEDTUPLE
                 continue
             members.update(read["members"])
             is_open = is_open or read["open"]
             init = read["init"] if read["init"] is not None else init
-        own = class_members(node)
+            fields_of_base = fields_of_base or read.get("transform", False)
+        own = class_members(node, lambda d: self._transparent_decorator(d, mod))
         if "__getattr__" in own:
             is_open = True
-        members.update({n: m for n, m in own.items() if n != "__init__"})
+        members.update({n: m for n, m in own.items() if n not in ("__init__", "__new__")})
+        # ``inspect.signature``'s order: the first class of the MRO that defines ``__new__`` or ``__init__``
         if "__init__" in own:
             init = own["__init__"]
-        elif _is_dataclass(node):
-            init = {"kind": "constructor", "params": dataclass_init(node, (init or {}).get("params")), "defaults": {}}
+        elif "__new__" in own:
+            init = own["__new__"]
+        elif _is_dataclass(node) or fields_of_base or named_tuple or origin in _DATACLASS_BASES:
+            params, defaults = dataclass_init(node, (init or {}).get("params"), (init or {}).get("defaults"),
+                                              kw_only=named_tuple is False and _class_kw_only(node))
+            init = {"kind": "constructor", "params": params, "defaults": defaults}
         members = {n: m for n, m in members.items() if not n.startswith("_")}
-        result = {"origin": origin, "init": init, "members": members, "open": is_open}
+        transform = fields_of_base or origin in _DATACLASS_BASES or any(
+            _dotted(d).rstrip("(") in _DATACLASS_TRANSFORM for d in node.decorator_list)
+        result = {"origin": origin, "init": init, "members": members, "open": is_open, "transform": transform}
         self._classes[origin] = result
         return result
 
@@ -121,6 +153,25 @@ class ClassReader:
         if isinstance(base, ast.Attribute):
             return self.w._attr_origin(base, info)
         return ""
+
+    # -- decorators --------------------------------------------------------------------------------------------
+    def _plain(self, node: ast.FunctionDef | ast.AsyncFunctionDef, origin: str) -> bool:
+        mod = origin.partition(":")[0]
+        return all(_dotted(d) in _PLAIN_DECORATORS or self._transparent_decorator(d, mod) for d in node.decorator_list)
+
+    def _transparent_decorator(self, decorator: ast.expr, mod: str) -> bool:
+        """A decorator defined in the wheel that returns the function it is given, or a ``functools.wraps`` wrapper
+        of it: the decorated callable keeps its signature (``__wrapped__``)."""
+        info = self.w.info(mod)
+        if info is None or isinstance(decorator, ast.Call):
+            return False
+        origin = self.w.resolve(self._base_origin(decorator, info))
+        if origin not in self._transparent:
+            self._transparent[origin] = False  # a cycle reads as not transparent
+            node = self._definition(origin)
+            self._transparent[origin] = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and returns_given_function(node)
+        return self._transparent[origin]
 
 
 def _collect(body: list[ast.stmt], found: dict[str, ast.AST]) -> None:
@@ -146,17 +197,45 @@ def _dotted(node: ast.expr) -> str:
         return ""
 
 
-def _decorators_plain(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return all(_dotted(d) in _PLAIN_DECORATORS for d in node.decorator_list)
+def returns_given_function(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``def compact(fun): fun.compact = True; return fun`` or ``def deco(f): @functools.wraps(f) def inner(*a, **k):
+    ...; return inner``: every ``return`` hands back the first parameter, or an inner function wrapped
+    (``functools.wraps``) around it."""
+    params = fn.args.posonlyargs + fn.args.args
+    if not params:
+        return False
+    given = params[0].arg
+    wrappers = {st.name for st in fn.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and any(isinstance(d, ast.Call) and _dotted(d.func) in ("wraps", "functools.wraps") and d.args
+                        and _is(d.args[0], given) for d in st.decorator_list)}
+    returns = [st for st in ast.walk(fn) if isinstance(st, ast.Return)
+               and not _inside_inner(fn, st)]
+    return bool(returns) and all(r.value is not None and (_is(r.value, given) or isinstance(r.value, ast.Name)
+                                                          and r.value.id in wrappers) for r in returns)
+
+
+def _inside_inner(fn: ast.AST, target: ast.AST) -> bool:
+    """Whether ``target`` lies in a function nested in ``fn`` (its ``return`` is the inner function's)."""
+    for st in ast.walk(fn):
+        if st is not fn and isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
+                and any(sub is target for sub in ast.walk(st)):
+            return True
+    return False
 
 
 def _is_dataclass(node: ast.ClassDef) -> bool:
     return any(_dotted(d).startswith(_DATACLASS) for d in node.decorator_list)
 
 
-def class_members(node: ast.ClassDef) -> dict[str, dict]:
+def _class_kw_only(node: ast.ClassDef) -> bool:
+    """``@dataclass(kw_only=True)`` or a linen ``class M(nn.Module, kw_only=True)``."""
+    keywords = list(node.keywords) + [k for d in node.decorator_list if isinstance(d, ast.Call) for k in d.keywords]
+    return any(k.arg == "kw_only" and ast.unparse(k.value) == "True" for k in keywords)
+
+
+def class_members(node: ast.ClassDef, transparent=lambda decorator: False) -> dict[str, dict]:
     """Name -> ``{"kind", "params", "defaults"}`` for what the class body defines; ``params`` None when a decorator
-    may change the signature (``functools.wraps``, a project decorator)."""
+    may change the signature (a project decorator; ``transparent(decorator)`` says which keep it)."""
     members: dict[str, dict] = {}
     for st in node.body:
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -166,7 +245,8 @@ def class_members(node: ast.ClassDef) -> dict[str, dict]:
             if any(d.endswith((".setter", ".deleter")) for d in decorators):
                 continue
             kind = next((_KINDS[d] for d in decorators if d in _KINDS), "method")
-            plain = all(d in _KINDS or d in _PLAIN_DECORATORS for d in decorators)
+            plain = all(d in _KINDS or d in _PLAIN_DECORATORS or transparent(node)
+                        for d, node in zip(decorators, st.decorator_list))
             entry = {"kind": kind, "params": None, "defaults": {}}
             if plain and kind != "property":
                 entry["params"], entry["defaults"] = signature(st, drop_first=kind != "staticmethod")
@@ -179,22 +259,39 @@ def class_members(node: ast.ClassDef) -> dict[str, dict]:
     return members
 
 
-def dataclass_init(node: ast.ClassDef, inherited: list | None) -> list | None:
+def dataclass_init(node: ast.ClassDef, inherited: list | None, inherited_defaults: dict | None = None,
+                   kw_only: bool | None = None) -> tuple[list, dict[str, str]]:
     """The generated ``__init__`` of a dataclass: its bases' fields, then its own annotated fields (``ClassVar``s and
-    ``field(init=False)`` are not parameters); keyword-only when the decorator says ``kw_only=True``."""
-    kw_only = any(isinstance(d, ast.Call) and any(k.arg == "kw_only" and ast.unparse(k.value) == "True"
-                                                   for k in d.keywords) for d in node.decorator_list)
+    ``field(init=False)`` are not parameters; keyword-only where the decorator, the class or the field says
+    ``kw_only=True``, and placed after the positional ones, as ``dataclasses`` does), with the literal defaults
+    (``= 1e-6`` or ``field(default=True)``)."""
+    if kw_only is None:
+        kw_only = _class_kw_only(node)
     params = [p for p in (inherited or []) if p[1] in ("pk", "kw")]
+    defaults = dict(inherited_defaults or {})
     for st in node.body:
-        if not isinstance(st, ast.AnnAssign) or not isinstance(st.target, ast.Name):
+        if not isinstance(st, ast.AnnAssign) or not isinstance(st.target, ast.Name) or not st.simple:
             continue
-        if "ClassVar" in ast.unparse(st.annotation) or (
-                isinstance(st.value, ast.Call) and any(k.arg == "init" and ast.unparse(k.value) == "False"
-                                                       for k in st.value.keywords)):
+        call = st.value if isinstance(st.value, ast.Call) else None
+        keywords = {k.arg: ast.unparse(k.value) for k in call.keywords} if call else {}
+        if "ClassVar" in ast.unparse(st.annotation) or keywords.get("init") == "False":
             continue
-        params = [p for p in params if p[0] != st.target.id]
-        params.append([st.target.id, "kw" if kw_only else "pk", "" if st.value is None else "d"])
-    return params
+        name = st.target.id
+        params = [p for p in params if p[0] != name]
+        defaults.pop(name, None)
+        field = call is not None and _dotted(call.func).rsplit(".", 1)[-1] in ("field", "module_field")
+        default = next((k.value for k in call.keywords if k.arg == "default"), None) if field else st.value
+        has_default = st.value is not None and (not field or "default" in keywords or "default_factory" in keywords)
+        params.append([name, "kw" if kw_only or keywords.get("kw_only") == "True" else "pk",
+                       "d" if has_default else ""])
+        if default is not None:
+            try:
+                ast.literal_eval(default)
+                defaults[name] = ast.unparse(default)
+            except Exception:
+                pass
+    params = [p for p in params if p[1] == "pk"] + [p for p in params if p[1] == "kw"]
+    return params, defaults
 
 
 def signature(node: ast.FunctionDef | ast.AsyncFunctionDef, drop_first: bool) -> tuple[list, dict[str, str]]:

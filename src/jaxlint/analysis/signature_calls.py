@@ -20,8 +20,8 @@ def omits(node: cst.Call, row: SignatureRow) -> bool:
 
 def omitted_clause(row: SignatureRow) -> str:
     if row.change == "newly-required":
-        return (f"`{row.parameter}` is required from JAX {row.changed_in} (`TypeError` without it; optional up to "
+        return (f"`{row.parameter}` is required from {row.release} (`TypeError` without it; optional up to "
                 f"{row.last_seen})")
-    return (f"the default of `{row.parameter}` changed from `{row.old_default}` to `{row.new_default}` in JAX "
-            f"{row.changed_in}, inside the project's range: the same call behaves otherwise on either side (pass "
+    return (f"the default of `{row.parameter}` changed from `{row.old_default}` to `{row.new_default}` in "
+            f"{row.release}, inside the project's range: the same call behaves otherwise on either side (pass "
             f"`{row.parameter}=` explicitly where every release of the range takes it)")

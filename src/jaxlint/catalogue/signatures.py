@@ -1,9 +1,11 @@
-"""The signature rows read from every jax wheel (``rules/signatures_generated.toml``, written by
-``tools/generate_catalogue.py --only-signatures``): per public class, the changes of its methods and constructor
+"""The signature rows read from every jax, jaxlib, flax and optax wheel (``rules/signatures_generated.toml``, written
+by ``tools/generate_catalogue.py --only-signatures``): per public class, the changes of its methods and constructor
 (JAX105); per function, parameters newly required and literal defaults changed (JAX103).
 
 A class is found under every public name it has had (``spellings``), so ``jax.experimental.maps.Mesh`` and
-``jax.sharding.Mesh`` share their rows.
+``jax.sharding.Mesh`` share their rows. A flax or optax row (``library``) that JAX507/JAX509 already report (a
+keyword of the same class's method or function in ``[[parameter]]``, a ``now-required`` ``[[method_change]]``) is
+left to them: one finding per call.
 
 ``signatures_confirmed.toml`` (``tools/catalogue_gen/signature_check.py``) holds each row's outcome by execution: a
 row that execution contradicted is left out, and a rename that execution did not leave a plain rename (the new
@@ -20,6 +22,8 @@ from jaxlint.catalogue import RULES_DIR
 
 DATA = RULES_DIR / "signatures_generated.toml"
 CONFIRMED = RULES_DIR / "signatures_confirmed.toml"
+# The libraries whose rows are judged against their own pinned range (jaxlib's releases are numbered as jax's).
+OWN_RANGE = frozenset({"flax", "optax"})
 INIT = "__init__"
 # Changes a call that passes the keyword hits; the others are about what a call omits (or a member it names).
 KEYWORD_CHANGES = frozenset({"removed", "renamed", "positional-only"})
@@ -40,6 +44,12 @@ class SignatureRow:
     new_default: str | None = None
     member_kind: str | None = None
     position: int | None = None
+    library: str = "jax"
+
+    @property
+    def release(self) -> str:
+        """How a message names the release of the change: ``JAX 0.4.14``, ``flax 0.11.0``."""
+        return f"{'JAX' if self.library == 'jax' else self.library} {self.changed_in}"
 
     @property
     def callable(self) -> str:
@@ -84,11 +94,14 @@ def _load() -> tuple[dict, dict]:
     functions: dict[str, list[SignatureRow]] = {}
     fields = set(SignatureRow.__dataclass_fields__)
     confirmed = outcomes()
+    reported = _reported_elsewhere()
     for block in data.get("signature", ()):
         block = checked(block, confirmed.get(row_key(block)))
         if block is None:
             continue
         row = SignatureRow(**{k: v for k, v in block.items() if k in fields})
+        if row.library in OWN_RANGE and _key(row) in reported:
+            continue
         for name in (row.owner, *block.get("spellings", ())):
             if row.member:
                 classes.setdefault(name, {}).setdefault(row.member, []).append(row)
@@ -105,3 +118,32 @@ def class_rows() -> dict[str, dict[str, list[SignatureRow]]]:
 def function_rows() -> dict[str, list[SignatureRow]]:
     """Function (each public spelling) -> its newly-required and default-changed rows."""
     return _load()[1]
+
+
+def _key(row: SignatureRow) -> tuple[str, str, str, str]:
+    """(library, the function or class's last name, member, parameter) as JAX507/JAX509's rows can be matched: their
+    rows name the defining module (``flax.linen.recurrent.LSTMCell``), these rows the shortest public one."""
+    short = row.owner.rpartition(".")[2]
+    if row.change in KEYWORD_CHANGES:
+        return row.library, short, row.member, row.parameter
+    return row.library, short, row.member, "" if row.change == "newly-required" else "-"
+
+
+# Rows a hand-written rule reports with its own fix: JAX505 (``nnx.Optimizer(model, tx)`` without ``wrt=``).
+_BY_HAND = frozenset({("flax", "Optimizer", INIT, "")})
+
+
+def _reported_elsewhere() -> set[tuple[str, str, str, str]]:
+    from jaxlint.catalogue.ecosystem_generated import method_changes, parameters
+    found = set(_BY_HAND)
+    for row in parameters():
+        parts = row.name.split(".")
+        if row.method_of:
+            found.add((row.library, row.method_of, parts[-1], row.parameter))
+        else:
+            found.add((row.library, parts[-1], INIT, row.parameter))  # a class's constructor keyword
+            found.add((row.library, parts[-1], "", row.parameter))
+    for change in method_changes():
+        if change.change == "now-required":
+            found.add((change.library, change.method_of, change.name.rpartition(".")[2], ""))
+    return found

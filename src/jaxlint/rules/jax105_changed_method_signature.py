@@ -1,6 +1,6 @@
-"""JAX105 changed-method-signature: a call of a JAX class's method or constructor that a release between the
-project's min version and its target changed (keyword removed, renamed or made positional-only, method removed,
-parameter newly required, default value changed), read from every jax wheel (``rules/signatures_generated.toml``)."""
+"""JAX105 changed-method-signature: a call of a JAX, jaxlib, flax or optax class's method or constructor that a
+release inside the project's range changed (keyword removed, renamed or made positional-only, method removed,
+parameter newly required, default value changed), read from every wheel (``rules/signatures_generated.toml``)."""
 from __future__ import annotations
 
 import ast
@@ -8,7 +8,8 @@ import ast
 import libcst as cst
 
 from jaxlint.catalogue.floors import range_withheld
-from jaxlint.catalogue.signatures import INIT, KEYWORD_CHANGES, SignatureRow, class_rows, function_rows
+from jaxlint.catalogue.ecosystem import library_may_reach
+from jaxlint.catalogue.signatures import INIT, KEYWORD_CHANGES, OWN_RANGE, SignatureRow, class_rows, function_rows
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_values import may_be_instance
 from jaxlint.lint.diagnostics import WithheldFix
@@ -83,9 +84,10 @@ def _ast_omits(call: ast.Call, row: SignatureRow) -> bool:
 class ChangedMethodSignature(Rule):
     code = "JAX105"
     name = "changed-method-signature"
-    summary = "a call of a JAX class's method or constructor whose signature changed in the project's range"
+    summary = ("a call of a JAX, jaxlib, flax or optax class's method or constructor whose signature changed in the "
+               "project's range")
     since = "0.4.1"
-    triggers = ("jax",)
+    triggers = ("jax", "flax", "optax")
     ast_names = frozenset(class_rows()) | frozenset(function_rows()) | _PRODUCERS
     # Decided from ``ast`` (``findings_from_ast``) where a finding has no fix and a method call's receiver is
     # certainly of no class with a row that may report it.
@@ -95,7 +97,9 @@ class ChangedMethodSignature(Rule):
 Reads the `[[signature]]` rows of `rules/signatures_generated.toml` (`tools/generate_catalogue.py
 --only-signatures`: every public class of every jax wheel from 0.4.1, its constructor and its instance, class and
 static methods and properties, read with `ast` through its bases and `**kwargs` that the body pops and rejects;
-consecutive releases diffed) and reports a call that one of them breaks or changes (and, for a function, the rows
+consecutive releases diffed; the same for every jaxlib wheel's `.py` modules, flax from 0.6.0 and optax from 0.1.0,
+with constructors written as `__new__`, `functools.wraps` decorators, the fields of dataclasses, linen `Module`s,
+`struct.PyTreeNode`s and `NamedTuple` states) and reports a call that one of them breaks or changes (and, for a function, the rows
 JAX103's keyword rows do not have: a parameter newly required, a literal default changed):
 
 - a keyword the method or constructor no longer takes (removed, renamed, made positional-only), from the release
@@ -110,6 +114,11 @@ bound only to the class's constructor or annotated with it, `jax.jit(f)` or a fu
 `jax.export.export(f)(...)` and `jax.export.deserialize(...)` (`Exported`), `jax.make_mesh(...)` (`Mesh`). A
 constructor call counts where its callee resolves to the class. Positional arguments beyond the parameter's
 position, `*args` and `**kwargs` are taken to pass it.
+
+A flax or optax row counts against the project's flax or optax pins (from the release it names up to the pinned
+upper bound; with no lower bound pinned, the newest release: a newly required parameter is reported, a changed
+default is not). Rows that JAX505, JAX507 or JAX509 report already (the same class's keyword, a `now-required`
+method) are theirs. jaxlib's releases are numbered as jax's: its rows count against the JAX range.
 
 ## Why
 A keyword or method that is gone fails with `TypeError` or `AttributeError`; a default that changed gives the same
@@ -130,7 +139,7 @@ the new keyword was bound at the bottom of the fix's range and at the newest rel
 Nothing else is fixed.
 
 ## JAX version
-Per row: the release that made the change.
+Per row: the release that made the change (of jax, jaxlib, flax or optax).
 """
 
     VALID = [
@@ -153,6 +162,21 @@ Per row: the release that made the change.
             def run(lowered, x):
                 return lowered.compile(x)
         """, note="an unannotated parameter: the class is not known"),
+        Valid("""
+            from flax import linen as nn
+            cell = nn.LSTMCell(features=8)
+            other = nn.LSTMCell(8)
+        """, note="flax: the parameter required since 0.7.0 passed, by keyword or position"),
+        Valid("""
+            from flax import linen as nn
+            class LSTMCell:
+                pass
+            cell = LSTMCell()
+        """, note="flax: a look-alike class of the project"),
+        Valid("""
+            import optax
+            state = optax.contrib.DoGState(is_init_step=True, init_params=p, max_dist=d, sum_dist_grad=g)
+        """, note="optax: the new keywords"),
     ]
 
     INVALID = [
@@ -182,6 +206,21 @@ Per row: the release that made the change.
             from jax.experimental.pallas import tpu as pltpu
             params = pltpu.CompilerParams(dimension_semantics=("parallel",))
         """, min_version="0.8.0", note="a default changed in JAX 0.8.1 inside the range: a notice"),
+        Invalid("""
+            import jax
+            mesh = jax.sharding.AbstractMesh(shape_tuple=(("x", 2),))
+        """, note="a keyword of a constructor written as `__new__`, removed in JAX 0.5.3"),
+        Invalid("""
+            from flax import linen as nn
+            cell = nn.LSTMCell()
+        """, note="flax 0.7.0 made the linen field `features` required (a dataclass field read from the wheel)"),
+        Invalid("""
+            import optax
+            state = optax.contrib.DoGState(first_step=True, init_params=p, estim_dist=d, sum_dist_grad=g)
+        """, fixed="""
+            import optax
+            state = optax.contrib.DoGState(is_init_step=True, init_params=p, max_dist=d, sum_dist_grad=g)
+        """, count=1, note="optax 0.2.6 renamed two fields of a NamedTuple state; no optax pin: the newest release"),
     ]
 
     @classmethod
@@ -241,38 +280,54 @@ Per row: the release that made the change.
         """The first row that reports the call (``passed``: the keywords it passes; ``omitted(row)``: whether it
         omits the row's parameter): the message, the row whose rename is the fix (or None), why a fix is withheld;
         None when no row reports it."""
-        target, low = self.settings.target_version, self.settings.min_version
         # a keyword the call passes first: a rename also shows as its new name newly required
         for row in sorted(rows, key=lambda r: r.change not in KEYWORD_CHANGES):
             changed = parse_version(row.changed_in)
-            if changed > target:
+            reached, low = self._range(row)
+            if not reached:
                 continue
             if row.change == "member-removed":
-                return (f"`{shown}(...)`{owner}: the method was removed in JAX {row.changed_in} "
+                return (f"`{shown}(...)`{owner}: the method was removed in {row.release} "
                         f"(`AttributeError` from there; last in {row.last_seen})."), None, None
             if row.change in KEYWORD_CHANGES and row.parameter in passed:
                 return self._keyword(row, passed, shown, owner)
-            if row.change not in KEYWORD_CHANGES and low < changed and omitted(row):
+            crosses = row.change == "newly-required" if low is None else low < changed
+            if row.change not in KEYWORD_CHANGES and crosses and omitted(row):
                 return f"`{shown}(...)`{owner}: {omitted_clause(row)}.", None, None
         return None
+
+    def _range(self, row: SignatureRow) -> tuple[bool, object]:
+        """Whether the project's range reaches the row's release, and the range's floor: JAX's for jax and jaxlib
+        (numbered as jax), the library's own pins for flax and optax: None where no floor is pinned, read as the
+        JAX5xx rules read it, a project on the newest release (a call that omits a newly required parameter fails
+        there; a changed default is no notice, nothing says an older release runs)."""
+        if row.library in OWN_RANGE:
+            return library_may_reach(self.settings, row.library, row.changed_in), \
+                self.settings.library_range(row.library)[0]
+        return parse_version(row.changed_in) <= self.settings.target_version, self.settings.min_version
 
     def _keyword(self, row: SignatureRow, passed, shown: str, owner: str
                  ) -> tuple[str, SignatureRow | None, WithheldFix | None]:
         head = f"`{shown}({row.parameter}=...)`{owner}: "
         if row.change == "positional-only":
-            return head + (f"the parameter is positional-only from JAX {row.changed_in}; pass it "
+            return head + (f"the parameter is positional-only from {row.release}; pass it "
                            "positionally."), None, None
         if row.change != "renamed" and row.replacement:
-            return head + (f"the keyword was removed in JAX {row.changed_in} (`TypeError` from there); "
+            return head + (f"the keyword was removed in {row.release} (`TypeError` from there); "
                            f"that release took `{row.replacement}=` in its place, which is no plain "
                            "rename (other values or meaning): port the argument by hand."), None, None
         if row.change != "renamed":
-            return head + (f"the keyword was removed in JAX {row.changed_in} (`TypeError` from there); "
+            return head + (f"the keyword was removed in {row.release} (`TypeError` from there); "
                            "no replacement keyword is known."), None, None
-        message = head + (f"JAX {row.changed_in} renamed the keyword to `{row.replacement}=` (`TypeError` from "
-                          f"there; `{row.replacement}=` exists from JAX {row.replacement_since}).")
+        label = "JAX" if row.library == "jax" else row.library
+        message = head + (f"{row.release} renamed the keyword to `{row.replacement}=` (`TypeError` from "
+                          f"there; `{row.replacement}=` exists from {label} {row.replacement_since}).")
         if row.replacement in passed:
             return message, None, None
+        if row.library in OWN_RANGE:
+            # the library's own floor; none pinned: the newest release, as JAX507 reads it
+            low = self.settings.library_range(row.library)[0]
+            return message, (row if low is None or low >= parse_version(row.replacement_since) else None), None
         if self.settings.min_version >= parse_version(row.replacement_since):
             return message, row, None
         return message, None, range_withheld(f"`{row.replacement}=`", row.replacement_since, self.settings)

@@ -1,0 +1,108 @@
+"""The ``[[signature]]`` rows confirmed at run time: each callable read with ``inspect.signature`` (which follows
+``__wrapped__``, ``__new__`` and dataclass ``__init__``s as the reader does statically) in a venv of a release
+before the change and one from it (``tests/catalogue/test_library_signatures_exec.py`` runs it).
+
+What a venv answers per row: ``{"params": {name: [kind, default repr or None]}}`` for the callable (the class for a
+constructor, its method, the function), ``"absent"`` for a member the class lacks, or the error that kept it from
+being read."""
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+from pathlib import Path
+
+from catalogue_gen.resolve import probe
+
+SIGNATURE_PROBE = probe(r"""
+import inspect, json, sys, warnings
+warnings.simplefilter("ignore")
+def read(owner, member):
+    try:
+        obj = get(owner)
+    except Exception as exc:
+        return repr(exc)
+    if member not in ("", "__init__"):
+        try:
+            raw = inspect.getattr_static(obj, member)
+        except AttributeError:
+            return "absent"
+        obj = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
+        if isinstance(obj, property):
+            return {"params": {}}
+    try:
+        sig = inspect.signature(obj)
+    except Exception as exc:
+        return repr(exc)
+    params = list(sig.parameters.values())
+    if member not in ("", "__init__") and not isinstance(raw, staticmethod) and params:
+        params = params[1:]
+    kinds = inspect.Parameter
+    opaque = [q.kind for q in params] == [kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD]
+    if member == "__init__" and opaque:
+        # a metaclass ``__call__(cls, *args, **kwargs)`` (flax's nnx ``ObjectMeta``) hides ``__init__``
+        try:
+            params = list(inspect.signature(obj.__init__).parameters.values())[1:]
+        except Exception as exc:
+            return repr(exc)
+    found = {"params": {p.name: [p.kind.name, None if p.default is p.empty else repr(p.default)] for p in params}}
+    if member == "__init__":
+        # the constructor called with no argument: what a call that omits a newly required parameter meets
+        try:
+            obj()
+            found["bare_call"] = "ok"
+        except Exception as exc:
+            found["bare_call"] = f"{type(exc).__name__}: {exc}"
+    return found
+print(json.dumps([read(owner, member) for owner, member in json.load(sys.stdin)]))
+""")
+
+
+def observed(python: Path, callables: list[tuple[str, str]]) -> list:
+    proc = subprocess.run([str(python), "-c", SIGNATURE_PROBE], input=json.dumps(callables), capture_output=True,
+                          text=True, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"}, timeout=600)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[-2000:])
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _value(text: str | None):
+    try:
+        return ast.literal_eval(text) if text is not None else None
+    except Exception:
+        return text
+
+
+def predates(row: dict, old) -> bool:
+    """The old venv's release is older than the parameter itself (``changed_in``/``last_seen`` bound the change,
+    not the parameter's first release): it cannot show the old form."""
+    return isinstance(old, dict) and row["change"] in ("removed", "renamed", "positional-only", "default-changed") \
+        and row.get("parameter") not in old["params"]
+
+
+def confirmed(row: dict, old, new) -> bool:
+    """The old release shows the old form of ``row`` and the new release the new one."""
+    change, name = row["change"], row.get("parameter", "")
+    if change == "member-removed":
+        return isinstance(old, dict) and new == "absent"
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return False
+    before, after = old["params"], new["params"]
+    takes_any = any(kind == "VAR_KEYWORD" for kind, _ in after.values())
+    if change == "removed":
+        return name in before and name not in after and not takes_any
+    if change == "renamed":
+        return name in before and name not in after and row["replacement"] in after and not takes_any
+    if change == "positional-only":
+        return name in before and before[name][0] != "POSITIONAL_ONLY" and after.get(name, [""])[0] == \
+            "POSITIONAL_ONLY"
+    if change == "newly-required" and "bare_call" in old and old["bare_call"] == "ok":
+        # the class takes no other required argument: called bare, it worked before and fails naming it after
+        return new.get("bare_call", "").startswith("TypeError") and name in new["bare_call"]
+    if change == "newly-required":
+        return name in after and after[name][1] is None and after[name][0] not in ("VAR_POSITIONAL", "VAR_KEYWORD") \
+            and (name not in before or before[name][1] is not None)
+    if change == "default-changed":
+        return name in before and name in after and _value(before[name][1]) == _value(row["old_default"]) \
+            and _value(after[name][1]) == _value(row["new_default"])
+    return False
