@@ -92,3 +92,5 @@ def test_every_bullet_of_the_changelog_is_classified():
     bullets = cb.parse(cb.read_changelog())
     assert [b.id for b in bullets if b.id not in DATA] == []
     assert {b.id for b in bullets} == set(DATA)
+    # the classes marked as scripted are the script's; the rest were read (``how = "read"``)
+    assert [b.id for b in bullets if DATA[b.id]["how"] == "script" and cb.scripted_class(b) != DATA[b.id]["class"]] == []

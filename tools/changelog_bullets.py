@@ -128,6 +128,33 @@ def parse(text: str) -> list[Bullet]:
     return found
 
 
+# The first pass that the classes marked ``how = "script"`` come from: a section or wording that leaves no doubt. The
+# bullets it cannot place, and every candidate behaviour change, were read and marked ``how = "read"``.
+_PLATFORM = re.compile(r"\b(support for python|python 3\.\d+|numpy \d|scipy \d|minimum (jaxlib|numpy|scipy|python)|"
+                       r"jaxlib version|cuda|cudnn|wheels?|libtpu|manylinux|mac|windows|tpu|gpu|pip install)\b")
+_CHANGED = re.compile(r"now returns|default|behavio|semantic")
+
+
+def scripted_class(bullet: Bullet) -> str | None:
+    """The class a bullet's section or wording gives it, or None where it must be read."""
+    text = bullet.text.lower()
+    if bullet.section in ("new features", "new functionality"):
+        return "new-feature"
+    if bullet.section in ("bug fixes", "bugs"):
+        return "bug-fix"
+    if _PLATFORM.search(text) and not re.search(r"jax\.numpy|jnp\.|default", text):
+        return "other"
+    if re.search(r"\b(removed|deleted|has been removed|have been removed|were removed|are removed|"
+                 r"no longer (available|exported|exist))", text) and not _CHANGED.search(text):
+        return "removal"
+    if re.search(r"\bdeprecat", text) and not re.search(r"now returns|default|behavio|semantic|now raises", text):
+        return "deprecation"
+    if re.search(r"^(added|add |new |introduc|.*\bnow supports?\b|.*\bnew (function|api|option|argument|parameter|"
+                 r"keyword))", text):
+        return "new-feature"
+    return None
+
+
 def load(path: Path = DATA) -> dict[str, dict[str, str]]:
     if not path.exists():
         return {}
