@@ -44,11 +44,19 @@ def test_only_rows_the_range_crosses_and_that_are_used(tmp_path):
     files = [file(tmp_path, "a.py", SOURCE, "0.4.30"), file(tmp_path, "b.py", "import jax.numpy as jnp\njnp.floor(1)\n",
                                                            "0.4.30")]
     changes = {c["api"]: (c["uses"], c["files"]) for c in changes_to_check(files)}
-    # astype (0.4.27) and bool (0.4.24) are older than the min; cov is not used
-    assert changes == {"jax.numpy.floor": (3, 2), "jax.sharding.PartitionSpec": (1, 1)}
+    # astype's complex-to-bool (0.4.27) and bool (0.4.24) are older than the min; cov is not used; astype of an
+    # array as the dtype (0.8.0) is in the range
+    assert changes == {"jax.numpy.floor": (3, 2), "jax.sharding.PartitionSpec": (1, 1), "jax.Array.astype": (1, 1)}
     # a range from 0.4.20 crosses 0.4.24 (bool of an empty array, not countable) and 0.4.27 (astype)
     older = {c["api"]: c["uses"] for c in changes_to_check([file(tmp_path, "c.py", SOURCE, "0.4.20")])}
     assert older["jax.Array.__bool__"] is None and older["jax.Array.astype"] == 1
+
+
+def test_an_api_that_changed_twice_is_listed_once_per_change(tmp_path):
+    """`PartitionSpec` stopped being a tuple in 0.6.1 and equal to tuples in 0.10.0: two entries, each counted."""
+    listed = [(c["api"], c["changed_in"], c["uses"]) for c in changes_to_check([file(tmp_path, "a.py", SOURCE, "0.6.0")])
+              if c["api"] == "jax.sharding.PartitionSpec"]
+    assert listed == [("jax.sharding.PartitionSpec", "0.6.1", 1), ("jax.sharding.PartitionSpec", "0.10.0", 1)]
 
 
 def test_a_range_that_crosses_nothing_lists_nothing(tmp_path):
@@ -59,7 +67,7 @@ def test_the_markdown_section(tmp_path):
     report = UpgradeReport(project=".", target="0.12.0.1", dry_run=True, python="python")
     report.changes_to_check_by_hand = changes_to_check([file(tmp_path, "a.py", SOURCE, "0.4.20")])
     text = render_markdown(report)
-    assert "## Changes to check by hand (4)" in text
+    assert "## Changes to check by hand (7)" in text  # astype and PartitionSpec: two changes each
     assert "| `jax.numpy.floor` | 0.4.31 | integer and boolean inputs keep their dtype" in text
     assert "| 2 in 1 file(s) | cast the input to float first |" in text
     assert "| not countable |" in text

@@ -45,7 +45,7 @@ def count_uses(change: Change, source: str, facts_of: Callable[[], AstFacts | No
 def changes_to_check(files: Iterable[SourceFile]) -> list[dict]:
     """One entry per row that some file's range crosses: ``uses`` (None: not countable) and ``files`` with uses."""
     rows = by_hand()
-    found: dict[str, dict] = {}
+    found: dict[tuple[str, str], dict] = {}  # by API and release: one API may have changed twice
     for file in files:
         settings = file.settings
         in_range = [row for row in rows if crossed(row, settings)]
@@ -57,7 +57,7 @@ def changes_to_check(files: Iterable[SourceFile]) -> list[dict]:
             continue
         facts_of = lru_cache(maxsize=1)(partial(collect_facts, source))
         for row in in_range:
-            entry = found.setdefault(row.api, {"api": row.api, "library": row.library,
+            entry = found.setdefault((row.api, row.changed_in), {"api": row.api, "library": row.library,
                                                "changed_in": row.changed_in, "what": row.what,
                                                "keep_old": row.keep_old, "uses": 0, "files": 0,
                                                "reason": row.reason})
