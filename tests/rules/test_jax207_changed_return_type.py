@@ -172,3 +172,16 @@ def test_rows_are_what_the_runs_give():
     proc = subprocess.run([sys.executable, str(REPO / "tools" / "generate_return_types.py"), "--check"],
                           capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_libcst_path_prints_no_syntax_warning_of_the_users_code():
+    # The rule's libcst visit reads the file with ``ast`` too: a user's invalid escape sequence must not reach
+    # stderr as a SyntaxWarning (it did on two dev-corpus projects before the gate's parse was reused).
+    import warnings
+
+    source = FLAT + 'pattern = "\\w+"\nprint(flat.keys())\n'
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = lint_source(source, "a.py", pinned("flax", "0.10.2"), rules=[ChangedReturnType], prefilter=False)
+    assert [d.code for d in found.diagnostics] == ["JAX207"]
+    assert not [w for w in caught if issubclass(w.category, SyntaxWarning)], [str(w.message) for w in caught]

@@ -10,6 +10,7 @@ import libcst as cst
 from jaxlint.analysis.result_chains import ResultChains, producers
 from jaxlint.catalogue.return_types import INDEX, KEY, ReturnType, return_types
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.ast_gate import parse_module
 from jaxlint.lint.positions import SpanError, node_spans
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import parse_version
@@ -165,10 +166,12 @@ Per row: the release that changed the result, measured in the wheels and by exec
         text = source.replace("\r\n", "\n")
         if "\r" in text:
             return
+        tree = parse_module(text)  # the gate's tree when it parsed this text; warnings silenced as there
+        if tree is None:
+            return
         try:
-            view = AstView(text, ast.parse(text), self.context.file_text, settings=self.settings,
-                           path=self.context.path)
-        except (SyntaxError, ValueError, Undecidable):
+            view = AstView(text, tree, self.context.file_text, settings=self.settings, path=self.context.path)
+        except Undecidable:
             return
         place = _offsets_back(text, source)
         for node_, message in _findings(view):
