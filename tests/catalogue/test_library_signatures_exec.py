@@ -89,3 +89,26 @@ def test_new_jax_constructor_rows_hold_at_run_time(owner, parameter, change, old
     (old,), (new,) = observed(named_env(old_env), [(spelled, "__init__")]), \
         observed(named_env(new_env), [(owner, "__init__")])
     assert confirmed(rows[0], old, new), (old, new)
+
+
+def test_every_jaxlib_row_is_read_in_the_venvs_of_its_two_releases(tmp_path, monkeypatch):
+    import catalogue_gen.library_signature_check as check
+
+    for version in ("0.5.0", "0.6.0"):
+        (tmp_path / f"jax-{version}" / "bin").mkdir(parents=True)
+        (tmp_path / f"jax-{version}" / "bin" / "python").write_text("")
+    answers = {"0.5.0": {"m.A": {"params": {"x": ["KEYWORD_ONLY", "1"]}}, "m.B": {"params": {"y": ["KEYWORD_ONLY", None]}}},
+               "0.6.0": {"m.A": {"params": {}}, "m.B": {"params": {"y": ["KEYWORD_ONLY", None]}}}}
+    monkeypatch.setattr(check, "observed", lambda python, callables: [
+        answers[python.parent.parent.name[4:]][owner] for owner, _ in callables])
+    rows = [{"library": "jaxlib", "owner": "m.A", "member": "__init__", "parameter": "x", "change": "removed",
+             "last_seen": "0.5.0", "changed_in": "0.6.0"},
+            {"library": "jaxlib", "owner": "m.B", "member": "__init__", "parameter": "y", "change": "removed",
+             "last_seen": "0.5.0", "changed_in": "0.6.0"},
+            {"library": "jaxlib", "owner": "m.A", "member": "__init__", "parameter": "x", "change": "removed",
+             "last_seen": "0.4.1", "changed_in": "0.5.0"},
+            {"library": "flax", "owner": "m.A", "member": "__init__", "parameter": "x", "change": "removed",
+             "last_seen": "0.5.0", "changed_in": "0.6.0"}]
+    counts, contradicted = check.check_jaxlib_rows(rows, tmp_path)
+    assert counts == {("removed", "confirmed"): 1, ("removed", "contradicted"): 1, ("removed", "no venv"): 1}
+    assert [row["owner"] for row in contradicted] == ["m.B"]

@@ -10,9 +10,13 @@ from __future__ import annotations
 import ast
 import json
 import subprocess
+import sys
 from pathlib import Path
 
-from catalogue_gen.resolve import probe
+if __package__ in (None, ""):  # run as a script: the package lives in tools/
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from catalogue_gen.resolve import probe  # noqa: E402
 
 SIGNATURE_PROBE = probe(r"""
 import inspect, json, sys, warnings
@@ -106,3 +110,61 @@ def confirmed(row: dict, old, new) -> bool:
         return name in before and name in after and _value(before[name][1]) == _value(row["old_default"]) \
             and _value(after[name][1]) == _value(row["new_default"])
     return False
+
+
+# -- every jaxlib row, in the ``jax-<V>`` venvs (each holds the jaxlib of its release) -----------------------------
+def check_jaxlib_rows(rows: list[dict], envs: Path) -> tuple[dict, list]:
+    """Each jaxlib row read in ``envs/jax-<last_seen>`` and ``envs/jax-<changed_in>`` (one probe per release):
+    counts per (change, outcome) and the contradicted rows. A side with no venv (no Linux jaxlib wheel of that
+    release on PyPI) is "no venv"; a class one side cannot import, or a release older than the parameter, is
+    "unreadable"."""
+    import collections
+
+    rows = [row for row in rows if row.get("library") == "jaxlib"]
+    wanted: dict[str, set[int]] = collections.defaultdict(set)
+    for number, row in enumerate(rows):
+        wanted[row["last_seen"]].add(number)
+        wanted[row["changed_in"]].add(number)
+    seen: dict[tuple[int, str], object] = {}
+    for version, numbers in sorted(wanted.items()):
+        python = envs / f"jax-{version}" / "bin" / "python"
+        if not python.exists():
+            continue
+        numbers_sorted = sorted(numbers)
+        answers = observed(python, [(rows[n]["owner"], rows[n].get("member", "")) for n in numbers_sorted])
+        seen.update(((n, version), answer) for n, answer in zip(numbers_sorted, answers))
+    counts: collections.Counter = collections.Counter()
+    contradicted = []
+    for number, row in enumerate(rows):
+        old, new = seen.get((number, row["last_seen"]), None), seen.get((number, row["changed_in"]), None)
+        if (number, row["last_seen"]) not in seen or (number, row["changed_in"]) not in seen:
+            outcome = "no venv"
+        elif not (isinstance(old, dict) and (isinstance(new, dict) or new == "absent")) or predates(row, old):
+            outcome = "unreadable"
+        elif confirmed(row, old, new):
+            outcome = "confirmed"
+        else:
+            outcome = "contradicted"
+            contradicted.append(row)
+        counts[(row["change"], outcome)] += 1
+    return dict(counts), contradicted
+
+
+def main() -> int:
+    """``JAXLINT_JAXENVS=DIR python tools/catalogue_gen/library_signature_check.py``: the jaxlib rows' outcomes."""
+    import os
+    import tomllib
+
+    repo = Path(__file__).resolve().parents[2]
+    with open(repo / "rules" / "signatures_generated.toml", "rb") as handle:
+        rows = tomllib.load(handle)["signature"]
+    counts, contradicted = check_jaxlib_rows(rows, Path(os.environ.get("JAXLINT_JAXENVS", repo / ".jaxenvs")))
+    for (change, outcome), count in sorted(counts.items()):
+        print(f"{change:16} {outcome:13} {count}")
+    for row in contradicted:
+        print("contradicted:", row["owner"], row.get("member"), row.get("parameter"), row["change"])
+    return 1 if contradicted else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
