@@ -258,3 +258,21 @@ def test_a_rename_execution_found_to_take_another_type_is_reported_without_a_fix
     messages = [d.message for d in lint_source(source, "a.py", settings).diagnostics]
     assert len(messages) == 1 and "no plain rename" in messages[0] and "`backend=`" in messages[0]
     assert fix_source(source, "a.py", settings).source == source
+
+
+def test_the_cached_copy_of_the_rows_answers_as_the_toml_and_follows_an_edit(data, tmp_path, monkeypatch):
+    # The rows are kept as JSON in the user's cache folder (a sixth of a one-file check was parsing the TOML):
+    # a cache may change how fast the rule answers, never what.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    data(confirmed_file("contradicted", "TypeError"))
+    first = [d.message for d in lint_source(CALLS, "a.py", SETTINGS).diagnostics]
+    assert list((tmp_path / "xdg" / "jaxlint").glob("signatures-*.json"))
+    signatures._load.cache_clear()
+    assert [d.message for d in lint_source(CALLS, "a.py", SETTINGS).diagnostics] == first  # from the copy
+    assert len(first) == 1
+    (tmp_path / "c.toml").write_text(confirmed_file("confirmed", "ok"))  # the outcomes file changes
+    signatures._load.cache_clear()
+    assert len(lint_source(CALLS, "a.py", SETTINGS).diagnostics) == 2
+    from_toml = [block for block in (signatures.checked(b, signatures.outcomes().get(signatures.row_key(b)))
+                                     for b in tomllib.loads(GENERATED)["signature"]) if block is not None]
+    assert signatures._checked_blocks() == from_toml
