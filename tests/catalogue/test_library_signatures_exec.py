@@ -112,3 +112,78 @@ def test_every_jaxlib_row_is_read_in_the_venvs_of_its_two_releases(tmp_path, mon
     counts, contradicted = check.check_jaxlib_rows(rows, tmp_path)
     assert counts == {("removed", "confirmed"): 1, ("removed", "contradicted"): 1, ("removed", "no venv"): 1}
     assert [row["owner"] for row in contradicted] == ["m.B"]
+
+
+# -- every flax and optax row, in overlays of its two releases on base venvs of their era -----------------------------
+def test_a_release_is_tried_on_its_eras_base_first_then_the_nearest():
+    from catalogue_gen.overlays import bases_for
+
+    assert bases_for("flax", "0.6.0")[0] == "libbase-jax-0.4.13"
+    assert bases_for("flax", "0.10.7") == ["libbase-jax-0.4.35", "libbase-jax-0.6.2", "libbase-jax-0.4.20",
+                                           "libbase-jax-0.8.1", "libbase-jax-0.4.13", "libbase-jax-0.12.0.1"]
+    assert bases_for("flax", "0.12.10")[0] == "libbase-jax-0.12.0.1"
+    assert bases_for("optax", "0.2.6") == ["libbase-jax-0.4.35"]
+
+
+def test_every_flax_row_is_read_in_the_overlays_of_its_two_releases(tmp_path, monkeypatch):
+    import catalogue_gen.library_signature_check as check
+    import catalogue_gen.overlays as overlays
+
+    monkeypatch.setattr(overlays, "base_python", lambda envs, base: envs / base / "bin" / "python")
+    monkeypatch.setattr(overlays, "overlay", lambda envs, library, version, python: envs / f"overlay-{library}-{version}")
+    answers = {"0.9.0": {"m.A": {"params": {"x": ["KEYWORD_ONLY", "1"]}}, "m.B": {"params": {"y": ["KEYWORD_ONLY", None]}}},
+               "0.10.0": {"m.A": {"params": {}}, "m.B": {"params": {"y": ["KEYWORD_ONLY", None]}}},
+               "0.6.0": {"m.A": {"params": {"x": ["KEYWORD_ONLY", "1"]}}}}
+    calls = []
+
+    def fake(python, callables, library=None, path=None):
+        version = path.name.rpartition("-")[2]
+        calls.append((python.parent.parent.name, path.name))
+        # 0.6.0's overlay does not import on any base: the base's own flax answers instead
+        got = "0.7.5" if version == "0.6.0" else version
+        return {"version": got, "file": f"{path}/flax/__init__.py", "answers": [
+            answers[version][owner] for owner, _ in callables]}
+
+    monkeypatch.setattr(check, "observed", fake)
+    row = {"library": "flax", "member": "__init__", "change": "removed", "last_seen": "0.9.0", "changed_in": "0.10.0"}
+    rows = [{**row, "owner": "m.A", "parameter": "x"}, {**row, "owner": "m.B", "parameter": "y"},
+            {**row, "owner": "m.A", "parameter": "x", "last_seen": "0.6.0", "changed_in": "0.9.0"},
+            {**row, "library": "optax", "owner": "m.A", "parameter": "x"}]
+    counts, contradicted = check.check_library_rows(rows, tmp_path, "flax")
+    assert counts == {("removed", "confirmed"): 1, ("removed", "contradicted"): 1, ("removed", "no venv"): 1}
+    assert [r["owner"] for r in contradicted] == ["m.B"]
+    # one probe per release, each on its era's base and its own overlay; 0.6.0 tried on every base
+    assert ("libbase-jax-0.4.35", "overlay-flax-0.9.0") in calls and ("libbase-jax-0.4.35", "overlay-flax-0.10.0") in calls
+    assert len([c for c in calls if c[1] == "overlay-flax-0.6.0"]) == 6 and len(calls) == 8
+
+
+def test_a_contradicted_library_row_is_written_and_never_loaded(tmp_path, monkeypatch):
+    import catalogue_gen.library_signature_check as check
+    from jaxlint.catalogue import signatures
+
+    flax_row = {"library": "flax", "owner": "flax.linen.Dense", "member": "__init__", "parameter": "features",
+                "change": "newly-required", "last_seen": "0.7.0", "changed_in": "0.8.0"}
+    other = {**flax_row, "parameter": "use_bias", "change": "removed"}
+    (tmp_path / "g.toml").write_text("".join(
+        "[[signature]]\n" + "".join(f'{k} = "{v}"\n' for k, v in r.items()) for r in (flax_row, other)))
+    check.write_contradicted("optax", [{**flax_row, "library": "optax", "owner": "optax.adam"}], tmp_path / "c.toml")
+    check.write_contradicted("flax", [flax_row], tmp_path / "c.toml")
+    assert len(signatures._rows(tmp_path / "c.toml")) == 2  # the optax row is kept
+    monkeypatch.setattr(signatures, "DATA", tmp_path / "g.toml")
+    monkeypatch.setattr(signatures, "CONFIRMED", tmp_path / "none.toml")
+    monkeypatch.setattr(signatures, "CONTRADICTED", tmp_path / "c.toml")
+    monkeypatch.setattr(signatures, "_reported_elsewhere", lambda: set())
+    signatures._load.cache_clear()
+    try:
+        loaded = signatures.class_rows()["flax.linen.Dense"]["__init__"]
+    finally:
+        signatures._load.cache_clear()
+    assert [(r.parameter, r.change) for r in loaded] == [("use_bias", "removed")]
+
+
+def test_the_committed_contradicted_rows_are_generated_rows():
+    from jaxlint.catalogue import signatures
+
+    with open(DATA, "rb") as fh:
+        keys = {signatures.row_key(r) for r in tomllib.load(fh)["signature"]}
+    assert signatures.contradicted() <= keys

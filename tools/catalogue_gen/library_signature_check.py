@@ -58,13 +58,25 @@ def read(owner, member):
         except Exception as exc:
             found["bare_call"] = f"{type(exc).__name__}: {exc}"
     return found
-print(json.dumps([read(owner, member) for owner, member in json.load(sys.stdin)]))
+request = json.load(sys.stdin)
+if isinstance(request, dict):
+    # an overlay run: the library's version and file prove which copy answered
+    lib = importlib.import_module(request["library"])
+    print(json.dumps({"version": lib.__version__, "file": lib.__file__,
+                      "answers": [read(owner, member) for owner, member in request["callables"]]}))
+else:
+    print(json.dumps([read(owner, member) for owner, member in request]))
 """)
 
 
-def observed(python: Path, callables: list[tuple[str, str]]) -> list:
-    proc = subprocess.run([str(python), "-c", SIGNATURE_PROBE], input=json.dumps(callables), capture_output=True,
-                          text=True, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"}, timeout=600)
+def observed(python: Path, callables: list[tuple[str, str]], library: str | None = None,
+             path: Path | None = None):
+    """The answers of ``python`` for ``callables``; with ``library``, ``{"version", "file", "answers"}`` read with
+    ``path`` (an overlay) first on ``PYTHONPATH``."""
+    env = {"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin", **({"PYTHONPATH": str(path)} if path else {})}
+    request = {"library": library, "callables": callables} if library else callables
+    proc = subprocess.run([str(python), "-c", SIGNATURE_PROBE], input=json.dumps(request), capture_output=True,
+                          text=True, env=env, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr[-2000:])
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -133,6 +145,13 @@ def check_jaxlib_rows(rows: list[dict], envs: Path) -> tuple[dict, list]:
         numbers_sorted = sorted(numbers)
         answers = observed(python, [(rows[n]["owner"], rows[n].get("member", "")) for n in numbers_sorted])
         seen.update(((n, version), answer) for n, answer in zip(numbers_sorted, answers))
+    return _outcomes(rows, seen)
+
+
+def _outcomes(rows: list[dict], seen: dict[tuple[int, str], object]) -> tuple[dict, list]:
+    """Counts per (change, outcome) and the contradicted rows, from each row's answer at its two releases."""
+    import collections
+
     counts: collections.Counter = collections.Counter()
     contradicted = []
     for number, row in enumerate(rows):
@@ -150,15 +169,94 @@ def check_jaxlib_rows(rows: list[dict], envs: Path) -> tuple[dict, list]:
     return dict(counts), contradicted
 
 
+CONTRADICTED = Path(__file__).resolve().parents[2] / "rules" / "signatures_contradicted.toml"
+HEADER = """# Written by tools/catalogue_gen/library_signature_check.py --write; do not edit by hand (docs/catalogue.md).
+# The flax, optax and jaxlib [[signature]] rows of signatures_generated.toml that execution contradicted (the old
+# release did not show the old form, or the new release not the new one): the JAX105 loader never reports them.
+"""
+
+
+def write_contradicted(library: str, contradicted: list[dict], path: Path = CONTRADICTED) -> None:
+    """Replace ``library``'s rows of ``path`` with ``contradicted`` (the other libraries' rows are kept)."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            kept = [r for r in tomllib.load(handle).get("row", ()) if r.get("library") != library]
+    except FileNotFoundError:
+        kept = []
+    fields = ("library", "owner", "member", "parameter", "change", "last_seen", "changed_in")
+    blocks = [HEADER]
+    for row in kept + [{k: r[k] for k in fields if r.get(k)} for r in contradicted]:
+        blocks.append("[[row]]\n" + "".join(f"{k} = {json.dumps(row[k])}\n" for k in fields if row.get(k)))
+    path.write_text("\n".join(blocks), encoding="utf-8")
+
+
+# -- every flax or optax row, in an overlay of its release on a base venv of its era ------------------------------
+def release_answers(envs: Path, library: str, version: str, callables: list[tuple[str, str]]):
+    """The answers of ``library==version`` (``overlays.py``): its overlay on the first base of ``bases_for`` where
+    the overlay itself is what imports (its ``__version__`` and file); None where no base imports it."""
+    from catalogue_gen.overlays import base_python, bases_for, overlay
+
+    for base in bases_for(library, version):
+        python = base_python(envs, base)
+        target = python and overlay(envs, library, version, python)
+        if not target:
+            continue
+        try:
+            found = observed(python, callables, library=library, path=target)
+        except RuntimeError as exc:
+            print(f"  {library} {version} on {base}: {str(exc).strip().splitlines()[-1][:200]}", file=sys.stderr)
+            continue
+        if found["version"] == version and found["file"].startswith(str(target)):
+            print(f"  {library} {found['version']} read on {base} from {found['file']}", file=sys.stderr)
+            return found["answers"]
+        print(f"  {library} {version} on {base}: {found['version']} from {found['file']} answered", file=sys.stderr)
+    return None
+
+
+def check_library_rows(rows: list[dict], envs: Path, library: str) -> tuple[dict, list]:
+    """Each ``library`` row read in the overlays of ``last_seen`` and ``changed_in`` (one probe per release), judged
+    as the jaxlib rows are; a release no base can import is "no venv"."""
+    import collections
+
+    rows = [row for row in rows if row.get("library") == library]
+    wanted: dict[str, set[int]] = collections.defaultdict(set)
+    for number, row in enumerate(rows):
+        wanted[row["last_seen"]].add(number)
+        wanted[row["changed_in"]].add(number)
+    seen: dict[tuple[int, str], object] = {}
+    for version, numbers in sorted(wanted.items()):
+        numbers_sorted = sorted(numbers)
+        answers = release_answers(envs, library, version,
+                                  [(rows[n]["owner"], rows[n].get("member", "")) for n in numbers_sorted])
+        if answers is not None:
+            seen.update(((n, version), answer) for n, answer in zip(numbers_sorted, answers))
+    return _outcomes(rows, seen)
+
+
 def main() -> int:
-    """``JAXLINT_JAXENVS=DIR python tools/catalogue_gen/library_signature_check.py``: the jaxlib rows' outcomes."""
+    """``JAXLINT_JAXENVS=DIR python tools/catalogue_gen/library_signature_check.py [--library flax|optax]
+    [--write]``: the rows' outcomes (jaxlib's by default)."""
     import os
     import tomllib
 
     repo = Path(__file__).resolve().parents[2]
     with open(repo / "rules" / "signatures_generated.toml", "rb") as handle:
         rows = tomllib.load(handle)["signature"]
-    counts, contradicted = check_jaxlib_rows(rows, Path(os.environ.get("JAXLINT_JAXENVS", repo / ".jaxenvs")))
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--library", choices=("jaxlib", "flax", "optax"), default="jaxlib")
+    parser.add_argument("--write", action="store_true", help=f"record the contradicted rows in {CONTRADICTED.name}")
+    args = parser.parse_args()
+    envs = Path(os.environ.get("JAXLINT_JAXENVS", repo / ".jaxenvs"))
+    if args.library == "jaxlib":
+        counts, contradicted = check_jaxlib_rows(rows, envs)
+    else:
+        counts, contradicted = check_library_rows(rows, envs, args.library)
+    if args.write:
+        write_contradicted(args.library, contradicted)
     for (change, outcome), count in sorted(counts.items()):
         print(f"{change:16} {outcome:13} {count}")
     for row in contradicted:

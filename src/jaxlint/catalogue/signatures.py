@@ -10,7 +10,9 @@ left to them: one finding per call.
 ``signatures_confirmed.toml`` (``tools/catalogue_gen/signature_check.py``) holds each row's outcome by execution: a
 row that execution contradicted is left out, and a rename that execution did not leave a plain rename (the new
 keyword not bound at both ends of its fix's range, or annotated with another type) is read as a removed keyword
-that names its successor (the hint stays, no fix is written)."""
+that names its successor (the hint stays, no fix is written). ``signatures_contradicted.toml``
+(``tools/catalogue_gen/library_signature_check.py --write``) lists the flax, optax and jaxlib rows execution
+contradicted: left out too."""
 from __future__ import annotations
 
 import tomllib
@@ -22,6 +24,8 @@ from jaxlint.catalogue import RULES_DIR
 
 DATA = RULES_DIR / "signatures_generated.toml"
 CONFIRMED = RULES_DIR / "signatures_confirmed.toml"
+# flax, optax and jaxlib rows that execution contradicted (``tools/catalogue_gen/library_signature_check.py``)
+CONTRADICTED = RULES_DIR / "signatures_contradicted.toml"
 # The libraries whose rows are judged against their own pinned range (jaxlib's releases are numbered as jax's).
 OWN_RANGE = frozenset({"flax", "optax"})
 INIT = "__init__"
@@ -64,11 +68,20 @@ def row_key(block: dict) -> tuple[str, str, str, str, str]:
 
 def outcomes(path: Path | None = None) -> dict[tuple, dict]:
     """Row key -> its ``[[row]]`` of ``signatures_confirmed.toml`` (empty without the file)."""
+    return {row_key(r): r for r in _rows(path or CONFIRMED)}
+
+
+def contradicted(path: Path | None = None) -> frozenset[tuple]:
+    """The keys of the library rows execution contradicted (``signatures_contradicted.toml``; empty without it)."""
+    return frozenset(row_key(r) for r in _rows(path or CONTRADICTED))
+
+
+def _rows(path: Path) -> list[dict]:
     try:
-        with open(path or CONFIRMED, "rb") as handle:
-            return {row_key(r): r for r in tomllib.load(handle).get("row", ())}
+        with open(path, "rb") as handle:
+            return tomllib.load(handle).get("row", [])
     except FileNotFoundError:
-        return {}
+        return []
 
 
 def checked(block: dict, outcome: dict | None) -> dict | None:
@@ -89,7 +102,7 @@ def _checked_blocks() -> list[dict]:
     is imported: parsing both files cost every run 50 ms, a sixth of a one-file check)."""
     from jaxlint.catalogue import _cache_file, _stamp, read_stamped, write_stamped
 
-    sources = tuple(path for path in (DATA, CONFIRMED) if path.is_file())
+    sources = tuple(path for path in (DATA, CONFIRMED, CONTRADICTED) if path.is_file())
     if DATA not in sources:
         return []
     cache, stamp = _cache_file(sources, "signatures"), _stamp(sources)
@@ -99,9 +112,10 @@ def _checked_blocks() -> list[dict]:
         return blocks
     with open(DATA, "rb") as handle:
         data = tomllib.load(handle)
-    confirmed = outcomes()
+    confirmed, refuted = outcomes(), contradicted()
     blocks = [block for block in (checked(block, confirmed.get(row_key(block)))
-                                  for block in data.get("signature", ())) if block is not None]
+                                  for block in data.get("signature", ()) if row_key(block) not in refuted)
+              if block is not None]
     write_stamped(cache, stamp, blocks=blocks)
     return blocks
 

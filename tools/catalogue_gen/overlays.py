@@ -1,0 +1,108 @@
+"""Venvs to read every flax and optax release without a full venv each (~500 MB, 1-2 min apiece): a few base venvs
+``libbase-jax-<V>`` (jax, jaxlib and the libraries' dependencies of one era, pulled in by installing that era's
+flax and optax) and one overlay per release, ``pip install --no-deps --target overlay-<library>-<V>``, put first on
+``PYTHONPATH`` so that it shadows the base's own copy. Built one at a time under the venv lock of ``venvs.py``."""
+from __future__ import annotations
+
+import fcntl
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from catalogue_gen.releases import vkey
+from catalogue_gen.venvs import PYPI, pypi_env, python312
+
+# base -> what pip installs in it; the era's newest flax/optax bring the dependencies (msgpack, orbax, chex, ...)
+BASES = {
+    # jaxlib 0.4.13 (the oldest on PyPI) has no Python 3.12 wheel: this base is built with pyenv's 3.11 (BASE_PYTHON)
+    "libbase-jax-0.4.13": ["jax==0.4.13", "jaxlib==0.4.13", "numpy<2", "scipy<1.13", "flax==0.6.11", "optax==0.1.7"],
+    "libbase-jax-0.4.20": ["jax==0.4.20", "jaxlib==0.4.20", "numpy<2", "scipy<1.13", "flax==0.7.5", "optax==0.1.7"],
+    "libbase-jax-0.4.35": ["jax==0.4.35", "jaxlib==0.4.35", "flax==0.10.2", "optax==0.2.4", "treescope"],
+    "libbase-jax-0.6.2": ["jax==0.6.2", "jaxlib==0.6.2", "flax<0.12", "optax"],
+    "libbase-jax-0.8.1": ["jax==0.8.1", "jaxlib==0.8.1", "flax<0.12.8", "optax"],
+    "libbase-jax-0.12.0.1": ["jax==0.12.0.1", "jaxlib==0.12.0.1", "flax", "optax"],
+}
+BASE_PYTHON = {"libbase-jax-0.4.13": "3.11"}
+# library -> (first release of an era, the base of that era), oldest first, as tried on 2026-12-06: flax <= 0.6.7
+# imports ``jax.ShapedArray`` (gone in 0.4.14), 0.8.0-0.8.2 ``jax.experimental.maps`` (gone by 0.4.35), 0.10+ nnx
+# needs treescope, 0.12.8+ ``jax.extend.core.Effect`` (not in 0.8.1); optax 0.2.5+ still needs chex, which the
+# newer bases' optax no longer installs
+ERAS = {
+    "flax": [("0.0", "libbase-jax-0.4.13"), ("0.7.0", "libbase-jax-0.4.20"), ("0.8.3", "libbase-jax-0.4.35"),
+             ("0.11.0", "libbase-jax-0.6.2"), ("0.12.0", "libbase-jax-0.8.1"), ("0.12.8", "libbase-jax-0.12.0.1")],
+    "optax": [("0.0", "libbase-jax-0.4.35")],
+}
+
+
+def bases_for(library: str, version: str) -> list[str]:
+    """The bases to try for ``library==version``: its era's first, then the others nearest to it (a release that
+    imports on neither side of its era boundary is unreadable, not misread)."""
+    eras = ERAS[library]
+    own = max(i for i, (first, _) in enumerate(eras) if vkey(first) <= vkey(version))
+    order = sorted(range(len(eras)), key=lambda i: (abs(i - own), i < own))
+    return [eras[i][1] for i in order]
+
+
+def _locked(envs: Path, name: str):
+    envs.mkdir(parents=True, exist_ok=True)
+    lock = open(envs / f".{name}.lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock
+
+
+def _interpreter(name: str) -> str | None:
+    if name not in BASE_PYTHON:
+        return python312()
+    found = sorted(Path.home().glob(f".pyenv/versions/{BASE_PYTHON[name]}.*/bin/python"))
+    return str(found[-1]) if found else None
+
+
+def base_python(envs: Path, name: str) -> Path | None:
+    """The python of base ``name``, built on first use (marked ``.complete`` after ``import jax`` computes)."""
+    env_dir = envs / name
+    if (env_dir / ".complete").exists():
+        return env_dir / "bin" / "python"
+    with _locked(envs, name):
+        if not (env_dir / ".complete").exists():
+            base = _interpreter(name)
+            if base is None:
+                return None
+            t = time.perf_counter()
+            shutil.rmtree(env_dir, ignore_errors=True)
+            subprocess.run([base, "-m", "venv", str(env_dir)], check=True)
+            py = str(env_dir / "bin" / "python")
+            proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, "absl-py", *BASES[name]],
+                                  capture_output=True, text=True, env=pypi_env())
+            if proc.returncode == 0:
+                proc = subprocess.run([py, "-W", "ignore", "-c", "import jax, jax.numpy as jnp, flax, optax; "
+                                       "float(jnp.ones(2).sum()); print(jax.__version__, flax.__version__)"],
+                                      capture_output=True, text=True, env={"JAX_PLATFORMS": "cpu"})
+            if proc.returncode != 0:
+                print(f"  skip {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
+                shutil.rmtree(env_dir, ignore_errors=True)
+                return None
+            (env_dir / ".complete").write_text(proc.stdout)
+            print(f"  built {env_dir} ({proc.stdout.strip()}) in {time.perf_counter() - t:.0f}s", file=sys.stderr)
+    return env_dir / "bin" / "python"
+
+
+def overlay(envs: Path, library: str, version: str, python: Path) -> Path | None:
+    """``overlay-<library>-<version>``: the release's own files only (``--no-deps``), installed with ``python``."""
+    name = f"overlay-{library}-{version}"
+    target = envs / name
+    if (target / ".complete").exists():
+        return target
+    with _locked(envs, name):
+        if not (target / ".complete").exists():
+            shutil.rmtree(target, ignore_errors=True)
+            proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--index-url", PYPI,
+                                   "--target", str(target), f"{library}=={version}"],
+                                  capture_output=True, text=True, env=pypi_env())
+            if proc.returncode != 0:
+                print(f"  skip {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
+                shutil.rmtree(target, ignore_errors=True)
+                return None
+            (target / ".complete").write_text(f"{library} {version}\n")
+    return target
