@@ -87,14 +87,24 @@ def child_fields(cls: type) -> tuple[str, ...]:
     return fields
 
 
+# Whether a field value's type is a libcst node, per type: ``isinstance(value, cst.CSTNode)`` goes through
+# ABCMeta, and this loop runs for every node of every libcst walk.
+_IS_NODE: dict[type, bool] = {}
+
+
 def iter_children(node: cst.CSTNode):
     """The children of ``node`` in libcst's order (the same as ``node.children``, without rebuilding the node)."""
     for name in child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, (tuple, list)):
+        kind = type(value)
+        if kind is tuple or kind is list:
             yield from value
+            continue
+        is_node = _IS_NODE.get(kind)
+        if is_node is None:
+            is_node = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+        if is_node:
+            yield value
 
 
 # Classes whose subtrees contain only whitespace, comments and punctuation: never interesting to jaxlint's passes
