@@ -10,8 +10,9 @@ import re
 
 import libcst as cst
 
-from jaxlint.analysis.flax_dicts import VariablesTracker, first_name
-from jaxlint.analysis.flax_values import from_init, imports_flax, init_call, may_call_method_on_init
+from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
+from jaxlint.analysis.flax_values import after_a_dot, from_init, imports_flax, init_call, \
+    may_call_method_on_init
 from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, in_frozendict_branch, \
     isinstance_frozendict
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
@@ -32,6 +33,8 @@ _KEEPS_FROZENDICT = re.compile(r"return_frozendict", re.I)
 # whole file's text, so that a large file linted in pieces decides as the whole module does.
 _REBINDS_DICT = re.compile(r"(?m)^[ \t]*dict\s*(?::[^=\n]*)?=(?!=)|\b(?:def|class)\s+dict\b|\bas\s+dict\b|\bimport\s+dict\b"
                            r"|\bfor\s+dict\b")
+_TRAIN_STATE_WORD = TRAIN_STATE.rpartition(".")[2]
+_TRAIN_STATES = frozenset({TRAIN_STATE})
 FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
 
 
@@ -51,7 +54,8 @@ class FlaxFrozenDictMember(Rule):
             return False
         return any(may_call_method_on_init(facts, words, member) for member in MEMBERS) \
             or ("apply" in words and "mutable" in words and any(name in words for name in MEMBERS)) \
-            or ("isinstance" in words and "FrozenDict" in words and not _SOURCES.isdisjoint(words))
+            or ("isinstance" in words and "FrozenDict" in words and not _SOURCES.isdisjoint(words)) \
+            or (_TRAIN_STATE_WORD in words and _may_use_a_state_member(facts, words))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -67,7 +71,8 @@ class FlaxFrozenDictMember(Rule):
         methods = {call.func.attr for call in whole.calls if type(call.func) is ast.Attribute}
         return bool({"init", "init_with_output"} & methods) or any(
             type(call.func) is ast.Attribute and call.func.attr == "apply"
-            and any(keyword.arg == "mutable" for keyword in call.keywords) for call in whole.calls)
+            and any(keyword.arg == "mutable" for keyword in call.keywords) for call in whole.calls) \
+            or whole.refers_to_any(_TRAIN_STATES)  # a parameter annotated with it: ``state.params``
 
     explanation = f"""
 ## What it does
@@ -376,6 +381,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         may hold (``_may_hold``); anything else is ``Undecidable``: the libcst path follows names and states."""
         if not applies(view.settings, view.file_text):
             return []
+        fields = _state_fields(view)
         for node in walk(view, (ast.Call,)):
             func = node.func
             if type(func) is ast.Name and func.id == "isinstance" and len(node.args) == 2 and not node.keywords \
@@ -385,7 +391,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
                 value = func.value
             else:
                 continue
-            if _may_hold(value):
+            if _may_hold(value, fields):
                 raise Undecidable("a value that may hold flax variables")
         return []
 
@@ -409,7 +415,8 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         if not self._rule_applies():
             return
         if self._tracker is None:
-            self._tracker = VariablesTracker(self.context.resolver)
+            self._tracker = VariablesTracker(self.context.resolver, self.context.inference.classes,
+                                             self.context.file_text)
         if not self._tracker.holds(receiver) or self._narrowed(receiver):
             return
         self._report(member, node, receiver, shape)
@@ -424,7 +431,8 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             return
         value = call.args[0].value
         if self._tracker is None:
-            self._tracker = VariablesTracker(self.context.resolver)
+            self._tracker = VariablesTracker(self.context.resolver, self.context.inference.classes,
+                                             self.context.file_text)
         if not self._tracker.holds(value) or self._narrowed(value) \
                 or guards_frozendict_code(call, self.context.ancestors, self.qualified_name, self.code_for, _METHODS):
             return
@@ -497,6 +505,13 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         self.report(call, message, fix, withheld=withheld)
 
 
+def _may_use_a_state_member(facts, words: set[str]) -> bool:
+    """The text gate of a file naming ``TrainState`` without ``init``: a member stands after a dot, or
+    ``isinstance`` and ``FrozenDict`` are both spelled (``state.params`` of an annotated parameter)."""
+    return any(after_a_dot(facts, member) for member in MEMBERS if member in words) \
+        or "isinstance" in words and "FrozenDict" in words
+
+
 def _may_have_shape(view: AstView, member: str, call: ast.Call) -> bool:
     """``_shape`` may answer: not for ``copy`` other than with one argument (positional or ``add_or_replace``), nor
     ``pop`` other than with one positional argument, subscripted or unpacked into two targets, nor a call with a
@@ -526,16 +541,27 @@ def _may_be_frozendict(view: AstView, classes: ast.expr) -> bool:
     return view.qualified_name_unless(classes, FROZEN_DICT.__contains__) in FROZEN_DICT
 
 
-def _may_hold(node: ast.expr) -> bool:
+def _state_fields(view: AstView) -> frozenset[str]:
+    """The TrainState fields ``VariablesTracker`` may follow: ``params``, and every keyword of a ``create``,
+    ``replace`` or ``apply_gradients`` call of the file (a project subclass's ``batch_stats=...``)."""
+    fields = {"params"}
+    for node in walk(view, (ast.Call,)):
+        if type(node.func) is ast.Attribute and node.func.attr in ("create", "replace", "apply_gradients"):
+            fields.update(keyword.arg for keyword in node.keywords if keyword.arg is not None)
+    return frozenset(fields)
+
+
+def _may_hold(node: ast.expr, fields: frozenset[str]) -> bool:
     """``VariablesTracker.holds`` may answer True: an ``init`` call, a ``copy(...)`` of what it may hold, a subscript
-    of a call (a pair of ``init_with_output``/``apply``) or of what it may hold, ``<name>.params``, a name. It answers
-    False for any other expression (an attribute, another call, a literal)."""
+    of a call (a pair of ``init_with_output``/``apply``) or of what it may hold, ``<name>.<field>`` of a TrainState
+    field (``_state_fields``), a name. It answers False for any other expression (an attribute, another call, a
+    literal)."""
     while True:
         kind = type(node)
         if kind is ast.Name:
             return True
         if kind is ast.Attribute:
-            return node.attr == "params" and type(node.value) is ast.Name
+            return node.attr in fields and type(node.value) is ast.Name
         if kind is ast.Subscript:
             if type(node.value) is ast.Call:
                 return True
@@ -555,7 +581,8 @@ def _tests_frozendict(facts) -> bool:
     calls = facts.calls
     return any(type(call.func) is ast.Name and call.func.id == "isinstance" and len(call.args) == 2
                and _qualified(facts, call.args[1]) in FROZEN_DICT for call in calls) \
-        and any(type(call.func) is ast.Attribute and call.func.attr in _SOURCES for call in calls)
+        and (any(type(call.func) is ast.Attribute and call.func.attr in _SOURCES for call in calls)
+             or facts.refers_to_any(_TRAIN_STATES))
 
 
 def _qualified(facts, node: ast.AST) -> str | None:
