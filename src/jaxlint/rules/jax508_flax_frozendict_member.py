@@ -79,7 +79,10 @@ class FlaxFrozenDictMember(Rule):
 Finds a method of flax's `FrozenDict` that the plain `dict` lacks, or has with another meaning, called on flax
 variables: what `.init(...)` returned, the second value of `.init_with_output(...)` or of `.apply(..., mutable=...)`
 (the updated collections), a subscript of any depth of those (`variables["params"]["Dense_0"]`), `state.params` of a
-`TrainState.create(..., params=...)` built from them, and the names assigned only such values in their scope.
+`TrainState.create(..., params=...)` built from them (and any other field so passed, such as a subclass's
+`batch_stats`), of its `.replace(...)` and `.apply_gradients(...)`, `state.params` of a function parameter annotated
+with flax's `TrainState` (or a subclass of it defined in the module: a TrainState holds what `init` returned), and
+the names assigned only such values in their scope.
 Runs only on files that import flax, when the project's flax pins reach {PLAIN_DICT}.
 
 The members are read, not typed: `rules/flax_frozendict.toml` (`tools/generate_frozendict_members.py`) lists
@@ -128,7 +131,9 @@ says so). `x.pretty_repr(num_spaces)` becomes `flax.core.pretty_repr(x, num_spac
 
 Not reported: a project whose lowest pinned flax is {PLAIN_DICT} or later (its code has only ever seen dicts: the
 upgrade changes nothing there), a file that mentions `flax_return_frozendict` (which keeps the `FrozenDict`), and
-values the code builds itself (`FrozenDict(...)`, `flax.core.freeze(...)`, a function's parameters).
+values the code builds itself (`FrozenDict(...)`, `flax.core.freeze(...)`, a function's parameters other than an
+annotated TrainState), a TrainState parameter in a file that builds some `params=` with `freeze(...)` or
+`FrozenDict(...)`, and a class of the module named `TrainState` that does not derive from flax's.
 
 ## Library version
 flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0.7.0, `False` in 0.7.1).
@@ -227,6 +232,48 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             variables = {"params": 1}
             frozen = isinstance(variables, FrozenDict)
         """, note="the user's own dict"),
+        Valid("""
+            import flax
+            from flax.core import freeze
+            from flax.training.train_state import TrainState
+            def make(model, rng, x, tx):
+                return TrainState.create(apply_fn=model.apply, params=freeze(model.init(rng, x)["params"]), tx=tx)
+            def step(state: TrainState):
+                return state.params.unfreeze()
+        """, note="the file freezes a TrainState's params: an annotated state may hold a FrozenDict"),
+        Valid("""
+            import flax
+            from flax import struct
+            class TrainState(struct.PyTreeNode):
+                params: dict
+                @classmethod
+                def create(cls, params):
+                    return cls(params=flax.core.freeze(params))
+            def step(state: TrainState):
+                return state.params.unfreeze()
+            def make(model, rng, x):
+                state = TrainState.create(params=model.init(rng, x)["params"])
+                return state.params.unfreeze()
+        """, note="the project's own TrainState, not flax's"),
+        Valid("""
+            import flax
+            from flax.training import train_state
+            def step(state: train_state.TrainState, states):
+                for state in states:
+                    print(state.params.unfreeze())
+            def other(state: train_state.TrainState):
+                state = restore(state)
+                return state.params.unfreeze()
+        """, note="the parameter's name rebound (a loop, a call of unknown result)"),
+        Valid("""
+            import flax
+            from flax.core import FrozenDict
+            from flax.training import train_state
+            def step(state: train_state.TrainState):
+                if isinstance(state.params, FrozenDict):
+                    return state.params.unfreeze()
+                return state.params
+        """, note="compatibility code: the branch that runs only for a FrozenDict"),
     ]
 
     INVALID = [
@@ -369,6 +416,83 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             variables = model.init(rng, x)
             print(isinstance(variables, FrozenDict))
         """, note="`dict` is not the builtin: no fix"),
+        Invalid("""
+            import flax
+            from flax.training import train_state
+            def step(state: train_state.TrainState):
+                return state.params.unfreeze()
+        """, fixed="""
+            import flax
+            from flax.training import train_state
+            def step(state: train_state.TrainState):
+                return flax.core.unfreeze(state.params)
+        """, note="a parameter annotated with flax's TrainState"),
+        Invalid("""
+            import flax
+            from typing import Any
+            from flax.training.train_state import TrainState
+            class State(TrainState):
+                batch_stats: Any
+            def step(state: State, grads):
+                new_state = state.apply_gradients(grads=grads)
+                rest, kernel = new_state.params.pop("Dense_0")
+                return kernel
+        """, fixed="""
+            import flax
+            from typing import Any
+            from flax.training.train_state import TrainState
+            class State(TrainState):
+                batch_stats: Any
+            def step(state: State, grads):
+                new_state = state.apply_gradients(grads=grads)
+                rest, kernel = flax.core.pop(new_state.params, "Dense_0")
+                return kernel
+        """, note="a subclass of the module, through apply_gradients"),
+        Invalid("""
+            import flax
+            from typing import Any
+            from flax.training import train_state
+            class State(train_state.TrainState):
+                batch_stats: Any
+            variables = model.init(rng, x)
+            state = State.create(apply_fn=model.apply, params=variables["params"], tx=tx,
+                                 batch_stats=variables["batch_stats"])
+            state = state.replace(step=0)
+            stats = state.batch_stats.unfreeze()
+        """, fixed="""
+            import flax
+            from typing import Any
+            from flax.training import train_state
+            class State(train_state.TrainState):
+                batch_stats: Any
+            variables = model.init(rng, x)
+            state = State.create(apply_fn=model.apply, params=variables["params"], tx=tx,
+                                 batch_stats=variables["batch_stats"])
+            state = state.replace(step=0)
+            stats = flax.core.unfreeze(state.batch_stats)
+        """, note="a field passed to create, through replace"),
+        Invalid("""
+            import flax
+            out = model.apply(variables, x, mutable=["batch_stats"])
+            stats = out[1].unfreeze()
+        """, fixed="""
+            import flax
+            out = model.apply(variables, x, mutable=["batch_stats"])
+            stats = flax.core.unfreeze(out[1])
+        """, note="the pair of apply(..., mutable=...) through a name"),
+        Invalid("""
+            import flax
+            from flax.core import FrozenDict
+            from flax.training.train_state import TrainState
+            def check(state: TrainState):
+                assert isinstance(state.params, FrozenDict)
+        """, fixed="""
+            import flax
+            from flax.core import FrozenDict
+            from flax.training.train_state import TrainState
+            def check(state: TrainState):
+                assert isinstance(state.params, (FrozenDict, dict))
+        """, note="isinstance on an annotated TrainState's params"),
     ]
 
     # -- no finding, proved from ``ast`` (``jaxlint.lint.ast_findings``) ------------------------------------------
@@ -382,6 +506,8 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         if not applies(view.settings, view.file_text):
             return []
         fields = _state_fields(view)
+        # without a call that makes variables, only an annotated TrainState's ``.params`` may hold them
+        from_states = None if _makes_variables(view) else _names_from_state_params(view)
         for node in walk(view, (ast.Call,)):
             func = node.func
             if type(func) is ast.Name and func.id == "isinstance" and len(node.args) == 2 and not node.keywords \
@@ -391,7 +517,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
                 value = func.value
             else:
                 continue
-            if _may_hold(value, fields):
+            if _may_hold(value, fields) if from_states is None else _may_be_state_params(value, from_states):
                 raise Undecidable("a value that may hold flax variables")
         return []
 
@@ -549,6 +675,48 @@ def _state_fields(view: AstView) -> frozenset[str]:
         if type(node.func) is ast.Attribute and node.func.attr in ("create", "replace", "apply_gradients"):
             fields.update(keyword.arg for keyword in node.keywords if keyword.arg is not None)
     return frozenset(fields)
+
+
+def _makes_variables(view: AstView) -> bool:
+    """Some ``.init(...)``/``.init_with_output(...)``, or ``.apply(...)`` with ``mutable``, is called."""
+    return any(type(node.func) is ast.Attribute and (
+        node.func.attr in ("init", "init_with_output")
+        or node.func.attr == "apply" and any(keyword.arg in ("mutable", None) for keyword in node.keywords))
+        for node in walk(view, (ast.Call,)))
+
+
+def _may_be_state_params(node: ast.expr, names: frozenset[str]) -> bool:
+    """Where nothing makes variables: ``<name>.params``, a subscript or ``copy(...)`` of it, or a name of
+    ``names`` (``_names_from_state_params``)."""
+    while True:
+        kind = type(node)
+        if kind is ast.Name:
+            return node.id in names
+        if kind is ast.Attribute:
+            return node.attr == "params" and type(node.value) is ast.Name
+        if kind is ast.Subscript:
+            node = node.value
+            continue
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "copy" \
+                and (node.args or node.keywords):
+            node = node.func.value
+            continue
+        return False
+
+
+def _names_from_state_params(view: AstView) -> frozenset[str]:
+    """The names some assignment of the file binds to what ``_may_be_state_params`` accepts (to a fixed point:
+    ``p = state.params; q = p["Dense_0"]``)."""
+    assignments = [(target.id, node.value) for node in walk(view, (ast.Assign, ast.AnnAssign))
+                   if node.value is not None
+                   for target in (node.targets if type(node) is ast.Assign else [node.target])
+                   if type(target) is ast.Name]
+    names: set[str] = set()
+    while True:
+        found = {name for name, value in assignments if _may_be_state_params(value, frozenset(names))}
+        if found <= names:
+            return frozenset(names)
+        names |= found
 
 
 def _may_hold(node: ast.expr, fields: frozenset[str]) -> bool:
