@@ -140,8 +140,12 @@ _TS = "import flax\nfrom flax.training.train_state import TrainState\n"
     (_TS + "s = TrainState(step=0, params=flax.core.FrozenDict(p))\ndef f(s: TrainState):\n    s.params.unfreeze()\n",
      []),
     # ``create`` on a class of the module that does not derive from flax's TrainState; on an imported one: as before
-    ("import flax\nclass TrainState:\n    pass\ns = TrainState.create(params=model.init(r, x)['params'])\n"
-     "s.params.unfreeze()\n", []),
+    ("import flax\nclass TrainState:\n    @classmethod\n    def create(cls, params):\n        return freeze(params)\n"
+     "s = TrainState.create(params=model.init(r, x)['params'])\ns.params.unfreeze()\n", []),
+    ("import flax\nclass Own:\n    @classmethod\n    def create(cls, params):\n        return freeze(params)\n"
+     "class Sub(Own):\n    pass\ns = Sub.create(params=model.init(r, x)['params'])\ns.params.unfreeze()\n", []),
+    ("import flax\nfrom .base import Base\nclass State(Base):\n    pass\n"
+     "s = State.create(params=model.init(r, x)['params'])\ns.params.unfreeze()\n", [6]),  # create from elsewhere
     ("import flax\nfrom mylib import State\ns = State.create(params=model.init(r, x)['params'])\ns.params.unfreeze()\n",
      [4]),
     # a pair of ``apply(..., mutable=...)`` through a name

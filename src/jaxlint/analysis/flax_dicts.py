@@ -180,12 +180,25 @@ class VariablesTracker:
         return False
 
     def _may_be_train_state(self, receiver: cst.BaseExpression) -> bool:
-        """A ``create`` receiver: not a class of the module that does not derive from flax's TrainState (an
-        imported class, or one the inference cannot name, is taken as one, as before)."""
+        """A ``create`` receiver: not a class of the module that defines its own ``create`` (or inherits one from
+        a class of the module) without deriving from flax's TrainState: the project's ``create`` may freeze. An
+        imported class, or one the inference cannot name, is taken as one, as before."""
         if self.classes is None:
             return True
         named = self.classes.annotation_class(receiver)
-        return not isinstance(named, cst.ClassDef) or self._train_state_class(named, set())
+        if not isinstance(named, cst.ClassDef) or self._train_state_class(named, set()):
+            return True
+        return not self._defines_create(named, set())
+
+    def _defines_create(self, cls: cst.ClassDef, seen: set[int]) -> bool:
+        if id(cls) in seen:
+            return False
+        seen.add(id(cls))
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        if any(isinstance(statement, cst.FunctionDef) and statement.name.value == "create" for statement in body):
+            return True
+        bases = (self.classes.annotation_class(base.value) for base in cls.bases if base.keyword is None)
+        return any(isinstance(base, cst.ClassDef) and self._defines_create(base, seen) for base in bases)
 
     def _annotated_state(self, parameter: cst.Param) -> bool:
         """A parameter annotated with flax's TrainState, or a class of the module deriving from it."""
