@@ -166,6 +166,8 @@ JAX508_UNDECIDED = {
                                    "    return p['Dense_0'].unfreeze()\n",
     "a create field": _FLAX + "state = S.create(params=p, stats=model.init(r, x))\nb = state.stats.unfreeze()\n",
     "an apply pair through a name": _FLAX + "out = model.apply(v, x, mutable=True)\nb = out[1].unfreeze()\n",
+    "an annotated state's params passed on as another field": _FLAX + "from flax.training import train_state\n"
+        "def f(state: train_state.TrainState):\n    s = S.create(stats=state.params)\n    return s.stats.unfreeze()\n",
 }
 # Names only imports bind, in several scopes or to several things: resolved by scope as ``NameResolver`` does
 # (``AstView.qualified_name``); JAX101/JAX402 skip an import with a fix in compat code, as the libcst path drops it.

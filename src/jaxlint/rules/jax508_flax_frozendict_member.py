@@ -507,7 +507,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             return []
         fields = _state_fields(view)
         # without a call that makes variables, only an annotated TrainState's ``.params`` may hold them
-        from_states = None if _makes_variables(view) else _names_from_state_params(view)
+        from_states = None if _makes_variables(view) else _names_from_state_params(view, fields)
         for node in walk(view, (ast.Call,)):
             func = node.func
             if type(func) is ast.Name and func.id == "isinstance" and len(node.args) == 2 and not node.keywords \
@@ -517,7 +517,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
                 value = func.value
             else:
                 continue
-            if _may_hold(value, fields) if from_states is None else _may_be_state_params(value, from_states):
+            if _may_hold(value, fields) if from_states is None else _may_be_state_params(value, from_states, fields):
                 raise Undecidable("a value that may hold flax variables")
         return []
 
@@ -685,15 +685,15 @@ def _makes_variables(view: AstView) -> bool:
         for node in walk(view, (ast.Call,)))
 
 
-def _may_be_state_params(node: ast.expr, names: frozenset[str]) -> bool:
-    """Where nothing makes variables: ``<name>.params``, a subscript or ``copy(...)`` of it, or a name of
-    ``names`` (``_names_from_state_params``)."""
+def _may_be_state_params(node: ast.expr, names: frozenset[str], fields: frozenset[str]) -> bool:
+    """Where nothing makes variables: ``<name>.params`` (or another state field: ``create(batch_stats=s.params)``),
+    a subscript or ``copy(...)`` of it, or a name of ``names`` (``_names_from_state_params``)."""
     while True:
         kind = type(node)
         if kind is ast.Name:
             return node.id in names
         if kind is ast.Attribute:
-            return node.attr == "params" and type(node.value) is ast.Name
+            return node.attr in fields and type(node.value) is ast.Name
         if kind is ast.Subscript:
             node = node.value
             continue
@@ -704,7 +704,7 @@ def _may_be_state_params(node: ast.expr, names: frozenset[str]) -> bool:
         return False
 
 
-def _names_from_state_params(view: AstView) -> frozenset[str]:
+def _names_from_state_params(view: AstView, fields: frozenset[str]) -> frozenset[str]:
     """The names some assignment of the file binds to what ``_may_be_state_params`` accepts (to a fixed point:
     ``p = state.params; q = p["Dense_0"]``)."""
     assignments = [(target.id, node.value) for node in walk(view, (ast.Assign, ast.AnnAssign))
@@ -713,7 +713,7 @@ def _names_from_state_params(view: AstView) -> frozenset[str]:
                    if type(target) is ast.Name]
     names: set[str] = set()
     while True:
-        found = {name for name, value in assignments if _may_be_state_params(value, frozenset(names))}
+        found = {name for name, value in assignments if _may_be_state_params(value, frozenset(names), fields)}
         if found <= names:
             return frozenset(names)
         names |= found
