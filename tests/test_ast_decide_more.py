@@ -152,6 +152,9 @@ JAX508_DECIDED = {
     "a TrainState file without init: members of other values": _FLAX + "from flax.training import train_state\n"
         "def f(state: train_state.TrainState, p):\n    a = p.unfreeze()\n    b = state.opt_state.copy({})\n"
         "    c = state.params.copy()\n    return isinstance(p, dict)\n",
+    "a state field replaced, not created (vmoe)": _FLAX + "from flax.core import FrozenDict\n"
+        "def f(state: T, rngs):\n    state = state.replace(rngs=rngs)\n    ok = isinstance(state.rngs, FrozenDict)\n"
+        "    return model.init(r, x)\n",
 }
 JAX508_UNDECIDED = {
     "a name": _FLAX + "variables = model.init(rng, x)\nprint(variables.pretty_repr())\n",

@@ -132,6 +132,8 @@ _TS = "import flax\nfrom flax.training.train_state import TrainState\n"
     (_TS + "class A(TrainState):\n    pass\nclass B(A):\n    pass\ndef f(s: B):\n    p = s.params\n"
      "    return p.copy({'a': 1})\n", [9]),
     (_TS + "def f(s: TrainState):\n    return s.opt_state.unfreeze()\n", []),  # only params came from init
+    (_TS + "v = model.init(r, x)\ns = TrainState.create(params=p, stats=v['stats'])\nt = s.replace(step=1)\n"
+     "t.stats.unfreeze()\nu = t.replace(stats=v['stats'])\nu.stats.unfreeze()\n", [6]),  # a replaced field: not followed
     (_TS + "def f(*s: TrainState):\n    return s.params.unfreeze()\n", []),
     (_TS + "def f(s: TrainState):\n    with g() as s:\n        return s.params.unfreeze()\n", []),
     (_TS + "def f(s: TrainState):\n    def g():\n        return s.params.unfreeze()\n", []),  # a closure

@@ -8,7 +8,8 @@ What holds them (JAX508):
 - a subscript of any depth of such a value (``variables["params"]["Dense_0"]``);
 - ``state.FIELD`` where ``state`` is ``SomeTrainState.create(..., FIELD=<one of these>)`` (``params``, or a field
   of a project subclass such as ``batch_stats``), or its ``apply_gradients(...)``/``replace(...)`` (the new params
-  keep the old container type; a ``replace(FIELD=...)`` holds what it is given). ``SomeTrainState`` is not a class
+  keep the old container type; a ``replace(params=...)`` holds what it is given, another field replaced is not
+  followed). ``SomeTrainState`` is not a class
   of the module that does not derive from flax's ``TrainState`` (the project's own ``create`` may freeze);
 - ``state.params`` where ``state`` is a function parameter annotated with flax's
   ``flax.training.train_state.TrainState`` or a class of the module deriving from it (a TrainState is built from
@@ -173,7 +174,8 @@ class VariablesTracker:
         if method_call(value, _STATE_KEEPING) and isinstance(value.func.value, cst.Name):
             passed = _keyword(value, field)
             if passed is not None:
-                return self._holds(passed.value)
+                # a new value for the field: followed for ``params`` only (the ast path keeps in step)
+                return field == "params" and self._holds(passed.value)
             if value.func.value.value == name:
                 return None  # ``state = state.apply_gradients(grads=g)``: as the state it updates
             return self._state(value.func.value, field)  # ``new_state = state.replace(step=0)``

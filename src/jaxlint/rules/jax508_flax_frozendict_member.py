@@ -667,14 +667,52 @@ def _may_be_frozendict(view: AstView, classes: ast.expr) -> bool:
     return view.qualified_name_unless(classes, FROZEN_DICT.__contains__) in FROZEN_DICT
 
 
-def _state_fields(view: AstView) -> frozenset[str]:
-    """The TrainState fields ``VariablesTracker`` may follow: ``params``, and every keyword of a ``create``,
-    ``replace`` or ``apply_gradients`` call of the file (a project subclass's ``batch_stats=...``)."""
-    fields = {"params"}
-    for node in walk(view, (ast.Call,)):
-        if type(node.func) is ast.Attribute and node.func.attr in ("create", "replace", "apply_gradients"):
-            fields.update(keyword.arg for keyword in node.keywords if keyword.arg is not None)
-    return frozenset(fields)
+_STATE_MAKERS = ("create", "replace", "apply_gradients")
+
+
+class _AnyField:
+    """Every (name, field) pair: ``create(batch_stats=other.batch_stats)`` may hold what ``other``'s field holds."""
+
+    def __contains__(self, pair) -> bool:
+        return True
+
+
+_ANY_FIELD = _AnyField()
+
+
+def _state_fields(view: AstView) -> frozenset[tuple[str, str]]:
+    """The TrainState fields other than ``params`` that ``VariablesTracker`` may follow, as (name, field): a name
+    some assignment of the file binds to ``X.create(..., FIELD=<what may hold variables>)``, or to a
+    ``replace``/``apply_gradients`` of another such name that does not pass FIELD (to a fixed point);
+    ``state.model_state`` of any other name holds nothing the tracker follows."""
+    created: set[tuple[str, str]] = set()
+    kept: list[tuple[str, str, frozenset[str]]] = []  # (name, the state it is made from, the keywords passed)
+    for node in walk(view, (ast.Assign, ast.AnnAssign)):
+        value = node.value
+        if type(value) is not ast.Call or type(value.func) is not ast.Attribute \
+                or value.func.attr not in _STATE_MAKERS:
+            continue
+        targets = node.targets if type(node) is ast.Assign else [node.target]
+        for target in targets:
+            if type(target) is not ast.Name:
+                continue
+            if value.func.attr == "create":
+                created.update((target.id, keyword.arg) for keyword in value.keywords
+                               if keyword.arg not in (None, "params") and _may_hold(keyword.value, _ANY_FIELD))
+            elif type(value.func.value) is ast.Name and value.func.value.id != target.id:
+                passed = frozenset(keyword.arg for keyword in value.keywords if keyword.arg is not None)
+                kept.append((target.id, value.func.value.id, passed))
+    while True:
+        more = {(name, field) for name, source, passed in kept for held, field in created
+                if held == source and field not in passed} - created
+        if not more:
+            return frozenset(created)
+        created |= more
+
+
+def _followed_field(node: ast.Attribute, fields: frozenset[tuple[str, str]]) -> bool:
+    """``<name>.params``, or ``<name>.<field>`` of a pair ``_state_fields`` gives."""
+    return type(node.value) is ast.Name and (node.attr == "params" or (node.value.id, node.attr) in fields)
 
 
 def _makes_variables(view: AstView) -> bool:
@@ -685,7 +723,7 @@ def _makes_variables(view: AstView) -> bool:
         for node in walk(view, (ast.Call,)))
 
 
-def _may_be_state_params(node: ast.expr, names: frozenset[str], fields: frozenset[str]) -> bool:
+def _may_be_state_params(node: ast.expr, names: frozenset[str], fields: frozenset[tuple[str, str]]) -> bool:
     """Where nothing makes variables: ``<name>.params`` (or another state field: ``create(batch_stats=s.params)``),
     a subscript or ``copy(...)`` of it, or a name of ``names`` (``_names_from_state_params``)."""
     while True:
@@ -693,7 +731,7 @@ def _may_be_state_params(node: ast.expr, names: frozenset[str], fields: frozense
         if kind is ast.Name:
             return node.id in names
         if kind is ast.Attribute:
-            return node.attr in fields and type(node.value) is ast.Name
+            return _followed_field(node, fields)
         if kind is ast.Subscript:
             node = node.value
             continue
@@ -704,7 +742,7 @@ def _may_be_state_params(node: ast.expr, names: frozenset[str], fields: frozense
         return False
 
 
-def _names_from_state_params(view: AstView, fields: frozenset[str]) -> frozenset[str]:
+def _names_from_state_params(view: AstView, fields: frozenset[tuple[str, str]]) -> frozenset[str]:
     """The names some assignment of the file binds to what ``_may_be_state_params`` accepts (to a fixed point:
     ``p = state.params; q = p["Dense_0"]``)."""
     assignments = [(target.id, node.value) for node in walk(view, (ast.Assign, ast.AnnAssign))
@@ -719,7 +757,7 @@ def _names_from_state_params(view: AstView, fields: frozenset[str]) -> frozenset
         names |= found
 
 
-def _may_hold(node: ast.expr, fields: frozenset[str]) -> bool:
+def _may_hold(node: ast.expr, fields: frozenset[tuple[str, str]]) -> bool:
     """``VariablesTracker.holds`` may answer True: an ``init`` call, a ``copy(...)`` of what it may hold, a subscript
     of a call (a pair of ``init_with_output``/``apply``) or of what it may hold, ``<name>.<field>`` of a TrainState
     field (``_state_fields``), a name. It answers False for any other expression (an attribute, another call, a
@@ -729,7 +767,7 @@ def _may_hold(node: ast.expr, fields: frozenset[str]) -> bool:
         if kind is ast.Name:
             return True
         if kind is ast.Attribute:
-            return node.attr in fields and type(node.value) is ast.Name
+            return _followed_field(node, fields)
         if kind is ast.Subscript:
             if type(node.value) is ast.Call:
                 return True
