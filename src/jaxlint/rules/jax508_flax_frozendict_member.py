@@ -80,7 +80,8 @@ Finds a method of flax's `FrozenDict` that the plain `dict` lacks, or has with a
 variables: what `.init(...)` returned, the second value of `.init_with_output(...)` or of `.apply(..., mutable=...)`
 (the updated collections), a subscript of any depth of those (`variables["params"]["Dense_0"]`), `state.params` of a
 `TrainState.create(..., params=...)` built from them (and any other field so passed, such as a subclass's
-`batch_stats`), of its `.replace(...)` and `.apply_gradients(...)`, `state.params` of a function parameter annotated
+`batch_stats`, unless a `.replace(...)` gives it a new value), of its `.replace(...)` and `.apply_gradients(...)`
+results, `state.params` of a function parameter annotated
 with flax's `TrainState` (or a subclass of it defined in the module: a TrainState holds what `init` returned), and
 the names assigned only such values in their scope.
 Runs only on files that import flax, when the project's flax pins reach {PLAIN_DICT}.
@@ -133,7 +134,8 @@ Not reported: a project whose lowest pinned flax is {PLAIN_DICT} or later (its c
 upgrade changes nothing there), a file that mentions `flax_return_frozendict` (which keeps the `FrozenDict`), and
 values the code builds itself (`FrozenDict(...)`, `flax.core.freeze(...)`, a function's parameters other than an
 annotated TrainState), a TrainState parameter in a file that builds some `params=` with `freeze(...)` or
-`FrozenDict(...)`, and a class of the module named `TrainState` that does not derive from flax's.
+`FrozenDict(...)`, and a class of the module that does not derive from flax's `TrainState` (a parameter annotated
+with it, or `.create(...)` of it where it defines its own `create`).
 
 ## Library version
 flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0.7.0, `False` in 0.7.1).
