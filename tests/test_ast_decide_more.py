@@ -149,6 +149,12 @@ JAX508_DECIDED = {
     "the file keeps the FrozenDict": _FLAX + "flax.config.update('flax_return_frozendict', True)\n"
                                      "variables = model.init(rng, x)\nprint(variables.pretty_repr())\n",
     "no flax import": "variables = model.init(rng, x)\nprint(variables.pretty_repr())\n",
+    "a TrainState file without init: members of other values": _FLAX + "from flax.training import train_state\n"
+        "def f(state: train_state.TrainState, p):\n    a = p.unfreeze()\n    b = state.opt_state.copy({})\n"
+        "    c = state.params.copy()\n    return isinstance(p, dict)\n",
+    "a state field replaced, not created (vmoe)": _FLAX + "from flax.core import FrozenDict\n"
+        "def f(state: T, rngs):\n    state = state.replace(rngs=rngs)\n    ok = isinstance(state.rngs, FrozenDict)\n"
+        "    return model.init(r, x)\n",
 }
 JAX508_UNDECIDED = {
     "a name": _FLAX + "variables = model.init(rng, x)\nprint(variables.pretty_repr())\n",
@@ -158,6 +164,13 @@ JAX508_UNDECIDED = {
     "a state's params": _FLAX + "state = TrainState.create(apply_fn=f, params=model.init(r, x), tx=t)\n"
                         "p = state.params.unfreeze()\n",
     "isinstance": _FLAX + "from flax.core import FrozenDict\nv = model.init(rng, x)\nok = isinstance(v, FrozenDict)\n",
+    "an annotated state's params": _FLAX + "from flax.training import train_state\n"
+                                   "def f(state: train_state.TrainState):\n    p = state.params\n"
+                                   "    return p['Dense_0'].unfreeze()\n",
+    "a create field": _FLAX + "state = S.create(params=p, stats=model.init(r, x))\nb = state.stats.unfreeze()\n",
+    "an apply pair through a name": _FLAX + "out = model.apply(v, x, mutable=True)\nb = out[1].unfreeze()\n",
+    "an annotated state's params passed on as another field": _FLAX + "from flax.training import train_state\n"
+        "def f(state: train_state.TrainState):\n    s = S.create(stats=state.params)\n    return s.stats.unfreeze()\n",
 }
 # Names only imports bind, in several scopes or to several things: resolved by scope as ``NameResolver`` does
 # (``AstView.qualified_name``); JAX101/JAX402 skip an import with a fix in compat code, as the libcst path drops it.

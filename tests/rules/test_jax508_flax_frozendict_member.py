@@ -110,6 +110,56 @@ def test_what_holds_flax_variables(source, rows):
     assert [row for row, _ in codes(source)] == rows
 
 
+_TS = "import flax\nfrom flax.training.train_state import TrainState\n"
+
+
+# -- TrainStates and apply pairs (issue 35): each case but the last of a group is silent on main ------------------
+@pytest.mark.parametrize("source, rows", [
+    # ``replace``/``apply_gradients`` into another name keep the params; a replaced field holds what it is given
+    (_TS + "s = TrainState.create(params=model.init(r, x)['params'])\nt = s.replace(step=1)\nt.params.unfreeze()\n",
+     [5]),
+    (_TS + "s = TrainState.create(params=model.init(r, x)['params'])\nt = s.apply_gradients(grads=g)\n"
+     "u = t.replace(step=2)\nu.params.pretty_repr()\n", [6]),
+    (_TS + "v = model.init(r, x)\ns = TrainState.create(params=p)\nt = s.replace(params=v['params'])\n"
+     "t.params.unfreeze()\ns.params.unfreeze()\n", [6]),
+    (_TS + "s = TrainState.create(params=model.init(r, x)['params'])\ns = s.replace(params=flax.core.freeze(p))\n"
+     "s.params.unfreeze()\n", []),
+    # a parameter annotated with flax's TrainState (any spelling of it), or a class of the module deriving from it
+    (_TS + "def f(s: TrainState):\n    return s.params['Dense_0'].unfreeze()\n", [4]),
+    ("import flax\nimport flax.training.train_state as ts\ndef f(s: 'ts.TrainState'):\n    s.params.unfreeze()\n", []),
+    ("import flax\nfrom flax.training import train_state\nfrom typing import Optional\n"
+     "def f(s: Optional[train_state.TrainState]):\n    s.params.unfreeze()\n", [5]),
+    (_TS + "class A(TrainState):\n    pass\nclass B(A):\n    pass\ndef f(s: B):\n    p = s.params\n"
+     "    return p.copy({'a': 1})\n", [9]),
+    (_TS + "def f(s: TrainState):\n    return s.opt_state.unfreeze()\n", []),  # only params came from init
+    (_TS + "v = model.init(r, x)\ns = TrainState.create(params=p, stats=v['stats'])\nt = s.replace(step=1)\n"
+     "t.stats.unfreeze()\nu = t.replace(stats=v['stats'])\nu.stats.unfreeze()\n", [6]),  # a replaced field: not followed
+    (_TS + "def f(*s: TrainState):\n    return s.params.unfreeze()\n", []),
+    (_TS + "def f(s: TrainState):\n    with g() as s:\n        return s.params.unfreeze()\n", []),
+    (_TS + "def f(s: TrainState):\n    def g():\n        return s.params.unfreeze()\n", []),  # a closure
+    ("import flax\nfrom mylib import TrainState\ndef f(s: TrainState):\n    s.params.unfreeze()\n", []),
+    (_TS + "TrainState = dict\ndef f(s: TrainState):\n    s.params.unfreeze()\n", []),  # rebound: not certain
+    (_TS + "s = TrainState(step=0, params=flax.core.FrozenDict(p))\ndef f(s: TrainState):\n    s.params.unfreeze()\n",
+     []),
+    # ``create`` on a class of the module that does not derive from flax's TrainState; on an imported one: as before
+    ("import flax\nclass TrainState:\n    @classmethod\n    def create(cls, params):\n        return freeze(params)\n"
+     "s = TrainState.create(params=model.init(r, x)['params'])\ns.params.unfreeze()\n", []),
+    ("import flax\nclass Own:\n    @classmethod\n    def create(cls, params):\n        return freeze(params)\n"
+     "class Sub(Own):\n    pass\ns = Sub.create(params=model.init(r, x)['params'])\ns.params.unfreeze()\n", []),
+    ("import flax\nfrom .base import Base\nclass State(Base):\n    pass\n"
+     "s = State.create(params=model.init(r, x)['params'])\ns.params.unfreeze()\n", [6]),  # create from elsewhere
+    ("import flax\nfrom mylib import State\ns = State.create(params=model.init(r, x)['params'])\ns.params.unfreeze()\n",
+     [4]),
+    # a pair of ``apply(..., mutable=...)`` through a name
+    ("import flax\nout = model.apply(v, x, mutable=True)\nout[1]['stats'].unfreeze()\n", [3]),
+    ("import flax\nout = model.apply(v, x, mutable=True)\nout[0].unfreeze()\n", []),
+    ("import flax\nout = model.apply(v, x)\nout[1].unfreeze()\n", []),
+    ("import flax\nout = model.apply(v, x, mutable=True)\nout = other()\nout[1].unfreeze()\n", []),
+])
+def test_train_states_and_apply_pairs(source, rows):
+    assert [row for row, _ in codes(source)] == rows
+
+
 def test_the_environment_variable_that_keeps_frozendict_silences_the_file():
     source = "import os\nimport flax\nos.environ['FLAX_RETURN_FROZENDICT'] = '1'\nv = model.init(r, x)\n" \
              "v['params'].unfreeze()\n"
@@ -147,6 +197,12 @@ def test_noqa_of_the_old_codes_still_holds():
     ("import jax\nimport flax\nv = model.init(r, x)\nleaves = jax.tree_util.tree_flatten(v)\n", False),
     ("import flax\nv = model.init(r, x)\nitems.pop()\nw = v.copy()\n", False),  # shapes a dict does the same
     ("import flax\nv = model.init(r, x)\nstack.pop(0)\nrest, p = v['params'].pop('a')\n", True),
+    # no init: a file naming flax's TrainState may hold one in an annotated parameter
+    (_TS + "def f(s: TrainState):\n    return s.params.unfreeze()\n", True),
+    (_TS + "from flax.core import FrozenDict\ndef f(s: TrainState):\n    return isinstance(s.params, FrozenDict)\n",
+     True),
+    (_TS + "def f(s: TrainState):\n    return s.params\n", False),  # no member
+    ("import flax\ndef f(s: TrainState):\n    return s.params.unfreeze()\n", False),  # not flax's TrainState
 ])
 def test_text_and_ast_gates(source, kept):
     from jaxlint.lint.ast_gate import collect_facts

@@ -35,10 +35,10 @@ def may_call_method_on_init(facts: TextFacts, words: set[str], method: str) -> b
     files that reached it did only for JAX503, which kept 9 of them."""
     if method not in words or INIT_METHODS.isdisjoint(words):
         return False
-    return _after_a_dot(facts, method) and any(_after_a_dot(facts, init) for init in INIT_METHODS & words)
+    return after_a_dot(facts, method) and any(after_a_dot(facts, init) for init in INIT_METHODS & words)
 
 
-def _after_a_dot(facts: TextFacts, word: str) -> bool:
+def after_a_dot(facts: TextFacts, word: str) -> bool:
     return any(context != BARE for _, context in facts.occurrences(word))
 
 

@@ -10,8 +10,9 @@ import re
 
 import libcst as cst
 
-from jaxlint.analysis.flax_dicts import VariablesTracker, first_name
-from jaxlint.analysis.flax_values import from_init, imports_flax, init_call, may_call_method_on_init
+from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
+from jaxlint.analysis.flax_values import after_a_dot, from_init, imports_flax, init_call, \
+    may_call_method_on_init
 from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, in_frozendict_branch, \
     isinstance_frozendict
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
@@ -32,6 +33,8 @@ _KEEPS_FROZENDICT = re.compile(r"return_frozendict", re.I)
 # whole file's text, so that a large file linted in pieces decides as the whole module does.
 _REBINDS_DICT = re.compile(r"(?m)^[ \t]*dict\s*(?::[^=\n]*)?=(?!=)|\b(?:def|class)\s+dict\b|\bas\s+dict\b|\bimport\s+dict\b"
                            r"|\bfor\s+dict\b")
+_TRAIN_STATE_WORD = TRAIN_STATE.rpartition(".")[2]
+_TRAIN_STATES = frozenset({TRAIN_STATE})
 FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
 
 
@@ -51,7 +54,8 @@ class FlaxFrozenDictMember(Rule):
             return False
         return any(may_call_method_on_init(facts, words, member) for member in MEMBERS) \
             or ("apply" in words and "mutable" in words and any(name in words for name in MEMBERS)) \
-            or ("isinstance" in words and "FrozenDict" in words and not _SOURCES.isdisjoint(words))
+            or ("isinstance" in words and "FrozenDict" in words and not _SOURCES.isdisjoint(words)) \
+            or (_TRAIN_STATE_WORD in words and _may_use_a_state_member(facts, words))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -67,14 +71,19 @@ class FlaxFrozenDictMember(Rule):
         methods = {call.func.attr for call in whole.calls if type(call.func) is ast.Attribute}
         return bool({"init", "init_with_output"} & methods) or any(
             type(call.func) is ast.Attribute and call.func.attr == "apply"
-            and any(keyword.arg == "mutable" for keyword in call.keywords) for call in whole.calls)
+            and any(keyword.arg == "mutable" for keyword in call.keywords) for call in whole.calls) \
+            or whole.refers_to_any(_TRAIN_STATES)  # a parameter annotated with it: ``state.params``
 
     explanation = f"""
 ## What it does
 Finds a method of flax's `FrozenDict` that the plain `dict` lacks, or has with another meaning, called on flax
 variables: what `.init(...)` returned, the second value of `.init_with_output(...)` or of `.apply(..., mutable=...)`
 (the updated collections), a subscript of any depth of those (`variables["params"]["Dense_0"]`), `state.params` of a
-`TrainState.create(..., params=...)` built from them, and the names assigned only such values in their scope.
+`TrainState.create(..., params=...)` built from them (and any other field so passed, such as a subclass's
+`batch_stats`, unless a `.replace(...)` gives it a new value), of its `.replace(...)` and `.apply_gradients(...)`
+results, `state.params` of a function parameter annotated
+with flax's `TrainState` (or a subclass of it defined in the module: a TrainState holds what `init` returned), and
+the names assigned only such values in their scope.
 Runs only on files that import flax, when the project's flax pins reach {PLAIN_DICT}.
 
 The members are read, not typed: `rules/flax_frozendict.toml` (`tools/generate_frozendict_members.py`) lists
@@ -123,7 +132,10 @@ says so). `x.pretty_repr(num_spaces)` becomes `flax.core.pretty_repr(x, num_spac
 
 Not reported: a project whose lowest pinned flax is {PLAIN_DICT} or later (its code has only ever seen dicts: the
 upgrade changes nothing there), a file that mentions `flax_return_frozendict` (which keeps the `FrozenDict`), and
-values the code builds itself (`FrozenDict(...)`, `flax.core.freeze(...)`, a function's parameters).
+values the code builds itself (`FrozenDict(...)`, `flax.core.freeze(...)`, a function's parameters other than an
+annotated TrainState), a TrainState parameter in a file that builds some `params=` with `freeze(...)` or
+`FrozenDict(...)`, and a class of the module that does not derive from flax's `TrainState` (a parameter annotated
+with it, or `.create(...)` of it where it defines its own `create`).
 
 ## Library version
 flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0.7.0, `False` in 0.7.1).
@@ -222,6 +234,48 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             variables = {"params": 1}
             frozen = isinstance(variables, FrozenDict)
         """, note="the user's own dict"),
+        Valid("""
+            import flax
+            from flax.core import freeze
+            from flax.training.train_state import TrainState
+            def make(model, rng, x, tx):
+                return TrainState.create(apply_fn=model.apply, params=freeze(model.init(rng, x)["params"]), tx=tx)
+            def step(state: TrainState):
+                return state.params.unfreeze()
+        """, note="the file freezes a TrainState's params: an annotated state may hold a FrozenDict"),
+        Valid("""
+            import flax
+            from flax import struct
+            class TrainState(struct.PyTreeNode):
+                params: dict
+                @classmethod
+                def create(cls, params):
+                    return cls(params=flax.core.freeze(params))
+            def step(state: TrainState):
+                return state.params.unfreeze()
+            def make(model, rng, x):
+                state = TrainState.create(params=model.init(rng, x)["params"])
+                return state.params.unfreeze()
+        """, note="the project's own TrainState, not flax's"),
+        Valid("""
+            import flax
+            from flax.training import train_state
+            def step(state: train_state.TrainState, states):
+                for state in states:
+                    print(state.params.unfreeze())
+            def other(state: train_state.TrainState):
+                state = restore(state)
+                return state.params.unfreeze()
+        """, note="the parameter's name rebound (a loop, a call of unknown result)"),
+        Valid("""
+            import flax
+            from flax.core import FrozenDict
+            from flax.training import train_state
+            def step(state: train_state.TrainState):
+                if isinstance(state.params, FrozenDict):
+                    return state.params.unfreeze()
+                return state.params
+        """, note="compatibility code: the branch that runs only for a FrozenDict"),
     ]
 
     INVALID = [
@@ -364,6 +418,83 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             variables = model.init(rng, x)
             print(isinstance(variables, FrozenDict))
         """, note="`dict` is not the builtin: no fix"),
+        Invalid("""
+            import flax
+            from flax.training import train_state
+            def step(state: train_state.TrainState):
+                return state.params.unfreeze()
+        """, fixed="""
+            import flax
+            from flax.training import train_state
+            def step(state: train_state.TrainState):
+                return flax.core.unfreeze(state.params)
+        """, note="a parameter annotated with flax's TrainState"),
+        Invalid("""
+            import flax
+            from typing import Any
+            from flax.training.train_state import TrainState
+            class State(TrainState):
+                batch_stats: Any
+            def step(state: State, grads):
+                new_state = state.apply_gradients(grads=grads)
+                rest, kernel = new_state.params.pop("Dense_0")
+                return kernel
+        """, fixed="""
+            import flax
+            from typing import Any
+            from flax.training.train_state import TrainState
+            class State(TrainState):
+                batch_stats: Any
+            def step(state: State, grads):
+                new_state = state.apply_gradients(grads=grads)
+                rest, kernel = flax.core.pop(new_state.params, "Dense_0")
+                return kernel
+        """, note="a subclass of the module, through apply_gradients"),
+        Invalid("""
+            import flax
+            from typing import Any
+            from flax.training import train_state
+            class State(train_state.TrainState):
+                batch_stats: Any
+            variables = model.init(rng, x)
+            state = State.create(apply_fn=model.apply, params=variables["params"], tx=tx,
+                                 batch_stats=variables["batch_stats"])
+            state = state.replace(step=0)
+            stats = state.batch_stats.unfreeze()
+        """, fixed="""
+            import flax
+            from typing import Any
+            from flax.training import train_state
+            class State(train_state.TrainState):
+                batch_stats: Any
+            variables = model.init(rng, x)
+            state = State.create(apply_fn=model.apply, params=variables["params"], tx=tx,
+                                 batch_stats=variables["batch_stats"])
+            state = state.replace(step=0)
+            stats = flax.core.unfreeze(state.batch_stats)
+        """, note="a field passed to create, through replace"),
+        Invalid("""
+            import flax
+            out = model.apply(variables, x, mutable=["batch_stats"])
+            stats = out[1].unfreeze()
+        """, fixed="""
+            import flax
+            out = model.apply(variables, x, mutable=["batch_stats"])
+            stats = flax.core.unfreeze(out[1])
+        """, note="the pair of apply(..., mutable=...) through a name"),
+        Invalid("""
+            import flax
+            from flax.core import FrozenDict
+            from flax.training.train_state import TrainState
+            def check(state: TrainState):
+                assert isinstance(state.params, FrozenDict)
+        """, fixed="""
+            import flax
+            from flax.core import FrozenDict
+            from flax.training.train_state import TrainState
+            def check(state: TrainState):
+                assert isinstance(state.params, (FrozenDict, dict))
+        """, note="isinstance on an annotated TrainState's params"),
     ]
 
     # -- no finding, proved from ``ast`` (``jaxlint.lint.ast_findings``) ------------------------------------------
@@ -376,6 +507,9 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         may hold (``_may_hold``); anything else is ``Undecidable``: the libcst path follows names and states."""
         if not applies(view.settings, view.file_text):
             return []
+        fields = _state_fields(view)
+        # without a call that makes variables, only an annotated TrainState's ``.params`` may hold them
+        from_states = None if _makes_variables(view) else _names_from_state_params(view, fields)
         for node in walk(view, (ast.Call,)):
             func = node.func
             if type(func) is ast.Name and func.id == "isinstance" and len(node.args) == 2 and not node.keywords \
@@ -385,7 +519,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
                 value = func.value
             else:
                 continue
-            if _may_hold(value):
+            if _may_hold(value, fields) if from_states is None else _may_be_state_params(value, from_states, fields):
                 raise Undecidable("a value that may hold flax variables")
         return []
 
@@ -409,7 +543,8 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         if not self._rule_applies():
             return
         if self._tracker is None:
-            self._tracker = VariablesTracker(self.context.resolver)
+            self._tracker = VariablesTracker(self.context.resolver, self.context.inference.classes,
+                                             self.context.file_text)
         if not self._tracker.holds(receiver) or self._narrowed(receiver):
             return
         self._report(member, node, receiver, shape)
@@ -424,7 +559,8 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             return
         value = call.args[0].value
         if self._tracker is None:
-            self._tracker = VariablesTracker(self.context.resolver)
+            self._tracker = VariablesTracker(self.context.resolver, self.context.inference.classes,
+                                             self.context.file_text)
         if not self._tracker.holds(value) or self._narrowed(value) \
                 or guards_frozendict_code(call, self.context.ancestors, self.qualified_name, self.code_for, _METHODS):
             return
@@ -497,6 +633,13 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         self.report(call, message, fix, withheld=withheld)
 
 
+def _may_use_a_state_member(facts, words: set[str]) -> bool:
+    """The text gate of a file naming ``TrainState`` without ``init``: a member stands after a dot, or
+    ``isinstance`` and ``FrozenDict`` are both spelled (``state.params`` of an annotated parameter)."""
+    return any(after_a_dot(facts, member) for member in MEMBERS if member in words) \
+        or "isinstance" in words and "FrozenDict" in words
+
+
 def _may_have_shape(view: AstView, member: str, call: ast.Call) -> bool:
     """``_shape`` may answer: not for ``copy`` other than with one argument (positional or ``add_or_replace``), nor
     ``pop`` other than with one positional argument, subscripted or unpacked into two targets, nor a call with a
@@ -526,16 +669,107 @@ def _may_be_frozendict(view: AstView, classes: ast.expr) -> bool:
     return view.qualified_name_unless(classes, FROZEN_DICT.__contains__) in FROZEN_DICT
 
 
-def _may_hold(node: ast.expr) -> bool:
+_STATE_MAKERS = ("create", "replace", "apply_gradients")
+
+
+class _AnyField:
+    """Every (name, field) pair: ``create(batch_stats=other.batch_stats)`` may hold what ``other``'s field holds."""
+
+    def __contains__(self, pair) -> bool:
+        return True
+
+
+_ANY_FIELD = _AnyField()
+
+
+def _state_fields(view: AstView) -> frozenset[tuple[str, str]]:
+    """The TrainState fields other than ``params`` that ``VariablesTracker`` may follow, as (name, field): a name
+    some assignment of the file binds to ``X.create(..., FIELD=<what may hold variables>)``, or to a
+    ``replace``/``apply_gradients`` of another such name that does not pass FIELD (to a fixed point);
+    ``state.model_state`` of any other name holds nothing the tracker follows."""
+    created: set[tuple[str, str]] = set()
+    kept: list[tuple[str, str, frozenset[str]]] = []  # (name, the state it is made from, the keywords passed)
+    for node in walk(view, (ast.Assign, ast.AnnAssign)):
+        value = node.value
+        if type(value) is not ast.Call or type(value.func) is not ast.Attribute \
+                or value.func.attr not in _STATE_MAKERS:
+            continue
+        targets = node.targets if type(node) is ast.Assign else [node.target]
+        for target in targets:
+            if type(target) is not ast.Name:
+                continue
+            if value.func.attr == "create":
+                created.update((target.id, keyword.arg) for keyword in value.keywords
+                               if keyword.arg not in (None, "params") and _may_hold(keyword.value, _ANY_FIELD))
+            elif type(value.func.value) is ast.Name and value.func.value.id != target.id:
+                passed = frozenset(keyword.arg for keyword in value.keywords if keyword.arg is not None)
+                kept.append((target.id, value.func.value.id, passed))
+    while True:
+        more = {(name, field) for name, source, passed in kept for held, field in created
+                if held == source and field not in passed} - created
+        if not more:
+            return frozenset(created)
+        created |= more
+
+
+def _followed_field(node: ast.Attribute, fields: frozenset[tuple[str, str]]) -> bool:
+    """``<name>.params``, or ``<name>.<field>`` of a pair ``_state_fields`` gives."""
+    return type(node.value) is ast.Name and (node.attr == "params" or (node.value.id, node.attr) in fields)
+
+
+def _makes_variables(view: AstView) -> bool:
+    """Some ``.init(...)``/``.init_with_output(...)``, or ``.apply(...)`` with ``mutable``, is called."""
+    return any(type(node.func) is ast.Attribute and (
+        node.func.attr in ("init", "init_with_output")
+        or node.func.attr == "apply" and any(keyword.arg in ("mutable", None) for keyword in node.keywords))
+        for node in walk(view, (ast.Call,)))
+
+
+def _may_be_state_params(node: ast.expr, names: frozenset[str], fields: frozenset[tuple[str, str]]) -> bool:
+    """Where nothing makes variables: ``<name>.params`` (or another state field: ``create(batch_stats=s.params)``),
+    a subscript or ``copy(...)`` of it, or a name of ``names`` (``_names_from_state_params``)."""
+    while True:
+        kind = type(node)
+        if kind is ast.Name:
+            return node.id in names
+        if kind is ast.Attribute:
+            return _followed_field(node, fields)
+        if kind is ast.Subscript:
+            node = node.value
+            continue
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "copy" \
+                and (node.args or node.keywords):
+            node = node.func.value
+            continue
+        return False
+
+
+def _names_from_state_params(view: AstView, fields: frozenset[tuple[str, str]]) -> frozenset[str]:
+    """The names some assignment of the file binds to what ``_may_be_state_params`` accepts (to a fixed point:
+    ``p = state.params; q = p["Dense_0"]``)."""
+    assignments = [(target.id, node.value) for node in walk(view, (ast.Assign, ast.AnnAssign))
+                   if node.value is not None
+                   for target in (node.targets if type(node) is ast.Assign else [node.target])
+                   if type(target) is ast.Name]
+    names: set[str] = set()
+    while True:
+        found = {name for name, value in assignments if _may_be_state_params(value, frozenset(names), fields)}
+        if found <= names:
+            return frozenset(names)
+        names |= found
+
+
+def _may_hold(node: ast.expr, fields: frozenset[tuple[str, str]]) -> bool:
     """``VariablesTracker.holds`` may answer True: an ``init`` call, a ``copy(...)`` of what it may hold, a subscript
-    of a call (a pair of ``init_with_output``/``apply``) or of what it may hold, ``<name>.params``, a name. It answers
-    False for any other expression (an attribute, another call, a literal)."""
+    of a call (a pair of ``init_with_output``/``apply``) or of what it may hold, ``<name>.<field>`` of a TrainState
+    field (``_state_fields``), a name. It answers False for any other expression (an attribute, another call, a
+    literal)."""
     while True:
         kind = type(node)
         if kind is ast.Name:
             return True
         if kind is ast.Attribute:
-            return node.attr == "params" and type(node.value) is ast.Name
+            return _followed_field(node, fields)
         if kind is ast.Subscript:
             if type(node.value) is ast.Call:
                 return True
@@ -555,7 +789,8 @@ def _tests_frozendict(facts) -> bool:
     calls = facts.calls
     return any(type(call.func) is ast.Name and call.func.id == "isinstance" and len(call.args) == 2
                and _qualified(facts, call.args[1]) in FROZEN_DICT for call in calls) \
-        and any(type(call.func) is ast.Attribute and call.func.attr in _SOURCES for call in calls)
+        and (any(type(call.func) is ast.Attribute and call.func.attr in _SOURCES for call in calls)
+             or facts.refers_to_any(_TRAIN_STATES))
 
 
 def _qualified(facts, node: ast.AST) -> str | None:
