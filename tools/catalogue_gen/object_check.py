@@ -122,6 +122,12 @@ def overlay(envs: Path, version: str) -> Path | None:
     return target
 
 
+def jaxlib_overlay(envs: Path, version: str) -> tuple[Path | None, Path]:
+    """The overlay of jaxlib ``version`` (None: no wheel) and the python of the base venv that reads it."""
+    base = BASES["numpy2" if vkey(version)[:3] >= NUMPY2_JAXLIB else "numpy1"]
+    return overlay(envs, version), envs / base / "bin" / "python"
+
+
 def ask(python: Path, request: list[tuple[str, str]], path: Path | None = None) -> dict | None:
     env = {"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin", **({"PYTHONPATH": str(path)} if path else {})}
     done = subprocess.run([str(python), "-c", PROBE], input=json.dumps(request), capture_output=True, text=True,
@@ -148,11 +154,10 @@ def answers_at(envs: Path, version: str, request: list[tuple[str, str]], config:
         found = ask(own / "bin" / "python", request)
         if found is not None and found["jaxlib"] == version:
             return found["answers"], f"jaxlib {version} (venv jax-{version})"
-    target = overlay(envs, version)
+    target, python = jaxlib_overlay(envs, version)
     if target is None:
         return None, f"no jaxlib {version} wheel"
-    base = BASES["numpy2" if vkey(version)[:3] >= NUMPY2_JAXLIB else "numpy1"]
-    python = envs / base / "bin" / "python"
+    base = python.parent.parent.name
     found = ask(python, request, target) if python.exists() else None
     if found is None or found["jaxlib"] != version or not found["jaxlib_file"].startswith(str(target)):
         return None, f"jaxlib {version} could not be imported on {base}"
