@@ -144,7 +144,8 @@ def answers_at(envs: Path, version: str, request: list[tuple[str, str]], config:
     if config:
         python = envs / f"jax-{version}" / "bin" / "python"
         if not (envs / f"jax-{version}" / ".complete").exists():
-            return None, f"no venv jax-{version}"
+            oldest = " (PyPI lists no jaxlib wheel older than 0.4.13)" if vkey(version) < (0, 4, 13) else ""
+            return None, f"no venv jax-{version}{oldest}"
         found = ask(python, request)
         if found is None or found["jax"] != version:
             return None, f"jax-{version} did not answer as jax {version}"
