@@ -152,3 +152,12 @@ def test_the_checker_judges_each_row_by_its_two_sides(monkeypatch):
     assert object_check.summary(records) == ["jax.config: 1 confirmed", "jax.config: 1 contradicted",
                                              "jax.config: 1 no venv", "jaxlib module: 1 confirmed",
                                              "jaxlib module: 1 unreadable"]
+
+
+def test_a_member_deprecated_at_the_target_is_reported_by_jax402_through_the_old_home(tmp_path):
+    (tmp_path / "a.py").write_text("from jax.config import config as cfg\ncfg.define_bool_state('jax_x', True, 'h')\n")
+    result = run(["--output-format", "json", "--no-cache", "--select", "JAX402", "--min-version", "0.4.13",
+                  "--target-version", "0.4.22"], tmp_path)
+    found = [(f["location"]["row"], f["code"], f["message"].split(":")[0]) for f in json.loads(result.output)]
+    assert found == [(1, "JAX402", "`jax.config.config` is deprecated since JAX 0.4.20; use `jax.config`"),
+                     (2, "JAX402", "`jax.config.define_bool_state` is deprecated since JAX 0.4.20")]
