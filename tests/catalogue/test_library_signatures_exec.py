@@ -101,6 +101,7 @@ def test_every_jaxlib_row_is_read_in_the_venvs_of_its_two_releases(tmp_path, mon
                "0.6.0": {"m.A": {"params": {}}, "m.B": {"params": {"y": ["KEYWORD_ONLY", None]}}}}
     monkeypatch.setattr(check, "observed", lambda python, callables: [
         answers[python.parent.parent.name[4:]][owner] for owner, _ in callables])
+    monkeypatch.setattr(check, "jaxlib_answers", lambda envs, version, callables: None)  # no wheel of 0.4.1
     rows = [{"library": "jaxlib", "owner": "m.A", "member": "__init__", "parameter": "x", "change": "removed",
              "last_seen": "0.5.0", "changed_in": "0.6.0"},
             {"library": "jaxlib", "owner": "m.B", "member": "__init__", "parameter": "y", "change": "removed",
@@ -187,3 +188,20 @@ def test_the_committed_contradicted_rows_are_generated_rows():
     with open(DATA, "rb") as fh:
         keys = {signatures.row_key(r) for r in tomllib.load(fh)["signature"]}
     assert signatures.contradicted() <= keys
+
+
+def test_a_jaxlib_release_without_a_venv_is_read_from_its_wheel_alone(tmp_path, monkeypatch):
+    import catalogue_gen.library_signature_check as check
+    import catalogue_gen.object_check as object_check
+
+    target = tmp_path / "jaxlib-overlays" / "0.6.0"
+    monkeypatch.setattr(object_check, "jaxlib_overlay", lambda envs, version: (
+        (target, tmp_path / "base" / "bin" / "python") if version == "0.6.0" else (None, tmp_path)))
+    (tmp_path / "base" / "bin").mkdir(parents=True)
+    (tmp_path / "base" / "bin" / "python").write_text("")
+    replies = {"0.6.0": {"version": "0.6.0", "file": f"{target}/jaxlib/__init__.py", "answers": ["x"]}}
+    monkeypatch.setattr(check, "observed", lambda python, callables, library=None, path=None: replies["0.6.0"])
+    assert check.jaxlib_answers(tmp_path, "0.6.0", [("m.A", "__init__")]) == ["x"]
+    assert check.jaxlib_answers(tmp_path, "0.5.0", [("m.A", "__init__")]) is None  # no wheel
+    replies["0.6.0"] = {"version": "0.4.20", "file": "/base/jaxlib/__init__.py", "answers": ["x"]}
+    assert check.jaxlib_answers(tmp_path, "0.6.0", [("m.A", "__init__")]) is None  # the base's own jaxlib answered

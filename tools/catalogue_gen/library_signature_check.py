@@ -126,7 +126,8 @@ def confirmed(row: dict, old, new) -> bool:
 
 # -- every jaxlib row, in the ``jax-<V>`` venvs (each holds the jaxlib of its release) -----------------------------
 def check_jaxlib_rows(rows: list[dict], envs: Path) -> tuple[dict, list]:
-    """Each jaxlib row read in ``envs/jax-<last_seen>`` and ``envs/jax-<changed_in>`` (one probe per release):
+    """Each jaxlib row read in ``envs/jax-<last_seen>`` and ``envs/jax-<changed_in>`` (one probe per release), or
+    where such a venv is not built, in the wheel of that jaxlib release installed alone (``jaxlib_answers``):
     counts per (change, outcome) and the contradicted rows. A side with no venv (no Linux jaxlib wheel of that
     release on PyPI) is "no venv"; a class one side cannot import, or a release older than the parameter, is
     "unreadable"."""
@@ -139,13 +140,32 @@ def check_jaxlib_rows(rows: list[dict], envs: Path) -> tuple[dict, list]:
         wanted[row["changed_in"]].add(number)
     seen: dict[tuple[int, str], object] = {}
     for version, numbers in sorted(wanted.items()):
-        python = envs / f"jax-{version}" / "bin" / "python"
-        if not python.exists():
-            continue
         numbers_sorted = sorted(numbers)
-        answers = observed(python, [(rows[n]["owner"], rows[n].get("member", "")) for n in numbers_sorted])
-        seen.update(((n, version), answer) for n, answer in zip(numbers_sorted, answers))
+        callables = [(rows[n]["owner"], rows[n].get("member", "")) for n in numbers_sorted]
+        python = envs / f"jax-{version}" / "bin" / "python"
+        answers = observed(python, callables) if python.exists() else jaxlib_answers(envs, version, callables)
+        if answers is not None:
+            seen.update(((n, version), answer) for n, answer in zip(numbers_sorted, answers))
     return _outcomes(rows, seen)
+
+
+def jaxlib_answers(envs: Path, version: str, callables: list[tuple[str, str]]):
+    """Where no ``jax-<V>`` venv is built: the jaxlib wheel of that release alone on a base venv
+    (``object_check.jaxlib_overlay``), answering only as that release from that folder; None otherwise."""
+    from catalogue_gen.object_check import jaxlib_overlay
+
+    target, python = jaxlib_overlay(envs, version)
+    if target is None or not python.exists():
+        return None
+    try:
+        found = observed(python, callables, library="jaxlib", path=target)
+    except RuntimeError as exc:
+        print(f"  jaxlib {version}: {str(exc).strip().splitlines()[-1][:200]}", file=sys.stderr)
+        return None
+    if found["version"] != version or not found["file"].startswith(str(target)):
+        return None
+    print(f"  jaxlib {version} read from {found['file']}", file=sys.stderr)
+    return found["answers"]
 
 
 def _outcomes(rows: list[dict], seen: dict[tuple[int, str], object]) -> tuple[dict, list]:

@@ -50,6 +50,23 @@ LOADED_BY_IMPORT_JAX = frozenset({
 # Handled by their own rules.
 OWNED_ELSEWHERE = ("jax.experimental.export",)
 POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})
+# Other paths to the ``jax.config`` object (``from jax.config import config``, ``from jax._src.config import
+# config``): a member read through them is the ``jax.config.<member>`` of the catalogue's rows.
+CONFIG_OBJECT_PATHS = ("jax.config.config.", "jax._src.config.config.")
+
+
+def config_member(qualified: str) -> str:
+    """``jax.config.config.FLAGS`` -> ``jax.config.FLAGS``: a member of the one config object, however reached."""
+    for path in CONFIG_OBJECT_PATHS:
+        if qualified.startswith(path):
+            return "jax.config." + qualified[len(path):]
+    return qualified
+
+
+def config_member_paths(names) -> frozenset[str]:
+    """The other spellings of the ``jax.config.<member>`` rows among ``names``, for the gates."""
+    return frozenset(path + name[len("jax.config."):] for name in names if name.startswith("jax.config.")
+                     for path in CONFIG_OBJECT_PATHS)
 
 
 def _full(node: cst.CSTNode | None) -> str:
@@ -87,7 +104,8 @@ class CatalogueSymbolRule(Rule):
     # ``import jax``), in ``from M import name`` and, for modules, in import statements.
     ast_modules: ClassVar[frozenset[str]] = frozenset(e.name for e in load().entries if e.kind == "module")
     ast_names = frozenset(e.name for e in load().entries
-                          if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives))
+                          if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives)) \
+        | config_member_paths(e.name for e in load().entries if e.kind == "symbol")
     # The catalogue read, and the top-level packages its names start with; ``with_catalogue`` (``extend-rules``)
     # makes a subclass reading an extended one.
     CATALOGUE: ClassVar[Catalogue | None] = None
@@ -104,7 +122,8 @@ class CatalogueSymbolRule(Rule):
             "__module__": cls.__module__, "__doc__": cls.__doc__, "CATALOGUE": catalogue,
             "ROOTS": tuple(sorted({name.split(".")[0] for name in names})),
             "ast_names": frozenset(e.name for e in catalogue.entries
-                                   if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives)),
+                                   if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives))
+            | config_member_paths(e.name for e in catalogue.entries if e.kind == "symbol"),
             "ast_modules": frozenset(e.name for e in catalogue.entries if e.kind == "module"),
             "required_words": catalogue.required_words_for(("symbol", "module")),
         })
@@ -238,7 +257,7 @@ class CatalogueSymbolRule(Rule):
     def _listed(self, qualified: str) -> Entry | None:
         if not qualified.startswith(self.ROOTS):
             return None
-        entry = self.catalogue.symbol(qualified)
+        entry = self.catalogue.symbol(qualified) or self.catalogue.symbol(config_member(qualified))
         if entry is None:
             module = self.catalogue.module(qualified)
             entry = module if module is not None and not module.attribute_survives else None

@@ -19,7 +19,9 @@ Finds uses of every public JAX symbol and module removed at the target version, 
 catalogue (`rules/`, from JAX's own `_deprecations` tables and a diff of the public names of every
 release on PyPI since 0.1.1, plus hand-written rows for what no wheel shows): attribute chains from any bound prefix
 (`jax.tree_map`, `jnp.X`, `core.X` after `from jax import core`, `jax.experimental.maps.xmap` after `import jax`,
-`lib.xla_bridge.get_backend()` after `from jax import lib`), `from jax import tree_map`,
+`lib.xla_bridge.get_backend()` after `from jax import lib`), the removed members of the `jax.config` object
+(`define_bool_state`, `FLAGS`, ...) through every path to it (`jax.config`, `from jax import config`, and the old
+homes `from jax.config import config`, `from jax._src.config import config`), `from jax import tree_map`,
 `from jax.experimental.maps import xmap`, and `import` of removed modules. A chain is reported once, for its
 longest listed prefix (`@jax.util.cache()` is about `jax.util.cache`, not also `jax.util`).
 `jaxlint rule JAX101` ends with the entries (a summary per module; `--all` or `--grep TEXT` for the rows, and
