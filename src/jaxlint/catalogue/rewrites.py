@@ -231,22 +231,53 @@ def _annotation_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite |
     return Rewrite(fix, replacement=replacement)
 
 
-def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+@dataclass(frozen=True)
+class Argument:
+    """What a rewrite reads of one argument of a call, from either tree (libcst's here, ``ast``'s in
+    ``symbols_ast``): so that both paths decide with the same function."""
+    keyword: str | None  # None: positional
+    star: str  # "", "*" or "**"
+    code: str  # the value's source, stripped, with any parentheses of its own (libcst's ``code_for``)
+
+
+def cst_arguments(rule: Rule, call: cst.Call) -> list[Argument]:
+    return [Argument(arg.keyword.value if arg.keyword is not None else None, arg.star,
+                     rule.code_for(arg.value).strip()) for arg in call.args]
+
+
+def x64_switch_call(rule: Rule, entry: Entry, arguments: list[Argument] | None,
+                    has_comment: bool) -> tuple[str | None, str | None]:
+    """(why there is no fix, the value to pass ``jax.enable_x64``) for a use of ``enable_x64``/``disable_x64``:
+    ``arguments`` of the call that calls it (None: not called), ``has_comment``: the call's text holds a ``#``."""
     replacement, since = entry.replacement, entry.replacement_since
     if not replacement or not since or not rule.min_version_at_least(since):
-        return Rewrite(problem=f"`{replacement}` needs JAX {since}")
-    call = _call_of(rule, node)
+        return f"`{replacement}` needs JAX {since}", None
     name = entry.name.rpartition(".")[2]
-    if call is None or name not in X64_DEFAULT or any(arg.star for arg in call.args):
-        return Rewrite(problem="only a call of it is rewritten")
-    if name == "disable_x64" and call.args:
-        return Rewrite(problem="`disable_x64` takes no argument")
-    if len(call.args) > 1 or (call.args and call.args[0].keyword is not None
-                              and call.args[0].keyword.value != "new_val"):
-        return Rewrite(problem="only `enable_x64()` or `enable_x64(value)` is rewritten")
-    if _has_comment(rule, call):
-        return Rewrite(problem="the call holds a comment")
-    value = rule.code_for(call.args[0].value).strip() if call.args else X64_DEFAULT[name]
+    if arguments is None or name not in X64_DEFAULT or any(arg.star for arg in arguments):
+        return "only a call of it is rewritten", None
+    if name == "disable_x64" and arguments:
+        return "`disable_x64` takes no argument", None
+    if len(arguments) > 1 or (arguments and arguments[0].keyword not in (None, "new_val")):
+        return "only `enable_x64()` or `enable_x64(value)` is rewritten", None
+    if has_comment:
+        return "the call holds a comment", None
+    return None, arguments[0].code if arguments else X64_DEFAULT[name]
+
+
+def x64_switch_fix(replacement: str, value: str, in_with: bool) -> tuple[str, bool]:
+    """(the fix's message, whether it is safe): the same context in a ``with`` statement."""
+    text = f"Use `{replacement}({value})`"
+    return (text, True) if in_with else (text + " (unsafe outside a `with` statement: the new one is no decorator)",
+                                         False)
+
+
+def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    call = _call_of(rule, node)
+    problem, value = x64_switch_call(rule, entry, cst_arguments(rule, call) if call is not None else None,
+                                     call is not None and _has_comment(rule, call))
+    if problem is not None:
+        return Rewrite(problem=problem)
+    replacement = entry.replacement
     rename = rule._rename_fix(node, entry, replacement)
     if rename is None:
         return Rewrite(problem="`import jax` does not reach this line")
@@ -255,9 +286,8 @@ def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     edits.append(Replace(call, f"{spelled}({value})"))
     ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
     in_with = len(ancestors) >= 3 and isinstance(ancestors[-3], cst.WithItem) and ancestors[-3].item is call
-    text = f"Use `{replacement}({value})`"
-    fix = safe_fix(text, *edits) if in_with else unsafe_fix(
-        text + " (unsafe outside a `with` statement: the new one is no decorator)", *edits)
+    text, safe = x64_switch_fix(replacement, value, in_with)
+    fix = safe_fix(text, *edits) if safe else unsafe_fix(text, *edits)
     return Rewrite(fix, replacement=f"{replacement}({value})")
 
 

@@ -11,7 +11,7 @@ import ast
 
 from jaxlint.analysis import unused_imports
 from jaxlint.catalogue import Entry
-from jaxlint.catalogue import rewrites as catalogue_rewrites
+from jaxlint.catalogue import rewrites as catalogue_rewrites, rewrites_ast
 from jaxlint.catalogue.floors import call_limit_problem
 from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
@@ -63,6 +63,9 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
             return _finding(rule, site_node, entry, f"`{entry.name}` is used through an attribute of it")
         if entry.fix == "array-type":
             return _array_type(rule, node, entry, ancestors)
+        if entry.fix == "x64-switch":
+            return rewrites_ast.x64_switch(rule, view, node, entry, lambda rep: _rename_fix(
+                rule, view, node, root, root_q, entry, rep))
         if entry.fix != "annotation-type" or view.in_annotation(ancestors):
             raise Undecidable("a special rewrite")
     rep = entry.safe_replacement(rule.settings.min_version)
