@@ -238,11 +238,31 @@ class Argument:
     keyword: str | None  # None: positional
     star: str  # "", "*" or "**"
     code: str  # the value's source, stripped, with any parentheses of its own (libcst's ``code_for``)
+    atom: bool = True  # pasted as it is anywhere (``_pasted``): an atom, or in parentheses of its own
+    name_like: bool = False  # a name or an attribute chain
+    elements: int | None = None  # a tuple in parentheses: how many elements
+    name: str | None = None  # a bare name (``True``, ``None`` included): its identifier
 
 
 def cst_arguments(rule: Rule, call: cst.Call) -> list[Argument]:
     return [Argument(arg.keyword.value if arg.keyword is not None else None, arg.star,
-                     rule.code_for(arg.value).strip()) for arg in call.args]
+                     rule.code_for(arg.value).strip(), isinstance(arg.value, _ATOMS) or bool(arg.value.lpar),
+                     isinstance(arg.value, (cst.Name, cst.Attribute)),
+                     len(arg.value.elements) if isinstance(arg.value, cst.Tuple) and arg.value.lpar else None,
+                     arg.value.value if isinstance(arg.value, cst.Name) else None)
+            for arg in call.args]
+
+
+def _plain_values(arguments: list[Argument] | None, count: int) -> list[Argument] | None:
+    """``_plain_arguments`` of a call's ``arguments`` (None: not a call)."""
+    if arguments is None or len(arguments) != count or any(arg.star or arg.keyword is not None
+                                                           for arg in arguments):
+        return None
+    return arguments
+
+
+def _pasted_argument(argument: Argument) -> str:
+    return argument.code if argument.atom else f"({argument.code})"
 
 
 def x64_switch_call(rule: Rule, entry: Entry, arguments: list[Argument] | None,
@@ -291,63 +311,93 @@ def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     return Rewrite(fix, replacement=f"{replacement}({value})")
 
 
-def _stacked_device_put(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+def stacked_device_put_call(rule: Rule, entry: Entry, arguments: list[Argument] | None, has_comment: bool,
+                            jax_code: str | None) -> tuple[str | None, str | None]:
+    """(why there is no fix, the call's replacement) for ``jax.device_put_sharded``/``device_put_replicated``:
+    ``arguments`` of the call (None: not called), ``jax_code``: the chain's root when it is the ``jax`` module."""
     floor = FLOORS["stacked-device-put"]
     if not rule.min_version_at_least(floor.since):
-        return Rewrite(problem=f"{floor.what} needs JAX {floor.since}")
-    call = _call_of(rule, node)
-    values = _plain_arguments(call, 2) if call is not None else None
+        return f"{floor.what} needs JAX {floor.since}", None
+    values = _plain_values(arguments, 2)
     name = entry.name.rpartition(".")[2]
     if values is None:
-        return Rewrite(problem=f"only a call `{name}(x, devices)` with two positional arguments is rewritten")
-    if _has_comment(rule, call):
-        return Rewrite(problem="the call holds a comment")
-    if rule.qualified_name(node.value) != "jax":
-        return Rewrite(problem="only a call spelled from the `jax` module is rewritten")
-    jax_ = rule.code_for(node.value).strip()
-    x, devices = (rule.code_for(value).strip() for value in values)
+        return f"only a call `{name}(x, devices)` with two positional arguments is rewritten", None
+    if has_comment:
+        return "the call holds a comment", None
+    if jax_code is None:
+        return "only a call spelled from the `jax` module is rewritten", None
+    jax_ = jax_code
+    x, devices = (value.code for value in values)
     if name == "device_put_replicated":
-        if not isinstance(values[1], (cst.Name, cst.Attribute)):
-            return Rewrite(problem="`devices` is used twice by the rewrite: only a name is rewritten")
+        if not values[1].name_like:
+            return "`devices` is used twice by the rewrite: only a name is rewritten", None
         stacked = f"{jax_}.numpy.stack([{x}] * len({devices}))"
     else:
-        stacked = f"{jax_}.numpy.stack({_pasted(rule, values[0], call.args[0])})"
-    text = (f"{jax_}.device_put({stacked}, {jax_}.sharding.NamedSharding({jax_}.sharding.Mesh({devices}, "
-            f"(\"x\",)), {jax_}.sharding.PartitionSpec(\"x\")))")
-    return Rewrite(unsafe_fix("Stack the values and place them with a `NamedSharding` over the devices (unsafe: a "
-                              "`NamedSharding` where a `PmapSharding` was, whose shards keep the leading axis; a "
-                              "pytree of shards does not stack)",
-                              Replace(call, text), probe=call),
-                   replacement="jax.device_put(jnp.stack(...), NamedSharding(Mesh(devices, ('x',)), P('x')))")
+        stacked = f"{jax_}.numpy.stack({x})"  # an argument's slot takes any expression
+    return None, (f"{jax_}.device_put({stacked}, {jax_}.sharding.NamedSharding({jax_}.sharding.Mesh({devices}, "
+                  f"(\"x\",)), {jax_}.sharding.PartitionSpec(\"x\")))")
+
+
+STACKED_DEVICE_PUT_FIX = ("Stack the values and place them with a `NamedSharding` over the devices (unsafe: a "
+                          "`NamedSharding` where a `PmapSharding` was, whose shards keep the leading axis; a pytree of "
+                          "shards does not stack)")
+STACKED_DEVICE_PUT_SHOWN = "jax.device_put(jnp.stack(...), NamedSharding(Mesh(devices, ('x',)), P('x')))"
+
+
+def _stacked_device_put(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    call = _call_of(rule, node)
+    problem, text = stacked_device_put_call(
+        rule, entry, cst_arguments(rule, call) if call is not None else None,
+        call is not None and _has_comment(rule, call),
+        rule.code_for(node.value).strip() if rule.qualified_name(node.value) == "jax" else None)
+    if problem is not None:
+        return Rewrite(problem=problem)
+    return Rewrite(unsafe_fix(STACKED_DEVICE_PUT_FIX, Replace(call, text), probe=call),
+                   replacement=STACKED_DEVICE_PUT_SHOWN)
+
+
+def ref_index_call(rule: Rule, entry: Entry, arguments: list[Argument] | None, has_comment: bool,
+                   is_statement: bool) -> tuple[str | None, str | None, str | None]:
+    """(why there is no fix, the call's replacement, what the message shows) for Pallas' ``load``/``store``:
+    ``arguments`` of the call (None: not called), ``is_statement``: the call is a statement of its own."""
+    floor = FLOORS["pallas-ref-index"]
+    if not rule.min_version_at_least(floor.since):
+        return f"{floor.what} needs JAX {floor.since}", None, None
+    store = entry.name.endswith(".store")
+    values = _plain_values(arguments, 3 if store else 2)
+    if values is None:
+        shape = "store(ref, idx, value)" if store else "load(ref, idx)"
+        return f"only `{shape}` with positional arguments and no `mask=` is rewritten", None, None
+    if has_comment:
+        return "the call holds a comment", None, None
+    if store and not is_statement:
+        return "only a `store` that is a statement of its own is rewritten", None, None
+    ref, index = values[0], values[1]
+    index_code = index.code
+    if index.elements is not None and index.elements > 1:
+        index_code = index_code[1:-1].strip()  # ``ref[(a, b)]`` is ``ref[a, b]``; ``(a,)`` keeps its parentheses
+    indexed = f"{_pasted_argument(ref)}[{index_code}]"
+    if store:
+        return None, f"{indexed} = {values[2].code}", "ref[idx] = value"
+    return None, indexed, "ref[idx]"
+
+
+def ref_index_fix_message(entry: Entry, shown: str) -> str:
+    store = entry.name.endswith(".store")
+    return (f"Use `{shown}` (unsafe: indexing lowers through the state primitives, not "
+            f"`{'swap_p' if store else 'load_p'}`)")
 
 
 def _ref_index(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
-    floor = FLOORS["pallas-ref-index"]
-    if not rule.min_version_at_least(floor.since):
-        return Rewrite(problem=f"{floor.what} needs JAX {floor.since}")
-    store = entry.name.endswith(".store")
     call = _call_of(rule, node)
-    values = _plain_arguments(call, 3 if store else 2) if call is not None else None
-    if values is None:
-        shape = "store(ref, idx, value)" if store else "load(ref, idx)"
-        return Rewrite(problem=f"only `{shape}` with positional arguments and no `mask=` is rewritten")
-    if _has_comment(rule, call):
-        return Rewrite(problem="the call holds a comment")
     ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
-    if store and not (len(ancestors) >= 3 and isinstance(ancestors[-3], cst.Expr)):
-        return Rewrite(problem="only a `store` that is a statement of its own is rewritten")
-    ref, index = values[0], values[1]
-    index_code = rule.code_for(index).strip()
-    if isinstance(index, cst.Tuple) and index.lpar and len(index.elements) > 1:
-        index_code = index_code[1:-1].strip()  # ``ref[(a, b)]`` is ``ref[a, b]``; ``(a,)`` keeps its parentheses
-    indexed = f"{_pasted(rule, ref)}[{index_code}]"
-    if store:
-        text = f"{indexed} = {rule.code_for(values[2]).strip()}"
-        shown = "ref[idx] = value"
-    else:
-        text, shown = indexed, "ref[idx]"
-    return Rewrite(unsafe_fix(f"Use `{shown}` (unsafe: indexing lowers through the state primitives, not "
-                              f"`{'swap_p' if store else 'load_p'}`)", Replace(call, text),
+    problem, text, shown = ref_index_call(rule, entry, cst_arguments(rule, call) if call is not None else None,
+                                          call is not None and _has_comment(rule, call),
+                                          len(ancestors) >= 3 and isinstance(ancestors[-3], cst.Expr))
+    if problem is not None:
+        return Rewrite(problem=problem)
+    store = entry.name.endswith(".store")
+    return Rewrite(unsafe_fix(ref_index_fix_message(entry, shown), Replace(call, text),
                               probe=None if store else call), replacement=shown)
 
 
@@ -356,46 +406,66 @@ PALLAS_DOT_PARAMETERS = ("a", "b", "trans_a", "trans_b", "allow_tf32", "precisio
 PALLAS_DOT = "jax.lax.dot"
 
 
-def _pallas_dot(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
-    call = _call_of(rule, node)
-    if call is None or any(arg.star for arg in call.args):
-        return Rewrite(problem="only a call of it is rewritten")
-    given: dict[str, cst.BaseExpression] = {}
-    for position, arg in enumerate(call.args):
-        name = arg.keyword.value if arg.keyword is not None else (
+def pallas_dot_call(arguments: list[Argument] | None,
+                    has_comment: bool) -> tuple[str | None, dict[str, Argument] | None]:
+    """(why there is no fix, the arguments by parameter name) for a use of ``pl.dot``: ``arguments`` of the call
+    that calls it (None: not called)."""
+    if arguments is None or any(arg.star for arg in arguments):
+        return "only a call of it is rewritten", None
+    given: dict[str, Argument] = {}
+    for position, arg in enumerate(arguments):
+        name = arg.keyword if arg.keyword is not None else (
             PALLAS_DOT_PARAMETERS[position] if position < len(PALLAS_DOT_PARAMETERS) else None)
         if name not in PALLAS_DOT_PARAMETERS or name in given:
-            return Rewrite(problem="the call does not match `pl.dot(a, b, trans_a, trans_b, allow_tf32, precision)`")
-        given[name] = arg.value
+            return "the call does not match `pl.dot(a, b, trans_a, trans_b, allow_tf32, precision)`", None
+        given[name] = arg
     if "a" not in given or "b" not in given:
-        return Rewrite(problem="only a call with both operands is rewritten")
+        return "only a call with both operands is rewritten", None
     allow_tf32 = given.get("allow_tf32")
-    if allow_tf32 is not None and not (isinstance(allow_tf32, cst.Name) and allow_tf32.value == "None"):
-        return Rewrite(problem="`allow_tf32=` is not rewritten: pass `precision=jax.lax.Precision.HIGH` (True) or "
-                               "`HIGHEST` (False) instead")
-    flags = {}
+    if allow_tf32 is not None and allow_tf32.name != "None":
+        return ("`allow_tf32=` is not rewritten: pass `precision=jax.lax.Precision.HIGH` (True) or `HIGHEST` "
+                "(False) instead"), None
     for flag in ("trans_a", "trans_b"):
         value = given.get(flag)
-        if value is not None and not (isinstance(value, cst.Name) and value.value in ("True", "False")):
-            return Rewrite(problem=f"only a literal `{flag}=True`/`False` is rewritten")
-        flags[flag] = value is not None and value.value == "True"
-    if _has_comment(rule, call):
-        return Rewrite(problem="the call holds a comment")
+        if value is not None and value.name not in ("True", "False"):
+            return f"only a literal `{flag}=True`/`False` is rewritten", None
+    if has_comment:
+        return "the call holds a comment", None
+    return None, given
+
+
+def pallas_dot_text(spelled: str, given: dict[str, Argument]) -> str:
+    """The call that replaces ``pl.dot(...)``, ``spelled``: how ``jax.lax.dot`` is written there."""
+    jax_ = spelled[:-len(".lax.dot")]
+    operands = []
+    for name in ("a", "b"):
+        flag = given.get(f"trans_{name}")
+        transposed = flag is not None and flag.name == "True"
+        operands.append(_pasted_argument(given[name]) + ".T" if transposed else given[name].code)
+    precision = given.get("precision")
+    arguments = operands + ([f"precision={precision.code}"] if precision is not None else [])
+    arguments.append(f"preferred_element_type={jax_}.numpy.float32")
+    return f"{spelled}({', '.join(arguments)})"
+
+
+PALLAS_DOT_SHOWN = "jax.lax.dot(a, b, preferred_element_type=jnp.float32)"
+PALLAS_DOT_FIX = (f"Use `{PALLAS_DOT_SHOWN}`, the float32 result `pl.dot` gave (unsafe: integer operands gave "
+                  "int32, float64 ones float64)")
+
+
+def _pallas_dot(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    call = _call_of(rule, node)
+    problem, given = pallas_dot_call(cst_arguments(rule, call) if call is not None else None,
+                                     call is not None and _has_comment(rule, call))
+    if problem is not None:
+        return Rewrite(problem=problem)
     rename = rule._rename_fix(node, entry, PALLAS_DOT)
     if rename is None:
         return Rewrite(problem="`import jax` does not reach this line")
     edits = [edit for edit in rename.edits if not (isinstance(edit, Replace) and edit.node is node)]
     spelled = next(edit.content for edit in rename.edits if isinstance(edit, Replace) and edit.node is node)
-    jax_ = spelled[:-len(".lax.dot")]
-    operands = [_pasted(rule, given[name]) + (".T" if flags[f"trans_{name}"] else "") if flags[f"trans_{name}"]
-                else rule.code_for(given[name]).strip() for name in ("a", "b")]
-    precision = given.get("precision")
-    arguments = operands + ([f"precision={rule.code_for(precision).strip()}"] if precision is not None else [])
-    arguments.append(f"preferred_element_type={jax_}.numpy.float32")
-    edits.append(Replace(call, f"{spelled}({', '.join(arguments)})"))
-    shown = "jax.lax.dot(a, b, preferred_element_type=jnp.float32)"
-    return Rewrite(unsafe_fix(f"Use `{shown}`, the float32 result `pl.dot` gave (unsafe: integer operands gave "
-                              "int32, float64 ones float64)", *edits, probe=call), replacement=shown)
+    edits.append(Replace(call, pallas_dot_text(spelled, given)))
+    return Rewrite(unsafe_fix(PALLAS_DOT_FIX, *edits, probe=call), replacement=PALLAS_DOT_SHOWN)
 
 
 def _below_range(rule: Rule, entry: Entry, fixable_here: bool) -> Rewrite:

@@ -63,9 +63,15 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
             return _finding(rule, site_node, entry, f"`{entry.name}` is used through an attribute of it")
         if entry.fix == "array-type":
             return _array_type(rule, node, entry, ancestors)
+        rename = lambda rep: _rename_fix(rule, view, node, root, root_q, entry, rep)  # noqa: E731
         if entry.fix == "x64-switch":
-            return rewrites_ast.x64_switch(rule, view, node, entry, lambda rep: _rename_fix(
-                rule, view, node, root, root_q, entry, rep))
+            return rewrites_ast.x64_switch(rule, view, node, entry, rename)
+        if entry.fix == "pallas-dot":
+            return rewrites_ast.pallas_dot(rule, view, node, entry, rename)
+        if entry.fix == "ref-index":
+            return rewrites_ast.ref_index(rule, view, node, entry)
+        if entry.fix == "stacked-device-put":
+            return rewrites_ast.stacked_device_put(rule, view, node, entry)
         if entry.fix != "annotation-type" or view.in_annotation(ancestors):
             raise Undecidable("a special rewrite")
     rep = entry.safe_replacement(rule.settings.min_version)
@@ -88,15 +94,26 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
 def _rename_fix(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q: str, entry: Entry,
                 rep: str) -> AstFix:
     """``CatalogueSymbolRule._rename_fix`` where it spells the replacement through the chain's own root
-    (``jnp.X`` -> ``jnp.Y``) and needs no import added; anything else (``jax`` bound elsewhere, an import to
-    place) is ``Undecidable``. The fix is one ``Replace`` of the site (``ast_findings._fix`` checks its line)."""
-    if not rep.startswith(root_q + "."):
+    (``jnp.X`` -> ``jnp.Y``), or from ``jax`` where only module-level imports of ``jax`` itself bind that name
+    (``_jax_at``'s "bound"), and needs no import added; anything else (an import to place, ``jax`` free or bound
+    elsewhere) is ``Undecidable``. The fix is one ``Replace`` of the site (``ast_findings._fix`` checks its line)."""
+    if rep.startswith(root_q + "."):
+        text = root.id + rep[len(root_q):]
+    elif rep.startswith("jax.") and _jax_bound(view):
+        root_q, text = "jax", rep
+    else:
         raise Undecidable("a rename spelled from another root: may need libcst's scopes")
     needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
     if not (needed == root_q or rule.loaded_without_import(needed, replaces=entry.name)):
         raise Undecidable("a rename that may add an import")
     start, end = view.span(node)
-    return AstFix(Applicability.SAFE, f"Use `{rep}`", (Edit(start, end, root.id + rep[len(root_q):]),))
+    return AstFix(Applicability.SAFE, f"Use `{rep}`", (Edit(start, end, text),))
+
+
+def _jax_bound(view: AstView) -> bool:
+    """``jax`` resolves to the ``jax`` module wherever it is written: only module-level imports bind it, to it."""
+    return not view.star_import and not view.bound_in_file("jax") and view.may_import("jax") == {"jax"} \
+        and view.module_imports("jax") == {"jax"}
 
 
 def _array_type(rule, node: ast.Attribute, entry: Entry, ancestors) -> AstFinding:

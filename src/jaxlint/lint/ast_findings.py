@@ -88,10 +88,11 @@ class MessageContext:
 @dataclass(frozen=True)
 class AstFix:
     """A rule's fix from ``ast``: ``FixSpec`` with its edits already as character offsets (``Edit`` without
-    locations: ``_diagnostics`` locates them). No probe: a rule whose fix names one decides on libcst."""
+    locations: ``_diagnostics`` locates them), and the probe's span where the fix names one."""
     applicability: Applicability
     message: str
     edits: tuple[Edit, ...]
+    probe: tuple[int, int] | None = None  # character span of the expression the verifier probes (``Fix.probe``)
 
 
 @dataclass(frozen=True)
@@ -204,6 +205,10 @@ class AstView:
     def may_import(self, identifier: str) -> set[str]:
         """What any import of the file binds ``identifier`` to, in any scope (for deciding what to ask)."""
         return self._imported.get(identifier, set())
+
+    def module_imports(self, identifier: str) -> set[str]:
+        """What the module-level imports bind ``identifier`` to."""
+        return self._imports.get(identifier, set())
 
     def bound_in_file(self, identifier: str) -> bool:
         """Whether anything in the file binds ``identifier`` other than an import."""
@@ -654,7 +659,7 @@ def _aligns_nothing(view: AstView, edits: Sequence[Edit]) -> bool:
 def _located(view: AstView, finding: AstFinding) -> Fix:
     located = [Edit(e.start, e.end, e.content, view.index.location(e.start), view.index.location(e.end))
                for e in sorted(finding.fix.edits, key=lambda e: (e.start, e.end))]
-    return Fix(finding.fix.applicability, finding.fix.message, tuple(located), None)
+    return Fix(finding.fix.applicability, finding.fix.message, tuple(located), finding.fix.probe)
 
 
 # Compound statements (``TryStar``: Python 3.11+).
