@@ -530,27 +530,41 @@ class CatalogueSymbolRule(Rule):
         return None
 
     def _from_import_fix(self, node: cst.ImportFrom, module: str, found):
-        same_module = all(
-            (e.safe_replacement(self.settings.min_version) or "").rpartition(".")[0] == module for _, e in found)
-        if len(found) != len(node.names) and not same_module:
-            return None  # other names stay in the old module: leave the split to the user
-        edits = []
+        plan = self.from_import_plan(module, [(_full(alias.name), _full(alias.asname.name) if alias.asname is not None
+                                               else None, entry) for alias, entry in found], len(node.names))
+        if plan is None:
+            return None
+        new_module, renamed, message = plan
+        edits = [Replace(found[index][0] if whole else found[index][0].name, text)
+                 for index, whole, text in renamed]
+        if new_module is not None:
+            edits.insert(0, Replace(node.module, new_module))
+        return safe_fix(message, *edits)
+
+    def from_import_plan(self, module: str, found: list[tuple[str, str | None, Entry]], names: int):
+        """``from M import a, b`` rewritten to the replacements' module, for either tree: ``found`` holds each
+        found name as (its name, its ``as`` name or None, its entry), ``names`` how many the statement imports.
+        (the new module or None where it stays, [(index in ``found``, whether the edit replaces the whole alias,
+        its text)], the fix's message); None: no fix (other names stay in the old module: the split is the user's;
+        a name without a safe replacement; two new modules)."""
+        min_version = self.settings.min_version
+        same_module = all((e.safe_replacement(min_version) or "").rpartition(".")[0] == module for *_, e in found)
+        if len(found) != names and not same_module:
+            return None
+        renamed = []
         new_module = None
-        for alias, entry in found:
-            rep = entry.safe_replacement(self.settings.min_version)
+        for index, (old_name, asname, entry) in enumerate(found):
+            rep = entry.safe_replacement(min_version)
             if not rep:
                 return None
             rep_module, _, rep_name = rep.rpartition(".")
             if new_module not in (None, rep_module):
                 return None
             new_module = rep_module
-            old_name = _full(alias.name)
-            bound = _full(alias.asname.name) if alias.asname is not None else old_name
+            bound = asname if asname is not None else old_name
             if rep_name != old_name:
                 # never ``leaves as leaves``: the alias goes when the new name is the one it bound
-                edits.append(Replace(alias, rep_name) if bound == rep_name else
-                             Replace(alias.name, rep_name if alias.asname else f"{rep_name} as {old_name}"))
-        if new_module != module:
-            edits.insert(0, Replace(node.module, new_module))
-        reps = ", ".join(f"`{e.safe_replacement(self.settings.min_version)}`" for _, e in found)
-        return safe_fix(f"Import {reps}", *edits)
+                renamed.append((index, True, rep_name) if bound == rep_name else
+                               (index, False, rep_name if asname is not None else f"{rep_name} as {old_name}"))
+        reps = ", ".join(f"`{e.safe_replacement(min_version)}`" for *_, e in found)
+        return (new_module if new_module != module else None), renamed, f"Import {reps}"

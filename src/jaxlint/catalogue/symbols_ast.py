@@ -8,6 +8,7 @@ a ``positional-call`` entry, an unused import of a removed module), is ``Undecid
 from __future__ import annotations
 
 import ast
+import re
 
 from jaxlint.analysis import unused_imports
 from jaxlint.catalogue import Entry
@@ -179,6 +180,7 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
         return []
     found: list[Entry] = []
     bound: list[str] = []  # the local names of the found imports
+    aliases: list[ast.alias] = []
     for alias in node.names:
         name = alias.name
         qualified = f"{module}.{name}"
@@ -188,6 +190,7 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
         if entry is not None:
             found.append(entry)
             bound.append(alias.asname or name)
+            aliases.append(alias)
     if not found:
         return []
     if any(type(ancestor) in _TRIES and field == "body" and any(_does_nothing(handler.body)
@@ -199,15 +202,46 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
     min_version = rule.settings.min_version
     if "check_rep" in view.file_text and any(entry.fix == "shard-map-call" for entry in found):
         raise Undecidable("shard_map's calls may pass check_rep: the message says so (libcst's scopes)")
-    if any(entry.fix == POSITIONAL_CALL or entry.safe_replacement(min_version) for entry in found):
+    if any(entry.fix == POSITIONAL_CALL for entry in found):
         raise Undecidable("a rename: may have a fix")
+    plan = rule.from_import_plan(module, [(alias.name, alias.asname, entry) for alias, entry in zip(aliases, found)],
+                                 len(node.names))
+    detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
+    if plan is not None:
+        fixed = [entry.safe_replacement(min_version) for entry in found]
+        message = rule._message(found[0], fixed_to=fixed[0]) if len(found) == 1 else rule._grouped_message(
+            list(zip(found, fixed)))
+        return [AstFinding(rule.code, node, message, detail, None, _from_import_fix(view, node, aliases, plan))]
     if all(entry.kind == "module" for entry in found) and not view.path.endswith("__init__.py") and all(
             unused_imports.is_unreferenced(view.file_text, local) for local in bound):
         raise Undecidable("an unused import: the fix removes it")
     message = rule._message(found[0]) if len(found) == 1 else rule._grouped_message([(e, None) for e in found])
-    detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
-    withheld = annotation_only_withheld(found) or rule._range_withheld(*found)
+    withheld = annotation_only_withheld(found) or rule._range_withheld(
+        *(entry for entry in found if not entry.safe_replacement(min_version)))
     return [AstFinding(rule.code, node, message, detail, withheld)]
+
+
+def _from_import_fix(view: AstView, node: ast.ImportFrom, aliases: list[ast.alias], plan) -> AstFix:
+    """``CatalogueSymbolRule._from_import_fix``'s edits (``from_import_plan``) as offsets."""
+    new_module, renamed, message = plan
+    edits = []
+    if new_module is not None:
+        start = view.offset_of(node)
+        spelled = _FROM_MODULE.match(view.source, start)
+        if spelled is None or spelled.group(1) != node.module:
+            raise Undecidable("the module is not spelled plainly")
+        edits.append(Edit(spelled.start(1), spelled.end(1), new_module))
+    for index, whole, text in renamed:
+        alias = aliases[index]
+        start = view.offset_of(alias)
+        end = view.offset_of(alias, end=True) if whole else start + len(alias.name)
+        if view.source[start:start + len(alias.name)] != alias.name:
+            raise Undecidable("the name is not spelled plainly")
+        edits.append(Edit(start, end, text))
+    return AstFix(Applicability.SAFE, message, tuple(edits))
+
+
+_FROM_MODULE = re.compile(r"from[ \t]+([A-Za-z_][A-Za-z0-9_.]*)[ \t]+import\b")
 
 
 def _does_nothing(body: list[ast.stmt]) -> bool:
