@@ -48,6 +48,17 @@ DECIDED_WITH_FIX = {
     "a rename spelled from jax": (CATALOGUE, None, "import jax\nfrom jax import core\np = core.get_aval(x)\n"),
     "a rename spelled from jax, module imported": (CATALOGUE, None, "import jax\nimport jax.extend.core\n"
                                                    "from jax import core\np = core.Primitive('p')\n"),
+    "a rename that adds an import": (CATALOGUE, None, '"""doc."""\nfrom __future__ import annotations\n\n'
+                                     "import os\nimport jax\nimport numpy as np\n\nx = jax.core.Literal\n"),
+    "a rename that adds an import section": (CATALOGUE, None, "import os; import sys\n\nx = 1\nimport jax\n"
+                                             "y = jax.core.Literal\n"),
+    "a rename whose import binds jax": (CATALOGUE, None, "from jax import core\np = core.Primitive('p')\n"),
+    "a rename whose import is loaded in an if": (CATALOGUE, None, "import jax\nif x:\n    import jax.extend.core\n"
+                                                 "y = jax.core.Literal\n"),
+    "a rename whose import follows a suite": (CATALOGUE, None, "import jax\nif x: import jax.extend.core\n"
+                                              "y = jax.core.Literal\n"),
+    "a pallas dot that adds an import": (CATALOGUE, None, "import numpy as np\n"
+                                         "from jax.experimental import pallas as pl\nc = pl.dot(a, b)\n"),
     "a from-import of jax.config": (CATALOGUE, None, "from jax.config import config\nconfig.update('x', 1)\n"),
     "a from-import, aliased": (CATALOGUE, _min("0.4.20"), "from jax.experimental import PartitionSpec as P\n"),
     "a from-import, grouped": (CATALOGUE, None, "from jax import (\n    tree_map,\n    tree_leaves,\n)\n"),
@@ -77,7 +88,7 @@ DECIDED_WITHOUT_FIX = {
 UNDECIDED = {
     "an argument in parentheses of its own": (CATALOGUE, None, _PALLAS + "x = pl.load((r), i)\n"),
     "a rewrite across lines": (CATALOGUE, None, _PALLAS + "c = pl.dot(\n    a, b)\n"),
-    "jax not bound: an import to add": (CATALOGUE, None, "from jax.experimental import pallas as pl\nc = pl.dot(a, b)\n"),
+    "the import block ends the file": (CATALOGUE, None, "def f():\n    return jax.core.Literal\nimport jax"),
     "jax a parameter there": (CATALOGUE, None, "import jax\nfrom jax import core\ndef f(jax):\n    return core.get_aval(x)\n"),
     "a keyword by position, in parentheses": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=((s)))\n"),
     "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),

@@ -82,12 +82,12 @@ def _argument(view: AstView, keyword: str | None, star: str, value: ast.expr) ->
 
 def _rewritten(rule, view: AstView, node: ast.Attribute, entry: Entry, problem: str | None, call: ast.Call | None,
                text: str | None, applicability: Applicability, fix_message: str, shown: str,
-               probe: bool) -> AstFinding:
+               probe: bool, imports: tuple[Edit, ...] = ()) -> AstFinding:
     """The finding of a rewrite: without a fix where there is a ``problem``, else the call replaced by ``text``."""
     if problem is not None:
         return AstFinding(rule.code, node, rule._message(entry, shown=entry.name), rule._detail(entry, problem))
     start, end = view.offset_of(call), view.offset_of(call, end=True)
-    fix = AstFix(applicability, fix_message, (Edit(start, end, text),), (start, end) if probe else None)
+    fix = AstFix(applicability, fix_message, (*imports, Edit(start, end, text)), (start, end) if probe else None)
     return AstFinding(rule.code, node, rule._message(entry, shown=entry.name, fixed_to=shown),
                       rule._detail(entry, None), None, fix)
 
@@ -126,12 +126,12 @@ def pallas_dot(rule, view: AstView, node: ast.Attribute, entry: Entry,
     """``rewrites._pallas_dot``: ``pl.dot(a, b, ...)`` -> ``jax.lax.dot(a, b, ..., preferred_element_type=...)``."""
     call, args, has_comment = _call_facts(view, node)
     problem, given = rewrites.pallas_dot_call(args, has_comment)
-    text = None
+    text, imports = None, ()
     if problem is None:
-        (renamed,) = rename(rewrites.PALLAS_DOT).edits
+        *imports, renamed = rename(rewrites.PALLAS_DOT).edits
         text = rewrites.pallas_dot_text(renamed.content, given)
     return _rewritten(rule, view, node, entry, problem, call, text, Applicability.UNSAFE, rewrites.PALLAS_DOT_FIX,
-                      rewrites.PALLAS_DOT_SHOWN, probe=True)
+                      rewrites.PALLAS_DOT_SHOWN, probe=True, imports=tuple(imports))
 
 
 def x64_switch(rule, view: AstView, node: ast.Attribute, entry: Entry,
@@ -146,10 +146,10 @@ def x64_switch(rule, view: AstView, node: ast.Attribute, entry: Entry,
     if problem is not None:
         return AstFinding(rule.code, node, rule._message(entry, shown=entry.name), rule._detail(entry, problem))
     replacement = entry.replacement
-    (renamed,) = rename(replacement).edits
+    *imports, renamed = rename(replacement).edits
     parent, field = view.parent(call)
     text, safe = x64_switch_fix(replacement, value, type(parent) is ast.withitem and field == "context_expr")
     edit = Edit(view.offset_of(call), view.offset_of(call, end=True), f"{renamed.content}({value})")
-    fix = AstFix(Applicability.SAFE if safe else Applicability.UNSAFE, text, (edit,))
+    fix = AstFix(Applicability.SAFE if safe else Applicability.UNSAFE, text, (*imports, edit))
     message = rule._message(entry, shown=entry.name, fixed_to=f"{replacement}({value})")
     return AstFinding(rule.code, node, message, rule._detail(entry, None), None, fix)

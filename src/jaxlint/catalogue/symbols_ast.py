@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
-from jaxlint.analysis import unused_imports
+from jaxlint.analysis import added_imports_ast, unused_imports
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites, rewrites_ast
 from jaxlint.catalogue.floors import call_limit_problem
@@ -96,25 +97,43 @@ def _rename_fix(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q
                 rep: str) -> AstFix:
     """``CatalogueSymbolRule._rename_fix`` where it spells the replacement through the chain's own root
     (``jnp.X`` -> ``jnp.Y``), or from ``jax`` where only module-level imports of ``jax`` itself bind that name
-    (``_jax_at``'s "bound"), and needs no import added; anything else (an import to place, ``jax`` free or bound
-    elsewhere) is ``Undecidable``. The fix is one ``Replace`` of the site (``ast_findings._fix`` checks its line)."""
+    (``_jax_at``'s "bound") or nothing binds it ("free": the added import will); ``import <module>`` is added
+    where isort would put it (``added_imports_ast``). Anything else (``jax`` bound elsewhere, no import block) is
+    ``Undecidable``. The rename is the fix's last edit (``ast_findings._fix`` checks its line)."""
+    binds_jax = False
     if rep.startswith(root_q + "."):
         text = root.id + rep[len(root_q):]
-    elif rep.startswith("jax.") and _jax_bound(view):
-        root_q, text = "jax", rep
+    elif rep.startswith("jax.") and (reach := _jax_reach(view)):
+        root_q, text, binds_jax = "jax", rep, reach == "free"
     else:
         raise Undecidable("a rename spelled from another root: may need libcst's scopes")
     needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
-    if not (needed == root_q or rule.loaded_without_import(needed, replaces=entry.name)):
-        raise Undecidable("a rename that may add an import")
+    edits = []
+    if binds_jax:  # ``_import_edit(force=True)``: the import is what binds ``jax``
+        if not rule._imports_module(needed):
+            edits.append(_import_edit(rule, view, needed))
+    elif not (needed == root_q or rule.loaded_without_import(needed, replaces=entry.name)
+              or added_imports_ast.loads(view, needed)):
+        edits.append(_import_edit(rule, view, needed))
     start, end = view.span(node)
-    return AstFix(Applicability.SAFE, f"Use `{rep}`", (Edit(start, end, text),))
+    edits.append(Edit(start, end, text))
+    return AstFix(Applicability.SAFE, f"Use `{rep}`", tuple(edits))
 
 
-def _jax_bound(view: AstView) -> bool:
-    """``jax`` resolves to the ``jax`` module wherever it is written: only module-level imports bind it, to it."""
-    return not view.star_import and not view.bound_in_file("jax") and view.may_import("jax") == {"jax"} \
-        and view.module_imports("jax") == {"jax"}
+def _import_edit(rule, view: AstView, module: str) -> Edit:
+    roots = (rule.settings.root,) + ((Path(view.path).parent,) if view.path else ())
+    return added_imports_ast.placement(view, module, roots)
+
+
+def _jax_reach(view: AstView) -> str | None:
+    """``_jax_at`` where the file says it for every place: "bound" where only module-level imports of ``jax``
+    itself bind the name, "free" where nothing binds it; None otherwise (undecided: libcst's scopes)."""
+    if view.star_import or view.bound_in_file("jax"):
+        return None
+    imported = view.may_import("jax")
+    if not imported:
+        return "free"
+    return "bound" if imported == {"jax"} and view.module_imports("jax") == {"jax"} else None
 
 
 def _array_type(rule, node: ast.Attribute, entry: Entry, ancestors) -> AstFinding:

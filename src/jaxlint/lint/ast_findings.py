@@ -31,7 +31,7 @@ import ast
 import builtins
 import keyword
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
@@ -583,14 +583,23 @@ def _fix(view: AstView, finding: AstFinding) -> Fix:
     comment, with every edit within that line, or no bracket a line may align to opens after a length-changing edit
     on its line (``_aligns_nothing``). Anything else is undecidable rather than realigned here."""
     source = view.source
-    edits = finding.fix.edits
+    located = finding
+    # an added import line moves no continuation line (``EditBuilder`` realigns only within a line): set aside
+    edits = tuple(e for e in finding.fix.edits if not _inserts_lines(view, e))
+    if len(edits) < len(finding.fix.edits):
+        finding = replace(finding, fix=replace(finding.fix, edits=edits))
     if any("\n" in e.content or "\n" in source[e.start:e.end] for e in edits):
         raise Undecidable("an edit across lines")
     if all(len(e.content) == e.end - e.start for e in edits):
-        return _located(view, finding)  # no line changes length (``jax.tree_map`` -> ``jax.tree.map``): none to realign
+        return _located(view, located)  # no line changes length (``jax.tree_map`` -> ``jax.tree.map``): none to realign
     if _on_its_own_line(view, finding) or _in_a_one_line_with_header(view, finding) or _aligns_nothing(view, edits):
-        return _located(view, finding)
+        return _located(view, located)
     raise Undecidable("an edit before continuation lines that may align to a bracket")
+
+
+def _inserts_lines(view: AstView, edit: Edit) -> bool:
+    """An edit that inserts whole lines at the start of a line (an added import)."""
+    return edit.start == edit.end and edit.content.endswith("\n") and view.index.location(edit.start).column == 1
 
 
 def _on_its_own_line(view: AstView, finding: AstFinding) -> bool:
