@@ -148,14 +148,14 @@ CATALOGUE_UNDECIDED = {
                                                             "x = 1; y = jax.experimental.maps.Mesh(d, 'x')\n",
     "a longer rename in a compound statement's header": "import jax\nif jax.experimental.maps.Mesh(d, 'x'):\n"
                                                          "    pass\n",
-    "a rename spelled from jax": "from jax import tree_util\nimport jax\ny = tree_util.tree_multimap\n",
+    "a rename spelled from jax": "from jax import tree_util\ndef f(jax):\n    return tree_util.tree_multimap(g, a, b)\n",
     "an annotation with a fix": "import jax.numpy as jnp\ndef f(x: jnp.DeviceArray):\n    return x\n",
     "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
     "a guarded from-import": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:\n    pass\n"
                              "xmap(f)\n",
     "an unused module from-import": "from jax.experimental import maps\n",
     "cloud_tpu_init": "import jax.cloud_tpu_init\n",
-    "positional-call": "import jax\ny = jax.tree_multimap(f, a, b)\n",
+    "positional-call from-import": "from jax.tree_util import tree_multimap\ny = tree_multimap(f, a, b)\n",
     "a rebound root": "import jax\njax = None\nx = jax.numpy.DeviceArray\n",
     "an index-update rewrite": "import jax\ny = jax.ops.index_update(x, 0, 1)\n",
     "a pallas dot on two lines": "import jax\nfrom jax.experimental import pallas as pl\nc = pl.dot(\n    a, b)\n",

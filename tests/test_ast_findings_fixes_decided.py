@@ -59,6 +59,8 @@ DECIDED_WITH_FIX = {
                                               "y = jax.core.Literal\n"),
     "a pallas dot that adds an import": (CATALOGUE, None, "import numpy as np\n"
                                          "from jax.experimental import pallas as pl\nc = pl.dot(a, b)\n"),
+    "tree_multimap called with the trees positionally": (CATALOGUE, None, "import jax.tree_util as jtu\n"
+                                                         "y = jtu.tree_multimap(f, a, b, is_leaf=g)\n"),
     "a from-import of jax.config": (CATALOGUE, None, "from jax.config import config\nconfig.update('x', 1)\n"),
     "a from-import, aliased": (CATALOGUE, _min("0.4.20"), "from jax.experimental import PartitionSpec as P\n"),
     "a from-import, grouped": (CATALOGUE, None, "from jax import (\n    tree_map,\n    tree_leaves,\n)\n"),
@@ -76,6 +78,8 @@ DECIDED_WITHOUT_FIX = {
     "x64 switch stored": (CATALOGUE, None, "import jax\nf = jax.experimental.enable_x64\n"),
     "x64 switch with a stray keyword": (CATALOGUE, None, "import jax\nwith jax.experimental.enable_x64(v=1):\n"
                                         "    pass\n"),
+    "tree_multimap with a keyword tree": (CATALOGUE, None, "import jax\ny = jax.tree_multimap(f, tree=a)\n"
+                                          "z = jax.tree_multimap(f, a, **options)\nw = jax.tree_multimap.__doc__\n"),
     "pallas load with a mask": (CATALOGUE, None, _PALLAS + "x = pl.load(r, i, mask=m)\n"),
     "pallas store in an expression": (CATALOGUE, None, _PALLAS + "y = pl.store(r, i, v)\n"),
     "pallas dot with allow_tf32": (CATALOGUE, None, _PALLAS + "c = pl.dot(a, b, allow_tf32=False)\n"),

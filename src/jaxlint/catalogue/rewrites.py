@@ -61,6 +61,7 @@ INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multip
 DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
+POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})  # what such a call may pass by keyword
 KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type",
                    "x64-switch", "stacked-device-put", "ref-index", "shard-map-call", "pallas-dot"})
 # ``x64-switch``: the value each old context manager set, when called with no argument.
@@ -581,3 +582,18 @@ def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     fix = safe_fix(f"Use `jax.shard_map` with `mesh`/`in_specs`/`out_specs` by keyword{renamed} (the call "
                    f"JAX {exact}+ makes for it)", *edits, probe=call)
     return Rewrite(fix, replacement="jax.shard_map", advice=advice)
+
+
+def positional_call_arguments_problem(arguments: list[tuple[str | None, str]] | None, shown: str) -> str | None:
+    """``positional_call_problem`` for either tree: ``arguments`` of the call that calls the name, as (keyword or
+    None, star: "", "*" or "**"); None where the name is not called."""
+    if arguments is None:
+        return f"`{shown}` is used other than by calling it"
+    if any(star == "**" for _, star in arguments):
+        return "the call passes `**kwargs`"
+    for keyword, _ in arguments:
+        if keyword is not None and keyword not in POSITIONAL_CALL_KEYWORDS:
+            return f"the call passes `{keyword}=` by keyword (pass the function and the trees positionally)"
+    if not any(star == "*" for _, star in arguments) and sum(keyword is None for keyword, _ in arguments) < 2:
+        return "the call passes no tree"
+    return None

@@ -31,7 +31,8 @@ from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
 from jaxlint.analysis import added_imports, unused_imports
 from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites, symbols_ast
-from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld
+from jaxlint.catalogue.rewrites import (DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld,
+                                        positional_call_arguments_problem)
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, Replace, Rule, safe_fix
 
@@ -49,7 +50,6 @@ LOADED_BY_IMPORT_JAX = frozenset({
 })
 # Handled by their own rules.
 OWNED_ELSEWHERE = ("jax.experimental.export",)
-POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})
 
 
 def _full(node: cst.CSTNode | None) -> str:
@@ -58,16 +58,10 @@ def _full(node: cst.CSTNode | None) -> str:
 
 def positional_call_problem(node: cst.CSTNode, parent: cst.CSTNode | None, shown: str) -> str | None:
     """Why renaming ``node`` (a ``fix = "positional-call"`` name) could change the call; None: it cannot."""
-    if not (isinstance(parent, cst.Call) and parent.func is node):
-        return f"`{shown}` is used other than by calling it"
-    if any(arg.star == "**" for arg in parent.args):
-        return "the call passes `**kwargs`"
-    for arg in parent.args:
-        if arg.keyword is not None and arg.keyword.value not in POSITIONAL_CALL_KEYWORDS:
-            return f"the call passes `{arg.keyword.value}=` by keyword (pass the function and the trees positionally)"
-    if not any(arg.star == "*" for arg in parent.args) and sum(arg.keyword is None for arg in parent.args) < 2:
-        return "the call passes no tree"
-    return None
+    called = isinstance(parent, cst.Call) and parent.func is node
+    return positional_call_arguments_problem(
+        [(arg.keyword.value if arg.keyword is not None else None, arg.star) for arg in parent.args] if called
+        else None, shown)
 
 
 def _has_star_import(scope) -> bool:

@@ -15,7 +15,8 @@ from jaxlint.analysis import added_imports_ast, unused_imports
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites, rewrites_ast
 from jaxlint.catalogue.floors import call_limit_problem
-from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld
+from jaxlint.catalogue.rewrites import (DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld,
+                                        positional_call_arguments_problem)
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 
@@ -77,12 +78,15 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
         if entry.fix != "annotation-type" or view.in_annotation(ancestors):
             raise Undecidable("a special rewrite")
     rep = entry.safe_replacement(rule.settings.min_version)
-    if rep and entry.fix == POSITIONAL_CALL:
-        raise Undecidable("a positional-call rename: may have a fix")
     withheld = None if rep else rule._range_withheld(entry)
     not_fixed = None
+    if rep and entry.fix == POSITIONAL_CALL:
+        called = outermost and type(parent) is ast.Call and field == "func"
+        not_fixed = positional_call_arguments_problem(_call_shape(parent) if called else None, view.text(site_node))
+        rep = None if not_fixed else rep
     written = rep or (entry.fix_floor() or (None,))[0]
-    if written and outermost and type(parent) is ast.Call and field == "func" and not _has_star(parent):
+    if written and outermost and not not_fixed and type(parent) is ast.Call and field == "func" \
+            and not _has_star(parent):
         not_fixed = call_limit_problem(written, len(parent.args), rule.settings.target_version)
         if not_fixed:
             rep, withheld = None, WithheldFix(not_fixed)  # the renamed call would fail too: no fix
@@ -156,6 +160,12 @@ def _finding(rule, node: ast.AST, entry: Entry, not_fixed: str | None = None,
              withheld: WithheldFix | None = None) -> AstFinding:
     return AstFinding(rule.code, node, rule._message(entry, shown=entry.name), rule._detail(entry, not_fixed),
                       withheld)
+
+
+def _call_shape(call: ast.Call) -> list[tuple[str | None, str]]:
+    """The call's arguments as ``positional_call_arguments_problem`` reads them: (keyword or None, star)."""
+    return [*((None, "*" if type(arg) is ast.Starred else "") for arg in call.args),
+            *((kw.arg, "" if kw.arg is not None else "**") for kw in call.keywords)]
 
 
 def _has_star(call: ast.Call) -> bool:
