@@ -148,7 +148,7 @@ CATALOGUE_UNDECIDED = {
                                                             "x = 1; y = jax.experimental.maps.Mesh(d, 'x')\n",
     "a longer rename in a compound statement's header": "import jax\nif jax.experimental.maps.Mesh(d, 'x'):\n"
                                                          "    pass\n",
-    "a rename spelled from jax": "from jax import tree_util\ndef f(jax):\n    return tree_util.tree_multimap(g, a, b)\n",
+    "a rename spelled from jax": "from jax import core\nimport jax\ndef f(jax):\n    return core.get_aval(x)\n",
     "an annotation with a fix": "import jax.numpy as jnp\ndef f(x: jnp.DeviceArray):\n    return x\n",
     "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
     "a guarded from-import": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:\n    pass\n"
