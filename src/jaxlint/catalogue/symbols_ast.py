@@ -1,9 +1,12 @@
-"""JAX101/JAX402's findings from the ast gate's tree (``jaxlint.lint.ast_findings``), for files where none has a fix.
+"""JAX101/JAX402's findings from the ast gate's tree (``jaxlint.lint.ast_findings``), fixes included.
 
 Mirrors ``CatalogueSymbolRule``'s three visits (attribute chains, ``import``, ``from ... import``) and answers with
-the rule's own lookups, messages, details and withheld fixes (an instance of the rule reads them). A site whose
-finding may carry a fix, or whose finding needs libcst to know (a special rewrite, a name imported in a ``try``,
-a ``positional-call`` entry, an unused import of a removed module), is ``Undecidable``: the file goes to libcst.
+the rule's own lookups, messages, details and withheld fixes (an instance of the rule reads them). Fixes are written
+as offset edits from the functions the libcst path asks too: a rename (``_rename_fix``, with the import it adds),
+the special rewrites (``rewrites_ast``), ``from M import name`` (``from_import_plan``). A site that needs libcst to
+know (an index-update rewrite, a name imported in a ``try``, a ``positional-call`` from-import whose references
+decide, an unused import of a removed module, ``jax`` bound other than by module imports) is ``Undecidable``: the
+file goes to libcst.
 """
 from __future__ import annotations
 

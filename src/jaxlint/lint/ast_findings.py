@@ -23,7 +23,8 @@ parses with libcst), measured against the libcst path by ``tests/test_ast_findin
 - **annotations** (``jaxlint.lint.annotations``): read from the field that holds the node;
 - **fixes** (``AstFix``): edits given as character offsets, located and sorted as ``jaxlint.lint.fixes.EditBuilder``
   does, only where its realignment of continuation lines cannot apply: the finding is a simple statement on one line
-  with nothing after it but a comment, and every edit lies on that line (otherwise undecidable).
+  with nothing after it but a comment, and every edit lies on that line (otherwise undecidable); an edit that
+  inserts whole lines (an added import) realigns nothing and is set aside for that test.
 """
 from __future__ import annotations
 
