@@ -83,19 +83,29 @@ def placement(module: cst.Module, name: str, roots: tuple[Path, ...] = ()) -> No
     block = import_block(module)
     if not block:
         return None
-    newline = module.default_newline
+    where, index, text = placement_in_block([_key(statement, roots) for statement in block], name, roots,
+                                            module.default_newline)
+    return (InsertAfterLine if where == AFTER_LINE else InsertBefore)(block[index], text)
+
+
+AFTER_LINE, BEFORE = "after line", "before"
+
+
+def placement_in_block(keys: list[tuple[int, int, str]], name: str, roots: tuple[Path, ...],
+                       newline: str) -> tuple[str, int, str]:
+    """Where ``import <name>`` goes in an import block whose lines sort as ``keys`` (``_key``), for either tree:
+    (``AFTER_LINE`` or ``BEFORE``, the index of the line in the block, the text to insert)."""
     line = f"import {name}{newline}"
     new = (section(name, False, roots), 0, name.lower())
-    keys = [_key(statement, roots) for statement in block]
     after = next((i for i, key in enumerate(keys) if key > new), None)
-    previous = (after if after is not None else len(block)) - 1
+    previous = (after if after is not None else len(keys)) - 1
     if previous >= 0 and keys[previous][0] == new[0]:
-        return InsertAfterLine(block[previous], line)  # its section goes on: the line right after its import
+        return AFTER_LINE, previous, line  # its section goes on: the line right after its import
     if after is not None and keys[after][0] == new[0]:
-        return InsertBefore(block[after], line)  # the first of its section
+        return BEFORE, after, line  # the first of its section
     if after is not None:
-        return InsertBefore(block[after], line + newline)  # a new section, before a later one
-    return InsertAfterLine(block[-1], newline + line)  # a new section, last
+        return BEFORE, after, line + newline  # a new section, before a later one
+    return AFTER_LINE, len(keys) - 1, newline + line  # a new section, last
 
 
 _BRANCHES = (cst.If, cst.Try, cst.Else, cst.ExceptHandler, cst.Finally)

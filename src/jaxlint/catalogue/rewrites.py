@@ -61,6 +61,7 @@ INDEX_METHODS = {"index_update": "set", "index_add": "add", "index_mul": "multip
 DELETE_IMPORT = frozenset({"jax.cloud_tpu_init"})
 # Overlay ``fix`` value: the rename is exact only at a call ``name(f, tree, *rest[, is_leaf=...])``.
 POSITIONAL_CALL = "positional-call"
+POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})  # what such a call may pass by keyword
 KINDS = frozenset({"returns-second", "index-update", "index-helper", "array-type", "annotation-type",
                    "x64-switch", "stacked-device-put", "ref-index", "shard-map-call", "pallas-dot"})
 # ``x64-switch``: the value each old context manager set, when called with no argument.
@@ -231,22 +232,73 @@ def _annotation_type(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite |
     return Rewrite(fix, replacement=replacement)
 
 
-def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+@dataclass(frozen=True)
+class Argument:
+    """What a rewrite reads of one argument of a call, from either tree (libcst's here, ``ast``'s in
+    ``symbols_ast``): so that both paths decide with the same function."""
+    keyword: str | None  # None: positional
+    star: str  # "", "*" or "**"
+    code: str  # the value's source, stripped, with any parentheses of its own (libcst's ``code_for``)
+    atom: bool = True  # pasted as it is anywhere (``_pasted``): an atom, or in parentheses of its own
+    name_like: bool = False  # a name or an attribute chain
+    elements: int | None = None  # a tuple in parentheses: how many elements
+    name: str | None = None  # a bare name (``True``, ``None`` included): its identifier
+
+
+def cst_arguments(rule: Rule, call: cst.Call) -> list[Argument]:
+    return [Argument(arg.keyword.value if arg.keyword is not None else None, arg.star,
+                     rule.code_for(arg.value).strip(), isinstance(arg.value, _ATOMS) or bool(arg.value.lpar),
+                     isinstance(arg.value, (cst.Name, cst.Attribute)),
+                     len(arg.value.elements) if isinstance(arg.value, cst.Tuple) and arg.value.lpar else None,
+                     arg.value.value if isinstance(arg.value, cst.Name) else None)
+            for arg in call.args]
+
+
+def _plain_values(arguments: list[Argument] | None, count: int) -> list[Argument] | None:
+    """``_plain_arguments`` of a call's ``arguments`` (None: not a call)."""
+    if arguments is None or len(arguments) != count or any(arg.star or arg.keyword is not None
+                                                           for arg in arguments):
+        return None
+    return arguments
+
+
+def _pasted_argument(argument: Argument) -> str:
+    return argument.code if argument.atom else f"({argument.code})"
+
+
+def x64_switch_call(rule: Rule, entry: Entry, arguments: list[Argument] | None,
+                    has_comment: bool) -> tuple[str | None, str | None]:
+    """(why there is no fix, the value to pass ``jax.enable_x64``) for a use of ``enable_x64``/``disable_x64``:
+    ``arguments`` of the call that calls it (None: not called), ``has_comment``: the call's text holds a ``#``."""
     replacement, since = entry.replacement, entry.replacement_since
     if not replacement or not since or not rule.min_version_at_least(since):
-        return Rewrite(problem=f"`{replacement}` needs JAX {since}")
-    call = _call_of(rule, node)
+        return f"`{replacement}` needs JAX {since}", None
     name = entry.name.rpartition(".")[2]
-    if call is None or name not in X64_DEFAULT or any(arg.star for arg in call.args):
-        return Rewrite(problem="only a call of it is rewritten")
-    if name == "disable_x64" and call.args:
-        return Rewrite(problem="`disable_x64` takes no argument")
-    if len(call.args) > 1 or (call.args and call.args[0].keyword is not None
-                              and call.args[0].keyword.value != "new_val"):
-        return Rewrite(problem="only `enable_x64()` or `enable_x64(value)` is rewritten")
-    if _has_comment(rule, call):
-        return Rewrite(problem="the call holds a comment")
-    value = rule.code_for(call.args[0].value).strip() if call.args else X64_DEFAULT[name]
+    if arguments is None or name not in X64_DEFAULT or any(arg.star for arg in arguments):
+        return "only a call of it is rewritten", None
+    if name == "disable_x64" and arguments:
+        return "`disable_x64` takes no argument", None
+    if len(arguments) > 1 or (arguments and arguments[0].keyword not in (None, "new_val")):
+        return "only `enable_x64()` or `enable_x64(value)` is rewritten", None
+    if has_comment:
+        return "the call holds a comment", None
+    return None, arguments[0].code if arguments else X64_DEFAULT[name]
+
+
+def x64_switch_fix(replacement: str, value: str, in_with: bool) -> tuple[str, bool]:
+    """(the fix's message, whether it is safe): the same context in a ``with`` statement."""
+    text = f"Use `{replacement}({value})`"
+    return (text, True) if in_with else (text + " (unsafe outside a `with` statement: the new one is no decorator)",
+                                         False)
+
+
+def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    call = _call_of(rule, node)
+    problem, value = x64_switch_call(rule, entry, cst_arguments(rule, call) if call is not None else None,
+                                     call is not None and _has_comment(rule, call))
+    if problem is not None:
+        return Rewrite(problem=problem)
+    replacement = entry.replacement
     rename = rule._rename_fix(node, entry, replacement)
     if rename is None:
         return Rewrite(problem="`import jax` does not reach this line")
@@ -255,69 +307,98 @@ def _x64_switch(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     edits.append(Replace(call, f"{spelled}({value})"))
     ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
     in_with = len(ancestors) >= 3 and isinstance(ancestors[-3], cst.WithItem) and ancestors[-3].item is call
-    text = f"Use `{replacement}({value})`"
-    fix = safe_fix(text, *edits) if in_with else unsafe_fix(
-        text + " (unsafe outside a `with` statement: the new one is no decorator)", *edits)
+    text, safe = x64_switch_fix(replacement, value, in_with)
+    fix = safe_fix(text, *edits) if safe else unsafe_fix(text, *edits)
     return Rewrite(fix, replacement=f"{replacement}({value})")
 
 
-def _stacked_device_put(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+def stacked_device_put_call(rule: Rule, entry: Entry, arguments: list[Argument] | None, has_comment: bool,
+                            jax_code: str | None) -> tuple[str | None, str | None]:
+    """(why there is no fix, the call's replacement) for ``jax.device_put_sharded``/``device_put_replicated``:
+    ``arguments`` of the call (None: not called), ``jax_code``: the chain's root when it is the ``jax`` module."""
     floor = FLOORS["stacked-device-put"]
     if not rule.min_version_at_least(floor.since):
-        return Rewrite(problem=f"{floor.what} needs JAX {floor.since}")
-    call = _call_of(rule, node)
-    values = _plain_arguments(call, 2) if call is not None else None
+        return f"{floor.what} needs JAX {floor.since}", None
+    values = _plain_values(arguments, 2)
     name = entry.name.rpartition(".")[2]
     if values is None:
-        return Rewrite(problem=f"only a call `{name}(x, devices)` with two positional arguments is rewritten")
-    if _has_comment(rule, call):
-        return Rewrite(problem="the call holds a comment")
-    if rule.qualified_name(node.value) != "jax":
-        return Rewrite(problem="only a call spelled from the `jax` module is rewritten")
-    jax_ = rule.code_for(node.value).strip()
-    x, devices = (rule.code_for(value).strip() for value in values)
+        return f"only a call `{name}(x, devices)` with two positional arguments is rewritten", None
+    if has_comment:
+        return "the call holds a comment", None
+    if jax_code is None:
+        return "only a call spelled from the `jax` module is rewritten", None
+    jax_ = jax_code
+    x, devices = (value.code for value in values)
     if name == "device_put_replicated":
-        if not isinstance(values[1], (cst.Name, cst.Attribute)):
-            return Rewrite(problem="`devices` is used twice by the rewrite: only a name is rewritten")
+        if not values[1].name_like:
+            return "`devices` is used twice by the rewrite: only a name is rewritten", None
         stacked = f"{jax_}.numpy.stack([{x}] * len({devices}))"
     else:
-        stacked = f"{jax_}.numpy.stack({_pasted(rule, values[0], call.args[0])})"
-    text = (f"{jax_}.device_put({stacked}, {jax_}.sharding.NamedSharding({jax_}.sharding.Mesh({devices}, "
-            f"(\"x\",)), {jax_}.sharding.PartitionSpec(\"x\")))")
-    return Rewrite(unsafe_fix("Stack the values and place them with a `NamedSharding` over the devices (unsafe: a "
-                              "`NamedSharding` where a `PmapSharding` was, whose shards keep the leading axis; a "
-                              "pytree of shards does not stack)",
-                              Replace(call, text), probe=call),
-                   replacement="jax.device_put(jnp.stack(...), NamedSharding(Mesh(devices, ('x',)), P('x')))")
+        stacked = f"{jax_}.numpy.stack({x})"  # an argument's slot takes any expression
+    return None, (f"{jax_}.device_put({stacked}, {jax_}.sharding.NamedSharding({jax_}.sharding.Mesh({devices}, "
+                  f"(\"x\",)), {jax_}.sharding.PartitionSpec(\"x\")))")
+
+
+STACKED_DEVICE_PUT_FIX = ("Stack the values and place them with a `NamedSharding` over the devices (unsafe: a "
+                          "`NamedSharding` where a `PmapSharding` was, whose shards keep the leading axis; a pytree of "
+                          "shards does not stack)")
+STACKED_DEVICE_PUT_SHOWN = "jax.device_put(jnp.stack(...), NamedSharding(Mesh(devices, ('x',)), P('x')))"
+
+
+def _stacked_device_put(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    call = _call_of(rule, node)
+    problem, text = stacked_device_put_call(
+        rule, entry, cst_arguments(rule, call) if call is not None else None,
+        call is not None and _has_comment(rule, call),
+        rule.code_for(node.value).strip() if rule.qualified_name(node.value) == "jax" else None)
+    if problem is not None:
+        return Rewrite(problem=problem)
+    return Rewrite(unsafe_fix(STACKED_DEVICE_PUT_FIX, Replace(call, text), probe=call),
+                   replacement=STACKED_DEVICE_PUT_SHOWN)
+
+
+def ref_index_call(rule: Rule, entry: Entry, arguments: list[Argument] | None, has_comment: bool,
+                   is_statement: bool) -> tuple[str | None, str | None, str | None]:
+    """(why there is no fix, the call's replacement, what the message shows) for Pallas' ``load``/``store``:
+    ``arguments`` of the call (None: not called), ``is_statement``: the call is a statement of its own."""
+    floor = FLOORS["pallas-ref-index"]
+    if not rule.min_version_at_least(floor.since):
+        return f"{floor.what} needs JAX {floor.since}", None, None
+    store = entry.name.endswith(".store")
+    values = _plain_values(arguments, 3 if store else 2)
+    if values is None:
+        shape = "store(ref, idx, value)" if store else "load(ref, idx)"
+        return f"only `{shape}` with positional arguments and no `mask=` is rewritten", None, None
+    if has_comment:
+        return "the call holds a comment", None, None
+    if store and not is_statement:
+        return "only a `store` that is a statement of its own is rewritten", None, None
+    ref, index = values[0], values[1]
+    index_code = index.code
+    if index.elements is not None and index.elements > 1:
+        index_code = index_code[1:-1].strip()  # ``ref[(a, b)]`` is ``ref[a, b]``; ``(a,)`` keeps its parentheses
+    indexed = f"{_pasted_argument(ref)}[{index_code}]"
+    if store:
+        return None, f"{indexed} = {values[2].code}", "ref[idx] = value"
+    return None, indexed, "ref[idx]"
+
+
+def ref_index_fix_message(entry: Entry, shown: str) -> str:
+    store = entry.name.endswith(".store")
+    return (f"Use `{shown}` (unsafe: indexing lowers through the state primitives, not "
+            f"`{'swap_p' if store else 'load_p'}`)")
 
 
 def _ref_index(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
-    floor = FLOORS["pallas-ref-index"]
-    if not rule.min_version_at_least(floor.since):
-        return Rewrite(problem=f"{floor.what} needs JAX {floor.since}")
-    store = entry.name.endswith(".store")
     call = _call_of(rule, node)
-    values = _plain_arguments(call, 3 if store else 2) if call is not None else None
-    if values is None:
-        shape = "store(ref, idx, value)" if store else "load(ref, idx)"
-        return Rewrite(problem=f"only `{shape}` with positional arguments and no `mask=` is rewritten")
-    if _has_comment(rule, call):
-        return Rewrite(problem="the call holds a comment")
     ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
-    if store and not (len(ancestors) >= 3 and isinstance(ancestors[-3], cst.Expr)):
-        return Rewrite(problem="only a `store` that is a statement of its own is rewritten")
-    ref, index = values[0], values[1]
-    index_code = rule.code_for(index).strip()
-    if isinstance(index, cst.Tuple) and index.lpar and len(index.elements) > 1:
-        index_code = index_code[1:-1].strip()  # ``ref[(a, b)]`` is ``ref[a, b]``; ``(a,)`` keeps its parentheses
-    indexed = f"{_pasted(rule, ref)}[{index_code}]"
-    if store:
-        text = f"{indexed} = {rule.code_for(values[2]).strip()}"
-        shown = "ref[idx] = value"
-    else:
-        text, shown = indexed, "ref[idx]"
-    return Rewrite(unsafe_fix(f"Use `{shown}` (unsafe: indexing lowers through the state primitives, not "
-                              f"`{'swap_p' if store else 'load_p'}`)", Replace(call, text),
+    problem, text, shown = ref_index_call(rule, entry, cst_arguments(rule, call) if call is not None else None,
+                                          call is not None and _has_comment(rule, call),
+                                          len(ancestors) >= 3 and isinstance(ancestors[-3], cst.Expr))
+    if problem is not None:
+        return Rewrite(problem=problem)
+    store = entry.name.endswith(".store")
+    return Rewrite(unsafe_fix(ref_index_fix_message(entry, shown), Replace(call, text),
                               probe=None if store else call), replacement=shown)
 
 
@@ -326,46 +407,66 @@ PALLAS_DOT_PARAMETERS = ("a", "b", "trans_a", "trans_b", "allow_tf32", "precisio
 PALLAS_DOT = "jax.lax.dot"
 
 
-def _pallas_dot(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
-    call = _call_of(rule, node)
-    if call is None or any(arg.star for arg in call.args):
-        return Rewrite(problem="only a call of it is rewritten")
-    given: dict[str, cst.BaseExpression] = {}
-    for position, arg in enumerate(call.args):
-        name = arg.keyword.value if arg.keyword is not None else (
+def pallas_dot_call(arguments: list[Argument] | None,
+                    has_comment: bool) -> tuple[str | None, dict[str, Argument] | None]:
+    """(why there is no fix, the arguments by parameter name) for a use of ``pl.dot``: ``arguments`` of the call
+    that calls it (None: not called)."""
+    if arguments is None or any(arg.star for arg in arguments):
+        return "only a call of it is rewritten", None
+    given: dict[str, Argument] = {}
+    for position, arg in enumerate(arguments):
+        name = arg.keyword if arg.keyword is not None else (
             PALLAS_DOT_PARAMETERS[position] if position < len(PALLAS_DOT_PARAMETERS) else None)
         if name not in PALLAS_DOT_PARAMETERS or name in given:
-            return Rewrite(problem="the call does not match `pl.dot(a, b, trans_a, trans_b, allow_tf32, precision)`")
-        given[name] = arg.value
+            return "the call does not match `pl.dot(a, b, trans_a, trans_b, allow_tf32, precision)`", None
+        given[name] = arg
     if "a" not in given or "b" not in given:
-        return Rewrite(problem="only a call with both operands is rewritten")
+        return "only a call with both operands is rewritten", None
     allow_tf32 = given.get("allow_tf32")
-    if allow_tf32 is not None and not (isinstance(allow_tf32, cst.Name) and allow_tf32.value == "None"):
-        return Rewrite(problem="`allow_tf32=` is not rewritten: pass `precision=jax.lax.Precision.HIGH` (True) or "
-                               "`HIGHEST` (False) instead")
-    flags = {}
+    if allow_tf32 is not None and allow_tf32.name != "None":
+        return ("`allow_tf32=` is not rewritten: pass `precision=jax.lax.Precision.HIGH` (True) or `HIGHEST` "
+                "(False) instead"), None
     for flag in ("trans_a", "trans_b"):
         value = given.get(flag)
-        if value is not None and not (isinstance(value, cst.Name) and value.value in ("True", "False")):
-            return Rewrite(problem=f"only a literal `{flag}=True`/`False` is rewritten")
-        flags[flag] = value is not None and value.value == "True"
-    if _has_comment(rule, call):
-        return Rewrite(problem="the call holds a comment")
+        if value is not None and value.name not in ("True", "False"):
+            return f"only a literal `{flag}=True`/`False` is rewritten", None
+    if has_comment:
+        return "the call holds a comment", None
+    return None, given
+
+
+def pallas_dot_text(spelled: str, given: dict[str, Argument]) -> str:
+    """The call that replaces ``pl.dot(...)``, ``spelled``: how ``jax.lax.dot`` is written there."""
+    jax_ = spelled[:-len(".lax.dot")]
+    operands = []
+    for name in ("a", "b"):
+        flag = given.get(f"trans_{name}")
+        transposed = flag is not None and flag.name == "True"
+        operands.append(_pasted_argument(given[name]) + ".T" if transposed else given[name].code)
+    precision = given.get("precision")
+    arguments = operands + ([f"precision={precision.code}"] if precision is not None else [])
+    arguments.append(f"preferred_element_type={jax_}.numpy.float32")
+    return f"{spelled}({', '.join(arguments)})"
+
+
+PALLAS_DOT_SHOWN = "jax.lax.dot(a, b, preferred_element_type=jnp.float32)"
+PALLAS_DOT_FIX = (f"Use `{PALLAS_DOT_SHOWN}`, the float32 result `pl.dot` gave (unsafe: integer operands gave "
+                  "int32, float64 ones float64)")
+
+
+def _pallas_dot(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
+    call = _call_of(rule, node)
+    problem, given = pallas_dot_call(cst_arguments(rule, call) if call is not None else None,
+                                     call is not None and _has_comment(rule, call))
+    if problem is not None:
+        return Rewrite(problem=problem)
     rename = rule._rename_fix(node, entry, PALLAS_DOT)
     if rename is None:
         return Rewrite(problem="`import jax` does not reach this line")
     edits = [edit for edit in rename.edits if not (isinstance(edit, Replace) and edit.node is node)]
     spelled = next(edit.content for edit in rename.edits if isinstance(edit, Replace) and edit.node is node)
-    jax_ = spelled[:-len(".lax.dot")]
-    operands = [_pasted(rule, given[name]) + (".T" if flags[f"trans_{name}"] else "") if flags[f"trans_{name}"]
-                else rule.code_for(given[name]).strip() for name in ("a", "b")]
-    precision = given.get("precision")
-    arguments = operands + ([f"precision={rule.code_for(precision).strip()}"] if precision is not None else [])
-    arguments.append(f"preferred_element_type={jax_}.numpy.float32")
-    edits.append(Replace(call, f"{spelled}({', '.join(arguments)})"))
-    shown = "jax.lax.dot(a, b, preferred_element_type=jnp.float32)"
-    return Rewrite(unsafe_fix(f"Use `{shown}`, the float32 result `pl.dot` gave (unsafe: integer operands gave "
-                              "int32, float64 ones float64)", *edits, probe=call), replacement=shown)
+    edits.append(Replace(call, pallas_dot_text(spelled, given)))
+    return Rewrite(unsafe_fix(PALLAS_DOT_FIX, *edits, probe=call), replacement=PALLAS_DOT_SHOWN)
 
 
 def _below_range(rule: Rule, entry: Entry, fixable_here: bool) -> Rewrite:
@@ -481,3 +582,18 @@ def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     fix = safe_fix(f"Use `jax.shard_map` with `mesh`/`in_specs`/`out_specs` by keyword{renamed} (the call "
                    f"JAX {exact}+ makes for it)", *edits, probe=call)
     return Rewrite(fix, replacement="jax.shard_map", advice=advice)
+
+
+def positional_call_arguments_problem(arguments: list[tuple[str | None, str]] | None, shown: str) -> str | None:
+    """``positional_call_problem`` for either tree: ``arguments`` of the call that calls the name, as (keyword or
+    None, star: "", "*" or "**"); None where the name is not called."""
+    if arguments is None:
+        return f"`{shown}` is used other than by calling it"
+    if any(star == "**" for _, star in arguments):
+        return "the call passes `**kwargs`"
+    for keyword, _ in arguments:
+        if keyword is not None and keyword not in POSITIONAL_CALL_KEYWORDS:
+            return f"the call passes `{keyword}=` by keyword (pass the function and the trees positionally)"
+    if not any(star == "*" for _, star in arguments) and sum(keyword is None for keyword, _ in arguments) < 2:
+        return "the call passes no tree"
+    return None

@@ -31,7 +31,8 @@ from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
 from jaxlint.analysis import added_imports, unused_imports
 from jaxlint.catalogue import messages as catalogue_messages, rewrites as catalogue_rewrites, symbols_ast
-from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld
+from jaxlint.catalogue.rewrites import (DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld,
+                                        positional_call_arguments_problem)
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import DeleteStatement, Replace, Rule, safe_fix
 
@@ -49,7 +50,6 @@ LOADED_BY_IMPORT_JAX = frozenset({
 })
 # Handled by their own rules.
 OWNED_ELSEWHERE = ("jax.experimental.export",)
-POSITIONAL_CALL_KEYWORDS = frozenset({"is_leaf"})
 # Other paths to the ``jax.config`` object (``from jax.config import config``, ``from jax._src.config import
 # config``): a member read through them is the ``jax.config.<member>`` of the catalogue's rows.
 CONFIG_OBJECT_PATHS = ("jax.config.config.", "jax._src.config.config.")
@@ -75,16 +75,10 @@ def _full(node: cst.CSTNode | None) -> str:
 
 def positional_call_problem(node: cst.CSTNode, parent: cst.CSTNode | None, shown: str) -> str | None:
     """Why renaming ``node`` (a ``fix = "positional-call"`` name) could change the call; None: it cannot."""
-    if not (isinstance(parent, cst.Call) and parent.func is node):
-        return f"`{shown}` is used other than by calling it"
-    if any(arg.star == "**" for arg in parent.args):
-        return "the call passes `**kwargs`"
-    for arg in parent.args:
-        if arg.keyword is not None and arg.keyword.value not in POSITIONAL_CALL_KEYWORDS:
-            return f"the call passes `{arg.keyword.value}=` by keyword (pass the function and the trees positionally)"
-    if not any(arg.star == "*" for arg in parent.args) and sum(arg.keyword is None for arg in parent.args) < 2:
-        return "the call passes no tree"
-    return None
+    called = isinstance(parent, cst.Call) and parent.func is node
+    return positional_call_arguments_problem(
+        [(arg.keyword.value if arg.keyword is not None else None, arg.star) for arg in parent.args] if called
+        else None, shown)
 
 
 def _has_star_import(scope) -> bool:
@@ -549,27 +543,41 @@ class CatalogueSymbolRule(Rule):
         return None
 
     def _from_import_fix(self, node: cst.ImportFrom, module: str, found):
-        same_module = all(
-            (e.safe_replacement(self.settings.min_version) or "").rpartition(".")[0] == module for _, e in found)
-        if len(found) != len(node.names) and not same_module:
-            return None  # other names stay in the old module: leave the split to the user
-        edits = []
+        plan = self.from_import_plan(module, [(_full(alias.name), _full(alias.asname.name) if alias.asname is not None
+                                               else None, entry) for alias, entry in found], len(node.names))
+        if plan is None:
+            return None
+        new_module, renamed, message = plan
+        edits = [Replace(found[index][0] if whole else found[index][0].name, text)
+                 for index, whole, text in renamed]
+        if new_module is not None:
+            edits.insert(0, Replace(node.module, new_module))
+        return safe_fix(message, *edits)
+
+    def from_import_plan(self, module: str, found: list[tuple[str, str | None, Entry]], names: int):
+        """``from M import a, b`` rewritten to the replacements' module, for either tree: ``found`` holds each
+        found name as (its name, its ``as`` name or None, its entry), ``names`` how many the statement imports.
+        (the new module or None where it stays, [(index in ``found``, whether the edit replaces the whole alias,
+        its text)], the fix's message); None: no fix (other names stay in the old module: the split is the user's;
+        a name without a safe replacement; two new modules)."""
+        min_version = self.settings.min_version
+        same_module = all((e.safe_replacement(min_version) or "").rpartition(".")[0] == module for *_, e in found)
+        if len(found) != names and not same_module:
+            return None
+        renamed = []
         new_module = None
-        for alias, entry in found:
-            rep = entry.safe_replacement(self.settings.min_version)
+        for index, (old_name, asname, entry) in enumerate(found):
+            rep = entry.safe_replacement(min_version)
             if not rep:
                 return None
             rep_module, _, rep_name = rep.rpartition(".")
             if new_module not in (None, rep_module):
                 return None
             new_module = rep_module
-            old_name = _full(alias.name)
-            bound = _full(alias.asname.name) if alias.asname is not None else old_name
+            bound = asname if asname is not None else old_name
             if rep_name != old_name:
                 # never ``leaves as leaves``: the alias goes when the new name is the one it bound
-                edits.append(Replace(alias, rep_name) if bound == rep_name else
-                             Replace(alias.name, rep_name if alias.asname else f"{rep_name} as {old_name}"))
-        if new_module != module:
-            edits.insert(0, Replace(node.module, new_module))
-        reps = ", ".join(f"`{e.safe_replacement(self.settings.min_version)}`" for _, e in found)
-        return safe_fix(f"Import {reps}", *edits)
+                renamed.append((index, True, rep_name) if bound == rep_name else
+                               (index, False, rep_name if asname is not None else f"{rep_name} as {old_name}"))
+        reps = ", ".join(f"`{e.safe_replacement(min_version)}`" for *_, e in found)
+        return (new_module if new_module != module else None), renamed, f"Import {reps}"

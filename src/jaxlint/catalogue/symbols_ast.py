@@ -1,19 +1,25 @@
-"""JAX101/JAX402's findings from the ast gate's tree (``jaxlint.lint.ast_findings``), for files where none has a fix.
+"""JAX101/JAX402's findings from the ast gate's tree (``jaxlint.lint.ast_findings``), fixes included.
 
 Mirrors ``CatalogueSymbolRule``'s three visits (attribute chains, ``import``, ``from ... import``) and answers with
-the rule's own lookups, messages, details and withheld fixes (an instance of the rule reads them). A site whose
-finding may carry a fix, or whose finding needs libcst to know (a special rewrite, a name imported in a ``try``,
-a ``positional-call`` entry, an unused import of a removed module), is ``Undecidable``: the file goes to libcst.
+the rule's own lookups, messages, details and withheld fixes (an instance of the rule reads them). Fixes are written
+as offset edits from the functions the libcst path asks too: a rename (``_rename_fix``, with the import it adds),
+the special rewrites (``rewrites_ast``), ``from M import name`` (``from_import_plan``). A site that needs libcst to
+know (an index-update rewrite, a name imported in a ``try``, a ``positional-call`` from-import whose references
+decide, an unused import of a removed module, ``jax`` bound other than by module imports) is ``Undecidable``: the
+file goes to libcst.
 """
 from __future__ import annotations
 
 import ast
+import re
+from pathlib import Path
 
-from jaxlint.analysis import unused_imports
+from jaxlint.analysis import added_imports_ast, unused_imports
 from jaxlint.catalogue import Entry
-from jaxlint.catalogue import rewrites as catalogue_rewrites
+from jaxlint.catalogue import rewrites as catalogue_rewrites, rewrites_ast
 from jaxlint.catalogue.floors import call_limit_problem
-from jaxlint.catalogue.rewrites import DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld
+from jaxlint.catalogue.rewrites import (DELETE_IMPORT, POSITIONAL_CALL, annotation_only_withheld,
+                                        positional_call_arguments_problem)
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 
@@ -63,15 +69,27 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
             return _finding(rule, site_node, entry, f"`{entry.name}` is used through an attribute of it")
         if entry.fix == "array-type":
             return _array_type(rule, node, entry, ancestors)
+        rename = lambda rep: _rename_fix(rule, view, node, root, root_q, entry, rep)  # noqa: E731
+        if entry.fix == "x64-switch":
+            return rewrites_ast.x64_switch(rule, view, node, entry, rename)
+        if entry.fix == "pallas-dot":
+            return rewrites_ast.pallas_dot(rule, view, node, entry, rename)
+        if entry.fix == "ref-index":
+            return rewrites_ast.ref_index(rule, view, node, entry)
+        if entry.fix == "stacked-device-put":
+            return rewrites_ast.stacked_device_put(rule, view, node, entry)
         if entry.fix != "annotation-type" or view.in_annotation(ancestors):
             raise Undecidable("a special rewrite")
     rep = entry.safe_replacement(rule.settings.min_version)
-    if rep and entry.fix == POSITIONAL_CALL:
-        raise Undecidable("a positional-call rename: may have a fix")
     withheld = None if rep else rule._range_withheld(entry)
     not_fixed = None
+    if rep and entry.fix == POSITIONAL_CALL:
+        called = outermost and type(parent) is ast.Call and field == "func"
+        not_fixed = positional_call_arguments_problem(_call_shape(parent) if called else None, view.text(site_node))
+        rep = None if not_fixed else rep
     written = rep or (entry.fix_floor() or (None,))[0]
-    if written and outermost and type(parent) is ast.Call and field == "func" and not _has_star(parent):
+    if written and outermost and not not_fixed and type(parent) is ast.Call and field == "func" \
+            and not _has_star(parent):
         not_fixed = call_limit_problem(written, len(parent.args), rule.settings.target_version)
         if not_fixed:
             rep, withheld = None, WithheldFix(not_fixed)  # the renamed call would fail too: no fix
@@ -85,15 +103,44 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
 def _rename_fix(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q: str, entry: Entry,
                 rep: str) -> AstFix:
     """``CatalogueSymbolRule._rename_fix`` where it spells the replacement through the chain's own root
-    (``jnp.X`` -> ``jnp.Y``) and needs no import added; anything else (``jax`` bound elsewhere, an import to
-    place) is ``Undecidable``. The fix is one ``Replace`` of the site (``ast_findings._fix`` checks its line)."""
-    if not rep.startswith(root_q + "."):
+    (``jnp.X`` -> ``jnp.Y``), or from ``jax`` where only module-level imports of ``jax`` itself bind that name
+    (``_jax_at``'s "bound") or nothing binds it ("free": the added import will); ``import <module>`` is added
+    where isort would put it (``added_imports_ast``). Anything else (``jax`` bound elsewhere, no import block) is
+    ``Undecidable``. The rename is the fix's last edit (``ast_findings._fix`` checks its line)."""
+    binds_jax = False
+    if rep.startswith(root_q + "."):
+        text = root.id + rep[len(root_q):]
+    elif rep.startswith("jax.") and (reach := _jax_reach(view)):
+        root_q, text, binds_jax = "jax", rep, reach == "free"
+    else:
         raise Undecidable("a rename spelled from another root: may need libcst's scopes")
     needed = rep if entry.kind == "module" else rep.rpartition(".")[0]
-    if not (needed == root_q or rule.loaded_without_import(needed, replaces=entry.name)):
-        raise Undecidable("a rename that may add an import")
+    edits = []
+    if binds_jax:  # ``_import_edit(force=True)``: the import is what binds ``jax``
+        if not rule._imports_module(needed):
+            edits.append(_import_edit(rule, view, needed))
+    elif not (needed == root_q or rule.loaded_without_import(needed, replaces=entry.name)
+              or added_imports_ast.loads(view, needed)):
+        edits.append(_import_edit(rule, view, needed))
     start, end = view.span(node)
-    return AstFix(Applicability.SAFE, f"Use `{rep}`", (Edit(start, end, root.id + rep[len(root_q):]),))
+    edits.append(Edit(start, end, text))
+    return AstFix(Applicability.SAFE, f"Use `{rep}`", tuple(edits))
+
+
+def _import_edit(rule, view: AstView, module: str) -> Edit:
+    roots = (rule.settings.root,) + ((Path(view.path).parent,) if view.path else ())
+    return added_imports_ast.placement(view, module, roots)
+
+
+def _jax_reach(view: AstView) -> str | None:
+    """``_jax_at`` where the file says it for every place: "bound" where only module-level imports of ``jax``
+    itself bind the name, "free" where nothing binds it; None otherwise (undecided: libcst's scopes)."""
+    if view.star_import or view.bound_in_file("jax"):
+        return None
+    imported = view.may_import("jax")
+    if not imported:
+        return "free"
+    return "bound" if imported == {"jax"} and view.module_imports("jax") == {"jax"} else None
 
 
 def _array_type(rule, node: ast.Attribute, entry: Entry, ancestors) -> AstFinding:
@@ -116,6 +163,12 @@ def _finding(rule, node: ast.AST, entry: Entry, not_fixed: str | None = None,
              withheld: WithheldFix | None = None) -> AstFinding:
     return AstFinding(rule.code, node, rule._message(entry, shown=entry.name), rule._detail(entry, not_fixed),
                       withheld)
+
+
+def _call_shape(call: ast.Call) -> list[tuple[str | None, str]]:
+    """The call's arguments as ``positional_call_arguments_problem`` reads them: (keyword or None, star)."""
+    return [*((None, "*" if type(arg) is ast.Starred else "") for arg in call.args),
+            *((kw.arg, "" if kw.arg is not None else "**") for kw in call.keywords)]
 
 
 def _has_star(call: ast.Call) -> bool:
@@ -159,6 +212,7 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
         return []
     found: list[Entry] = []
     bound: list[str] = []  # the local names of the found imports
+    aliases: list[ast.alias] = []
     for alias in node.names:
         name = alias.name
         qualified = f"{module}.{name}"
@@ -168,6 +222,7 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
         if entry is not None:
             found.append(entry)
             bound.append(alias.asname or name)
+            aliases.append(alias)
     if not found:
         return []
     if any(type(ancestor) in _TRIES and field == "body" and any(_does_nothing(handler.body)
@@ -179,15 +234,46 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
     min_version = rule.settings.min_version
     if "check_rep" in view.file_text and any(entry.fix == "shard-map-call" for entry in found):
         raise Undecidable("shard_map's calls may pass check_rep: the message says so (libcst's scopes)")
-    if any(entry.fix == POSITIONAL_CALL or entry.safe_replacement(min_version) for entry in found):
+    if any(entry.fix == POSITIONAL_CALL for entry in found):
         raise Undecidable("a rename: may have a fix")
+    plan = rule.from_import_plan(module, [(alias.name, alias.asname, entry) for alias, entry in zip(aliases, found)],
+                                 len(node.names))
+    detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
+    if plan is not None:
+        fixed = [entry.safe_replacement(min_version) for entry in found]
+        message = rule._message(found[0], fixed_to=fixed[0]) if len(found) == 1 else rule._grouped_message(
+            list(zip(found, fixed)))
+        return [AstFinding(rule.code, node, message, detail, None, _from_import_fix(view, node, aliases, plan))]
     if all(entry.kind == "module" for entry in found) and not view.path.endswith("__init__.py") and all(
             unused_imports.is_unreferenced(view.file_text, local) for local in bound):
         raise Undecidable("an unused import: the fix removes it")
     message = rule._message(found[0]) if len(found) == 1 else rule._grouped_message([(e, None) for e in found])
-    detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
-    withheld = annotation_only_withheld(found) or rule._range_withheld(*found)
+    withheld = annotation_only_withheld(found) or rule._range_withheld(
+        *(entry for entry in found if not entry.safe_replacement(min_version)))
     return [AstFinding(rule.code, node, message, detail, withheld)]
+
+
+def _from_import_fix(view: AstView, node: ast.ImportFrom, aliases: list[ast.alias], plan) -> AstFix:
+    """``CatalogueSymbolRule._from_import_fix``'s edits (``from_import_plan``) as offsets."""
+    new_module, renamed, message = plan
+    edits = []
+    if new_module is not None:
+        start = view.offset_of(node)
+        spelled = _FROM_MODULE.match(view.source, start)
+        if spelled is None or spelled.group(1) != node.module:
+            raise Undecidable("the module is not spelled plainly")
+        edits.append(Edit(spelled.start(1), spelled.end(1), new_module))
+    for index, whole, text in renamed:
+        alias = aliases[index]
+        start = view.offset_of(alias)
+        end = view.offset_of(alias, end=True) if whole else start + len(alias.name)
+        if view.source[start:start + len(alias.name)] != alias.name:
+            raise Undecidable("the name is not spelled plainly")
+        edits.append(Edit(start, end, text))
+    return AstFix(Applicability.SAFE, message, tuple(edits))
+
+
+_FROM_MODULE = re.compile(r"from[ \t]+([A-Za-z_][A-Za-z0-9_.]*)[ \t]+import\b")
 
 
 def _does_nothing(body: list[ast.stmt]) -> bool:

@@ -23,7 +23,8 @@ parses with libcst), measured against the libcst path by ``tests/test_ast_findin
 - **annotations** (``jaxlint.lint.annotations``): read from the field that holds the node;
 - **fixes** (``AstFix``): edits given as character offsets, located and sorted as ``jaxlint.lint.fixes.EditBuilder``
   does, only where its realignment of continuation lines cannot apply: the finding is a simple statement on one line
-  with nothing after it but a comment, and every edit lies on that line (otherwise undecidable).
+  with nothing after it but a comment, and every edit lies on that line (otherwise undecidable); an edit that
+  inserts whole lines (an added import) realigns nothing and is set aside for that test.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ import ast
 import builtins
 import keyword
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
@@ -88,10 +89,11 @@ class MessageContext:
 @dataclass(frozen=True)
 class AstFix:
     """A rule's fix from ``ast``: ``FixSpec`` with its edits already as character offsets (``Edit`` without
-    locations: ``_diagnostics`` locates them). No probe: a rule whose fix names one decides on libcst."""
+    locations: ``_diagnostics`` locates them), and the probe's span where the fix names one."""
     applicability: Applicability
     message: str
     edits: tuple[Edit, ...]
+    probe: tuple[int, int] | None = None  # character span of the expression the verifier probes (``Fix.probe``)
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,10 @@ class AstView:
     def may_import(self, identifier: str) -> set[str]:
         """What any import of the file binds ``identifier`` to, in any scope (for deciding what to ask)."""
         return self._imported.get(identifier, set())
+
+    def module_imports(self, identifier: str) -> set[str]:
+        """What the module-level imports bind ``identifier`` to."""
+        return self._imports.get(identifier, set())
 
     def bound_in_file(self, identifier: str) -> bool:
         """Whether anything in the file binds ``identifier`` other than an import."""
@@ -578,14 +584,23 @@ def _fix(view: AstView, finding: AstFinding) -> Fix:
     comment, with every edit within that line, or no bracket a line may align to opens after a length-changing edit
     on its line (``_aligns_nothing``). Anything else is undecidable rather than realigned here."""
     source = view.source
-    edits = finding.fix.edits
+    located = finding
+    # an added import line moves no continuation line (``EditBuilder`` realigns only within a line): set aside
+    edits = tuple(e for e in finding.fix.edits if not _inserts_lines(view, e))
+    if len(edits) < len(finding.fix.edits):
+        finding = replace(finding, fix=replace(finding.fix, edits=edits))
     if any("\n" in e.content or "\n" in source[e.start:e.end] for e in edits):
         raise Undecidable("an edit across lines")
     if all(len(e.content) == e.end - e.start for e in edits):
-        return _located(view, finding)  # no line changes length (``jax.tree_map`` -> ``jax.tree.map``): none to realign
+        return _located(view, located)  # no line changes length (``jax.tree_map`` -> ``jax.tree.map``): none to realign
     if _on_its_own_line(view, finding) or _in_a_one_line_with_header(view, finding) or _aligns_nothing(view, edits):
-        return _located(view, finding)
+        return _located(view, located)
     raise Undecidable("an edit before continuation lines that may align to a bracket")
+
+
+def _inserts_lines(view: AstView, edit: Edit) -> bool:
+    """An edit that inserts whole lines at the start of a line (an added import)."""
+    return edit.start == edit.end and edit.content.endswith("\n") and view.index.location(edit.start).column == 1
 
 
 def _on_its_own_line(view: AstView, finding: AstFinding) -> bool:
@@ -654,7 +669,7 @@ def _aligns_nothing(view: AstView, edits: Sequence[Edit]) -> bool:
 def _located(view: AstView, finding: AstFinding) -> Fix:
     located = [Edit(e.start, e.end, e.content, view.index.location(e.start), view.index.location(e.end))
                for e in sorted(finding.fix.edits, key=lambda e: (e.start, e.end))]
-    return Fix(finding.fix.applicability, finding.fix.message, tuple(located), None)
+    return Fix(finding.fix.applicability, finding.fix.message, tuple(located), finding.fix.probe)
 
 
 # Compound statements (``TryStar``: Python 3.11+).

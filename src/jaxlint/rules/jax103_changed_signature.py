@@ -17,7 +17,8 @@ from typing import ClassVar, Iterable
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.catalogue.floors import (FLOORS, POSITIONS, floor_withheld, keyword_positions, positional_slots,
                                       range_withheld)
-from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, scope_chain, walk
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, walk
+from jaxlint.lint.diagnostics import Applicability, Edit
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.catalogue import messages as catalogue_messages
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
@@ -47,6 +48,22 @@ def code_in_place(rule: Rule, node: cst.CSTNode) -> str:
             state.indent_tokens.append(module.default_indent if ancestor.indent is None else ancestor.indent)
     node._codegen(state)
     return "".join(state.tokens)
+
+
+def _rename_message(renames: dict[str, str]) -> str:
+    """The message of the fix that renames the keywords (both paths)."""
+    return "Rename " + ", ".join(f"`{old}=` -> `{new}=`" for old, new in renames.items())
+
+
+def _positional_message(qualified: str, keywords: list[str], filled: bool) -> str:
+    """The message of the fix that passes the keywords by position (both paths)."""
+    names = ", ".join(f"`{keyword}`" for keyword in keywords)
+    fill = " (`None`, the default on every release, for the bound it skips)" if filled else ""
+    return (f"Pass {names} by position{fill} (the same positions on every JAX release from "
+            f"{POSITIONS[qualified].since}; no keyword spelling spans the range)")
+
+
+_KEYWORD_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*=\s*$")
 
 
 MAKE_MESH = "jax.make_mesh"
@@ -1120,8 +1137,8 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         elif stable is not None:
             withheld = stable
         elif len(renames) == len(found):
-            spelled = ", ".join(f"`{old}=` -> `{new}=`" for old, new in renames.items())
-            fix = safe_fix(f"Rename {spelled}", *(Replace(arg.keyword, renames[arg.keyword.value]) for arg, _ in found))
+            fix = safe_fix(_rename_message(renames),
+                           *(Replace(arg.keyword, renames[arg.keyword.value]) for arg, _ in found))
         else:
             fix = self._positional_fix(node, qualified)
             withheld = None if fix is not None else self._keywords_withheld([row for _, row in found], passed)
@@ -1147,11 +1164,8 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         if node.args[:positional] and node.args[positional - 1].comma is cst.MaybeSentinel.DEFAULT:
             return None  # the last positional argument would need a comma: not written by hand
         new_call = node.with_changes(args=[*node.args[:positional], *moved])
-        names = ", ".join(f"`{arg.keyword.value}`" for arg in keywords)
-        filled = " (`None`, the default on every release, for the bound it skips)" if len(moved) > len(keywords) \
-            else ""
-        return safe_fix(f"Pass {names} by position{filled} (the same positions on every JAX release from "
-                        f"{POSITIONS[qualified].since}; no keyword spelling spans the range)",
+        return safe_fix(_positional_message(qualified, [arg.keyword.value for arg in keywords],
+                                            len(moved) > len(keywords)),
                         Replace(node, code_in_place(self, new_call)), probe=node)
 
     def _stable_instead(self, qualified: str, found: list[tuple[str, object]], passed: set[str]):
@@ -1285,17 +1299,42 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         stable = self._stable_instead(qualified, [(name, values.get(name)) for name, _ in found], passed)
         if stable == "fix":
             raise Undecidable("kind= becomes stable=True: a fix")
-        if stable is None and len(self._renames(found, passed)) == len(found):
-            raise Undecidable("the keywords are renamed: a fix")
-        if not any(type(arg) is ast.Starred for arg in node.args) and all(kw.arg for kw in node.keywords) and \
-                positional_slots(qualified, [kw.arg for kw in node.keywords], len(node.args), self.settings):
-            raise Undecidable("the keywords can be passed by position: a fix")
         rows_found = [row for _, row in found]
         message = self._keywords_message(shown or view.text(node.func), rows_found)
         if via:
             message += f" ({via})"
+        renames = self._renames(found, passed) if stable is None else {}
+        if stable is None and len(renames) == len(found):
+            edits = tuple(Edit(start, start + len(kw.arg), renames[kw.arg]) for kw in node.keywords
+                          if kw.arg in renames for start in (view.offset_of(kw),))
+            return AstFinding(self.code, node, message, fix=AstFix(Applicability.SAFE, _rename_message(renames),
+                                                                   edits))
+        if stable is None and not any(type(arg) is ast.Starred for arg in node.args) and all(
+                kw.arg for kw in node.keywords) and positional_slots(qualified, [kw.arg for kw in node.keywords],
+                                                                     len(node.args), self.settings):
+            return AstFinding(self.code, node, message, fix=self._positional_fix_from_ast(view, node, qualified))
         withheld = stable if stable is not None else self._keywords_withheld(rows_found, passed)
         return AstFinding(self.code, node, message, withheld=withheld)
+
+    def _positional_fix_from_ast(self, view: AstView, node: ast.Call, qualified: str) -> AstFix:
+        """``_positional_fix`` where the keywords keep their order and fill no gap: each ``name=`` is deleted;
+        ``Undecidable`` for the rest (a ``None`` to insert, a value in parentheses of its own)."""
+        names = [kw.arg for kw in node.keywords]
+        taken = keyword_positions(qualified, names, len(node.args), self.settings)
+        if taken != list(range(len(node.args), len(node.args) + len(names))):
+            raise Undecidable("the keywords can be passed by position: a gap to fill")
+        start, end = view.offset_of(node), view.offset_of(node, end=True)
+        text, last = [], start
+        for kw in node.keywords:
+            head_start, value_start = view.offset_of(kw), view.offset_of(kw.value)
+            if not _KEYWORD_HEAD.match(view.source[head_start:value_start]):
+                raise Undecidable("the keywords can be passed by position: a value in parentheses")
+            text += [view.source[last:head_start]]
+            last = value_start
+        text.append(view.source[last:end])
+        view.span(node)  # ``Undecidable`` for a call in parentheses of its own
+        return AstFix(Applicability.SAFE, _positional_message(qualified, names, False),
+                      (Edit(start, end, "".join(text)),), (start, end))
 
     def _keywords_withheld(self, rows: list[Parameter], passed: set[str]):
         """The range reason when every keyword has a rename that only the min version holds back (None otherwise:

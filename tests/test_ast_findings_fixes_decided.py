@@ -1,0 +1,169 @@
+"""Findings whose fix used to need libcst in ``check`` (issue 38), now decided on ``ast`` with their fix: JAX101's
+special rewrites (``x64-switch``, Pallas' ``load``/``store``/``dot``, ``device_put_sharded``/``replicated``), its
+renames spelled from ``jax`` and its ``from M import name`` renames, JAX103's keyword renames and keywords passed by
+position. Each case must be answered by ``ast_findings.decide`` and equal the libcst visit's diagnostics, field by
+field (fix edits, applicability, probe, message); ``check`` must not parse it with libcst; ``--fix`` must write the
+same text either way.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import asdict, replace
+
+import pytest
+
+from jaxlint.lint import ast_findings
+from jaxlint.lint.engine import fix_source, lint_source
+from jaxlint.project.settings import Settings
+from jaxlint.project.versions import Version
+from jaxlint.rules import rule_by_code
+
+CATALOGUE = [rule_by_code("JAX101"), rule_by_code("JAX402")]
+JAX103 = [rule_by_code("JAX103")]
+
+
+def _min(version: str) -> Settings:
+    return replace(Settings(), explicit_min_version=Version(version), min_version_source="test")
+
+
+_PALLAS = "import jax\nfrom jax.experimental import pallas as pl\n"
+# name: (rules, settings, source); every one has a finding with a fix at these settings
+DECIDED_WITH_FIX = {
+    "x64 switch in a with": (CATALOGUE, None, "import jax\ndef f(dtype):\n"
+                             "    with jax.experimental.enable_x64(dtype.dtype.itemsize == 8):\n        pass\n"),
+    "x64 switch, no argument": (CATALOGUE, None, "import jax\nwith jax.experimental.enable_x64():\n    pass\n"),
+    "x64 switch off": (CATALOGUE, None, "import jax\nwith jax.experimental.disable_x64():\n    pass\n"),
+    "x64 switch by keyword": (CATALOGUE, None, "import jax\nwith jax.experimental.enable_x64(new_val=v):\n"
+                              "    pass\n"),
+    "x64 switch as a decorator (unsafe)": (CATALOGUE, None, "import jax\n@jax.experimental.enable_x64(True)\n"
+                                           "def f():\n    pass\n"),
+    "pallas load": (CATALOGUE, None, _PALLAS + "x = pl.load(r, (a, b))\ny = pl.load(r, (a,))\nz = pl.load(r, ())\n"),
+    "pallas load of an expression": (CATALOGUE, None, _PALLAS + "x = 1 + pl.load(a + b, pl.ds(0, 1)).T\n"),
+    "pallas store": (CATALOGUE, None, _PALLAS + "pl.store(r, (a, slice(None)), v + 1)\n"),
+    "pallas dot": (CATALOGUE, None, _PALLAS + "c = pl.dot(a, b, precision=p)  # why\n"),
+    "pallas dot transposed": (CATALOGUE, None, _PALLAS + "c = pl.dot(a + 1, b, True, trans_b=True)\n"),
+    "device_put_sharded": (CATALOGUE, None, "import jax\n"
+                           "y = jax.device_put_sharded([x for x in xs], jax.local_devices())\n"),
+    "device_put_replicated": (CATALOGUE, None, "import jax\ny = jax.device_put_replicated(x, devices)\n"),
+    "a rename spelled from jax": (CATALOGUE, None, "import jax\nfrom jax import core\np = core.get_aval(x)\n"),
+    "a rename spelled from jax, module imported": (CATALOGUE, None, "import jax\nimport jax.extend.core\n"
+                                                   "from jax import core\np = core.Primitive('p')\n"),
+    "a rename that adds an import": (CATALOGUE, None, '"""doc."""\nfrom __future__ import annotations\n\n'
+                                     "import os\nimport jax\nimport numpy as np\n\nx = jax.core.Literal\n"),
+    "a rename that adds an import section": (CATALOGUE, None, "import os; import sys\n\nx = 1\nimport jax\n"
+                                             "y = jax.core.Literal\n"),
+    "a rename whose import binds jax": (CATALOGUE, None, "from jax import core\np = core.Primitive('p')\n"),
+    "a rename whose import is loaded in an if": (CATALOGUE, None, "import jax\nif x:\n    import jax.extend.core\n"
+                                                 "y = jax.core.Literal\n"),
+    "a rename whose import follows a suite": (CATALOGUE, None, "import jax\nif x: import jax.extend.core\n"
+                                              "y = jax.core.Literal\n"),
+    "a pallas dot that adds an import": (CATALOGUE, None, "import numpy as np\n"
+                                         "from jax.experimental import pallas as pl\nc = pl.dot(a, b)\n"),
+    "tree_multimap called with the trees positionally": (CATALOGUE, None, "import jax.tree_util as jtu\n"
+                                                         "y = jtu.tree_multimap(f, a, b, is_leaf=g)\n"),
+    "a from-import of jax.config": (CATALOGUE, None, "from jax.config import config\nconfig.update('x', 1)\n"),
+    "a from-import, aliased": (CATALOGUE, _min("0.4.20"), "from jax.experimental import PartitionSpec as P\n"),
+    "a from-import, grouped": (CATALOGUE, None, "from jax import (\n    tree_map,\n    tree_leaves,\n)\n"),
+    "a from-import in a function": (CATALOGUE, None, "def f():\n    from jax.core import ConcretizationTypeError\n"),
+    "keyword renames": (JAX103, None, "import jax.numpy as jnp\ny = jnp.clip(x, a_min=0, a_max=1)\n"),
+    "keyword rename through partial": (JAX103, None, "import functools\nimport jax.numpy as jnp\n"
+                                       "g = functools.partial(jnp.clip, a_min=0)\n"),
+    "keywords by position": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\n"
+                             "def f(x):\n    return jnp.clip(x, a_min=lo, a_max=hi) + 1\n"),
+    "a keyword by position, spaced": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\n"
+                                      "y = jnp.reshape(x, newshape = (2, 3))  # c\n"),
+}
+# Decided too, without a fix (the rewrite's own reason)
+DECIDED_WITHOUT_FIX = {
+    "x64 switch stored": (CATALOGUE, None, "import jax\nf = jax.experimental.enable_x64\n"),
+    "x64 switch with a stray keyword": (CATALOGUE, None, "import jax\nwith jax.experimental.enable_x64(v=1):\n"
+                                        "    pass\n"),
+    "tree_multimap with a keyword tree": (CATALOGUE, None, "import jax\ny = jax.tree_multimap(f, tree=a)\n"
+                                          "z = jax.tree_multimap(f, a, **options)\nw = jax.tree_multimap.__doc__\n"),
+    "pallas load with a mask": (CATALOGUE, None, _PALLAS + "x = pl.load(r, i, mask=m)\n"),
+    "pallas store in an expression": (CATALOGUE, None, _PALLAS + "y = pl.store(r, i, v)\n"),
+    "pallas dot with allow_tf32": (CATALOGUE, None, _PALLAS + "c = pl.dot(a, b, allow_tf32=False)\n"),
+    "device_put_replicated over a call": (CATALOGUE, None, "import jax\n"
+                                          "y = jax.device_put_replicated(x, jax.devices())\n"),
+    "pallas load below its floor": (CATALOGUE, _min("0.4.20"), _PALLAS + "x = pl.load(r, i)\n"),
+    "a from-import below the replacement": (CATALOGUE, _min("0.3.0"), "from jax.experimental import PartitionSpec\n"),
+}
+# Still libcst's: what ``ast`` cannot place for certain
+UNDECIDED = {
+    "an argument in parentheses of its own": (CATALOGUE, None, _PALLAS + "x = pl.load((r), i)\n"),
+    "a rewrite across lines": (CATALOGUE, None, _PALLAS + "c = pl.dot(\n    a, b)\n"),
+    "the import block ends the file": (CATALOGUE, None, "def f():\n    return jax.core.Literal\nimport jax"),
+    "jax a parameter there": (CATALOGUE, None, "import jax\nfrom jax import core\ndef f(jax):\n    return core.get_aval(x)\n"),
+    "a keyword by position, in parentheses": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=((s)))\n"),
+    "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),
+}
+
+
+def _libcst(source: str, rules, settings) -> list[dict]:
+    found = lint_source(source, "t.py", settings or Settings(), rules=list(rules), prefilter=False, whole=True)
+    return [asdict(diagnostic) for diagnostic in found.diagnostics]
+
+
+def _decided(source: str, rules, settings) -> list[dict] | None:
+    decided = ast_findings.decide(source, "t.py", list(rules), ast.parse(source), settings=settings)
+    return None if decided is None else [asdict(diagnostic) for diagnostic in decided]
+
+
+@pytest.mark.parametrize("rules,settings,source", [*DECIDED_WITH_FIX.values(), *DECIDED_WITHOUT_FIX.values()],
+                         ids=[*DECIDED_WITH_FIX, *DECIDED_WITHOUT_FIX])
+def test_decided_on_ast_exactly_as_libcst(rules, settings, source):
+    decided = _decided(source, rules, settings)
+    assert decided is not None, "the ast path must answer this case"
+    assert decided == _libcst(source, rules, settings)
+
+
+@pytest.mark.parametrize("rules,settings,source", list(DECIDED_WITH_FIX.values()), ids=list(DECIDED_WITH_FIX))
+def test_the_cases_carry_fixes(rules, settings, source):
+    assert any(finding["fix"] for finding in _libcst(source, rules, settings))
+
+
+def test_the_fixless_cases_have_none():
+    for name, (rules, settings, source) in DECIDED_WITHOUT_FIX.items():
+        found = _libcst(source, rules, settings)
+        assert found and not any(finding["fix"] for finding in found), name
+
+
+def test_probes_and_applicability_come_from_ast():
+    (dot,) = _decided(DECIDED_WITH_FIX["pallas dot"][2], CATALOGUE, None)
+    assert dot["fix"]["applicability"] == "unsafe" and dot["fix"]["probe"] is not None
+    (switch,) = _decided(DECIDED_WITH_FIX["x64 switch in a with"][2], CATALOGUE, None)
+    assert switch["fix"]["applicability"] == "safe" and switch["fix"]["probe"] is None
+    (decorator,) = _decided(DECIDED_WITH_FIX["x64 switch as a decorator (unsafe)"][2], CATALOGUE, None)
+    assert decorator["fix"]["applicability"] == "unsafe"
+
+
+@pytest.mark.parametrize("rules,settings,source", list(UNDECIDED.values()), ids=list(UNDECIDED))
+def test_undecidable_cases_go_to_libcst(rules, settings, source):
+    assert _decided(source, rules, settings) is None
+    assert _libcst(source, rules, settings)
+
+
+@pytest.mark.parametrize("rules,settings,source", list(DECIDED_WITH_FIX.values()), ids=list(DECIDED_WITH_FIX))
+def test_check_does_not_parse_with_libcst(monkeypatch, rules, settings, source):
+    """``check`` (gates on) answers from ``ast``: libcst's ``parse_module`` is never called."""
+    import libcst
+
+    expected = _libcst(source, rules, settings)
+
+    def no_libcst(*args, **kwargs):
+        raise AssertionError("libcst was used")
+
+    monkeypatch.setattr(libcst, "parse_module", no_libcst)
+    result = lint_source(source, "t.py", settings or Settings(), rules=list(rules))
+    assert [asdict(diagnostic) for diagnostic in result.diagnostics] == expected
+
+
+@pytest.mark.parametrize("rules,settings,source", list(DECIDED_WITH_FIX.values()), ids=list(DECIDED_WITH_FIX))
+def test_fix_mode_writes_the_same_either_way(monkeypatch, rules, settings, source):
+    settings = settings or Settings()
+    fast = fix_source(source, "t.py", settings, unsafe=True, rules=list(rules))
+    monkeypatch.setattr(ast_findings, "decide", lambda *args, **kwargs: None)
+    slow = fix_source(source, "t.py", settings, unsafe=True, rules=list(rules))
+    assert fast.source == slow.source != source
+    assert [asdict(a) for a in fast.applied] == [asdict(a) for a in slow.applied]
+    assert [asdict(d) for d in fast.remaining] == [asdict(d) for d in slow.remaining]
