@@ -48,7 +48,10 @@ class ChangedReturnType(Rule):
     name = "changed-return-type"
     summary = "a member of an API's old result that its new result lacks or means otherwise, in the project's range"
     since = "0.4.1"  # per row: JAX's range for a JAX row, the library's pins for a flax or optax row
-    triggers = tuple(sorted({row.api.rstrip("()").rpartition(".")[2] for row in ROWS.values()}))
+    # the last name of the API, or of the producers of a ``Class[key]`` row (``state`` of ``nnx.state``)
+    triggers = tuple(sorted({row.api.rstrip("()").rpartition(".")[2] for row in ROWS.values() if "[" not in row.api}
+                            | {name.rpartition(".")[2] for row in ROWS.values() if "[" in row.api
+                               for name in producers(row.api)}))
     ast_names = frozenset(name for row in ROWS.values() for name in producers(row.api))
     decides_from_ast = True
     explanation = f"""
@@ -204,7 +207,8 @@ def _findings(view: AstView) -> list[tuple[ast.AST, str]]:
     if not rows:
         return []
     by_chain = {row.api: row for row in rows}
-    chains = ResultChains(view)
+    subscripts = {row.api.partition("[")[0]: frozenset(row.keys) for row in rows if row.keys}
+    chains = ResultChains(view, subscripts)
     found = []
 
     def row_of(node: ast.AST) -> ReturnType | None:
