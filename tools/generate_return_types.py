@@ -86,7 +86,7 @@ SPECS = [
         "drop_in": "isinstance(result, (nnx.Variable, nnx.VariableState))",
         "drop_in_spelling": "isinstance(..., (nnx.Variable, nnx.VariableState))",
         "source": "flax/nnx/variablelib.py of the flax wheels: 0.10.7 defines `class VariableState` (with "
-                  "`to_variable` and the `*_hooks` members), 0.11.0 has `VariableState = Variable`: `nnx.state` and "
+                  "`to_variable`), 0.11.0 has `VariableState = Variable`: `nnx.state` and "
                   "`nnx.split` return States whose leaves are the model's Variables themselves (google/flax#4800, "
                   "'[nnx] remove VariableState')",
         "advice": "the leaf is the model's own `Variable` there (a `VariableState` copy before): "
@@ -147,7 +147,7 @@ def row(spec: dict) -> dict:
     if old["key"] and not new["key"]:
         missing.append("[key]")
     differs = []
-    if old["iterates"] != new["iterates"]:
+    if old["iterates"] and old["iterates"] != new["iterates"]:  # old code cannot iterate what was not iterable
         differs.append("iteration")
     if old["name"] != new["name"]:
         differs.append("type-name")
