@@ -328,14 +328,30 @@ def test_the_same_call_text_with_different_values_is_not_reported():
 
 
 def test_a_value_row_is_decided_on_the_whole_file_when_libcst_sees_a_cut():
-    """A file that goes to libcst (JAX104 does not decide from ``ast``) is cut to the statements that can hold a
-    finding (``lint.focus``): the assignment of ``b`` is not among them, and the answer stays the same."""
-    source = SIGN + "a = jnp.stack([jnp.eye(3)] * 2)\n" + "".join(f"c{i} = {i}\n" for i in range(60)) + \
-        "b = jnp.ones((2, 3))\nx = jnp.linalg.solve(a, b)\nprint(x.device_buffer)\n"
-    settings = replace(Settings(select=("JAX601", "JAX104")), explicit_min_version=Version("0.4.30"),
+    """A file that goes to libcst (JAX101's fix of `from jax import tree_map` is written there) is cut to the
+    statements that can hold a finding (``lint.focus``): the assignment of ``b`` is not among them, and the answer
+    stays the same."""
+    from jaxlint.lint import focus
+
+    source = SIGN + "from jax import tree_map\na = jnp.stack([jnp.eye(3)] * 2)\n" + \
+        "".join(f"c{i} = {i}\n" for i in range(60)) + "b = jnp.ones((2, 3))\nx = jnp.linalg.solve(a, b)\n" + \
+        "y = tree_map(f, x)\n"
+    settings = replace(Settings(select=("JAX601", "JAX101")), explicit_min_version=Version("0.4.30"),
                        min_version_source="test")
-    codes = [d.code for d in lint_source(source, "a.py", settings).diagnostics]
-    assert "JAX601" in codes
+    plans = []
+    original = focus.plan
+
+    def recorded(*args, **kwargs):
+        plans.append(original(*args, **kwargs))
+        return plans[-1]
+
+    focus.plan = recorded
+    try:
+        codes = [d.code for d in lint_source(source, "a.py", settings).diagnostics]
+    finally:
+        focus.plan = original
+    assert plans and plans[0] is not None, "the file was cut"
+    assert sorted(codes) == ["JAX101", "JAX601"]
 
 
 def test_the_value_rows_stay_on_the_by_hand_list():
