@@ -291,6 +291,8 @@ VALUE_CASES = [
     (SIGN + "z = jnp.array(1j)\nz = w\nphase = jnp.sign(z)\n", None),  # bound twice, once unknown
     (SIGN + "def f(z=1j):\n    return jnp.sign(z)\n", None),  # a parameter
     (SIGN + "import numpy as np\nphase = np.sign(3 + 4j)\n", None),  # NumPy's own sign
+    (SIGN + "z = jnp.array([1j, 2j])\nphase = jnp.sign(z[0])\n", "jax.numpy.sign"),  # an item of a complex array
+    (SIGN + "pair = (1j, 2.0)\nphase = jnp.sign(pair[1])\n", None),  # an item of a tuple: its own number
     (SIGN + "a = jnp.stack([jnp.eye(3)] * 2)\nb = jnp.ones((2, 3))\nx = jnp.linalg.solve(a, b)\n",
      "jax.numpy.linalg.solve"),  # tests/data/breakages/solve-batched-vector
     (SIGN + "x = jnp.linalg.solve(jnp.ones((4, 2, 3, 3)), jnp.zeros((4, 2, 3)))\n", "jax.numpy.linalg.solve"),

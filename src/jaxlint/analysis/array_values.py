@@ -57,8 +57,8 @@ class ArrayValues:
             return type(node.op) in _ARITHMETIC and (self.is_complex(node.left) or self.is_complex(node.right))
         if kind in (ast.List, ast.Tuple):
             return any(self.is_complex(element) for element in node.elts)
-        if kind is ast.Subscript:
-            return self.is_complex(node.value)  # indexing keeps the dtype
+        if kind is ast.Subscript:  # indexing an array keeps its dtype; an item of a list may be another number
+            return not self._may_be_sequence(node.value) and self.is_complex(node.value)
         if kind is ast.Name:
             return self._all_values(node, self.is_complex)
         if kind is ast.Call:
@@ -100,6 +100,15 @@ class ArrayValues:
         if type(node) is ast.Name and node.id == "complex":
             return self._builtin("complex")
         return self._qualified(node) in _COMPLEX_DTYPES
+
+    def _may_be_sequence(self, node: ast.AST) -> bool:
+        """A list or tuple literal, or a name that may hold one."""
+        if type(node) in (ast.List, ast.Tuple):
+            return True
+        if type(node) is ast.Name:
+            held = self.chains.plain_values(node)
+            return held is None or any(type(value) in (ast.List, ast.Tuple) for value in held)
+        return False
 
     # -- dimensions --------------------------------------------------------------------------------------------
     def ndim(self, node: ast.AST) -> int | None:
