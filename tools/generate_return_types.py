@@ -7,7 +7,9 @@ else in a row is measured: the example runs in a venv with the last release befo
 release that made it (``tests/support/jaxenv.named_env`` builds them), and each side reports its result's type,
 ``dir()``, whether ``result[0]`` works, whether it is a ``Mapping`` and what iterating it gives. The row's members are
 the difference. A drop-in, where the spec names one, is run on both sides and must print the same value there.
-``--check`` rewrites nothing and fails when the file differs from what the runs give.
+``--check`` rewrites nothing and fails when the file differs from what the runs give; ``--only API...`` runs those
+rows again and keeps the others as the file has them. A ``keys_example`` (binding ``keys``) runs on both sides too: a
+``Class[key]`` row holds only for those keys, which must be the same on both sides.
 """
 from __future__ import annotations
 
@@ -66,6 +68,31 @@ SPECS = [
         "advice": "`optax.MultiTransformState` names the class on both sides (an alias of `PartitionState` from "
                   "0.2.3): test with `isinstance`",
     },
+    {
+        "api": "flax.nnx.State[key]",
+        "library": "flax", "last_old": "0.10.7", "changed_in": "0.11.0",
+        "old_env": "flax-0.10.7-optax-0.2.4-jax-0.6.0", "new_env": "flax-0.11.0-optax-0.2.4-jax-0.6.0",
+        "example": "from flax import nnx\n"
+                   "result = nnx.state(nnx.Linear(2, 1, rngs=nnx.Rngs(0)))['kernel']\n",
+        # the keys under which a State of nnx's own layers holds a variable (not a nested State), on both sides
+        "keys_example": "from flax import nnx\n"
+                        "r = nnx.Rngs(0)\n"
+                        "layers = [nnx.Linear(2, 1, rngs=r), nnx.LinearGeneral(2, 1, rngs=r), nnx.Conv(1, 1, (3,), "
+                        "rngs=r), nnx.ConvTranspose(1, 1, (3,), rngs=r), nnx.Embed(3, 2, rngs=r), nnx.LayerNorm(2, "
+                        "rngs=r), nnx.RMSNorm(2, rngs=r), nnx.BatchNorm(2, rngs=r), nnx.GroupNorm(2, num_groups=1, "
+                        "rngs=r)]\n"
+                        "keys = sorted({k for m in layers for k, v in nnx.state(m).items() "
+                        "if not isinstance(v, nnx.State)})\n",
+        "drop_in": "isinstance(result, (nnx.Variable, nnx.VariableState))",
+        "drop_in_spelling": "isinstance(..., (nnx.Variable, nnx.VariableState))",
+        "source": "flax/nnx/variablelib.py of the flax wheels: 0.10.7 defines `class VariableState` (with "
+                  "`to_variable`), 0.11.0 has `VariableState = Variable`: `nnx.state` and "
+                  "`nnx.split` return States whose leaves are the model's Variables themselves (google/flax#4800, "
+                  "'[nnx] remove VariableState')",
+        "advice": "the leaf is the model's own `Variable` there (a `VariableState` copy before): "
+                  "`isinstance(leaf, (nnx.Variable, nnx.VariableState))` holds on both sides, `leaf.value` reads "
+                  "the value on both, and writing to it now changes the model",
+    },
 ]
 
 PROBE = r"""
@@ -91,6 +118,7 @@ print(json.dumps({
                                            else type(first).__name__),
     "drop_in": repr(drop_in),
     "version": importlib.metadata.version(sys.argv[3]),
+    "keys": (exec(sys.argv[4], keyspace := {}) or keyspace["keys"]) if sys.argv[4] else None,
 }))
 """
 
@@ -99,7 +127,7 @@ def probe(env: str, spec: dict) -> dict:
     from support.jaxenv import named_env
     python = named_env(env)
     proc = subprocess.run([str(python), "-W", "ignore", "-c", PROBE, spec["example"], spec.get("drop_in", ""),
-                           spec["library"]],
+                           spec["library"], spec.get("keys_example", "")],
                           capture_output=True, text=True, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"},
                           timeout=300)
     if proc.returncode != 0:
@@ -119,7 +147,7 @@ def row(spec: dict) -> dict:
     if old["key"] and not new["key"]:
         missing.append("[key]")
     differs = []
-    if old["iterates"] != new["iterates"]:
+    if old["iterates"] and old["iterates"] != new["iterates"]:  # old code cannot iterate what was not iterable
         differs.append("iteration")
     if old["name"] != new["name"]:
         differs.append("type-name")
@@ -131,6 +159,10 @@ def row(spec: dict) -> dict:
                differs=differs, drop_in=spec.get("drop_in_spelling", ""),
                drop_in_executed=old["drop_in"] if "drop_in" in spec else "", advice=spec["advice"],
                source=spec["source"])
+    if "keys_example" in spec:
+        if old["keys"] != new["keys"] or not old["keys"]:
+            raise SystemExit(f"{spec['api']}: the variables' keys differ ({old['keys']} / {new['keys']})")
+        out["keys"] = old["keys"]
     return out
 
 
@@ -150,8 +182,13 @@ def render(rows: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail when rules/return_types.toml is out of date")
+    parser.add_argument("--only", nargs="*", help="APIs to run again; the other rows are kept as the file has them")
     args = parser.parse_args(argv)
-    text = render([row(spec) for spec in SPECS])
+    kept = {}
+    if args.only:
+        import tomllib
+        kept = {item["api"]: item for item in tomllib.loads(OUT.read_text(encoding="utf-8"))["return_type"]}
+    text = render([row(spec) if not args.only or spec["api"] in args.only else kept[spec["api"]] for spec in SPECS])
     if args.check:
         same = OUT.read_text(encoding="utf-8") == text
         print("up to date" if same else "rules/return_types.toml differs from the runs")

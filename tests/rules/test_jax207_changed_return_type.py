@@ -73,6 +73,14 @@ INVALID = {
     "optax: type name": (pinned("optax", "0.1.7"), MULTI + "ok = type(state).__name__ == 'MultiTransformState'\n",
                          [4]),
     "optax: __class__": (pinned("optax", "0.1.7"), MULTI + "name = state.__class__.__qualname__\n", [4]),
+    "flax: a state leaf's type name": (
+        pinned("flax", "0.10.2"), "from flax import nnx\nleaf = nnx.state(model)['kernel']\n"
+        "print(type(leaf).__name__)\n", [3]),  # tests/data/breakages/nnx-state-leaf-type
+    "flax: a VariableState method": (
+        pinned("flax", "0.10.2"), "from flax import nnx\nv = nnx.state(model)['bias'].to_variable()\n", [2]),
+    "flax: a leaf of a named state": (
+        Settings(select=("JAX207",)), "from flax import nnx\nstate = nnx.state(model)\n"
+        "ok = state['embedding'].__class__.__name__ == 'VariableState'\n", [3]),
     "CRLF": (OLD_JAX, (COMPILED + "flops = compiled.cost_analysis()[0]\n").replace("\n", "\r\n"), [3]),
 }
 
@@ -103,6 +111,17 @@ VALID = {
                                  "print(flat.keys())\n"),
     "flax: no nnx import": (pinned("flax", "0.10.2"), "flat = nnx.state(model).flat_state()\nprint(flat.keys())\n"),
     "flax: reassigned": (pinned("flax", "0.10.2"), FLAT + "flat = {}\nprint(flat.keys())\n"),
+    "flax: a state leaf's value": (
+        pinned("flax", "0.10.2"), "from flax import nnx\nprint(nnx.state(model)['kernel'].value.shape)\n"),
+    "flax: a nested state's type name": (
+        pinned("flax", "0.10.2"), "from flax import nnx\nprint(type(nnx.state(model)['encoder']).__name__)\n"),
+    "flax: a state leaf, pinned at the change": (
+        pinned("flax", "0.11.0"), "from flax import nnx\nprint(type(nnx.state(model)['kernel']).__name__)\n"),
+    "flax: the state leaves' drop-in": (
+        pinned("flax", "0.10.2"), "from flax import nnx\n"
+        "ok = isinstance(nnx.state(model)['kernel'], (nnx.Variable, nnx.VariableState))\n"),
+    "flax: a subscript of another mapping": (
+        pinned("flax", "0.10.2"), "from flax import nnx\nprint(type(params['kernel']).__name__)\n"),
     "optax: another transformation": (
         pinned("optax", "0.1.7"), "import optax\nstate = optax.adam(1e-3).init(params)\n"
         "ok = type(state).__name__ == 'ScaleByAdamState'\n"),
@@ -155,7 +174,7 @@ def test_the_common_shapes_are_decided_from_ast():
 def test_rows_are_complete_and_cite_their_source():
     table = return_types()
     assert set(table) == {"jax.stages.Compiled.cost_analysis()", "flax.nnx.State.flat_state()",
-                          "optax.multi_transform().init()"}
+                          "optax.multi_transform().init()", "flax.nnx.State[key]"}
     for row in table.values():
         assert row.source and row.advice and row.old_env and row.new_env
         assert row.missing or row.differs
@@ -164,6 +183,9 @@ def test_rows_are_complete_and_cite_their_source():
     assert KEY in table["flax.nnx.State.flat_state()"].missing
     assert "keys" in table["flax.nnx.State.flat_state()"].attributes
     assert table["optax.multi_transform().init()"].differs == ("type-name",)
+    leaf = table["flax.nnx.State[key]"]
+    assert (leaf.changed_in, leaf.old_name, leaf.differs) == ("0.11.0", "VariableState", ("type-name",))
+    assert {"kernel", "bias"} <= set(leaf.keys) and "to_variable" in leaf.missing
 
 
 @pytest.mark.slow

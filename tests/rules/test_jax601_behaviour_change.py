@@ -270,3 +270,94 @@ def test_each_flax_and_optax_example_prints_what_it_recorded(row):
     old, new = named_env(row.example_old_env), named_env(row.example_new_env)
     assert (run_example(old, row.example), run_example(new, row.example)) == \
         (row.example_old_result, row.example_new_result)
+
+
+# -- rows recognised by what an argument holds: jnp.sign of a complex value, solve of a batched vector -------------
+SIGN = "import jax.numpy as jnp\n"
+VALUE_CASES = [
+    (SIGN + "print(jnp.sign(jnp.array(3 + 4j)))\n", "jax.numpy.sign"),  # tests/data/breakages/sign-complex
+    (SIGN + "z = jnp.zeros(3, dtype=jnp.complex64)\nphase = jnp.sign(z)\n", "jax.numpy.sign"),
+    (SIGN + "phase = jnp.sign(x.astype(complex))\n", "jax.numpy.sign"),
+    (SIGN + "phase = jnp.sign(jnp.exp(1j * theta))\n", "jax.numpy.sign"),
+    (SIGN + "phase = jnp.sign(jnp.fft.fft(x))\n", "jax.numpy.sign"),
+    (SIGN + "import jax\nphase = jnp.sign(jax.lax.complex(x, y))\n", "jax.numpy.sign"),
+    (SIGN + "phase = jnp.sign(jnp.array([1, 2j]))\n", "jax.numpy.sign"),
+    (SIGN + "def f():\n    z = jnp.array(1j)\n    return jnp.sign(z)\n", "jax.numpy.sign"),
+    (SIGN + "print(jnp.sign(jnp.array([-2.0, 0.0, 3.0])))\n", None),  # real
+    (SIGN + "phase = jnp.sign(z)\n", None),  # not known
+    (SIGN + "phase = jnp.sign(jnp.abs(jnp.array(3 + 4j)))\n", None),  # abs is real
+    (SIGN + "phase = jnp.sign(jnp.array(3 + 4j).real)\n", None),
+    (SIGN + "phase = jnp.sign(jnp.array(1j, dtype=jnp.float32))\n", None),  # the dtype says real
+    (SIGN + "z = jnp.array(1j)\nz = w\nphase = jnp.sign(z)\n", None),  # bound twice, once unknown
+    (SIGN + "def f(z=1j):\n    return jnp.sign(z)\n", None),  # a parameter
+    (SIGN + "import numpy as np\nphase = np.sign(3 + 4j)\n", None),  # NumPy's own sign
+    (SIGN + "z = jnp.array([1j, 2j])\nphase = jnp.sign(z[0])\n", "jax.numpy.sign"),  # an item of a complex array
+    (SIGN + "pair = (1j, 2.0)\nphase = jnp.sign(pair[1])\n", None),  # an item of a tuple: its own number
+    (SIGN + "a = jnp.stack([jnp.eye(3)] * 2)\nb = jnp.ones((2, 3))\nx = jnp.linalg.solve(a, b)\n",
+     "jax.numpy.linalg.solve"),  # tests/data/breakages/solve-batched-vector
+    (SIGN + "x = jnp.linalg.solve(jnp.ones((4, 2, 3, 3)), jnp.zeros((4, 2, 3)))\n", "jax.numpy.linalg.solve"),
+    (SIGN + "import jax\nb = jax.random.normal(key, (5, 3))\nx = jnp.linalg.solve(a=jnp.ones((5, 3, 3)), b=b)\n",
+     "jax.numpy.linalg.solve"),
+    (SIGN + "x = jnp.linalg.solve(jnp.eye(3), jnp.ones(3))\n", None),  # a 1-D b: the same on both sides
+    (SIGN + "x = jnp.linalg.solve(jnp.eye(3), jnp.ones((3, 2)))\n", None),  # b of a's ndim: a matrix
+    (SIGN + "a = jnp.stack([jnp.eye(3)] * 2)\nb = jnp.ones((2, 3))\nx = jnp.linalg.solve(a, b[..., None])\n", None),
+    (SIGN + "x = jnp.linalg.solve(a, b)\n", None),  # shapes not known
+    (SIGN + "x = jnp.linalg.solve(jnp.ones((2, 3, 3)), b.reshape(2, 3, 1))\n", None),
+]
+
+
+@pytest.mark.parametrize("source, reported", VALUE_CASES)
+def test_each_value_pattern_on_both_paths(source, reported):
+    """The ``ast`` path and the libcst path (``prefilter=False``: no gate, no ``ast`` decision) agree."""
+    settings = replace(Settings(select=("JAX601",)), explicit_min_version=Version("0.4.20"),
+                       min_version_source="test")
+    for prefilter in (True, False):
+        messages = [d.message for d in lint_source(source, "a.py", settings, prefilter=prefilter).diagnostics]
+        assert [m.split("`")[1] for m in messages] == ([reported] if reported else []), prefilter
+
+
+def test_a_value_row_follows_the_range():
+    source = SIGN + "a = jnp.stack([jnp.eye(3)] * 2)\nb = jnp.ones((2, 3))\nx = jnp.linalg.solve(a, b)\n"
+    assert found(source, "0.4.30") and not found(source, "0.5.0")
+    assert found(SIGN + "jnp.sign(1j)\n", "0.4.20") and not found(SIGN + "jnp.sign(1j)\n", "0.4.24")
+
+
+def test_the_same_call_text_with_different_values_is_not_reported():
+    source = SIGN + ("def f():\n    b = jnp.ones((2, 3))\n    return jnp.linalg.solve(a, b)\n"
+                     "def g():\n    b = jnp.ones(3)\n    return jnp.linalg.solve(a, b)\n"
+                     "a = jnp.stack([jnp.eye(3)] * 2)\n")
+    assert not found(source, "0.4.30")
+
+
+def test_a_value_row_is_decided_on_the_whole_file_when_libcst_sees_a_cut():
+    """A file that goes to libcst (JAX101's fix of `from jax import tree_map` is written there) is cut to the
+    statements that can hold a finding (``lint.focus``): the assignment of ``b`` is not among them, and the answer
+    stays the same."""
+    from jaxlint.lint import focus
+
+    source = SIGN + "from jax import tree_map\na = jnp.stack([jnp.eye(3)] * 2)\n" + \
+        "".join(f"c{i} = {i}\n" for i in range(60)) + "b = jnp.ones((2, 3))\nx = jnp.linalg.solve(a, b)\n" + \
+        "y = tree_map(f, x)\n"
+    settings = replace(Settings(select=("JAX601", "JAX101")), explicit_min_version=Version("0.4.30"),
+                       min_version_source="test")
+    plans = []
+    original = focus.plan
+
+    def recorded(*args, **kwargs):
+        plans.append(original(*args, **kwargs))
+        return plans[-1]
+
+    focus.plan = recorded
+    try:
+        codes = [d.code for d in lint_source(source, "a.py", settings).diagnostics]
+    finally:
+        focus.plan = original
+    assert plans and plans[0] is not None, "the file was cut"
+    assert sorted(codes) == ["JAX101", "JAX601"]
+
+
+def test_the_value_rows_stay_on_the_by_hand_list():
+    """The uses whose dtype or shape is not known are still counted by hand in the upgrade report."""
+    rows = {row.api: row for row in by_hand()}
+    assert rows["jax.numpy.sign"].match == "complex-argument" and rows["jax.numpy.sign"].also_by_hand
+    assert rows["jax.numpy.linalg.solve"].match == "batched-vector"

@@ -6,7 +6,8 @@ returns on an instance of ``Class``. Where the class of a result is known (``ins
 ``Compiled``; ``nnx.state(model)`` is an ``nnx.State``), the chain continues from the class, so that
 ``jax.jit(f).lower(x).compile().cost_analysis()`` is ``jax.stages.Compiled.cost_analysis()``.
 
-Followed: a call of an imported name (its qualified name), a method call on a followed value, ``(x := value)``, and
+Followed: a call of an imported name (its qualified name), a method call on a followed value, ``(x := value)``, a
+subscript by one of the literal keys the caller names for the receiver's class (``Class[key]``), and
 a name whose every binding in the scope that owns it is a plain assignment (``x = value``, ``x: T = value``) of
 values with the same chain. Anything else (a parameter, a loop target, an unpacking, ``global``, a star import, a
 name that is not certain) has no chain: silence.
@@ -27,8 +28,9 @@ _OTHER = "other"  # a binding that is not a plain assignment
 
 def producers(chain: str) -> frozenset[str]:
     """The imported callables a file must name for a value of ``chain`` to be followed (the gate's names)."""
-    head = chain.partition("()")[0]
-    classes = {cls for cls in {*RETURNS.values(), *METHOD_RETURNS.values()} if head.startswith(cls + ".")}
+    head = chain.partition("()")[0].partition("[")[0]
+    classes = {cls for cls in {*RETURNS.values(), *METHOD_RETURNS.values()}
+               if head == cls or head.startswith(cls + ".")}
     found = set() if classes else {head}  # ``Class.method``: the class's producers; ``F``: the function itself
     while classes:
         cls = classes.pop()
@@ -40,8 +42,11 @@ def producers(chain: str) -> frozenset[str]:
 class ResultChains:
     """``chain(node)``: the call chain ``node``'s value comes from, or None (answers cached per view)."""
 
-    def __init__(self, view: AstView) -> None:
+    def __init__(self, view: AstView, subscripts: dict[str, frozenset[str]] | None = None) -> None:
         self.view = view
+        # class -> the literal keys whose subscript of an instance is followed (``state["kernel"]`` of an
+        # ``nnx.State`` is a variable, ``state["encoder"]`` a nested ``State``): its chain is ``Class[key]``
+        self.subscripts = subscripts or {}
         self._bindings: dict[tuple[int, str], list] | None = None
         self._walrus: set[str] = set()
         self._cache: dict[int, str | None] = {}
@@ -59,6 +64,13 @@ class ResultChains:
             return self.chain(node.value)
         if kind is ast.Name:
             return self._name(node)
+        if kind is ast.Subscript and self.subscripts:
+            index = node.slice
+            if type(index) is ast.Constant and type(index.value) is str:
+                receiver = self.chain(node.value)
+                if index.value in self.subscripts.get(receiver, ()):
+                    return f"{receiver}[key]"
+            return None
         if kind is not ast.Call or type(node.func) not in (ast.Name, ast.Attribute):
             return None
         func = node.func
@@ -84,6 +96,15 @@ class ResultChains:
 
     # -- names -------------------------------------------------------------------------------------------------
     def _name(self, name: ast.Name) -> str | None:
+        held = self.plain_values(name)
+        if not held:
+            return None
+        found = {self.chain(value) for value in held}
+        return found.pop() if len(found) == 1 else None
+
+    def plain_values(self, name: ast.Name) -> list[ast.expr] | None:
+        """The values of every binding of ``name`` in the scope that owns it, when each is a plain assignment
+        (``x = value``, ``x: T = value``); None otherwise (a parameter, a loop target, an import, no binding)."""
         if name.id in self._walrus_targets():
             return None  # ``:=`` in a comprehension binds in the enclosing scope: not followed
         bindings = self._index()
@@ -94,10 +115,7 @@ class ResultChains:
             held = bindings.get((id(scope), name.id))
             if held is None:
                 continue
-            if any(value is _OTHER for value in held):
-                return None
-            found = {self.chain(value) for value in held}
-            return found.pop() if len(found) == 1 else None
+            return None if any(value is _OTHER for value in held) else held
         return None
 
     def _walrus_targets(self) -> set[str]:

@@ -20,8 +20,11 @@ DATA = RULES_DIR / "behaviour.toml"
 # How a use is recognised: the keyword absent (its default changed), present, or given one of ``values``; the
 # positional argument at ``position`` written as one of ``values`` (``number``: a numeric literal); ``none``: no
 # static pattern (the change depends on the values' dtype or shape); ``positional-count``: at least
-# ``requires_positional`` positional arguments (a positional parameter that changed meaning).
-MATCHES = ("keyword-absent", "keyword-present", "keyword-value", "argument-value", "positional-count", "none")
+# ``requires_positional`` positional arguments (a positional parameter that changed meaning); ``complex-argument``:
+# the argument at ``position`` (or ``keyword``) is certainly complex; ``batched-vector``: ``solve(a, b)`` with
+# ``b.ndim == a.ndim - 1 >= 2`` certain (``analysis.value_matches``).
+MATCHES = ("keyword-absent", "keyword-present", "keyword-value", "argument-value", "positional-count",
+           "complex-argument", "batched-vector", "none")
 LIBRARIES = ("jax", "flax", "optax")
 # What the upgrade report counts as a use of a by-hand row: calls of the API (through the imports), calls of the
 # method its last name is on anything in a file that imports the library (``jax.Array.astype``, ``Module.init``),
@@ -69,6 +72,8 @@ class Change:
     # the environments (folders of ``$JAXLINT_JAXENVS``) that run the example; default ``jax-<example_*_version>``
     example_old_env: str | None = None
     example_new_env: str | None = None
+    # a recognisable row whose other uses (the value's dtype or shape not known) are listed by hand too
+    also_by_hand: bool = False
 
     @property
     def recognisable(self) -> bool:
@@ -123,5 +128,6 @@ def recognisable() -> dict[str, Change]:
 
 
 def by_hand() -> tuple[Change, ...]:
-    """The rows no static pattern recognises."""
-    return tuple(change for change in changes() if not change.recognisable)
+    """The rows no static pattern recognises, and those it recognises only where a value's dtype or shape is known
+    (``also_by_hand``)."""
+    return tuple(change for change in changes() if not change.recognisable or change.also_by_hand)

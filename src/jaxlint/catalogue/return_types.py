@@ -37,6 +37,9 @@ class ReturnType:
     drop_in_executed: str
     advice: str
     source: str
+    # a ``Class[key]`` row: the literal keys under which the subscript is the changed result (``nnx.state(m)["kernel"]``
+    # is a variable; another key may be a nested ``State``)
+    keys: tuple[str, ...] = ()
 
     @property
     def attributes(self) -> frozenset[str]:
@@ -48,5 +51,6 @@ def return_types() -> dict[str, ReturnType]:
     """``api`` -> its row."""
     with DATA.open("rb") as handle:
         data = tomllib.load(handle)
-    return {row["api"]: ReturnType(**{**row, "missing": tuple(row["missing"]), "differs": tuple(row["differs"])})
+    return {row["api"]: ReturnType(**{**row, "missing": tuple(row["missing"]), "differs": tuple(row["differs"]),
+                                      "keys": tuple(row.get("keys", ()))})
             for row in data.get("return_type", [])}

@@ -48,7 +48,10 @@ class ChangedReturnType(Rule):
     name = "changed-return-type"
     summary = "a member of an API's old result that its new result lacks or means otherwise, in the project's range"
     since = "0.4.1"  # per row: JAX's range for a JAX row, the library's pins for a flax or optax row
-    triggers = tuple(sorted({row.api.rstrip("()").rpartition(".")[2] for row in ROWS.values()}))
+    # the last name of the API, or of the producers of a ``Class[key]`` row (``state`` of ``nnx.state``)
+    triggers = tuple(sorted({row.api.rstrip("()").rpartition(".")[2] for row in ROWS.values() if "[" not in row.api}
+                            | {name.rpartition(".")[2] for row in ROWS.values() if "[" in row.api
+                               for name in producers(row.api)}))
     ast_names = frozenset(name for row in ROWS.values() for name in producers(row.api))
     decides_from_ast = True
     explanation = f"""
@@ -65,7 +68,10 @@ mapping and iteration) and reports, on the result of such an API where the proje
 
 The result is followed through a name whose every binding in its scope is a plain assignment of it (`flat =
 nnx.state(model).flat_state()`), and a method's receiver through the value inference: `jax.jit(f).lower(x).compile()`
-is a `jax.stages.Compiled`, `nnx.state(model)` an `nnx.State`. The range is JAX's `[min version, target]` for a JAX
+is a `jax.stages.Compiled`, `nnx.state(model)` an `nnx.State`. A row `Class[key]` is about a subscript by a literal
+key: `nnx.state(model)["kernel"]`, by one of the keys under which nnx's own layers hold a variable (`kernel`, `bias`,
+`scale`, `embedding`, `mean`, `var`, read from the wheels): another key may be a nested `State`, whose class did not
+change. The range is JAX's `[min version, target]` for a JAX
 row, the project's own flax or optax pins for theirs (an unpinned library may be on either side: reported,
 as JAX508 does).
 
@@ -122,6 +128,11 @@ Per row: the release that changed the result, measured in the wheels and by exec
             print(flat.keys())
         """, note="the drop-in"),
         Valid("""
+            from flax import nnx
+            shape = nnx.state(model)["kernel"].value.shape
+            name = type(nnx.state(model)["encoder"]).__name__
+        """, note="a variable read through `.value`; a key that is no variable of nnx's layers (a nested State)"),
+        Valid("""
             import optax
             state = optax.adam(1e-3).init(params)
             print(type(state).__name__ == "MultiTransformState")
@@ -149,6 +160,11 @@ Per row: the release that changed the result, measured in the wheels and by exec
             from flax import nnx
             kernel = nnx.state(model).flat_state()[("kernel",)]
         """, note="a subscript by key"),
+        Invalid("""
+            from flax import nnx
+            leaf = nnx.state(model)["kernel"]
+            print(type(leaf).__name__)
+        """, note="a variable of a State: a `VariableState` up to flax 0.10.7, the `Param` itself from 0.11.0"),
         Invalid("""
             import optax
             tx = optax.multi_transform(transforms, labels)
@@ -204,7 +220,8 @@ def _findings(view: AstView) -> list[tuple[ast.AST, str]]:
     if not rows:
         return []
     by_chain = {row.api: row for row in rows}
-    chains = ResultChains(view)
+    subscripts = {row.api.partition("[")[0]: frozenset(row.keys) for row in rows if row.keys}
+    chains = ResultChains(view, subscripts)
     found = []
 
     def row_of(node: ast.AST) -> ReturnType | None:

@@ -8,6 +8,7 @@ import re
 
 import libcst as cst
 
+from jaxlint.analysis.value_matches import VALUE_MATCHES, ValueDecisions, call_key
 from jaxlint.catalogue.behaviour import Change, crossed, recognisable
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.text_gate import names_by_last
@@ -58,7 +59,12 @@ Finds calls of JAX, flax and optax APIs whose behaviour changed in a release tha
 `jnp.einsum` of three operands or more without `optimize` (0.5.0: `'auto'`, was `'optimal'`), `jax.make_mesh`
 without `axis_types` (0.9.0: `Explicit`), `jax.random.randint` with an 8- or 16-bit `dtype` (0.7.2),
 `jnp.unique(..., return_inverse=True)` (0.4.24), `jax.scipy.fft.dctn(s=...)` without `axes` (0.10.0), and the other
-rows of `rules/behaviour.toml` whose `match` is not `none` ({len(ROWS)} rows). flax and optax rows follow the
+rows of `rules/behaviour.toml` whose `match` is not `none` ({len(ROWS)} rows). Two rows are recognised by what an
+argument certainly holds, read in the whole file (`analysis/array_values.py`): `jnp.sign` of a complex value (0.4.24:
+a complex literal, a complex `dtype=`, `.astype(complex)`, `jax.lax.complex`, an FFT) and `jnp.linalg.solve(a, b)`
+whose `b` has one dimension less than `a` and at least two (0.5.0: a batched vector, now refused), the ranks read
+from literal shapes (`jnp.ones((2, 3))`, `jnp.eye(3)`, `jnp.stack([...])`, `jax.random.normal(key, (5, 3))`,
+`reshape`, nested lists), through names assigned once. flax and optax rows follow the
 project's pins of that library, not JAX's range (`flax>=0.7.0` crosses flax 0.7.5; where flax is not pinned from
 below, a JAX min version under the JAX that the flax release needs does: JAX 0.4.16 runs a flax older than 0.7.5):
 `nn.MultiHeadDotProductAttention(...)(q, kv, mask)`, whose third positional argument is `inputs_v` from flax 0.7.5,
@@ -87,7 +93,8 @@ the code wants. On by default: every row it reports has a precise pattern (a key
 a keyword or argument written with the value the change is about). Silent when the project's min version already
 has the new behaviour, and in version branches (`jax.__version_info__`). Changes no static pattern recognises (they
 depend on a value's dtype or shape: `jnp.floor` of integers, `jnp.cov` of empty arrays...) are listed by
-`jaxlint upgrade` under "changes to check by hand", with the count of uses of each API.
+`jaxlint upgrade` under "changes to check by hand", with the count of uses of each API; so are `jnp.sign` and
+`jnp.linalg.solve`, whose other uses (dtype or shape not known) may be affected too.
 
 ## JAX version
 Per row: `jaxlint rule JAX601` lists them below.
@@ -130,6 +137,12 @@ Per row: `jaxlint rule JAX601` lists them below.
         """, min_version="0.4.20",
               note="flax unpinned, and JAX 0.4.20 runs flax 0.7.5 (it needs 0.4.19): no crossing known"),
         Valid("""
+            import jax.numpy as jnp
+            s = jnp.sign(jnp.array([-2.0, 0.0, 3.0]))
+            x = jnp.linalg.solve(jnp.eye(3), jnp.ones(3))
+            y = jnp.linalg.solve(jnp.stack([jnp.eye(3)] * 2), jnp.ones((2, 3))[..., None])
+        """, min_version="0.4.20", note="a real sign, a 1-D right-hand side, an explicit batch of columns"),
+        Valid("""
             def einsum(*args):
                 return args
             out = einsum("ij,jk,kl->il", a, b, c)
@@ -163,13 +176,33 @@ Per row: `jaxlint rule JAX601` lists them below.
             values, inverse = jnp.unique(x, return_inverse=True)
             nan = jnp.array(None)
         """, min_version="0.4.20", count=2, note="a keyword value, a literal argument"),
+        Invalid("""
+            import jax.numpy as jnp
+            phase = jnp.sign(jnp.array(3 + 4j))
+            a = jnp.stack([jnp.eye(3)] * 2)
+            b = jnp.ones((2, 3))
+            x = jnp.linalg.solve(a, b)
+        """, min_version="0.4.20", count=2, note="a complex argument; a batched vector, its shapes from literals"),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
         row = _row_of(node, self.qualified_name)
-        if row is None or not crossed(row, self.settings) or not matches(row, node, self.code_for):
+        if row is None or not crossed(row, self.settings):
+            return
+        if row.match in VALUE_MATCHES:
+            if not self._value_decisions().certain(call_key(self.code_for(node))):
+                return
+        elif not matches(row, node, self.code_for):
             return
         self.report(node, message(row))
+
+    def _value_decisions(self) -> ValueDecisions:
+        """The value rows' answers, from the whole file (this visit may see only a cut of it)."""
+        decisions = getattr(self, "_decisions", None)
+        if decisions is None:
+            decisions = self._decisions = ValueDecisions.of_file(
+                self.context.file_text, self.settings, self.context.path, ROWS.values())
+        return decisions
 
     # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------
     @classmethod
@@ -178,10 +211,18 @@ Per row: `jaxlint rule JAX601` lists them below.
         where a name the row table holds may be meant but the name is not certain), and the call's shape
         (``_ast_matches``)."""
         found = []
+        decisions = None
         for node in walk(view, (ast.Call,)):
             row = _ast_row_of(view, node)
-            if row is not None and crossed(row, view.settings) and _ast_matches(view, row, node):
-                found.append(AstFinding(cls.code, node, message(row)))
+            if row is None or not crossed(row, view.settings):
+                continue
+            if row.match in VALUE_MATCHES:
+                decisions = decisions or ValueDecisions(view, ROWS.values())
+                if not decisions.decide(call_key(view.text(node))):
+                    continue
+            elif not _ast_matches(view, row, node):
+                continue
+            found.append(AstFinding(cls.code, node, message(row)))
         return found
 
 
@@ -336,12 +377,16 @@ def _needed_text(row: Change) -> tuple[frozenset[str], frozenset[str], re.Patter
     if row.match == "keyword-value":
         keyword = re.compile(rf"\b(?:{'|'.join(map(re.escape, row.keywords))})\s*=")
         return frozenset(), _value_words(row), keyword
+    if row.match == "complex-argument":  # a complex literal, a complex dtype, ``jax.lax.complex``, an FFT
+        return frozenset(), frozenset(), _COMPLEX_TEXT
     if row.match == "argument-value" and row.position == 0:
         if "number" in row.values:
             return frozenset(), frozenset(), re.compile(r"\(\s*[-+(\s]*[.\d]")
         return frozenset(row.values), frozenset(), re.compile(rf"\(\s*(?:{'|'.join(map(re.escape, row.values))})\b")
     return frozenset(), frozenset(), None
 
+
+_COMPLEX_TEXT = re.compile(r"\d[jJ]\b|complex|c8|c16|fft")
 
 # per row: what its text needs (``_needed_text``) and its API indexed for the text gate (built once)
 _TEXT_GATE = tuple((*_needed_text(row), names_by_last(frozenset({row.api}))) for row in ROWS.values())

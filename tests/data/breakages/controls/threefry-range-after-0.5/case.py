@@ -1,0 +1,3 @@
+import jax
+
+print(jax.random.uniform(jax.random.PRNGKey(0), (3,)))
