@@ -64,6 +64,9 @@ def write(text: str, results: list[tuple[str, str] | None]) -> str:
         if result is None:
             continue
         old, new = result
+        if not re.search(r"(?m)^example_old_result = ", blocks[index]):  # a new row: its result lines go first
+            blocks[index] = re.sub(r"(?m)^executed = ", "example_old_result = \"\"\nexample_new_result = \"\"\nexecuted = ",
+                                   blocks[index])
         block = re.sub(r"(?m)^example_old_result = .*$", lambda _: f"example_old_result = {json.dumps(old)}",
                        blocks[index])
         block = re.sub(r"(?m)^example_new_result = .*$", lambda _: f"example_new_result = {json.dumps(new)}", block)

@@ -94,7 +94,7 @@ def test_the_rows_without_a_pattern_are_the_by_hand_list():
         "jax.Array.view", "jax.sharding.PartitionSpec",
         # from the full read of the changelog (tools/data/changelog_jax.csv): the values decide, not the call's shape
         "jax.numpy.array_equal", "jax.pure_callback", "jax.Array.__float__", "jax.scipy.special.logsumexp",
-        "jax.numpy.fabs", "jax.pmap", "jax.tree_util.tree_map", "jax.random.key", "jax.scipy.linalg.toeplitz",
+        "jax.numpy.fabs", "jax.pmap", "jax.tree_util.tree_map", "jax.random.key", "jax.random.PRNGKey", "jax.scipy.linalg.toeplitz",
         "jax.scipy.special.gamma", "jax.stages.Compiled.cost_analysis", "jax.numpy.sum", "jax.devices",
         "jax.numpy.hstack",
         # flax and optax: the value's type or dtype decides (JAX503/504/508 report FrozenDict methods on `init`'s dict)
@@ -114,6 +114,18 @@ def test_the_example_tool_records_results_in_the_rows_it_ran():
     assert write(text, [("1", "x \"y\""), None]) == text.replace(
         'example_old_result = ""\nexample_new_result = ""\nexecuted = false\n\n',
         'example_old_result = "1"\nexample_new_result = "x \\"y\\""\nexecuted = true\n\n', 1)
+
+
+def test_the_example_tool_gives_a_new_row_its_result_lines():
+    """A row written by hand has no result lines yet: ``--write`` adds them, rather than marking it executed alone."""
+    sys.path.insert(0, str(REPO / "tools"))
+    try:
+        from run_behaviour_examples import write
+    finally:
+        sys.path.remove(str(REPO / "tools"))
+    text = "[[change]]\napi = \"a\"\nexecuted = false\n"
+    assert write(text, [("1", "2")]) == \
+        "[[change]]\napi = \"a\"\nexample_old_result = \"1\"\nexample_new_result = \"2\"\nexecuted = true\n"
 
 
 @pytest.mark.slow
@@ -330,14 +342,13 @@ def test_the_same_call_text_with_different_values_is_not_reported():
 
 
 def test_a_value_row_is_decided_on_the_whole_file_when_libcst_sees_a_cut():
-    """A file that goes to libcst (JAX101's fix of `from jax import tree_map` is written there) is cut to the
-    statements that can hold a finding (``lint.focus``): the assignment of ``b`` is not among them, and the answer
-    stays the same."""
+    """A file that goes to libcst (JAX101's index-update rewrite is decided there) is cut to the statements that can
+    hold a finding (``lint.focus``): the assignment of ``b`` is not among them, and the answer stays the same."""
     from jaxlint.lint import focus
 
-    source = SIGN + "from jax import tree_map\na = jnp.stack([jnp.eye(3)] * 2)\n" + \
+    source = SIGN + "import jax\na = jnp.stack([jnp.eye(3)] * 2)\n" + \
         "".join(f"c{i} = {i}\n" for i in range(60)) + "b = jnp.ones((2, 3))\nx = jnp.linalg.solve(a, b)\n" + \
-        "y = tree_map(f, x)\n"
+        "y = jax.ops.index_update(x, 0, 1.0)\n"
     settings = replace(Settings(select=("JAX601", "JAX101")), explicit_min_version=Version("0.4.30"),
                        min_version_source="test")
     plans = []

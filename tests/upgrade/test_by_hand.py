@@ -59,6 +59,16 @@ def test_an_api_that_changed_twice_is_listed_once_per_change(tmp_path):
     assert listed == [("jax.sharding.PartitionSpec", "0.6.1", 1), ("jax.sharding.PartitionSpec", "0.10.0", 1)]
 
 
+def test_seeded_keys_are_listed_where_the_range_crosses_the_threefry_default(tmp_path):
+    """JAX 0.5.0 turned `jax_threefry_partitionable` on: every draw from a seeded key changes. No finding (that would
+    flag every seed), but the upgrade report counts the keys made in the project."""
+    source = "import jax\nfrom jax import random\nk = jax.random.PRNGKey(0)\nk2 = random.key(1)\nk3 = random.PRNGKey(2)\n"
+    crossing = {c["api"]: (c["changed_in"], c["uses"]) for c in changes_to_check([file(tmp_path, "a.py", source, "0.4.30")])}
+    assert crossing["jax.random.PRNGKey"] == ("0.5.0", 2) and crossing["jax.random.key"] == ("0.5.0", 1)
+    after = {c["api"] for c in changes_to_check([file(tmp_path, "b.py", source, "0.5.0")])}
+    assert not after & {"jax.random.PRNGKey", "jax.random.key"}
+
+
 def test_a_range_that_crosses_nothing_lists_nothing(tmp_path):
     assert changes_to_check([file(tmp_path, "a.py", SOURCE, "0.10.0")]) == []
 
@@ -67,7 +77,7 @@ def test_the_markdown_section(tmp_path):
     report = UpgradeReport(project=".", target="0.12.0.1", dry_run=True, python="python")
     report.changes_to_check_by_hand = changes_to_check([file(tmp_path, "a.py", SOURCE, "0.4.20")])
     text = render_markdown(report)
-    assert "## Changes to check by hand (7)" in text  # astype and PartitionSpec: two changes each
+    assert "## Changes to check by hand (7)" in text  # astype and PartitionSpec: two changes each (no seeded key)
     assert "| `jax.numpy.floor` | 0.4.31 | integer and boolean inputs keep their dtype" in text
     assert "| 2 in 1 file(s) | cast the input to float first |" in text
     assert "| not countable |" in text
