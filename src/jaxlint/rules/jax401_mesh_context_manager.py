@@ -15,8 +15,11 @@ from jaxlint.lint.names import Scope
 from jaxlint.project.index import READS_THREAD_RESOURCES, active_index
 from jaxlint.analysis import added_imports
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
+from jaxlint.analysis.ast_pjit_specs import AstPjitSpecFinder
+from jaxlint.analysis.ast_project_reach import AstProjectReach
 from jaxlint.analysis.pjit_specs import PjitSpecFinder
 from jaxlint.analysis.project_reach import ProjectReach
+from jaxlint.lint.ast_names import AstNames
 
 # Calls that build a concrete ``jax.sharding.Mesh``.
 MESH_CONSTRUCTORS = MESH_FACTORIES
@@ -563,7 +566,7 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                         continue
                 withheld = floor_withheld("jax.set_mesh", rule.settings)
                 if withheld is None:
-                    found.append(_in_range_from_ast(view, rule, item, qualified))
+                    found.append(_in_range_from_ast(view, rule, node, item, qualified))
                     continue
                 problem = withheld.reason + rule._legacy_advice(rule._legacy_replacement_of(qualified))
                 found.append(AstFinding(cls.code, item.context_expr, f"{MESSAGE} (no automatic fix: {problem})",
@@ -576,10 +579,8 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         problem, edits = self._edits(item)
         needs = SET_MESH_SINCE if problem is not None and edits is None else None
         if problem is None and self._runs_pjit_with_specs(with_node):
-            problem = ("the block runs a `pjit` whose shardings are (or may be) `PartitionSpec`s, which raises "
-                       "`RuntimeError: pjit requires a non-empty mesh in context` under `jax.set_mesh`: move it to "
-                       "`jax.jit` with `NamedSharding`s first")
-        if problem is None and self._reads_thread_resources():
+            problem = PJIT_PROBLEM
+        if problem is None and _reads_thread_resources(self.context.file_text, self.context.path):
             problem = f"this module {READS_THREAD_RESOURCES}"
         if problem is None:
             problem = self._reaches_risky_module(with_node)
@@ -591,14 +592,6 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)", *edits,
             probe=None))
 
-    def _reads_thread_resources(self) -> bool:
-        """The module itself reads ``thread_resources`` (``with mesh:`` fills it, ``jax.set_mesh`` does not)."""
-        if "thread_resources" not in self.context.file_text:
-            return False
-        index = active_index()
-        facts = index.facts_of(os.path.abspath(self.context.path)) if index is not None else None
-        return facts["thread_resources"] if facts is not None else True  # the index knows comments from code
-
     def _reaches_risky_module(self, with_node: cst.With) -> str | None:
         """Why the block may break through the project's other modules (``jaxlint.project.index``), or None."""
         index = active_index()
@@ -607,11 +600,7 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         if self._reach is None:
             self._reach = ProjectReach(self.context.resolver, index, os.path.abspath(self.context.path),
                                        str(self.settings.root))
-        found = self._reach.risky_use(with_node.body)
-        if found is None:
-            return None
-        verb, name, path, why = found
-        return f"the block {verb} `{name}` from `{index.display(path, str(self.settings.root))}`, which {why}"
+        return _risky_reach_problem(index, self._reach.risky_use(with_node.body), str(self.settings.root))
 
     def _legacy_spelling_advice(self, item: cst.WithItem) -> str:
         """Where the unsafe fix is withheld, the safe part of it: ``maps.Mesh(...)`` (removed) becomes
@@ -708,11 +697,32 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         return InsertBefore(body[index], f"import jax{newline}")
 
 
+PJIT_PROBLEM = ("the block runs a `pjit` whose shardings are (or may be) `PartitionSpec`s, which raises "
+                "`RuntimeError: pjit requires a non-empty mesh in context` under `jax.set_mesh`: move it to "
+                "`jax.jit` with `NamedSharding`s first")
+
+
+def _reads_thread_resources(file_text: str, path: str) -> bool:
+    """The module itself reads ``thread_resources`` (``with mesh:`` fills it, ``jax.set_mesh`` does not)."""
+    if "thread_resources" not in file_text:
+        return False
+    index = active_index()
+    facts = index.facts_of(os.path.abspath(path)) if index is not None else None
+    return facts["thread_resources"] if facts is not None else True  # the index knows comments from code
+
+
+def _risky_reach_problem(index, found: tuple[str, str, str, str] | None, root: str) -> str | None:
+    if found is None:
+        return None
+    verb, name, path, why = found
+    return f"the block {verb} `{name}` from `{index.display(path, root)}`, which {why}"
+
+
 # -- ``_report`` from ``ast`` where ``jax.set_mesh`` is in range ---------------------------------------------------
 _FIX_MESSAGE = "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)"
 
 
-def _in_range_from_ast(view: AstView, rule: MeshContextManager, item: ast.withitem,
+def _in_range_from_ast(view: AstView, rule: MeshContextManager, with_node: ast.With, item: ast.withitem,
                        qualified: str | None) -> AstFinding:
     """``_report`` of a mesh item where the min version allows ``jax.set_mesh``: the fix (``Replace`` of the item by
     ``jax.set_mesh(...)``) where ``jax`` is the module, imported at module level, and every reason to withhold it is
@@ -729,12 +739,10 @@ def _in_range_from_ast(view: AstView, rule: MeshContextManager, item: ast.withit
         problem = "`jax.set_mesh(...)` enters as `None`, and the `as` target is not a plain name"
         return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
                           withheld=WithheldFix(problem, None))
-    if "pjit" in view.source:
-        raise Undecidable("the module spells `pjit`: the block may run one (``PjitSpecFinder``)")
-    if "thread_resources" in view.file_text:
-        raise Undecidable("the module may read `thread_resources` (the project index knows)")
-    if not _reaches_no_project_module(view):
-        raise Undecidable("the block may reach a project module (``ProjectReach``)")
+    problem = _withheld_by_the_block(view, rule, with_node)
+    if problem is not None:
+        return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
+                          withheld=WithheldFix(problem, None))
     start, end = view.span(expression, statement_of(view.ancestors(expression)))
     if target is None:
         edits = (Edit(start, end, f"jax.set_mesh({view.text(expression)})"),)
@@ -759,6 +767,39 @@ def _jax_state_from_ast(view: AstView, expression: ast.AST) -> str | None:
     if type(node) is not ast.Name:
         return "other"
     return "bound" if view.qualified_name(ast.Name(id="jax", ctx=ast.Load())) == "jax" else None
+
+
+def _withheld_by_the_block(view: AstView, rule: MeshContextManager, with_node: ast.With) -> str | None:
+    """``_report``'s reasons to withhold the fix, in its order, from the ``ast`` ports of its searches (a ``pjit``
+    the block may run, ``thread_resources`` read here, a risky project module the block may reach)."""
+    if "pjit" in view.source and _searches(view).pjit.body_runs_pjit_with_specs(with_node.body):
+        return PJIT_PROBLEM
+    if _reads_thread_resources(view.file_text, view.path):
+        return f"this module {READS_THREAD_RESOURCES}"
+    if _reaches_no_project_module(view):
+        return None
+    index = active_index()
+    root = str(rule.settings.root)
+    searches = _searches(view)
+    if searches.reach is None:
+        searches.reach = AstProjectReach(view, searches.names, index, os.path.abspath(view.path), root)
+    return _risky_reach_problem(index, searches.reach.risky_use(with_node.body), root)
+
+
+class _Searches:
+    """The file's name bindings and the two searches, built once per file (as the libcst visit keeps its own)."""
+
+    def __init__(self, view: AstView) -> None:
+        self.names = AstNames(view.tree)
+        self.pjit = AstPjitSpecFinder(view, self.names)
+        self.reach: AstProjectReach | None = None
+
+
+def _searches(view: AstView) -> _Searches:
+    cached = view.__dict__.get("_jax401_searches")
+    if cached is None:
+        cached = view.__dict__["_jax401_searches"] = _Searches(view)
+    return cached
 
 
 def _reaches_no_project_module(view: AstView) -> bool:
