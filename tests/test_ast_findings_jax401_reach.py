@@ -180,3 +180,36 @@ def test_check_parses_none_of_them_with_libcst(tmp_path, monkeypatch):
     slow, slow_parsed = _check(monkeypatch, tmp_path)
     assert slow_parsed >= len(CASES) and output == slow
     assert output.count("JAX401") >= len(CASES)
+
+
+# -- a call of the module's own function (``ValueInference._returned_kind``) --------------------------------------
+_J = "import jax\n"
+LOCAL_FUNCTIONS = {  # name -> (source, whether libcst reports a mesh)
+    "returns a constructor's call": (_J + "def _mesh(shape):\n    devices = make(shape)\n"
+                                     "    return jax.sharding.Mesh(devices, ('x',))\nwith _mesh(s) as mesh:\n"
+                                     "    pass\n", True),
+    "through another function": (_J + "def a():\n    return jax.make_mesh((2,), ('x',))\ndef b():\n    return a()\n"
+                                 "with b():\n    pass\n", True),
+    "both branches return one": (_J + "def m(n):\n    if n:\n        return jax.make_mesh((n,), ('x',))\n    else:\n"
+                                 "        return jax.make_mesh((1,), ('x',))\nwith m(2):\n    pass\n", True),
+    "annotated": (_J + "from jax.sharding import Mesh\ndef m() -> Mesh:\n    return build()\nwith m():\n    pass\n",
+                  True),
+    "a branch returns None": (_J + "def m(n):\n    if n:\n        return jax.make_mesh((n,), ('x',))\n"
+                              "    return None\nwith m(2):\n    pass\n", False),
+    "may fall off its end": (_J + "def m(n):\n    if n:\n        return jax.make_mesh((n,), ('x',))\n"
+                             "with m(2):\n    pass\n", False),
+    "a class of the module": (_J + "class M:\n    pass\nwith M():\n    pass\n", False),
+    "a nested function's return is not its own": (_J + "def m():\n    def inner():\n        return 1\n"
+                                                  "    return jax.make_mesh((1,), ('x',))\nwith m():\n    pass\n", True),
+}
+
+
+@pytest.mark.parametrize("source,reported", list(LOCAL_FUNCTIONS.values()), ids=list(LOCAL_FUNCTIONS))
+def test_a_local_function_decided_exactly_as_libcst(source, reported):
+    from test_ast_findings import ast_decided, libcst_findings
+
+    expected = libcst_findings(source, [JAX401])
+    assert bool(expected) == reported
+    decided = ast_decided(source, [JAX401])
+    assert decided is not None, "the fast path must answer this case"
+    assert decided == expected

@@ -1166,11 +1166,92 @@ def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None
     if type(func) is ast.Name and view.bound_in_file(func.id):
         if kind is not ast.Call:
             raise Undecidable("a name bound in the file: the inference follows it")
+        local = _local_callee_kind(view, func, 0)
+        if local is not None:  # a mesh through the module's own function: no constructor spelled to advise on
+            return "" if local == _MESH else None
         if _calls_no_mesh_function(view, func.id):
             return None
         # a mesh through a local alias, whose own name the resolver does not qualify: no spelling to advise on
         return "" if _alias_callee(view, func.id) in MESH_CONSTRUCTORS else None
     return None  # bound nowhere (or a method of a local value): unknown to the inference, never a mesh
+
+
+def _local_callee_kind(view: AstView, func: ast.Name, depth: int) -> str | None:
+    """``ValueInference._call_kind`` of a call of ``func``, a name the module binds, where its only binding (as the
+    resolver finds it) is a class (an instance of it: no mesh) or a function (``_returned_kind``); None where it
+    is neither (the caller decides otherwise)."""
+    bindings = _searches(view).names.bindings(func)
+    if len(bindings) != 1:
+        return None
+    bound = bindings[0].node
+    if type(bound) is ast.ClassDef:
+        return _OTHER
+    if type(bound) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return None
+    if depth > 3:
+        raise Undecidable("functions returning each other's results: the inference stops at a cycle")
+    if bound.returns is not None:
+        return _annotation_kind(view, bound.returns)
+    if type(bound) is ast.AsyncFunctionDef:
+        return _OTHER
+    values, complete = _returned_values(bound)
+    if not complete:
+        return _OTHER
+    kinds = {_returned_kind(view, value, depth) for value in values}
+    return _MESH if kinds == {_MESH} else _OTHER
+
+
+def _returned_values(function: ast.FunctionDef) -> tuple[list[ast.expr], bool]:
+    """(the values its own ``return``s give, whether the inference reads them: ``inference._Returns`` finds no
+    ``yield``, no bare ``return``, at least one value, and the body cannot fall off its end)."""
+    values: list[ast.expr] = []
+    complete = True
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in (*_DEFINITIONS, ast.Lambda):
+            continue
+        if kind is ast.Return:
+            if node.value is None:
+                complete = False
+            else:
+                values.append(node.value)
+        elif kind in (ast.Yield, ast.YieldFrom):
+            complete = False
+        stack += ast.iter_child_nodes(node)
+    return values, complete and bool(values) and _ends_in_return(function.body)
+
+
+def _ends_in_return(body: list[ast.stmt]) -> bool:
+    """``inference._ends_in_return``: the last statement returns or raises, or is an ``if`` whose branches do."""
+    last = body[-1]
+    if type(last) in (ast.Return, ast.Raise):
+        return True
+    if type(last) is ast.If:
+        return bool(last.orelse) and _ends_in_return(last.body) and _ends_in_return(last.orelse)
+    return False
+
+
+def _returned_kind(view: AstView, value: ast.expr, depth: int) -> str:
+    """``ValueInference.kind_of`` of a returned value, as mesh or not, where it is certain: a call of an imported
+    constructor, a call of the module's own function (followed), a literal; anything else is ``Undecidable``."""
+    if type(value) is ast.Constant:
+        return _OTHER
+    if type(value) is not ast.Call or type(value.func) not in (ast.Name, ast.Attribute):
+        raise Undecidable("a returned value the inference follows")
+    root = value.func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name:
+        raise Undecidable("a returned value the inference follows")
+    if view.star_import or view.may_import(root.id):
+        return _MESH if view.qualified_name(value.func) in MESH_CONSTRUCTORS else _OTHER
+    if type(value.func) is ast.Name and view.bound_in_file(root.id):
+        kind = _local_callee_kind(view, value.func, depth + 1)
+        if kind is not None:
+            return kind
+    raise Undecidable("a returned value the inference follows")
 
 
 def _calls_no_mesh_function(view: AstView, identifier: str) -> bool:
