@@ -49,6 +49,7 @@ class AstAttributeValues:
     def __init__(self, names: AstNames) -> None:
         self.names = names
         self._cache: dict[tuple[int, str], list[Source]] = {}
+        self._stores: dict[int, dict[str, list[ast.AST]]] = {}  # id(class) -> attribute -> its stores
 
     def sources(self, link: ast.Attribute) -> list[Source] | None:
         owner = class_of_self(self.names, link.value) if type(link.value) is ast.Name else None
@@ -56,7 +57,10 @@ class AstAttributeValues:
             return None
         key = (id(owner), link.attr)
         if key not in self._cache:
-            self._cache[key] = _sources(owner, link.attr)
+            stores = self._stores.get(id(owner))
+            if stores is None:
+                stores = self._stores[id(owner)] = _stores_by_attribute(owner)
+            self._cache[key] = _sources(owner, link.attr, stores.get(link.attr, []))
         return self._cache[key]
 
 
@@ -70,7 +74,7 @@ def _is_static(function, names: AstNames) -> bool:
                for decorator in function.decorator_list)
 
 
-def _sources(owner: ast.ClassDef, attribute: str) -> list[Source]:
+def _sources(owner: ast.ClassDef, attribute: str, method_stores: list[ast.AST]) -> list[Source]:
     found: list[Source] = []
     method = method_body(owner, attribute)
     if method is not None:
@@ -79,57 +83,65 @@ def _sources(owner: ast.ClassDef, attribute: str) -> list[Source]:
         if type(statement) is ast.Assign and any(type(target) is ast.Name and target.id == attribute
                                                  for target in statement.targets):
             found.append((statement.value, False))
-    for store in _attribute_stores(owner, attribute):
+    for store in [statement for statement in owner.body if type(statement) is ast.AnnAssign
+                  and type(statement.target) is ast.Name and statement.target.id == attribute] + method_stores:
         found.extend(_stored(store))
     if not found:
         found.extend((base, False) for base in owner.bases)
     return found
 
 
-def _attribute_stores(owner: ast.ClassDef, attribute: str) -> list[ast.AST]:
-    found: list[ast.AST] = [statement for statement in owner.body if type(statement) is ast.AnnAssign
-                            and type(statement.target) is ast.Name and statement.target.id == attribute]
+def _stores_by_attribute(owner: ast.ClassDef) -> dict[str, list[ast.AST]]:
+    """``inference._attribute_stores``' method stores of every attribute at once: each method's (with a first
+    parameter) own body in libcst's order (pre-order, source order; not nested definitions), per attribute the
+    statements that store ``<receiver>.<attribute>`` (an unpacking target for an unpacked one)."""
+    found: dict[str, list[ast.AST]] = {}
     for method in owner.body:
-        if type(method) in _FUNCTIONS:
-            receiver = _first_parameter(method)
-            if receiver is not None:
-                found.extend(_self_stores(method, receiver.arg, attribute))
-    return found
-
-
-def _self_stores(method, receiver: str, attribute: str) -> list[ast.AST]:
-    """``inference._SelfStores``: its body in libcst's order (pre-order, source order), not nested definitions."""
-    def is_target(target: ast.AST) -> bool:
-        return type(target) is ast.Attribute and target.attr == attribute and type(target.value) is ast.Name \
-            and target.value.id == receiver
-
-    def holds_target(target: ast.AST) -> bool:
-        if is_target(target):
-            return True
-        if type(target) in (ast.Tuple, ast.List):
-            return any(holds_target(element) for element in target.elts)
-        return type(target) is ast.Starred and holds_target(target.value)
-
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(reversed(method.body))
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind in (*_FUNCTIONS, ast.Lambda, ast.ClassDef):
+        if type(method) not in _FUNCTIONS:
             continue
-        if kind is ast.Assign:
-            for target in node.targets:
-                if is_target(target):
-                    found.append(node)
-                elif holds_target(target):
-                    found.append(target)  # unpacked: unknown
-        elif kind in (ast.AnnAssign, ast.AugAssign) and is_target(node.target):
-            found.append(node)
-        elif kind in (ast.For, ast.AsyncFor, ast.comprehension) and holds_target(node.target):
-            found.append(node)
-        elif kind is ast.withitem and node.optional_vars is not None and holds_target(node.optional_vars):
-            found.append(node)
-        stack.extend(reversed(source_ordered_children(node)))
+        receiver = _first_parameter(method)
+        if receiver is None:
+            continue
+        receiver = receiver.arg
+
+        def stored(target: ast.AST) -> str | None:
+            if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == receiver:
+                return target.attr
+            return None
+
+        def held(target: ast.AST) -> list[str]:
+            attribute = stored(target)
+            if attribute is not None:
+                return [attribute]
+            if type(target) in (ast.Tuple, ast.List):
+                return list(dict.fromkeys(name for element in target.elts for name in held(element)))
+            return held(target.value) if type(target) is ast.Starred else []
+
+        stack: list[ast.AST] = list(reversed(method.body))
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind in (*_FUNCTIONS, ast.Lambda, ast.ClassDef):
+                continue
+            if kind is ast.Assign:
+                for target in node.targets:
+                    attribute = stored(target)
+                    if attribute is not None:
+                        found.setdefault(attribute, []).append(node)
+                    else:
+                        for name in held(target):
+                            found.setdefault(name, []).append(target)  # unpacked: unknown
+            elif kind in (ast.AnnAssign, ast.AugAssign):
+                attribute = stored(node.target)
+                if attribute is not None:
+                    found.setdefault(attribute, []).append(node)
+            elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
+                for name in held(node.target):
+                    found.setdefault(name, []).append(node)
+            elif kind is ast.withitem and node.optional_vars is not None:
+                for name in held(node.optional_vars):
+                    found.setdefault(name, []).append(node)
+            stack.extend(reversed(source_ordered_children(node)))
     return found
 
 
