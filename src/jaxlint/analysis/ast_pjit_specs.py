@@ -16,22 +16,22 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 class AstPjitSpecFinder:
-    def __init__(self, view, names: AstNames) -> None:
-        self.view = view
+    def __init__(self, names: AstNames) -> None:
         self.names = names
         self._untracked: bool | None = None
         self._attributes = AstAttributeValues(names)
 
-    def body_runs_pjit_with_specs(self, body: list[ast.stmt]) -> bool:
-        return self._reaches(body) or self._module_has_untracked()
+    def body_runs_pjit_with_specs(self, view, body: list[ast.stmt]) -> bool:
+        """``view``: the file's ``AstView`` (not kept: the view keeps this object)."""
+        return self._reaches(body) or self._module_has_untracked(view)
 
-    def _module_has_untracked(self) -> bool:
+    def _module_has_untracked(self, view) -> bool:
         if self._untracked is None:
             self._untracked = False
-            for node in self.view.nodes:
+            for node in view.nodes:
                 if type(node) is not ast.Call or not self._is_pjit_with_specs(node):
                     continue
-                parent, field = self.view.parent(node)
+                parent, field = view.parent(node)
                 bound_to_name = type(parent) is ast.Assign and parent.value is node \
                     and all(type(target) is ast.Name for target in parent.targets)
                 if not bound_to_name and field != "decorator_list":

@@ -23,23 +23,27 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 class AstProjectReach:
-    def __init__(self, view, names: AstNames, index: ProjectIndex, path: str, root: str | None = None) -> None:
-        self.view = view
+    def __init__(self, names: AstNames, index: ProjectIndex, path: str, root: str | None = None) -> None:
+        self.view = None  # the file's ``AstView`` while a search runs (not kept: the view keeps this object)
         self.names = names
         self.index = index
         self.path = path
         self.root = root
         self._attributes = AstAttributeValues(names)
 
-    def risky_use(self, body: list[ast.stmt]) -> tuple[str, str, str, str] | None:
-        best = None
-        for *use, through_attribute in self._risky_uses(body):
-            rank = (0 if use[0] == "calls" else 1) + (2 if through_attribute else 0)
-            if rank == 0:
-                return tuple(use)
-            if best is None or rank < best[0]:
-                best = (rank, tuple(use))
-        return best[1] if best is not None else None
+    def risky_use(self, view, body: list[ast.stmt]) -> tuple[str, str, str, str] | None:
+        self.view = view
+        try:
+            best = None
+            for *use, through_attribute in self._risky_uses(body):
+                rank = (0 if use[0] == "calls" else 1) + (2 if through_attribute else 0)
+                if rank == 0:
+                    return tuple(use)
+                if best is None or rank < best[0]:
+                    best = (rank, tuple(use))
+            return best[1] if best is not None else None
+        finally:
+            self.view = None
 
     def _risky_uses(self, body: list[ast.stmt]):
         seen: set[int] = {id(body)}

@@ -772,7 +772,7 @@ def _jax_state_from_ast(view: AstView, expression: ast.AST) -> str | None:
 def _withheld_by_the_block(view: AstView, rule: MeshContextManager, with_node: ast.With) -> str | None:
     """``_report``'s reasons to withhold the fix, in its order, from the ``ast`` ports of its searches (a ``pjit``
     the block may run, ``thread_resources`` read here, a risky project module the block may reach)."""
-    if "pjit" in view.source and _searches(view).pjit.body_runs_pjit_with_specs(with_node.body):
+    if "pjit" in view.source and _searches(view).pjit.body_runs_pjit_with_specs(view, with_node.body):
         return PJIT_PROBLEM
     if _reads_thread_resources(view.file_text, view.path):
         return f"this module {READS_THREAD_RESOURCES}"
@@ -782,8 +782,8 @@ def _withheld_by_the_block(view: AstView, rule: MeshContextManager, with_node: a
     root = str(rule.settings.root)
     searches = _searches(view)
     if searches.reach is None:
-        searches.reach = AstProjectReach(view, searches.names, index, os.path.abspath(view.path), root)
-    return _risky_reach_problem(index, searches.reach.risky_use(with_node.body), root)
+        searches.reach = AstProjectReach(searches.names, index, os.path.abspath(view.path), root)
+    return _risky_reach_problem(index, searches.reach.risky_use(view, with_node.body), root)
 
 
 class _Searches:
@@ -791,7 +791,7 @@ class _Searches:
 
     def __init__(self, view: AstView) -> None:
         self.names = AstNames(view.tree)
-        self.pjit = AstPjitSpecFinder(view, self.names)
+        self.pjit = AstPjitSpecFinder(self.names)
         self.reach: AstProjectReach | None = None
 
 
