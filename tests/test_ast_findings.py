@@ -343,7 +343,7 @@ JAX401_NAMES_UNDECIDED = {
     "an alias deleted": _ALIAS + "del Mesh\nwith Mesh(d, 'x'):\n    pass\n",
 }
 JAX401_UNDECIDED = {
-    "a local function": "import jax\ndef make():\n    return jax.make_mesh((8,), ('x',))\nwith make():\n    pass\n",
+    # (a call of the module's own function is decided: ``tests/test_ast_findings_jax401_reach.py``)
     # (a fix in range where ``jax`` is imported: ``tests/test_ast_findings_jax401_fix.py``)
     "a fix in range that adds `import jax`": "from jax import make_mesh\nwith make_mesh((8,), ('x',)):\n    pass\n",
 }

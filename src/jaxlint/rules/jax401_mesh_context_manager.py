@@ -15,8 +15,11 @@ from jaxlint.lint.names import Scope
 from jaxlint.project.index import READS_THREAD_RESOURCES, active_index
 from jaxlint.analysis import added_imports
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
+from jaxlint.analysis.ast_pjit_specs import AstPjitSpecFinder
+from jaxlint.analysis.ast_project_reach import AstProjectReach
 from jaxlint.analysis.pjit_specs import PjitSpecFinder
 from jaxlint.analysis.project_reach import ProjectReach
+from jaxlint.lint.ast_names import AstNames
 
 # Calls that build a concrete ``jax.sharding.Mesh``.
 MESH_CONSTRUCTORS = MESH_FACTORIES
@@ -563,7 +566,7 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
                         continue
                 withheld = floor_withheld("jax.set_mesh", rule.settings)
                 if withheld is None:
-                    found.append(_in_range_from_ast(view, rule, item, qualified))
+                    found.append(_in_range_from_ast(view, rule, node, item, qualified))
                     continue
                 problem = withheld.reason + rule._legacy_advice(rule._legacy_replacement_of(qualified))
                 found.append(AstFinding(cls.code, item.context_expr, f"{MESSAGE} (no automatic fix: {problem})",
@@ -576,10 +579,8 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         problem, edits = self._edits(item)
         needs = SET_MESH_SINCE if problem is not None and edits is None else None
         if problem is None and self._runs_pjit_with_specs(with_node):
-            problem = ("the block runs a `pjit` whose shardings are (or may be) `PartitionSpec`s, which raises "
-                       "`RuntimeError: pjit requires a non-empty mesh in context` under `jax.set_mesh`: move it to "
-                       "`jax.jit` with `NamedSharding`s first")
-        if problem is None and self._reads_thread_resources():
+            problem = PJIT_PROBLEM
+        if problem is None and _reads_thread_resources(self.context.file_text, self.context.path):
             problem = f"this module {READS_THREAD_RESOURCES}"
         if problem is None:
             problem = self._reaches_risky_module(with_node)
@@ -591,14 +592,6 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
             "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)", *edits,
             probe=None))
 
-    def _reads_thread_resources(self) -> bool:
-        """The module itself reads ``thread_resources`` (``with mesh:`` fills it, ``jax.set_mesh`` does not)."""
-        if "thread_resources" not in self.context.file_text:
-            return False
-        index = active_index()
-        facts = index.facts_of(os.path.abspath(self.context.path)) if index is not None else None
-        return facts["thread_resources"] if facts is not None else True  # the index knows comments from code
-
     def _reaches_risky_module(self, with_node: cst.With) -> str | None:
         """Why the block may break through the project's other modules (``jaxlint.project.index``), or None."""
         index = active_index()
@@ -607,11 +600,7 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         if self._reach is None:
             self._reach = ProjectReach(self.context.resolver, index, os.path.abspath(self.context.path),
                                        str(self.settings.root))
-        found = self._reach.risky_use(with_node.body)
-        if found is None:
-            return None
-        verb, name, path, why = found
-        return f"the block {verb} `{name}` from `{index.display(path, str(self.settings.root))}`, which {why}"
+        return _risky_reach_problem(index, self._reach.risky_use(with_node.body), str(self.settings.root))
 
     def _legacy_spelling_advice(self, item: cst.WithItem) -> str:
         """Where the unsafe fix is withheld, the safe part of it: ``maps.Mesh(...)`` (removed) becomes
@@ -708,11 +697,32 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         return InsertBefore(body[index], f"import jax{newline}")
 
 
+PJIT_PROBLEM = ("the block runs a `pjit` whose shardings are (or may be) `PartitionSpec`s, which raises "
+                "`RuntimeError: pjit requires a non-empty mesh in context` under `jax.set_mesh`: move it to "
+                "`jax.jit` with `NamedSharding`s first")
+
+
+def _reads_thread_resources(file_text: str, path: str) -> bool:
+    """The module itself reads ``thread_resources`` (``with mesh:`` fills it, ``jax.set_mesh`` does not)."""
+    if "thread_resources" not in file_text:
+        return False
+    index = active_index()
+    facts = index.facts_of(os.path.abspath(path)) if index is not None else None
+    return facts["thread_resources"] if facts is not None else True  # the index knows comments from code
+
+
+def _risky_reach_problem(index, found: tuple[str, str, str, str] | None, root: str) -> str | None:
+    if found is None:
+        return None
+    verb, name, path, why = found
+    return f"the block {verb} `{name}` from `{index.display(path, root)}`, which {why}"
+
+
 # -- ``_report`` from ``ast`` where ``jax.set_mesh`` is in range ---------------------------------------------------
 _FIX_MESSAGE = "Use `jax.set_mesh(...)` (check that this code does not run under `jax.jit`)"
 
 
-def _in_range_from_ast(view: AstView, rule: MeshContextManager, item: ast.withitem,
+def _in_range_from_ast(view: AstView, rule: MeshContextManager, with_node: ast.With, item: ast.withitem,
                        qualified: str | None) -> AstFinding:
     """``_report`` of a mesh item where the min version allows ``jax.set_mesh``: the fix (``Replace`` of the item by
     ``jax.set_mesh(...)``) where ``jax`` is the module, imported at module level, and every reason to withhold it is
@@ -729,12 +739,10 @@ def _in_range_from_ast(view: AstView, rule: MeshContextManager, item: ast.withit
         problem = "`jax.set_mesh(...)` enters as `None`, and the `as` target is not a plain name"
         return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
                           withheld=WithheldFix(problem, None))
-    if "pjit" in view.source:
-        raise Undecidable("the module spells `pjit`: the block may run one (``PjitSpecFinder``)")
-    if "thread_resources" in view.file_text:
-        raise Undecidable("the module may read `thread_resources` (the project index knows)")
-    if not _reaches_no_project_module(view):
-        raise Undecidable("the block may reach a project module (``ProjectReach``)")
+    problem = _withheld_by_the_block(view, rule, with_node)
+    if problem is not None:
+        return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
+                          withheld=WithheldFix(problem, None))
     start, end = view.span(expression, statement_of(view.ancestors(expression)))
     if target is None:
         edits = (Edit(start, end, f"jax.set_mesh({view.text(expression)})"),)
@@ -759,6 +767,39 @@ def _jax_state_from_ast(view: AstView, expression: ast.AST) -> str | None:
     if type(node) is not ast.Name:
         return "other"
     return "bound" if view.qualified_name(ast.Name(id="jax", ctx=ast.Load())) == "jax" else None
+
+
+def _withheld_by_the_block(view: AstView, rule: MeshContextManager, with_node: ast.With) -> str | None:
+    """``_report``'s reasons to withhold the fix, in its order, from the ``ast`` ports of its searches (a ``pjit``
+    the block may run, ``thread_resources`` read here, a risky project module the block may reach)."""
+    if "pjit" in view.source and _searches(view).pjit.body_runs_pjit_with_specs(view, with_node.body):
+        return PJIT_PROBLEM
+    if _reads_thread_resources(view.file_text, view.path):
+        return f"this module {READS_THREAD_RESOURCES}"
+    if _reaches_no_project_module(view):
+        return None
+    index = active_index()
+    root = str(rule.settings.root)
+    searches = _searches(view)
+    if searches.reach is None:
+        searches.reach = AstProjectReach(searches.names, index, os.path.abspath(view.path), root)
+    return _risky_reach_problem(index, searches.reach.risky_use(view, with_node.body), root)
+
+
+class _Searches:
+    """The file's name bindings and the two searches, built once per file (as the libcst visit keeps its own)."""
+
+    def __init__(self, view: AstView) -> None:
+        self.names = AstNames(view.tree)
+        self.pjit = AstPjitSpecFinder(self.names)
+        self.reach: AstProjectReach | None = None
+
+
+def _searches(view: AstView) -> _Searches:
+    cached = view.__dict__.get("_jax401_searches")
+    if cached is None:
+        cached = view.__dict__["_jax401_searches"] = _Searches(view)
+    return cached
 
 
 def _reaches_no_project_module(view: AstView) -> bool:
@@ -1125,11 +1166,92 @@ def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None
     if type(func) is ast.Name and view.bound_in_file(func.id):
         if kind is not ast.Call:
             raise Undecidable("a name bound in the file: the inference follows it")
+        local = _local_callee_kind(view, func, 0)
+        if local is not None:  # a mesh through the module's own function: no constructor spelled to advise on
+            return "" if local == _MESH else None
         if _calls_no_mesh_function(view, func.id):
             return None
         # a mesh through a local alias, whose own name the resolver does not qualify: no spelling to advise on
         return "" if _alias_callee(view, func.id) in MESH_CONSTRUCTORS else None
     return None  # bound nowhere (or a method of a local value): unknown to the inference, never a mesh
+
+
+def _local_callee_kind(view: AstView, func: ast.Name, depth: int) -> str | None:
+    """``ValueInference._call_kind`` of a call of ``func``, a name the module binds, where its only binding (as the
+    resolver finds it) is a class (an instance of it: no mesh) or a function (``_returned_kind``); None where it
+    is neither (the caller decides otherwise)."""
+    bindings = _searches(view).names.bindings(func)
+    if len(bindings) != 1:
+        return None
+    bound = bindings[0].node
+    if type(bound) is ast.ClassDef:
+        return _OTHER
+    if type(bound) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return None
+    if depth > 3:
+        raise Undecidable("functions returning each other's results: the inference stops at a cycle")
+    if bound.returns is not None:
+        return _annotation_kind(view, bound.returns)
+    if type(bound) is ast.AsyncFunctionDef:
+        return _OTHER
+    values, complete = _returned_values(bound)
+    if not complete:
+        return _OTHER
+    kinds = {_returned_kind(view, value, depth) for value in values}
+    return _MESH if kinds == {_MESH} else _OTHER
+
+
+def _returned_values(function: ast.FunctionDef) -> tuple[list[ast.expr], bool]:
+    """(the values its own ``return``s give, whether the inference reads them: ``inference._Returns`` finds no
+    ``yield``, no bare ``return``, at least one value, and the body cannot fall off its end)."""
+    values: list[ast.expr] = []
+    complete = True
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in (*_DEFINITIONS, ast.Lambda):
+            continue
+        if kind is ast.Return:
+            if node.value is None:
+                complete = False
+            else:
+                values.append(node.value)
+        elif kind in (ast.Yield, ast.YieldFrom):
+            complete = False
+        stack += ast.iter_child_nodes(node)
+    return values, complete and bool(values) and _ends_in_return(function.body)
+
+
+def _ends_in_return(body: list[ast.stmt]) -> bool:
+    """``inference._ends_in_return``: the last statement returns or raises, or is an ``if`` whose branches do."""
+    last = body[-1]
+    if type(last) in (ast.Return, ast.Raise):
+        return True
+    if type(last) is ast.If:
+        return bool(last.orelse) and _ends_in_return(last.body) and _ends_in_return(last.orelse)
+    return False
+
+
+def _returned_kind(view: AstView, value: ast.expr, depth: int) -> str:
+    """``ValueInference.kind_of`` of a returned value, as mesh or not, where it is certain: a call of an imported
+    constructor, a call of the module's own function (followed), a literal; anything else is ``Undecidable``."""
+    if type(value) is ast.Constant:
+        return _OTHER
+    if type(value) is not ast.Call or type(value.func) not in (ast.Name, ast.Attribute):
+        raise Undecidable("a returned value the inference follows")
+    root = value.func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name:
+        raise Undecidable("a returned value the inference follows")
+    if view.star_import or view.may_import(root.id):
+        return _MESH if view.qualified_name(value.func) in MESH_CONSTRUCTORS else _OTHER
+    if type(value.func) is ast.Name and view.bound_in_file(root.id):
+        kind = _local_callee_kind(view, value.func, depth + 1)
+        if kind is not None:
+            return kind
+    raise Undecidable("a returned value the inference follows")
 
 
 def _calls_no_mesh_function(view: AstView, identifier: str) -> bool:
