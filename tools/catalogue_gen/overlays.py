@@ -23,21 +23,23 @@ BASES = {
     "libbase-jax-0.4.35": ["jax==0.4.35", "jaxlib==0.4.35", "flax==0.10.2", "optax==0.2.4", "treescope"],
     "libbase-jax-0.6.2": ["jax==0.6.2", "jaxlib==0.6.2", "flax<0.12", "optax"],
     "libbase-jax-0.8.1": ["jax==0.8.1", "jaxlib==0.8.1", "flax<0.12.8", "optax"],
-    # flax 0.12.7-0.12.9 need jax >= 0.10.0 (0.12.9: >= 0.11.1) and subclass ``jax.experimental.hijax.HiPrimitive``,
-    # gone in jax 0.11.2
+    # flax 0.12.7-0.12.9's nnx subclasses ``jax.experimental.hijax`` types: 0.12.7 and 0.12.8 (jax >= 0.10.0)
+    # ``MutableHiType``, gone in jax 0.11.1; 0.12.9 (jax >= 0.11.1) ``HiPrimitive``, gone in jax 0.11.2
+    "libbase-jax-0.11.0": ["jax==0.11.0", "jaxlib==0.11.0", "flax==0.12.8", "optax"],
     "libbase-jax-0.11.1": ["jax==0.11.1", "jaxlib==0.11.1", "flax==0.12.9", "optax"],
     "libbase-jax-0.12.0.1": ["jax==0.12.0.1", "jaxlib==0.12.0.1", "flax", "optax"],
 }
 BASE_PYTHON = {"libbase-jax-0.4.13": "3.11"}
 # library -> (first release of an era, the base of that era), oldest first, as tried on 2026-12-06: flax <= 0.6.7
 # imports ``jax.ShapedArray`` (gone in 0.4.14), 0.8.0-0.8.2 ``jax.experimental.maps`` (gone by 0.4.35), 0.10+ nnx
-# needs treescope, 0.12.7-0.12.9 nnx ``hijax.HiPrimitive`` (jax 0.10.0-0.11.1), 0.12.10+ ``jax.extend.core.Effect``
+# needs treescope, 0.12.7-0.12.8 nnx ``hijax.MutableHiType`` (jax 0.10.0-0.11.0), 0.12.9 ``hijax.HiPrimitive`` with
+# jax >= 0.11.1 (so jax 0.11.1 only), 0.12.10+ ``jax.extend.core.Effect``
 # (not in 0.8.1); optax 0.2.5+ still needs chex, which the newer bases' optax no longer installs. A release whose
 # own ``Requires-Dist: jax>=`` its era's base does not meet (flax 0.10.7: jax>=0.6.0) goes to the bases that do.
 ERAS = {
     "flax": [("0.0", "libbase-jax-0.4.13"), ("0.7.0", "libbase-jax-0.4.20"), ("0.8.3", "libbase-jax-0.4.35"),
-             ("0.11.0", "libbase-jax-0.6.2"), ("0.12.0", "libbase-jax-0.8.1"), ("0.12.7", "libbase-jax-0.11.1"),
-             ("0.12.10", "libbase-jax-0.12.0.1")],
+             ("0.11.0", "libbase-jax-0.6.2"), ("0.12.0", "libbase-jax-0.8.1"), ("0.12.7", "libbase-jax-0.11.0"),
+             ("0.12.9", "libbase-jax-0.11.1"), ("0.12.10", "libbase-jax-0.12.0.1")],
     "optax": [("0.0", "libbase-jax-0.4.35")],
 }
 
