@@ -121,7 +121,10 @@ def test_a_release_is_tried_on_its_eras_base_first_then_the_nearest():
 
     assert bases_for("flax", "0.6.0")[0] == "libbase-jax-0.4.13"
     assert bases_for("flax", "0.10.7") == ["libbase-jax-0.4.35", "libbase-jax-0.6.2", "libbase-jax-0.4.20",
-                                           "libbase-jax-0.8.1", "libbase-jax-0.4.13", "libbase-jax-0.12.0.1"]
+                                           "libbase-jax-0.8.1", "libbase-jax-0.4.13", "libbase-jax-0.11.0",
+                                           "libbase-jax-0.11.1", "libbase-jax-0.12.0.1"]
+    assert bases_for("flax", "0.12.8")[0] == "libbase-jax-0.11.0"  # nnx subclasses hijax.MutableHiType (jax <= 0.11.0)
+    assert bases_for("flax", "0.12.9")[0] == "libbase-jax-0.11.1"  # and hijax.HiPrimitive (jax <= 0.11.1)
     assert bases_for("flax", "0.12.10")[0] == "libbase-jax-0.12.0.1"
     assert bases_for("optax", "0.2.6") == ["libbase-jax-0.4.35"]
 
@@ -155,7 +158,65 @@ def test_every_flax_row_is_read_in_the_overlays_of_its_two_releases(tmp_path, mo
     assert [r["owner"] for r in contradicted] == ["m.B"]
     # one probe per release, each on its era's base and its own overlay; 0.6.0 tried on every base
     assert ("libbase-jax-0.4.35", "overlay-flax-0.9.0") in calls and ("libbase-jax-0.4.35", "overlay-flax-0.10.0") in calls
-    assert len([c for c in calls if c[1] == "overlay-flax-0.6.0"]) == 6 and len(calls) == 8
+    assert len([c for c in calls if c[1] == "overlay-flax-0.6.0"]) == 8 and len(calls) == 10
+
+
+def test_a_release_goes_first_to_the_bases_whose_jax_meets_its_own_floor():
+    from catalogue_gen.overlays import bases_for
+
+    # flax 0.10.7 asks for jax>=0.6.0: its era's base (jax 0.4.35) imports flax but not flax.nnx
+    assert bases_for("flax", "0.10.7", jax_floor="0.6.0") == [
+        "libbase-jax-0.6.2", "libbase-jax-0.8.1", "libbase-jax-0.11.0", "libbase-jax-0.11.1", "libbase-jax-0.12.0.1",
+        "libbase-jax-0.4.35", "libbase-jax-0.4.20", "libbase-jax-0.4.13"]
+    assert bases_for("flax", "0.12.9", jax_floor="0.11.1")[:2] == ["libbase-jax-0.11.1", "libbase-jax-0.12.0.1"]
+    assert bases_for("flax", "0.10.2", jax_floor="0.4.27")[0] == "libbase-jax-0.4.35"  # its era's base meets it
+    assert bases_for("flax", "0.6.0", jax_floor="0.3.16") == bases_for("flax", "0.6.0")
+
+
+def test_the_jax_floor_is_read_from_the_overlays_own_metadata(tmp_path):
+    from catalogue_gen.overlays import jax_floor
+
+    def metadata(name, *lines):
+        (tmp_path / name / f"{name.split('-')[0]}-1.0.dist-info").mkdir(parents=True)
+        (tmp_path / name / f"{name.split('-')[0]}-1.0.dist-info" / "METADATA").write_text(
+            "Metadata-Version: 2.1\n" + "".join(f"{line}\n" for line in lines))
+        return tmp_path / name
+
+    assert jax_floor(metadata("flax-new", "Requires-Dist: numpy>=1.23.2", "Requires-Dist: jaxlib>=0.9",
+                              "Requires-Dist: jax[testing]>=0.9; extra == 'testing'", "Requires-Dist: jax>=0.6.0"),
+                     "flax") == "0.6.0"
+    assert jax_floor(metadata("flax-old", "Requires-Dist: jax (>=0.4.2)"), "flax") == "0.4.2"
+    assert jax_floor(metadata("flax-any", "Requires-Dist: jax"), "flax") is None
+    assert jax_floor(metadata("optax-x", "Requires-Dist: jax>=0.1.55"), "flax") is None  # another library's metadata
+
+
+def test_a_base_that_leaves_callables_unreadable_gives_way_to_one_that_reads_them(tmp_path, monkeypatch):
+    import catalogue_gen.library_signature_check as check
+    import catalogue_gen.overlays as overlays
+
+    target = tmp_path / "overlay-flax-0.10.7"
+    (target / "flax-0.10.7.dist-info").mkdir(parents=True)
+    (target / "flax-0.10.7.dist-info" / "METADATA").write_text("Requires-Dist: jax>=0.5.1\n")
+    monkeypatch.setattr(overlays, "base_python", lambda envs, base: envs / base / "bin" / "python")
+    monkeypatch.setattr(overlays, "overlay", lambda envs, library, version, python: target)
+    calls, reads_nnx = [], {"libbase-jax-0.8.1"}
+
+    def fake(python, callables, library=None, path=None):
+        base = python.parent.parent.name
+        calls.append(base)
+        nnx = {"params": {}} if base in reads_nnx else "ImportError('nnx')"
+        return {"version": "0.10.7", "file": f"{path}/flax/__init__.py",
+                "answers": [{"params": {}} if owner.startswith("flax.linen") else nnx for owner, _ in callables]}
+
+    monkeypatch.setattr(check, "observed", fake)
+    answers = check.release_answers(tmp_path, "flax", "0.10.7", [("flax.linen.Dense", ""), ("flax.nnx.Linear", "")])
+    assert answers == [{"params": {}}, {"params": {}}]
+    # the floor (0.5.1) sends it to jax 0.6.2 first (nnx unreadable there), then on to 0.8.1, which reads both
+    assert calls == ["libbase-jax-0.6.2", "libbase-jax-0.8.1"]
+    calls.clear()
+    reads_nnx.clear()
+    assert check.release_answers(tmp_path, "flax", "0.10.7", [("flax.nnx.Linear", "")]) == ["ImportError('nnx')"]
+    assert len(calls) == 8  # none reads it: every base tried, the answer of the one that read the most kept
 
 
 def test_a_contradicted_library_row_is_written_and_never_loaded(tmp_path, monkeypatch):

@@ -214,25 +214,50 @@ def write_contradicted(library: str, contradicted: list[dict], path: Path = CONT
 
 # -- every flax or optax row, in an overlay of its release on a base venv of its era ------------------------------
 def release_answers(envs: Path, library: str, version: str, callables: list[tuple[str, str]]):
-    """The answers of ``library==version`` (``overlays.py``): its overlay on the first base of ``bases_for`` where
-    the overlay itself is what imports (its ``__version__`` and file); None where no base imports it."""
-    from catalogue_gen.overlays import base_python, bases_for, overlay
+    """The answers of ``library==version`` (``overlays.py``): its overlay on the bases of ``bases_for`` (ordered by
+    the release's own ``jax>=``), where the overlay itself is what imports (its ``__version__`` and file). The first
+    base that reads every callable answers; where none does (a submodule such as ``flax.nnx`` that imports on one
+    jax only), the one that reads the most; None where no base imports the release."""
+    from catalogue_gen.overlays import base_python
 
-    for base in bases_for(library, version):
+    target, bases = _overlay_and_bases(envs, library, version)
+    best = None  # (callables read, base, answers)
+    for base in bases:
         python = base_python(envs, base)
-        target = python and overlay(envs, library, version, python)
-        if not target:
+        if python is None:
             continue
         try:
             found = observed(python, callables, library=library, path=target)
         except RuntimeError as exc:
             print(f"  {library} {version} on {base}: {str(exc).strip().splitlines()[-1][:200]}", file=sys.stderr)
             continue
-        if found["version"] == version and found["file"].startswith(str(target)):
-            print(f"  {library} {found['version']} read on {base} from {found['file']}", file=sys.stderr)
-            return found["answers"]
-        print(f"  {library} {version} on {base}: {found['version']} from {found['file']} answered", file=sys.stderr)
-    return None
+        if found["version"] != version or not found["file"].startswith(str(target)):
+            print(f"  {library} {version} on {base}: {found['version']} from {found['file']} answered", file=sys.stderr)
+            continue
+        read = sum(isinstance(answer, dict) or answer == "absent" for answer in found["answers"])
+        if best is None or read > best[0]:
+            best = (read, base, found["answers"])
+        if read == len(callables):
+            break
+        print(f"  {library} {version} on {base}: {len(callables) - read} of {len(callables)} unreadable",
+              file=sys.stderr)
+    if best is None:
+        return None
+    print(f"  {library} {version} read on {best[1]} from {target}", file=sys.stderr)
+    return best[2]
+
+
+def _overlay_and_bases(envs: Path, library: str, version: str) -> tuple[Path | None, list[str]]:
+    """The overlay of ``library==version`` (installed with the first base that builds) and the bases to read it on,
+    ordered by the ``jax>=`` of its own metadata."""
+    from catalogue_gen.overlays import base_python, bases_for, jax_floor, overlay
+
+    for base in bases_for(library, version):
+        python = base_python(envs, base)
+        target = python and overlay(envs, library, version, python)
+        if target:
+            return target, bases_for(library, version, jax_floor(target, library))
+    return None, []
 
 
 def check_library_rows(rows: list[dict], envs: Path, library: str) -> tuple[dict, list]:
