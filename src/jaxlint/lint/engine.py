@@ -29,6 +29,8 @@ from jaxlint.project.version_range import below_known_range, fixes_allowed
 from jaxlint.lint.text_gate import TextFacts
 
 MAX_FIX_ITERATIONS = 10
+
+
 @functools.cache
 def _parser_config() -> cst.PartialParserConfig:
     return cst.PartialParserConfig(python_version="3.12")

@@ -49,6 +49,7 @@ LOOPS: dict[str, tuple[tuple[str, int], tuple[str, int], bool]] = {
     "jax.lax.while_loop": (("body_fun", 1), ("init_val", 2), False),
 }
 
+
 @functools.cache
 def _ordering() -> tuple[type[cst.CSTNode], ...]:
     return (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
