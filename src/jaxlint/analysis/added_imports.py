@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.rules.base import InsertAfterLine, InsertBefore, NodeEdit
 
@@ -108,21 +111,23 @@ def placement_in_block(keys: list[tuple[int, int, str]], name: str, roots: tuple
     return AFTER_LINE, len(keys) - 1, newline + line  # a new section, last
 
 
-_BRANCHES = (cst.If, cst.Try, cst.Else, cst.ExceptHandler, cst.Finally)
+def _branches() -> tuple[type[cst.CSTNode], ...]:
+    return (cst.If, cst.Try, cst.Else, cst.ExceptHandler, cst.Finally)
 
 
 def _module_level_imports(module: cst.Module) -> Iterator[cst.Import | cst.ImportFrom]:
     """The imports that run when the module is imported: at top level, or in a top-level ``if``/``try``."""
+    branches = _branches()
     pending: list[cst.CSTNode] = list(module.body)
     while pending:
         statement = pending.pop()
         if isinstance(statement, cst.SimpleStatementLine):
             yield from (s for s in statement.body if isinstance(s, (cst.Import, cst.ImportFrom)))
-        elif isinstance(statement, _BRANCHES):
+        elif isinstance(statement, branches):
             for child in statement.children:
                 if isinstance(child, cst.IndentedBlock):
                     pending.extend(child.body)
-                elif isinstance(child, _BRANCHES):
+                elif isinstance(child, branches):
                     pending.append(child)
 
 

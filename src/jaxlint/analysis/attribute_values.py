@@ -10,8 +10,12 @@ from a class of a risky module counts. Only ``self`` of a method is followed; an
 searches then do what they did without this).
 """
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.inference import attribute_stores, class_of_self
 from jaxlint.lint.names import NameResolver

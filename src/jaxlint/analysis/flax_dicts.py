@@ -24,8 +24,12 @@ in the scope: not followed (no finding)."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.analysis.flax_values import statements
 from jaxlint.lint.names import NameResolver

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable
 from jaxlint.lint.names import NameResolver

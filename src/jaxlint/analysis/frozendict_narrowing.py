@@ -13,15 +13,19 @@ dict) and the branches it narrows.
 from __future__ import annotations
 
 import ast
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
+from jaxlint.lint.lazy_libcst import Visits, visitor
 
 FROZEN_DICT = frozenset({"flax.core.FrozenDict", "flax.core.frozen_dict.FrozenDict"})
 _UNFREEZE = frozenset({"flax.core.unfreeze", "flax.core.frozen_dict.unfreeze"})
 
-Qualify = Callable[[cst.CSTNode], "str | None"]
-Code = Callable[[cst.CSTNode], str]
+Qualify = Callable[["cst.CSTNode"], "str | None"]
+Code = Callable[["cst.CSTNode"], str]
 
 
 def isinstance_frozendict(call: cst.BaseExpression, qualified: Qualify) -> bool:
@@ -75,12 +79,12 @@ def guards_frozendict_code(call: cst.Call, ancestors: Sequence[cst.CSTNode], qua
     if branch is None:
         return False
     text = code(tested)
-    finder = _MethodFinder(text, qualified, code, methods)
+    finder = visitor(_MethodFinder)(text, qualified, code, methods)
     branch.visit(finder)
     return finder.found
 
 
-class _MethodFinder(cst.CSTVisitor):
+class _MethodFinder(Visits):
     def __init__(self, text: str, qualified: Qualify, code: Code, methods: frozenset[str]) -> None:
         self.text, self.qualified, self.code, self.methods, self.found = text, qualified, code, methods, False
 

@@ -1,8 +1,12 @@
 """A rule mixin: whether the file imports anything from JAX (in any scope), for rules that report a name only in
 files that use JAX (``.device_buffers``, ``.in_shardings_hlo``: spelled the same on a project's own objects)."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 
 def _is_jax(name: cst.CSTNode) -> bool:

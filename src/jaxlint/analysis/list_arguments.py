@@ -15,8 +15,12 @@ pinned down here).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.lint.names import NameResolver

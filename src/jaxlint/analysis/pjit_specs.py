@@ -8,8 +8,12 @@ attributes of ``self`` (``attribute_values``): ``self.step(x)`` (the class's met
 ``self.model.train(x)`` where ``self.model`` holds an instance of one of the module's classes (its ``train``).
 """
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.analysis.attribute_values import AttributeValues, method_body, self_attribute
 from jaxlint.lint.names import NameResolver

@@ -13,9 +13,12 @@ block takes from it (``self.model.train()`` reaches the module of ``Model``, whi
 runs).
 """
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
-from libcst.helpers import get_full_name_for_node
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.analysis.attribute_values import AttributeValues, self_attribute
 from jaxlint.analysis.construction_sites import construction_sites
@@ -68,12 +71,12 @@ class ProjectReach:
                     if qualified is not None:
                         found = self._risky_module(self.index.resolve(self.path, 0, qualified))
                         if found is not None:
-                            yield verb, spelled or get_full_name_for_node(node) or qualified, *found, bool(spelled)
+                            yield verb, spelled or cst.helpers.get_full_name_for_node(node) or qualified, *found, bool(spelled)
                         continue
                     link = self_attribute(node)
                     sources = self._attributes.sources(link) if link is not None else None
                     for source in sources or ():
-                        open_next(source, origin or (_verb(called), get_full_name_for_node(node) or link.attr.value))
+                        open_next(source, origin or (_verb(called), cst.helpers.get_full_name_for_node(node) or link.attr.value))
                     continue
                 if isinstance(node, cst.SimpleString):  # a string annotation: ``self.model: "Model"``
                     for name, statement, qualified in self._string_annotation(node):
@@ -145,13 +148,13 @@ class ProjectReach:
     def _imported_module(self, name: str, qualified: str | None, node: cst.Import | cst.ImportFrom) -> str | None:
         if isinstance(node, cst.Import) or not node.relative:
             return self.index.resolve(self.path, 0, qualified) if qualified else None
-        module = get_full_name_for_node(node.module) if node.module is not None else ""
+        module = cst.helpers.get_full_name_for_node(node.module) if node.module is not None else ""
         if isinstance(node.names, cst.ImportStar):
             return None
         for alias in node.names:
             bound = alias.asname.name if alias.asname is not None else alias.name
             if isinstance(bound, cst.Name) and bound.value == name:
-                imported = get_full_name_for_node(alias.name) or ""
+                imported = cst.helpers.get_full_name_for_node(alias.name) or ""
                 return self.index.resolve(self.path, len(node.relative), module or "", imported)
         return None
 

@@ -1,8 +1,12 @@
 """What a call leaves out of a signature row (``jaxlint.catalogue.signatures``): a parameter it does not pass, and the
 sentence saying what omitting it does (JAX103 for functions, JAX105 for methods and constructors)."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.signatures import SignatureRow
 

@@ -1,9 +1,12 @@
 """Where a name stands in a statement: an assignment or deletion target (shared by rules that follow a variable)."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 
 def target_context(chain: Sequence[cst.CSTNode]) -> str | None:

@@ -11,9 +11,12 @@ Each test is local and gives True only when no element of the buffer can be read
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children

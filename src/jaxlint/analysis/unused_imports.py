@@ -10,8 +10,12 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 
 def local_name(alias: cst.ImportAlias) -> str:

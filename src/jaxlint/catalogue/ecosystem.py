@@ -16,8 +16,12 @@ on it, as JAX's rules do when ``jax`` is unpinned.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.ecosystem_generated import MethodChangeRow, ParameterRow, Row, changes as generated_changes, \
     method_changes as generated_method_changes, parameters as generated_parameters, rows as generated_rows

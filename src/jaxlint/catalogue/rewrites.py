@@ -46,9 +46,15 @@ is gone, the object it exported is still ``jax.config``.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
+from jaxlint.lint.lazy_libcst import Visits, visitor
 
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue.floors import FLOORS, floor_withheld, range_withheld
@@ -73,13 +79,17 @@ SHARD_MAP_CALL = "shard_map.call"  # FLOORS key: the old function is exactly tha
 # Removed modules whose one public attribute ``from M import <it>`` still reads from the parent package.
 SURVIVING_FROM_IMPORT = {"jax.config": "config"}
 # Expressions that keep their meaning wherever they are pasted (no parentheses needed around them).
-_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.Imaginary,
-          cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.List, cst.Tuple, cst.Dict, cst.Set,
-          cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+@functools.cache
+def _atoms() -> tuple[type[cst.CSTNode], ...]:
+    return (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.Imaginary,
+            cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.List, cst.Tuple, cst.Dict, cst.Set,
+            cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 # Parents whose slot takes any expression as it is: ``z = <e>``, ``f(<e>)``, ``return <e>``, ``[<e>]``.
-_WHOLE_EXPRESSION_SLOTS = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Arg, cst.Expr)
+@functools.cache
+def _whole_expression_slots() -> tuple[type[cst.CSTNode], ...]:
+    return (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Arg, cst.Expr)
 
 
 @dataclass(frozen=True)
@@ -150,8 +160,8 @@ def _pasted(rule: Rule, node: cst.BaseExpression, into: cst.CSTNode | None = Non
     """``node``'s code, parenthesized unless it is an atom or goes where any expression fits (``into``: the parent
     of the expression it replaces)."""
     code = rule.code_for(node).strip()
-    whole = isinstance(into, _WHOLE_EXPRESSION_SLOTS)
-    return code if whole or isinstance(node, _ATOMS) or node.lpar else f"({code})"
+    whole = isinstance(into, _whole_expression_slots())
+    return code if whole or isinstance(node, _atoms()) or node.lpar else f"({code})"
 
 
 def _returns_second(rule: Rule, node: cst.Attribute) -> Rewrite:
@@ -247,7 +257,7 @@ class Argument:
 
 def cst_arguments(rule: Rule, call: cst.Call) -> list[Argument]:
     return [Argument(arg.keyword.value if arg.keyword is not None else None, arg.star,
-                     rule.code_for(arg.value).strip(), isinstance(arg.value, _ATOMS) or bool(arg.value.lpar),
+                     rule.code_for(arg.value).strip(), isinstance(arg.value, _atoms()) or bool(arg.value.lpar),
                      isinstance(arg.value, (cst.Name, cst.Attribute)),
                      len(arg.value.elements) if isinstance(arg.value, cst.Tuple) and arg.value.lpar else None,
                      arg.value.value if isinstance(arg.value, cst.Name) else None)
@@ -520,7 +530,7 @@ def import_advice(rule: Rule, alias: cst.ImportAlias, entry: Entry) -> str | Non
     if entry.fix != "shard-map-call":
         return None
     local = cst.helpers.get_full_name_for_node(alias.asname.name if alias.asname else alias.name)
-    finder = _CheckRepCalls(rule, local, entry.name)
+    finder = visitor(_CheckRepCalls)(rule, local, entry.name)
     rule.context.module.visit(finder)
     return _CHECK_REP_ADVICE if finder.found else None
 
@@ -528,7 +538,7 @@ def import_advice(rule: Rule, alias: cst.ImportAlias, entry: Entry) -> str | Non
 _CHECK_REP_ADVICE = "`jax.shard_map` takes `check_rep` as `check_vma=`: rename it when you move"
 
 
-class _CheckRepCalls(cst.CSTVisitor):
+class _CheckRepCalls(Visits):
     """Whether a call of ``local`` (resolving to ``qualified``) passes ``check_rep`` (by keyword or 5th)."""
 
     def __init__(self, rule: Rule, local: str, qualified: str) -> None:

@@ -18,11 +18,15 @@ Not a rule module itself (the name does not match ``jaxNNN_*``). A rule subclass
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.context import in_compat_code, silent_import_guard
@@ -89,7 +93,9 @@ def _has_star_import(scope) -> bool:
     return False
 
 
-_IMPORT_NODES = frozenset({cst.Import, cst.ImportFrom})
+@functools.cache
+def _import_nodes() -> frozenset[type[cst.CSTNode]]:
+    return frozenset({cst.Import, cst.ImportFrom})
 
 
 class CatalogueSymbolRule(Rule):
@@ -186,7 +192,8 @@ class CatalogueSymbolRule(Rule):
     def _in_import(self) -> bool:
         # exact types, not ``isinstance``: libcst's classes are ABCs (a Python-level check each), and this runs
         # over the ancestors of every attribute chain
-        return any(type(n) in _IMPORT_NODES for n in self.context.ancestors)
+        import_nodes = _import_nodes()
+        return any(type(n) in import_nodes for n in self.context.ancestors)
 
     def _imports_module(self, module: str) -> bool:
         # Cached per file: a search of the whole text per finding made large files quadratic.

@@ -16,9 +16,12 @@ A string annotation (``x: "jnp.DeviceArray"``) is not parsed: no rule reports in
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.names import NameResolver
 

@@ -3,9 +3,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
+from jaxlint.lint.lazy_libcst import Visits, visitor
 
 from jaxlint.lint.inference import ValueInference
 from jaxlint.lint.names import NameResolver
@@ -44,11 +48,12 @@ class FileContext:
         return self.ancestors[-2] if len(self.ancestors) >= 2 else None
 
 
-class BatchedVisitor(cst.CSTVisitor):
+class BatchedVisits(Visits):
     """One traversal for all rules: dispatches ``visit_<Type>``/``leave_<Type>`` by node class name.
 
     ``run(module)`` walks the tree with ``jaxlint.lint.walk`` (same order as ``module.visit(self)``, without rebuilding
     every node, and skipping whitespace/punctuation subtrees no rule looks at); ``module.visit(self)`` still works.
+    The class is ``BatchedVisitor``, made on first use (``lazy_libcst.visitor``).
     """
 
     def __init__(self, context: FileContext, rules: Sequence[Rule]) -> None:
@@ -205,7 +210,13 @@ def _catches_missing_names_in(handler: cst.ExceptHandler) -> bool:
     return False
 
 
-class _FeatureTestFinder(cst.CSTVisitor):
+def __getattr__(name: str) -> type:
+    if name == "BatchedVisitor":  # the visitor class, made (and libcst imported) when first asked for
+        return visitor(BatchedVisits)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _FeatureTestFinder(Visits):
     def __init__(self, resolver: NameResolver) -> None:
         self.resolver = resolver
         self.found = False
@@ -244,6 +255,6 @@ class _FeatureTestFinder(cst.CSTVisitor):
 
 
 def _is_jax_feature_test(test: cst.BaseExpression, resolver: NameResolver) -> bool:
-    finder = _FeatureTestFinder(resolver)
+    finder = visitor(_FeatureTestFinder)(resolver)
     test.visit(finder)
     return finder.found

@@ -3,20 +3,24 @@ once, one batched visit for all rules, fixes until stable."""
 from __future__ import annotations
 
 import ast
+import functools
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
+from jaxlint.lint.lazy_libcst import visitor
 
 from jaxlint.lint import annotations, ast_findings, focus, large_files
 from jaxlint.lint.ast_gate import AstFacts, gate
-from jaxlint.lint.context import BatchedVisitor, FileContext, in_compat_code
+from jaxlint.lint.context import BatchedVisits, FileContext, in_compat_code
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.lint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
 from jaxlint.lint.noqa import Placements, file_suppression
-from jaxlint.lint.positions import StatementSpans
 from jaxlint.lint.prefilter import Scan, rules_matching_scan
 from jaxlint.rules.base import Rule
 from jaxlint.rules import enabled_rules
@@ -25,7 +29,11 @@ from jaxlint.project.version_range import below_known_range, fixes_allowed
 from jaxlint.lint.text_gate import TextFacts
 
 MAX_FIX_ITERATIONS = 10
-_PARSER_CONFIG = cst.PartialParserConfig(python_version="3.12")
+
+
+@functools.cache
+def _parser_config() -> cst.PartialParserConfig:
+    return cst.PartialParserConfig(python_version="3.12")
 
 
 class ParseFailure(Exception):
@@ -41,8 +49,8 @@ def parse(source: str, *, valid_python: bool = False) -> cst.Module:
     try:
         if valid_python:
             with _nodes_unchecked():
-                return cst.parse_module(source, config=_PARSER_CONFIG)
-        return cst.parse_module(source, config=_PARSER_CONFIG)
+                return cst.parse_module(source, config=_parser_config())
+        return cst.parse_module(source, config=_parser_config())
     except cst.ParserSyntaxError as error:
         raise _describe_syntax_error(source, error.raw_line, error.raw_column + 1, error.message) from None
     except RecursionError:
@@ -206,7 +214,7 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
         return LintResult([Diagnostic(PARSE_ERROR, failure.message, path, location, location, noqa_row=None)])
     context = FileContext(module, source, path, settings, file_text=file_text)
     instances = [rule(context) for rule in rules]
-    BatchedVisitor(context, instances).run(module)
+    visitor(BatchedVisits)(context, instances).run(module)
     if not context.reports:
         return LintResult([])
     tree = facts.tree if facts is not None else None  # the ast gate's tree of this very source
@@ -238,6 +246,8 @@ def _diagnostics_from_reports(context: FileContext, rules: dict[str, type[Rule]]
                or not in_compat_code(report.ancestors, context.resolver)]
     if not reports:
         return []
+    from jaxlint.lint.positions import StatementSpans  # libcst's code generator: only once libcst has parsed
+
     index = LineIndex(context.source)
     # Spans only for the statements that hold a reported node (found through the report's ancestors).
     spans = StatementSpans(context.module, context.source, tree)

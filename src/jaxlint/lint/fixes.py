@@ -4,9 +4,12 @@ from __future__ import annotations
 import bisect
 import io
 import tokenize
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.diagnostics import Edit, Fix, LineIndex
 from jaxlint.rules.base import DeleteStatement, FixSpec, InsertAfter, InsertAfterLine, InsertBefore, Replace

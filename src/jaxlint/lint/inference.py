@@ -27,8 +27,12 @@ suggests an array alias, such as ``Array``). Everything else is unknown.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.instance_classes import InstanceClasses
 from jaxlint.lint.names import Binding, NameResolver
@@ -468,17 +472,20 @@ def _stores_by_attribute(method: cst.FunctionDef, receiver: str) -> dict[str, li
     return finder.found
 
 
-_NESTED_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+@functools.cache
+def _nested_scopes() -> frozenset[type[cst.CSTNode]]:
+    return frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
 
 
 class _BodyWalker:
     """Walks one function body, not the functions, lambdas and classes nested in it."""
 
     def walk(self, node: cst.CSTNode) -> None:
+        nested_scopes = _nested_scopes()
         stack = [node]
         while stack:
             current = stack.pop()
-            if type(current) in _NESTED_SCOPES:
+            if type(current) in nested_scopes:
                 continue
             self.visit(current)
             stack.extend(reversed(tuple(iter_children(current))))

@@ -19,8 +19,12 @@ What is followed, within one module:
   ``Exported``; ``jax.make_mesh(...)`` a ``Mesh``.
 """
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.names import Binding, NameResolver
 

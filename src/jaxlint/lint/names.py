@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.walk import child_fields, trivia_classes
 

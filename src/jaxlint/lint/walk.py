@@ -21,8 +21,12 @@ import inspect
 import typing
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 _NODE_MODULES = ("base", "expression", "statement", "module", "op", "whitespace")
 

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, Sequence
+from typing import TYPE_CHECKING, ClassVar, Protocol, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.ast_gate import AstFacts
 from jaxlint.lint.diagnostics import Applicability, WithheldFix

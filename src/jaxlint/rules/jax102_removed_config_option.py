@@ -9,8 +9,12 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue import load
 from jaxlint.lint.ast_findings import AstView, Undecidable

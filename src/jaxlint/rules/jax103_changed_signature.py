@@ -9,10 +9,13 @@ from __future__ import annotations
 import ast
 import re
 
-import libcst as cst
-
 from functools import lru_cache
-from typing import ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar, Iterable
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue import Catalogue, Parameter, load
 from jaxlint.catalogue.floors import (FLOORS, POSITIONS, floor_withheld, keyword_positions, positional_slots,

@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.inference import ARRAY, OTHER
 from jaxlint.lint.text_gate import BARE

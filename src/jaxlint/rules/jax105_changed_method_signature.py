@@ -4,8 +4,12 @@ parameter newly required, default value changed), read from every wheel (``rules
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.floors import range_withheld
 from jaxlint.catalogue.ecosystem import library_may_reach

@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
+from jaxlint.lint.lazy_libcst import Visits, visitor
 
 from jaxlint.lint.ast_findings import AstView, Undecidable, walk
 from jaxlint.lint.names import Binding
@@ -25,7 +30,7 @@ TARGETS: dict[str, tuple[str, bool]] = {
 # Attributes a list has and a tuple lacks (``index``/``count`` exist on both).
 LIST_ONLY_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "sort", "reverse", "clear", "copy"})
 # Augmented assignments a list does in place and a tuple does not (``+=`` with a non-tuple even raises).
-IN_PLACE_OPERATORS = {cst.AddAssign: "+=", cst.MultiplyAssign: "*="}
+IN_PLACE_OPERATORS = {"AddAssign": "+=", "MultiplyAssign": "*="}  # libcst class names
 
 LIST_TYPES = frozenset({"builtins.list", "typing.List", "typing.MutableSequence", "collections.abc.MutableSequence"})
 # Types that a tuple is an instance of as much as a list: with one of these the isinstance result does not change.
@@ -44,7 +49,10 @@ LOOPS: dict[str, tuple[tuple[str, int], tuple[str, int], bool]] = {
     "jax.lax.while_loop": (("body_fun", 1), ("init_val", 2), False),
 }
 
-_ORDERING = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+
+@functools.cache
+def _ordering() -> tuple[type[cst.CSTNode], ...]:
+    return (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 
 
 @dataclass
@@ -861,7 +869,7 @@ the release that changed the function, or the target version is before it.
         if id(function) not in self._helpers:
             found: list[_Candidate] = []
             if not function.decorators and function.asynchronous is None:
-                finder = _Returns()
+                finder = visitor(_Returns)()
                 function.body.visit(finder)
                 found = [c for c in map(self._candidate, finder.values) if c is not None]
                 if finder.generator or len(found) != len(finder.values):
@@ -954,7 +962,7 @@ the release that changed the function, or the target version is before it.
         owner = self._owner_node(target, bindings)
         if owner is None:
             return None
-        finder = _NameUses(target.value)
+        finder = visitor(_NameUses)(target.value)
         owner.visit(finder)
         resolver = self.context.resolver
         for name, chain in finder.uses:
@@ -962,8 +970,8 @@ the release that changed the function, or the target version is before it.
                 continue
             parent = chain[-2]
             if isinstance(parent, cst.AugAssign) and parent.target is name:
-                if type(parent.operator) in IN_PLACE_OPERATORS:
-                    return f"`{name.value} {IN_PLACE_OPERATORS[type(parent.operator)]} ...`"
+                if type(parent.operator).__name__ in IN_PLACE_OPERATORS:
+                    return f"`{name.value} {IN_PLACE_OPERATORS[type(parent.operator).__name__]} ...`"
                 continue
             use = _list_use(chain, self)
             if use is not None:
@@ -979,7 +987,7 @@ the release that changed the function, or the target version is before it.
         if isinstance(node, (cst.AnnAssign, cst.NamedExpr)):
             return isinstance(node.target, cst.Name) and node.value is not None and self._is_result(node.value)
         if isinstance(node, cst.AugAssign):
-            return isinstance(node.target, cst.Name) and type(node.operator) in IN_PLACE_OPERATORS
+            return isinstance(node.target, cst.Name) and type(node.operator).__name__ in IN_PLACE_OPERATORS
         return False
 
     def _is_result(self, value: cst.BaseExpression) -> bool:
@@ -1039,7 +1047,7 @@ the release that changed the function, or the target version is before it.
                 decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator)
             if not decorator_name or not decorator_name.startswith("jax."):
                 return []
-        finder = _Returns()
+        finder = visitor(_Returns)()
         function.body.visit(finder)
         if finder.generator:
             return []
@@ -1225,7 +1233,7 @@ def _list_use(chain: Sequence[cst.CSTNode], rule: TupleReturn) -> str | None:
     comparison = _comparison_of(chain)
     if comparison is not None:
         return _comparison_use(comparison, node, rule, lambda other: _is_visible_list(other, rule),
-                               _ORDERING, "comparison with a list")
+                               _ordering(), "comparison with a list")
     if isinstance(parent, cst.Arg) and parent.value is node and len(chain) >= 3:
         call = chain[-3]
         if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or has_star_args(call):
@@ -1350,7 +1358,7 @@ def _changes_type_membership(types: cst.BaseExpression, rule: TupleReturn) -> bo
     return "builtins.list" in names and "builtins.tuple" not in names
 
 
-class _NameUses(cst.CSTVisitor):
+class _NameUses(Visits):
     """Every ``Name`` node spelled ``name`` that reads or stores a variable, with its ancestors."""
 
     def __init__(self, name: str) -> None:
@@ -1377,7 +1385,7 @@ class _NameUses(cst.CSTVisitor):
         self.stack.pop()
 
 
-class _Returns(cst.CSTVisitor):
+class _Returns(Visits):
     """The values a function returns (not counting nested functions, lambdas and classes)."""
 
     def __init__(self) -> None:

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk

@@ -1,7 +1,11 @@
 """JAX203 empty-uninitialized: ``jnp.empty``/``empty_like`` no longer return zeros on GPU/TPU (JAX 0.11.0)."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.names import Scope
 from jaxlint.rules.base import Invalid, NodeEdit, Replace, Rule, Valid, safe_fix

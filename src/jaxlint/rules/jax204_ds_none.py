@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix

@@ -1,7 +1,11 @@
 """JAX206 fixed-seed-streams: random values drawn from a fixed seed changed in JAX 0.5.0 (opt-in notice)."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Report, Rule, Valid

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import ast
 import bisect
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.analysis.result_chains import ResultChains, producers
 from jaxlint.catalogue.return_types import INDEX, KEY, ReturnType, return_types
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_gate import parse_module
-from jaxlint.lint.positions import SpanError, node_spans
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Rule, Valid
 
 ROWS: dict[str, ReturnType] = return_types()
 _TYPE_NAMES = frozenset({"__name__", "__qualname__"})
-# ast node kinds a finding sits on, and the libcst node kind at the same place
-_CST_KIND = {ast.Attribute: cst.Attribute, ast.Subscript: cst.Subscript, ast.Call: cst.Call, ast.Name: cst.Name}
 _ITERATED_KINDS = (ast.Name, ast.Call, ast.Attribute, ast.Subscript)
 
 
@@ -190,15 +191,21 @@ Per row: the release that changed the result, measured in the wheels and by exec
         except Undecidable:
             return
         place = _offsets_back(text, source)
+        # ast node kinds a finding sits on, and the libcst node kind at the same place
+        cst_kind = {ast.Attribute: cst.Attribute, ast.Subscript: cst.Subscript, ast.Call: cst.Call, ast.Name: cst.Name}
         for node_, message in _findings(view):
-            key = (place(view.offset_of(node_)), place(view.offset_of(node_, end=True)), _CST_KIND[type(node_)])
+            key = (place(view.offset_of(node_)), place(view.offset_of(node_, end=True)), cst_kind[type(node_)])
             self._targets[key] = message
         if self._targets:
+            from jaxlint.lint.positions import node_spans  # libcst's code generator
+
             self._spans = node_spans(node, source)
 
     def _place(self, node: cst.CSTNode) -> None:
         if not self._targets:
             return
+        from jaxlint.lint.positions import SpanError
+
         try:
             start, end = self._spans[node]
         except (KeyError, SpanError):

@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import libcst as cst
-from libcst.helpers import get_full_name_for_node
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
+from jaxlint.lint.lazy_libcst import Visits, visitor
 
 from jaxlint.lint.inference import EXPORTED as AN_EXPORTED, OTHER
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
@@ -258,16 +262,16 @@ from 0.10.2 for exports that were not deserialized.)
     def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
         for alias in node.names:
-            self._note_import(0, get_full_name_for_node(alias.name) or "", None)
+            self._note_import(0, cst.helpers.get_full_name_for_node(alias.name) or "", None)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         super().visit_ImportFrom(node)
         if isinstance(node.names, cst.ImportStar):
-            self._note_import(len(node.relative), get_full_name_for_node(node.module) or "", None)
+            self._note_import(len(node.relative), cst.helpers.get_full_name_for_node(node.module) or "", None)
             return
         for alias in node.names:
-            module = (get_full_name_for_node(node.module) or "") if node.module is not None else ""
-            self._note_import(len(node.relative), module, get_full_name_for_node(alias.name))
+            module = (cst.helpers.get_full_name_for_node(node.module) or "") if node.module is not None else ""
+            self._note_import(len(node.relative), module, cst.helpers.get_full_name_for_node(alias.name))
 
     def _note_import(self, level: int, module: str, name: str | None) -> None:
         """An import of a project class that defines such attributes (or of its module) counts as defining them:
@@ -333,7 +337,7 @@ from 0.10.2 for exports that were not deserialized.)
         """Inside ``if hasattr(x, "in_shardings_jax")`` (or any ``*_shardings_*`` name): deliberate compat code."""
         for ancestor in self.context.ancestors:
             if isinstance(ancestor, (cst.If, cst.IfExp)):
-                finder = _HasattrShardings()
+                finder = visitor(_HasattrShardings)()
                 ancestor.test.visit(finder)
                 if finder.found:
                     return True
@@ -349,7 +353,7 @@ from 0.10.2 for exports that were not deserialized.)
             self.context.add_report(Report(self.code, candidate.node, candidate.message, None, candidate.ancestors))
 
 
-class _HasattrShardings(cst.CSTVisitor):
+class _HasattrShardings(Visits):
     def __init__(self) -> None:
         self.found = False
 

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.context import in_compat_code

@@ -1,7 +1,11 @@
 """JAX303 expired-export-flag: ``jax_export_deserialize_expired_versions`` enabled from code."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.rules.base import Invalid, Valid
 from jaxlint.analysis.calls import literal_value, string_value

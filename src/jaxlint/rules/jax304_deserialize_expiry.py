@@ -1,7 +1,11 @@
 """JAX304 deserialize-expiry: ``jax.export.deserialize`` of stored bytes may refuse old artifacts (JAX 0.11.1)."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.rules.base import Invalid, Rule, Valid
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 import ast
 import os
 import re
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, statement_of, walk

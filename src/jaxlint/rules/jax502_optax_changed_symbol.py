@@ -1,7 +1,11 @@
 """JAX502 optax-changed-symbol: an optax name that optax removed or deprecated."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.diagnostics import Applicability, WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix

@@ -4,8 +4,12 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix

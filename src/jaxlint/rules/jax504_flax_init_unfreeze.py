@@ -1,7 +1,11 @@
 """JAX504 flax-init-unfreeze: ``.unfreeze()`` on what ``Module.init`` returned, a plain dict since flax 0.7.1."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix

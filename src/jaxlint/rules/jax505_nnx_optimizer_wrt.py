@@ -1,7 +1,11 @@
 """JAX505 nnx-optimizer-wrt: ``nnx.Optimizer(model, tx)`` without ``wrt=``, required since flax 0.11.0."""
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.versions import Version

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.ecosystem import KEYWORD_ADVICE, KEYWORDS, library_may_reach, library_min
 from jaxlint.catalogue.ecosystem_generated import ParameterRow

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
 from jaxlint.analysis.flax_values import after_a_dot, from_init, imports_flax, init_call, \

@@ -3,8 +3,12 @@ instance whose class the module makes plain (``cell = nn.LSTMCell(...)``; ``cell
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWORDS, NOW_REQUIRED, \
     REMOVED_ATTRIBUTES, library_may_reach

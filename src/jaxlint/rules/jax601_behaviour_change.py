@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.analysis.value_matches import VALUE_MATCHES, ValueDecisions, call_key
 from jaxlint.catalogue.behaviour import Change, crossed, recognisable

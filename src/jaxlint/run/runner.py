@@ -29,7 +29,8 @@ __all__ = ["FileResult", "Mode", "process_file", "process_source", "run_files"]
 
 def process_source(source: SourceText, display_path: str, settings: Settings, mode: Mode,
                    unsafe: bool, *, tree: ast.Module | None = None) -> FileResult:
-    # Imported here, not at module level: a warm run whose files all hit the cache never needs libcst (~0.25 s).
+    # Imported here, not at module level: a warm run whose files all hit the cache never needs the engine (its rules
+    # and tables; libcst only for a file that goes to it, `lint.lazy_libcst`).
     from jaxlint.lint.engine import fix_source, lint_source
 
     result = FileResult(display_path, version_floor=version_floor(settings))
@@ -285,7 +286,7 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
         _WORKER_FILES = []
 
 
-# Reaches every stage of the engine (words, gates, libcst, a rule with a fix) without any project module.
+# Reaches every stage of the engine before libcst (words, gates, a rule with a fix) without any project module.
 _WARM_UP_SOURCE = "import jax\n\njax.tree_map(f, t)\n"
 
 
@@ -293,6 +294,8 @@ def _warm_up(files: list, todo: list[int]) -> None:
     """Import the engine and build what it builds on first use (the rules, their prefilters, the catalogue, libcst's
     parser) once, before forking: otherwise every worker does it again (~0.6 s of CPU each). Forked workers share
     it, copy-on-write. With no project index: a lint here must read no module's facts."""
+    import libcst  # noqa: F401  (the rules import it on first use: a run of many files likely has one that needs it)
+
     from jaxlint.lint.engine import lint_source
 
     seen: set[int] = set()

@@ -1,0 +1,47 @@
+"""A check whose files are all decided on ``ast`` never imports libcst (issue 38: about a third of a one-file run's
+start-up); a file that goes to libcst still gets its findings. Each check runs in a process of its own, as
+pre-commit runs it, and says at its end (``os._exit`` included) whether libcst was imported."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+# Runs ``jaxlint`` as its entry point does, and writes, as the process ends, whether libcst was imported.
+_WRAPPER = """
+import json, os, sys
+report, sys.argv = sys.argv[1], ["jaxlint", *sys.argv[2:]]
+def write():
+    with open(report, "w") as handle:
+        json.dump("libcst" in sys.modules, handle)
+exit = os._exit
+os._exit = lambda code: (write(), exit(code))
+import atexit
+atexit.register(write)
+from jaxlint.ui.entry import entry_point
+entry_point()
+"""
+
+
+def _check(tmp_path: Path, source: str) -> tuple[str, bool]:
+    path = tmp_path / "module.py"
+    path.write_text(source)
+    report = tmp_path / "libcst.json"
+    done = subprocess.run([sys.executable, "-c", _WRAPPER, str(report), "check", str(path), "--no-cache",
+                           "--output-format", "concise"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    return done.stdout, json.loads(report.read_text())
+
+
+def test_a_check_decided_on_ast_does_not_import_libcst(tmp_path):
+    output, imported = _check(tmp_path, "import jax\n\njax.tree_map(f, t)\n")
+    assert "JAX101" in output  # a finding, with its fix, from the ast tree
+    assert not imported
+
+
+def test_a_check_that_goes_to_libcst_imports_it_and_finds(tmp_path):
+    # JAX101's index-update rewrite is decided on libcst's tree
+    output, imported = _check(tmp_path, "import jax\n\ny = jax.ops.index_update(x, 0, 1.0)\n")
+    assert "JAX101" in output and "index_update" in output
+    assert imported
