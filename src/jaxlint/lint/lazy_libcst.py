@@ -8,12 +8,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 
-class _Libcst:
-    def __getattr__(self, name: str) -> Any:  # called only for names not copied yet: the first read
-        import libcst
-        import libcst.helpers  # noqa: F401  (``cst.helpers``, as the rules read it)
+# Read from the module at every use, never copied: they run once a file, and a test (or a user's tool) that patches
+# ``libcst.parse_module`` must see every parse jaxlint makes.
+_FORWARDED = frozenset({"parse_module", "parse_expression", "parse_statement"})
 
-        self.__dict__.update(vars(libcst))
+
+class _Libcst:
+    def __getattr__(self, name: str) -> Any:  # called for names not copied yet (the first read) and the forwarded
+        import libcst
+
+        if "CSTNode" not in self.__dict__:
+            import libcst.helpers  # noqa: F401  (``cst.helpers``, as the rules read it)
+
+            self.__dict__.update((key, value) for key, value in vars(libcst).items() if key not in _FORWARDED)
         return getattr(libcst, name)
 
 
