@@ -83,6 +83,14 @@ def build_venvs(jaxenvs: Path, versions: list[str]) -> float:
     return spent
 
 
+
+def _smoke_test(py: str, v: str) -> subprocess.CompletedProcess:
+    """A fresh venv's check: it imports JAX ``v`` and computes on the CPU (prints the jaxlib version)."""
+    smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
+             "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
+    return subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
+                          env={**os.environ, "JAX_PLATFORMS": "cpu"})
+
 def _build_one(base: str, jaxenvs: Path, v: str, jaxlibs: set[str]) -> None:
     """Build ``<jaxenvs>/jax-<v>`` (the caller holds its lock); a failure is reported and leaves no folder."""
     env_dir = jaxenvs / f"jax-{v}"
@@ -107,10 +115,7 @@ def _build_one(base: str, jaxenvs: Path, v: str, jaxlibs: set[str]) -> None:
     proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, f"jax=={v}", jaxlib, *extra],
                           check=False, capture_output=True, text=True, env=pypi_env())
     if proc.returncode == 0:
-        smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
-                 "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
-        proc = subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
-                              env={**os.environ, "JAX_PLATFORMS": "cpu"})
+        proc = _smoke_test(py, v)
     if proc.returncode != 0:
         print(f"  skip jax {v}: {(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
         shutil.rmtree(env_dir, ignore_errors=True)
@@ -164,10 +169,7 @@ def build_substitutes(jaxenvs: Path, versions: list[str]) -> float:
                                    f"jaxlib=={jaxlib}", "absl-py", "numpy<2", "scipy<1.13"],
                                   check=False, capture_output=True, text=True, env=pypi_env())
             if proc.returncode == 0:
-                smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
-                         "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
-                proc = subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
-                                      env={**os.environ, "JAX_PLATFORMS": "cpu"})
+                proc = _smoke_test(py, v)
             if proc.returncode != 0:
                 print(f"  skip jax {v} with jaxlib {jaxlib}: "
                       f"{(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
