@@ -83,13 +83,13 @@ def build_venvs(jaxenvs: Path, versions: list[str]) -> float:
     return spent
 
 
-
 def _smoke_test(py: str, v: str) -> subprocess.CompletedProcess:
     """A fresh venv's check: it imports JAX ``v`` and computes on the CPU (prints the jaxlib version)."""
     smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
              "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
     return subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
                           env={**os.environ, "JAX_PLATFORMS": "cpu"})
+
 
 def _build_one(base: str, jaxenvs: Path, v: str, jaxlibs: set[str]) -> None:
     """Build ``<jaxenvs>/jax-<v>`` (the caller holds its lock); a failure is reported and leaves no folder."""
