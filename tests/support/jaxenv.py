@@ -1,7 +1,8 @@
 """Virtual environments with a given JAX release, built once and reused by the tests.
 
-They live in ``$JAXLINT_JAXENVS`` (default ``<repo>/.jaxenvs``, gitignored). Only pip talks to the network, through
-the package index pip is configured for.
+They live in ``$JAXLINT_JAXENVS`` (default ``<repo>/.jaxenvs``, gitignored). They are made and filled by
+``tools/catalogue_gen/venv_build.py`` (uv, installed once into ``.jaxenvs/uv-tool`` when jaxlint has none; pip
+where uv cannot be had), which alone talks to the network, through the package index the tool is configured for.
 """
 from __future__ import annotations
 
@@ -17,6 +18,23 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 ENVS = Path(os.environ.get("JAXLINT_JAXENVS", REPO / ".jaxenvs"))
+
+if str(REPO / "tools") not in sys.path:
+    sys.path.append(str(REPO / "tools"))
+from catalogue_gen.venv_build import bytecode_env, install, new_venv, uv_for  # noqa: E402
+
+
+def _fill(env: Path, base: str, package_lists: list[list[str]]) -> subprocess.CompletedProcess:
+    """A new venv of ``base`` at ``env`` with each list of ``package_lists`` installed in turn (the index the
+    installer is configured for), then ``import jax`` once to write its bytecode; the first failure's result."""
+    python = new_venv(base, env, ENVS)
+    for packages in package_lists:
+        proc = install(python, packages, ENVS, pypi_only=False)
+        if proc.returncode != 0:
+            return proc
+    subprocess.run([str(python), "-W", "ignore", "-c", "import jax, jax.numpy"], capture_output=True,
+                   env=bytecode_env())
+    return proc
 
 
 # For probe scripts run in a JAX venv (after ``import importlib``): the object a dotted name names, found as Python
@@ -77,14 +95,8 @@ def _build(env: Path, python: Path, marker: Path, version: str) -> Path:
     base = python312()
     if base is None:
         pytest.skip("no Python 3.12 interpreter to build a JAX venv with")
-    if env.exists():
-        shutil.rmtree(env)
     env.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([base, "-m", "venv", str(env)], check=True)
-    proc = subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", f"jax=={version}", "flatbuffers", "numpy"],
-        capture_output=True, text=True,
-    )
+    proc = _fill(env, base, [[f"jax=={version}", "flatbuffers", "numpy"]])
     if proc.returncode != 0:
         pytest.fail(f"could not install jax=={version}:\n{proc.stderr[-2000:]}")
     marker.write_text(version)
@@ -134,9 +146,7 @@ def _pyenv_venv(name: str, python_minor: str, packages: list[str], version: str,
         fcntl.flock(lock, fcntl.LOCK_EX)
         if marker.exists():
             return python
-        shutil.rmtree(env, ignore_errors=True)
-        subprocess.run([str(bases[-1]), "-m", "venv", str(env)], check=True)
-        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", *packages], capture_output=True, text=True)
+        proc = _fill(env, str(bases[-1]), [packages])
         if proc.returncode != 0:
             shutil.rmtree(env, ignore_errors=True)
             last = (proc.stderr.strip().splitlines() or ["?"])[-1]
@@ -148,28 +158,10 @@ def _pyenv_venv(name: str, python_minor: str, packages: list[str], version: str,
 def uv_executable() -> str:
     """uv for the tests that build environments with it: the one jaxlint would find, else one installed once with
     pip into ``$JAXLINT_JAXENVS/uv-tool`` (skips the test when neither works)."""
-    from jaxlint.verify.installer import find_uv
-
-    found = find_uv()
-    if found:
-        return found
-    env = ENVS / "uv-tool"
-    uv = env / "bin" / "uv"
-    if (env / ".complete").exists():
-        return str(uv)
-    ENVS.mkdir(parents=True, exist_ok=True)
-    with open(ENVS / ".uv-tool.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if (env / ".complete").exists():
-            return str(uv)
-        shutil.rmtree(env, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
-        proc = subprocess.run([str(env / "bin" / "python"), "-m", "pip", "install", "-q", "uv"], capture_output=True,
-                              text=True)
-        if proc.returncode != 0 or not uv.exists():
-            pytest.skip(f"cannot install uv: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
-        (env / ".complete").write_text("uv")
-    return str(uv)
+    found = uv_for(ENVS)
+    if not found:
+        pytest.skip("cannot install uv")
+    return found
 
 
 # flax around the plain-dict change (0.7.0 returns FrozenDict, 0.7.1 dict), both on the same JAX; flax's heavier
@@ -196,14 +188,11 @@ def flax_python(version: str) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if marker.exists():
             return python
-        shutil.rmtree(env, ignore_errors=True)
-        subprocess.run([base, "-m", "venv", str(env)], check=True)
-        for args in ([f"jax=={FLAX_JAX}", f"jaxlib=={FLAX_JAX}", *OLD_RELEASE_PINS],
-                     ["--no-deps", f"flax=={version}", *FLAX_LIGHT_DEPENDENCIES]):
-            proc = subprocess.run([str(python), "-m", "pip", "install", "-q", *args], capture_output=True, text=True)
-            if proc.returncode != 0:
-                shutil.rmtree(env, ignore_errors=True)
-                pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
+        proc = _fill(env, base, [[f"jax=={FLAX_JAX}", f"jaxlib=={FLAX_JAX}", *OLD_RELEASE_PINS],
+                                ["--no-deps", f"flax=={version}", *FLAX_LIGHT_DEPENDENCIES]])
+        if proc.returncode != 0:
+            shutil.rmtree(env, ignore_errors=True)
+            pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
         marker.write_text(version)
     return python
 
@@ -239,14 +228,11 @@ def flax_optax_python(flax: str, optax: str, jax: str) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if marker.exists():
             return python
-        shutil.rmtree(env, ignore_errors=True)
-        subprocess.run([base, "-m", "venv", str(env)], check=True)
-        for args in ([f"jax=={jax}", f"jaxlib=={jax}", f"optax=={optax}"],
-                     ["--no-deps", f"flax=={flax}", *NNX_LIGHT_DEPENDENCIES]):
-            proc = subprocess.run([str(python), "-m", "pip", "install", "-q", *args], capture_output=True, text=True)
-            if proc.returncode != 0:
-                shutil.rmtree(env, ignore_errors=True)
-                pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
+        proc = _fill(env, base, [[f"jax=={jax}", f"jaxlib=={jax}", f"optax=={optax}"],
+                                ["--no-deps", f"flax=={flax}", *NNX_LIGHT_DEPENDENCIES]])
+        if proc.returncode != 0:
+            shutil.rmtree(env, ignore_errors=True)
+            pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
         marker.write_text(jax)
     return python
 

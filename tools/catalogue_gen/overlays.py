@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from catalogue_gen.releases import vkey
-from catalogue_gen.venvs import PYPI, pypi_env, python312
+from catalogue_gen.venv_build import install, new_venv
+from catalogue_gen.venvs import python312
 
 # base -> what pip installs in it; the era's newest flax/optax bring the dependencies (msgpack, orbax, chex, ...)
 BASES = {
@@ -101,12 +102,9 @@ def base_python(envs: Path, name: str) -> Path | None:
             if base is None:
                 return None
             t = time.perf_counter()
-            shutil.rmtree(env_dir, ignore_errors=True)
-            subprocess.run([base, "-m", "venv", str(env_dir)], check=True)
-            py = str(env_dir / "bin" / "python")
-            proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, "absl-py", *BASES[name]],
-                                  capture_output=True, text=True, env=pypi_env())
-            if proc.returncode == 0:
+            py = str(new_venv(base, env_dir, envs))
+            proc = install(py, ["absl-py", *BASES[name]], envs)
+            if proc.returncode == 0:  # its environment writes bytecode: uv installs none
                 proc = subprocess.run([py, "-W", "ignore", "-c", "import jax, jax.numpy as jnp, flax, optax; "
                                        "float(jnp.ones(2).sum()); print(jax.__version__, flax.__version__)"],
                                       capture_output=True, text=True, env={"JAX_PLATFORMS": "cpu"})
@@ -128,9 +126,7 @@ def overlay(envs: Path, library: str, version: str, python: Path) -> Path | None
     with _locked(envs, name):
         if not (target / ".complete").exists():
             shutil.rmtree(target, ignore_errors=True)
-            proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--index-url", PYPI,
-                                   "--target", str(target), f"{library}=={version}"],
-                                  capture_output=True, text=True, env=pypi_env())
+            proc = install(python, ["--no-deps", f"{library}=={version}"], envs, target=target)
             if proc.returncode != 0:
                 print(f"  skip {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1][:300]}", file=sys.stderr)
                 shutil.rmtree(target, ignore_errors=True)

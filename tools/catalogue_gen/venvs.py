@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import fcntl
-import os
 import re
 import shutil
 import subprocess
@@ -12,7 +11,8 @@ from pathlib import Path
 
 from catalogue_gen.releases import vkey
 
-PYPI = "https://pypi.org/simple"
+from catalogue_gen.venv_build import PYPI, bytecode_env, install, new_venv, pypi_env  # noqa: F401 (re-exported)
+
 # Releases whose jaxlib was built against NumPy 1 and whose jax.scipy.linalg wraps scipy.linalg.tril/triu (gone in
 # SciPy 1.13).
 OLD_NUMPY_BEFORE = "0.4.26"
@@ -31,15 +31,6 @@ def python312() -> str | None:
         if proc.returncode == 0 and proc.stdout.strip() == "True":  # a pyenv shim may exist and still fail
             return c
     return None
-
-
-def pypi_env() -> dict[str, str]:
-    """pip's environment for the venv builds: PyPI only (no configured extra indexes, find-links or constraints)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_CONSTRAINT")}
-    env["PIP_CONFIG_FILE"] = os.devnull
-    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-    return env
 
 
 def jaxlib_versions(base: str) -> set[str]:
@@ -88,7 +79,7 @@ def _smoke_test(py: str, v: str) -> subprocess.CompletedProcess:
     smoke = (f"import jax, jaxlib, jax.numpy as jnp; assert jax.__version__ == {v!r}, jax.__version__; "
              "float(jnp.ones(2).sum()); print(jaxlib.__version__)")
     return subprocess.run([py, "-W", "ignore", "-c", smoke], check=False, capture_output=True, text=True,
-                          env={**os.environ, "JAX_PLATFORMS": "cpu"})
+                          env=bytecode_env())
 
 
 def _build_one(base: str, jaxenvs: Path, v: str, jaxlibs: set[str]) -> None:
@@ -108,12 +99,8 @@ def _build_one(base: str, jaxenvs: Path, v: str, jaxlibs: set[str]) -> None:
     # absl-py: jax.experimental.pallas.tpu imports it in some releases (0.9.x), and the probe must import it
     extra = ["absl-py"] + (["numpy<2", "scipy<1.13"] if vkey(v) < vkey(OLD_NUMPY_BEFORE) else [])
     t = time.perf_counter()
-    if env_dir.exists():
-        shutil.rmtree(env_dir)
-    subprocess.run([base, "-m", "venv", str(env_dir)], check=True)
-    py = str(env_dir / "bin" / "python")
-    proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, f"jax=={v}", jaxlib, *extra],
-                          check=False, capture_output=True, text=True, env=pypi_env())
+    py = str(new_venv(base, env_dir, jaxenvs))
+    proc = install(py, [f"jax=={v}", jaxlib, *extra], jaxenvs)
     if proc.returncode == 0:
         proc = _smoke_test(py, v)
     if proc.returncode != 0:
@@ -162,12 +149,8 @@ def build_substitutes(jaxenvs: Path, versions: list[str]) -> float:
             if (jaxenvs / name / ".complete").exists():
                 continue
             env_dir = jaxenvs / name
-            shutil.rmtree(env_dir, ignore_errors=True)
-            subprocess.run([str(bases[-1]), "-m", "venv", str(env_dir)], check=True)
-            py = str(env_dir / "bin" / "python")
-            proc = subprocess.run([py, "-m", "pip", "install", "-q", "--index-url", PYPI, f"jax=={v}",
-                                   f"jaxlib=={jaxlib}", "absl-py", "numpy<2", "scipy<1.13"],
-                                  check=False, capture_output=True, text=True, env=pypi_env())
+            py = str(new_venv(str(bases[-1]), env_dir, jaxenvs))
+            proc = install(py, [f"jax=={v}", f"jaxlib=={jaxlib}", "absl-py", "numpy<2", "scipy<1.13"], jaxenvs)
             if proc.returncode == 0:
                 proc = _smoke_test(py, v)
             if proc.returncode != 0:
