@@ -25,20 +25,22 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PLAIN_BASES = ("builtins.object", "typing.NamedTuple", "typing.Generic", "typing.Protocol", "abc.ABC")
 
 
-def value_kinds(view: AstView) -> "AstValueKinds":
-    """The file's one ``AstValueKinds`` (kept on the view: rules of one file share it)."""
-    kinds = view.__dict__.get("_value_kinds")
-    if kinds is None:
-        kinds = view.__dict__["_value_kinds"] = AstValueKinds(view)
-    return kinds
-
-
 class AstValueKinds:
+    """One file's answers (cached per node). Made per query of the file and not kept on the view: holding the view,
+    it would make a reference cycle that keeps the tree alive until the cycle collector runs."""
+
     def __init__(self, view: AstView) -> None:
         self.view = view
-        self.names = AstNames(view.tree)
+        self._names: AstNames | None = None
         self._cache: dict[int, object] = {}
         self._attributes: dict[tuple[int, str], object] = {}
+
+    @property
+    def names(self) -> AstNames:
+        """The resolver's port, built at the first question (a file may ask none)."""
+        if self._names is None:
+            self._names = AstNames(self.view.tree)
+        return self._names
 
     def kind_of(self, node: ast.AST) -> str | None:
         key = id(node)

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.analysis.ast_value_kinds import value_kinds
+from jaxlint.analysis.ast_value_kinds import AstValueKinds
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
 from jaxlint.lint.diagnostics import Applicability, Edit
 from jaxlint.lint.inference import ARRAY, OTHER
@@ -328,26 +328,27 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
         if not _imports_jax(view):
             return []
         rule = view.rule(cls)
+        kinds = AstValueKinds(view)
         found = []
         for node in walk(view, (ast.Attribute,)):
             if node.attr == "device":
-                finding = rule._device_call_from_ast(view, node)
+                finding = rule._device_call_from_ast(view, kinds, node)
             elif node.attr in BY_NAME:
-                finding = rule._by_name_from_ast(view, node)
+                finding = rule._by_name_from_ast(view, kinds, node)
             else:
                 continue
             if finding is not None:
                 found.append(finding)
         return found
 
-    def _by_name_from_ast(self, view: AstView, node: ast.Attribute) -> AstFinding | None:
+    def _by_name_from_ast(self, view: AstView, kinds: AstValueKinds, node: ast.Attribute) -> AstFinding | None:
         entry = BY_NAME[node.attr]
         if self.settings.target_version < Version(entry.removed) or _is_store_ast(view, node):
             return None
         call = _called_ast(view, node)
         if entry.called and call is None:
             return None
-        kind = value_kinds(view).kind_of(node.value)
+        kind = kinds.kind_of(node.value)
         if kind == OTHER:
             return None
         message = f"`.{entry.name}{'()' if entry.called else ''}` {entry.what}; {entry.advice}"
@@ -370,13 +371,13 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
             return AstFix(applicability, BLOCK_FIX_MESSAGE, (Edit(end - len(node.attr), end, "block_until_ready"),))
         return None
 
-    def _device_call_from_ast(self, view: AstView, node: ast.Attribute) -> AstFinding | None:
+    def _device_call_from_ast(self, view: AstView, kinds: AstValueKinds, node: ast.Attribute) -> AstFinding | None:
         call = _called_ast(view, node)
         if call is None or call.args or call.keywords:
             return None
         if self.settings.target_version < Version(DEVICE_PROPERTY_SINCE):
             return None
-        if value_kinds(view).kind_of(node.value) != ARRAY:
+        if kinds.kind_of(node.value) != ARRAY:
             return None
         receiver = _receiver_text(view, node)
         start, end = _span(view, call)
