@@ -56,6 +56,7 @@ DECIDED = {
     "a comprehension over device_buffers": J + "d = [b.device() for b in y.device_buffers]\n",
     "an element of device_buffers": J + "d = y.device_buffers[0].device()\n",
     "a slice of device_buffers": J + "d = y.device_buffers[0:1].device()\n",
+    "subscripts of tuples": J + "d = y.device_buffers[:, 0].device()\ne = x[0, 1].device()\nf = x[(0, 1)].device()\n",
     "a name bound to an alias of a factory": J + "ones = jnp.ones\nx = ones(3)\nx.device()\n",
     "a name in an outer function": J + "def f(x: jax.Array):\n    def g():\n        return x.device()\n    return g\n",
     "a global": J + "x = jnp.ones(3)\ndef f():\n    global x\n    x = g()\n    return x.device()\n",
@@ -116,7 +117,7 @@ SETTINGS = {"default": None, "min 0.4.30": HIGH_MIN, "min 0.4.20": LOW_MIN, "tar
 UNDECIDED = {
     "a cycle": J + "a = b\nb = a\na.device_buffers\n",
     "a function's returns": J + "def make():\n    return jnp.ones(3)\nx = make()\nx.device()\n",
-    "a tuple subscript": J + "d = y.device_buffers[0, 1].device()\n",
+    "a tuple subscript of device_buffers": J + "d = y.device_buffers[0, 1].device()\n",
     "a parenthesized receiver": J + "y = (x).device_buffers\n",
     "a parenthesized attribute": J + "y = (x.device_buffers)\n",
     "a call as the receiver": J + "y = f(x).device_buffer\n",

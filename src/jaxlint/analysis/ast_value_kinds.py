@@ -6,7 +6,7 @@ Where the answer is not certain it raises ``Undecidable``:
 - a cycle (``a = b``, ``b = a``): libcst answers "unknown" at the node it meets again and caches what it had so far,
   so its answers then depend on the order of its queries;
 - a call of a function of the module (libcst reads its ``return`` statements);
-- a subscript with several elements in ``ast``'s one ``Tuple`` (``x[0, 1]``; libcst tells ``x[(0, 1)]`` apart).
+- ``x.device_buffers[0, 1]``: several elements in ``ast``'s one ``Tuple`` (libcst tells ``[(0, 1)]`` apart).
 """
 from __future__ import annotations
 
@@ -78,10 +78,13 @@ class AstValueKinds:
             return self._call_kind(node)
         if kind is ast.NamedExpr:
             return self.kind_of(node.value)
-        if kind is ast.Subscript:
-            if type(node.slice) is ast.Tuple:
+        if kind is ast.Subscript and type(node.value) is ast.Attribute and node.value.attr == "device_buffers":
+            index = node.slice
+            if type(index) is ast.Slice or type(index) is ast.Tuple and any(type(e) is ast.Slice for e in index.elts):
+                return None  # a slice, or several elements: no one element of the list
+            if type(index) is ast.Tuple:
                 raise Undecidable("a subscript of a tuple: one element or several to libcst")
-            if type(node.slice) is not ast.Slice and self.holds_device_buffers(node.value):
+            if self.holds_device_buffers(node.value):
                 return ARRAY  # ``x.device_buffers[0]``
         return None
 
