@@ -44,7 +44,6 @@ JAX206_DECIDED = {
     "the first under noqa": _JAX + "k = jax.random.PRNGKey(0)  # noqa: JAX206\nj = jax.random.PRNGKey(1)\n",
     "the first in compat code": _JAX + "try:\n    k = jax.random.PRNGKey(0)\nexcept ImportError:\n    pass\n"
                                 "j = jax.random.PRNGKey(1)\n",
-    "a later key in an f-string": _JAX + "k = jax.random.PRNGKey(0)\ns = f'{jax.random.PRNGKey(1)}'\n",
     "non-ASCII": _JAX + "s = 'é'; k = jax.random.PRNGKey(0, impl='é€')\n",
     "in a method, an annotation, a lambda": _JAX + "class A:\n    def f(self, k: jax.random.PRNGKey(0)):\n"
                                             "        self.k = jax.random.PRNGKey(42)\ng = lambda: jax.random.key(7)\n",
@@ -55,6 +54,7 @@ JAX206_UNDECIDED = {
     "a star import": "from jax.random import *\nk = PRNGKey(0)\n",
     "jax bound otherwise": _JAX + "jax = load()\nk = jax.random.PRNGKey(0)\n",
     "the first key in an f-string": _JAX + "s = f'{jax.random.PRNGKey(0)}'\n",
+    "a later key in an f-string": _JAX + "k = jax.random.PRNGKey(0)\ns = f'{jax.random.PRNGKey(1)}'\n",
 }
 
 _JNP = "import jax\nimport jax.numpy as jnp\n"

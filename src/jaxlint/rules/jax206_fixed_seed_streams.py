@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.lint.ast_findings import AstFinding, AstView, statement_of, walk
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, statement_of, walk
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
 from jaxlint.analysis.calls import argument, argument_ast
@@ -171,6 +171,8 @@ at 0.5.0.
         seeded = [node for node in walk(view, (ast.Call,)) if _seeded_key(view, node)]
         if not seeded:
             return []
+        if any(type(ancestor) is ast.JoinedStr for node in seeded for ancestor, _ in view.ancestors(node)):
+            raise Undecidable("a key in an f-string")  # (before Python 3.12 its place there may be off)
         # libcst visits in source order; ``ast``'s fields are not always (``a if k(0) else b``, decorators)
         first = min(seeded, key=lambda node: (node.lineno, node.col_offset))
         # the message quotes its text: ``Undecidable`` where libcst's span would hold more (parentheses of its own)
