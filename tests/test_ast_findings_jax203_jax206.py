@@ -222,3 +222,18 @@ def test_fix_mode_is_the_same_with_the_fix_decided_from_ast(monkeypatch):
     slow = fix_source(source, "t.py", Settings(), rules=[JAX203])
     assert fast.source == slow.source and fast.source.count("zeros") == 4 and "zeros_like(a = x" in fast.source
     assert [asdict(a) for a in fast.applied] == [asdict(a) for a in slow.applied] and len(fast.applied) == 4
+
+
+def test_imported_name_asks_only_about_imported_roots():
+    """``AstView.imported_name``: the resolver's name where an import may bind the root, None for a local, a builtin
+    or an expression (no question asked), ``Undecidable`` where a star import may bind it."""
+    import ast
+
+    source = "import jax.numpy as jnp\nx = 1\njnp.empty\nx.empty\nlen.empty\nf().empty\n"
+    view = ast_findings.AstView(source, ast.parse(source))
+    chains = [node.value for node in view.tree.body[2:]]
+    assert [view.imported_name(chain, lambda name: True) for chain in chains] == ["jax.numpy.empty", None, None, None]
+    starred = "from jax.numpy import *\nempty\n"
+    view = ast_findings.AstView(starred, ast.parse(starred))
+    with pytest.raises(ast_findings.Undecidable):
+        view.imported_name(view.tree.body[1].value, lambda name: True)

@@ -64,10 +64,7 @@ def _template_use(view: AstView, node: ast.expr) -> bool:
 
 def _template_arguments(view: AstView, call: ast.Call) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """``TEMPLATE_ARGUMENTS`` of the callee (``Undecidable`` where its name may be one but is not certain)."""
-    if type(call.func) not in (ast.Name, ast.Attribute):
-        return (), ()
-    return TEMPLATE_ARGUMENTS.get(view.qualified_name_unless(call.func, TEMPLATE_ARGUMENTS.__contains__) or "",
-                                  ((), ()))
+    return TEMPLATE_ARGUMENTS.get(view.imported_name(call.func, TEMPLATE_ARGUMENTS.__contains__) or "", ((), ()))
 
 
 def _may_be_used_as_template(view: AstView, identifier: str, target: ast.Name) -> bool:
@@ -97,5 +94,4 @@ def _may_be_scan_carry(view: AstView, call: ast.Call) -> bool:
         return False
     holder, _ = view.parent(parent)
     scan = view.parent(holder)[0] if type(holder) is ast.keyword else holder
-    return type(scan) is ast.Call and type(scan.func) in (ast.Name, ast.Attribute) \
-        and view.qualified_name_unless(scan.func, SCAN.__contains__) in SCAN
+    return type(scan) is ast.Call and view.imported_name(scan.func, SCAN.__contains__) in SCAN

@@ -409,19 +409,9 @@ def _no_bare_target(node: ast.Import | ast.ImportFrom) -> None:
             raise Undecidable(f"`{bound}` imported by name")
 
 
-def _qualified_if_imported(view: AstView, node: ast.expr, relevant) -> str | None:
-    """The resolver's name for an attribute chain whose root is imported (None for any other)."""
-    root = node
-    while type(root) is ast.Attribute:
-        root = root.value
-    if type(root) is not ast.Name or not view.may_import(root.id):
-        return None  # the resolver qualifies only an imported name (a star import: undecided before)
-    return view.qualified_name_unless(node, relevant)
-
-
 def _pad_from_ast(view: AstView, call: ast.Call) -> AstFinding | None:
     """``visit_Call``: ``jnp.pad(..., mode="empty")``."""
-    if _qualified_if_imported(view, call.func, PAD.__eq__) != PAD or has_star_args_ast(call):
+    if view.imported_name(call.func, PAD.__eq__) != PAD or has_star_args_ast(call):
         return None
     mode = argument_ast(call, "mode", 2)
     if type(mode) is ast.JoinedStr:
@@ -435,7 +425,7 @@ def _reference_from_ast(view: AstView, node: ast.Attribute) -> AstFinding | None
     """``_reference`` for an attribute chain (``jnp.empty``, ``jax.numpy.empty_like``)."""
     if node.attr not in ("empty", "empty_like"):
         return None
-    qualified = _qualified_if_imported(view, node, TARGETS.__contains__)
+    qualified = view.imported_name(node, TARGETS.__contains__)
     if qualified not in TARGETS:
         return None
     parent, field = view.parent(node)

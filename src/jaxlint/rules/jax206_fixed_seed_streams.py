@@ -182,12 +182,7 @@ at 0.5.0.
 
 def _seeded_key(view: AstView, call: ast.Call) -> bool:
     """``visit_Call``'s test: a key maker called with a literal integer seed."""
-    root = call.func
-    while type(root) is ast.Attribute:
-        root = root.value
-    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-        return False  # the resolver qualifies only an imported name
-    if view.qualified_name_unless(call.func, KEY_MAKERS.__contains__) not in KEY_MAKERS:
+    if view.imported_name(call.func, KEY_MAKERS.__contains__) not in KEY_MAKERS:
         return False
     seed = argument_ast(call, "seed", 0)
     return seed is not None and _int_literal_ast(seed)
