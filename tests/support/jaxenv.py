@@ -77,29 +77,34 @@ def jax_python(version: str) -> Path:
     asks first (a jax without its jaxlib would fail every later test that imports it)."""
     if tuple(int(part) for part in re.findall(r"\d+", version)[:3]) < JAX_REQUIRES_JAXLIB:
         return old_jax_python(version, "3.12")
-    env = ENVS / f"jax-{version}"
+    return _built(f"jax-{version}", python312(), [[f"jax=={version}", "flatbuffers", "numpy"]], version,
+                  on_failure=pytest.fail)
+
+
+def _built(name: str, base: str | None, package_lists: list[list[str]], marker_text: str, *,
+           on_failure=pytest.skip) -> Path:
+    """The python of ``ENVS/name``: a venv of interpreter ``base`` with each list of ``package_lists`` installed
+    in turn, built on first use and marked complete (``marker_text``: the JAX release, as every builder of these
+    folders writes it). Parallel test workers (pytest-xdist) wait on one lock per folder, so none is built twice
+    at once. Without ``base`` the test is skipped; a failed build is removed and the test is ``on_failure``."""
+    env = ENVS / name
     python = env / "bin" / "python"
     marker = env / ".complete"
     if marker.exists():
         return python
+    if base is None:
+        pytest.skip(f"no Python interpreter to build {name} with")
     ENVS.mkdir(parents=True, exist_ok=True)
-    # Parallel test workers (pytest-xdist) must not build the same venv twice at once.
-    with open(ENVS / f".jax-{version}.lock", "w") as lock:
+    with open(ENVS / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if marker.exists():
             return python
-        return _build(env, python, marker, version)
-
-
-def _build(env: Path, python: Path, marker: Path, version: str) -> Path:
-    base = python312()
-    if base is None:
-        pytest.skip("no Python 3.12 interpreter to build a JAX venv with")
-    env.parent.mkdir(parents=True, exist_ok=True)
-    proc = _fill(env, base, [[f"jax=={version}", "flatbuffers", "numpy"]])
-    if proc.returncode != 0:
-        pytest.fail(f"could not install jax=={version}:\n{proc.stderr[-2000:]}")
-    marker.write_text(version)
+        proc = _fill(env, base, package_lists)
+        if proc.returncode != 0:
+            shutil.rmtree(env, ignore_errors=True)
+            last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+            on_failure(f"cannot build {name} ({' '.join(p for ps in package_lists for p in ps)}): {last}")
+        marker.write_text(marker_text)
     return python
 
 
@@ -130,29 +135,15 @@ def python310_target(version: str = "0.6.2") -> Path:
 
 
 def _pyenv_venv(name: str, python_minor: str, packages: list[str], version: str, *, fail: bool) -> Path:
-    """``ENVS/name``: a venv of pyenv's newest Python ``python_minor`` with ``packages``, built once (locked against
-    parallel workers) and reused. Without that Python the test is skipped; when pip fails it fails (``fail``) or
-    is skipped (a release that has no wheel for that Python)."""
-    env = ENVS / name
-    python = env / "bin" / "python"
-    marker = env / ".complete"
-    if marker.exists():
-        return python
+    """``ENVS/name``: a venv of pyenv's newest Python ``python_minor`` with ``packages``, built once and reused.
+    Without that Python the test is skipped; when the install fails it fails (``fail``) or is skipped (a release
+    that has no wheel for that Python)."""
+    if (ENVS / name / ".complete").exists():
+        return ENVS / name / "bin" / "python"
     bases = sorted(Path.home().glob(f".pyenv/versions/{python_minor}.*/bin/python"))
     if not bases:
         pytest.skip(f"no Python {python_minor} (pyenv) to build {name} with")
-    ENVS.mkdir(parents=True, exist_ok=True)
-    with open(ENVS / f".{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if marker.exists():
-            return python
-        proc = _fill(env, str(bases[-1]), [packages])
-        if proc.returncode != 0:
-            shutil.rmtree(env, ignore_errors=True)
-            last = (proc.stderr.strip().splitlines() or ["?"])[-1]
-            (pytest.fail if fail else pytest.skip)(f"cannot build {name} ({' '.join(packages)}): {last}")
-        marker.write_text(version)  # the JAX release, as every builder of these folders writes it
-    return python
+    return _built(name, str(bases[-1]), [packages], version, on_failure=pytest.fail if fail else pytest.skip)
 
 
 def uv_executable() -> str:
@@ -172,29 +163,11 @@ FLAX_LIGHT_DEPENDENCIES = ("msgpack", "rich", "typing_extensions", "pyyaml", "op
 
 
 def flax_python(version: str) -> Path:
-    """A Python 3.12 venv with ``flax==version`` on JAX 0.4.20, built once (locked) and reused; skips the test when
-    it cannot be built."""
-    name = f"flax-{version}-jax-{FLAX_JAX}"
-    env = ENVS / name
-    python = env / "bin" / "python"
-    marker = env / ".complete"
-    if marker.exists():
-        return python
-    base = python312()
-    if base is None:
-        pytest.skip("no Python 3.12 interpreter to build a flax venv with")
-    ENVS.mkdir(parents=True, exist_ok=True)
-    with open(ENVS / f".{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if marker.exists():
-            return python
-        proc = _fill(env, base, [[f"jax=={FLAX_JAX}", f"jaxlib=={FLAX_JAX}", *OLD_RELEASE_PINS],
-                                ["--no-deps", f"flax=={version}", *FLAX_LIGHT_DEPENDENCIES]])
-        if proc.returncode != 0:
-            shutil.rmtree(env, ignore_errors=True)
-            pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
-        marker.write_text(version)
-    return python
+    """A Python 3.12 venv with ``flax==version`` on JAX 0.4.20, built once and reused; skips the test when it
+    cannot be built."""
+    return _built(f"flax-{version}-jax-{FLAX_JAX}", python312(),
+                  [[f"jax=={FLAX_JAX}", f"jaxlib=={FLAX_JAX}", *OLD_RELEASE_PINS],
+                   ["--no-deps", f"flax=={version}", *FLAX_LIGHT_DEPENDENCIES]], version)
 
 
 # The environments named in test data (tests/data/breakages, tools/check_deprecation_warnings.py) that no other
@@ -214,27 +187,9 @@ NNX_LIGHT_DEPENDENCIES = ("msgpack", "rich", "typing_extensions", "pyyaml", "tre
 def flax_optax_python(flax: str, optax: str, jax: str) -> Path:
     """``ENVS/flax-<flax>-optax-<optax>-jax-<jax>`` on Python 3.12: JAX and optax with their dependencies, flax
     without its heavy ones (the behaviour examples of rules/behaviour.toml compare two such envs on one JAX)."""
-    name = f"flax-{flax}-optax-{optax}-jax-{jax}"
-    env = ENVS / name
-    python = env / "bin" / "python"
-    marker = env / ".complete"
-    if marker.exists():
-        return python
-    base = python312()
-    if base is None:
-        pytest.skip(f"no Python 3.12 interpreter to build {name} with")
-    ENVS.mkdir(parents=True, exist_ok=True)
-    with open(ENVS / f".{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if marker.exists():
-            return python
-        proc = _fill(env, base, [[f"jax=={jax}", f"jaxlib=={jax}", f"optax=={optax}"],
-                                ["--no-deps", f"flax=={flax}", *NNX_LIGHT_DEPENDENCIES]])
-        if proc.returncode != 0:
-            shutil.rmtree(env, ignore_errors=True)
-            pytest.skip(f"cannot build {name}: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
-        marker.write_text(jax)
-    return python
+    return _built(f"flax-{flax}-optax-{optax}-jax-{jax}", python312(),
+                  [[f"jax=={jax}", f"jaxlib=={jax}", f"optax=={optax}"],
+                   ["--no-deps", f"flax=={flax}", *NNX_LIGHT_DEPENDENCIES]], jax)
 
 
 def named_env(name: str) -> Path:
