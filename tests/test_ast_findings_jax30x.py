@@ -1,0 +1,239 @@
+"""JAX301, JAX303 and JAX304 decided from ``ast`` (``findings_from_ast``) exactly as the libcst visit decides, or not
+at all; and ``jaxlint.analysis.ast_value_kinds``, the port of ``ValueInference.kind_of`` JAX301 and JAX303 use.
+
+Each case is linted through the libcst visit (``whole=True``, no gates) and through ``ast_findings.decide``; when
+``decide`` answers, the diagnostics must be equal field by field. The ``*_DECIDED`` cases must be answered, the
+``*_UNDECIDED`` ones must not (a receiver only libcst's inference follows).
+"""
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from jaxlint.analysis.ast_value_kinds import AstValueKinds
+from jaxlint.lint.ast_findings import Undecidable
+from jaxlint.lint.engine import parse
+from jaxlint.lint.inference import ValueInference
+from jaxlint.lint.names import NameResolver
+from jaxlint.rules import rule_by_code
+from support.rule_harness import example_settings
+from test_ast_findings import ast_decided, libcst_findings  # the two paths, compared (one copy)
+
+JAX301 = rule_by_code("JAX301")
+JAX303 = rule_by_code("JAX303")
+JAX304 = rule_by_code("JAX304")
+
+JAX301_DECIDED = {
+    "no use, the word in a comment": "import jax\n# in_shardings_hlo is gone\nx = 1\n",
+    "a deserialized export": "import jax\nexp = jax.export.deserialize(blob)\nhlo = exp.in_shardings_hlo\n",
+    "an export from a module alias": "from jax import export as ex\ne = ex.deserialize(b)\nh = e.out_shardings_hlo\n",
+    "set to None first": "import jax\ne = None\ne = jax.export.deserialize(b)\nh = e.in_shardings_hlo\n",
+    "a walrus": "import jax\nif (e := jax.export.deserialize(b)):\n    h = e.in_shardings_hlo\n",
+    "a local alias of deserialize": "import jax\nload = jax.export.deserialize\ne = load(b)\n"
+                                    "h = e.in_shardings_hlo\n",
+    "an Optional annotation": "import jax\nfrom typing import Optional\n"
+                              "def f(e: Optional[jax.export.Exported]):\n    return e.in_shardings_hlo\n",
+    "an annotation | None": "import jax\ndef f(e: jax.export.Exported | None):\n    return e.in_shardings_hlo\n",
+    "an unknown parameter": "import jax\ndef f(e):\n    return e.in_shardings_hlo\n",
+    "a parameter that is not self": "import jax\nclass A:\n    def f(self, e):\n        return e.in_shardings_hlo\n",
+    "self spelled otherwise": "import jax\nclass A:\n    def f(this):\n        return this.in_shardings_hlo\n",
+    "self of a class with an unknown base": "import jax\nclass A(Base):\n    def f(this):\n"
+                                            "        return this.in_shardings_hlo\n",
+    "a staticmethod's first parameter": "import jax\nclass A:\n    @staticmethod\n    def f(e):\n"
+                                        "        return e.in_shardings_hlo\n",
+    "an instance of the module's class": "import jax\nclass R:\n    pass\nr = R()\nx = r.out_shardings_hlo\n",
+    "a project class annotation": "import jax\nfrom mylib import Record\ndef f(r: Record):\n"
+                                  "    return r.in_shardings_hlo\n",
+    "a builtin annotation spelled through typing": "import jax\nimport typing\ndef f(r: typing.Any):\n"
+                                                   "    return r.in_shardings_hlo\n",
+    "an annotation of a relative import": "import jax\nfrom .records import Record\ndef f(r: Record):\n"
+                                          "    return r.in_shardings_hlo\n",
+    "a name bound in another function only": "import jax\ndef f(b):\n    e = jax.export.deserialize(b)\n"
+                                             "def g():\n    return e.in_shardings_hlo\n",
+    "bound two ways": "import jax\nif c:\n    e = jax.export.deserialize(b)\nelse:\n    e = make()\n"
+                      "h = e.in_shardings_hlo\n",
+    "a loop variable": "import jax\nfor e in exports:\n    h = e.in_shardings_hlo\n",
+    "a jitted call's result": "import jax\ne = jax.jit(f)(x)\nh = e.in_shardings_hlo\n",
+    "a method's own attribute, not self": "import jax\nh = a.b.in_shardings_hlo\n",
+    "getattr with a name that is no field": "import jax\nh = getattr(exp, 'in_shardings')\n",
+    "getattr with a default": "import jax\nh = getattr(exp, 'out_shardings_hlo', None)\n",
+    "getattr shadowed": "import jax\ndef getattr(a, b):\n    return a\nh = getattr(exp, 'in_shardings_hlo')\n",
+    "replace with the object by keyword": "import dataclasses\nimport jax\n"
+                                          "e = dataclasses.replace(obj=exp, in_shardings_hlo=None)\n",
+    "replace of the module's dataclass": "import dataclasses\nimport jax\nclass P:\n    pass\n"
+                                         "p = dataclasses.replace(P(), out_shardings_hlo=(None,))\n",
+    "a multi-line Exported": "from jax.export import Exported\ne = Exported(\n    fun_name='f',\n"
+                             "    in_shardings_hlo=(  # kept\n        None,\n    ),\n    out_shardings_hlo=o \\\n"
+                             "        + p,\n)\n",
+    "a hand-built Exported through experimental": "from jax.experimental import export\n"
+                                                   "e = export.Exported(in_shardings_hlo=x, **rest)\n",
+    "a hasattr elif": "import jax\nif a:\n    pass\nelif hasattr(exp, 'out_shardings_jax'):\n    pass\nelse:\n"
+                      "    h = exp.out_shardings_hlo\n",
+    "a conditional expression": "import jax\nh = exp.in_shardings_jax(None) if hasattr(exp, 'in_shardings_jax') "
+                                "else exp.in_shardings_hlo\n",
+    "compat code": "import jax\ntry:\n    h = exp.in_shardings_hlo\nexcept AttributeError:\n    h = None\n",
+    "noqa": "import jax\nh = exp.in_shardings_hlo  # noqa: JAX301\n",
+    "no jax import, a deserialized-looking name": "import numpy as np\nh = exp.in_shardings_hlo\n",
+    "no jax import, a hand-built Exported": "from mylib import Exported\ne = Exported(in_shardings_hlo=x)\n",
+    "a file that stores the attribute": "import jax\nclass A:\n    def __init__(self):\n"
+                                        "        self.in_shardings_hlo = None\nh = exp.in_shardings_hlo\n",
+    "a file that defines it, an annotated Exported": "import jax\ndef in_shardings_hlo(e):\n    pass\n"
+                                                      "def f(e: jax.export.Exported):\n"
+                                                      "    return e.in_shardings_hlo\n",
+    "an async def of the name": "import jax\nasync def out_shardings_hlo(e):\n    pass\nh = exp.in_shardings_hlo\n",
+    "a with item that is a mesh": "import jax\nwith jax.sharding.Mesh(d, ('x',)) as m:\n"
+                                  "    h = m.in_shardings_hlo\n",
+    "an annotated local": "import jax\ne: jax.export.Exported = load()\nh = e.in_shardings_hlo\n",
+    "a local function with a return annotation": "import jax\ndef load(b) -> jax.export.Exported:\n"
+                                                 "    return b\ne = load(b)\nh = e.in_shardings_hlo\n",
+    "a star import": "from jax.export import *\ne = deserialize(b)\nh = e.in_shardings_hlo\n",
+    "a config object": "import jax\ncfg = jax.config\nh = cfg.in_shardings_hlo\n",
+}
+JAX301_UNDECIDED = {
+    "in parentheses": "import jax\nexp = jax.export.deserialize(blob)\nboth = (exp.in_shardings_hlo, 1)\n",
+    "an attribute of self": "import jax\nclass A:\n    def __init__(self, b):\n"
+                            "        self.e = jax.export.deserialize(b)\n    def f(self):\n"
+                            "        return self.e.in_shardings_hlo\n",
+    "a local function's return": "import jax\ndef load(b):\n    return jax.export.deserialize(b)\n"
+                                 "h = load(b).in_shardings_hlo\n",
+    "a cycle": "import jax\nx = x\nh = x.in_shardings_hlo\n",
+    "an attribute of a call (libcst's place of a call)": "import jax\nh = load().in_shardings_hlo\n",
+    "an f-string": "import jax\ns = f'{exp.in_shardings_hlo}'\n",
+}
+
+DECIDED_CASES = {f"JAX301 {name}": ((JAX301,), None, source) for name, source in JAX301_DECIDED.items()}
+UNDECIDED_CASES = {f"JAX301 {name}": ((JAX301,), None, source) for name, source in JAX301_UNDECIDED.items()}
+
+
+@pytest.mark.parametrize("rules,settings,source", list(DECIDED_CASES.values()), ids=list(DECIDED_CASES))
+def test_decided_from_ast_exactly_as_libcst(rules, settings, source):
+    decided = ast_decided(source, rules, settings)
+    assert decided is not None, "the fast path must answer this case"
+    assert decided == libcst_findings(source, rules, settings)
+
+
+@pytest.mark.parametrize("rules,settings,source", list(UNDECIDED_CASES.values()), ids=list(UNDECIDED_CASES))
+def test_undecidable_cases_go_to_libcst(rules, settings, source):
+    assert ast_decided(source, rules, settings) is None
+
+
+def test_the_jax301_cases_are_not_vacuous():
+    found = {name: len(libcst_findings(source, [JAX301])) for name, source in JAX301_DECIDED.items()}
+    assert {name for name, count in found.items() if count} == {
+        "a deserialized export", "an export from a module alias", "set to None first", "a walrus",
+        "a local alias of deserialize", "an Optional annotation", "an annotation | None", "an unknown parameter",
+        "a parameter that is not self", "self of a class with an unknown base", "a staticmethod's first parameter",
+        "a builtin annotation spelled through typing", "a name bound in another function only", "bound two ways",
+        "a loop variable", "a jitted call's result", "a method's own attribute, not self", "getattr with a default",
+        "replace with the object by keyword", "a multi-line Exported", "a hand-built Exported through experimental",
+        "a file that defines it, an annotated Exported", "a with item that is a mesh", "an annotated local",
+        "a local function with a return annotation", "a star import", "a config object"}
+    assert found["a multi-line Exported"] == 2
+    # the undecided: what libcst's inference decides (a finding, or none where the receiver is known)
+    assert [bool(libcst_findings(source, [JAX301])) for source in JAX301_UNDECIDED.values()] == [
+        True, True, True, True, True, True]
+
+
+EXAMPLES = [(rule, example) for rule in (JAX301,) for example in (*rule.VALID, *rule.INVALID)]
+
+
+@pytest.mark.parametrize("rule,example", EXAMPLES,
+                         ids=[f"{rule.code}-{index}" for index, (rule, _) in enumerate(EXAMPLES)])
+def test_rule_examples_both_ways(rule, example):
+    """Every example: decided exactly as libcst, or undecided."""
+    settings = example_settings(rule, example)
+    decided = ast_decided(example.code, [rule], settings)
+    if decided is not None:
+        assert decided == libcst_findings(example.code, [rule], settings)
+
+
+def test_examples_are_mostly_decided():
+    answered = {rule.code: 0 for rule, _ in EXAMPLES}
+    for rule, example in EXAMPLES:
+        answered[rule.code] += ast_decided(example.code, [rule], example_settings(rule, example)) is not None
+    # JAX301: all but ``(exp.in_shardings_hlo, exp.out_shardings_hlo)`` (a tuple's parentheses: libcst's places)
+    assert answered == {"JAX301": len(JAX301.VALID) + len(JAX301.INVALID) - 1}
+
+
+# -- ast_value_kinds against ValueInference.kind_of (on the receiver of the last ``.m()`` call) ----------------
+KIND_CASES = {
+    "deserialize": ("import jax\ne = jax.export.deserialize(b)\ne.m()\n", "exported"),
+    "export(f)(x)": ("from jax import export\ne = export.export(f)(x)\ne.m()\n", "exported"),
+    "an alias of the constructor": ("import jax\nM = jax.sharding.Mesh\nm = M(d, ('x',))\nm.m()\n", "mesh"),
+    "config bound to a name": ("import jax\ncfg = jax.config\ncfg.m()\n", "config"),
+    "config imported": ("from jax import config as c\nc.m()\n", "config"),
+    "config imported in a function": ("def f():\n    from jax import config\n    config.m()\n", "config"),
+    "an array": ("import jax.numpy as jnp\nx = jnp.zeros(3)\nx.m()\n", "array"),
+    "not one array": ("import jax.numpy as jnp\nx = jnp.split(a, 2)\nx.m()\n", None),
+    "a jitted call": ("import jax\ny = jax.jit(f)(x)\ny.m()\n", "array"),
+    "a device buffer": ("import jax\nb = x.device_buffers[0]\nb.m()\n", "array"),
+    "a device buffer in a loop": ("import jax\nfor b in x.device_buffers:\n    b.m()\n", "array"),
+    "a device buffer in a comprehension": ("import jax\n[b.m() for b in x.device_buffers]\n", "array"),
+    "an instance of the module's class": ("class R:\n    pass\nr = R()\nr.m()\n", "other"),
+    "self of a plain class": ("class R:\n    def f(self):\n        self.m()\n", "other"),
+    "self of a NamedTuple": ("import typing\nclass R(typing.NamedTuple):\n    def f(self):\n        self.m()\n",
+                             "other"),
+    "self of a class of a class": ("class A:\n    pass\nclass R(A):\n    def f(self):\n        self.m()\n", "other"),
+    "self of a class with an unknown base": ("class R(Base):\n    def f(self):\n        self.m()\n", None),
+    "a builtin annotation": ("def f(x: int):\n    x.m()\n", "other"),
+    "object": ("def f(x: object):\n    x.m()\n", None),
+    "a project class annotation": ("from mylib import Record\ndef f(r: Record):\n    r.m()\n", "other"),
+    "an array alias annotation": ("from mylib import ArrayTree\ndef f(r: ArrayTree):\n    r.m()\n", None),
+    "a relative import annotation": ("from .rec import Record\ndef f(r: Record):\n    r.m()\n", "other"),
+    "an Optional mesh": ("import jax\nfrom typing import Optional\ndef f(m: Optional[jax.sharding.Mesh]):\n"
+                         "    m.m()\n", "mesh"),
+    "a mesh | None": ("import jax\ndef f(m: None | jax.sharding.Mesh):\n    m.m()\n", "mesh"),
+    "a union of two": ("import jax\ndef f(m: jax.Array | jax.sharding.Mesh):\n    m.m()\n", None),
+    "a string annotation": ("import jax\ndef f(m: 'jax.sharding.Mesh'):\n    m.m()\n", None),
+    "a with item": ("import jax\nwith jax.make_mesh((2,), ('x',)) as m:\n    m.m()\n", "mesh"),
+    "None, then a mesh": ("import jax\nm = None\nm = jax.make_mesh((2,), ('x',))\nm.m()\n", "mesh"),
+    "only None": ("m = None\nm.m()\n", None),
+    "two kinds": ("import jax\nm = jax.make_mesh((2,), ('x',))\nm = jax.export.deserialize(b)\nm.m()\n", None),
+    "an unpacking": ("import jax\nm, n = jax.make_mesh((2,), ('x',)), 1\nm.m()\n", None),
+    "an annotated local": ("import jax\nm: jax.sharding.Mesh = make()\nm.m()\n", "mesh"),
+    "an annotated local of no kind": ("import jax\nm: 'x' = jax.make_mesh((2,), ('x',))\nm.m()\n", "mesh"),
+    "a walrus": ("import jax\nif (m := jax.make_mesh((2,), ('x',))):\n    m.m()\n", "mesh"),
+    "a return annotation": ("import jax\ndef load() -> jax.export.Exported:\n    pass\ne = load()\ne.m()\n",
+                            "exported"),
+    "a starred parameter": ("import jax\ndef f(*m: jax.sharding.Mesh):\n    m.m()\n", None),
+    "a parameter elsewhere": ("import jax\ndef f(m: jax.sharding.Mesh):\n    pass\nm.m()\n", None),
+    "a staticmethod": ("class R:\n    @staticmethod\n    def f(x):\n        x.m()\n", None),
+}
+KIND_UNDECIDED = {
+    "a local function's returns": "import jax\ndef load():\n    return jax.export.deserialize(b)\ne = load()\ne.m()\n",
+    "an attribute of self": "import jax\nclass A:\n    def f(self):\n        self.e = jax.export.deserialize(b)\n"
+                            "        self.e.m()\n",
+    "a cycle": "x = x\nx.m()\n",
+    "a tuple index": "import jax\nb = x.device_buffers[0, 1]\nb.m()\n",
+}
+
+
+def _last_receivers(source: str):
+    tree = ast.parse(source)
+    receiver = [node for node in ast.walk(tree) if type(node) is ast.Call and type(node.func) is ast.Attribute
+                and node.func.attr == "m"][-1].func.value
+    module = parse(source)
+    calls = []
+
+    class Finder(__import__("libcst").CSTVisitor):
+        def visit_Call(self, node):
+            if type(node.func).__name__ == "Attribute" and node.func.attr.value == "m":
+                calls.append(node)
+
+    module.visit(Finder())
+    return tree, receiver, ValueInference(module, NameResolver(module)).kind_of(calls[-1].func.value)
+
+
+@pytest.mark.parametrize("source,expected", list(KIND_CASES.values()), ids=list(KIND_CASES))
+def test_value_kinds_as_libcst(source, expected):
+    tree, receiver, libcst_kind = _last_receivers(source)
+    assert libcst_kind == expected  # the case is what it says
+    assert AstValueKinds(tree).kind_of(receiver) == expected
+
+
+@pytest.mark.parametrize("source", list(KIND_UNDECIDED.values()), ids=list(KIND_UNDECIDED))
+def test_value_kinds_undecidable(source):
+    tree, receiver, _ = _last_receivers(source)
+    with pytest.raises(Undecidable):
+        AstValueKinds(tree).kind_of(receiver)
