@@ -102,8 +102,61 @@ JAX301_UNDECIDED = {
     "an f-string": "import jax\ns = f'{exp.in_shardings_hlo}'\n",
 }
 
-DECIDED_CASES = {f"JAX301 {name}": ((JAX301,), None, source) for name, source in JAX301_DECIDED.items()}
-UNDECIDED_CASES = {f"JAX301 {name}": ((JAX301,), None, source) for name, source in JAX301_UNDECIDED.items()}
+FLAG = "jax_export_deserialize_expired_versions"
+VARIABLE = FLAG.upper()
+JAX303_DECIDED = {
+    "the flag in a docstring": f'"""Set {FLAG} to load old artifacts."""\nimport jax\n',
+    "the flag passed elsewhere": f"import jax\nprint('{FLAG}')\nlog(name='{FLAG}', val=True)\n",
+    "by keyword": f"import jax\njax.config.update(name='{FLAG}', val=True)\n",
+    "by keyword, off": f"import jax\njax.config.update(val=False, name='{FLAG}')\n",
+    "None, 0, 1": f"import jax\njax.config.update('{FLAG}', None)\njax.config.update('{FLAG}', 0)\n"
+                  f"jax.config.update('{FLAG}', (1))\n",
+    "a string, a float, a negative number": f"import jax\njax.config.update('{FLAG}', 'false')\n"
+                                            f"jax.config.update('{FLAG}', 0.0)\njax.config.update('{FLAG}', -0)\n",
+    "no value": f"import jax\njax.config.update('{FLAG}')\n",
+    "star arguments": f"import jax\njax.config.update('{FLAG}', *rest)\n",
+    "config imported": f"from jax import config\nconfig.update('{FLAG}', True)\n",
+    "config imported in a function": f"def f():\n    from jax import config as c\n    c.update('{FLAG}', True)\n",
+    "jax.config.config": f"from jax.config import config\nconfig.update('{FLAG}', True)\n",
+    "a name bound to config in a function": f"import jax\ndef f():\n    cfg = jax.config\n"
+                                            f"    cfg.update('{FLAG}', True)\n",
+    "a name bound to something else": f"import jax\ncfg = load()\ncfg.update('{FLAG}', True)\n",
+    "writes": f"import jax\njax.config.{FLAG} = True\njax.config.{FLAG} = False\njax.config.{FLAG} = x = 1\n"
+              f"jax.config.{FLAG} |= True\njax.config.{FLAG}: bool = False\n",
+    "a write through a name": f"import jax\ncfg = jax.config\ncfg.{FLAG} = True\n",
+    "a write of another object": f"import jax\nobj.{FLAG} = True\n",
+    "a read": f"import jax\nif jax.config.{FLAG}:\n    pass\n",
+    "environment values": f"import os\nos.environ['{VARIABLE}'] = 'yes'\nos.environ['{VARIABLE}'] = ' No '\n"
+                          f"os.environ['{VARIABLE}'] = value\nos.environ.setdefault('{VARIABLE}', 'off')\n"
+                          f"os.putenv('{VARIABLE}', '1')\n",
+    "environ imported": f"from os import environ\nenviron['{VARIABLE}'] = '1'\n",
+    "the variable in lower case": f"import os\nos.environ['{FLAG}'] = '1'\n",
+    "environ.update of a dict": f"import os\nos.environ.update({{'{VARIABLE}': '1', 'XLA_FLAGS': '', **more}})\n"
+                                f"os.environ.update({{'{VARIABLE}': 'false'}})\n",
+    "environ.update of a name": f"import os\nos.environ.update(env)\nenv = {{'{VARIABLE}': '1'}}\n",
+    "a multi-line update": f"import jax\njax.config.update(\n    '{FLAG}',\n    True,\n)\n",
+    "version compat": f"import jax\nif jax.__version_info__ >= (0, 11, 1):\n"
+                      f"    jax.config.update('{FLAG}', True)\n",
+    "noqa": f"import jax\njax.config.update('{FLAG}', True)  # noqa: JAX303\n",
+}
+JAX303_UNDECIDED = {
+    "config held by an attribute of self": f"import jax\nclass A:\n    def __init__(self):\n"
+                                           f"        self.cfg = jax.config\n    def f(self):\n"
+                                           f"        self.cfg.update('{FLAG}', True)\n",
+    "config returned by a function": f"import jax\ndef config():\n    return jax.config\n"
+                                     f"cfg = config()\ncfg.update('{FLAG}', True)\n",
+    "environ.update by keyword": f"import os\nos.environ.update({VARIABLE}='1')\n",
+    "in parentheses": f"import jax\nok = (jax.config.update('{FLAG}', True), 1)\n",
+}
+
+DECIDED_CASES = {
+    **{f"JAX301 {name}": ((JAX301,), None, source) for name, source in JAX301_DECIDED.items()},
+    **{f"JAX303 {name}": ((JAX303,), None, source) for name, source in JAX303_DECIDED.items()},
+}
+UNDECIDED_CASES = {
+    **{f"JAX301 {name}": ((JAX301,), None, source) for name, source in JAX301_UNDECIDED.items()},
+    **{f"JAX303 {name}": ((JAX303,), None, source) for name, source in JAX303_UNDECIDED.items()},
+}
 
 
 @pytest.mark.parametrize("rules,settings,source", list(DECIDED_CASES.values()), ids=list(DECIDED_CASES))
@@ -135,7 +188,17 @@ def test_the_jax301_cases_are_not_vacuous():
         True, True, True, True, True, True]
 
 
-EXAMPLES = [(rule, example) for rule in (JAX301,) for example in (*rule.VALID, *rule.INVALID)]
+def test_the_jax303_cases_are_not_vacuous():
+    found = {name: len(libcst_findings(source, [JAX303])) for name, source in JAX303_DECIDED.items()}
+    assert {name: count for name, count in found.items() if count} == {
+        "by keyword": 1, "None, 0, 1": 1, "a string, a float, a negative number": 3, "no value": 1,
+        "config imported": 1, "config imported in a function": 1, "jax.config.config": 1,
+        "a name bound to config in a function": 1, "writes": 4, "a write through a name": 1,
+        "environment values": 3, "environ imported": 1, "environ.update of a dict": 1, "a multi-line update": 1}
+    assert [len(libcst_findings(source, [JAX303])) for source in JAX303_UNDECIDED.values()] == [1, 1, 1, 1]
+
+
+EXAMPLES = [(rule, example) for rule in (JAX301, JAX303) for example in (*rule.VALID, *rule.INVALID)]
 
 
 @pytest.mark.parametrize("rule,example", EXAMPLES,
@@ -153,7 +216,8 @@ def test_examples_are_mostly_decided():
     for rule, example in EXAMPLES:
         answered[rule.code] += ast_decided(example.code, [rule], example_settings(rule, example)) is not None
     # JAX301: all but ``(exp.in_shardings_hlo, exp.out_shardings_hlo)`` (a tuple's parentheses: libcst's places)
-    assert answered == {"JAX301": len(JAX301.VALID) + len(JAX301.INVALID) - 1}
+    assert answered == {"JAX301": len(JAX301.VALID) + len(JAX301.INVALID) - 1,
+                        "JAX303": len(JAX303.VALID) + len(JAX303.INVALID)}
 
 
 # -- ast_value_kinds against ValueInference.kind_of (on the receiver of the last ``.m()`` call) ----------------

@@ -13,6 +13,7 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 from jaxlint.lint.lazy_libcst import Visits, visitor
 
+from jaxlint.analysis.ast_calls import argument_value, arguments_in_order, string_value as ast_string_value
 from jaxlint.analysis.ast_value_kinds import AstValueKinds
 from jaxlint.lint.ast_findings import AstFinding, AstView, walk
 from jaxlint.lint.ast_names import AstNames
@@ -411,7 +412,7 @@ def _ast_uses(view: AstView, names: Callable[[], AstNames]):
             if node.attr in FIELDS and not (type(node.value) is ast.Name and node.value.id in ("self", "cls")):
                 yield node, node.attr, node.value
             continue
-        arguments = _in_source_order(node)
+        arguments = arguments_in_order(node)
         func = node.func
         getattr_call = type(func) is ast.Name and func.id == "getattr" and len(arguments) >= 2
         keywords = [keyword for keyword in node.keywords if keyword.arg in FIELDS]
@@ -419,32 +420,15 @@ def _ast_uses(view: AstView, names: Callable[[], AstNames]):
             continue
         resolver = names()
         if getattr_call and resolver.qualified_name(func) == "builtins.getattr":
-            field = _string_value(_argument_value(arguments[1]))
+            field = ast_string_value(argument_value(arguments[1]))
             if field in FIELDS:
-                yield node, field, _argument_value(arguments[0])
+                yield node, field, argument_value(arguments[0])
             continue
         qualified = resolver.qualified_name(func)
         if qualified in EXPORTED or qualified in REPLACE:
-            receiver = _BUILT if qualified in EXPORTED else _argument_value(arguments[0]) if arguments else None
+            receiver = _BUILT if qualified in EXPORTED else argument_value(arguments[0]) if arguments else None
             for keyword in keywords:
                 yield keyword, keyword.arg, receiver
-
-
-def _in_source_order(call: ast.Call) -> list[ast.AST]:
-    """libcst's ``Call.args``: positional, starred and keyword arguments as they stand."""
-    if not call.keywords:
-        return list(call.args)
-    return sorted([*call.args, *call.keywords], key=lambda item: (item.lineno, item.col_offset))
-
-
-def _argument_value(argument: ast.AST) -> ast.AST:
-    """libcst's ``Arg.value``: the expression after a keyword or a star."""
-    return argument.value if type(argument) in (ast.keyword, ast.Starred) else argument
-
-
-def _string_value(node: ast.AST) -> str | None:
-    """``analysis.calls.string_value``: a plain string literal (joined ones too), not an f-string or bytes."""
-    return node.value if type(node) is ast.Constant and type(node.value) is str else None
 
 
 def _in_feature_test_ast(view: AstView, node: ast.AST) -> bool:
@@ -455,7 +439,7 @@ def _in_feature_test_ast(view: AstView, node: ast.AST) -> bool:
             for inner in ast.walk(ancestor.test):
                 if type(inner) is ast.Call and type(inner.func) is ast.Name and inner.func.id == "hasattr" \
                         and len(inner.args) + len(inner.keywords) == 2:
-                    if "shardings" in (_string_value(_argument_value(_in_source_order(inner)[1])) or ""):
+                    if "shardings" in (ast_string_value(argument_value(arguments_in_order(inner)[1])) or ""):
                         return True
     return False
 
