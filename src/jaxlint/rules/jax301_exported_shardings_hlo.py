@@ -15,7 +15,7 @@ from jaxlint.lint.lazy_libcst import Visits, visitor
 
 from jaxlint.analysis.ast_calls import argument_value, arguments_in_order, string_value as ast_string_value
 from jaxlint.analysis.ast_value_kinds import AstValueKinds
-from jaxlint.lint.ast_findings import AstFinding, AstView, walk
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.inference import EXPORTED as AN_EXPORTED, OTHER
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
@@ -407,7 +407,12 @@ def _ast_uses(view: AstView, names: Callable[[], AstNames]):
     """(node, field, receiver) for each use ``visit_Attribute``/``visit_Call`` makes a candidate of, in source order:
     the receiver whose kind decides (``_BUILT`` for ``Exported(...)``'s keywords; None where the visit asks no
     kind: ``dataclasses.replace()`` without arguments)."""
-    for node in walk(view, (ast.Attribute, ast.Call)):
+    for node in walk(view, (ast.Attribute, ast.Call, ast.Import, ast.ImportFrom)):
+        if type(node) in (ast.Import, ast.ImportFrom):
+            dotted = [alias.name for alias in node.names] if type(node) is ast.Import else [node.module or ""]
+            if any(part in FIELDS for name in dotted for part in name.split(".")[1:]):
+                raise Undecidable("a module named like the field: an attribute to libcst")
+            continue
         if type(node) is ast.Attribute:
             if node.attr in FIELDS and not (type(node.value) is ast.Name and node.value.id in ("self", "cls")):
                 yield node, node.attr, node.value
