@@ -1,11 +1,13 @@
-"""``jaxlint.lint.inference.ValueInference.kind_of`` on Python's ``ast`` (for JAX104's ``ast`` path): the same
+"""``jaxlint.lint.inference.ValueInference.kind_of`` on Python's ``ast`` (for the ``ast`` paths of JAX104, JAX301's
+``Exported`` receivers and JAX303's ``cfg = jax.config``): the same
 answers (``ARRAY``, ``OTHER``, ``MESH``, ``EXPORTED``, ``CONFIG`` or None for unknown) from the same sources, asked
 through ``AstNames`` (the resolver's port) and ``ast_attribute_values`` (``self.x``'s stores).
 
 Where the answer is not certain it raises ``Undecidable``:
 - a cycle (``a = b``, ``b = a``): libcst answers "unknown" at the node it meets again and caches what it had so far,
   so its answers then depend on the order of its queries;
-- a call of a function of the module (libcst reads its ``return`` statements);
+- a call of the module's own function without a return annotation (libcst reads its ``return`` statements);
+- a class among its own bases, or a starred base;
 - ``x.device_buffers[0, 1]``: several elements in ``ast``'s one ``Tuple`` (libcst tells ``[(0, 1)]`` apart).
 """
 from __future__ import annotations
@@ -29,9 +31,9 @@ class AstValueKinds:
     """One file's answers (cached per node). Made per query of the file and not kept on the view: holding the view,
     it would make a reference cycle that keeps the tree alive until the cycle collector runs."""
 
-    def __init__(self, view: AstView) -> None:
+    def __init__(self, view: AstView, names: AstNames | None = None) -> None:
         self.view = view
-        self._names: AstNames | None = None
+        self._names = names  # the caller's, when it resolves names of the same tree too
         self._cache: dict[int, object] = {}
         self._attributes: dict[tuple[int, str], object] = {}
 
@@ -110,7 +112,10 @@ class AstValueKinds:
             if len(bindings) == 1 and type(bindings[0].node) is ast.ClassDef:
                 return OTHER  # an instance of the module's own class
             if len(bindings) == 1 and type(bindings[0].node) in _FUNCTIONS:
-                raise Undecidable("a call of the module's own function: its returns")
+                function = bindings[0].node
+                if function.returns is None:
+                    raise Undecidable("a call of the module's own function: its returns decide")
+                return self.annotation_kind(function.returns)  # ``_returned_kind``: the annotation first
         return None
 
     def _callee(self, func: ast.AST) -> str | None:
@@ -131,7 +136,7 @@ class AstValueKinds:
             return None
         if len(bindings) == 1 and type(bindings[0].node) is ast.arg and bindings[0].node.annotation is None:
             owner = class_of_self(self.names, name)
-            if owner is not None and not self._may_be_jax_class(owner):
+            if owner is not None and not self._may_be_jax_class(owner, set()):
                 return OTHER  # ``self``: an instance of the module's own class
         return _agree({self._binding_kind(name.id, binding) for binding in bindings})
 
@@ -168,14 +173,19 @@ class AstValueKinds:
             return None
         return None
 
-    def _may_be_jax_class(self, owner: ast.ClassDef) -> bool:
+    def _may_be_jax_class(self, owner: ast.ClassDef, seen: set[int]) -> bool:
+        if id(owner) in seen:
+            raise Undecidable("a class among its own bases")
+        seen.add(id(owner))
         for base in owner.bases:
+            if type(base) is ast.Starred:
+                raise Undecidable("a starred base: libcst reads the name after the star")
             qualified = self.names.qualified_name(base)
             if qualified in _PLAIN_BASES:
                 continue
             if type(base) is ast.Name and qualified is None:
                 inner = self._project_class(base)
-                if inner is not None and not self._may_be_jax_class(inner):
+                if inner is not None and not self._may_be_jax_class(inner, seen):
                     continue
             return True
         return False

@@ -412,6 +412,8 @@ class AstView:
         (an expression at the start of a continuation line may follow its own opening parenthesis)."""
         start = self._offset(node.lineno, node.col_offset)
         end = self._offset(node.end_lineno, node.end_col_offset)
+        if type(node) is ast.keyword:
+            return start, end  # libcst's ``Arg`` (no parentheses of its own): from its name to its value's end
         if not isinstance(node, ast.stmt):
             # a call's arguments hold what they like; its callee must be as plain as any other expression
             plain = node.func if type(node) is ast.Call else node

@@ -1,9 +1,11 @@
 """JAX301 exported-shardings-hlo: ``Exported.in_shardings_hlo`` / ``out_shardings_hlo`` are always ``None`` now."""
 from __future__ import annotations
 
+import ast
+import functools
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -11,6 +13,10 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 from jaxlint.lint.lazy_libcst import Visits, visitor
 
+from jaxlint.analysis.ast_calls import argument_value, arguments_in_order, string_value as ast_string_value
+from jaxlint.analysis.ast_value_kinds import AstValueKinds
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.inference import EXPORTED as AN_EXPORTED, OTHER
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
 from jaxlint.analysis.jax_imports import TracksJaxImports
@@ -37,6 +43,8 @@ class ExportedShardingsHlo(TracksJaxImports, Rule):
     summary = "Exported.in_shardings_hlo / out_shardings_hlo are always None since JAX 0.11.1"
     since = "0.11.1"
     triggers = ("shardings_hlo",)
+    # Decided from ``ast`` (``findings_from_ast``) where each receiver's kind is certain there (no finding has a fix).
+    decides_from_ast = True
     explanation = """
 ## What it does
 Finds reads of `.in_shardings_hlo` / `.out_shardings_hlo` (also through `getattr(exp, "in_shardings_hlo")`), and
@@ -274,15 +282,7 @@ from 0.10.2 for exports that were not deserialized.)
             self._note_import(len(node.relative), module, cst.helpers.get_full_name_for_node(alias.name))
 
     def _note_import(self, level: int, module: str, name: str | None) -> None:
-        """An import of a project class that defines such attributes (or of its module) counts as defining them:
-        ``record.in_shardings_hlo`` may well be that class's (``jaxlint.project.index``)."""
-        index = active_index()
-        if index is None or self._defined:
-            return
-        path = index.resolve(os.path.abspath(self.context.path), level, module, name)
-        classes = index.hlo_classes(path) if path is not None else []
-        if classes and (name is None or name in classes or os.path.splitext(os.path.basename(path))[0] == name
-                        or path.endswith(os.sep + name + os.sep + "__init__.py")):
+        if not self._defined and _imports_hlo_class(self.context.path, level, module, name):
             self._defined = True
 
     def _note_definition(self, target: cst.BaseExpression) -> None:
@@ -314,12 +314,12 @@ from 0.10.2 for exports that were not deserialized.)
                 kind = self.context.inference.kind_of(node.args[0].value) if node.args else None
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in FIELDS:
-                    field = arg.keyword.value
-                    self._candidate(arg, (
-                        f"`{field}=` is ignored since JAX 0.11.1: the field is no longer used and reads back as "
-                        f"`None`; an `Exported`'s shardings are its named shardings now (read them with "
-                        f"`{FIELDS[field]}(mesh)`): drop this argument and give the named shardings instead"),
-                        kind)
+                    self._candidate(arg, self._keyword_message(arg.keyword.value), kind)
+
+    def _keyword_message(self, field: str) -> str:
+        return (f"`{field}=` is ignored since JAX 0.11.1: the field is no longer used and reads back as `None`; an "
+                f"`Exported`'s shardings are its named shardings now (read them with `{FIELDS[field]}(mesh)`): drop "
+                f"this argument and give the named shardings instead")
 
     def _read_message(self, field: str) -> str:
         new = FIELDS[field]
@@ -352,6 +352,29 @@ from 0.10.2 for exports that were not deserialized.)
                 continue
             self.context.add_report(Report(self.code, candidate.node, candidate.message, None, candidate.ancestors))
 
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What the visit reports, from the ``ast`` tree: the same candidates, and each receiver's kind from
+        ``AstValueKinds`` (``Undecidable`` where only libcst's inference can follow it)."""
+        if not cls.applies_to(view.settings):
+            return []  # (the engine does not ask then)
+        names = functools.cache(lambda: AstNames(view.tree))
+        candidates = [use for use in _ast_uses(view, names) if not _in_feature_test_ast(view, use[0])]
+        if not candidates or not _imports_jax(view):
+            return []  # without a ``jax`` import no receiver is known to be an ``Exported``, nor is an unknown one reported
+        rule = view.rule(cls)
+        defined = _defines_fields(view)
+        kinds = AstValueKinds(view, names())
+        found = []
+        for node, field, receiver in candidates:
+            kind = AN_EXPORTED if receiver is _BUILT else kinds.kind_of(receiver) if receiver is not None else None
+            if kind == OTHER or (kind != AN_EXPORTED and defined):
+                continue
+            message = rule._keyword_message(field) if type(node) is ast.keyword else rule._read_message(field)
+            found.append(AstFinding(cls.code, node, message))
+        return found
+
 
 class _HasattrShardings(Visits):
     def __init__(self) -> None:
@@ -362,3 +385,101 @@ class _HasattrShardings(Visits):
             name = string_value(node.args[1].value) or ""
             if "shardings" in name:
                 self.found = True
+
+
+def _imports_hlo_class(path: str, level: int, module: str, name: str | None) -> bool:
+    """An import of a project class that defines such attributes (or of its module) counts as defining them:
+    ``record.in_shardings_hlo`` may well be that class's (``jaxlint.project.index``)."""
+    index = active_index()
+    if index is None:
+        return False
+    path = index.resolve(os.path.abspath(path), level, module, name)
+    classes = index.hlo_classes(path) if path is not None else []
+    return bool(classes) and (name is None or name in classes or os.path.splitext(os.path.basename(path))[0] == name
+                              or path.endswith(os.sep + name + os.sep + "__init__.py"))
+
+
+# -- the ``ast`` path ----------------------------------------------------------------------------------------------
+_BUILT = object()  # the receiver of a keyword passed to ``Exported(...)``: an ``Exported`` by construction
+
+
+def _ast_uses(view: AstView, names: Callable[[], AstNames]):
+    """(node, field, receiver) for each use ``visit_Attribute``/``visit_Call`` makes a candidate of, in source order:
+    the receiver whose kind decides (``_BUILT`` for ``Exported(...)``'s keywords; None where the visit asks no
+    kind: ``dataclasses.replace()`` without arguments)."""
+    for node in walk(view, (ast.Attribute, ast.Call, ast.Import, ast.ImportFrom)):
+        if type(node) in (ast.Import, ast.ImportFrom):
+            dotted = [alias.name for alias in node.names] if type(node) is ast.Import else [node.module or ""]
+            if any(part in FIELDS for name in dotted for part in name.split(".")[1:]):
+                raise Undecidable("a module named like the field: an attribute to libcst")
+            continue
+        if type(node) is ast.Attribute:
+            if node.attr in FIELDS and not (type(node.value) is ast.Name and node.value.id in ("self", "cls")):
+                yield node, node.attr, node.value
+            continue
+        arguments = arguments_in_order(node)
+        func = node.func
+        getattr_call = type(func) is ast.Name and func.id == "getattr" and len(arguments) >= 2
+        keywords = [keyword for keyword in node.keywords if keyword.arg in FIELDS]
+        if not getattr_call and not keywords:
+            continue
+        resolver = names()
+        if getattr_call and resolver.qualified_name(func) == "builtins.getattr":
+            field = ast_string_value(argument_value(arguments[1]))
+            if field in FIELDS:
+                yield node, field, argument_value(arguments[0])
+            continue
+        qualified = resolver.qualified_name(func)
+        if qualified in EXPORTED or qualified in REPLACE:
+            receiver = _BUILT if qualified in EXPORTED else argument_value(arguments[0]) if arguments else None
+            for keyword in keywords:
+                yield keyword, keyword.arg, receiver
+
+
+def _in_feature_test_ast(view: AstView, node: ast.AST) -> bool:
+    """``_in_feature_test``: under an ``if``/conditional expression whose test calls ``hasattr`` with a string
+    naming ``*shardings*``."""
+    for ancestor, _ in view.ancestors(node):
+        if type(ancestor) in (ast.If, ast.IfExp):
+            for inner in ast.walk(ancestor.test):
+                if type(inner) is ast.Call and type(inner.func) is ast.Name and inner.func.id == "hasattr" \
+                        and len(inner.args) + len(inner.keywords) == 2:
+                    if "shardings" in (ast_string_value(argument_value(arguments_in_order(inner)[1])) or ""):
+                        return True
+    return False
+
+
+def _imports_jax(view: AstView) -> bool:
+    """``TracksJaxImports.imports_jax``: an import of ``jax`` or of a module under it, in any scope."""
+    for node in walk(view, (ast.Import, ast.ImportFrom)):
+        if type(node) is ast.Import:
+            if any(alias.name.split(".")[0] == "jax" for alias in node.names):
+                return True
+        elif node.module is not None and not node.level and node.module.split(".")[0] == "jax":
+            return True
+    return False
+
+
+def _defines_fields(view: AstView) -> bool:
+    """What the visit notes as the file defining such attributes: a ``def`` of that name, an assignment (plain or
+    annotated) to a name or an attribute of that name, an import of a project class that defines them."""
+    for node in walk(view, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Import,
+                            ast.ImportFrom)):
+        kind = type(node)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            if node.name in FIELDS:
+                return True
+        elif kind is ast.Assign or kind is ast.AnnAssign:
+            for target in (node.targets if kind is ast.Assign else [node.target]):
+                if (type(target) is ast.Name and target.id in FIELDS) \
+                        or (type(target) is ast.Attribute and target.attr in FIELDS):
+                    return True
+        elif kind is ast.Import:
+            if any(_imports_hlo_class(view.path, 0, alias.name, None) for alias in node.names):
+                return True
+        elif any(alias.name == "*" for alias in node.names):
+            if _imports_hlo_class(view.path, node.level, node.module or "", None):
+                return True
+        elif any(_imports_hlo_class(view.path, node.level, node.module or "", alias.name) for alias in node.names):
+            return True
+    return False

@@ -1,5 +1,7 @@
 """JAX303 expired-export-flag: ``jax_export_deserialize_expired_versions`` enabled from code."""
 from __future__ import annotations
+
+import ast
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -7,9 +9,15 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.analysis import ast_calls
+from jaxlint.analysis.ast_value_kinds import AstValueKinds
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.ast_names import AstNames
+from jaxlint.lint.inference import CONFIG
 from jaxlint.rules.base import Invalid, Valid
 from jaxlint.analysis.calls import literal_value, string_value
-from jaxlint.rules.jax102_removed_config_option import ConfigAccessRule, Setting
+from jaxlint.rules.jax102_removed_config_option import (CONFIG_OBJECTS, CONFIG_UPDATE, ENV_SET_CALLS, ENV_UPDATE,
+                                                        ConfigAccessRule, Setting, _spellings)
 
 FLAG = "jax_export_deserialize_expired_versions"
 FLAG_SINCE = "0.11.1"
@@ -23,6 +31,8 @@ class ExpiredExportFlag(ConfigAccessRule):
     summary = "jax_export_deserialize_expired_versions enabled from code: a migration crutch to remove"
     since = FLAG_SINCE
     triggers = ("export_deserialize_expired_versions", "EXPORT_DESERIALIZE_EXPIRED_VERSIONS")
+    # Decided from ``ast`` (``findings_from_ast``) where the settings are spelled plainly (no finding has a fix).
+    decides_from_ast = True
     explanation = """
 ## What it does
 Finds code that turns on `jax_export_deserialize_expired_versions`: `jax.config.update(...)` (however `jax.config`
@@ -145,14 +155,17 @@ No fix: the flag is needed until the artifacts are re-serialized, which is a cha
     def on_setting(self, setting: Setting) -> None:
         if setting.kind not in ("update", "write", "env") or self._is_false(setting):
             return
-        message = (f"`{setting.spelled or FLAG}` enables loading `jax.export` artifacts older than the 6-month "
+        self.report(setting.node, self._message(setting.kind, setting.spelled))
+
+    def _message(self, kind: str, spelled: str) -> str:
+        message = (f"`{spelled or FLAG}` enables loading `jax.export` artifacts older than the 6-month "
                    f"compatibility window (JAX {FLAG_SINCE}+): a temporary migration crutch; re-serialize the "
                    f"artifacts (deserialize and `.serialize()` them with JAX 0.10.2 or 0.11.0, e.g. with "
                    f"`jaxlint exports migrate`) and remove this setting")
-        if setting.kind in ("update", "write") and not self.min_version_at_least(FLAG_SINCE):
+        if kind in ("update", "write") and not self.min_version_at_least(FLAG_SINCE):
             message += (f"; JAX before {FLAG_SINCE} (min version {self.settings.min_version}) raises "
                         f"`AttributeError: Unrecognized config option: {FLAG}` here")
-        self.report(setting.node, message)
+        return message
 
     def _is_false(self, setting: Setting) -> bool:
         value = setting.value
@@ -167,3 +180,122 @@ No fix: the flag is needed until the artifacts are re-serialized, which is a cha
             except (ValueError, SyntaxError):
                 return False
         return False
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``ConfigAccessRule``'s visit hands ``on_setting`` and this rule reports, from the ``ast`` tree: the
+        same settings, with ``AstNames`` for qualified names and ``AstValueKinds`` for ``cfg.update(...)``'s
+        receiver (``Undecidable`` where only libcst's inference follows it, and for a variable passed by keyword to
+        ``os.environ.update``: libcst reports the keyword's name, which ``ast`` has no node for)."""
+        if not cls.applies_to(view.settings):
+            return []  # (the engine does not ask then)
+        if all(text.lower() != FLAG for text in _spellings(view.nodes)):
+            return []  # every setting spells the flag or its variable as a string, an attribute or a keyword
+        rule = view.rule(cls)
+        settings = _AstSettings(view)
+        return [AstFinding(cls.code, node, rule._message(kind, spelled))
+                for kind, node, value, spelled in settings.found() if not _is_false_ast(kind, value)]
+
+
+class _AstSettings:
+    """``ConfigAccessRule``'s settings of the flag (update, write, env; reads and compiler options never make a
+    finding here) as ``(kind, node, value, spelled)``."""
+
+    def __init__(self, view: AstView) -> None:
+        self.view = view
+        self.names = AstNames(view.tree)
+        self.kinds = AstValueKinds(view, self.names)
+
+    def found(self) -> list[tuple[str, ast.AST, ast.AST | None, str]]:
+        settings = []
+        for node in walk(self.view, (ast.Call, ast.Attribute, ast.Assign)):
+            kind = type(node)
+            if kind is ast.Call:
+                settings += self._call(node)
+            elif kind is ast.Attribute:
+                settings += self._write(node)
+            else:
+                settings += self._environ_item(node)
+        return settings
+
+    def _call(self, node: ast.Call) -> list:
+        func = node.func
+        qualified = self.names.qualified_name(func)
+        if qualified in CONFIG_UPDATE:
+            return self._config_update(node)
+        if qualified is None and type(func) is ast.Attribute and func.attr == "update":
+            return self._config_update(node, through_alias=True)
+        if qualified in ENV_SET_CALLS:
+            arguments = ast_calls.arguments_in_order(node)
+            if ast_calls.has_star_args(node) or len(arguments) < 2:
+                return []
+            variable = ast_calls.string_value(ast_calls.argument_value(arguments[0]))
+            if not _is_variable(variable):
+                return []
+            return [("env", node, ast_calls.argument_value(arguments[1]), variable)]
+        if qualified == ENV_UPDATE:
+            return self._environ_update(node)
+        return []
+
+    def _config_update(self, node: ast.Call, through_alias: bool = False) -> list:
+        if ast_calls.has_star_args(node) or ast_calls.string_value(ast_calls.argument(node, "name", 0)) != FLAG:
+            return []
+        # ``cfg.update(...)``: only where the inference knows ``cfg`` holds ``jax.config``
+        if through_alias and self.kinds.kind_of(node.func.value) != CONFIG:
+            return []
+        return [("update", node, ast_calls.argument(node, "val", 1), "")]
+
+    def _environ_update(self, node: ast.Call) -> list:
+        if len(node.args) == 1 and not node.keywords and type(node.args[0]) is ast.Dict:
+            mapping = node.args[0]
+            return [("env", key, value, ast_calls.string_value(key)) for key, value in zip(mapping.keys, mapping.values)
+                    if key is not None and _is_variable(ast_calls.string_value(key))]
+        if any(keyword.arg is not None and _is_variable(keyword.arg) for keyword in node.keywords):
+            raise Undecidable("a variable passed by keyword: libcst reports the keyword's name")
+        return []
+
+    def _write(self, node: ast.Attribute) -> list:
+        """``jax.config.<flag> = value`` (``visit_Attribute``'s writes; its reads are no finding here)."""
+        if node.attr != FLAG:
+            return []
+        parent, field = self.view.parent(node)
+        if type(parent) is ast.Assign and field == "targets":
+            value = parent.value if len(parent.targets) == 1 else None
+        elif type(parent) in (ast.AugAssign, ast.AnnAssign) and field == "target":
+            value = None
+        else:
+            return []
+        if self.names.qualified_name(node.value) not in CONFIG_OBJECTS and self.kinds.kind_of(node.value) != CONFIG:
+            return []
+        return [("write", node, value, "")]
+
+    def _environ_item(self, node: ast.Assign) -> list:
+        """``os.environ["JAX_..."] = value`` (``visit_Assign``)."""
+        found = []
+        for target in node.targets:
+            if type(target) is not ast.Subscript or type(target.slice) in (ast.Tuple, ast.Slice) \
+                    or self.names.qualified_name(target.value) != "os.environ":
+                continue
+            variable = ast_calls.string_value(target.slice)
+            if _is_variable(variable):
+                found.append(("env", target, node.value, variable))
+        return found
+
+
+def _is_variable(variable: str | None) -> bool:
+    """``flag_for_env``: the flag's environment variable, spelled in capitals."""
+    return bool(variable) and variable.isupper() and variable.lower() == FLAG
+
+
+def _is_false_ast(kind: str, value: ast.AST | None) -> bool:
+    """``_is_false`` on ``ast``: libcst's names ``True``, ``False``, ``None`` are constants here, and its literal
+    reading of any other name fails (then the value may be true)."""
+    if value is None:
+        return False
+    if kind == "env":
+        text = ast_calls.string_value(value)
+        return text is not None and text.strip().lower() in _FALSE_TEXTS
+    if type(value) is ast.Constant and (value.value is None or type(value.value) in (bool, int)):
+        return not value.value
+    return False

@@ -1,5 +1,8 @@
 """JAX304 deserialize-expiry: ``jax.export.deserialize`` of stored bytes may refuse old artifacts (JAX 0.11.1)."""
 from __future__ import annotations
+
+import ast
+import functools
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -7,10 +10,16 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.analysis.ast_calls import argument_value, arguments_in_order
+from jaxlint.lint.ast_findings import AstFinding, AstView, walk
+from jaxlint.lint.ast_names import AstNames
 from jaxlint.rules.base import Invalid, Rule, Valid
 
 DESERIALIZE = "jax.export.deserialize"
 SINCE = "0.11.1"
+MESSAGE = (f"`jax.export.deserialize` refuses artifacts outside the backward-compatibility window since JAX {SINCE} "
+           f"(all written by JAX 0.8.1; sharded ones written before 2026-01-15, even with "
+           f"`jax_export_deserialize_expired_versions`); run `jaxlint exports PATHS` on the stored artifacts")
 
 
 class DeserializeExpiry(Rule):
@@ -21,6 +30,7 @@ class DeserializeExpiry(Rule):
     opt_in = True
     triggers = ("deserialize",)
     ast_names = frozenset({DESERIALIZE})
+    decides_from_ast = True  # no finding has a fix (``findings_from_ast``)
     explanation = """
 ## What it does
 Reports every `jax.export.deserialize(...)` call, except one whose argument is visibly serialized in the same code
@@ -106,11 +116,7 @@ temporary crutch.
             return
         if node.args and not node.args[0].star and self._serialized_here(node.args[0].value):
             return
-        self.report(node, (
-            f"`jax.export.deserialize` refuses artifacts outside the backward-compatibility window since JAX "
-            f"{SINCE} (all written by JAX 0.8.1; sharded ones written before 2026-01-15, even with "
-            f"`jax_export_deserialize_expired_versions`); run `jaxlint exports PATHS` on the stored artifacts"
-        ))
+        self.report(node, MESSAGE)
 
     def _serialized_here(self, node: cst.BaseExpression) -> bool:
         if _is_serialize_call(node):
@@ -122,6 +128,55 @@ temporary crutch.
             isinstance(b.node, cst.Assign) and _is_serialize_call(b.node.value)
             and any(isinstance(t.target, cst.Name) and t.target.value == node.value for t in b.node.targets)
             for b in bindings)
+
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` reports, from the ``ast`` tree: each call whose callee the resolver names
+        ``jax.export.deserialize`` (``AstView.qualified_name_unless``: ``Undecidable`` where that is not certain),
+        but for the bytes visibly serialized here (a name's bindings: ``AstNames``, ``NameResolver``'s port)."""
+        if not cls.applies_to(view.settings):
+            return []  # (the engine does not ask then)
+        names = functools.cache(lambda: AstNames(view.tree))
+        found = []
+        for node in walk(view, (ast.Call,)):
+            if not _may_be_deserialize(view, node.func):
+                continue
+            arguments = arguments_in_order(node)
+            if arguments and type(arguments[0]) is not ast.Starred \
+                    and not (type(arguments[0]) is ast.keyword and arguments[0].arg is None) \
+                    and _serialized_here_ast(names, argument_value(arguments[0])):
+                continue
+            found.append(AstFinding(cls.code, node, MESSAGE))
+        return found
+
+
+def _may_be_deserialize(view: AstView, func: ast.AST) -> bool:
+    """Whether the resolver names ``func`` ``jax.export.deserialize`` (a chain whose root no import binds is no
+    qualified name)."""
+    root = func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+        return False
+    return view.qualified_name_unless(func, DESERIALIZE.__eq__) == DESERIALIZE
+
+
+def _serialized_here_ast(names, node: ast.AST) -> bool:
+    """``_serialized_here`` on ``ast``."""
+    if _is_serialize_call_ast(node):
+        return True
+    if type(node) is not ast.Name:
+        return False
+    bindings = names().bindings(node)
+    return bool(bindings) and all(
+        type(b.node) is ast.Assign and _is_serialize_call_ast(b.node.value)
+        and any(type(target) is ast.Name and target.id == node.id for target in b.node.targets) for b in bindings)
+
+
+def _is_serialize_call_ast(node: ast.AST) -> bool:
+    return type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "serialize"
 
 
 def _is_serialize_call(node: cst.BaseExpression) -> bool:
