@@ -128,6 +128,7 @@ class AstView:
         self._walk(tree)
         self.index = LineIndex(source)
         self._lines: list[str] | None = None
+        self._of_kinds: dict[tuple[type, ...], list[ast.AST]] = {}
 
     # -- the walk ----------------------------------------------------------------------------------------------
     def _walk(self, tree: ast.Module) -> None:
@@ -174,6 +175,14 @@ class AstView:
             if children:
                 children.reverse()
                 stack += children
+
+    def nodes_of(self, kinds: tuple[type, ...]) -> list[ast.AST]:
+        """The nodes of these kinds, in source order: one pass over the file's nodes per kinds tuple, however many
+        rules ask (eleven ask for the calls alone)."""
+        found = self._of_kinds.get(kinds)
+        if found is None:
+            found = self._of_kinds[kinds] = [node for node in self.nodes if type(node) in kinds]
+        return found
 
     def parent(self, node: ast.AST) -> tuple[ast.AST, str]:
         """(the parent, the field of it that holds ``node``)."""
@@ -693,6 +702,4 @@ COMPOUND = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.As
 
 def walk(view: AstView, kinds: tuple[type, ...]) -> Iterator[ast.AST]:
     """The nodes of these kinds, in source order."""
-    for node in view.nodes:
-        if type(node) in kinds:
-            yield node
+    return iter(view.nodes_of(kinds))
