@@ -267,3 +267,46 @@ def test_the_layer_checks_find_violations():
     assert shared_modules_reaching_rules(graph) == [
         "jaxlint.analysis.calls (line 5) -> jaxlint.rules.jax201_tuple_return",
         "jaxlint.catalogue.symbols (line 2) -> jaxlint.analysis.calls (line 5) -> jaxlint.rules.jax201_tuple_return"]
+
+
+# -- the pipeline knows no rule --------------------------------------------------------------------------------
+PIPELINE_PACKAGES = ("jaxlint.lint", "jaxlint.run")
+
+
+def rule_specific_code(modules: dict[str, Path], graph: dict[str, dict[str, int]]) -> list[str]:
+    """What of ``lint/`` and ``run/`` knows a particular rule: an import of a rule module (``jaxNNN_*``, directly),
+    or a rule's code in a string the program uses (docstrings and comments may name rules as examples; the codes
+    the engine reports itself, ``engine_codes``, are the engine's own)."""
+    from jaxlint.lint.engine_codes import ENGINE_CODES
+
+    problems = []
+    for module in sorted(m for m in modules if _within(m, PIPELINE_PACKAGES)):
+        problems += [f"{module} (line {line}) imports {imported}" for imported, line in graph[module].items()
+                     if _is_rule_module(imported)]
+        tree = ast.parse(modules[module].read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                codes = set(re.findall(r"\bJAX\d{3}\b", node.value)) - ENGINE_CODES.keys()
+                if codes:
+                    problems.append(f"{module} (line {node.lineno}) names {', '.join(sorted(codes))}")
+    return problems
+
+
+def test_the_pipeline_holds_no_rule_specific_code():
+    # Issue 38: a rule's knowledge lives in its module; ``lint/`` and ``run/`` run whatever rules there are.
+    problems = rule_specific_code(_modules(), import_graph())
+    assert not problems, "rule-specific code in the pipeline:\n" + "\n".join(problems)
+
+
+def test_the_rule_specific_code_check_finds_it(tmp_path):
+    gate = tmp_path / "gate.py"
+    gate.write_text('"""Gates JAX101 (a docstring may name it)."""\nSKIP = {"JAX201"}  # a rule\'s code\n'
+                    'PARSE = "JAX000"\n')
+    graph = {"jaxlint.lint.gate": {"jaxlint.rules.jax501_flax_removed_module": 3, "jaxlint.rules.base": 4}}
+    assert rule_specific_code({"jaxlint.lint.gate": gate}, graph) == [
+        "jaxlint.lint.gate (line 3) imports jaxlint.rules.jax501_flax_removed_module",
+        "jaxlint.lint.gate (line 2) names JAX201"]
