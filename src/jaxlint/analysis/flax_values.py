@@ -229,10 +229,9 @@ def binds_ast(target: ast.AST, name: str, value: ast.AST) -> bool | None:
 
 
 def flax_bound_ast(view: AstView, node: ast.AST) -> bool:
-    """``flax_bound``: the chain's root is a name (any name has a scope) and ``flax`` resolves to the flax package
-    (``AstView.qualified_name``: certain only when every binding of ``flax`` in the file is one module-level import,
-    otherwise ``Undecidable``)."""
+    """``flax_bound``: the chain's root is a name (any name has a scope) and ``flax`` written in that name's scope
+    resolves to the flax package (``AstView.qualified_in_scope``: ``Undecidable`` where that is not certain)."""
     receiver = node
     while type(receiver) in (ast.Attribute, ast.Call):
         receiver = receiver.value if type(receiver) is ast.Attribute else receiver.func
-    return type(receiver) is ast.Name and view.qualified_name(ast.Name(id="flax")) == "flax"
+    return type(receiver) is ast.Name and view.qualified_in_scope("flax", receiver) == "flax"
