@@ -158,6 +158,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the numbers as JSON")
     parser.add_argument("--extend-exclude", default="*.ipynb",
                         help="what to leave out (default: notebooks, so that ruff's side reads the same files)")
+    parser.add_argument("--extend-select", help="opt-in rules to check too (``JAX504,JAX505``), as ``check`` takes them")
     parser.add_argument("--isolated", action="store_true",
                         help="ignore configuration files and pins, as bench.py and ab.py run jaxlint by default")
     options = parser.parse_args()
@@ -172,6 +173,8 @@ def main() -> int:
             arguments.append("--isolated")
         if options.extend_exclude:
             arguments += ["--extend-exclude", options.extend_exclude]
+        if options.extend_select:
+            arguments += ["--extend-select", options.extend_select]
         try:
             cli.main(arguments, standalone_mode=False)
         except SystemExit:
