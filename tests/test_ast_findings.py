@@ -427,6 +427,8 @@ JAX503_UNDECIDED = {
     "receiver in parentheses": _FLAX + _INIT + 's, p = (variables).pop("params")\n',
     "the pop call in parentheses": _FLAX + _INIT + 's, p = (variables.pop("params"))\n',
     "an init call in parentheses": _FLAX + 's, p = (model.init(rng)).pop("params")\n',
+    "an isinstance test of a value in parentheses": _FLAX + "from flax.core import FrozenDict\n" + _INIT
+                                                    + "if isinstance((variables), FrozenDict):\n    " + _POP,
     "a statement after on the line": _FLAX + _INIT + _POP.strip() + "; x = 1\n",
     "a backslash before a block's first statement": _FLAX + _INIT + "if a: \\\n    variables = load()\n" + _POP,
     "flax rebound": _FLAX + "flax = None\n" + _INIT + _POP,

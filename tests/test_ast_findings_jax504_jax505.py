@@ -112,6 +112,13 @@ JAX504_UNDECIDED = {
     "a receiver in parentheses": _FLAX + _INIT + "params = (variables).unfreeze()\n",
     "a call in parentheses": _FLAX + _INIT + "params = (variables.unfreeze())\n",
     "flax rebound": _FLAX + "flax = None\n" + _INIT + "params = variables.unfreeze()\n",
+    # libcst compares the code of the tested value and of the receiver, parentheses included
+    "an isinstance test of a value in parentheses": _FLAX + "from flax.core import FrozenDict\n" + _INIT
+                                                    + "if isinstance((variables), FrozenDict):\n"
+                                                      "    p = variables.unfreeze()\n",
+    "a receiver in parentheses in the FrozenDict branch": _FLAX + "from flax.core import FrozenDict\n" + _INIT
+                                                          + "if isinstance(variables, FrozenDict):\n"
+                                                            "    p = (variables).unfreeze()\n",
 }
 
 DECIDED = {

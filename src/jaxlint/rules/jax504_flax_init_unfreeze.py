@@ -152,7 +152,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             if not (init_call_ast(receiver) or type(receiver) is ast.Name
                     and from_init_ast(view, statement_of(ancestors), receiver.id)):
                 continue
-            if in_frozendict_branch_ast(ancestors, receiver, view.qualified_name):
+            if in_frozendict_branch_ast(view, ancestors, receiver):
                 continue
             fix = withheld = None
             if flax_bound_ast(view, node):
