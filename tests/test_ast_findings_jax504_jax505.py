@@ -101,6 +101,17 @@ JAX504_DECIDED = {
     "noqa": _FLAX + _INIT + "params = variables.unfreeze()  # noqa: JAX504\n",
     "compat code": _FLAX + _INIT + "try:\n    p = variables.unfreeze()\nexcept AttributeError:\n    p = variables\n",
     "non-ASCII text": _FLAX + _INIT + "p = variables.unfreeze()  # é\nq = 'é' + variables.unfreeze()\n",
+    # ``from_init`` reads the statements of the name's scope: a lambda or a comprehension has none
+    "a lambda and comprehensions": _FLAX + _INIT + "f = lambda: variables.unfreeze()\n"
+                                   "p = [variables.unfreeze() for _ in r]\nq = {k: variables.unfreeze() for k in r}\n",
+    "a comprehension's first iterable, a default, a decorator": _FLAX + _INIT + "p = [x for x in variables.unfreeze()]"
+                                                                "\n@d(variables.unfreeze())\n"
+                                                                "def g(a=variables.unfreeze()):\n    pass\n",
+    "FrozenDict branches of if-expressions and an elif": _FLAX + "from flax.core import FrozenDict\n" + _INIT
+                                                         + "p = variables.unfreeze() if isinstance(variables, "
+                                                           "FrozenDict) else variables\n"
+                                                           "if not isinstance(variables, FrozenDict):\n    pass\n"
+                                                           "elif c:\n    p = variables.unfreeze()\n",
 }
 JAX504_SETTINGS_DECIDED = {
     "flax kept below 0.7.1": (_flax("0.6.11", "0.7.1"), JAX504_DECIDED["a name from init"]),
@@ -180,9 +191,11 @@ def test_cases_are_not_vacuous():
     assert not libcst_findings(source, [JAX505], settings)
     jax504 = {name: fixes(JAX504, source) for name, source in JAX504_DECIDED.items()}
     assert {name for name, found in jax504.items() if not found} == {
-        "reassigned", "an argument to unfreeze", "not flax", "noqa", "compat code"}
+        "reassigned", "an argument to unfreeze", "not flax", "noqa", "compat code", "a lambda and comprehensions",
+        "FrozenDict branches of if-expressions and an elif"}
     assert jax504["flax not bound"] == [False] and jax504["the FrozenDict branch"] == [True]
     assert jax504["flax imported in the function"] == [True] and jax504["non-ASCII text"] == [True, True]
+    assert jax504["a comprehension's first iterable, a default, a decorator"] == [True, True, True]
 
 
 @pytest.mark.parametrize("rules,settings,source", [DECIDED["JAX505 a multi-line keyword argument"],

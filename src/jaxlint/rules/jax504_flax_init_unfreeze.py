@@ -8,7 +8,8 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, statement_of, \
+    walk
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.catalogue.ecosystem import PLAIN_DICT
@@ -149,7 +150,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
                 continue
             receiver = func.value
             ancestors = view.ancestors(node)
-            if not (init_call_ast(receiver) or type(receiver) is ast.Name
+            if not (init_call_ast(receiver) or type(receiver) is ast.Name and _read_from_statements(view, receiver)
                     and from_init_ast(view, statement_of(ancestors), receiver.id)):
                 continue
             if in_frozendict_branch_ast(view, ancestors, receiver):
@@ -171,6 +172,13 @@ FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `imp
 
 def replacement(receiver: str) -> str:
     return f"flax.core.unfreeze({receiver})"
+
+
+def _read_from_statements(view: AstView, name: ast.Name) -> bool:
+    """``from_init`` reads the statements of the name's scope: a lambda or a comprehension (``lambda: v.unfreeze()``)
+    has none, so a name there is never known to come from init."""
+    return type(scope_chain(view.ancestors(name))[-1]) in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef,
+                                                            ast.ClassDef)
 
 
 def _unfreeze_fix(view: AstView, node: ast.Call, ancestors) -> AstFix:
