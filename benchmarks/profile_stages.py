@@ -1,6 +1,7 @@
 """Where a cold ``jaxlint check`` spends its CPU time, by stage, in one process (``-j 1``, an empty cache folder).
 
     .venv/bin/python benchmarks/profile_stages.py FOLDER [FOLDER...] [--markdown] [--top 15] [--json OUT]
+        [--extend-select JAX203,JAX206]
 
 Each stage's time is exclusive (a stage's time does not include the stages it calls), from ``time.process_time``
 around the functions that do the stage's work, so the stages add up to the run (the rest is "other": start-up,
@@ -158,9 +159,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the numbers as JSON")
     parser.add_argument("--extend-exclude", default="*.ipynb",
                         help="what to leave out (default: notebooks, so that ruff's side reads the same files)")
-    parser.add_argument("--extend-select", help="opt-in rules to check too (``JAX504,JAX505``), as ``check`` takes them")
     parser.add_argument("--isolated", action="store_true",
                         help="ignore configuration files and pins, as bench.py and ab.py run jaxlint by default")
+    parser.add_argument("--extend-select", help="opt-in rules to add (their libcst files are counted too)")
     options = parser.parse_args()
     started = time.process_time()
     stages, files_seen = instrument()

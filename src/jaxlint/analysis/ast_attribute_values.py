@@ -59,7 +59,7 @@ class AstAttributeValues:
         if key not in self._cache:
             stores = self._stores.get(id(owner))
             if stores is None:
-                stores = self._stores[id(owner)] = _stores_by_attribute(owner)
+                stores = self._stores[id(owner)] = stores_by_attribute(owner)
             self._cache[key] = _sources(owner, link.attr, stores.get(link.attr, []))
         return self._cache[key]
 
@@ -91,7 +91,7 @@ def _sources(owner: ast.ClassDef, attribute: str, method_stores: list[ast.AST]) 
     return found
 
 
-def _stores_by_attribute(owner: ast.ClassDef) -> dict[str, list[ast.AST]]:
+def stores_by_attribute(owner: ast.ClassDef) -> dict[str, list[ast.AST]]:
     """``inference._attribute_stores``' method stores of every attribute at once: each method's (with a first
     parameter) own body in libcst's order (pre-order, source order; not nested definitions), per attribute the
     statements that store ``<receiver>.<attribute>`` (an unpacking target for an unpacked one)."""

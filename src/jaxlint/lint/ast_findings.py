@@ -305,6 +305,17 @@ class AstView:
                 raise
             return None
 
+    def imported_name(self, node: ast.AST, relevant) -> str | None:
+        """``qualified_name_unless`` for a name or attribute chain whose root an import may bind (or a star import);
+        None at once for any other: the resolver qualifies only an imported name (and a builtin, which no caller
+        asks about)."""
+        root = node
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) is not ast.Name or not (self.star_import or root.id in self._imported):
+            return None
+        return self.qualified_name_unless(node, relevant)
+
     # -- compat code and annotations -------------------------------------------------------------------------
     def in_compat_code(self, ancestors: Sequence[tuple[ast.AST, str]], node: ast.AST) -> bool:
         """``jaxlint.lint.context.in_compat_code`` for ``node`` (``Undecidable`` where a feature test cannot be read

@@ -10,6 +10,9 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.analysis.ast_value_kinds import AstValueKinds
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
+from jaxlint.lint.diagnostics import Applicability, Edit
 from jaxlint.lint.inference import ARRAY, OTHER
 from jaxlint.lint.text_gate import BARE
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
@@ -83,6 +86,9 @@ class RemovedArrayAttribute(TracksJaxImports, Rule):
     # attribute of one of these names: a file that uses ``device_buffers`` only as a variable has nothing to report.
     ast_names = frozenset({"jax"})
     attribute_names = frozenset(BY_NAME) | {"device"}
+    # Its findings and its one-edit fixes come from the ast gate's tree (``findings_from_ast``), the value inference
+    # ported (``analysis.ast_value_kinds``).
+    decides_from_ast = True
 
     explanation = """
 ## What it does
@@ -314,6 +320,76 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
             or type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "device"
             for node in ast.walk(facts.tree))
 
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Attribute`` reports, fixes included, in a file that imports JAX. Undecidable where the value
+        inference is (``ast_value_kinds``), and where a fix's text needs libcst's view of parentheses (a receiver in
+        parentheses of its own: ``code_for`` holds them)."""
+        if not _imports_jax(view):
+            return []
+        rule = view.rule(cls)
+        kinds = AstValueKinds(view)
+        found = []
+        for node in walk(view, (ast.Attribute,)):
+            if node.attr == "device":
+                finding = rule._device_call_from_ast(view, kinds, node)
+            elif node.attr in BY_NAME:
+                finding = rule._by_name_from_ast(view, kinds, node)
+            else:
+                continue
+            if finding is not None:
+                found.append(finding)
+        return found
+
+    def _by_name_from_ast(self, view: AstView, kinds: AstValueKinds, node: ast.Attribute) -> AstFinding | None:
+        entry = BY_NAME[node.attr]
+        if self.settings.target_version < Version(entry.removed) or _is_store_ast(view, node):
+            return None
+        call = _called_ast(view, node)
+        if entry.called and call is None:
+            return None
+        kind = kinds.kind_of(node.value)
+        if kind == OTHER:
+            return None
+        message = f"`.{entry.name}{'()' if entry.called else ''}` {entry.what}; {entry.advice}"
+        fix = self._fix_from_ast(view, entry, node, call, known=kind == ARRAY)
+        withheld = floor_withheld(FIX_WRITES[entry.name], self.settings) if fix is not None \
+            and entry.name in FIX_WRITES else None
+        return AstFinding(self.code, call if entry.called else node, message, withheld=withheld,
+                          fix=None if withheld is not None else fix)
+
+    def _fix_from_ast(self, view: AstView, entry: RemovedAttribute, node: ast.Attribute, call: ast.Call | None,
+                      known: bool) -> AstFix | None:
+        """``_fix``, its edit as offsets."""
+        applicability = Applicability.SAFE if known else Applicability.UNSAFE
+        if entry.name in REWRITES:
+            message, content = rewrite_attribute(entry.name, _receiver_text(view, node))
+            start, end = _span(view, node)
+            return AstFix(applicability, message, (Edit(start, end, content),))
+        if entry.name == "block_host_until_ready" and call is not None and not call.args and not call.keywords:
+            end = view.offset_of(node, end=True)  # the attribute's name, last in its node
+            return AstFix(applicability, BLOCK_FIX_MESSAGE, (Edit(end - len(node.attr), end, "block_until_ready"),))
+        return None
+
+    def _device_call_from_ast(self, view: AstView, kinds: AstValueKinds, node: ast.Attribute) -> AstFinding | None:
+        call = _called_ast(view, node)
+        if call is None or call.args or call.keywords:
+            return None
+        if self.settings.target_version < Version(DEVICE_PROPERTY_SINCE):
+            return None
+        if kinds.kind_of(node.value) != ARRAY:
+            return None
+        receiver = _receiver_text(view, node)
+        start, end = _span(view, call)
+        withheld = None
+        if self.min_version_at_least(DEVICE_PROPERTY_SINCE):
+            fix = AstFix(Applicability.SAFE, PROPERTY_FIX_MESSAGE, (Edit(start, end, f"{receiver}.device"),))
+        else:
+            withheld = floor_withheld("array.device-property", self.settings)
+            fix = None if floor_withheld("array.devices", self.settings) else AstFix(
+                Applicability.UNSAFE, DEVICES_FIX_MESSAGE, (Edit(start, end, f"next(iter({receiver}.devices()))"),))
+        return AstFinding(self.code, call, _DEVICE_MESSAGE, withheld=withheld, fix=fix)
+
     def __init__(self, context) -> None:
         super().__init__(context)
         self._by_name: list[Report] = []
@@ -351,15 +427,12 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
         return isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign)) and parent.target is node
 
     def _fix(self, entry: RemovedAttribute, node: cst.Attribute, call: cst.Call | None, known: bool) -> FixSpec | None:
-        receiver = self.code_for(node.value).strip()
         make = safe_fix if known else unsafe_fix
-        if entry.name == "device_buffers":
-            return make("Use `x.addressable_shards`",
-                        Replace(node, f"[shard.data for shard in {receiver}.addressable_shards]"))
-        if entry.name == "device_buffer":
-            return make("Use `x.addressable_data(0)`", Replace(node, f"{receiver}.addressable_data(0)"))
+        if entry.name in REWRITES:
+            message, content = rewrite_attribute(entry.name, self.code_for(node.value).strip())
+            return make(message, Replace(node, content))
         if entry.name == "block_host_until_ready" and call is not None and not call.args:
-            return make("Use `x.block_until_ready()`", Replace(node.attr, "block_until_ready"))
+            return make(BLOCK_FIX_MESSAGE, Replace(node.attr, "block_until_ready"))
         return None
 
     def _device_call(self, node: cst.Attribute) -> None:
@@ -371,15 +444,69 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
         if self.context.inference.kind_of(node.value) != ARRAY:
             return  # ``.device()`` is a common method name: only on values known to be JAX arrays
         receiver = self.code_for(node.value).strip()
-        message = (f"`x.device()` raises `TypeError: 'Device' object is not callable` since JAX "
-                   f"{DEVICE_PROPERTY_SINCE}, where `Array.device` became a property (the method warned from "
-                   f"0.4.21); use `x.device`")
+        message = _DEVICE_MESSAGE
         withheld = None
         if self.min_version_at_least(DEVICE_PROPERTY_SINCE):
-            fix = safe_fix("Use the `x.device` property", Replace(call, f"{receiver}.device"))
+            fix = safe_fix(PROPERTY_FIX_MESSAGE, Replace(call, f"{receiver}.device"))
         else:
             withheld = floor_withheld("array.device-property", self.settings)
             fix = None if floor_withheld("array.devices", self.settings) else unsafe_fix(
-                "Use `next(iter(x.devices()))` (the property does not exist below JAX 0.4.27)",
-                Replace(call, f"next(iter({receiver}.devices()))"))
+                DEVICES_FIX_MESSAGE, Replace(call, f"next(iter({receiver}.devices()))"))
         self.report(call, message, fix, withheld=withheld)
+
+
+# What the fixes write (both paths: libcst's ``_fix``/``_device_call`` and ``findings_from_ast``).
+REWRITES = {  # attribute -> (fix message, the attribute's replacement, of the receiver's text)
+    "device_buffers": ("Use `x.addressable_shards`", "[shard.data for shard in {receiver}.addressable_shards]"),
+    "device_buffer": ("Use `x.addressable_data(0)`", "{receiver}.addressable_data(0)"),
+}
+BLOCK_FIX_MESSAGE = "Use `x.block_until_ready()`"
+PROPERTY_FIX_MESSAGE = "Use the `x.device` property"
+DEVICES_FIX_MESSAGE = "Use `next(iter(x.devices()))` (the property does not exist below JAX 0.4.27)"
+
+
+def rewrite_attribute(name: str, receiver: str) -> tuple[str, str]:
+    """(the fix's message, what replaces ``<receiver>.<name>``) for a name in ``REWRITES``."""
+    message, template = REWRITES[name]
+    return message, template.format(receiver=receiver)
+
+
+_DEVICE_MESSAGE = (f"`x.device()` raises `TypeError: 'Device' object is not callable` since JAX {DEVICE_PROPERTY_SINCE}, "
+                   f"where `Array.device` became a property (the method warned from 0.4.21); use `x.device`")
+
+
+def _imports_jax(view: AstView) -> bool:
+    """``TracksJaxImports.imports_jax``: an import of ``jax`` or a module in it, in any scope."""
+    for node in walk(view, (ast.Import, ast.ImportFrom)):
+        if type(node) is ast.Import and any(alias.name.split(".")[0] == "jax" for alias in node.names):
+            return True
+        if type(node) is ast.ImportFrom and not node.level and node.module and node.module.split(".")[0] == "jax":
+            return True
+    return False
+
+
+def _is_store_ast(view: AstView, node: ast.Attribute) -> bool:
+    """``_is_store``: the attribute is itself the target of an assignment (not an element of an unpacking)."""
+    parent, field = view.parent(node)
+    return type(parent) is ast.Assign and field == "targets" or \
+        type(parent) in (ast.AnnAssign, ast.AugAssign) and field == "target"
+
+
+def _called_ast(view: AstView, node: ast.Attribute) -> ast.Call | None:
+    """The call whose callee ``node`` is."""
+    parent, field = view.parent(node)
+    return parent if type(parent) is ast.Call and field == "func" else None
+
+
+def _span(view: AstView, node: ast.AST) -> tuple[int, int]:
+    """libcst's span of ``node``, which a fix replaces (``Undecidable`` where it has parentheses of its own)."""
+    return view.span(node, statement_of(view.ancestors(node)))
+
+
+def _receiver_text(view: AstView, node: ast.Attribute) -> str:
+    """``code_for(node.value).strip()``: the receiver's text, where nothing but the dot (and blanks) stands between
+    it and the attribute (a closing parenthesis there is the receiver's own, which ``code_for`` would hold)."""
+    between = view.source[view.offset_of(node.value, end=True):view.offset_of(node, end=True) - len(node.attr)]
+    if between.strip(" \t") != ".":
+        raise Undecidable("the receiver in parentheses, or on another line")
+    return view.text(node.value).strip()

@@ -1,5 +1,7 @@
 """JAX203 empty-uninitialized: ``jnp.empty``/``empty_like`` no longer return zeros on GPU/TPU (JAX 0.11.0)."""
 from __future__ import annotations
+
+import ast
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -7,10 +9,14 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
+from jaxlint.lint.diagnostics import Applicability, Edit
 from jaxlint.lint.names import Scope
 from jaxlint.rules.base import Invalid, NodeEdit, Replace, Rule, Valid, safe_fix
-from jaxlint.analysis.calls import argument, has_star_args, keyword_arg, string_value
+from jaxlint.analysis.calls import argument, argument_ast, has_star_args, has_star_args_ast, keyword_arg, \
+    string_value
 from jaxlint.analysis.unread_buffers import UnreadBuffers
+from jaxlint.analysis.unread_buffers_ast import never_read_ast
 
 # qualified name -> (replacement function, first parameter's old name, its new name)
 TARGETS = {
@@ -21,6 +27,22 @@ TARGETS = {
 SHAPE_POSITION = {"jax.numpy.empty": 0, "jax.numpy.empty_like": 2}
 PAD = "jax.numpy.pad"
 SINCE = "0.11.0"
+PAD_MESSAGE = (f"`jnp.pad(mode=\"empty\")` pads with uninitialized values on GPU/TPU since JAX {SINCE}; use "
+               f"`mode=\"constant\"` if the padding is read (it gives zeros)")
+
+
+def _message(old_name: str, new_name: str) -> str:
+    return (f"`jnp.{old_name}` returns uninitialized memory on GPU/TPU since JAX {SINCE} (it returned zeros before); "
+            f"use `jnp.{new_name}` if the array is read before every element is written")
+
+
+def _unseen_keyword(old_keyword: str) -> str:
+    """What the message adds where ``empty_like`` gets no fix."""
+    return f" (no automatic fix: `{old_keyword}=` could be passed unseen)"
+
+
+def _fix_message(new_name: str) -> str:
+    return f"Use `jnp.{new_name}` (zeros, as JAX 0.10.2 returned)"
 
 
 class EmptyUninitialized(Rule):
@@ -33,6 +55,9 @@ class EmptyUninitialized(Rule):
     triggers = ()
     required_words = frozenset({frozenset({"jax", "empty"}), frozenset({"jax", "empty_like"})})
     ast_names = frozenset(TARGETS) | {PAD}
+    # Its findings and their fixes (one-for-one renames) are read from ``ast`` (``findings_from_ast``); a buffer whose
+    # reads only ``UnreadBuffers`` can follow (a name's uses, a scan body, the next statement) is ``Undecidable``.
+    decides_from_ast = True
     explanation = """
 ## What it does
 Finds `jnp.empty(...)` and `jnp.empty_like(...)`, called or passed as a function
@@ -286,10 +311,7 @@ is known to be 0.11.0 or later.
             return
         mode = argument(node, "mode", 2)
         if mode is not None and string_value(mode.value) == "empty":
-            self.report(node, (
-                f"`jnp.pad(mode=\"empty\")` pads with uninitialized values on GPU/TPU since JAX {SINCE}; use "
-                f"`mode=\"constant\"` if the padding is read (it gives zeros)"
-            ))
+            self.report(node, PAD_MESSAGE)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._reference(node)
@@ -314,10 +336,9 @@ is known to be 0.11.0 or later.
                 and self._unread.never_read(parent, ancestors[:-1], SHAPE_POSITION[qualified]) is not None:
             return  # no element of it is ever read before being written
         subject = parent if called else node
-        message = (f"`jnp.{old_name}` returns uninitialized memory on GPU/TPU since JAX {SINCE} (it returned zeros "
-                   f"before); use `jnp.{new_name}` if the array is read before every element is written")
+        message = _message(old_name, new_name)
         if old_keyword is not None and (not called or any(arg.star == "**" for arg in parent.args)):
-            self.report(subject, message + f" (no automatic fix: `{old_keyword}=` could be passed unseen)")
+            self.report(subject, message + _unseen_keyword(old_keyword))
             return
         edits: list[NodeEdit] = []
         if isinstance(node, cst.Attribute):
@@ -332,8 +353,7 @@ is known to be 0.11.0 or later.
             keyword = keyword_arg(parent, old_keyword)
             if keyword is not None:
                 edits.append(Replace(keyword.keyword, new_keyword))
-        self.report(subject, message, safe_fix(
-            f"Use `jnp.{new_name}` (zeros, as JAX 0.10.2 returned)", *edits, probe=subject if called else None))
+        self.report(subject, message, safe_fix(_fix_message(new_name), *edits, probe=subject if called else None))
 
     def _numpy_alias(self, name: cst.Name) -> str | None:
         """A module-level name bound only to ``jax.numpy`` and not shadowed where ``name`` is."""
@@ -352,3 +372,85 @@ is known to be 0.11.0 or later.
             if not shadowed:
                 return alias
         return None
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) --------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` and ``_reference`` report, fixes included (a rename of the attribute, and of
+        ``prototype=``). ``Undecidable`` where a bare name may be ``empty``/``empty_like`` (its fix needs the
+        module's ``jax.numpy`` alias as the resolver's scopes see it), and where ``never_read_ast`` cannot tell."""
+        if not cls.applies_to(view.settings):
+            return []  # (the engine asks only a rule that applies; ``decide`` alone may ask any)
+        if view.star_import:
+            raise Undecidable("a star import may bind `empty`")
+        found = []
+        for node in walk(view, (ast.Import, ast.ImportFrom, ast.Call, ast.Attribute)):
+            kind = type(node)
+            if kind is ast.Call:
+                finding = _pad_from_ast(view, node)
+            elif kind is ast.Attribute:
+                finding = _reference_from_ast(view, node)
+            else:
+                _no_bare_target(node)
+                finding = None
+            if finding is not None:
+                found.append(finding)
+        return found
+
+
+def _no_bare_target(node: ast.Import | ast.ImportFrom) -> None:
+    """``Undecidable`` for an import that binds a name to ``empty``/``empty_like`` itself."""
+    for alias in node.names:
+        if type(node) is ast.ImportFrom:
+            bound = f"{node.module}.{alias.name}" if node.module and not node.level else None
+        else:
+            bound = alias.name if alias.asname else None
+        if bound in TARGETS:
+            raise Undecidable(f"`{bound}` imported by name")
+
+
+def _pad_from_ast(view: AstView, call: ast.Call) -> AstFinding | None:
+    """``visit_Call``: ``jnp.pad(..., mode="empty")``."""
+    if view.imported_name(call.func, PAD.__eq__) != PAD or has_star_args_ast(call):
+        return None
+    mode = argument_ast(call, "mode", 2)
+    if type(mode) is ast.JoinedStr:
+        raise Undecidable("an f-string mode")  # libcst's value of a concatenation with one is not read here
+    if type(mode) is ast.Constant and type(mode.value) is str and mode.value == "empty":
+        return AstFinding(EmptyUninitialized.code, call, PAD_MESSAGE)
+    return None
+
+
+def _reference_from_ast(view: AstView, node: ast.Attribute) -> AstFinding | None:
+    """``_reference`` for an attribute chain (``jnp.empty``, ``jax.numpy.empty_like``)."""
+    if node.attr not in ("empty", "empty_like"):
+        return None
+    qualified = view.imported_name(node, TARGETS.__contains__)
+    if qualified not in TARGETS:
+        return None
+    parent, field = view.parent(node)
+    if type(parent) is ast.Attribute:
+        return None  # ``jnp.empty.__doc__``
+    new_name, old_keyword, new_keyword = TARGETS[qualified]
+    called = type(parent) is ast.Call and field == "func"
+    if called and not has_star_args_ast(parent) and never_read_ast(view, parent, SHAPE_POSITION[qualified]):
+        return None
+    subject = parent if called else node
+    message = _message(node.attr, new_name)
+    if old_keyword is not None and (not called or any(kw.arg is None for kw in parent.keywords)):
+        return AstFinding(EmptyUninitialized.code, subject, message + _unseen_keyword(old_keyword))
+    edits = [_renamed(view, view.offset_of(node, end=True) - len(node.attr), node.attr, new_name)]
+    if called and old_keyword is not None:
+        keyword = next((kw for kw in parent.keywords if kw.arg == old_keyword), None)
+        if keyword is not None:
+            edits.append(_renamed(view, view.offset_of(keyword), old_keyword, new_keyword))
+    probe = view.span(subject, statement_of(view.ancestors(subject))) if called else None
+    return AstFinding(EmptyUninitialized.code, subject, message,
+                      fix=AstFix(Applicability.SAFE, _fix_message(new_name), tuple(edits), probe))
+
+
+def _renamed(view: AstView, start: int, old: str, new: str) -> Edit:
+    """``Replace`` of the identifier ``old`` that starts at ``start``."""
+    if view.source[start:start + len(old)] != old:
+        raise Undecidable("an identifier spelled otherwise in the source")  # (``ast`` normalizes identifiers)
+    return Edit(start, start + len(old), new)

@@ -1,5 +1,7 @@
 """JAX206 fixed-seed-streams: random values drawn from a fixed seed changed in JAX 0.5.0 (opt-in notice)."""
 from __future__ import annotations
+
+import ast
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -7,9 +9,10 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, statement_of, walk
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
-from jaxlint.analysis.calls import argument
+from jaxlint.analysis.calls import argument, argument_ast
 
 SINCE = "0.5.0"  # ``jax_threefry_partitionable`` defaults to True from here
 FLAG = "jax_threefry_partitionable"
@@ -23,6 +26,22 @@ def _int_literal(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Integer)
 
 
+def _int_literal_ast(node: ast.expr) -> bool:
+    """``_int_literal``: libcst's ``Integer`` is ast's int constant (not a bool), after at most one minus."""
+    if type(node) is ast.UnaryOp and type(node.op) is ast.USub:
+        node = node.operand
+    return type(node) is ast.Constant and type(node.value) is int
+
+
+def _message(key: str, others: int) -> str:
+    """The file's one finding: on its first key with a literal seed (``key``: its text), counting the others."""
+    more = f" (and {others} more key{'s' if others > 1 else ''} with a literal seed in this file)" if others else ""
+    return (f"`{key}`{more}: random values from a fixed seed differ between JAX < {SINCE} and >= {SINCE} (`{FLAG}` "
+            f"became the default in {SINCE}), and this project's range holds both; to get one stream everywhere, set "
+            f"`jax.config.update(\"{FLAG}\", True)` (or `False` for the old values), else regenerate values recorded "
+            f"on one side")
+
+
 class FixedSeedStreams(Rule):
     code = "JAX206"
     name = "fixed-seed-streams"
@@ -33,6 +52,7 @@ class FixedSeedStreams(Rule):
     triggers = ()
     required_words = frozenset({frozenset({"jax", "PRNGKey"}), frozenset({"jax", "key"})})
     ast_names = KEY_MAKERS
+    decides_from_ast = True  # no fix: the keys' callees and literal seeds are read from ``ast`` (``findings_from_ast``)
     explanation = f"""
 ## What it does
 Reports, once per file, a key made from a literal seed (`jax.random.PRNGKey(0)`, `jax.random.key(42)`, also
@@ -138,10 +158,31 @@ at 0.5.0.
         if not self._seeded or FLAG in self.context.file_text.lower():
             return
         first, ancestors = self._seeded[0]
-        others = len(self._seeded) - 1
-        more = f" (and {others} more key{'s' if others > 1 else ''} with a literal seed in this file)" if others else ""
-        message = (f"`{self.code_for(first).strip()}`{more}: random values from a fixed seed differ between "
-                   f"JAX < {SINCE} and >= {SINCE} (`{FLAG}` became the default in {SINCE}), and this project's range "
-                   f"holds both; to get one stream everywhere, set `jax.config.update(\"{FLAG}\", True)` (or "
-                   f"`False` for the old values), else regenerate values recorded on one side")
+        message = _message(self.code_for(first).strip(), len(self._seeded) - 1)
         self.context.add_report(Report(self.code, first, message, None, ancestors))
+
+    # -- the same finding from ``ast`` (``jaxlint.lint.ast_findings``) ----------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """``visit_Call`` and ``leave_Module``'s finding, read from ``ast`` (``Undecidable`` only where a callee's
+        name cannot be resolved for certain, or where the first key's text is not libcst's)."""
+        if not cls.applies_to(view.settings) or FLAG in view.file_text.lower():
+            return []  # (the engine asks only a rule that applies; ``decide`` alone may ask any)
+        seeded = [node for node in walk(view, (ast.Call,)) if _seeded_key(view, node)]
+        if not seeded:
+            return []
+        if any(type(ancestor) is ast.JoinedStr for node in seeded for ancestor, _ in view.ancestors(node)):
+            raise Undecidable("a key in an f-string")  # (before Python 3.12 its place there may be off)
+        # libcst visits in source order; ``ast``'s fields are not always (``a if k(0) else b``, decorators)
+        first = min(seeded, key=lambda node: (node.lineno, node.col_offset))
+        # the message quotes its text: ``Undecidable`` where libcst's span would hold more (parentheses of its own)
+        view.span(first, statement_of(view.ancestors(first)))
+        return [AstFinding(cls.code, first, _message(view.text(first).strip(), len(seeded) - 1))]
+
+
+def _seeded_key(view: AstView, call: ast.Call) -> bool:
+    """``visit_Call``'s test: a key maker called with a literal integer seed."""
+    if view.imported_name(call.func, KEY_MAKERS.__contains__) not in KEY_MAKERS:
+        return False
+    seed = argument_ast(call, "seed", 0)
+    return seed is not None and _int_literal_ast(seed)

@@ -1,0 +1,265 @@
+"""``jaxlint.lint.inference.ValueInference.kind_of`` on Python's ``ast`` (for JAX104's ``ast`` path): the same
+answers (``ARRAY``, ``OTHER``, ``MESH``, ``EXPORTED``, ``CONFIG`` or None for unknown) from the same sources, asked
+through ``AstNames`` (the resolver's port) and ``ast_attribute_values`` (``self.x``'s stores).
+
+Where the answer is not certain it raises ``Undecidable``:
+- a cycle (``a = b``, ``b = a``): libcst answers "unknown" at the node it meets again and caches what it had so far,
+  so its answers then depend on the order of its queries;
+- a call of a function of the module (libcst reads its ``return`` statements);
+- ``x.device_buffers[0, 1]``: several elements in ``ast``'s one ``Tuple`` (libcst tells ``[(0, 1)]`` apart).
+"""
+from __future__ import annotations
+
+import ast
+
+from jaxlint.analysis.ast_attribute_values import stores_by_attribute, class_of_self
+from jaxlint.lint.ast_findings import AstView, Undecidable
+from jaxlint.lint.ast_names import AstNames, Binding
+from jaxlint.lint.inference import ANNOTATION_KINDS, ARRAY, ARRAY_FACTORIES, COMPILING, CONFIG, CONFIG_OBJECTS, \
+    EXPORT_FUNCTIONS, EXPORTED, EXPORTED_FACTORIES, MESH, MESH_FACTORIES, OTHER, _NOT_ONE_ARRAY, _OPTIONAL, \
+    _may_alias_array, _names_other_type
+
+_NONE = "none"  # a binding to the literal ``None`` (``inference._NONE``)
+_IN_PROGRESS = object()
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_PLAIN_BASES = ("builtins.object", "typing.NamedTuple", "typing.Generic", "typing.Protocol", "abc.ABC")
+
+
+class AstValueKinds:
+    """One file's answers (cached per node). Made per query of the file and not kept on the view: holding the view,
+    it would make a reference cycle that keeps the tree alive until the cycle collector runs."""
+
+    def __init__(self, view: AstView) -> None:
+        self.view = view
+        self._names: AstNames | None = None
+        self._cache: dict[int, object] = {}
+        self._attributes: dict[tuple[int, str], object] = {}
+
+    @property
+    def names(self) -> AstNames:
+        """The resolver's port, built at the first question (a file may ask none)."""
+        if self._names is None:
+            self._names = AstNames(self.view.tree)
+        return self._names
+
+    def kind_of(self, node: ast.AST) -> str | None:
+        key = id(node)
+        cached = self._cache.get(key)
+        if cached is _IN_PROGRESS:
+            raise Undecidable("a cycle in the value inference")
+        if key in self._cache:
+            return cached  # type: ignore[return-value]
+        self._cache[key] = _IN_PROGRESS
+        try:
+            kind = self._infer(node)
+        except RecursionError:
+            raise Undecidable("absurdly deep code") from None
+        except Undecidable:
+            del self._cache[key]
+            raise
+        self._cache[key] = kind
+        return kind
+
+    def holds_device_buffers(self, node: ast.AST) -> bool:
+        """``x.device_buffers`` on a receiver not known to be the project's own object."""
+        return type(node) is ast.Attribute and node.attr == "device_buffers" and self.kind_of(node.value) != OTHER
+
+    # -- expressions -----------------------------------------------------------------------------------------
+    def _infer(self, node: ast.AST) -> str | None:
+        kind = type(node)
+        if kind is ast.Name or kind is ast.Attribute:
+            qualified = self.names.qualified_name(node)
+            if qualified in CONFIG_OBJECTS:
+                return CONFIG
+            if qualified is not None:
+                return None
+            return self._name_kind(node) if kind is ast.Name else self._attribute_kind(node)
+        if kind is ast.Call:
+            return self._call_kind(node)
+        if kind is ast.NamedExpr:
+            return self.kind_of(node.value)
+        if kind is ast.Subscript and type(node.value) is ast.Attribute and node.value.attr == "device_buffers":
+            index = node.slice
+            if type(index) is ast.Slice or type(index) is ast.Tuple and any(type(e) is ast.Slice for e in index.elts):
+                return None  # a slice, or several elements: no one element of the list
+            if type(index) is ast.Tuple:
+                raise Undecidable("a subscript of a tuple: one element or several to libcst")
+            if self.holds_device_buffers(node.value):
+                return ARRAY  # ``x.device_buffers[0]``
+        return None
+
+    def _call_kind(self, call: ast.Call) -> str | None:
+        func = call.func
+        if type(func) is ast.Call:
+            inner = self.names.qualified_name(func.func)
+            return EXPORTED if inner in EXPORT_FUNCTIONS else ARRAY if inner in COMPILING else None
+        qualified = self._callee(func)
+        if qualified is not None:
+            if qualified in MESH_FACTORIES:
+                return MESH
+            if qualified in EXPORTED_FACTORIES:
+                return EXPORTED
+            if qualified in ARRAY_FACTORIES:
+                return ARRAY
+            module, _, last = qualified.rpartition(".")
+            if module in ("jax.numpy", "jax.random") and last not in _NOT_ONE_ARRAY and not last[:1].isupper():
+                return ARRAY
+            return None
+        if type(func) is ast.Name:
+            bindings = self.names.bindings(func)
+            if len(bindings) == 1 and type(bindings[0].node) is ast.ClassDef:
+                return OTHER  # an instance of the module's own class
+            if len(bindings) == 1 and type(bindings[0].node) in _FUNCTIONS:
+                raise Undecidable("a call of the module's own function: its returns")
+        return None
+
+    def _callee(self, func: ast.AST) -> str | None:
+        """``ValueInference.callee``: also through a name whose only binding assigns it a name or attribute chain."""
+        qualified = self.names.qualified_name(func)
+        if qualified is None and type(func) is ast.Name:
+            bindings = self.names.bindings(func)
+            if len(bindings) == 1 and type(bindings[0].node) is ast.Assign \
+                    and type(bindings[0].node.value) in (ast.Name, ast.Attribute) \
+                    and len(bindings[0].node.targets) == 1:
+                qualified = self.names.qualified_name(bindings[0].node.value)
+        return qualified
+
+    # -- names -----------------------------------------------------------------------------------------------
+    def _name_kind(self, name: ast.Name) -> str | None:
+        bindings = self.names.bindings(name)
+        if not bindings:
+            return None
+        if len(bindings) == 1 and type(bindings[0].node) is ast.arg and bindings[0].node.annotation is None:
+            owner = class_of_self(self.names, name)
+            if owner is not None and not self._may_be_jax_class(owner):
+                return OTHER  # ``self``: an instance of the module's own class
+        return _agree({self._binding_kind(name.id, binding) for binding in bindings})
+
+    def _binding_kind(self, name: str, binding: Binding) -> str | None:
+        bound = binding.node
+        kind = type(bound)
+        if kind is ast.Import or kind is ast.ImportFrom:
+            return CONFIG if binding.qualified in CONFIG_OBJECTS else None
+        if kind is ast.Assign:
+            if any(type(target) is ast.Name and target.id == name for target in bound.targets):
+                return _NONE if _is_none(bound.value) else self.kind_of(bound.value)
+            return None  # bound by unpacking
+        if kind is ast.AnnAssign:
+            if type(bound.target) is not ast.Name:
+                return None
+            declared = self.annotation_kind(bound.annotation)
+            if declared is not None:
+                return declared
+            return self.kind_of(bound.value) if bound.value is not None else None
+        if kind is ast.NamedExpr:
+            return self.kind_of(bound.value)
+        if kind in (ast.For, ast.AsyncFor, ast.comprehension):
+            # ``for b in x.device_buffers`` (a statement or a comprehension): each ``b`` is a ``jax.Array``
+            named = type(bound.target) is ast.Name and bound.target.id == name
+            return ARRAY if named and self.holds_device_buffers(bound.iter) else None
+        if kind is ast.arg:
+            if bound.annotation is None or self.view.parent(bound)[1] in ("vararg", "kwarg"):
+                return None
+            return self.annotation_kind(bound.annotation)
+        if kind is ast.withitem:
+            # A ``Mesh`` enters as itself; other context managers' ``__enter__`` results are not followed.
+            if type(bound.optional_vars) is ast.Name and self.kind_of(bound.context_expr) == MESH:
+                return MESH
+            return None
+        return None
+
+    def _may_be_jax_class(self, owner: ast.ClassDef) -> bool:
+        for base in owner.bases:
+            qualified = self.names.qualified_name(base)
+            if qualified in _PLAIN_BASES:
+                continue
+            if type(base) is ast.Name and qualified is None:
+                inner = self._project_class(base)
+                if inner is not None and not self._may_be_jax_class(inner):
+                    continue
+            return True
+        return False
+
+    def _project_class(self, name: ast.Name) -> ast.ClassDef | None:
+        bindings = self.names.bindings(name)
+        return bindings[0].node if len(bindings) == 1 and type(bindings[0].node) is ast.ClassDef else None
+
+    # -- annotations -----------------------------------------------------------------------------------------
+    def annotation_kind(self, annotation: ast.AST) -> str | None:
+        kind = type(annotation)
+        if kind is ast.BinOp and type(annotation.op) is ast.BitOr:
+            kept = [side for side in (annotation.left, annotation.right) if not _is_none(side)]
+            return self.annotation_kind(kept[0]) if len(kept) == 1 else None
+        if kind is ast.Subscript:
+            if self.names.qualified_name(annotation.value) in _OPTIONAL and type(annotation.slice) is not ast.Slice:
+                if type(annotation.slice) is ast.Tuple:
+                    return None  # several elements, or one tuple: no kind either way
+                return self.annotation_kind(annotation.slice)
+            return None
+        if kind is not ast.Name and kind is not ast.Attribute:
+            return None
+        qualified = self.names.qualified_name(annotation)
+        if qualified in ANNOTATION_KINDS:
+            return ANNOTATION_KINDS[qualified]
+        if qualified is not None:
+            return OTHER if _names_other_type(qualified) else None
+        if kind is ast.Name and self._project_class(annotation) is not None:
+            return OTHER
+        if kind is ast.Name and self._relative_import(annotation) and not _may_alias_array(annotation.id):
+            return OTHER
+        return None
+
+    def _relative_import(self, name: ast.Name) -> bool:
+        bindings = self.names.bindings(name)
+        return bool(bindings) and all(type(b.node) is ast.ImportFrom and b.node.level for b in bindings)
+
+    # -- self.<attribute> --------------------------------------------------------------------------------------
+    def _attribute_kind(self, node: ast.Attribute) -> str | None:
+        if type(node.value) is not ast.Name:
+            return None
+        owner = class_of_self(self.names, node.value)
+        if owner is None:
+            return None
+        key = (id(owner), node.attr)
+        found = self._attributes.get(key)
+        if found is _IN_PROGRESS:
+            raise Undecidable("a cycle through an attribute")
+        if key not in self._attributes:
+            self._attributes[key] = _IN_PROGRESS
+            try:
+                found = self._attributes[key] = self._stored_kind(owner, node.attr)
+            except Undecidable:
+                del self._attributes[key]
+                raise
+        return found  # type: ignore[return-value]
+
+    def _stored_kind(self, owner: ast.ClassDef, attribute: str) -> str | None:
+        """What every store of ``self.<attribute>`` in the class's methods (and its class-level annotation) gives
+        (a class with a method has an indented body: libcst's ``_class_level_annotations`` sees all of it)."""
+        kinds: set[str | None] = set()
+        for statement in owner.body:
+            if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name \
+                    and statement.target.id == attribute:
+                kinds.add(self.annotation_kind(statement.annotation))
+        for store in stores_by_attribute(owner).get(attribute, []):
+            kind = type(store)
+            if kind is ast.AnnAssign:
+                declared = self.annotation_kind(store.annotation)
+                kinds.add(declared if declared is not None or store.value is None else self.kind_of(store.value))
+            elif kind is ast.Assign:
+                kinds.add(_NONE if _is_none(store.value) else self.kind_of(store.value))
+            else:
+                kinds.add(None)
+        return _agree(kinds)
+
+
+def _agree(kinds: set) -> str | None:
+    """``inference._agree``: the one kind all bindings give, ``None`` bindings neutral."""
+    if len(kinds) == 2 and _NONE in kinds:
+        kinds = kinds - {_NONE}
+    kind = next(iter(kinds)) if len(kinds) == 1 else None
+    return None if kind == _NONE else kind
+
+
+def _is_none(node: ast.AST) -> bool:
+    return type(node) is ast.Constant and node.value is None
