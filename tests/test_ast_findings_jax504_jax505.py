@@ -132,11 +132,20 @@ JAX504_UNDECIDED = {
                                                             "    p = (variables).unfreeze()\n",
 }
 
+# JAX508 (selected by default) reports FrozenDict members on flax variables but leaves JAX504's shape to it: with
+# both rules these files are still decided from ``ast``
+JAX508 = rule_by_code("JAX508")
+WITH_JAX508 = ("a name from init", "in a function", "in a method", "flax imported in the function",
+               "flax not bound", "an argument", "before aligned lines", "the second value of init_with_output",
+               "not flax", "noqa", "compat code", "non-ASCII text",
+               "a comprehension's first iterable, a default, a decorator")
+
 DECIDED = {
     **{f"JAX505 {name}": ((JAX505,), None, source) for name, source in JAX505_DECIDED.items()},
     **{f"JAX505 {name}": ((JAX505,), settings, source) for name, (settings, source) in JAX505_SETTINGS_DECIDED.items()},
     **{f"JAX504 {name}": ((JAX504,), None, source) for name, source in JAX504_DECIDED.items()},
     **{f"JAX504 {name}": ((JAX504,), settings, source) for name, (settings, source) in JAX504_SETTINGS_DECIDED.items()},
+    **{f"JAX504+JAX508 {name}": ((JAX504, JAX508), None, JAX504_DECIDED[name]) for name in WITH_JAX508},
     "JAX504+JAX505 in one file": ((JAX504, JAX505), None, JAX504_DECIDED["a name from init"]
                                   + JAX505_DECIDED["positional"]),
 }
@@ -200,7 +209,8 @@ def test_cases_are_not_vacuous():
 
 @pytest.mark.parametrize("rules,settings,source", [DECIDED["JAX505 a multi-line keyword argument"],
                                                    DECIDED["JAX505 multi-line, comments"],
-                                                   DECIDED["JAX504 before aligned lines"]])
+                                                   DECIDED["JAX504 before aligned lines"],
+                                                   DECIDED["JAX504+JAX508 in a function"]])
 def test_check_does_not_parse_with_libcst(monkeypatch, rules, settings, source):
     """``check`` (gates on) answers from ``ast``: libcst's ``parse_module`` is never called."""
     import libcst

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable
+from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable, scope_chain, statement_of
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.text_gate import BARE, TextFacts
 
@@ -162,6 +162,20 @@ def from_init_ast(view: AstView, statement: ast.stmt, name: str) -> bool:
                 return False
             found = found or bound is True
     return found
+
+
+def on_init_ast(view: AstView, node: ast.AST, receiver: ast.AST) -> bool:
+    """``init_call(receiver)``, or ``receiver`` a name that ``from_init`` finds assigned from init (``node``: the
+    call on it). ``from_init`` reads the statements of the name's scope: a lambda or a comprehension
+    (``lambda: v.unfreeze()``) has none, so a name there is never from init."""
+    if init_call_ast(receiver):
+        return True
+    if type(receiver) is not ast.Name:
+        return False
+    ancestors = view.ancestors(receiver)
+    if type(scope_chain(ancestors)[-1]) not in _SCOPE_NODES:
+        return False
+    return from_init_ast(view, statement_of(view.ancestors(node)), receiver.id)
 
 
 def statements_ast(view: AstView, scope: ast.AST):

@@ -8,14 +8,13 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, statement_of, \
-    walk
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.catalogue.ecosystem import PLAIN_DICT
 from jaxlint.analysis.frozendict_narrowing import in_frozendict_branch, in_frozendict_branch_ast
-from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, flax_bound_ast, from_init, \
-    from_init_ast, init_call, init_call_ast, may_call_method_on_init
+from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, flax_bound_ast, from_init, init_call, \
+    may_call_method_on_init, on_init_ast
 from jaxlint.rules.jax503_flax_variables_pop import applies
 
 
@@ -149,10 +148,9 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             if type(func) is not ast.Attribute or func.attr != "unfreeze" or node.args or node.keywords:
                 continue
             receiver = func.value
-            ancestors = view.ancestors(node)
-            if not (init_call_ast(receiver) or type(receiver) is ast.Name and _read_from_statements(view, receiver)
-                    and from_init_ast(view, statement_of(ancestors), receiver.id)):
+            if not on_init_ast(view, node, receiver):
                 continue
+            ancestors = view.ancestors(node)
             if in_frozendict_branch_ast(view, ancestors, receiver):
                 continue
             fix = withheld = None
@@ -172,13 +170,6 @@ FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `imp
 
 def replacement(receiver: str) -> str:
     return f"flax.core.unfreeze({receiver})"
-
-
-def _read_from_statements(view: AstView, name: ast.Name) -> bool:
-    """``from_init`` reads the statements of the name's scope: a lambda or a comprehension (``lambda: v.unfreeze()``)
-    has none, so a name there is never known to come from init."""
-    return type(scope_chain(view.ancestors(name))[-1]) in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef,
-                                                            ast.ClassDef)
 
 
 def _unfreeze_fix(view: AstView, node: ast.Call, ancestors) -> AstFix:
