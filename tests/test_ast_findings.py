@@ -138,6 +138,8 @@ CATALOGUE_FIX_DECIDED = {
                                                     "    d, names)\n",
     "a rename on a continuation line": "import jax\ny = f(a,\n      jax.tree_map(g, x),\n      b)\n",
     "a rename needing an import": "import jax\nj = jax.core.Jaxpr\n",
+    # an edit across lines (``EditBuilder`` realigns nothing for it)
+    "a pallas dot on two lines": "import jax\nfrom jax.experimental import pallas as pl\nc = pl.dot(\n    a, b)\n",
 }
 CATALOGUE_UNDECIDED = {
     "a longer rename before an aligned continuation": "import jax\nm = jax.experimental.maps.Mesh(d,\n"
@@ -158,7 +160,6 @@ CATALOGUE_UNDECIDED = {
     "positional-call from-import": "from jax.tree_util import tree_multimap\ny = tree_multimap(f, a, b)\n",
     "a rebound root": "import jax\njax = None\nx = jax.numpy.DeviceArray\n",
     "an index-update rewrite": "import jax\ny = jax.ops.index_update(x, 0, 1)\n",
-    "a pallas dot on two lines": "import jax\nfrom jax.experimental import pallas as pl\nc = pl.dot(\n    a, b)\n",
     "an x64 switch in parentheses": "import jax\nwith (jax.experimental.enable_x64(True)):\n    pass\n",
 }
 # JAX103 (``ChangedSignature.findings_from_ast``): the calls whose findings have no fix.
@@ -415,13 +416,19 @@ JAX503_DECIDED = {
     "a parameter": _FLAX + "def f(variables):\n    " + _POP,
     "a global": _FLAX + _INIT + "def f():\n    global variables\n    " + _POP,
     "two findings": _FLAX + "def f():\n    " + _INIT + "    " + _POP + "def g():\n    " + _INIT + "    " + _POP,
+    # an edit across lines (``EditBuilder`` realigns nothing for it)
+    "a fix on two lines": _FLAX + _INIT + 's, p = variables.pop(\n    "params")\n',
+    "an init call on two lines": _FLAX + 's, p = model.init(\n    rng).pop("params")\n',
+    # ``flax`` bound in the function only: the fix (``flax_bound_ast`` asks in the receiver's scope)
+    "flax imported in the function": "def f():\n    import flax\n    v = model.init(rng, x)\n"
+                                     "    a, b = v.pop('params')\n    return b\n",
 }
 JAX503_UNDECIDED = {
     "receiver in parentheses": _FLAX + _INIT + 's, p = (variables).pop("params")\n',
     "the pop call in parentheses": _FLAX + _INIT + 's, p = (variables.pop("params"))\n',
     "an init call in parentheses": _FLAX + 's, p = (model.init(rng)).pop("params")\n',
-    "a fix on two lines": _FLAX + _INIT + 's, p = variables.pop(\n    "params")\n',
-    "an init call on two lines": _FLAX + 's, p = model.init(\n    rng).pop("params")\n',
+    "an isinstance test of a value in parentheses": _FLAX + "from flax.core import FrozenDict\n" + _INIT
+                                                    + "if isinstance((variables), FrozenDict):\n    " + _POP,
     "a statement after on the line": _FLAX + _INIT + _POP.strip() + "; x = 1\n",
     "a backslash before a block's first statement": _FLAX + _INIT + "if a: \\\n    variables = load()\n" + _POP,
     "flax rebound": _FLAX + "flax = None\n" + _INIT + _POP,
@@ -686,6 +693,7 @@ def test_jax503_cases_are_not_vacuous():
     fixed = [name for name, findings in found.items() if findings and findings[0]["fix"]]
     assert len(fixed) >= 20 and len(found["two findings"]) == 2
     assert found["flax unbound"][0]["fix_withheld"] and not found["flax unbound"][0]["fix"]
+    assert found["flax imported in the function"][0]["fix"]
     for name in ("concatenated key", "f-string key", "keyword key", "three targets, starred", "reassigned",
                  "module init, function pop", "class body", "quirk: a one-line suite hides the init",
                  "an elif's body is walked", "an if in an else is walked", "try blocks are walked",

@@ -42,6 +42,7 @@ DECIDED_WITH_FIX = {
     "pallas store": (CATALOGUE, None, _PALLAS + "pl.store(r, (a, slice(None)), v + 1)\n"),
     "pallas dot": (CATALOGUE, None, _PALLAS + "c = pl.dot(a, b, precision=p)  # why\n"),
     "pallas dot transposed": (CATALOGUE, None, _PALLAS + "c = pl.dot(a + 1, b, True, trans_b=True)\n"),
+    "a rewrite across lines": (CATALOGUE, None, _PALLAS + "c = pl.dot(\n    a, b)\n"),
     "device_put_sharded": (CATALOGUE, None, "import jax\n"
                            "y = jax.device_put_sharded([x for x in xs], jax.local_devices())\n"),
     "device_put_replicated": (CATALOGUE, None, "import jax\ny = jax.device_put_replicated(x, devices)\n"),
@@ -91,7 +92,6 @@ DECIDED_WITHOUT_FIX = {
 # Still libcst's: what ``ast`` cannot place for certain
 UNDECIDED = {
     "an argument in parentheses of its own": (CATALOGUE, None, _PALLAS + "x = pl.load((r), i)\n"),
-    "a rewrite across lines": (CATALOGUE, None, _PALLAS + "c = pl.dot(\n    a, b)\n"),
     "the import block ends the file": (CATALOGUE, None, "def f():\n    return jax.core.Literal\nimport jax"),
     "jax a parameter there": (CATALOGUE, None, "import jax\nfrom jax import core\ndef f(jax):\n    return core.get_aval(x)\n"),
     "a keyword by position, in parentheses": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=((s)))\n"),

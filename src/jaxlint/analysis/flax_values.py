@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable
+from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable, scope_chain, statement_of
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.text_gate import BARE, TextFacts
 
@@ -164,6 +164,20 @@ def from_init_ast(view: AstView, statement: ast.stmt, name: str) -> bool:
     return found
 
 
+def on_init_ast(view: AstView, node: ast.AST, receiver: ast.AST) -> bool:
+    """``init_call(receiver)``, or ``receiver`` a name that ``from_init`` finds assigned from init (``node``: the
+    call on it). ``from_init`` reads the statements of the name's scope: a lambda or a comprehension
+    (``lambda: v.unfreeze()``) has none, so a name there is never from init."""
+    if init_call_ast(receiver):
+        return True
+    if type(receiver) is not ast.Name:
+        return False
+    ancestors = view.ancestors(receiver)
+    if type(scope_chain(ancestors)[-1]) not in _SCOPE_NODES:
+        return False
+    return from_init_ast(view, statement_of(view.ancestors(node)), receiver.id)
+
+
 def statements_ast(view: AstView, scope: ast.AST):
     """The simple statements ``statements`` reaches, with its quirks: a class body gives none (it reads the body of
     a module or function only); a one-line suite (``if x: a = 1``, ``def f(): a = 1``) gives none (its statements
@@ -229,10 +243,9 @@ def binds_ast(target: ast.AST, name: str, value: ast.AST) -> bool | None:
 
 
 def flax_bound_ast(view: AstView, node: ast.AST) -> bool:
-    """``flax_bound``: the chain's root is a name (any name has a scope) and ``flax`` resolves to the flax package
-    (``AstView.qualified_name``: certain only when every binding of ``flax`` in the file is one module-level import,
-    otherwise ``Undecidable``)."""
+    """``flax_bound``: the chain's root is a name (any name has a scope) and ``flax`` written in that name's scope
+    resolves to the flax package (``AstView.qualified_in_scope``: ``Undecidable`` where that is not certain)."""
     receiver = node
     while type(receiver) in (ast.Attribute, ast.Call):
         receiver = receiver.value if type(receiver) is ast.Attribute else receiver.func
-    return type(receiver) is ast.Name and view.qualified_name(ast.Name(id="flax")) == "flax"
+    return type(receiver) is ast.Name and view.qualified_in_scope("flax", receiver) == "flax"

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import libcst as cst
 else:
     from jaxlint.lint.lazy_libcst import cst
+from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.lazy_libcst import Visits, visitor
 
 FROZEN_DICT = frozenset({"flax.core.FrozenDict", "flax.core.frozen_dict.FrozenDict"})
@@ -107,9 +108,11 @@ def _holds_part(receiver: cst.BaseExpression, tested: str, code: Code) -> bool:
         node = node.value
 
 
-# -- the same on ``ast`` (JAX503 decides from the ast gate's tree) --------------------------------------------------
-def in_frozendict_branch_ast(ancestors: Sequence[tuple[ast.AST, str]], receiver: ast.AST,
-                             qualified: Callable[[ast.AST], "str | None"]) -> bool:
+# -- the same on ``ast`` (JAX503 and JAX504 decide from the ast gate's tree) -------------------------------------------
+def in_frozendict_branch_ast(view: AstView, ancestors: Sequence[tuple[ast.AST, str]], receiver: ast.AST) -> bool:
+    """``in_frozendict_branch``, which compares libcst's code of the tested value and of the receiver (or what it
+    subscripts): the texts compared here are libcst's only without parentheses of their own, so a tree that matches
+    but may be parenthesized is ``Undecidable``."""
     for parent, field in ancestors:
         if type(parent) not in (ast.If, ast.IfExp):
             continue
@@ -117,16 +120,32 @@ def in_frozendict_branch_ast(ancestors: Sequence[tuple[ast.AST, str]], receiver:
         while type(test) is ast.UnaryOp and type(test.op) is ast.Not:
             test, positive = test.operand, not positive
         if not (type(test) is ast.Call and type(test.func) is ast.Name and test.func.id == "isinstance"
-                and len(test.args) == 2 and not test.keywords and qualified(test.args[1]) in FROZEN_DICT):
+                and len(test.args) == 2 and not test.keywords and view.qualified_name(test.args[1]) in FROZEN_DICT):
             continue
         if field != ("body" if positive else "orelse"):
             continue
-        tested = ast.dump(test.args[0])
+        tested = test.args[0]
         node = receiver
         while True:
-            if ast.dump(node) == tested:
-                return True
+            if ast.dump(node) == ast.dump(tested):  # equal code has equal trees
+                if not (_first_argument_unparenthesized(view, test) and _value_unparenthesized(view, node)):
+                    raise Undecidable("an isinstance test on a value that may be in parentheses")
+                if view.text(node) == view.text(tested):
+                    return True
             if type(node) is not ast.Subscript:
                 break
             node = node.value
     return False
+
+
+def _first_argument_unparenthesized(view: AstView, call: ast.Call) -> bool:
+    between = view.source[view.offset_of(call.func, end=True):view.offset_of(call.args[0])]
+    return between.strip(" \t") == "("
+
+
+def _value_unparenthesized(view: AstView, node: ast.AST) -> bool:
+    """``node`` is the ``.value`` of an attribute or subscript that starts where it starts (``(v).pop``, ``(v)[k]``
+    start at the parenthesis)."""
+    parent, field = view.parent(node)
+    return type(parent) in (ast.Attribute, ast.Subscript) and field == "value" \
+        and view.offset_of(parent) == view.offset_of(node)

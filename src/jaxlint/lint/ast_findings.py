@@ -252,9 +252,14 @@ class AstView:
             node = node.value
         if type(node) is not ast.Name:
             return None
+        base = self.qualified_in_scope(node.id, node)
+        return None if base is None else ".".join([base, *reversed(attrs)])
+
+    def qualified_in_scope(self, identifier: str, node: ast.AST) -> str | None:
+        """What ``identifier`` resolves to written where ``node`` (a node of the tree) stands: the resolver's
+        ``qualified_in_scope`` of ``node``'s scope; ``Undecidable`` when it is not certain."""
         if self.star_import:
             raise Undecidable("a star import")
-        identifier = node.id
         imported = self._imported.get(identifier)
         if not imported:
             if identifier in _BUILTINS:
@@ -264,14 +269,11 @@ class AstView:
         if identifier in self._other:
             raise Undecidable(f"`{identifier}` is bound other than by an import")
         if bound != imported or len(bound) > 1:
-            base = self._import_in_scope(node, identifier)
-            if base is None:
-                return None
-        else:
-            (base,) = bound
-        return ".".join([base, *reversed(attrs)])
+            return self._import_in_scope(node, identifier)
+        (base,) = bound
+        return base
 
-    def _import_in_scope(self, name: ast.Name, identifier: str) -> str | None:
+    def _import_in_scope(self, name: ast.AST, identifier: str) -> str | None:
         """The resolver's answer for a name that only imports bind, in several scopes or to several things: what
         the imports of its owner scope (``NameResolver._owner``: the nearest that binds it, class bodies skipped but
         the name's own) bind it to, when that is one thing; None when they disagree or none binds it."""
@@ -434,12 +436,12 @@ class AstView:
             if before.endswith("(") and not _opens_a_call(before[:-1]):
                 raise Undecidable("an opening parenthesis before the expression")
             if not before.strip() and (statement_start is None or statement_start.lineno != node.lineno):
-                before = self._code_before_line(node.lineno)
+                before = self.code_before_line(node.lineno)
                 if before is None or before.endswith("(") and not _opens_a_call(before[:-1]):
                     raise Undecidable("the expression starts a continuation line after an opening parenthesis")
         return start, end
 
-    def _code_before_line(self, line: int) -> str | None:
+    def code_before_line(self, line: int) -> str | None:
         """The code of the nearest earlier line that has some, without its comment (what precedes an expression
         that starts line ``line``); None when a quote makes it unclear what is a comment."""
         if self._lines is None:
@@ -602,7 +604,7 @@ def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: di
 
 def _fix(view: AstView, finding: AstFinding) -> Fix:
     """``EditBuilder.build`` of the finding's fix, where its ``_realign_continuations`` adds nothing (then the edits
-    are the fix): no edit changes a line's length, or the statement is simple, on one line, last on it but for a
+    are the fix): no edit within one line changes its length (an edit across lines moves nothing), or the statement is simple, on one line, last on it but for a
     comment, with every edit within that line, or no bracket a line may align to opens after a length-changing edit
     on its line (``_aligns_nothing``). Anything else is undecidable rather than realigned here."""
     source = view.source
@@ -611,10 +613,13 @@ def _fix(view: AstView, finding: AstFinding) -> Fix:
     edits = tuple(e for e in finding.fix.edits if not _inserts_lines(view, e))
     if len(edits) < len(finding.fix.edits):
         finding = replace(finding, fix=replace(finding.fix, edits=edits))
-    if any("\n" in e.content or "\n" in source[e.start:e.end] for e in edits):
-        raise Undecidable("an edit across lines")
-    if all(len(e.content) == e.end - e.start for e in edits):
-        return _located(view, located)  # no line changes length (``jax.tree_map`` -> ``jax.tree.map``): none to realign
+    across = [e for e in edits if "\n" in e.content or "\n" in source[e.start:e.end]]
+    if all(len(e.content) == e.end - e.start for e in edits if e not in across):
+        # no line changes length (``jax.tree_map`` -> ``jax.tree.map``), and ``EditBuilder`` shifts nothing for an
+        # edit across lines (JAX505's ``, wrt=`` after a multi-line argument): none to realign
+        return _located(view, located)
+    if across:
+        raise Undecidable("an edit across lines beside one that may realign")
     if _on_its_own_line(view, finding) or _in_a_one_line_with_header(view, finding) or _aligns_nothing(view, edits):
         return _located(view, located)
     raise Undecidable("an edit before continuation lines that may align to a bracket")

@@ -180,7 +180,7 @@ flax {PLAIN_DICT}+ (read from `flax/configurations.py`: `return_frozendict` is `
             receiver = call.func.value
             if not (init_call_ast(receiver) or type(receiver) is ast.Name and from_init_ast(view, node, receiver.id)):
                 continue
-            if in_frozendict_branch_ast(view.ancestors(node), receiver, view.qualified_name):
+            if in_frozendict_branch_ast(view, view.ancestors(node), receiver):
                 continue
             key = _plain_string(view, call.args[0])
             if key is None:

@@ -1,5 +1,6 @@
 """JAX504 flax-init-unfreeze: ``.unfreeze()`` on what ``Module.init`` returned, a plain dict since flax 0.7.1."""
 from __future__ import annotations
+import ast
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -7,12 +8,14 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
+from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
-from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
-from jaxlint.analysis.frozendict_narrowing import in_frozendict_branch
-from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, from_init, imports_flax, init_call, \
-    may_call_method_on_init
+from jaxlint.catalogue.ecosystem import PLAIN_DICT
+from jaxlint.analysis.frozendict_narrowing import in_frozendict_branch, in_frozendict_branch_ast
+from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, flax_bound_ast, from_init, init_call, \
+    may_call_method_on_init, on_init_ast
+from jaxlint.rules.jax503_flax_variables_pop import applies
 
 
 class FlaxInitUnfreeze(Rule):
@@ -23,6 +26,7 @@ class FlaxInitUnfreeze(Rule):
     library_version = "flax 0.7.1"
     triggers = ("unfreeze",)
     ast_names = frozenset({"flax"})
+    decides_from_ast = True  # its findings and its one-edit fix come from the ast gate's tree (``findings_from_ast``)
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
@@ -121,13 +125,58 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             return
         if in_frozendict_branch(self.context.ancestors, receiver, self.qualified_name, self.code_for):
             return  # ``if isinstance(variables, FrozenDict): variables.unfreeze()``: runs on a FrozenDict only
-        if not library_may_reach(self.settings, "flax", PLAIN_DICT) or not imports_flax(self.context.file_text):
+        if not applies(self.settings, self.context.file_text):
             return
         fix = withheld = None
         if flax_bound(self.context.resolver, node):
-            fix = safe_fix("Use `flax.core.unfreeze`",
-                           Replace(node, f"flax.core.unfreeze({self.code_for(receiver)})"))
+            fix = safe_fix(FIX_MESSAGE, Replace(node, replacement(self.code_for(receiver))))
         else:
-            withheld = WithheldFix("`flax` does not name the flax package here: add `import flax`")
-        self.report(node, f"Since flax {PLAIN_DICT}, `.init` returns a plain dict, which has no `.unfreeze()`: use "
-                          "`flax.core.unfreeze(variables)` (a FrozenDict or a dict alike).", fix, withheld=withheld)
+            withheld = FLAX_UNBOUND
+        self.report(node, MESSAGE, fix, withheld=withheld)
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) ----------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` reports, fix included. The finding's place is the call's (``AstView.span``, which
+        raises ``Undecidable`` for a callee with parentheses: ``model.init(rng, x).unfreeze()``); the fix replaces
+        that span with the receiver's text, a plain name there."""
+        if not applies(view.settings, view.file_text):
+            return []
+        found = []
+        for node in walk(view, (ast.Call,)):
+            func = node.func
+            if type(func) is not ast.Attribute or func.attr != "unfreeze" or node.args or node.keywords:
+                continue
+            receiver = func.value
+            if not on_init_ast(view, node, receiver):
+                continue
+            ancestors = view.ancestors(node)
+            if in_frozendict_branch_ast(view, ancestors, receiver):
+                continue
+            fix = withheld = None
+            if flax_bound_ast(view, node):
+                fix = _unfreeze_fix(view, node, ancestors)
+            else:
+                withheld = FLAX_UNBOUND
+            found.append(AstFinding(cls.code, node, MESSAGE, withheld=withheld, fix=fix))
+        return found
+
+
+MESSAGE = (f"Since flax {PLAIN_DICT}, `.init` returns a plain dict, which has no `.unfreeze()`: use "
+           "`flax.core.unfreeze(variables)` (a FrozenDict or a dict alike).")
+FIX_MESSAGE = "Use `flax.core.unfreeze`"
+FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
+
+
+def replacement(receiver: str) -> str:
+    return f"flax.core.unfreeze({receiver})"
+
+
+def _unfreeze_fix(view: AstView, node: ast.Call, ancestors) -> AstFix:
+    """libcst's edit: the call's span (the finding's) replaced; the receiver's text is libcst's only where it is a
+    name without parentheses of its own (``(variables).unfreeze()``; an init call is left to libcst)."""
+    receiver = node.func.value
+    if type(receiver) is not ast.Name or view.offset_of(receiver) != view.offset_of(node):
+        raise Undecidable("the receiver of `.unfreeze` is a call or in parentheses")
+    start, end = view.span(node, statement_of(ancestors))
+    return AstFix(Applicability.SAFE, FIX_MESSAGE, (Edit(start, end, replacement(receiver.id)),))

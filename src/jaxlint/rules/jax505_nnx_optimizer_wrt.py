@@ -1,5 +1,7 @@
 """JAX505 nnx-optimizer-wrt: ``nnx.Optimizer(model, tx)`` without ``wrt=``, required since flax 0.11.0."""
 from __future__ import annotations
+import ast
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -7,7 +9,8 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
+from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.catalogue.ecosystem import library_may_reach, library_min
@@ -26,6 +29,7 @@ class NnxOptimizerWrt(Rule):
     triggers = ("Optimizer",)
     ast_names = frozenset({OPTIMIZER})
     statement_gated = True
+    decides_from_ast = True  # its findings and its one-edit fix come from the ast gate's tree (``findings_from_ast``)
     explanation = f"""
 ## What it does
 Finds calls of `flax.nnx.Optimizer` (`nnx.Optimizer(model, tx)`) that do not pass `wrt`. Only when the project's
@@ -99,14 +103,95 @@ flax {REQUIRED_IN} (`flax/nnx/training/optimizer.py` of 0.10.0 and 0.11.0).
             return
         if not library_may_reach(self.settings, "flax", REQUIRED_IN):
             return
-        fix = withheld = None
-        if library_min(self.settings, "flax") < WRT_SINCE:
-            withheld = WithheldFix(f"`wrt=` needs flax {WRT_SINCE}+ (checked); the project's flax pins allow older")
-        elif isinstance(node.func, cst.Attribute) and node.args:
+        fix = None
+        withheld = version_withheld(self.settings)
+        if withheld is None and isinstance(node.func, cst.Attribute) and node.args:
             # after the last argument's value: its comma, if any, stays after the new one
             value = node.args[-1].value
             param = f"{self.code_for(node.func.value)}.Param"
-            fix = safe_fix(f"Pass `wrt={param}` (the old default)",
-                           Replace(value, f"{self.code_for(value)}, wrt={param}"))
-        self.report(node, f"`nnx.Optimizer` requires `wrt=` since flax {REQUIRED_IN}: pass `wrt=nnx.Param` (the old "
-                          "default).", fix, withheld=withheld)
+            fix = safe_fix(fix_message(param), Replace(value, f"{self.code_for(value)}, wrt={param}"))
+        self.report(node, MESSAGE, fix, withheld=withheld)
+
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) ----------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` reports, fix included. Undecidable where libcst's text or span of the last argument
+        or of the callee's module may hold parentheses or comments that ``ast`` leaves out."""
+        if not library_may_reach(view.settings, "flax", REQUIRED_IN):
+            return []
+        found = []
+        for node in walk(view, (ast.Call,)):
+            if not _calls_optimizer(view, node) or any(type(arg) is ast.Starred for arg in node.args) \
+                    or any(keyword.arg in (None, "wrt") for keyword in node.keywords):
+                continue
+            fix = None
+            withheld = version_withheld(view.settings)
+            if withheld is None and type(node.func) is ast.Attribute and (node.args or node.keywords):
+                fix = _wrt_fix(view, node)
+            found.append(AstFinding(cls.code, node, MESSAGE, withheld=withheld, fix=fix))
+        return found
+
+
+MESSAGE = (f"`nnx.Optimizer` requires `wrt=` since flax {REQUIRED_IN}: pass `wrt=nnx.Param` (the old default).")
+
+
+def fix_message(param: str) -> str:
+    return f"Pass `wrt={param}` (the old default)"
+
+
+def version_withheld(settings) -> WithheldFix | None:
+    if library_min(settings, "flax") < WRT_SINCE:
+        return WithheldFix(f"`wrt=` needs flax {WRT_SINCE}+ (checked); the project's flax pins allow older")
+    return None
+
+
+def _calls_optimizer(view: AstView, node: ast.Call) -> bool:
+    """The callee is ``flax.nnx.Optimizer`` as the resolver names it (only an imported root can be)."""
+    root = node.func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+        return False
+    return view.qualified_name_unless(node.func, OPTIMIZER.__eq__) == OPTIMIZER
+
+
+def _wrt_fix(view: AstView, node: ast.Call) -> AstFix:
+    """libcst's edit: the last argument's value replaced by itself and ``, wrt=<module>.Param``. Its text and span
+    are libcst's only without parentheses of its own around it (nor around the callee's module)."""
+    module = view.text(node.func.value)
+    if "(" in module or "#" in module or "\\" in module:
+        raise Undecidable("parentheses or comments in the callee")
+    last = node.keywords[-1] if node.keywords else node.args[-1]  # no ``*args``: positional ones come first
+    value = last.value if type(last) is ast.keyword else last
+    if type(value) is ast.GeneratorExp:
+        raise Undecidable("a generator argument: its parentheses may be the call's")
+    start, end = view.offset_of(value), view.offset_of(value, end=True)
+    if not (_after_a_separator(view, node, last, start) and _before_the_end(view, node, end)):
+        raise Undecidable("the last argument in parentheses of its own, or a comment beside it")
+    param = f"{module}.Param"
+    return AstFix(Applicability.SAFE, fix_message(param), (Edit(start, end, f"{view.text(value)}, wrt={param}"),))
+
+
+def _after_a_separator(view: AstView, call: ast.Call, last: ast.AST, start: int) -> bool:
+    """Between what precedes the value and the value, only spaces, line breaks and comments after ``name=`` for a
+    keyword, else after a comma (the previous argument's end) or the call's opening parenthesis (the callee's end):
+    any other ``(`` or ``)`` is a parenthesis of an argument's own."""
+    if type(last) is ast.keyword:
+        return re.fullmatch(re.escape(last.arg) + r"\s*=\s*", _code_between(view, view.offset_of(last), start)) \
+            is not None
+    previous = call.args[-2] if len(call.args) > 1 else call.func
+    separator = r"\s*,\s*" if previous is not call.func else r"\s*\(\s*"
+    return re.fullmatch(separator, _code_between(view, view.offset_of(previous, end=True), start)) is not None
+
+
+def _before_the_end(view: AstView, call: ast.Call, end: int) -> bool:
+    """After the value only spaces, line breaks, comments and at most one comma up to the call's closing
+    parenthesis (a ``)`` of the value's own would come first)."""
+    return re.fullmatch(r"\s*,?\s*", _code_between(view, end, view.offset_of(call, end=True) - 1)) is not None
+
+
+def _code_between(view: AstView, start: int, end: int) -> str:
+    """The source between two arguments' edges without its comments and line continuations: no string can stand
+    there, so a ``#`` starts a comment."""
+    text = view.source[start:end].replace("\\\n", "\n")
+    return "\n".join(line.partition("#")[0] for line in text.split("\n"))

@@ -15,7 +15,7 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
-from jaxlint.analysis.flax_values import after_a_dot, from_init, imports_flax, init_call, \
+from jaxlint.analysis.flax_values import after_a_dot, from_init, imports_flax, init_call, on_init_ast, \
     may_call_method_on_init
 from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, in_frozendict_branch, \
     isinstance_frozendict
@@ -521,6 +521,8 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
                 value = node.args[0]
             elif type(func) is ast.Attribute and func.attr in MEMBERS and _may_have_shape(view, func.attr, node):
                 value = func.value
+                if func.attr == "unfreeze" and not node.args and not node.keywords and on_init_ast(view, node, value):
+                    continue  # JAX504's (``_reported_by_jax503_or_jax504``)
             else:
                 continue
             if _may_hold(value, fields) if from_states is None else _may_be_state_params(value, from_states, fields):
