@@ -68,15 +68,26 @@ class LibcstFiles:
         # decide from ``ast``, or "Undecidable" when every rule left does (one raised it, or a focus plan was used).
         self.blockers_without_finding: Counter[str] = Counter()
         self.deciding: dict[str, bool] = {}
+        # Every file parsed with libcst: (path, findings, rules left, the last ``Undecidable`` raised for it).
+        self.listed: list[tuple[str, int, tuple[str, ...], str]] = []
+        self.undecidable = ""
 
     def install(self, engine) -> None:
-        lint_source, parse, prefiltered = engine.lint_source, engine.parse, engine._prefiltered
+        from jaxlint.lint import ast_findings
+
         watch = self
+
+        def recorded_init(exception, *args) -> None:
+            Exception.__init__(exception, *args)
+            watch.undecidable = str(args[0]) if args else ""
+
+        ast_findings.Undecidable.__init__ = recorded_init  # type: ignore[method-assign]
+        lint_source, parse, prefiltered = engine.lint_source, engine.parse, engine._prefiltered
 
         def watched_lint(source, *args, **kwargs):
             top = watch.depth == 0
             if top:
-                watch.parsed, watch.rules = False, ()
+                watch.parsed, watch.rules, watch.undecidable = False, (), ""
                 started = time.process_time()
             watch.depth += 1
             try:
@@ -86,6 +97,8 @@ class LibcstFiles:
             if top:
                 watch.files += 1
                 if watch.parsed:
+                    watch.listed.append((str(args[0]) if args else "", len(result.diagnostics), watch.rules,
+                                         watch.undecidable))
                     watch.with_libcst += 1
                     watch.rules_with_libcst.update(watch.rules)
                     if not result.diagnostics:
@@ -193,6 +206,8 @@ def main() -> int:
         "rules_left_without_finding": dict(files_seen.rules_without_finding.most_common()),
         "rules_left_with_libcst": dict(files_seen.rules_with_libcst.most_common()),
         "blockers_without_finding": dict(files_seen.blockers_without_finding.most_common()),
+        "libcst_files": [{"path": path, "findings": count, "rules": list(rules), "undecidable": reason}
+                         for path, count, rules, reason in files_seen.listed],
     }
     if options.json:
         options.json.write_text(json.dumps(report, indent=1) + "\n")
