@@ -131,9 +131,19 @@ def check_jaxlib_rows(rows: list[dict], envs: Path) -> tuple[dict, list]:
     counts per (change, outcome) and the contradicted rows. A side with no venv (no Linux jaxlib wheel of that
     release on PyPI) is "no venv"; a class one side cannot import, or a release older than the parameter, is
     "unreadable"."""
+    def answers_at(version: str, callables: list[tuple[str, str]]):
+        python = envs / f"jax-{version}" / "bin" / "python"
+        return observed(python, callables) if python.exists() else jaxlib_answers(envs, version, callables)
+
+    return _judged_at_both_releases(rows, "jaxlib", answers_at)
+
+
+def _judged_at_both_releases(rows: list[dict], library: str, answers_at) -> tuple[dict, list]:
+    """``library``'s rows, each read at its ``last_seen`` and ``changed_in`` releases with one
+    ``answers_at(version, callables)`` per release (None: that release cannot be read), judged by ``_outcomes``."""
     import collections
 
-    rows = [row for row in rows if row.get("library") == "jaxlib"]
+    rows = [row for row in rows if row.get("library") == library]
     wanted: dict[str, set[int]] = collections.defaultdict(set)
     for number, row in enumerate(rows):
         wanted[row["last_seen"]].add(number)
@@ -141,9 +151,7 @@ def check_jaxlib_rows(rows: list[dict], envs: Path) -> tuple[dict, list]:
     seen: dict[tuple[int, str], object] = {}
     for version, numbers in sorted(wanted.items()):
         numbers_sorted = sorted(numbers)
-        callables = [(rows[n]["owner"], rows[n].get("member", "")) for n in numbers_sorted]
-        python = envs / f"jax-{version}" / "bin" / "python"
-        answers = observed(python, callables) if python.exists() else jaxlib_answers(envs, version, callables)
+        answers = answers_at(version, [(rows[n]["owner"], rows[n].get("member", "")) for n in numbers_sorted])
         if answers is not None:
             seen.update(((n, version), answer) for n, answer in zip(numbers_sorted, answers))
     return _outcomes(rows, seen)
@@ -263,21 +271,8 @@ def _overlay_and_bases(envs: Path, library: str, version: str) -> tuple[Path | N
 def check_library_rows(rows: list[dict], envs: Path, library: str) -> tuple[dict, list]:
     """Each ``library`` row read in the overlays of ``last_seen`` and ``changed_in`` (one probe per release), judged
     as the jaxlib rows are; a release no base can import is "no venv"."""
-    import collections
-
-    rows = [row for row in rows if row.get("library") == library]
-    wanted: dict[str, set[int]] = collections.defaultdict(set)
-    for number, row in enumerate(rows):
-        wanted[row["last_seen"]].add(number)
-        wanted[row["changed_in"]].add(number)
-    seen: dict[tuple[int, str], object] = {}
-    for version, numbers in sorted(wanted.items()):
-        numbers_sorted = sorted(numbers)
-        answers = release_answers(envs, library, version,
-                                  [(rows[n]["owner"], rows[n].get("member", "")) for n in numbers_sorted])
-        if answers is not None:
-            seen.update(((n, version), answer) for n, answer in zip(numbers_sorted, answers))
-    return _outcomes(rows, seen)
+    return _judged_at_both_releases(rows, library,
+                                    lambda version, callables: release_answers(envs, library, version, callables))
 
 
 def main() -> int:

@@ -1,11 +1,11 @@
 """JAX502/JAX506's findings (optax's and flax's removed or deprecated names) from the ast gate's tree
 (``jaxlint.lint.ast_findings``), fixes included.
 
-Mirrors the two rules' visits: every attribute chain whose qualified name is in the rule's table (a rename spelled
-through the chain's own root, as ``Rule.spelled_from_root`` spells it), and every ``from M import name`` of a name in
-the table (the edits ``import_edits`` gives, placed on the statement's text). The rule's own ``outcome`` words each
-finding and says whether its fix is offered. What cannot be placed exactly (a module spelled with spaces, a name
-that is not its source text) is ``Undecidable``.
+Mirrors the two rules' visits (``catalogue.changed_symbol.ChangedSymbolRule``): every attribute chain whose
+qualified name is in the rule's table (a rename spelled through the chain's own root, as ``Rule.spelled_from_root``
+spells it), and every ``from M import name`` of a name in the table (the edits ``import_edits`` gives, placed on the
+statement's text). The rule's own ``outcome`` words each finding and says whether its fix is offered. What cannot be
+placed exactly (a module spelled with spaces, a name that is not its source text) is ``Undecidable``.
 """
 from __future__ import annotations
 

@@ -1,19 +1,15 @@
 """JAX502 optax-changed-symbol: an optax name that optax removed or deprecated."""
 from __future__ import annotations
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import libcst as cst
-else:
-    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.diagnostics import Applicability, WithheldFix
-from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
-from jaxlint.catalogue import ecosystem_ast
-from jaxlint.catalogue.ecosystem import OPTAX, Change, dotted_name, library_min
+from jaxlint.rules.base import Invalid, Valid
+from jaxlint.catalogue.changed_symbol import ChangedSymbolRule
+from jaxlint.catalogue.ecosystem import OPTAX, Change, library_min
 
 
-class OptaxChangedSymbol(Rule):
+class OptaxChangedSymbol(ChangedSymbolRule):
+    table = OPTAX
+    library = "optax"
     code = "JAX502"
     name = "optax-changed-symbol"
     summary = "an optax name that optax removed (AttributeError) or deprecated (DeprecationWarning)"
@@ -123,31 +119,6 @@ optax it needs.
         """, count=2, note="advice only: tree_norm(..., ord=2); the second-order helpers have no replacement"),
     ]
 
-    @classmethod
-    def findings_from_ast(cls, view):
-        """The visits' findings from the ast gate's tree (``catalogue.ecosystem_ast``)."""
-        return ecosystem_ast.findings(cls, view, OPTAX, "optax")
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        change = OPTAX.get(self.qualified_name(node) or "")
-        if change is None:
-            return
-        text = self.spelled_from_root(node, change.replacement) if change.replacement else None
-        self._report(node, change, [Replace(node, text)] if text else None)
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-            return
-        module = dotted_name(node.module)
-        for alias in node.names:
-            name = dotted_name(alias.name)
-            change = OPTAX.get(f"{module}.{name}")
-            if change is None:
-                continue
-            edits = self.import_edits(module, name, alias.asname is not None, change, len(node.names))
-            self._report(node, change, edits and [Replace(alias.name if part == "name" else node.module, text)
-                                                  for part, text in edits])
-
     @staticmethod
     def import_edits(module: str, name: str, aliased: bool, change: Change, count: int) -> list[tuple[str, str]] | None:
         """The from-import's edits, as ("name" or "module", new text) (``ecosystem_ast`` places them too)."""
@@ -155,14 +126,6 @@ optax it needs.
         if rep_module == module:  # the same module: rename in place, keeping the local name
             return [("name", rep_name if aliased else f"{rep_name} as {name}")]
         return None
-
-    def _report(self, node: cst.CSTNode, change: Change, edits: list | None) -> None:
-        message, applicability, withheld = self.outcome(change, bool(edits))
-        fix = None
-        if applicability is not None:
-            make = safe_fix if applicability is Applicability.SAFE else unsafe_fix
-            fix = make(f"Use `{change.replacement}`", *edits)
-        self.report(node, message, fix, detail=change.reason or None, withheld=withheld)
 
     def outcome(self, change: Change, has_edits: bool):
         """(message, the fix's applicability or None, withheld fix) of a finding of ``change`` (None: no finding)."""

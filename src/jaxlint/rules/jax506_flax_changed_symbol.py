@@ -1,23 +1,19 @@
 """JAX506 flax-changed-symbol: a flax name that flax removed or deprecated."""
 from __future__ import annotations
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import libcst as cst
-else:
-    from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.diagnostics import Applicability, WithheldFix
-from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
-from jaxlint.catalogue import ecosystem_ast
-from jaxlint.catalogue.ecosystem import FLAX, Change, dotted_name, library_may_reach, library_min
+from jaxlint.rules.base import Invalid, Valid
+from jaxlint.catalogue.changed_symbol import ChangedSymbolRule
+from jaxlint.catalogue.ecosystem import FLAX, Change, library_may_reach, library_min
 from jaxlint.project.versions import Version
 
 # The flax releases that removed or deprecated a reported name (the version column of the docs).
 _RELEASES = sorted({Version(change.since) for change in FLAX.values()})
 
 
-class FlaxChangedSymbol(Rule):
+class FlaxChangedSymbol(ChangedSymbolRule):
+    table = FLAX
+    library = "flax"
     code = "JAX506"
     name = "flax-changed-symbol"
     summary = "a flax name that flax removed (AttributeError, ImportError) or deprecated (DeprecationWarning)"
@@ -129,31 +125,6 @@ upper bound (`flax<0.10`) are not reported.
         """, note="deprecated (flax's warning: use jax.lax.pmean)"),
     ]
 
-    @classmethod
-    def findings_from_ast(cls, view):
-        """The visits' findings from the ast gate's tree (``catalogue.ecosystem_ast``)."""
-        return ecosystem_ast.findings(cls, view, FLAX, "flax")
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        change = FLAX.get(self.qualified_name(node) or "")
-        if change is None:
-            return
-        text = self.spelled_from_root(node, change.replacement) if change.replacement else None
-        self._report(node, change, [Replace(node, text)] if text else None)
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-            return
-        module = dotted_name(node.module)
-        for alias in node.names:
-            name = dotted_name(alias.name)
-            change = FLAX.get(f"{module}.{name}")
-            if change is None:
-                continue
-            edits = self.import_edits(module, name, alias.asname is not None, change, len(node.names))
-            self._report(node, change, edits and [Replace(alias.name if part == "name" else node.module, text)
-                                                  for part, text in edits])
-
     @staticmethod
     def import_edits(module: str, name: str, aliased: bool, change: Change, count: int) -> list[tuple[str, str]] | None:
         """The from-import's edits, as ("name" or "module", new text) (``ecosystem_ast`` places them too)."""
@@ -164,14 +135,6 @@ upper bound (`flax<0.10`) are not reported.
         if rep_module and count == 1:  # the one name: import it from its new module
             return [("module", rep_module)] + ([("name", renamed)] if renamed != name else [])
         return None
-
-    def _report(self, node: cst.CSTNode, change: Change, edits: list | None) -> None:
-        outcome = self.outcome(change, bool(edits))
-        if outcome is None:
-            return
-        message, applicability, withheld = outcome
-        fix = safe_fix(f"Use `{change.replacement}`", *edits) if applicability is not None else None
-        self.report(node, message, fix, detail=change.reason or None, withheld=withheld)
 
     def outcome(self, change: Change, has_edits: bool):
         """(message, the fix's applicability or None, withheld fix) of a finding of ``change`` (None: no finding)."""
