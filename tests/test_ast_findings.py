@@ -739,3 +739,12 @@ def test_fix_mode_is_the_same_with_the_fix_decided_from_ast(monkeypatch):
     assert fast.source == slow.source and fast.source.count("flax.core.pop(variables, ") == 2
     assert [asdict(a) for a in fast.applied] == [asdict(a) for a in slow.applied] and len(fast.applied) == 2
     assert [asdict(d) for d in fast.remaining] == [asdict(d) for d in slow.remaining]
+
+
+def test_every_rule_decides_from_ast():
+    # Issue 38: every rule has an ``ast`` path (``findings_from_ast``); libcst is left for what a rule's ``ast`` path
+    # declares ``Undecidable``. A new rule without one fails here.
+    from jaxlint.rules import all_rules
+
+    missing = [rule.code for rule in all_rules() if not rule.decides_from_ast or not hasattr(rule, "findings_from_ast")]
+    assert not missing, f"rules without an ast path: {missing}"

@@ -1,6 +1,7 @@
 """JAX302 experimental-export: ``jax.experimental.export`` is gone; ``jax.export`` replaced it, with differences."""
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -9,10 +10,13 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.analysis.ast_calls import has_star_args as has_star_args_ast
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.context import in_compat_code
 from jaxlint.rules.base import FixSpec, Invalid, NodeEdit, Replace, Report, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.analysis.calls import has_star_args, positional_args
+from jaxlint.project.versions import parse_version
 
 OLD = "jax.experimental.export"
 NEW = "jax.export"
@@ -30,6 +34,70 @@ UNSAFE_RENAMED = {"default_lowering_platform": "default_export_platform"}
 METHODS = {"serialize": "serialize()", "call": "call", "call_exported": "call"}
 JIT = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
 EXPORT_SAME_KEYWORDS = frozenset({"disabled_checks"})
+
+
+# -- what the libcst visit and ``findings_from_ast`` share: which imports name the old module, and the reasons a fix
+# is ruled out (the words of the messages) -------------------------------------------------------------------------
+def import_problem(full_names: list[str]) -> tuple[bool, str]:
+    """For ``import a, b``: (whether it names the old module, what rules out renaming it: "" if nothing)."""
+    named, problem = False, ""
+    for full in full_names:
+        if full == OLD:
+            named = True
+        elif full.startswith(OLD + "."):
+            named, problem = True, f"`import {full}`: submodules of the old module have no counterpart"
+    return named, problem
+
+
+def from_import_problem(module: str, names: list[str] | None) -> tuple[bool, str]:
+    """For ``from module import names`` (None: ``*``): (whether it names the old module, what rules out renaming
+    it: "" if nothing)."""
+    if module == "jax.experimental":
+        if names is None or "export" not in names:
+            return False, ""
+        return True, "" if names == ["export"] else \
+            "`export` is imported together with other names from `jax.experimental`"
+    if module != OLD and not module.startswith(OLD + "."):
+        return False, ""
+    if names is None or module != OLD:
+        return True, "a star import or a submodule of the old module"
+    for imported in names:
+        if imported not in RENAMED and imported not in SAME and imported not in ("export", "deserialize"):
+            return True, f"`{imported}` has no same-named counterpart in `jax.export`"
+    return True, ""
+
+
+def loads_new_module(module: str, names: list[str] | None) -> bool:
+    """``from module import names`` (None: ``*``) loads ``jax.export``."""
+    return module == NEW or (module == "jax" and names is not None and "export" in names)
+
+
+def range_problem(settings) -> str:
+    return f"the min version {settings.min_version} has no `{NEW}` (added in {NEW_SINCE})"
+
+
+UNUSUAL_SPELLING = "an unusual spelling of the module"
+NOT_LOADED = f"no module-level import in this file loads `{NEW}`"
+MODULE_ON_ITS_OWN = "the module object is used on its own"
+DESERIALIZE_ARGUMENTS = "`deserialize` called with other than one positional argument"
+EXPORT_SHAPE = "`export` used other than as `export(fn, ...)`"
+NEEDS_JIT = f"`{NEW}.export` needs a `jax.jit`-wrapped function"
+
+
+def method_problem(member: str) -> str:
+    return f"`{member}(exp)` is a method in `{NEW}`"
+
+
+def renamed_problem(member: str) -> str:
+    return f"`{member}` is `{UNSAFE_RENAMED[member]}` in `{NEW}`"
+
+
+def no_counterpart(member: str) -> str:
+    return f"`{member}` has no exact counterpart in `{NEW}` that can be rewritten here"
+
+
+def keyword_problem(keyword: str) -> str:
+    return f"`export(..., {keyword}=)` differs in `{NEW}`"
 
 
 @dataclass
@@ -69,6 +137,8 @@ class ExperimentalExport(Rule):
     triggers = ()
     required_words = frozenset({frozenset({"jax", "experimental", "export"})})
     ast_names = frozenset({OLD})  # imports of it or under it, and references: all start with this name
+    # Decided from ``ast`` (``findings_from_ast``) where the findings carry no fix; libcst plans and writes fixes.
+    decides_from_ast = True
     explanation = """
 ## What it does
 Reports every import statement that names `jax.experimental.export` (`import jax.experimental.export`,
@@ -268,19 +338,11 @@ such a rewrite are never fixed.
     def visit_Import(self, node: cst.Import) -> None:
         if self._compat():
             return
-        safe: list[NodeEdit] = []
-        problem = ""
-        named = False
-        for alias in node.names:
-            full = cst.helpers.get_full_name_for_node(alias.name) or ""
-            if full == NEW:
-                self._new_imported = True
-            if full == OLD:
-                named = True
-                safe.append(Replace(alias.name, NEW))
-            elif full.startswith(OLD + "."):
-                named = True
-                problem = f"`import {full}`: submodules of the old module have no counterpart"
+        fulls = [cst.helpers.get_full_name_for_node(alias.name) or "" for alias in node.names]
+        if NEW in fulls:
+            self._new_imported = True
+        named, problem = import_problem(fulls)
+        safe: list[NodeEdit] = [Replace(alias.name, NEW) for alias, full in zip(node.names, fulls) if full == OLD]
         if named:
             edits = None if problem else safe
             self._imports.append(_Import(node, tuple(self.context.ancestors), edits, edits, self._module_level(),
@@ -290,27 +352,20 @@ such a rewrite are never fixed.
         if node.relative or node.module is None or self._compat():
             return
         module = cst.helpers.get_full_name_for_node(node.module) or ""
-        if module == NEW or (module == "jax" and not isinstance(node.names, cst.ImportStar)
-                             and any(_alias_name(a) == "export" for a in node.names)):
+        names = None if isinstance(node.names, cst.ImportStar) else [_alias_name(a) for a in node.names]
+        if loads_new_module(module, names):
             self._new_imported = True
-        if module == "jax.experimental" and not isinstance(node.names, cst.ImportStar):
-            names = [_alias_name(a) for a in node.names]
-            if "export" not in names:
-                return
-            if names == ["export"]:
-                edits: list[NodeEdit] | None = [Replace(node.module, "jax")]
-                problem = ""
-            else:
-                edits, problem = None, "`export` is imported together with other names from `jax.experimental`"
-            self._imports.append(_Import(node, tuple(self.context.ancestors), edits, edits, self._module_level(),
+        named, problem = from_import_problem(module, names)
+        if not named:
+            return
+        if problem:
+            self._imports.append(_Import(node, tuple(self.context.ancestors), None, None, self._module_level(),
                                          problem))
-        elif module == OLD or module.startswith(OLD + "."):
-            if isinstance(node.names, cst.ImportStar) or module != OLD:
-                self._imports.append(_Import(node, tuple(self.context.ancestors), None, None, self._module_level(),
-                                             "a star import or a submodule of the old module"))
-                return
-            safe: list[NodeEdit] | None = [Replace(node.module, NEW)]
-            problem = ""
+        elif module == "jax.experimental":
+            edits: list[NodeEdit] = [Replace(node.module, "jax")]
+            self._imports.append(_Import(node, tuple(self.context.ancestors), edits, edits, self._module_level()))
+        else:
+            safe: list[NodeEdit] = [Replace(node.module, NEW)]
             for alias in node.names:
                 imported = _alias_name(alias)
                 if imported in RENAMED:
@@ -318,11 +373,7 @@ such a rewrite are never fixed.
                     bound = cst.helpers.get_full_name_for_node(alias.asname.name) if alias.asname else None
                     # never ``x as x``: the alias goes when the new name is the one it bound
                     safe.append(Replace(alias, text) if bound == RENAMED[imported] else Replace(alias.name, text))
-                elif imported not in SAME and imported not in ("export", "deserialize"):
-                    safe, problem = None, f"`{imported}` has no same-named counterpart in `jax.export`"
-                    break
-            self._imports.append(_Import(node, tuple(self.context.ancestors), safe, safe, self._module_level(),
-                                         problem))
+            self._imports.append(_Import(node, tuple(self.context.ancestors), safe, safe, self._module_level()))
 
     _new_imported = False
 
@@ -376,6 +427,35 @@ such a rewrite are never fixed.
             if use.fully_spelled:
                 self._report(use.node, use.ancestors, self._message(fix, reason, use.member), fix, withheld)
 
+    # -- from ``ast``: findings without a fix --------------------------------------------------------------------
+    @classmethod
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``leave_Module`` reports, where no fix is offered: nothing names the old module, or something rules
+        out every fix (the min version, an import that cannot be renamed, a use with no counterpart). Undecidable
+        where a fix may be offered (libcst writes it) or a use's plan needs libcst's bindings."""
+        imports, loads_new = _ast_imports(view)
+        spelled = [use for use in _ast_uses(view) if use.fully_spelled]
+        if not imports and not spelled:
+            return []
+        below_range = not view.settings.min_version >= _NEW_SINCE
+        first = [range_problem(view.settings)] if below_range else []
+        first += [problem for _, problem, _ in imports if problem]
+        loads_new = loads_new or any(module_level and not problem for _, problem, module_level in imports)
+        if first:  # rules out every fix; the findings say the first
+            reason = first[0]
+            only_range = below_range and len(first) == 1
+            withheld = floor_withheld("jax.export", view.settings) \
+                if only_range and not _any_use_problem(view, loads_new) else None
+        else:
+            reason = _first_problem_ruling_out_fixes(view, loads_new)
+            withheld = None
+        rule = view.rule(cls)
+        found = [AstFinding(cls.code, node, rule._message(None, reason), withheld=withheld)
+                 for node, _, _ in imports]
+        found += [AstFinding(cls.code, use.node, rule._message(None, reason, use.member), withheld=withheld)
+                  for use in spelled]
+        return found
+
     def _report(self, node: cst.CSTNode, ancestors, message: str, fix: FixSpec | None, withheld=None) -> None:
         self.context.add_report(Report(self.code, node, message, fix, ancestors, withheld=withheld))
 
@@ -394,7 +474,7 @@ such a rewrite are never fixed.
     def _plan(self) -> _Plan:
         plan = _Plan()
         if not self.min_version_at_least(NEW_SINCE):
-            problem = f"the min version {self.settings.min_version} has no `{NEW}` (added in {NEW_SINCE})"
+            problem = range_problem(self.settings)
             plan.safe_problems.append(problem)
             plan.unsafe_problems.append(problem)
         for item in self._imports:
@@ -413,16 +493,16 @@ such a rewrite are never fixed.
         edits: list[NodeEdit] = []
         if use.fully_spelled:
             if self.code_for(use.reference).strip() != OLD:
-                plan.safe_problems.append("an unusual spelling of the module")
-                plan.unsafe_problems.append("an unusual spelling of the module")
+                plan.safe_problems.append(UNUSUAL_SPELLING)
+                plan.unsafe_problems.append(UNUSUAL_SPELLING)
                 return
             edits.append(Replace(use.reference, NEW))
             if not loads_new:
-                plan.safe_problems.append(f"no module-level import in this file loads `{NEW}`")
+                plan.safe_problems.append(NOT_LOADED)
         member = use.member
         if member is None:
-            plan.safe_problems.append("the module object is used on its own")
-            plan.unsafe_problems.append("the module object is used on its own")
+            plan.safe_problems.append(MODULE_ON_ITS_OWN)
+            plan.unsafe_problems.append(MODULE_ON_ITS_OWN)
             return
         through_module = use.node is not use.reference  # ``E.x``, not a from-imported name
         call = self._call_of(use)
@@ -436,53 +516,53 @@ such a rewrite are never fixed.
             plan.unsafe.extend(edits)
         elif member == "deserialize":
             if call is not None and (len(call.args) != 1 or call.args[0].keyword or call.args[0].star):
-                plan.safe_problems.append("`deserialize` called with other than one positional argument")
+                plan.safe_problems.append(DESERIALIZE_ARGUMENTS)
             plan.safe.extend(edits)
             plan.unsafe.extend(edits)
         elif member == "export":
             self._plan_export(use, call, edits, plan)
         elif member in METHODS and through_module and call is not None and self._single_positional(call):
-            plan.safe_problems.append(f"`{member}(exp)` is a method in `{NEW}`")
+            plan.safe_problems.append(method_problem(member))
             target = self.code_for(call.args[0].value).strip()
             if not isinstance(call.args[0].value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
                 target = f"({target})"
             plan.unsafe.append(Replace(call, f"{target}.{METHODS[member]}"))
         elif member == "serialize" and through_module and call is not None and not has_star_args(call) \
                 and len(positional_args(call)) == 1 and call.args[0].keyword is None:
-            plan.safe_problems.append(f"`{member}(exp)` is a method in `{NEW}`")
+            plan.safe_problems.append(method_problem(member))
             target = self.code_for(call.args[0].value).strip()
             rest = ", ".join(self.code_for(a).strip().rstrip(",") for a in call.args[1:])
             plan.unsafe.append(Replace(call, f"{target}.serialize({rest})"))
         elif member in UNSAFE_RENAMED and through_module:
-            plan.safe_problems.append(f"`{member}` is `{UNSAFE_RENAMED[member]}` in `{NEW}`")
+            plan.safe_problems.append(renamed_problem(member))
             plan.unsafe.extend(edits)
             plan.unsafe.append(Replace(use.node.attr, UNSAFE_RENAMED[member]))
         else:
-            problem = f"`{member}` has no exact counterpart in `{NEW}` that can be rewritten here"
+            problem = no_counterpart(member)
             plan.safe_problems.append(problem)
             plan.unsafe_problems.append(problem)
 
     def _plan_export(self, use: _Use, call: cst.Call | None, edits: list[NodeEdit], plan: _Plan) -> None:
         if call is None or has_star_args(call) or len(positional_args(call)) != 1:
-            plan.safe_problems.append("`export` used other than as `export(fn, ...)`")
-            plan.unsafe_problems.append("`export` used other than as `export(fn, ...)`")
+            plan.safe_problems.append(EXPORT_SHAPE)
+            plan.unsafe_problems.append(EXPORT_SHAPE)
             return
         unsafe_extra: list[NodeEdit] = []
         function = positional_args(call)[0].value
         if not self._visibly_jitted(function):
-            plan.safe_problems.append(f"`{NEW}.export` needs a `jax.jit`-wrapped function")
+            plan.safe_problems.append(NEEDS_JIT)
             if self._jax_bound():
                 unsafe_extra.append(Replace(function, f"jax.jit({self.code_for(function).strip()})"))
             else:
-                plan.unsafe_problems.append(f"`{NEW}.export` needs a `jax.jit`-wrapped function")
+                plan.unsafe_problems.append(NEEDS_JIT)
         for arg in call.args:
             if arg.keyword is None or arg.keyword.value in EXPORT_SAME_KEYWORDS:
                 continue
-            plan.safe_problems.append(f"`export(..., {arg.keyword.value}=)` differs in `{NEW}`")
+            plan.safe_problems.append(keyword_problem(arg.keyword.value))
             if arg.keyword.value == "lowering_platforms":
                 unsafe_extra.append(Replace(arg.keyword, "platforms"))
             else:
-                plan.unsafe_problems.append(f"`export(..., {arg.keyword.value}=)` differs in `{NEW}`")
+                plan.unsafe_problems.append(keyword_problem(arg.keyword.value))
         plan.safe.extend(edits)
         plan.unsafe.extend(edits + unsafe_extra)
 
@@ -530,3 +610,162 @@ such a rewrite are never fixed.
 
 def _alias_name(alias: cst.ImportAlias) -> str:
     return cst.helpers.get_full_name_for_node(alias.name) or ""
+
+
+# -- ``findings_from_ast``'s reading of the file ----------------------------------------------------------------------
+_NEW_SINCE = parse_version(NEW_SINCE)
+
+
+def _under_old(qualified: str) -> bool:
+    return qualified == OLD or qualified.startswith(OLD + ".")
+
+
+def _ast_imports(view: AstView) -> tuple[list[tuple[ast.AST, str, bool]], bool]:
+    """The imports ``visit_Import`` and ``visit_ImportFrom`` collect, as (statement, problem, module level), and
+    whether one of them loads ``jax.export``."""
+    imports, loads_new = [], False
+    for node in walk(view, (ast.Import, ast.ImportFrom)):
+        if type(node) is ast.ImportFrom and (node.level or node.module is None):
+            continue
+        if type(node) is ast.Import:
+            fulls = [alias.name for alias in node.names]
+            loads, (named, problem) = NEW in fulls, import_problem(fulls)
+        else:
+            names = None if node.names[0].name == "*" else [alias.name for alias in node.names]
+            loads, (named, problem) = loads_new_module(node.module, names), from_import_problem(node.module, names)
+        if not (loads or named):
+            continue  # (compat code asked only where it matters: a feature test may be undecidable)
+        ancestors = view.ancestors(node)
+        if view.in_compat_code(ancestors, node):
+            continue
+        loads_new = loads_new or loads
+        if named:
+            module_level = not any(type(a) in _DEFINITIONS for a, _ in ancestors)
+            imports.append((node, problem, module_level))
+    return imports, loads_new
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+@dataclass
+class _AstUse:
+    """``_Use`` from ``ast``."""
+    reference: ast.AST
+    member: str | None
+    node: ast.AST
+    fully_spelled: bool
+
+
+def _ast_uses(view: AstView) -> list[_AstUse]:
+    """The uses ``visit_Name`` and ``visit_Attribute`` collect, in source order (libcst's: no use holds another)."""
+    uses = []
+    for node in walk(view, (ast.Name, ast.Attribute)):
+        if type(node) is ast.Attribute and node.attr != "export":
+            continue  # its qualified name cannot be the old module
+        qualified = view.imported_name(node, _under_old)
+        if qualified is None or not _under_old(qualified):
+            continue
+        if type(node) is ast.Attribute and qualified != OLD:
+            continue
+        if view.in_compat_code(view.ancestors(node), node):
+            continue
+        if qualified != OLD:
+            uses.append(_AstUse(node, qualified[len(OLD) + 1:], node, False))
+            continue
+        parent, field = view.parent(node)
+        if type(parent) is ast.Attribute and field == "value":
+            uses.append(_AstUse(node, parent.attr, parent, type(node) is ast.Attribute))
+        else:
+            uses.append(_AstUse(node, None, node, type(node) is ast.Attribute))
+    return uses
+
+
+# A use's reasons against a fix (``_plan_use``): (reason, whether it rules out the unsafe fix too: None when that
+# depends on what only libcst knows); _UNKNOWN where whether there is a reason at all does.
+_UNKNOWN = ("", None)
+
+
+def _use_problems(view: AstView, use: _AstUse, loads_new: bool) -> list[tuple[str, bool | None]]:
+    problems: list[tuple[str, bool | None]] = []
+    if use.fully_spelled:
+        if view.text(use.reference) != OLD:
+            raise Undecidable("an unusual spelling of the module")  # libcst's text of it may hold parentheses
+        if not loads_new:
+            problems.append((NOT_LOADED, False))
+    member = use.member
+    if member is None:
+        return problems + [(MODULE_ON_ITS_OWN, True)]
+    through_module = use.node is not use.reference
+    parent, field = view.parent(use.node)
+    call = parent if type(parent) is ast.Call and field == "func" else None
+    arguments = [] if call is None else [*call.args, *call.keywords]
+    single_positional = len(arguments) == 1 and type(arguments[0]) not in (ast.keyword, ast.Starred)
+    if member in SAME or member in RENAMED:
+        pass
+    elif member == "deserialize":
+        if call is not None and not single_positional:
+            problems.append((DESERIALIZE_ARGUMENTS, False))
+    elif member == "export":
+        problems += _export_problems(view, call)
+    elif member in METHODS and through_module and call is not None and single_positional:
+        problems.append((method_problem(member), False))
+    elif member == "serialize" and through_module and call is not None and not has_star_args_ast(call) \
+            and len(call.args) == 1:  # without a star, the one positional argument comes first
+        problems.append((method_problem(member), False))
+    elif member in UNSAFE_RENAMED and through_module:
+        problems.append((renamed_problem(member), False))
+    else:
+        problems.append((no_counterpart(member), True))
+    return problems
+
+
+def _export_problems(view: AstView, call: ast.Call | None) -> list[tuple[str, bool | None]]:
+    """``_plan_export``'s reasons."""
+    if call is None or has_star_args_ast(call) or len(call.args) != 1:
+        return [(EXPORT_SHAPE, True)]
+    problems: list[tuple[str, bool | None]] = []
+    jitted = _visibly_jitted(view, call.args[0])
+    if jitted is None:
+        problems.append(_UNKNOWN)
+    elif not jitted:
+        problems.append((NEEDS_JIT, None if view.bound_in_file("jax") else view.module_imports("jax") != {"jax"}))
+    for keyword in call.keywords:
+        if keyword.arg not in EXPORT_SAME_KEYWORDS:
+            problems.append((keyword_problem(keyword.arg), keyword.arg != "lowering_platforms"))
+    return problems
+
+
+def _visibly_jitted(view: AstView, function: ast.AST) -> bool | None:
+    """``_visibly_jitted``; None where it reads a name's binding (libcst's resolver does)."""
+    if type(function) is ast.Call:
+        return view.imported_name(function.func, JIT.__contains__) in JIT and bool(function.args or
+                                                                                  function.keywords)
+    if type(function) is not ast.Name:
+        return False
+    return False if view.binding_count(function.id) == 0 else None
+
+
+def _all_use_problems(view: AstView, loads_new: bool) -> list[tuple[str, bool | None]]:
+    return [problem for use in sorted(_ast_uses(view), key=lambda use: view.offset_of(use.reference))
+            for problem in _use_problems(view, use, loads_new)]
+
+
+def _any_use_problem(view: AstView, loads_new: bool) -> bool:
+    """Whether a use gives a reason against the safe fix (the range withholds the fix only when nothing else does)."""
+    problems = _all_use_problems(view, loads_new)
+    if any(problem is not _UNKNOWN for problem in problems):
+        return True
+    if problems:
+        raise Undecidable("whether an `export(f)` needs `jax.jit` (libcst's bindings)")
+    return False
+
+
+def _first_problem_ruling_out_fixes(view: AstView, loads_new: bool) -> str:
+    """The first reason against the safe fix, where a reason rules out the unsafe one too (no fix at all)."""
+    problems = _all_use_problems(view, loads_new)
+    if not any(rules_out_unsafe is True for _, rules_out_unsafe in problems):
+        raise Undecidable("a fix may be offered: libcst plans and writes it")
+    if problems[0] is _UNKNOWN:
+        raise Undecidable("whether an `export(f)` needs `jax.jit` (libcst's bindings)")
+    return problems[0][0]
