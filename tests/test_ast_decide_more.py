@@ -18,7 +18,7 @@ from test_ast_findings import ast_decided, libcst_findings
 JAX201 = rule_by_code("JAX201")
 
 # JAX201: a result bound to a name that is never used as a list (the scope of the binding is searched), and a loop
-# in a file without any call whose carry could hold such a result.
+# in a file where no carry can hold a call (more loops: ``tests/test_ast_findings_jax201_carry.py``).
 JAX201_DECIDED = {
     "bound, then passed on": "import jax.numpy as jnp\ndef f(x, y):\n    g = jnp.meshgrid(x, y, indexing='ij')\n"
                              "    return jnp.stack(g, axis=-1)\n",
@@ -44,6 +44,8 @@ JAX201_DECIDED = {
                                                           "grids(x).append(1)\nf = lambda x: jnp.meshgrid(x, x)\n",
     "a loop, no call in the carry": "import jax\nimport jax.numpy as jnp\nx = jnp.atleast_1d(x)\n"
                                     "c, ys = jax.lax.scan(body, init, xs)\n",
+    "a loop and an unpacked call": "import jax\nimport jax.numpy as jnp\nx, y = jnp.meshgrid(x, y)\n"
+                                   "c, ys = jax.lax.scan(body, init, xs)\n",
 }
 JAX201_UNDECIDED = {
     "bound, appended": "import jax.numpy as jnp\ndef f(x, y):\n    g = jnp.meshgrid(x, y)\n    g.append(1)\n",
@@ -60,8 +62,8 @@ JAX201_UNDECIDED = {
                                   "g = grids(x, y)\ng.append(z)\n",
     "returned, a caller compares": "import jax.numpy as jnp\ndef grids(x, y):\n    return jnp.meshgrid(x, y)\n"
                                    "ok = grids(x, y) == [a, b]\n",
-    "a loop and a call": "import jax\nimport jax.numpy as jnp\nx, y = jnp.meshgrid(x, y)\n"
-                         "c, ys = jax.lax.scan(body, init, xs)\n",
+    "a loop and a bound call": "import jax\nimport jax.numpy as jnp\ng = jnp.meshgrid(x, y)\n"
+                               "c, ys = jax.lax.scan(body, init, xs)\n",
 }
 
 # JAX202: the calls without a finding, and the findings without a fix (a non-literal mode; the promise mode below
@@ -298,7 +300,7 @@ def test_jax201_undecided_names_are_findings():
     """Not vacuous: the undecided names are findings of the libcst visit (but for the loop: a carry the view does
     not follow)."""
     for name, source in JAX201_UNDECIDED.items():
-        if name != "a loop and a call":
+        if name != "a loop and a bound call":
             assert libcst_findings(source, [JAX201]), name
 
 

@@ -794,18 +794,14 @@ the release that changed the function, or the target version is before it.
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list:
         """None, where every call of the TARGETS in range is used only in ways ``_use_of_result`` never reports
-        (unpacked, passed on, indexed, an attribute a tuple has too); anything else is ``Undecidable``: a loop
-        carry, a result bound to a name, returned (a helper), compared, added, or given to ``isinstance``/``type``.
+        (unpacked, passed on, indexed, an attribute a tuple has too); anything else is ``Undecidable``: a result
+        bound to a name used as a list, returned (a helper), compared, added, or given to ``isinstance``/``type``,
+        and, in a file with a loop, a call where its carry may hold it (``_may_be_carried``; not ``list(...)``).
         Most files that refer to these functions unpack the result (``xx, yy = jnp.meshgrid(x, y)``)."""
         rule = view.rule(cls)
-        loop = candidate = False
+        loop = carried = False
         for node in walk(view, (ast.Call,)):
-            root = node.func
-            while type(root) is ast.Attribute:
-                root = root.value
-            if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-                continue
-            qualified = view.qualified_name_unless(node.func, lambda name: name in LOOPS or name in TARGETS)
+            qualified = _called_name(view, node)
             if qualified in LOOPS:
                 loop = True  # a carry finding is about a call in range: none in the file, none in the carry
                 continue
@@ -818,12 +814,12 @@ the release that changed the function, or the target version is before it.
                 raise Undecidable("a function returns the result: its callers may use it as a list")
             if not rule._in_range(TARGETS[qualified][0]):
                 continue
-            candidate = True
+            carried = carried or _may_be_carried(view, ancestors)
             if type(parent) in (ast.Return, ast.Lambda):
                 continue  # a lambda's result is followed only as a loop's body (``loop`` below)
             if not _never_a_list_use(ancestors) and not _names_never_used_as_lists(view, ancestors):
                 raise Undecidable("the result may be used as a list")
-        if loop and candidate:
+        if loop and carried:
             raise Undecidable("a loop: its carry may hold such a result")
         return []
 
@@ -1114,6 +1110,38 @@ def _grows_itself(name: str, value: cst.BaseExpression) -> bool:
     if isinstance(value.operator, cst.Multiply):
         return (is_name(value.left) and isinstance(value.right, cst.Integer)) \
             or (isinstance(value.left, cst.Integer) and is_name(value.right))
+    return False
+
+
+def _called_name(view: AstView, call: ast.Call) -> str | None:
+    """The qualified name of what ``call`` calls, where it may be one of the LOOPS or TARGETS (only an imported
+    root can be); None otherwise."""
+    root = call.func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
+        return None
+    return view.qualified_name_unless(call.func, lambda name: name in LOOPS or name in TARGETS)
+
+
+def _may_be_carried(view: AstView, ancestors) -> bool:
+    """``_report_carry`` may report the call with these ast ancestors: it stands where ``_check_loop`` looks for a
+    carry or an initial value (returned, a lambda's body, an element of a tuple or list, an argument of a loop) or
+    is bound to a name, which ``_candidates_behind`` follows (``g = jnp.meshgrid(x, y)``; not ``a, b = ...``).
+    Anywhere else (``list(jnp.meshgrid(...))``, an attribute, an item) no carry holds the call itself."""
+    parent, field = ancestors[-1]
+    kind = type(parent)
+    if kind in (ast.Return, ast.Tuple, ast.List, ast.NamedExpr):
+        return True
+    if kind is ast.Lambda:
+        return field == "body"
+    if kind is ast.Assign:
+        return field == "value" and any(type(target) is ast.Name for target in parent.targets)
+    if kind is ast.AnnAssign:
+        return field == "value" and type(parent.target) is ast.Name
+    if kind is ast.Call and field == "args" or kind is ast.keyword:
+        call = parent if kind is ast.Call else ancestors[-2][0]
+        return _called_name(view, call) in LOOPS
     return False
 
 
