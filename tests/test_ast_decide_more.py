@@ -127,11 +127,25 @@ JAX102_DECIDED = {
                                       "def _make_jax_array(jax_array=None):\n    return jax_array\n",
     "longer spellings": "import jax\njax.config.update('jax_array_x', True)\nx = conv.jax_array_to_torch(y)\n"
                         "s = 'the jax_array option'\n",
+    # A bare option's name as a keyword: the visit reads a keyword's name only as a ``JAX`` environment variable or
+    # a compiler option (the corpus: recurrentgemma, levanter pass ``check_rep=False`` to ``shard_map``).
+    "a bare option as a call's keyword": "import jax\nfrom jax.experimental.shard_map import shard_map\n"
+                                         "f = shard_map(g, mesh=m, in_specs=p, out_specs=p, check_rep=False)\n"
+                                         "def h(x, check_rep=True):\n    return run(x, check_rep=check_rep)\n",
+    "a bare option as a keyword to os.environ.update and dict": "import os\nimport jax\n"
+                                                                "os.environ.update(check_rep='1', CHECK_REP='1')\n"
+                                                                "f = jax.jit(g, compiler_options=dict(check_rep=1))\n",
+    "a lower-case variable as a keyword to os.environ.update": "import os\nos.environ.update(jax_array='1')\n",
 }
 JAX102_UNDECIDED = {
     "an update": "import jax\njax.config.update('jax_array', True)\n",
     "a read": "import jax\nok = jax.config.jax_array\n",
     "an environment keyword": "import os\nos.environ.update(JAX_ARRAY='1')\n",
+    "an environment keyword among option keywords": "import os\nf = shard_map(g, check_rep=False)\n"
+                                                    "os.environ.update(JAX_ARRAY='1')\n",
+    "a compiler option keyword": "import jax\nf = jax.jit(g, compiler_options=dict(memory_fitting_effort=0.5))\n",
+    "a bare option as a keyword and as a string": "import jax\nf = shard_map(g, check_rep=False)\n"
+                                                  "jax.config.update('check_rep', False)\n",
     "a compiler option": "import jax\nf = jax.jit(g, compiler_options={'exec_time_optimization_effort': 0.5})\n",
     "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n"
                                              "os.environ['Jax_Array'] = '1'\n",
@@ -387,7 +401,8 @@ def test_jax401_cases_are_not_vacuous():
         assert libcst_findings(JAX401_UNDECIDED[name], [JAX401], LOW_JAX401), name
 
 
-def test_engine_skips_libcst_for_jax102(monkeypatch):
+@pytest.mark.parametrize("case", ["an option's name as a variable", "a bare option as a call's keyword"])
+def test_engine_skips_libcst_for_jax102(monkeypatch, case):
     """JAX102 has no names to gate on, but its gate parses the file: the engine decides on that tree."""
     from jaxlint.lint import engine
     from jaxlint.lint.engine import lint_source
@@ -396,5 +411,5 @@ def test_engine_skips_libcst_for_jax102(monkeypatch):
         raise AssertionError("libcst was used")
 
     monkeypatch.setattr(engine, "parse", no_libcst)
-    source = JAX102_DECIDED["an option's name as a variable"]
+    source = JAX102_DECIDED[case]
     assert lint_source(source, "t.py", Settings(), rules=[JAX102]).diagnostics == []

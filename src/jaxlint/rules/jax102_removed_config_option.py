@@ -327,6 +327,17 @@ def _spellings(nodes):
             yield node.arg
 
 
+def _keyword_may_set(keyword: str | None) -> bool:
+    """Whether the visit may take a keyword's name for an option: only ``os.environ.update(JAX_...=...)``
+    (``RemovedConfigOption.flag_for_env``: a ``JAX`` variable in capitals) and ``compiler_options=dict(...)``
+    (``flag_for_option``) read one. A bare option's name (``shard_map(..., check_rep=False)``) is never a setting:
+    the call's own argument. The target version is not asked (a removal after the target: still ``True``)."""
+    if not keyword:
+        return False
+    return keyword in COMPILER_OPTIONS or (keyword.startswith("JAX") and keyword.isupper()
+                                           and keyword.lower() in REMOVED_FLAGS)
+
+
 # -- the rule ------------------------------------------------------------------------------------------------------
 class RemovedConfigOption(ConfigAccessRule):
     code = "JAX102"
@@ -366,8 +377,10 @@ class RemovedConfigOption(ConfigAccessRule):
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list:
         """None, where no string, attribute or keyword is spelled as an option, its environment variable or its
-        compiler option (every ``Setting`` names its flag in one of these); anything else is ``Undecidable``."""
-        for text in _spellings(view.nodes):
+        compiler option (every ``Setting`` names its flag in one of these), or where the only such spellings are
+        keywords no setting reads (``_keyword_may_set``); anything else is ``Undecidable``."""
+        for text in _spellings(node for node in view.nodes
+                               if type(node) is not ast.keyword or _keyword_may_set(node.arg)):
             # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
             if text in cls._spelled or text.lower() in REMOVED_FLAGS:
                 raise Undecidable("an option spelled: maybe a setting")
