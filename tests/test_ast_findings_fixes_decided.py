@@ -114,6 +114,11 @@ DECIDED_WITHOUT_FIX = {
     "shard_map imported, check_rep 5th": (CATALOGUE, None, _SHARD_MAP_FROM + "f = shard_map(g, m, i, o, False)\n"),
     "shard_map imported, aliased": (CATALOGUE, None, "from jax.experimental.shard_map import shard_map as smap\n"
                                     "f = smap(g, mesh=m, in_specs=i, out_specs=o, check_rep=False)\n"),
+    "shard_map imported, a parameter of its name": (CATALOGUE, None, _SHARD_MAP_FROM + "def f(shard_map):\n"
+                                                    "    return shard_map(g, m, i, o, check_rep=False)\n"),
+    "shard_map imported, a local of its name": (CATALOGUE, None, _SHARD_MAP_FROM + "def f():\n"
+                                                "    shard_map = make()\n    return shard_map(g, m, i, o, False)\n"
+                                                "def h():\n    return shard_map(g, m, i, o, check_rep=False)\n"),
     "shard_map imported, no check_rep": (CATALOGUE, None, _SHARD_MAP_FROM + "f = shard_map(g, m, i, o)\n"
                                          "h = functools.partial(shard_map, check_rep=False)\n"),
 }
@@ -124,8 +129,6 @@ UNDECIDED = {
     "jax a parameter there": (CATALOGUE, None, "import jax\nfrom jax import core\ndef f(jax):\n    return core.get_aval(x)\n"),
     "shard_map with an argument in parentheses": (CATALOGUE, None, _SHARD_MAP + "f = shard_map.shard_map(g, (m), "
                                                   "i, o)\n"),
-    "shard_map imported, also a parameter": (CATALOGUE, None, _SHARD_MAP_FROM + "def f(shard_map):\n"
-                                             "    return shard_map(g, m, i, o, check_rep=False)\n"),
     "a keyword by position, in parentheses": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=((s)))\n"),
     "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),
 }
@@ -165,6 +168,8 @@ def test_shard_map_says_check_rep_where_a_call_passes_it():
     advice = "`jax.shard_map` takes `check_rep` as `check_vma=`"
     for name, says in (("shard_map imported, called with check_rep", True), ("shard_map imported, check_rep 5th", True),
                        ("shard_map imported, aliased", True), ("shard_map imported, no check_rep", False),
+                       ("shard_map imported, a parameter of its name", False),
+                       ("shard_map imported, a local of its name", True),
                        ("shard_map with check_rep", True), ("shard_map by position", True)):
         found = _decided(*_case(name))
         assert found and (advice in found[0]["message"]) is says, name

@@ -15,6 +15,7 @@ from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites
 from jaxlint.catalogue.rewrites import Argument, x64_switch_call, x64_switch_fix
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable
+from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.diagnostics import Applicability, Edit
 
 # libcst's atoms (``rewrites._ATOMS``) as ``ast`` spells them; ``...`` is no atom there, nor is ``-1``.
@@ -190,8 +191,8 @@ def shard_map(rule, view: AstView, node: ast.Attribute, entry: Entry,
 
 
 def import_advice(view: AstView, alias: ast.alias, entry: Entry) -> str | None:
-    """``rewrites.import_advice``: for ``from M import shard_map``, whether a call of the imported name passes
-    ``check_rep`` (``Undecidable`` where what a called name resolves to is not certain: libcst's scopes)."""
+    """``rewrites.import_advice``: for ``from M import shard_map``, whether a call of the imported name that resolves
+    to it passes ``check_rep``."""
     if entry.fix != "shard-map-call":
         return None
     local = alias.asname or alias.name
@@ -199,6 +200,18 @@ def import_advice(view: AstView, alias: ast.alias, entry: Entry) -> str | None:
         if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == local and \
                 rewrites.passes_check_rep([keyword.arg for keyword in node.keywords],
                                           sum(type(arg) is not ast.Starred for arg in node.args)) \
-                and view.qualified_name(node.func) == entry.name:
+                and _resolved(view, node.func) == entry.name:
             return rewrites.CHECK_REP_ADVICE
     return None
+
+
+def _resolved(view: AstView, name: ast.Name) -> str | None:
+    """The resolver's answer for ``name``: the view's where it is certain, else the resolver's port's, which follows
+    the file's scopes as libcst's does (a parameter or a local of the same name)."""
+    try:
+        return view.qualified_name(name)
+    except Undecidable:
+        names = view.__dict__.get("_ast_names")
+        if names is None:
+            names = view.__dict__["_ast_names"] = AstNames(view.tree)
+        return names.qualified_name(name)
