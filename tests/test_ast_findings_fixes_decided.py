@@ -1,5 +1,6 @@
 """Findings whose fix used to need libcst in ``check`` (issue 38), now decided on ``ast`` with their fix: JAX101's
-special rewrites (``x64-switch``, Pallas' ``load``/``store``/``dot``, ``device_put_sharded``/``replicated``), its
+special rewrites (``x64-switch``, Pallas' ``load``/``store``/``dot``, ``device_put_sharded``/``replicated``,
+``shard_map``, and the ``check_rep`` advice at ``from jax.experimental.shard_map import shard_map``), its
 renames spelled from ``jax`` and its ``from M import name`` renames, JAX103's keyword renames and keywords passed by
 position. Each case must be answered by ``ast_findings.decide`` and equal the libcst visit's diagnostics, field by
 field (fix edits, applicability, probe, message); ``check`` must not parse it with libcst; ``--fix`` must write the
@@ -27,6 +28,8 @@ def _min(version: str) -> Settings:
 
 
 _PALLAS = "import jax\nfrom jax.experimental import pallas as pl\n"
+_SHARD_MAP = "import jax\nfrom jax.experimental import shard_map\n"
+_SHARD_MAP_FROM = "from jax.experimental.shard_map import shard_map\n"
 # name: (rules, settings, source); every one has a finding with a fix at these settings
 DECIDED_WITH_FIX = {
     "x64 switch in a with": (CATALOGUE, None, "import jax\ndef f(dtype):\n"
@@ -66,6 +69,16 @@ DECIDED_WITH_FIX = {
     "a from-import, aliased": (CATALOGUE, _min("0.4.20"), "from jax.experimental import PartitionSpec as P\n"),
     "a from-import, grouped": (CATALOGUE, None, "from jax import (\n    tree_map,\n    tree_leaves,\n)\n"),
     "a from-import in a function": (CATALOGUE, None, "def f():\n    from jax.core import ConcretizationTypeError\n"),
+    "shard_map with check_rep": (CATALOGUE, None, _SHARD_MAP + "f = shard_map.shard_map(g, mesh=m, in_specs=(a,), "
+                                 "out_specs=b, check_rep=False)\n"),
+    "shard_map by position": (CATALOGUE, None, _SHARD_MAP + "f = shard_map.shard_map(g, m, P('x'), P(), False)\n"
+                              "h = shard_map.shard_map(g, m, i, out_specs=o)  # c\n"),
+    "shard_map across lines": (CATALOGUE, None, _SHARD_MAP + "def run(x):\n    f = shard_map.shard_map(\n"
+                               "        functools.partial(g, r=1),\n        mesh=m,\n        in_specs=(\n"
+                               "            s.a,\n        ),\n        out_specs=s.b,\n        check_rep=False,\n"
+                               "    )\n    return f(x)\n"),
+    "shard_map whose rename adds import jax": (CATALOGUE, None, "from jax.experimental import shard_map as sm\n"
+                                               "y = sm.shard_map(f, mesh=m, in_specs=i, out_specs=o)\n"),
     "keyword renames": (JAX103, None, "import jax.numpy as jnp\ny = jnp.clip(x, a_min=0, a_max=1)\n"),
     "keyword rename through partial": (JAX103, None, "import functools\nimport jax.numpy as jnp\n"
                                        "g = functools.partial(jnp.clip, a_min=0)\n"),
@@ -88,12 +101,34 @@ DECIDED_WITHOUT_FIX = {
                                           "y = jax.device_put_replicated(x, jax.devices())\n"),
     "pallas load below its floor": (CATALOGUE, _min("0.4.20"), _PALLAS + "x = pl.load(r, i)\n"),
     "a from-import below the replacement": (CATALOGUE, _min("0.3.0"), "from jax.experimental import PartitionSpec\n"),
+    "shard_map stored": (CATALOGUE, None, _SHARD_MAP + "g = shard_map.shard_map\n"),
+    "shard_map with auto": (CATALOGUE, None, _SHARD_MAP + "f = shard_map.shard_map(g, m, i, o, auto=a)\n"),
+    "shard_map with *args": (CATALOGUE, None, _SHARD_MAP + "f = shard_map.shard_map(g, *rest, check_rep=c)\n"),
+    "shard_map without out_specs": (CATALOGUE, None, _SHARD_MAP + "f = shard_map.shard_map(g, m, i)\n"),
+    "shard_map below its floor": (CATALOGUE, _min("0.6.0"), _SHARD_MAP + "f = shard_map.shard_map(g, m, i, o, "
+                                  "check_rep=False)\n"),
+    "shard_map imported, called with check_rep": (CATALOGUE, None, _SHARD_MAP_FROM + "@functools.partial(shard_map, "
+                                                  "mesh=m, in_specs=i, out_specs=o, check_rep=False)\ndef f(x):\n"
+                                                  "    return shard_map(g, mesh=m, in_specs=i, out_specs=o, "
+                                                  "check_rep=False)(x)\n"),
+    "shard_map imported, check_rep 5th": (CATALOGUE, None, _SHARD_MAP_FROM + "f = shard_map(g, m, i, o, False)\n"),
+    "shard_map imported, aliased": (CATALOGUE, None, "from jax.experimental.shard_map import shard_map as smap\n"
+                                    "f = smap(g, mesh=m, in_specs=i, out_specs=o, check_rep=False)\n"),
+    "shard_map imported, a parameter of its name": (CATALOGUE, None, _SHARD_MAP_FROM + "def f(shard_map):\n"
+                                                    "    return shard_map(g, m, i, o, check_rep=False)\n"),
+    "shard_map imported, a local of its name": (CATALOGUE, None, _SHARD_MAP_FROM + "def f():\n"
+                                                "    shard_map = make()\n    return shard_map(g, m, i, o, False)\n"
+                                                "def h():\n    return shard_map(g, m, i, o, check_rep=False)\n"),
+    "shard_map imported, no check_rep": (CATALOGUE, None, _SHARD_MAP_FROM + "f = shard_map(g, m, i, o)\n"
+                                         "h = functools.partial(shard_map, check_rep=False)\n"),
 }
 # Still libcst's: what ``ast`` cannot place for certain
 UNDECIDED = {
     "an argument in parentheses of its own": (CATALOGUE, None, _PALLAS + "x = pl.load((r), i)\n"),
     "the import block ends the file": (CATALOGUE, None, "def f():\n    return jax.core.Literal\nimport jax"),
     "jax a parameter there": (CATALOGUE, None, "import jax\nfrom jax import core\ndef f(jax):\n    return core.get_aval(x)\n"),
+    "shard_map with an argument in parentheses": (CATALOGUE, None, _SHARD_MAP + "f = shard_map.shard_map(g, (m), "
+                                                  "i, o)\n"),
     "a keyword by position, in parentheses": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=((s)))\n"),
     "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),
 }
@@ -126,6 +161,27 @@ def test_the_fixless_cases_have_none():
     for name, (rules, settings, source) in DECIDED_WITHOUT_FIX.items():
         found = _libcst(source, rules, settings)
         assert found and not any(finding["fix"] for finding in found), name
+
+
+def test_shard_map_says_check_rep_where_a_call_passes_it():
+    """The advice at the import and the call follows the calls' ``check_rep``, whichever tree answers."""
+    advice = "`jax.shard_map` takes `check_rep` as `check_vma=`"
+    for name, says in (("shard_map imported, called with check_rep", True), ("shard_map imported, check_rep 5th", True),
+                       ("shard_map imported, aliased", True), ("shard_map imported, no check_rep", False),
+                       ("shard_map imported, a parameter of its name", False),
+                       ("shard_map imported, a local of its name", True),
+                       ("shard_map with check_rep", True), ("shard_map by position", True)):
+        found = _decided(*_case(name))
+        assert found and (advice in found[0]["message"]) is says, name
+    (positional, keywords) = _decided(*_case("shard_map by position"))
+    assert [edit["content"] for edit in positional["fix"]["edits"]] == ["jax.shard_map", "mesh=", "in_specs=",
+                                                                         "out_specs=", "check_vma="]
+    assert "check_vma" not in str(keywords["fix"]) and "check_vma" not in keywords["message"]
+
+
+def _case(name: str):
+    rules, settings, source = {**DECIDED_WITH_FIX, **DECIDED_WITHOUT_FIX}[name]
+    return source, rules, settings
 
 
 def test_probes_and_applicability_come_from_ast():

@@ -524,6 +524,12 @@ def _is_type_check_argument(rule: Rule, node: cst.CSTNode) -> bool:
     return False
 
 
+def passes_check_rep(keywords: list[str | None], positional: int) -> bool:
+    """Whether a call of ``shard_map`` with these keywords and that many arguments not by keyword passes
+    ``check_rep`` (by keyword or 5th), for either tree."""
+    return "check_rep" in keywords or positional == 5
+
+
 def import_advice(rule: Rule, alias: cst.ImportAlias, entry: Entry) -> str | None:
     """What the finding at ``from M import <entry>`` says besides the rename: for ``shard_map``, that a call of the
     imported name in the module passes ``check_rep`` (``jax.shard_map`` calls it ``check_vma``)."""
@@ -532,10 +538,10 @@ def import_advice(rule: Rule, alias: cst.ImportAlias, entry: Entry) -> str | Non
     local = cst.helpers.get_full_name_for_node(alias.asname.name if alias.asname else alias.name)
     finder = visitor(_CheckRepCalls)(rule, local, entry.name)
     rule.context.module.visit(finder)
-    return _CHECK_REP_ADVICE if finder.found else None
+    return CHECK_REP_ADVICE if finder.found else None
 
 
-_CHECK_REP_ADVICE = "`jax.shard_map` takes `check_rep` as `check_vma=`: rename it when you move"
+CHECK_REP_ADVICE = "`jax.shard_map` takes `check_rep` as `check_vma=`: rename it when you move"
 
 
 class _CheckRepCalls(Visits):
@@ -545,12 +551,59 @@ class _CheckRepCalls(Visits):
         self.rule, self.local, self.qualified, self.found = rule, local, qualified, False
 
     def visit_Call(self, node: cst.Call) -> bool:
-        if not self.found and isinstance(node.func, cst.Name) and node.func.value == self.local and (
-                any(arg.keyword is not None and arg.keyword.value == "check_rep" for arg in node.args)
-                or sum(arg.keyword is None and not arg.star for arg in node.args) == 5) \
+        if not self.found and isinstance(node.func, cst.Name) and node.func.value == self.local and passes_check_rep(
+                [arg.keyword.value if arg.keyword is not None else None for arg in node.args],
+                sum(arg.keyword is None and not arg.star for arg in node.args)) \
                 and self.rule.qualified_name(node.func) == self.qualified:
             self.found = True
         return not self.found
+
+
+@dataclass(frozen=True)
+class ShardMapPlan:
+    """``shard_map_call``'s answer for a use of ``shard_map``, for either tree."""
+    problem: str | None = None  # why there is no fix
+    advice: str | None = None  # said in the message, fix or not
+    withheld: WithheldFix | None = None
+    inserts: tuple[tuple[int, str], ...] = ()  # (argument index, the ``name=`` written before its value)
+    renamed: tuple[int, ...] = ()  # the arguments whose keyword ``check_rep`` becomes ``check_vma``
+
+
+SHARD_MAP = "jax.shard_map"
+
+
+def shard_map_call(rule: Rule, arguments: list[Argument] | None) -> ShardMapPlan:
+    """The plan for ``shard_map(f, mesh, in_specs, out_specs[, check_rep])``: ``arguments`` of the call that calls
+    it (None: not called); the fix also renames the function (the caller's tree spells that)."""
+    if arguments is None:
+        return ShardMapPlan(problem="only a call is rewritten")
+    keywords = [arg.keyword for arg in arguments if arg.keyword is not None]
+    advice = CHECK_REP_ADVICE if passes_check_rep(keywords, len(arguments) - len(keywords)) else None
+    if any(arg.star for arg in arguments):
+        return ShardMapPlan(problem="the call passes `*args`/`**kwargs`", advice=advice)
+    if "auto" in keywords:
+        return ShardMapPlan(problem="`auto=` has no drop-in: `jax.shard_map`'s `axis_names=` takes the mesh axes "
+                                    "that are not in `auto`", advice=advice)
+    positional = [index for index, arg in enumerate(arguments) if arg.keyword is None]
+    named = [name for name in SHARD_MAP_PARAMETERS[:len(positional)]] + keywords
+    if not positional or len(positional) > len(SHARD_MAP_PARAMETERS) or len(set(named)) != len(named) \
+            or set(named) - set(SHARD_MAP_PARAMETERS) or not {"mesh", "in_specs", "out_specs"} <= set(named):
+        return ShardMapPlan(problem="only a call that passes `f` positionally and `mesh`, `in_specs`, `out_specs` is "
+                                    "rewritten", advice=advice)
+    withheld = floor_withheld(SHARD_MAP_CALL, rule.settings)
+    if withheld is not None:
+        return ShardMapPlan(problem=f"below JAX {FLOORS[SHARD_MAP_CALL].since} the old function also skips "
+                                    f"`jax.shard_map`'s mesh check", advice=advice, withheld=withheld)
+    inserts = tuple((index, f"{'check_vma' if name == 'check_rep' else name}=")
+                    for index, name in zip(positional[1:], SHARD_MAP_PARAMETERS[1:]))
+    renamed = tuple(index for index, arg in enumerate(arguments) if arg.keyword == "check_rep")
+    return ShardMapPlan(advice=advice, inserts=inserts, renamed=renamed)
+
+
+def shard_map_fix_message(plan: ShardMapPlan) -> str:
+    renamed = " and `check_rep=` as `check_vma=`" if plan.advice else ""
+    return (f"Use `jax.shard_map` with `mesh`/`in_specs`/`out_specs` by keyword{renamed} (the call "
+            f"JAX {FLOORS[SHARD_MAP_CALL].since}+ makes for it)")
 
 
 def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
@@ -558,40 +611,17 @@ def _shard_map_call(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
     out_specs=...[, check_vma=...])``: the arguments by keyword (``jax.shard_map`` takes only ``f`` positionally),
     ``check_rep`` renamed."""
     call = _call_of(rule, node)
-    if call is None:
-        return Rewrite(problem="only a call is rewritten")
-    keywords = [arg.keyword.value for arg in call.args if arg.keyword is not None]
-    advice = None
-    if "check_rep" in keywords or len(call.args) - len(keywords) == 5:
-        advice = _CHECK_REP_ADVICE
-    if any(arg.star for arg in call.args):
-        return Rewrite(problem="the call passes `*args`/`**kwargs`", advice=advice)
-    if "auto" in keywords:
-        return Rewrite(problem="`auto=` has no drop-in: `jax.shard_map`'s `axis_names=` takes the mesh axes that "
-                               "are not in `auto`", advice=advice)
-    positional = [arg for arg in call.args if arg.keyword is None]
-    named = [name for name in SHARD_MAP_PARAMETERS[:len(positional)]] + keywords
-    if not positional or len(positional) > len(SHARD_MAP_PARAMETERS) or len(set(named)) != len(named) \
-            or set(named) - set(SHARD_MAP_PARAMETERS) or not {"mesh", "in_specs", "out_specs"} <= set(named):
-        return Rewrite(problem="only a call that passes `f` positionally and `mesh`, `in_specs`, `out_specs` is "
-                               "rewritten", advice=advice)
-    exact = FLOORS[SHARD_MAP_CALL].since
-    withheld = floor_withheld(SHARD_MAP_CALL, rule.settings)
-    if withheld is not None:
-        return Rewrite(problem=f"below JAX {exact} the old function also skips `jax.shard_map`'s mesh check",
-                       advice=advice, withheld=withheld)
-    rename = rule._rename_fix(node, entry, "jax.shard_map")
+    plan = shard_map_call(rule, cst_arguments(rule, call) if call is not None else None)
+    if plan.problem is not None:
+        return Rewrite(problem=plan.problem, advice=plan.advice, withheld=plan.withheld)
+    rename = rule._rename_fix(node, entry, SHARD_MAP)
     if rename is None:
-        return Rewrite(problem="`import jax` does not reach this line", advice=advice)
+        return Rewrite(problem="`import jax` does not reach this line", advice=plan.advice)
     edits = list(rename.edits)
-    for arg, name in zip(positional[1:], SHARD_MAP_PARAMETERS[1:]):
-        edits.append(InsertBefore(arg.value, f"{'check_vma' if name == 'check_rep' else name}="))
-    edits += [Replace(arg.keyword, "check_vma") for arg in call.args
-              if arg.keyword is not None and arg.keyword.value == "check_rep"]
-    renamed = " and `check_rep=` as `check_vma=`" if advice else ""
-    fix = safe_fix(f"Use `jax.shard_map` with `mesh`/`in_specs`/`out_specs` by keyword{renamed} (the call "
-                   f"JAX {exact}+ makes for it)", *edits, probe=call)
-    return Rewrite(fix, replacement="jax.shard_map", advice=advice)
+    edits += [InsertBefore(call.args[index].value, text) for index, text in plan.inserts]
+    edits += [Replace(call.args[index].keyword, "check_vma") for index in plan.renamed]
+    return Rewrite(safe_fix(shard_map_fix_message(plan), *edits, probe=call), replacement=SHARD_MAP,
+                   advice=plan.advice)
 
 
 def positional_call_arguments_problem(arguments: list[tuple[str | None, str]] | None, shown: str) -> str | None:

@@ -15,6 +15,7 @@ from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites
 from jaxlint.catalogue.rewrites import Argument, x64_switch_call, x64_switch_fix
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable
+from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.diagnostics import Applicability, Edit
 
 # libcst's atoms (``rewrites._ATOMS``) as ``ast`` spells them; ``...`` is no atom there, nor is ``-1``.
@@ -33,7 +34,7 @@ def arguments(view: AstView, call: ast.Call) -> list[Argument]:
     """``rewrites.cst_arguments`` from ``ast``, in source order; ``Undecidable`` where a value may hold parentheses
     of its own (libcst's code for it would include them) or a comment stands between the arguments."""
     source = view.source
-    items = sorted([*call.args, *call.keywords], key=lambda item: (item.lineno, item.col_offset))
+    items = _items(call)
     found = []
     previous = view.offset_of(call.func, end=True)
     for index, item in enumerate(items):
@@ -63,6 +64,11 @@ def arguments(view: AstView, call: ast.Call) -> list[Argument]:
     if tail not in ((")", ",)") if items else ("()",)) and not (items and re.fullmatch(r",\s*\)", tail)):
         raise Undecidable("an argument in parentheses of its own, or a comment")
     return found
+
+
+def _items(call: ast.Call) -> list[ast.expr | ast.keyword]:
+    """The call's arguments in source order: ``arguments``' order, the index a plan's edits name."""
+    return sorted([*call.args, *call.keywords], key=lambda item: (item.lineno, item.col_offset))
 
 
 def _argument(view: AstView, keyword: str | None, star: str, value: ast.expr) -> Argument:
@@ -153,3 +159,59 @@ def x64_switch(rule, view: AstView, node: ast.Attribute, entry: Entry,
     fix = AstFix(Applicability.SAFE if safe else Applicability.UNSAFE, text, (*imports, edit))
     message = rule._message(entry, shown=entry.name, fixed_to=f"{replacement}({value})")
     return AstFinding(rule.code, node, message, rule._detail(entry, None), None, fix)
+
+
+def shard_map(rule, view: AstView, node: ast.Attribute, entry: Entry,
+              rename: Callable[[str], AstFix]) -> AstFinding:
+    """``rewrites._shard_map_call``: ``shard_map(f, mesh, in_specs, out_specs[, check_rep])`` -> ``jax.shard_map(f,
+    mesh=..., ...[, check_vma=...])``. ``rename``: the node's rename fix (``Undecidable`` where libcst's
+    ``_rename_fix`` may find no spelling: its finding would say so)."""
+    call = call_of(view, node)
+    if call is not None:
+        view.span(call)  # ``Undecidable`` for a call in parentheses of its own
+    plan = rewrites.shard_map_call(rule, arguments(view, call) if call is not None else None)
+    advice = f"; {plan.advice}" if plan.advice else ""
+    if plan.problem is not None:
+        return AstFinding(rule.code, node, rule._message(entry, shown=entry.name) + advice,
+                          rule._detail(entry, plan.problem), plan.withheld)
+    edits = list(rename(rewrites.SHARD_MAP).edits)
+    items = _items(call)
+    for index, text in plan.inserts:
+        start = view.offset_of(items[index])  # a positional argument: its value, without parentheses (``arguments``)
+        edits.append(Edit(start, start, text))
+    for index in plan.renamed:
+        start = view.offset_of(items[index])
+        if view.source[start:start + len("check_rep")] != "check_rep":
+            raise Undecidable("the keyword is not spelled plainly")
+        edits.append(Edit(start, start + len("check_rep"), "check_vma"))
+    start, end = view.offset_of(call), view.offset_of(call, end=True)
+    fix = AstFix(Applicability.SAFE, rewrites.shard_map_fix_message(plan), tuple(edits), (start, end))
+    message = rule._message(entry, shown=entry.name, fixed_to=rewrites.SHARD_MAP) + advice
+    return AstFinding(rule.code, node, message, rule._detail(entry, None), None, fix)
+
+
+def import_advice(view: AstView, alias: ast.alias, entry: Entry) -> str | None:
+    """``rewrites.import_advice``: for ``from M import shard_map``, whether a call of the imported name that resolves
+    to it passes ``check_rep``."""
+    if entry.fix != "shard-map-call":
+        return None
+    local = alias.asname or alias.name
+    for node in view.nodes:
+        if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == local and \
+                rewrites.passes_check_rep([keyword.arg for keyword in node.keywords],
+                                          sum(type(arg) is not ast.Starred for arg in node.args)) \
+                and _resolved(view, node.func) == entry.name:
+            return rewrites.CHECK_REP_ADVICE
+    return None
+
+
+def _resolved(view: AstView, name: ast.Name) -> str | None:
+    """The resolver's answer for ``name``: the view's where it is certain, else the resolver's port's, which follows
+    the file's scopes as libcst's does (a parameter or a local of the same name)."""
+    try:
+        return view.qualified_name(name)
+    except Undecidable:
+        names = view.__dict__.get("_ast_names")
+        if names is None:
+            names = view.__dict__["_ast_names"] = AstNames(view.tree)
+        return names.qualified_name(name)

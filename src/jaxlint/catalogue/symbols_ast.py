@@ -78,6 +78,8 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
             return rewrites_ast.ref_index(rule, view, node, entry)
         if entry.fix == "stacked-device-put":
             return rewrites_ast.stacked_device_put(rule, view, node, entry)
+        if entry.fix == "shard-map-call":
+            return rewrites_ast.shard_map(rule, view, node, entry, rename)
         if entry.fix != "annotation-type" or view.in_annotation(ancestors):
             raise Undecidable("a special rewrite")
     rep = entry.safe_replacement(rule.settings.min_version)
@@ -232,25 +234,26 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
     if not rule.check_compat_code and view.in_compat_code(view.ancestors(node), node):
         return []  # the libcst path drops what is found here, fix and all (``try: ... except ImportError:``)
     min_version = rule.settings.min_version
-    if "check_rep" in view.file_text and any(entry.fix == "shard-map-call" for entry in found):
-        raise Undecidable("shard_map's calls may pass check_rep: the message says so (libcst's scopes)")
     if any(entry.fix == POSITIONAL_CALL for entry in found):
         raise Undecidable("a rename: may have a fix")
     plan = rule.from_import_plan(module, [(alias.name, alias.asname, entry) for alias, entry in zip(aliases, found)],
                                  len(node.names))
     detail = " ".join(filter(None, (rule._detail(entry, None) for entry in found))) or None
+    advice = "".join(f"; {text}" for alias, entry in zip(aliases, found)
+                     if (text := rewrites_ast.import_advice(view, alias, entry)))
     if plan is not None:
         fixed = [entry.safe_replacement(min_version) for entry in found]
         message = rule._message(found[0], fixed_to=fixed[0]) if len(found) == 1 else rule._grouped_message(
             list(zip(found, fixed)))
-        return [AstFinding(rule.code, node, message, detail, None, _from_import_fix(view, node, aliases, plan))]
+        fix = _from_import_fix(view, node, aliases, plan)
+        return [AstFinding(rule.code, node, message + advice, detail, None, fix)]
     if all(entry.kind == "module" for entry in found) and not view.path.endswith("__init__.py") and all(
             unused_imports.is_unreferenced(view.file_text, local) for local in bound):
         raise Undecidable("an unused import: the fix removes it")
     message = rule._message(found[0]) if len(found) == 1 else rule._grouped_message([(e, None) for e in found])
     withheld = annotation_only_withheld(found) or rule._range_withheld(
         *(entry for entry in found if not entry.safe_replacement(min_version)))
-    return [AstFinding(rule.code, node, message, detail, withheld)]
+    return [AstFinding(rule.code, node, message + advice, detail, withheld)]
 
 
 def _from_import_fix(view: AstView, node: ast.ImportFrom, aliases: list[ast.alias], plan) -> AstFix:
