@@ -138,14 +138,15 @@ CATALOGUE_FIX_DECIDED = {
                                                     "    d, names)\n",
     "a rename on a continuation line": "import jax\ny = f(a,\n      jax.tree_map(g, x),\n      b)\n",
     "a rename needing an import": "import jax\nj = jax.core.Jaxpr\n",
-    # an edit across lines (``EditBuilder`` realigns nothing for it)
-    "a pallas dot on two lines": "import jax\nfrom jax.experimental import pallas as pl\nc = pl.dot(\n    a, b)\n",
-}
-CATALOGUE_UNDECIDED = {
+    # a longer rename before lines aligned to a bracket: realigned as ``EditBuilder`` realigns them
     "a longer rename before an aligned continuation": "import jax\nm = jax.experimental.maps.Mesh(d,\n"
                                                       + " " * 31 + "names)\n",
     "a longer rename before a string": "import jax\nm = jax.experimental.maps.Mesh(d, ('x',\n"
                                        "                                  'y'))\n",
+    # an edit across lines (``EditBuilder`` realigns nothing for it)
+    "a pallas dot on two lines": "import jax\nfrom jax.experimental import pallas as pl\nc = pl.dot(\n    a, b)\n",
+}
+CATALOGUE_UNDECIDED = {
     "a longer rename after another statement on its line": "import jax\n"
                                                             "x = 1; y = jax.experimental.maps.Mesh(d, 'x')\n",
     "a longer rename in a compound statement's header": "import jax\nif jax.experimental.maps.Mesh(d, 'x'):\n"
@@ -416,6 +417,11 @@ JAX503_DECIDED = {
     "a parameter": _FLAX + "def f(variables):\n    " + _POP,
     "a global": _FLAX + _INIT + "def f():\n    global variables\n    " + _POP,
     "two findings": _FLAX + "def f():\n    " + _INIT + "    " + _POP + "def g():\n    " + _INIT + "    " + _POP,
+    # a longer rename before lines aligned to a bracket: realigned as ``EditBuilder`` realigns them
+    "a longer rename before an aligned continuation": "import jax\nm = jax.experimental.maps.Mesh(d,\n"
+                                                      + " " * 31 + "names)\n",
+    "a longer rename before a string": "import jax\nm = jax.experimental.maps.Mesh(d, ('x',\n"
+                                       "                                  'y'))\n",
     # an edit across lines (``EditBuilder`` realigns nothing for it)
     "a fix on two lines": _FLAX + _INIT + 's, p = variables.pop(\n    "params")\n',
     "an init call on two lines": _FLAX + 's, p = model.init(\n    rng).pop("params")\n',
@@ -580,10 +586,8 @@ def test_feature_tests_both_ways():
 def test_the_rename_cases_carry_fixes():
     for name, source in CATALOGUE_FIX_DECIDED.items():
         assert any(finding["fix"] for finding in libcst_findings(source, CATALOGUE_RULES)), name
-    for name in ("a longer rename before an aligned continuation",):
-        assert any(finding["fix"] for finding in libcst_findings(CATALOGUE_UNDECIDED[name], CATALOGUE_RULES)), name
-    # libcst realigns the continuation there: what the fast path must not guess
-    (aligned,) = libcst_findings(CATALOGUE_UNDECIDED["a longer rename before an aligned continuation"],
+    # libcst realigns the continuation there: what the fast path must realign the same way
+    (aligned,) = libcst_findings(CATALOGUE_FIX_DECIDED["a longer rename before an aligned continuation"],
                                  CATALOGUE_RULES)
     assert len(aligned["fix"]["edits"]) == 2
 

@@ -69,6 +69,7 @@ DECIDED = {
     "flax from-import, spaces after from": "from   flax.linen.spmd   import logical_axis_rules\n",
     "flax nnx rename": "from flax import nnx\nstate = nnx.VariableState(nnx.Param, 1.0)\n",
     "flax advice only": "from flax import linen as nn\ncell = nn.ConvLSTM(features=8)\nact = nn.GeGLU(features=8)\n",
+    "a rename before an aligned continuation": _OPTAX + "tx = optax.dpsgd(0.1,\n                 1.0)\n",
     "flax and optax together": "import flax, optax\nx = flax.linen.spmd.logical_axis_rules\ny = optax.dpsgd\n",
 }
 SETTINGS_DECIDED = {
@@ -85,7 +86,6 @@ UNDECIDED = {
     "own parentheses": _OPTAX + "tx = (optax).dpsgd(0.1)\n",
     "optax rebound": _OPTAX + "optax = None\ntx = optax.dpsgd\n",
     "a star import": "from optax import *\nimport optax\nx = optax.dpsgd\n",
-    "a rename before an aligned continuation": _OPTAX + "tx = optax.dpsgd(0.1,\n                 1.0)\n",
     "a module spelled with spaces": "from flax.linen .spmd import logical_axis_rules\n",
     "a module after a backslash": "from \\\n    flax.linen.spmd import logical_axis_rules\n",
     "f-string": _OPTAX + "s = f'{optax.dpsgd}'\n",

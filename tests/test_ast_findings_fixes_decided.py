@@ -87,6 +87,31 @@ DECIDED_WITH_FIX = {
     "a keyword by position, spaced": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\n"
                                       "y = jnp.reshape(x, newshape = (2, 3))  # c\n"),
 }
+# A length-changing edit before continuation lines aligned to a bracket: ``EditBuilder``'s realignment
+# (``fixes.realign_continuations``) moves them, on ``ast`` as on libcst (shapes of deepmind-research and flaxmodels)
+_OLD = _min("0.4.20")  # below `jax.tree` (0.4.25): `jax.tree_map` becomes the longer `jax.tree_util.tree_map`
+REALIGNED = {
+    "a rename before an aligned line, in a return": (CATALOGUE, _OLD, "import jax\ndef f(t, y):\n"
+                                                     "    return t, jax.tree_map(lambda *a: g(a, axis=0),\n"
+                                                     "                           *y[1:])\n"),
+    "a rename in nested blocks, a tuple target": (CATALOGUE, _OLD, "import jax\nif p:\n    if q:\n"
+                                                  "        a, b = jax.tree_map(lambda x: x[:, :n],\n"
+                                                  "                            (c, d))\n"),
+    "two renames in one call, nested brackets": (CATALOGUE, _OLD, "import functools\nimport jax\n"
+                                                 "s = s.replace(o=jax.tree_map(functools.partial(g, ok),\n"
+                                                 "                             s.o,\n"
+                                                 "                             t.o),\n"
+                                                 "              p=jax.tree_map(functools.partial(g, ok),\n"
+                                                 "                             s.p,\n"
+                                                 "                             t.p))\n"),
+    "a hanging indent inside the aligned call": (CATALOGUE, _OLD, "import jax\nx = jax.tree_map(f,\n"
+                                                 "                 g(\n                     a),\n"
+                                                 "                 b)  # c\n"),
+    "a rename that adds an import, before an aligned line": (CATALOGUE, None, "import jax\n"
+                                                             "x = jax.core.Literal(a,\n"
+                                                             "                     b)\n"),
+}
+DECIDED_WITH_FIX.update(REALIGNED)
 # Decided too, without a fix (the rewrite's own reason)
 DECIDED_WITHOUT_FIX = {
     "x64 switch stored": (CATALOGUE, None, "import jax\nf = jax.experimental.enable_x64\n"),
@@ -131,6 +156,15 @@ UNDECIDED = {
                                                   "i, o)\n"),
     "a keyword by position, in parentheses": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=((s)))\n"),
     "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),
+    "an edit before aligned lines, in a compound header": (CATALOGUE, _OLD, "import jax\nif jax.tree_map(f,\n"
+                                                           "                x):\n    pass\n"),
+    "an edit before aligned lines, after a semicolon": (CATALOGUE, _OLD, "import jax\nz = 1; y = jax.tree_map(f,\n"
+                                                        "                         x)\n"),
+    "an edit before aligned lines, a semicolon after": (CATALOGUE, _OLD, "import jax\ny = jax.tree_map(f,\n"
+                                                        "                 x); z = 1\n"),
+    "an edit before aligned lines, a suite after a backslash": (CATALOGUE, _OLD, "import jax\nif p: \\\n"
+                                                                "    y = jax.tree_map(f,\n"
+                                                                "                     x)\n"),
 }
 
 
@@ -182,6 +216,15 @@ def test_shard_map_says_check_rep_where_a_call_passes_it():
 def _case(name: str):
     rules, settings, source = {**DECIDED_WITH_FIX, **DECIDED_WITHOUT_FIX}[name]
     return source, rules, settings
+
+
+@pytest.mark.parametrize("rules,settings,source", list(REALIGNED.values()), ids=list(REALIGNED))
+def test_the_realigned_cases_move_a_continuation_line(rules, settings, source):
+    """Each case's fix has an edit that only re-indents a line (the realignment), beside the rename."""
+    decided = _decided(source, rules, settings)
+    moved = [edit for finding in decided for edit in finding["fix"]["edits"]
+             if edit["content"] and not edit["content"].strip() and not source[edit["start"]:edit["end"]].strip()]
+    assert moved
 
 
 def test_probes_and_applicability_come_from_ast():

@@ -22,9 +22,10 @@ parses with libcst), measured against the libcst path by ``tests/test_ast_findin
   (``(flax.optim).Adam``) and any text with a carriage return are undecidable;
 - **annotations** (``jaxlint.lint.annotations``): read from the field that holds the node;
 - **fixes** (``AstFix``): edits given as character offsets, located and sorted as ``jaxlint.lint.fixes.EditBuilder``
-  does, only where its realignment of continuation lines cannot apply: the finding is a simple statement on one line
-  with nothing after it but a comment, and every edit lies on that line (otherwise undecidable); an edit that
-  inserts whole lines (an added import) realigns nothing and is set aside for that test.
+  does, with its realignment of continuation lines (``fixes.realign_continuations``, the same function) where the
+  fixed expression is in a simple statement alone on its lines, or where the realignment cannot apply (the
+  statement on one line, every edit on that line, ...); otherwise undecidable (a compound statement's header, a
+  line of ``a; b``); an edit that inserts whole lines (an added import) realigns nothing and is set aside.
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex, WithheldFix
+from jaxlint.lint.fixes import realign_continuations
 from jaxlint.lint.noqa import Placements
 from jaxlint.project.settings import Settings
 from jaxlint.project.version_range import below_known_range, fixes_allowed
@@ -606,7 +608,9 @@ def _fix(view: AstView, finding: AstFinding) -> Fix:
     """``EditBuilder.build`` of the finding's fix, where its ``_realign_continuations`` adds nothing (then the edits
     are the fix): no edit within one line changes its length (an edit across lines moves nothing), or the statement is simple, on one line, last on it but for a
     comment, with every edit within that line, or no bracket a line may align to opens after a length-changing edit
-    on its line (``_aligns_nothing``). Anything else is undecidable rather than realigned here."""
+    on its line (``_aligns_nothing``). Else, in a simple statement alone on its lines, the edits plus what
+    ``realign_continuations`` adds within it (``EditBuilder``'s region: ``_simple_statement_region``); anything
+    else (a compound statement's header) is undecidable."""
     source = view.source
     located = finding
     # an added import line moves no continuation line (``EditBuilder`` realigns only within a line): set aside
@@ -622,7 +626,33 @@ def _fix(view: AstView, finding: AstFinding) -> Fix:
         raise Undecidable("an edit across lines beside one that may realign")
     if _on_its_own_line(view, finding) or _in_a_one_line_with_header(view, finding) or _aligns_nothing(view, edits):
         return _located(view, located)
-    raise Undecidable("an edit before continuation lines that may align to a bracket")
+    region = _simple_statement_region(view, finding)
+    if region is None:
+        raise Undecidable("an edit before continuation lines that may align to a bracket")
+    return _located(view, located, realign_continuations(view.source, view.index, edits, region))
+
+
+def _simple_statement_region(view: AstView, finding: AstFinding) -> tuple[int, int] | None:
+    """The offsets of the libcst ``SimpleStatementLine`` that ``EditBuilder`` realigns within, where it is one
+    simple statement alone on its lines (nothing before it but indentation, nothing after it but a comment: not
+    ``a; b``, nor a suite on its header's line, nor after a backslash); None for anything else (a compound
+    statement's header)."""
+    statement = finding.node
+    if not isinstance(statement, ast.stmt):
+        statement = statement_of(view.ancestors(statement))
+    if statement is None or type(statement) in COMPOUND:
+        return None
+    start, end = view.offset_of(statement), view.offset_of(statement, end=True)
+    if view.source[view.index.starts[statement.lineno - 1]:start].strip(" "):
+        return None
+    if statement.lineno > 1 and view.index.line_text(statement.lineno - 1).rstrip().endswith("\\"):
+        return None  # after a backslash: on its header's logical line (``if x: \`` then the body, a suite)
+    last_row = statement.end_lineno
+    line_end = view.index.starts[last_row - 1] + len(view.index.line_text(last_row))
+    after = view.source[end:line_end].lstrip(" \t")
+    if after and not after.startswith("#"):
+        return None
+    return start, end
 
 
 def _inserts_lines(view: AstView, edit: Edit) -> bool:
@@ -693,9 +723,10 @@ def _aligns_nothing(view: AstView, edits: Sequence[Edit]) -> bool:
     return True
 
 
-def _located(view: AstView, finding: AstFinding) -> Fix:
+def _located(view: AstView, finding: AstFinding, realigned: Sequence[Edit] = ()) -> Fix:
+    edits = [*finding.fix.edits, *realigned]
     located = [Edit(e.start, e.end, e.content, view.index.location(e.start), view.index.location(e.end))
-               for e in sorted(finding.fix.edits, key=lambda e: (e.start, e.end))]
+               for e in sorted(edits, key=lambda e: (e.start, e.end))]
     return Fix(finding.fix.applicability, finding.fix.message, tuple(located), finding.fix.probe)
 
 

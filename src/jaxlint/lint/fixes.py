@@ -52,61 +52,10 @@ class EditBuilder:
         return Fix(spec.applicability, spec.message, tuple(located), probe)
 
     def _realign_continuations(self, edits: Sequence[Edit], ancestors: Sequence[cst.CSTNode]) -> list[Edit]:
-        """Keep continuation lines aligned when an edit changes the length of a line before what they align to:
-        ``pjit(f, in_axis_resources=(a,`` then ``b)`` under the ``a``: renamed to ``in_shardings=``, the ``b``
-        moves left with it. A line inside brackets follows its innermost open bracket (pycodestyle's model): one
-        with text after it on its line aligns the lines below to it, and they move as the bracket moved (its
-        line's own move, plus the edits before it); one that ends its line gives them a hanging indent, which moves
-        only as the bracket's line moved. Only within the statement, and never where tabs indent."""
-        shifts: dict[int, list[tuple[int, int]]] = {}  # row -> [(0-based column of an edit, its length change)]
-        for edit in edits:
-            old = self.source[edit.start:edit.end]
-            delta = len(edit.content) - len(old)
-            if delta and "\n" not in old and "\n" not in edit.content:
-                where = self.index.location(edit.start)
-                shifts.setdefault(where.row, []).append((where.column - 1, delta))
-        region = self._statement_region(ancestors) if shifts else None
-        if region is None:
-            return []
-        first_row, last_row = self.index.location(region[0]).row, self.index.location(region[1]).row
-        if not any(first_row <= row < last_row for row in shifts):
-            return []  # the common case: the edits are on the statement's last line (or outside it)
-        text = self.source[self.index.starts[first_row - 1]:region[1]]
-        if "\t" in text:
-            return []
-        try:
-            tokens = [t for t in tokenize.generate_tokens(io.StringIO(text.lstrip(" ")).readline)
-                      if t.type not in (tokenize.INDENT, tokenize.DEDENT)]
-        except (tokenize.TokenError, SyntaxError):
-            return []
-        offset = len(text) - len(text.lstrip(" "))  # the first line's indentation, stripped for the tokenizer
-        moved: list[Edit] = []
-        lead: dict[int, int] = {first_row: 0}  # row -> how far its indentation moved
-        brackets: list[tuple[int, int, bool]] = []  # open: (row, column, ends its line)
-        previous_end = 1  # the (tokenizer's) row where the previous token ended
-        for index, token in enumerate(tokens):
-            row = token.start[0] + first_row - 1
-            column = token.start[1] + (offset if token.start[0] == 1 else 0)
-            starts_line = token.start[0] > previous_end  # not after a string that spans lines
-            previous_end = token.end[0]
-            if starts_line and token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER):
-                move = 0
-                if brackets:
-                    bracket_row, bracket_column, hanging = brackets[-1]
-                    move = lead.get(bracket_row, 0)
-                    if not hanging and column > bracket_column:
-                        move += sum(delta for at, delta in shifts.get(bracket_row, ()) if at < bracket_column)
-                if move and column + move > 0:
-                    start = self.index.starts[row - 1]
-                    moved.append(Edit(start, start + column, " " * (column + move)))
-                lead[row] = move if column + move > 0 else 0
-            if token.type == tokenize.OP and token.string in "([{":
-                following = next((t for t in tokens[index + 1:index + 3] if t.type != tokenize.COMMENT), None)
-                ends_line = following is None or following.type in (tokenize.NL, tokenize.NEWLINE)
-                brackets.append((row, column, ends_line))
-            elif token.type == tokenize.OP and token.string in ")]}" and brackets:
-                brackets.pop()
-        return moved
+        """``realign_continuations`` within the statement the edits are in."""
+        if not _shifts(self.source, self.index, edits):
+            return []  # no region to look for
+        return realign_continuations(self.source, self.index, edits, self._statement_region(ancestors))
 
     def _statement_region(self, ancestors: Sequence[cst.CSTNode]) -> tuple[int, int] | None:
         """The text of the statement the edits are in: a simple statement line, or a compound statement's header."""
@@ -159,6 +108,71 @@ class EditBuilder:
         if self.source[start:line_start].strip():  # something else precedes it on the line: be conservative
             return Edit(statement_start, statement_end, "pass")
         return Edit(start, end, "")
+
+
+def _shifts(source: str, index: LineIndex, edits: Sequence[Edit]) -> dict[int, list[tuple[int, int]]]:
+    """row -> [(0-based column of an edit, its length change)], for the edits within one line that change it."""
+    shifts: dict[int, list[tuple[int, int]]] = {}
+    for edit in edits:
+        old = source[edit.start:edit.end]
+        delta = len(edit.content) - len(old)
+        if delta and "\n" not in old and "\n" not in edit.content:
+            where = index.location(edit.start)
+            shifts.setdefault(where.row, []).append((where.column - 1, delta))
+    return shifts
+
+
+def realign_continuations(source: str, index: LineIndex, edits: Sequence[Edit],
+                          region: tuple[int, int] | None) -> list[Edit]:
+    """Keep continuation lines aligned when an edit changes the length of a line before what they align to:
+    ``pjit(f, in_axis_resources=(a,`` then ``b)`` under the ``a``: renamed to ``in_shardings=``, the ``b``
+    moves left with it. A line inside brackets follows its innermost open bracket (pycodestyle's model): one
+    with text after it on its line aligns the lines below to it, and they move as the bracket moved (its
+    line's own move, plus the edits before it); one that ends its line gives them a hanging indent, which moves
+    only as the bracket's line moved. Only within ``region`` (the statement: offsets of its start and end, None
+    for none), and never where tabs indent."""
+    shifts = _shifts(source, index, edits)
+    if region is None or not shifts:
+        return []
+    first_row, last_row = index.location(region[0]).row, index.location(region[1]).row
+    if not any(first_row <= row < last_row for row in shifts):
+        return []  # the common case: the edits are on the statement's last line (or outside it)
+    text = source[index.starts[first_row - 1]:region[1]]
+    if "\t" in text:
+        return []
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text.lstrip(" ")).readline)
+                  if t.type not in (tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError):
+        return []
+    offset = len(text) - len(text.lstrip(" "))  # the first line's indentation, stripped for the tokenizer
+    moved: list[Edit] = []
+    lead: dict[int, int] = {first_row: 0}  # row -> how far its indentation moved
+    brackets: list[tuple[int, int, bool]] = []  # open: (row, column, ends its line)
+    previous_end = 1  # the (tokenizer's) row where the previous token ended
+    for position, token in enumerate(tokens):
+        row = token.start[0] + first_row - 1
+        column = token.start[1] + (offset if token.start[0] == 1 else 0)
+        starts_line = token.start[0] > previous_end  # not after a string that spans lines
+        previous_end = token.end[0]
+        if starts_line and token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER):
+            move = 0
+            if brackets:
+                bracket_row, bracket_column, hanging = brackets[-1]
+                move = lead.get(bracket_row, 0)
+                if not hanging and column > bracket_column:
+                    move += sum(delta for at, delta in shifts.get(bracket_row, ()) if at < bracket_column)
+            if move and column + move > 0:
+                start = index.starts[row - 1]
+                moved.append(Edit(start, start + column, " " * (column + move)))
+            lead[row] = move if column + move > 0 else 0
+        if token.type == tokenize.OP and token.string in "([{":
+            following = next((t for t in tokens[position + 1:position + 3] if t.type != tokenize.COMMENT), None)
+            ends_line = following is None or following.type in (tokenize.NL, tokenize.NEWLINE)
+            brackets.append((row, column, ends_line))
+        elif token.type == tokenize.OP and token.string in ")]}" and brackets:
+            brackets.pop()
+    return moved
 
 
 def _last_index(nodes: Sequence[cst.CSTNode], types: tuple[type, ...]) -> int:
