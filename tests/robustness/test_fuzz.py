@@ -95,6 +95,11 @@ def test_insertion_points_respect_statements():
     assert mutated.splitlines()[4:6] == ["        import jax", "        y = jax.tree_map(f, t)"]
     assert changed_outside(mutated, mutated.replace("tree_map", "tree.map"), [region]) == []
     assert changed_outside(mutated, mutated.replace("os", "sys"), [region])
+    # a new import section after the standard library's, set apart by a blank line, is an added import; a blank
+    # line alone is not
+    module = "import ast\n\n\ndef f():\n    pass\n"
+    assert changed_outside(module, module.replace("import ast\n", "import ast\n\nimport jax\n"), []) == []
+    assert changed_outside(module, module.replace("import ast\n", "import ast\n\n"), [])
 
 
 @pytest.mark.parametrize("snippet", SNIPPETS[:: max(1, len(SNIPPETS) // 12)], ids=lambda s: s.origin)

@@ -140,7 +140,8 @@ def _ast_parses(source: str) -> str | None:
 def changed_outside(before: str, after: str, regions: list[tuple[int, int]]) -> list[str]:
     """Lines of ``before`` outside ``regions`` (line ranges) that ``after`` changed or removed.
 
-    Pure insertions count as inside when they touch a region; elsewhere only added import lines are allowed."""
+    Pure insertions count as inside when they touch a region; elsewhere only added import lines are allowed, with
+    the blank line that sets a new import section apart (``import jax`` after a block of standard-library ones)."""
     a, b = before.splitlines(), after.splitlines()
     merged: list[tuple[int, int]] = []
     for r0, r1 in sorted(regions):  # touching regions (imports right before the body) are one
@@ -155,8 +156,9 @@ def changed_outside(before: str, after: str, regions: list[tuple[int, int]]) -> 
             continue
         if any(i1 >= r0 and i2 <= r1 for r0, r1 in regions):
             continue
+        imports = [line for line in b[j1:j2] if line.strip()]
         if tag == "insert" and (any(r0 <= i1 <= r1 for r0, r1 in regions)
-                                or all(line.lstrip().startswith(("import ", "from ")) for line in b[j1:j2])):
+                                or imports and all(line.lstrip().startswith(("import ", "from ")) for line in imports)):
             continue
         problems.append(f"{tag} {i1 + 1}-{i2}: {a[i1:i2]!r} -> {b[j1:j2]!r}")
     return problems
