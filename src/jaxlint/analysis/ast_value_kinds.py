@@ -17,9 +17,8 @@ import ast
 from jaxlint.analysis.ast_attribute_values import stores_by_attribute, class_of_self
 from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.ast_names import AstNames, Binding
-from jaxlint.lint.inference import ANNOTATION_KINDS, ARRAY, ARRAY_FACTORIES, COMPILING, CONFIG, CONFIG_OBJECTS, \
-    EXPORT_FUNCTIONS, EXPORTED, EXPORTED_FACTORIES, MESH, MESH_FACTORIES, OTHER, _NOT_ONE_ARRAY, _OPTIONAL, \
-    _may_alias_array, _names_other_type
+from jaxlint.lint.inference import ANNOTATION_KINDS, ARRAY, CONFIG, CONFIG_OBJECTS, MESH, OTHER, _OPTIONAL, \
+    _may_alias_array, _names_other_type, kind_of_call_to, kind_of_transformed_call
 
 _NONE = "none"  # a binding to the literal ``None`` (``inference._NONE``)
 _IN_PROGRESS = object()
@@ -93,20 +92,10 @@ class AstValueKinds:
     def _call_kind(self, call: ast.Call) -> str | None:
         func = call.func
         if type(func) is ast.Call:
-            inner = self.names.qualified_name(func.func)
-            return EXPORTED if inner in EXPORT_FUNCTIONS else ARRAY if inner in COMPILING else None
+            return kind_of_transformed_call(self.names.qualified_name(func.func))
         qualified = self._callee(func)
         if qualified is not None:
-            if qualified in MESH_FACTORIES:
-                return MESH
-            if qualified in EXPORTED_FACTORIES:
-                return EXPORTED
-            if qualified in ARRAY_FACTORIES:
-                return ARRAY
-            module, _, last = qualified.rpartition(".")
-            if module in ("jax.numpy", "jax.random") and last not in _NOT_ONE_ARRAY and not last[:1].isupper():
-                return ARRAY
-            return None
+            return kind_of_call_to(qualified)
         if type(func) is ast.Name:
             bindings = self.names.bindings(func)
             if len(bindings) == 1 and type(bindings[0].node) is ast.ClassDef:

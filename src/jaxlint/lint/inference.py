@@ -175,24 +175,10 @@ class ValueInference:
     def _call_kind(self, call: cst.Call) -> str | None:
         func = call.func
         if isinstance(func, cst.Call):
-            inner = self.resolver.qualified_name(func.func)
-            if inner in EXPORT_FUNCTIONS:
-                return EXPORTED
-            if inner in COMPILING:
-                return ARRAY
-            return _UNKNOWN
+            return kind_of_transformed_call(self.resolver.qualified_name(func.func))
         qualified = self.callee(func)
         if qualified is not None:
-            if qualified in MESH_FACTORIES:
-                return MESH
-            if qualified in EXPORTED_FACTORIES:
-                return EXPORTED
-            if qualified in ARRAY_FACTORIES:
-                return ARRAY
-            module, _, last = qualified.rpartition(".")
-            if module in ("jax.numpy", "jax.random") and last not in _NOT_ONE_ARRAY and not last[:1].isupper():
-                return ARRAY
-            return _UNKNOWN
+            return kind_of_call_to(qualified)
         if isinstance(func, cst.Name):
             bindings = self.resolver.bindings(func)
             if len(bindings) == 1 and isinstance(bindings[0].node, cst.ClassDef) \
@@ -366,6 +352,29 @@ def attribute_stores(owner: cst.ClassDef, attribute: str) -> list[cst.CSTNode]:
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
+def kind_of_call_to(qualified: str) -> str | None:
+    """What a call of the function named ``qualified`` returns (both trees' inference ask this one table)."""
+    if qualified in MESH_FACTORIES:
+        return MESH
+    if qualified in EXPORTED_FACTORIES:
+        return EXPORTED
+    if qualified in ARRAY_FACTORIES:
+        return ARRAY
+    module, _, last = qualified.rpartition(".")
+    if module in ("jax.numpy", "jax.random") and last not in _NOT_ONE_ARRAY and not last[:1].isupper():
+        return ARRAY
+    return _UNKNOWN
+
+
+def kind_of_transformed_call(inner: str | None) -> str | None:
+    """What ``inner(f)(...)`` returns: an ``Exported`` from ``export(f)(...)``, an array from ``jax.jit(f)(...)``."""
+    if inner in EXPORT_FUNCTIONS:
+        return EXPORTED
+    if inner in COMPILING:
+        return ARRAY
+    return _UNKNOWN
+
+
 def _names_other_type(qualified: str) -> bool:
     """An annotation naming a type that is not JAX's: a builtin (not ``object``), or a class of another package
     that is no JAX library and whose name does not suggest an alias of the array type (``myproject.types.Array``)."""
