@@ -130,7 +130,7 @@ def instrument() -> tuple[Stages, LibcstFiles]:
 
     import libcst
 
-    from jaxlint.lint import ast_findings, ast_gate, context, engine, focus, prefilter, text_gate
+    from jaxlint.lint import ast_findings, context, engine, focus, prefilter, text_gate
     from jaxlint.project import cache, files, index, module_facts
     from jaxlint.run import runner, sources
 

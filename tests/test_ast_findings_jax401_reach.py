@@ -7,7 +7,6 @@ which module), and exactly its dependency on other modules' sources (``construct
 from __future__ import annotations
 
 import ast
-import json
 from dataclasses import asdict
 from pathlib import Path
 

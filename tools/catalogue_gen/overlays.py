@@ -1,7 +1,7 @@
 """Venvs to read every flax and optax release without a full venv each (~500 MB, 1-2 min apiece): a few base venvs
 ``libbase-jax-<V>`` (jax, jaxlib and the libraries' dependencies of one era, pulled in by installing that era's
-flax and optax) and one overlay per release, ``pip install --no-deps --target overlay-<library>-<V>``, put first on
-``PYTHONPATH`` so that it shadows the base's own copy. Built one at a time under the venv lock of ``venvs.py``."""
+flax and optax) and one overlay per release, installed ``--no-deps --target overlay-<library>-<V>`` (uv or pip:
+``venv_build.install``), put first on ``PYTHONPATH`` so that it shadows the base's own copy. Built one at a time under the venv lock of ``venvs.py``."""
 from __future__ import annotations
 
 import fcntl
@@ -16,7 +16,7 @@ from catalogue_gen.releases import vkey
 from catalogue_gen.venv_build import install, new_venv
 from catalogue_gen.venvs import python312
 
-# base -> what pip installs in it; the era's newest flax/optax bring the dependencies (msgpack, orbax, chex, ...)
+# base -> what is installed in it; the era's newest flax/optax bring the dependencies (msgpack, orbax, chex, ...)
 BASES = {
     # jaxlib 0.4.13 (the oldest on PyPI) has no Python 3.12 wheel: this base is built with pyenv's 3.11 (BASE_PYTHON)
     "libbase-jax-0.4.13": ["jax==0.4.13", "jaxlib==0.4.13", "numpy<2", "scipy<1.13", "flax==0.6.11", "optax==0.1.7"],
