@@ -22,12 +22,14 @@ def has_star_args(call: ast.Call) -> bool:
     return any(type(arg) is ast.Starred for arg in call.args) or any(kw.arg is None for kw in call.keywords)
 
 
-def argument(call: ast.Call, name: str, position: int) -> ast.AST | None:
-    """``calls.argument``'s value: passed by keyword ``name``, or else positionally at ``position`` (counting the
-    positional arguments that are not starred)."""
+def argument(call: ast.Call, name: str, position: int | None) -> ast.AST | None:
+    """``calls.argument``'s value: passed by keyword ``name`` (the first such), or else positionally at ``position``
+    (counting the positional arguments that are not starred; None: by keyword only)."""
     for keyword in call.keywords:
         if keyword.arg == name:
             return keyword.value
+    if position is None:
+        return None
     positional = [arg for arg in call.args if type(arg) is not ast.Starred]
     return positional[position] if len(positional) > position else None
 

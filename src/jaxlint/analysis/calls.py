@@ -37,24 +37,6 @@ def argument(call: cst.Call, name: str, position: int | None) -> cst.Arg | None:
     return positional[position] if len(positional) > position else None
 
 
-# -- the same questions of an ``ast`` call (for the rules' ``findings_from_ast``) ----------------------------------
-def has_star_args_ast(call: ast.Call) -> bool:
-    """``has_star_args``: ``f(*args)`` or ``f(**kwargs)``."""
-    return any(type(arg) is ast.Starred for arg in call.args) or any(kw.arg is None for kw in call.keywords)
-
-
-def argument_ast(call: ast.Call, name: str, position: int | None) -> ast.expr | None:
-    """``argument``'s value: the first keyword ``name``, else the positional argument at ``position`` (counted
-    without the starred ones, as libcst's ``positional_args``)."""
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return keyword.value
-    if position is None:
-        return None
-    positional = [arg for arg in call.args if type(arg) is not ast.Starred]
-    return positional[position] if len(positional) > position else None
-
-
 def string_value(node: cst.BaseExpression) -> str | None:
     """The value of a plain string literal (no f-string), else None."""
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.analysis.calls import argument_ast
+from jaxlint.analysis.ast_calls import argument as argument_ast
 from jaxlint.analysis.unread_buffers import SCAN, TEMPLATE_ARGUMENTS, TEMPLATE_ATTRIBUTES
 from jaxlint.lint.ast_findings import AstView, Undecidable, walk
 

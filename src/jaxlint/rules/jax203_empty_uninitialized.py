@@ -13,8 +13,8 @@ from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, 
 from jaxlint.lint.diagnostics import Applicability, Edit
 from jaxlint.lint.names import Scope
 from jaxlint.rules.base import Invalid, NodeEdit, Replace, Rule, Valid, safe_fix
-from jaxlint.analysis.calls import argument, argument_ast, has_star_args, has_star_args_ast, keyword_arg, \
-    string_value
+from jaxlint.analysis.ast_calls import argument as argument_ast, has_star_args as has_star_args_ast
+from jaxlint.analysis.calls import argument, has_star_args, keyword_arg, string_value
 from jaxlint.analysis.unread_buffers import UnreadBuffers
 from jaxlint.analysis.unread_buffers_ast import never_read_ast
 

@@ -12,7 +12,8 @@ else:
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, statement_of, walk
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Report, Rule, Valid
-from jaxlint.analysis.calls import argument, argument_ast
+from jaxlint.analysis.ast_calls import argument as argument_ast
+from jaxlint.analysis.calls import argument
 
 SINCE = "0.5.0"  # ``jax_threefry_partitionable`` defaults to True from here
 FLAG = "jax_threefry_partitionable"
