@@ -393,9 +393,4 @@ def _relevant(qualified: str) -> bool:
 def _ast_qualified(view: AstView, func: ast.expr) -> str | None:
     """The resolver's name for a callee where it may have rows; None where it has none, or where the resolver
     gives none: a callee whose root is never imported (no row names a builtin)."""
-    root = func
-    while type(root) is ast.Attribute:
-        root = root.value
-    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-        return None
-    return view.qualified_name_unless(func, _relevant)
+    return view.imported_name(func, _relevant)

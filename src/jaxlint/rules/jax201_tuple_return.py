@@ -1116,12 +1116,7 @@ def _grows_itself(name: str, value: cst.BaseExpression) -> bool:
 def _called_name(view: AstView, call: ast.Call) -> str | None:
     """The qualified name of what ``call`` calls, where it may be one of the LOOPS or TARGETS (only an imported
     root can be); None otherwise."""
-    root = call.func
-    while type(root) is ast.Attribute:
-        root = root.value
-    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-        return None
-    return view.qualified_name_unless(call.func, lambda name: name in LOOPS or name in TARGETS)
+    return view.imported_name(call.func, lambda name: name in LOOPS or name in TARGETS)
 
 
 def _may_be_carried(view: AstView, ancestors) -> bool:

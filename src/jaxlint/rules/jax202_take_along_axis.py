@@ -246,12 +246,7 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
         rule = view.rule(cls)
         found = []
         for node in walk(view, (ast.Call,)):
-            root = node.func
-            while type(root) is ast.Attribute:
-                root = root.value
-            if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-                continue  # the resolver qualifies only an imported name
-            if view.qualified_name_unless(node.func, TAKE_ALONG_AXIS.__eq__) != TAKE_ALONG_AXIS \
+            if view.imported_name(node.func, TAKE_ALONG_AXIS.__eq__) != TAKE_ALONG_AXIS \
                     or any(type(arg) is ast.Starred for arg in node.args) \
                     or any(keyword.arg is None for keyword in node.keywords):
                 continue

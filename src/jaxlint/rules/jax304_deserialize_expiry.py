@@ -155,12 +155,7 @@ temporary crutch.
 def _may_be_deserialize(view: AstView, func: ast.AST) -> bool:
     """Whether the resolver names ``func`` ``jax.export.deserialize`` (a chain whose root no import binds is no
     qualified name)."""
-    root = func
-    while type(root) is ast.Attribute:
-        root = root.value
-    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-        return False
-    return view.qualified_name_unless(func, DESERIALIZE.__eq__) == DESERIALIZE
+    return view.imported_name(func, DESERIALIZE.__eq__) == DESERIALIZE
 
 
 def _serialized_here_ast(names, node: ast.AST) -> bool:

@@ -147,12 +147,7 @@ def version_withheld(settings) -> WithheldFix | None:
 
 def _calls_optimizer(view: AstView, node: ast.Call) -> bool:
     """The callee is ``flax.nnx.Optimizer`` as the resolver names it (only an imported root can be)."""
-    root = node.func
-    while type(root) is ast.Attribute:
-        root = root.value
-    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-        return False
-    return view.qualified_name_unless(node.func, OPTIMIZER.__eq__) == OPTIMIZER
+    return view.imported_name(node.func, OPTIMIZER.__eq__) == OPTIMIZER
 
 
 def _wrt_fix(view: AstView, node: ast.Call) -> AstFix:

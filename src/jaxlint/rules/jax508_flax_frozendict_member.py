@@ -667,12 +667,7 @@ def _may_have_shape(view: AstView, member: str, call: ast.Call) -> bool:
 def _may_be_frozendict(view: AstView, classes: ast.expr) -> bool:
     """``isinstance_frozendict``'s second argument may qualify to flax's FrozenDict (``Undecidable`` where it is not
     certain; only an imported name, or any under a star import, qualifies)."""
-    root = classes
-    while type(root) is ast.Attribute:
-        root = root.value
-    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-        return False
-    return view.qualified_name_unless(classes, FROZEN_DICT.__contains__) in FROZEN_DICT
+    return view.imported_name(classes, FROZEN_DICT.__contains__) in FROZEN_DICT
 
 
 _STATE_MAKERS = ("create", "replace", "apply_gradients")

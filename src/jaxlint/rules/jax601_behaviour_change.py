@@ -232,12 +232,7 @@ Per row: `jaxlint rule JAX601` lists them below.
 
 def _ast_qualified(view: AstView, node: ast.expr) -> str | None:
     """The resolver's name for ``node`` where it may be a row's API (None where no row's API can be meant)."""
-    root = node
-    while type(root) is ast.Attribute:
-        root = root.value
-    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-        return None  # never imported: the resolver qualifies no such name (no row's API is a builtin)
-    return view.qualified_name_unless(node, ROWS.__contains__)
+    return view.imported_name(node, ROWS.__contains__)
 
 
 def _ast_row_of(view: AstView, call: ast.Call) -> Change | None:
