@@ -27,7 +27,7 @@ from catalogue_gen.venv_build import bytecode_env, install, new_venv, uv_for  # 
 def _fill(env: Path, base: str, package_lists: list[list[str]]) -> subprocess.CompletedProcess:
     """A new venv of ``base`` at ``env`` with each list of ``package_lists`` installed in turn (the index the
     installer is configured for), then ``import jax`` once to write its bytecode; the first failure's result."""
-    python = new_venv(base, env, ENVS)
+    python = new_venv(base, env, ENVS, pypi_only=False)
     for packages in package_lists:
         proc = install(python, packages, ENVS, pypi_only=False)
         if proc.returncode != 0:

@@ -64,14 +64,15 @@ def uv_for(envs: Path) -> str | None:
     return str(uv)
 
 
-def new_venv(base: str, env_dir: Path, envs: Path) -> Path:
+def new_venv(base: str, env_dir: Path, envs: Path, *, pypi_only: bool = True) -> Path:
     """A fresh venv of interpreter ``base`` at ``env_dir`` (whatever was there is removed); returns its python.
-    It has pip in it either way (``--seed``): callers and tests run ``python -m pip`` in some of them."""
+    It has pip in it either way (``--seed``, which uv fetches from the same index as ``install``): callers and
+    tests run ``python -m pip`` in some of them."""
     shutil.rmtree(env_dir, ignore_errors=True)
     uv = uv_for(envs)
     if uv:
         subprocess.run([uv, "venv", "--quiet", "--seed", "--python", base, str(env_dir)], check=True,
-                       env=pypi_env(), capture_output=True)
+                       env=pypi_env() if pypi_only else None, capture_output=True)
     else:
         subprocess.run([base, "-m", "venv", str(env_dir)], check=True)
     return env_dir / "bin" / "python"
