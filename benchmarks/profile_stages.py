@@ -178,7 +178,10 @@ def main() -> int:
     options = parser.parse_args()
     started = time.process_time()
     stages, files_seen = instrument()
+    from jaxlint.ui import cli as cli_module
     from jaxlint.ui.cli import main as cli
+
+    cli_module._collect_garbage_rarely()  # as the ``jaxlint`` command sets the cycle collector (``entry_point``)
 
     with tempfile.TemporaryDirectory() as cache_dir:
         arguments = ["check", *options.folders, "-j", "1", "--cache-dir", cache_dir, "--exit-zero",

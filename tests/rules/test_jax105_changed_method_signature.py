@@ -9,11 +9,15 @@ import pytest
 
 from jaxlint.catalogue.signatures import SignatureRow, class_rows, function_rows
 from jaxlint.analysis.signature_calls import omits
+from jaxlint.lint.ast_gate import collect_facts
 from jaxlint.lint.engine import fix_source, lint_source
 from jaxlint.lint.inference import ValueInference
 from jaxlint.lint.names import NameResolver
+from jaxlint.lint.prefilter import Scan
+from jaxlint.lint.text_gate import TextFacts
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
+from jaxlint.rules.base import Rule
 from jaxlint.rules.jax105_changed_method_signature import ChangedMethodSignature
 
 
@@ -176,3 +180,32 @@ def test_silent(source):
 def test_array_members_attached_at_import_have_no_rows():
     """``at`` left ``Array``'s class body in 0.4.21 but array_methods.py still sets it: no member-removed row."""
     assert "at" not in class_rows().get("jax.Array", {})
+
+
+# -- the text gate ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("source", [
+    # a flax ``Module`` refers to a class with rows, but calls no method or constructor that has any
+    "import flax.linen as nn\nclass M(nn.Module):\n    def __call__(self, x):\n        return x * 2\n",
+    # ``as_text`` has no row; ``compiler_ir`` (which has one) is not spelled
+    "import jax\ndef hlo(f, x):\n    return jax.jit(f).lower(x).compile().as_text()\n",
+    # ``compiler_ir`` spelled, but no owner of it (``jax.jit``, ``jax.stages.*``) is referred to
+    "import flax.linen as nn\nclass M(nn.Module):\n    def hlo(self, compiled):\n        return compiled.compiler_ir()\n",
+])
+def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
+    rule = ChangedMethodSignature
+    facts, words = TextFacts(source), Scan(source).words
+    assert Rule.may_match_text.__func__(rule, facts, words), "the base gate keeps it: the case tests the rule's gate"
+    assert not rule.may_match_text(facts, words)
+    assert not rule.may_match_ast(collect_facts(source))
+
+
+@pytest.mark.parametrize("source", [
+    "import jax\ndef hlo(f, x):\n    return jax.jit(f).lower(x).compile().compiler_ir()\n",
+    # the method spelled across a line break and a comment; the receiver's producer imported under another name
+    "from jax import jit as j\ndef hlo(f, x):\n    return (j(f).lower(x).compile()  # c\n            .compiler_ir)()\n",
+    "from jax.experimental.layout import Format\nfmt = Format(device_local_layout=dll)\n",
+    "import jax\nmesh = jax.sharding.AbstractMesh.__init__(m, shape_tuple=(('x', 2),))\n",
+])
+def test_text_gate_keeps_what_the_ast_gate_keeps(source):
+    assert ChangedMethodSignature.may_match_ast(collect_facts(source))
+    assert ChangedMethodSignature.may_match_text(TextFacts(source), Scan(source).words)
