@@ -165,6 +165,29 @@ def test_the_gates_keep_only_files_with_a_possible_use(source, kept):
     assert (text and rule.may_match_ast(collect_facts(source))) is kept
 
 
+@pytest.mark.parametrize("source, kept", [
+    ("import jax.numpy as jnp\njnp.einsum('i,i', a, b)\n", False),  # two operands: fewer than the row requires
+    ("import jax.numpy as jnp\njnp.einsum('i,i',\n    a,  # first, second\n    b)\n", False),
+    ("import jax.numpy as jnp\njnp.einsum('i,i,i', a, b, c)\n", True),
+    ("import jax.numpy as jnp\njnp.einsum('i,i,i',\n    a,  # x)\n    b, c)\n", True),
+    ("import jax.numpy as jnp\nfrom jax.numpy import einsum as e\ne('i,i,i', a, b, c)\n", True),
+    ("import jax.numpy as jnp\njnp.einsum('i,i', *operands)\n", False),  # ``*args``: never reported (``matches``)
+    ("import jax.numpy as jnp\nf = jnp.einsum\nf('i,i,i', a, b, c)\n", False),  # the rule reads direct calls only
+    # the keyword the row reads, passed to another call only
+    ("import jax\nimport jax.numpy as jnp\njax.random.randint(k, (2,), 0, 9)\nx = jnp.zeros(3, dtype=jnp.int8)\n", False),
+    ("import jax\nimport jax.numpy as jnp\njax.random.randint(k, (2,), 0, 9,\n    dtype=jnp.int8)\n", True),
+])
+def test_the_text_gate_reads_the_calls_shape(source, kept):
+    """The text gate asks for a call of the row's API with as many positional arguments as the row requires, and
+    with the keyword it reads (``read_call``, the count JAX103's gate reads): 124 dev-corpus files call
+    ``jnp.einsum`` with fewer than three operands, which its words and the `optimize` row alone kept."""
+    from jaxlint.lint.prefilter import Scan
+    from jaxlint.lint.text_gate import TextFacts
+    from jaxlint.rules import rule_by_code
+
+    assert rule_by_code("JAX601").may_match_text(TextFacts(source), Scan(source).words) is kept
+
+
 # -- flax and optax rows: the range that must cross the release is the project's pin of that library -------------
 def pinned(library: str, low: str | None, high: str | None = None) -> Settings:
     from jaxlint.project.version_pins import Bound, PinnedRange

@@ -48,7 +48,8 @@ class BehaviourChange(Rule):
         keyword, ``(None`` for a first argument): ``jnp.array(x, jnp.float32)`` is no ``jnp.array(None)``."""
         return any(every <= words and (not one or not one.isdisjoint(words)) and facts.refers_to_any(names, words)
                    and (text is None or text.search(facts.source) is not None)
-                   for every, one, text, names in _TEXT_GATE)
+                   and _may_call_so(facts, api, more_than, keywords)
+                   for every, one, text, names, (api, more_than, keywords) in _TEXT_GATE)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -387,8 +388,35 @@ def _needed_text(row: Change) -> tuple[frozenset[str], frozenset[str], re.Patter
 
 _COMPLEX_TEXT = re.compile(r"\d[jJ]\b|complex|c8|c16|fft")
 
-# per row: what its text needs (``_needed_text``) and its API indexed for the text gate (built once)
-_TEXT_GATE = tuple((*_needed_text(row), names_by_last(frozenset({row.api}))) for row in ROWS.values())
+def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None]:
+    """What ``_may_match_ast_call`` needs of a call of the row's API that the text gate can read (``read_call``):
+    more positional arguments than a count (its ``requires_positional``, or an ``argument-value`` row's position),
+    and one of some keywords passed by name; None where it needs nothing of the kind (an instance's call: any)."""
+    if row.instance_call:
+        return row.api, None, None
+    more_than = row.requires_positional - 1 if row.requires_positional is not None else None
+    if row.match == "argument-value" and row.position is not None:
+        more_than = max(more_than if more_than is not None else -1, row.position)
+    keywords = None
+    if row.match == "keyword-value":
+        keywords = frozenset(row.keywords)
+    elif row.match == "keyword-present":
+        keywords = frozenset({row.keyword})
+    return row.api, more_than, keywords
+
+
+def _may_call_so(facts, api: str, more_than: int | None, keywords: frozenset[str] | None) -> bool:
+    """Whether the text may hold a call of ``api`` with the shape ``_call_shape`` asks for (an over-estimate: the
+    text gate's call reading answers "maybe" for any call it cannot read)."""
+    if more_than is not None and not facts.may_call_with_more_than(api, more_than):
+        return False
+    return keywords is None or facts.may_call_with_keyword(api, keywords)
+
+
+# per row: what its text needs (``_needed_text``), its API indexed for the text gate, and the call's shape (built
+# once)
+_TEXT_GATE = tuple((*_needed_text(row), names_by_last(frozenset({row.api})), _call_shape(row))
+                   for row in ROWS.values())
 
 
 _VALUE_WORDS = {api: _value_words(row) for api, row in ROWS.items()}
