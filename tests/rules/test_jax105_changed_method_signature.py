@@ -190,6 +190,9 @@ def test_array_members_attached_at_import_have_no_rows():
     "import jax\ndef hlo(f, x):\n    return jax.jit(f).lower(x).compile().as_text()\n",
     # ``compiler_ir`` spelled, but no owner of it (``jax.jit``, ``jax.stages.*``) is referred to
     "import flax.linen as nn\nclass M(nn.Module):\n    def hlo(self, compiled):\n        return compiled.compiler_ir()\n",
+    # a callee whose rows are all keyword rows, called without those keywords (one spelled in another call)
+    "import jax\nx = jax.ShapeDtypeStruct((2,), jnp.float32, sharding=s)\n",
+    "import jax\nx = jax.ShapeDtypeStruct((2,), jnp.float32)\ny = f(named_shape=1)\n",
 ])
 def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     rule = ChangedMethodSignature
@@ -205,6 +208,8 @@ def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     "from jax import jit as j\ndef hlo(f, x):\n    return (j(f).lower(x).compile()  # c\n            .compiler_ir)()\n",
     "from jax.experimental.layout import Format\nfmt = Format(device_local_layout=dll)\n",
     "import jax\nmesh = jax.sharding.AbstractMesh.__init__(m, shape_tuple=(('x', 2),))\n",
+    "import jax\nx = jax.ShapeDtypeStruct((2,), jnp.float32,\n    # why\n    named_shape={})\n",
+    "from jax import ShapeDtypeStruct as S\nx = S((2,), jnp.float32, named_shape={})\n",
 ])
 def test_text_gate_keeps_what_the_ast_gate_keeps(source):
     assert ChangedMethodSignature.may_match_ast(collect_facts(source))
