@@ -166,3 +166,28 @@ def test_the_flagged_calls_fail_on_the_new_releases(tmp_path, env, call):
     assert done.returncode != 0 and "got an unexpected keyword argument" in done.stderr, done.stderr[-1000:]
     project(tmp_path, "", CALLS[call])
     assert [code for code, _ in codes(tmp_path)] == ["JAX509"]
+
+
+# -- the text gate: a removed attribute must be read after a dot ----------------------------------------------------
+_OPTIMIZER = "from flax import nnx\nopt = nnx.Optimizer(m, tx)\n"
+
+
+@pytest.mark.parametrize("source, kept", [
+    (_OPTIMIZER + "model = opt.target\n", False),  # a bare name
+    (_OPTIMIZER + "def f(model):\n    return model\n", False),  # a parameter
+    (_OPTIMIZER + "x = f().model\ny = d['a'].model\n", False),  # no chain rooted at a name
+    (_OPTIMIZER + "# the model\ns = 'the model'\n", False),  # prose
+    (_OPTIMIZER + "m = opt.model\n", True),
+    (_OPTIMIZER + "m = self.opt.model\n", True),
+    (_OPTIMIZER + "m = (opt\n     .model)\n", True),
+    (_OPTIMIZER + "m = opt.\\\n    model\n", True),
+])
+def test_the_text_gate_reads_a_removed_attribute_only_after_a_dot(source, kept):
+    from jaxlint.lint.ast_gate import collect_facts
+    from jaxlint.lint.prefilter import Scan
+    from jaxlint.lint.text_gate import TextFacts
+    from jaxlint.rules import rule_by_code
+
+    rule = rule_by_code("JAX509")
+    assert rule.may_match_text(TextFacts(source), Scan(source).words) is kept
+    assert rule.may_match_ast(collect_facts(source)) is kept  # the ast gate agrees: the text gate lost nothing
