@@ -26,6 +26,7 @@ from jaxlint.lint.text_gate import (
     TextFacts,
     argument_count,
     context_before,
+    read_call,
     scan_imports,
 )
 
@@ -269,6 +270,15 @@ def test_a_string_prefix_is_no_name():
 ])
 def test_call_keywords_read_from_the_text(source, expected):
     assert TextFacts(source).may_call_with_keyword("jax.numpy.clip", frozenset({"a_min"})) is expected
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("f(None)", "None"), ("f( None  # c\n)", "None"), ("f((None), 1)", "None"), ("f(\n  # c\n  None)", "None"),
+    ("f(None \\\n, b)", "None"), ("f(Nonesuch)", "Nonesuch"), ("f(*a, None)", ""), ("f(x=None)", ""),
+    ("f(**k)", ""), ("f()", ""), ("f(a.b(c), d)", "a.bc"),
+])
+def test_the_first_argument_read_from_the_text(source, expected):
+    assert read_call(source, 1).first == expected
 
 
 def test_scan_imports_reads_what_ast_reads_and_more():

@@ -176,6 +176,11 @@ def test_the_gates_keep_only_files_with_a_possible_use(source, kept):
     # the keyword the row reads, passed to another call only
     ("import jax\nimport jax.numpy as jnp\njax.random.randint(k, (2,), 0, 9)\nx = jnp.zeros(3, dtype=jnp.int8)\n", False),
     ("import jax\nimport jax.numpy as jnp\njax.random.randint(k, (2,), 0, 9,\n    dtype=jnp.int8)\n", True),
+    # ``jnp.array(None)``: the first argument read from the call, not ``(None`` anywhere in the file
+    ("import jax.numpy as jnp\nx = jnp.array(y, jnp.float32)\nz = f(None)\n", False),
+    ("import jax.numpy as jnp\nx = jnp.array(None_or_y)\n", False),
+    ("import jax.numpy as jnp\nx = jnp.array(\n    # nothing\n    None)\n", True),
+    ("import jax.numpy as jnp\nx = jnp.array((None), dtype=d)\n", True),
 ])
 def test_the_text_gate_reads_the_calls_shape(source, kept):
     """The text gate asks for a call of the row's API with as many positional arguments as the row requires, and

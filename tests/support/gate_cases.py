@@ -2,6 +2,8 @@
 example, every test fixture, jaxlint's own source, and hand-written scope and star-import cases."""
 from __future__ import annotations
 
+import ast
+
 from pathlib import Path
 
 from jaxlint.lint.ast_gate import collect_facts
@@ -59,6 +61,9 @@ def text_gate_misses(source: str) -> list[str] | None:
             keywords = frozenset(keyword.arg for keyword in call.keywords if keyword.arg is not None)
             if keywords and not text.may_call_with_keyword(name, keywords):
                 misses.append(f"call of {name} on line {call.lineno} with keywords {sorted(keywords)}")
+            if call.args and type(call.args[0]) is ast.Constant and call.args[0].value is None \
+                    and not text.may_call_with_first_argument(name, frozenset({"None"})):
+                misses.append(f"call of {name} on line {call.lineno} with None first")
     scan = Scan(source)
     for rule in _GATED_RULES:
         if rules_matching_scan(scan, [rule]) and rule.may_match_ast(facts) and not rule.may_match_text(text, scan.words):

@@ -358,6 +358,14 @@ class TextFacts:
                 return True
         return False
 
+    def may_call_with_first_argument(self, qualified: str, texts: frozenset[str]) -> bool:
+        """Whether a call of ``qualified`` may have a first positional argument spelled as one of ``texts`` (without
+        blanks, comments or parentheses: ``None``), as ``ast`` reads ``call.args[0]``."""
+        for call in self._calls_of(qualified, lambda call: call.first not in texts):
+            if call is None or call.first in texts:
+                return True
+        return False
+
     def may_pass_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
         """``may_call_with_keyword``, or ``qualified`` passed ``**kwargs`` (a helper's), or named where it is not
         called but may be bound or handed on (``fn = jnp.clip``, ``partial(jnp.clip, a_min=0)``: what the ast gate
@@ -533,6 +541,9 @@ class CallText:
     positional: int  # ``len(call.args)``: a ``*starred`` argument counts once; -1 when no call follows
     keywords: frozenset[str]  # the ``name=`` arguments (``**kwargs`` names none)
     double_star: bool = False  # a ``**kwargs`` argument is passed
+    # the first argument's text when it is positional, without blanks, line breaks, comments and parentheses
+    # (``( None  # c\n)`` is ``None``, as ``ast`` reads it); "" when there is none or it is ``*``/``**``/``name=``
+    first: str = ""
 
 
 NO_CALL = CallText(-1, frozenset())
@@ -563,10 +574,11 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
     depth, i = 0, i + 1
     positional, keywords, argument_start = 0, set(), i
     double_star = False
+    first = ""
     stop = min(len(source), i + _MAX_SCAN)  # bounded: many unclosed calls in a broken file must stay linear
 
     def argument_ends(at: int) -> None:
-        nonlocal positional, double_star
+        nonlocal positional, double_star, first
         head = _ARGUMENT_HEAD.match(source, argument_start, at)
         if head is not None and head.group(1):
             double_star = True  # ``**kwargs``
@@ -574,6 +586,8 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
         if head is not None and head.group(2):
             keywords.add(head.group(2))
         elif _SEP_RUN.fullmatch(source, argument_start, at) is None and at > argument_start:
+            if not positional and head is None:  # not ``*args``
+                first = _SEP_RUN.sub("", source[argument_start:at]).replace("(", "").replace(")", "")
             positional += 1  # anything but blanks and comments (``*args`` included)
 
     while True:
@@ -587,7 +601,7 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
         elif char in ")]}":
             if not depth:
                 argument_ends(j)
-                return CallText(positional, frozenset(keywords), double_star)
+                return CallText(positional, frozenset(keywords), double_star, first)
             depth -= 1
         elif char == ",":
             if not depth:

@@ -48,8 +48,7 @@ class BehaviourChange(Rule):
         keyword, ``(None`` for a first argument): ``jnp.array(x, jnp.float32)`` is no ``jnp.array(None)``."""
         return any(every <= words and (not one or not one.isdisjoint(words)) and facts.refers_to_any(names, words)
                    and (text is None or text.search(facts.source) is not None)
-                   and _may_call_so(facts, api, more_than, keywords)
-                   for every, one, text, names, (api, more_than, keywords) in _TEXT_GATE)
+                   and _may_call_so(facts, *shape) for every, one, text, names, shape in _TEXT_GATE)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -382,18 +381,24 @@ def _needed_text(row: Change) -> tuple[frozenset[str], frozenset[str], re.Patter
     if row.match == "argument-value" and row.position == 0:
         if "number" in row.values:
             return frozenset(), frozenset(), re.compile(r"\(\s*[-+(\s]*[.\d]")
-        return frozenset(row.values), frozenset(), re.compile(rf"\(\s*(?:{'|'.join(map(re.escape, row.values))})\b")
+        # the value itself is read from each call's first argument (``_call_shape``): a pattern such as ``\(\s*None``
+        # missed ``jnp.array(  # a comment`` then ``None)`` on the next line
+        return frozenset(row.values), frozenset(), None
     return frozenset(), frozenset(), None
 
 
 _COMPLEX_TEXT = re.compile(r"\d[jJ]\b|complex|c8|c16|fft")
 
-def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None]:
+def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None, frozenset[str] | None]:
     """What ``_may_match_ast_call`` needs of a call of the row's API that the text gate can read (``read_call``):
     more positional arguments than a count (its ``requires_positional``, or an ``argument-value`` row's position),
-    and one of some keywords passed by name; None where it needs nothing of the kind (an instance's call: any)."""
+    one of some keywords passed by name, and a first argument spelled so (``None``: the only value its ast test
+    reads, for a row that is not about numbers); None where it needs nothing of the kind (an instance's call: any)."""
     if row.instance_call:
-        return row.api, None, None
+        return row.api, None, None, None
+    first = None
+    if row.match == "argument-value" and row.position == 0 and "number" not in row.values:
+        first = frozenset({"None"}) & frozenset(row.values)
     more_than = row.requires_positional - 1 if row.requires_positional is not None else None
     if row.match == "argument-value" and row.position is not None:
         more_than = max(more_than if more_than is not None else -1, row.position)
@@ -402,13 +407,16 @@ def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None]:
         keywords = frozenset(row.keywords)
     elif row.match == "keyword-present":
         keywords = frozenset({row.keyword})
-    return row.api, more_than, keywords
+    return row.api, more_than, keywords, first
 
 
-def _may_call_so(facts, api: str, more_than: int | None, keywords: frozenset[str] | None) -> bool:
+def _may_call_so(facts, api: str, more_than: int | None, keywords: frozenset[str] | None,
+                 first: frozenset[str] | None) -> bool:
     """Whether the text may hold a call of ``api`` with the shape ``_call_shape`` asks for (an over-estimate: the
     text gate's call reading answers "maybe" for any call it cannot read)."""
     if more_than is not None and not facts.may_call_with_more_than(api, more_than):
+        return False
+    if first is not None and not facts.may_call_with_first_argument(api, first):
         return False
     return keywords is None or facts.may_call_with_keyword(api, keywords)
 
