@@ -5,10 +5,13 @@ answers, the diagnostics must be equal field by field. The ``DECIDED`` cases mus
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
 
+import libcst as cst
 import pytest
 
+from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 from jaxlint.rules import rule_by_code
@@ -152,6 +155,7 @@ JAX102_UNDECIDED = {
 }
 # JAX508: no member call (of a shape it reports) on, and no ``isinstance`` of, a value the tracker may hold.
 JAX508 = rule_by_code("JAX508")
+JAX503 = rule_by_code("JAX503")
 _FLAX = "import flax.linen as nn\n"
 JAX508_DECIDED = {
     "a state's attribute copied, kwargs popped": _FLAX + "def step(state, x, **kwargs):\n"
@@ -171,6 +175,13 @@ JAX508_DECIDED = {
     "a state field replaced, not created (vmoe)": _FLAX + "from flax.core import FrozenDict\n"
         "def f(state: T, rngs):\n    state = state.replace(rngs=rngs)\n    ok = isinstance(state.rngs, FrozenDict)\n"
         "    return model.init(r, x)\n",
+    # JAX503's shape (``_reported_by_jax503_or_jax504``): a pop of one ``SimpleString`` assigned, on init's result
+    "JAX503's pop of a name from init (uncertainty-baselines)": _FLAX + "def init(rng):\n"
+        "    variables = model.init(rng, x, train=False)\n    states, params = variables.pop('params')\n"
+        "    del variables\n    return flax.core.unfreeze(params), states\n",
+    "JAX503's pop of an init call, a bytes or parenthesized key": _FLAX + "a, b = model.init(rng, x).pop(b'params')\n"
+        "v = model.init(rng, x)\n[c, d] = v.pop((\n    'params'))\ne, f = v.pop(\"\"\"params\"\"\")\n",
+    "a pop of init's result into a starred pair": _FLAX + "v = model.init(rng, x)\na, *b = v.pop('params' 'x')\n",
 }
 JAX508_UNDECIDED = {
     "a name": _FLAX + "variables = model.init(rng, x)\nprint(variables.pretty_repr())\n",
@@ -187,6 +198,14 @@ JAX508_UNDECIDED = {
     "an apply pair through a name": _FLAX + "out = model.apply(v, x, mutable=True)\nb = out[1].unfreeze()\n",
     "an annotated state's params passed on as another field": _FLAX + "from flax.training import train_state\n"
         "def f(state: train_state.TrainState):\n    s = S.create(stats=state.params)\n    return s.stats.unfreeze()\n",
+    # not JAX503's shape: JAX508 reports these pops
+    "a pop of a joined key": _FLAX + "v = model.init(rng, x)\na, b = v.pop('par' 'ams')\n",
+    "a pop of an f-string key": _FLAX + "v = model.init(rng, x)\na, b = v.pop(f'params')\n",
+    "a pop subscripted": _FLAX + "v = model.init(rng, x)\nparams = v.pop('params')[1]\n",
+    "a pop of a name not only from init": _FLAX + "v = model.init(rng, x)\nif c:\n    v = v.copy({})\n"
+        "a, b = v.pop('params')\n",
+    "a pop of a state's params": _FLAX + "state = TrainState.create(apply_fn=f, params=model.init(r, x), tx=t)\n"
+        "a, b = state.params.pop('Dense_0')\n",
 }
 # Names only imports bind, in several scopes or to several things: resolved by scope as ``NameResolver`` does
 # (``AstView.qualified_name``); JAX101/JAX402 skip an import with a fix in compat code, as the libcst path drops it.
@@ -281,6 +300,8 @@ DECIDED_CASES = {
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
     **{f"JAX102 {name}": ((JAX102,), None, source) for name, source in JAX102_DECIDED.items()},
     **{f"JAX508 {name}": ((JAX508,), None, source) for name, source in JAX508_DECIDED.items()},
+    **{f"JAX503+JAX508 {name}": ((JAX503, JAX508), None, source) for name, source in JAX508_DECIDED.items()
+       if name.startswith("JAX503's")},
     **{f"JAX205 {name}": ((JAX205,), None, source) for name, source in JAX205_DECIDED.items()},
     **{f"JAX205 {name}, removed at the target": ((JAX205,), replace(Settings(), target_version=Version("0.12.0")),
                                                  source) for name, source in JAX205_DECIDED.items()},
@@ -369,6 +390,30 @@ def test_jax508_cases_are_not_vacuous():
     assert not libcst_findings(JAX508_DECIDED["the file keeps the FrozenDict"], [JAX508])
     assert libcst_findings(JAX508_DECIDED["the file keeps the FrozenDict"].replace("flax_return_frozendict", "x"),
                            [JAX508])
+
+
+def test_jax508_pops_left_to_jax503_are_its_findings():
+    """Not vacuous: JAX503 reports the pops JAX508 leaves to it, and JAX508 reports them once the key is no
+    ``SimpleString``."""
+    for name, source in JAX508_DECIDED.items():
+        if name.startswith("JAX503's"):
+            pops = source.count(".pop(")
+            assert [f["code"] for f in libcst_findings(source, [JAX503, JAX508])] == ["JAX503"] * pops, name
+            assert len(libcst_findings(source.replace(".pop(", ".pop(f'x' + "), [JAX508])) == pops, name
+
+
+SIMPLE_STRINGS = ["'k'", 'b"k"', "('k')", "'''k'''", r"r'\k'", "u'k'", "'k\\\nl'"]
+NOT_SIMPLE_STRINGS = ["'k' 'l'", "('k'\n 'l')", "b'k' b'l'"]
+
+
+@pytest.mark.parametrize("literal", SIMPLE_STRINGS + NOT_SIMPLE_STRINGS)
+def test_simple_string_is_libcsts(literal):
+    """``ast_calls.simple_string`` of a string constant's text answers as libcst's ``SimpleString``."""
+    source = f"f({literal})\n"
+    constant = ast.parse(source).body[0].value.args[0]
+    argument = cst.parse_module(source).body[0].body[0].value.args[0].value
+    assert simple_string(ast.get_source_segment(source, constant)) is isinstance(argument, cst.SimpleString)
+    assert isinstance(argument, cst.SimpleString) is (literal in SIMPLE_STRINGS)
 
 
 def test_name_cases_are_not_vacuous():

@@ -1,8 +1,11 @@
 """``jaxlint.analysis.calls`` on Python's ``ast``: a call's arguments as libcst lists them (``Call.args``: positional,
-starred and keyword arguments in the order they stand) and the plain string literals ``string_value`` reads."""
+starred and keyword arguments in the order they stand), the plain string literals ``string_value`` reads, and which
+string literals libcst reads as one ``SimpleString`` (``simple_string``)."""
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 
 
 def arguments_in_order(call: ast.Call) -> list[ast.AST]:
@@ -37,3 +40,14 @@ def argument(call: ast.Call, name: str, position: int | None) -> ast.AST | None:
 def string_value(node: ast.AST | None) -> str | None:
     """``calls.string_value``: a plain string literal (joined ones too), not an f-string nor bytes."""
     return node.value if type(node) is ast.Constant and type(node.value) is str else None
+
+
+def simple_string(text: str) -> bool:
+    """libcst's ``SimpleString``, read in the text of an ``ast.Constant`` string or bytes: one literal token, not
+    joined implicitly (``"a" "b"``, libcst's ``ConcatenatedString``) and not an f-string."""
+    try:
+        tokens = [token for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if token.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return len(tokens) == 1 and tokens[0].type == tokenize.STRING and tokens[0].string == text

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
 from jaxlint.analysis.flax_values import after_a_dot, from_init, imports_flax, init_call, on_init_ast, \
     may_call_method_on_init
@@ -521,8 +522,8 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
                 value = node.args[0]
             elif type(func) is ast.Attribute and func.attr in MEMBERS and _may_have_shape(view, func.attr, node):
                 value = func.value
-                if func.attr == "unfreeze" and not node.args and not node.keywords and on_init_ast(view, node, value):
-                    continue  # JAX504's (``_reported_by_jax503_or_jax504``)
+                if _left_to_jax503_or_jax504(view, func.attr, node):
+                    continue
             else:
                 continue
             if _may_hold(value, fields) if from_states is None else _may_be_state_params(value, from_states, fields):
@@ -648,8 +649,8 @@ def _may_use_a_state_member(facts, words: set[str]) -> bool:
 
 def _may_have_shape(view: AstView, member: str, call: ast.Call) -> bool:
     """``_shape`` may answer: not for ``copy`` other than with one argument (positional or ``add_or_replace``), nor
-    ``pop`` other than with one positional argument, subscripted or unpacked into two targets, nor a call with a
-    star argument."""
+    ``pop`` other than with one positional argument, subscripted or unpacked into two targets (neither starred), nor
+    a call with a star argument."""
     if any(type(arg) is ast.Starred for arg in call.args) or any(kw.arg is None for kw in call.keywords):
         return False
     if member == "copy":
@@ -660,8 +661,25 @@ def _may_have_shape(view: AstView, member: str, call: ast.Call) -> bool:
         parent, field = view.parent(call)
         return type(parent) is ast.Subscript and field == "value" or type(parent) is ast.Assign \
             and len(parent.targets) == 1 and type(parent.targets[0]) in (ast.Tuple, ast.List) \
-            and len(parent.targets[0].elts) == 2
+            and len(parent.targets[0].elts) == 2 and not any(type(e) is ast.Starred for e in parent.targets[0].elts)
     return True
+
+
+def _left_to_jax503_or_jax504(view: AstView, member: str, call: ast.Call) -> bool:
+    """``_reported_by_jax503_or_jax504`` of a call ``_may_have_shape`` accepts: ``unfreeze()`` (JAX504's), or a
+    ``pop`` whose one argument is a ``SimpleString`` and whose parent is an assignment (JAX503's ``a, b =
+    v.pop("k")``), on an init call or a name ``from_init`` finds assigned from one."""
+    if member == "unfreeze":
+        if call.args or call.keywords:
+            return False
+    elif member == "pop":
+        key = call.args[0]
+        if type(view.parent(call)[0]) is not ast.Assign or type(key) is not ast.Constant \
+                or type(key.value) not in (str, bytes) or not simple_string(view.text(key)):
+            return False
+    else:
+        return False
+    return on_init_ast(view, call, call.func.value)
 
 
 def _may_be_frozendict(view: AstView, classes: ast.expr) -> bool:
