@@ -191,3 +191,23 @@ def test_the_text_gate_reads_a_removed_attribute_only_after_a_dot(source, kept):
     rule = rule_by_code("JAX509")
     assert rule.may_match_text(TextFacts(source), Scan(source).words) is kept
     assert rule.may_match_ast(collect_facts(source)) is kept  # the ast gate agrees: the text gate lost nothing
+
+
+@pytest.mark.parametrize("source, kept", [
+    (_OPTIMIZER + "class O(nnx.Optimizer):\n    def __init__(self, m, tx):\n        super().__init__(m, tx)\n", False),
+    (_OPTIMIZER + "class O(nnx.Optimizer):\n    def setup(self):\n        super().setup()\n", False),
+    # a keyword of JAX507's constructor rows (``name`` is one), passed to ``super().__init__``
+    (_OPTIMIZER + "class O(nnx.Optimizer):\n    def __init__(self, m, tx):\n        super().__init__(m, tx, name='o')\n",
+     True),
+    (_OPTIMIZER + "class O(nnx.Optimizer):\n    def __init__(self, m, tx):\n        super(\n  O, self).__init__(\n"
+                  "            m,  # the model\n            name='o')\n", True),
+])
+def test_the_gates_read_super_init_only_with_a_constructor_keyword(source, kept):
+    from jaxlint.lint.ast_gate import collect_facts
+    from jaxlint.lint.prefilter import Scan
+    from jaxlint.lint.text_gate import TextFacts
+    from jaxlint.rules import rule_by_code
+
+    rule = rule_by_code("JAX509")
+    assert rule.may_match_ast(collect_facts(source)) is kept
+    assert rule.may_match_text(TextFacts(source), Scan(source).words) is kept

@@ -47,6 +47,11 @@ _ATTRIBUTE_OWNERS = {name: frozenset(owner for owner, names in REMOVED_ATTRIBUTE
 _NEUTRAL_BASES = frozenset({"builtins.object", "typing.Generic", "typing.Protocol", "abc.ABC"})
 
 
+# ``_super`` reports ``super().__init__(...)`` only where it passes a keyword of JAX507's rows of the base class (a
+# ``super().method(...)`` call is reported as any call of that method is): the gates' test, over every class.
+_SUPER_INIT_KEYWORDS = frozenset(keyword for rows in KEYWORDS.values() for keyword in rows)
+
+
 def _may_be_chain_attribute(facts, name: str) -> bool:
     """Whether an occurrence of ``name`` may be an attribute in an attribute chain rooted at a name (the ast gate's
     ``chains``): one that ``context_before`` reads as neither ``BARE`` (no dot before it) nor ``NOT_A_NAME`` (after
@@ -257,7 +262,8 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         return super().may_match_text(facts, words) and (any(
             method in words and not keywords.isdisjoint(words) for method, keywords in _METHODS.items())
             or not words.isdisjoint(_NOW_REQUIRED) or not words.isdisjoint(_INSTANCE_METHODS)
-            or any(_may_be_chain_attribute(facts, name) for name in words & _REMOVED_ATTRIBUTES) or "super" in words)
+            or any(_may_be_chain_attribute(facts, name) for name in words & _REMOVED_ATTRIBUTES)
+            or "super" in words and "__init__" in words and not _SUPER_INIT_KEYWORDS.isdisjoint(words))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -269,8 +275,9 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         return any(type(call.func) is ast.Attribute and (
             call.func.attr in _METHODS and any(keyword.arg in _METHODS[call.func.attr] for keyword in call.keywords)
             or call.func.attr in _NOW_REQUIRED or call.func.attr in _INSTANCE_METHODS
-            or type(call.func.value) is ast.Call and type(call.func.value.func) is ast.Name
-            and call.func.value.func.id == "super") for call in whole.calls)
+            or call.func.attr == "__init__" and type(call.func.value) is ast.Call
+            and type(call.func.value.func) is ast.Name and call.func.value.func.id == "super"
+            and any(keyword.arg in _SUPER_INIT_KEYWORDS for keyword in call.keywords)) for call in whole.calls)
 
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
