@@ -53,6 +53,7 @@ class ProjectIndex:
     _chains: dict[str, list[str]] = field(default_factory=dict)  # a risky module -> the modules to a risky one
     _by_suffix: dict[str, list[str]] | None = None
     _sorted_names: list[str] | None = None  # the keys of ``_by_suffix``, sorted (``modules_named_from``)
+    _root_names: frozenset[str] | None = None  # their first components (``resolve``'s quick "none of ours")
     _nearest: dict[tuple[str, str], str] = field(default_factory=dict)
     _targets: dict[str, list[str]] = field(default_factory=dict)  # a module -> the project modules it imports
     _digest: str | None = None
@@ -119,6 +120,8 @@ class ProjectIndex:
                     if path in self.paths:
                         return path
             return None
+        if not parts or parts[0] not in self._roots():
+            return None  # ``import numpy``: no project module's dotted name starts so (most imports: one set test)
         if name:
             found = self._absolute(importer, parts + [name])
             if found is not None:
@@ -232,6 +235,12 @@ class ProjectIndex:
                     name = f"{stem}.{name}"
             self._by_suffix = suffixes
         return self._by_suffix
+
+    def _roots(self) -> frozenset[str]:
+        """The first component of every dotted name a project file may be imported as (``_suffixes``)."""
+        if self._root_names is None:
+            self._root_names = frozenset(name.partition(".")[0] for name in self._suffixes())
+        return self._root_names
 
     def _sorted_suffixes(self) -> list[str]:
         if self._sorted_names is None:
