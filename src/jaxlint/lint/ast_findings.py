@@ -135,12 +135,14 @@ class AstView:
     # -- the walk ----------------------------------------------------------------------------------------------
     def _walk(self, tree: ast.Module) -> None:
         """Every node in source order, its parent, and every binding of every identifier."""
-        stack: list[tuple[ast.AST, bool]] = [(tree, True)]
+        stack: list[ast.AST] = [tree]
         nodes, parents, bind = self.nodes, self._parents, self._other.add
-        Name, Constant, Load, AST = ast.Name, ast.Constant, ast.Load, ast.AST
-        child_fields = _CHILD_FIELDS
+        pop, push = stack.pop, stack.append
+        Name, Constant, Load, AST, Import, ImportFrom = ast.Name, ast.Constant, ast.Load, ast.AST, ast.Import, \
+            ast.ImportFrom
+        child_fields, named_nodes = _CHILD_FIELDS, _NAMED_NODES
         while stack:
-            node, module_level = stack.pop()
+            node = pop()
             nodes.append(node)
             kind = type(node)
             if kind is Name:  # the commonest node, and a leaf (its context is not walked)
@@ -149,9 +151,9 @@ class AstView:
                 continue
             if kind is Constant:
                 continue
-            if kind is ast.Import or kind is ast.ImportFrom:
-                self._bind_import(node, module_level)
-            elif kind in _NAMED_NODES:
+            if kind is Import or kind is ImportFrom:
+                self._bind_import(node, self._at_module_level(node))
+            elif kind in named_nodes:
                 if node.name:
                     bind(node.name)
             elif kind is ast.arg:
@@ -162,21 +164,27 @@ class AstView:
             elif kind is ast.Global or kind is ast.Nonlocal:
                 for name in node.names:
                     bind(name)
-            inner = module_level and kind not in _SCOPES
-            children = []
-            for field in child_fields[kind]:
+            # children pushed last first, so that they are taken in source order
+            for field in reversed(child_fields[kind]):
                 value = getattr(node, field, None)
                 if type(value) is list:
-                    for item in value:
+                    for item in reversed(value):
                         if isinstance(item, AST):
-                            children.append((item, inner))
+                            push(item)
                             parents[id(item)] = (node, field)
                 elif isinstance(value, AST):
-                    children.append((value, inner))
+                    push(value)
                     parents[id(value)] = (node, field)
-            if children:
-                children.reverse()
-                stack += children
+
+    def _at_module_level(self, node: ast.AST) -> bool:
+        """Whether no function, class, lambda or comprehension encloses ``node`` (its ancestors are known when the
+        walk reaches it: imports are few, so this costs less than carrying a flag with every node)."""
+        parent = self._parents.get(id(node))
+        while parent is not None:
+            if type(parent[0]) in _SCOPES:
+                return False
+            parent = self._parents.get(id(parent[0]))
+        return True
 
     def nodes_of(self, kinds: tuple[type, ...]) -> list[ast.AST]:
         """The nodes of these kinds, in source order: one pass over the file's nodes per kinds tuple, however many
