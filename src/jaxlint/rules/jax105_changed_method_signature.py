@@ -96,10 +96,15 @@ def _keywords_of_callee(name: str) -> frozenset[str] | None:
     return frozenset(row.parameter for row in rows)
 
 
-# The text gate's questions, built once: the callees (indexed by ``names_by_last``) with the keywords a call of each
-# must pass, and each method's owners.
-_CALLED_BY_LAST = names_by_last(_called_names())
+# The text gate's questions, built once (``names_by_last``): the callees any call of which may be reported, those
+# whose call must pass one of some keywords (by last name, with the keywords), and each method's owners.
 _CALLED_KEYWORDS = {name: _keywords_of_callee(name) for name in _called_names()}
+_CALLED_BY_LAST = names_by_last(frozenset(name for name, keywords in _CALLED_KEYWORDS.items() if keywords is None))
+_KEYWORD_CALLEES: dict[str, list[tuple[str, frozenset[str], frozenset[str]]]] = {}
+for _name, _keywords in _CALLED_KEYWORDS.items():
+    if _keywords is not None:
+        _KEYWORD_CALLEES.setdefault(_name.rpartition(".")[2], []).append(
+            (_name, _keywords, frozenset(_name.split("."))))
 _OWNERS_BY_LAST = {member: names_by_last(owners) for member, owners in _MEMBER_OWNERS.items()}
 
 
@@ -107,16 +112,12 @@ def _may_call_a_callee(facts, words: set[str]) -> bool:
     """The text gate's half for calls of a callee with rows: one the file may refer to, called with one of its
     keywords where all its rows are keyword rows (``TextFacts.may_call_with_keyword``; ``jax.ShapeDtypeStruct`` is
     referred to by 105 dev-corpus files and has rows for two removed keywords only)."""
-    by_last = _CALLED_BY_LAST
-    for last in words & by_last.lasts:
-        for name in by_last.index[last]:
-            if not by_last.parts[name] <= words:
-                continue  # a component the file never spells: no chain or import can build the name
-            keywords = _CALLED_KEYWORDS[name]
-            if keywords is None:
-                if facts.may_refer(name):
-                    return True
-            elif not keywords.isdisjoint(words) and facts.may_call_with_keyword(name, keywords):
+    if facts.refers_to_any(_CALLED_BY_LAST, words):
+        return True
+    for last in words & _KEYWORD_CALLEES.keys():
+        for name, keywords, parts in _KEYWORD_CALLEES[last]:
+            # a component the file never spells: no chain or import can build the name
+            if not keywords.isdisjoint(words) and parts <= words and facts.may_call_with_keyword(name, keywords):
                 return True
     return False
 
