@@ -254,9 +254,27 @@ JAX103_UNDECIDED = {
     "made global": _LISTS + "def test():\n    global pvals\n    pvals, err = stats()\n    return jnp.min(pvals)\n",
     "a walrus": _LISTS + "def test():\n    [(pvals := p) for p in ps]\n    return jnp.min(pvals)\n",
 }
+# JAX103: pjit's removed keywords renamed (a fix of one edit per keyword), or the fix withheld.
+_PJIT = "from functools import partial\nfrom jax.experimental.pjit import pjit\nfrom jax.sharding import PartitionSpec as P\n"
+JAX103_PJIT_FIXED = {
+    "both keywords": _PJIT + "f = pjit(g, in_axis_resources=P('x'), out_axis_resources=None)\n",
+    "aligned to the bracket": _PJIT + "f = pjit(g,\n         in_axis_resources=P('x'),\n         out_axis_resources=None,\n"
+                              "         donate_argnums=(0,))\n",
+    "one keyword, in a function": _PJIT + "def step(g):\n    return pjit(\n        g,\n"
+                                  "        out_axis_resources=P('x'),  # why\n    )\n",
+}
+# a decorator's edit: ``_fix`` leaves a compound statement's header to libcst (but for a fix withheld: no edit)
+JAX103_PJIT_IN_A_HEADER = {
+    "partial in a decorator": _PJIT + "@partial(pjit, in_axis_resources=(P('x'),), out_axis_resources=P('x'))\n"
+                              "def f(x):\n    return x\n",
+}
+JAX103_PJIT_UNFIXED = {
+    "the new keyword passed too": _PJIT + "f = pjit(g, in_axis_resources=P('x'), in_shardings=P('x'))\n",
+}
 # JAX401 (its fix withheld by the min version): a ``with`` item whose name the scope binds in a way the inference
 # never reads as a mesh, or a call of a local function whose result it never reads as one.
 JAX401 = rule_by_code("JAX401")
+LOW_JAX103 = replace(Settings(), explicit_min_version=Version("0.4.1"), min_version_source="test")
 LOW_JAX401 = replace(Settings(), explicit_min_version=Version("0.4.20"), min_version_source="test")
 _MESH = "from jax.sharding import Mesh\n"
 JAX401_DECIDED = {
@@ -294,6 +312,10 @@ DECIDED_CASES = {
     **{f"names: {name}": (rules, None, source) for name, (rules, source) in NAMES_DECIDED.items()},
     "names: an import in a function": ((JAX501,), None, "def f():\n    import flax\n    return flax.optim.Adam\n"),
     **{f"JAX103 {name}": ((JAX103,), None, source) for name, source in JAX103_DECIDED.items()},
+    **{f"JAX103 pjit: {name}": ((JAX103,), None, source) for name, source in JAX103_PJIT_FIXED.items()},
+    **{f"JAX103 pjit below the new keywords: {name}": ((JAX103,), LOW_JAX103, source)
+       for name, source in {**JAX103_PJIT_FIXED, **JAX103_PJIT_IN_A_HEADER}.items()},
+    **{f"JAX103 pjit: {name}": ((JAX103,), None, source) for name, source in JAX103_PJIT_UNFIXED.items()},
     **{f"JAX401 {name}": ((JAX401,), LOW_JAX401, source) for name, source in JAX401_DECIDED.items()},
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
@@ -309,6 +331,7 @@ DECIDED_CASES = {
 UNDECIDED_CASES = {
     **{f"names: {name}": (rules, None, source) for name, (rules, source) in NAMES_UNDECIDED.items()},
     **{f"JAX103 {name}": ((JAX103,), None, source) for name, source in JAX103_UNDECIDED.items()},
+    **{f"JAX103 pjit: {name}": ((JAX103,), None, source) for name, source in JAX103_PJIT_IN_A_HEADER.items()},
     **{f"JAX401 {name}": ((JAX401,), LOW_JAX401, source) for name, source in JAX401_UNDECIDED.items()},
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_UNDECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_UNDECIDED.items()},
@@ -433,6 +456,17 @@ def test_jax103_cases_are_not_vacuous():
         assert not libcst_findings(source, [JAX103]), name
     for name in ("a list in the same scope", "a list in the enclosing scope"):
         assert libcst_findings(JAX103_UNDECIDED[name], [JAX103]), name
+
+
+def test_jax103_pjit_cases_are_findings_with_a_fix_unless_withheld():
+    for name, source in {**JAX103_PJIT_FIXED, **JAX103_PJIT_IN_A_HEADER}.items():
+        (finding,) = libcst_findings(source, [JAX103])
+        assert finding["fix"], name
+        (withheld,) = libcst_findings(source, [JAX103], LOW_JAX103)
+        assert not withheld["fix"], name
+    for name, source in JAX103_PJIT_UNFIXED.items():
+        (finding,) = libcst_findings(source, [JAX103])
+        assert not finding["fix"], name
 
 
 def test_jax401_cases_are_not_vacuous():

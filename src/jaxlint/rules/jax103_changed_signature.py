@@ -1250,7 +1250,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             elif qualified == PJIT:
                 names = [kw.arg for kw in node.keywords if kw.arg in PJIT_KEYWORDS]
                 if names:
-                    found.append(rule._pjit_from_ast(node, "pjit", names))
+                    found.append(rule._pjit_from_ast(view, node, "pjit", names))
         return found
 
     @classmethod
@@ -1272,7 +1272,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             return None
         if target == PJIT:
             names = [kw.arg for kw in node.keywords if kw.arg in PJIT_KEYWORDS]
-            return self._pjit_from_ast(node, "partial(pjit, ...)", names) if names else None
+            return self._pjit_from_ast(view, node, "partial(pjit, ...)", names) if names else None
         if target not in self.parameters:
             return None
         shown = view.text(wrapped)
@@ -1281,12 +1281,18 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             raise Undecidable("the function passed to `partial` is not spelled plainly")
         return self._keywords_from_ast(view, node, target, shown=shown, via="passed through `partial`")
 
-    def _pjit_from_ast(self, node: ast.Call, shown: str, names: list[str]) -> AstFinding:
+    def _pjit_from_ast(self, view: AstView, node: ast.Call, shown: str, names: list[str]) -> AstFinding:
+        """``_pjit`` for an ``ast`` call: the old keywords renamed where nothing withholds it (each edit replaces a
+        keyword's name, where ``ast`` places the keyword)."""
         message, unfixed, withheld = self._pjit_unfixed(shown, names,
                                                         {kw.arg for kw in node.keywords if kw.arg is not None})
-        if not unfixed:
-            raise Undecidable("pjit's keywords renamed: a fix")
-        return AstFinding(self.code, node, message, withheld=withheld)
+        if unfixed:
+            return AstFinding(self.code, node, message, withheld=withheld)
+        edits = tuple(Edit(start, start + len(kw.arg), PJIT_KEYWORDS[kw.arg]) for kw in node.keywords
+                      if kw.arg in PJIT_KEYWORDS for start in (view.offset_of(kw),))
+        renames = ", ".join(f"`{name}=` -> `{PJIT_KEYWORDS[name]}=`" for name in names)
+        return AstFinding(self.code, node, message, fix=AstFix(
+            Applicability.SAFE, f"Rename {renames} (JAX: a safe and trivial name replacement)", edits))
 
     def _keywords_from_ast(self, view: AstView, node: ast.Call, qualified: str, shown: str | None = None,
                            via: str | None = None) -> AstFinding | None:
