@@ -25,6 +25,7 @@ JAX501 = rule_by_code("JAX501")
 CATALOGUE_RULES = [rule_by_code("JAX101"), rule_by_code("JAX402")]
 
 DECIDED = {
+    "rebound": "import flax\nflax = None\nx = flax.optim\n",
     "import": "import flax.optim\n",
     "import as": "import flax.deprecated.nn as old_nn\nfrom flax.optim import Adam\n",
     "two aliases": "import flax.nn, flax.optim\n",
@@ -85,7 +86,6 @@ UNDECIDED = {
     "paren expression": "import flax\nif (flax.optim.Adam):\n    pass\n",
     "continuation line after its own parenthesis": "import flax\nx = (  # c\n    flax.optim.Adam)\n",
     "continuation line after a comment with a quote": "import flax\nx = make(  # don't\n    flax.optim.Adam)\n",
-    "rebound": "import flax\nflax = None\nx = flax.optim\n",
     "star": "from flax import *\nimport flax\nx = flax.optim\n",
     "concatenated package name": "import flax\nif version('fl' 'ax') < '0.6':\n    y = flax.optim.Adam\n",
     "hasattr with a keyword": "import flax\nif hasattr(flax, name='optim'):\n    y = flax.optim.Adam\n",
@@ -96,6 +96,7 @@ UNDECIDED = {
 
 # JAX101 and JAX402 (``catalogue.symbols_ast``), linted together as the engine runs them.
 CATALOGUE_DECIDED = {
+    "a rebound root": "import jax\njax = None\nx = jax.numpy.DeviceArray\n",
     "removed class outside annotations": "import jax.numpy as jnp\nx = jnp.DeviceArray\n",
     "removed class through an attribute": "import jax.numpy as jnp\nx = jnp.DeviceArray.mro\n",
     "removed class as a base": "import jax\nclass A(jax.numpy.DeviceArray):\n    pass\n",
@@ -159,13 +160,13 @@ CATALOGUE_UNDECIDED = {
     "an unused module from-import": "from jax.experimental import maps\n",
     "cloud_tpu_init": "import jax.cloud_tpu_init\n",
     "positional-call from-import": "from jax.tree_util import tree_multimap\ny = tree_multimap(f, a, b)\n",
-    "a rebound root": "import jax\njax = None\nx = jax.numpy.DeviceArray\n",
     "an index-update rewrite": "import jax\ny = jax.ops.index_update(x, 0, 1)\n",
     "an x64 switch in parentheses": "import jax\nwith (jax.experimental.enable_x64(True)):\n    pass\n",
 }
 # JAX103 (``ChangedSignature.findings_from_ast``): the calls whose findings have no fix.
 JAX103 = rule_by_code("JAX103")
 JAX103_DECIDED = {
+    "pjit rename": "from jax.experimental.pjit import pjit\nf = pjit(g, in_axis_resources=P('x'))\n",
     "new keyword passed too": "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=(2, 3), shape=(2, 3))\n",
     "pjit both spellings": "from jax.experimental.pjit import pjit\n"
                            "f = pjit(g, in_axis_resources=P('x'), in_shardings=P('x'))\n",
@@ -189,7 +190,6 @@ JAX103_DECIDED = {
 JAX103_UNDECIDED = {
     "jnp.array positional": "import jax.numpy as jnp\ny = jnp.array(x, dtype, False)\n",
     "make_mesh(axis_shapes=)": "import jax\nm = jax.make_mesh(axis_shapes=(2,), axis_names=('x',))\n",
-    "pjit rename": "from jax.experimental.pjit import pjit\nf = pjit(g, in_axis_resources=P('x'))\n",
     "a list literal": "import jax.numpy as jnp\ny = jnp.sum([1, 2])\n",
     "a name bound to a list": "import jax.numpy as jnp\nxs = []\ny = jnp.sum(xs)\n",
     "a local alias": "import jax.numpy as jnp\nclip = jnp.clip\ny = clip(x, a_min=0)\n",
@@ -363,6 +363,7 @@ JAX103_SETTINGS_DECIDED = {
 JAX503 = rule_by_code("JAX503")
 _FLAX, _INIT, _POP = "import flax\n", "variables = model.init(rng, x)\n", 's, p = variables.pop("params")\n'
 JAX503_DECIDED = {
+    "flax rebound": _FLAX + "flax = None\n" + _INIT + _POP,
     "pop on an init result": _FLAX + _INIT + _POP,
     "pop on an init call": _FLAX + 'state, params = model.init(rng, x).pop("params")\n',
     "init_with_output": _FLAX + "out, variables = model.init_with_output(rng, x)\n" + _POP,
@@ -437,7 +438,6 @@ JAX503_UNDECIDED = {
                                                     + "if isinstance((variables), FrozenDict):\n    " + _POP,
     "a statement after on the line": _FLAX + _INIT + _POP.strip() + "; x = 1\n",
     "a backslash before a block's first statement": _FLAX + _INIT + "if a: \\\n    variables = load()\n" + _POP,
-    "flax rebound": _FLAX + "flax = None\n" + _INIT + _POP,
     "a star import": _FLAX + "from m import *\n" + _INIT + _POP,
     "CRLF": (_FLAX + _INIT + _POP).replace("\n", "\r\n"),
 }

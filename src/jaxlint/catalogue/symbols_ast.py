@@ -45,6 +45,24 @@ def findings(rule_class, view: AstView) -> list[AstFinding]:
 
 
 # -- attribute chains (``visit_Attribute``) -----------------------------------------------------------------------
+def _rebound_import(view: AstView, root: ast.Name) -> str | None:
+    """``SymbolRule._rebound_import``: ``shard_map = shard_map.shard_map`` after ``from jax.experimental import
+    shard_map`` reads the import on its right-hand side (every earlier binding imports the same thing, and the last
+    one is this very assignment to the bare name)."""
+    statement = next((ancestor for ancestor, _ in reversed(view.ancestors(root)) if type(ancestor) is ast.Assign),
+                     None)
+    if statement is None or len(statement.targets) != 1:
+        return None
+    target = statement.targets[0]
+    if type(target) is not ast.Name or target.id != root.id:
+        return None
+    bindings = view.names().bindings(root)
+    if len(bindings) < 2 or bindings[-1].node is not statement:
+        return None
+    imported = {binding.qualified for binding in bindings[:-1]}
+    return imported.pop() if len(imported) == 1 and None not in imported else None
+
+
 def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
     parent, field = view.parent(node)
     if type(parent) is ast.Attribute and field == "value":
@@ -57,7 +75,7 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
     if type(root) is not ast.Name or not (view.star_import or any(
             bound.startswith(rule.ROOTS) for bound in view.may_import(root.id))):
         return None  # the resolver qualifies the root to nothing under the catalogue's packages
-    root_q = view.qualified_name(root)
+    root_q = view.qualified_name(root) or _rebound_import(view, root)
     site = rule.chosen_site(root_q, chain) if root_q is not None else None
     if site is None:
         return None

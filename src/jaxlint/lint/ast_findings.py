@@ -131,6 +131,7 @@ class AstView:
         self.index = LineIndex(source)
         self._lines: list[str] | None = None
         self._of_kinds: dict[tuple[type, ...], list[ast.AST]] = {}
+        self._names = None  # ``AstNames`` of the tree, built when a name bound two ways is asked about
 
     # -- the walk ----------------------------------------------------------------------------------------------
     def _walk(self, tree: ast.Module) -> None:
@@ -277,11 +278,29 @@ class AstView:
             return None  # never imported: a local, or undefined; the resolver qualifies neither
         bound = self._imports.get(identifier, set())
         if identifier in self._other:
-            raise Undecidable(f"`{identifier}` is bound other than by an import")
+            return self._qualified_by_scopes(identifier, node)
         if bound != imported or len(bound) > 1:
             return self._import_in_scope(node, identifier)
         (base,) = bound
         return base
+
+    def _qualified_by_scopes(self, identifier: str, node: ast.AST) -> str | None:
+        """``qualified_in_scope`` for a name bound both by an import and otherwise (``shard_map = shard_map.shard_map``
+        after ``from jax.experimental import shard_map``): the resolver's own rules on ``ast`` (``AstNames``, built
+        once per file when asked), where ``node`` is a name it placed in a scope."""
+        names = self.names()
+        scope = names.scope_of(node)
+        if scope is None or identifier in _BUILTINS:
+            raise Undecidable(f"`{identifier}` is bound other than by an import")
+        return names.qualified_in_scope(identifier, scope)
+
+    def names(self):
+        """The file's ``AstNames`` (``NameResolver`` on ``ast``: every binding, per scope), built on first use."""
+        if self._names is None:
+            from jaxlint.lint.ast_names import AstNames
+
+            self._names = AstNames(self.tree)
+        return self._names
 
     def _import_in_scope(self, name: ast.AST, identifier: str) -> str | None:
         """The resolver's answer for a name that only imports bind, in several scopes or to several things: what

@@ -283,15 +283,19 @@ class AstNames:
         scope = self.scope_of(node)
         if scope is None:
             return None
-        owner = self._owner(node.id, scope)
+        return self.qualified_in_scope(node.id, scope)
+
+    def qualified_in_scope(self, identifier: str, scope: Scope) -> str | None:
+        """What ``identifier`` resolves to written in ``scope`` (``NameResolver.qualified_in_scope``)."""
+        owner = self._owner(identifier, scope)
         if owner is None:
             star = self._star_source(scope)
             if star:
-                return f"{star}.{node.id}"
-            if star is None and node.id in _BUILTINS:
-                return f"builtins.{node.id}"
+                return f"{star}.{identifier}"
+            if star is None and identifier in _BUILTINS:
+                return f"builtins.{identifier}"
             return None
-        qualified = {binding.qualified for binding in owner.bindings[node.id]}
+        qualified = {binding.qualified for binding in owner.bindings[identifier]}
         return next(iter(qualified)) if len(qualified) == 1 else None
 
     @staticmethod
