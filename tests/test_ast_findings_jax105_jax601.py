@@ -88,6 +88,8 @@ JAX105_UNDECIDED = {
 }
 
 JAX601_SETTINGS_DECIDED = {
+    "a name bound in a function": (OLD, "import jax.numpy as jnp\ndef f():\n    jnp = g()\n"
+                                        "c = jnp.einsum('ij,jk,kl->il', a, b, c)\n"),
     # the corpus's shapes, with the rows' APIs called otherwise than the changes are about
     "jnp.array of a list": (OLD, "import jax.numpy as jnp\nx = jnp.array([1, 2, 3])\ny = jnp.array(x, jnp.float32)\n"),
     "numpy's array": (OLD, "import numpy as np\nx = np.array(None)\ny = np.arange(3, dtype=np.float16)\n"),
@@ -138,8 +140,6 @@ JAX601_UNDECIDED = {
     "an instance called at once": "import flax.linen as nn\ny = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, m)\n",
     "a comment in the keyword's value": "import jax\nx = jax.random.randint(k, (3,), 0, 9, dtype=(  # c\n    int8))\n",
     "strings joined in a flat literal": "import jax.numpy as jnp\nu, i = jnp.unique(['a' 'b'], return_inverse=True)\n",
-    "a name bound in a function": "import jax.numpy as jnp\ndef f():\n    jnp = g()\n"
-                                  "c = jnp.einsum('ij,jk,kl->il', a, b, c)\n",
 }
 
 
@@ -186,7 +186,8 @@ def test_the_cases_are_not_vacuous():
     assert {name for name, findings in found.items() if findings} == {
         "three-operand einsum", "make_mesh without axis_types", "randint of 8 bits, spaced and parenthesized",
         "arange of bfloat16 as a string", "jnp.array(None)", "jnp.nonzero of a number", "jnp.unique of an array",
-        "rankdata's method", "dctn's s without axes", "nnx norms", "nnx.Dropout with rngs", "a multi-line call"}
+        "rankdata's method", "dctn's s without axes", "nnx norms", "nnx.Dropout with rngs", "a multi-line call",
+        "a name bound in a function"}
     # libcst's text of a value holds its parentheses: ``(jnp.int8)`` is no value the row names
     assert len(found["randint of 8 bits, spaced and parenthesized"]) == 1
     assert [len(found[name]) for name in ("jnp.array(None)", "jnp.nonzero of a number", "jnp.unique of an array",

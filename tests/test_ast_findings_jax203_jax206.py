@@ -25,6 +25,7 @@ BELOW_KNOWN = replace(Settings(), explicit_min_version=Version("0.1.0"), min_ver
 
 _JAX = "import jax\n"
 JAX206_DECIDED = {
+    "jax bound otherwise": _JAX + "jax = load()\nk = jax.random.PRNGKey(0)\n",
     "a literal seed": _JAX + "key = jax.random.PRNGKey(0)\n",
     "the first in source order, not ast's": _JAX + "k = jax.random.PRNGKey(s) if jax.random.key(1) else "
                                             "jax.random.PRNGKey(0)\n",
@@ -52,13 +53,13 @@ JAX206_DECIDED = {
 JAX206_UNDECIDED = {
     "the first key in parentheses": _JAX + "k = (jax.random.PRNGKey(0))\n",
     "a star import": "from jax.random import *\nk = PRNGKey(0)\n",
-    "jax bound otherwise": _JAX + "jax = load()\nk = jax.random.PRNGKey(0)\n",
     "the first key in an f-string": _JAX + "s = f'{jax.random.PRNGKey(0)}'\n",
     "a later key in an f-string": _JAX + "k = jax.random.PRNGKey(0)\ns = f'{jax.random.PRNGKey(1)}'\n",
 }
 
 _JNP = "import jax\nimport jax.numpy as jnp\n"
 JAX203_DECIDED = {
+    "jnp bound otherwise": _JNP + "def f(jnp):\n    return jnp.empty(3)\n",
     "a call": _JNP + "a = jnp.empty((3, 4), jnp.float32)\n",
     "spelled from jax": _JNP + "a = jax.numpy.empty_like(x)\n",
     "prototype= renamed": _JNP + "a = jnp.empty_like(prototype=x, dtype=d)\n",
@@ -110,7 +111,6 @@ JAX203_UNDECIDED = {
     "the call in parentheses": _JNP + "a = (jnp.empty(3))\n",
     "in an f-string": _JNP + "s = f'{jnp.empty(3)}'\n",
     "an f-string mode": _JNP + "y = jnp.pad(x, 1, mode=f'empty')\n",
-    "jnp bound otherwise": _JNP + "def f(jnp):\n    return jnp.empty(3)\n",
 }
 
 
@@ -169,14 +169,16 @@ def test_the_cases_are_not_vacuous():
     JAX203 cases are findings of the libcst visit but for the buffers ``UnreadBuffers`` shows unread."""
     jax206 = {name: libcst_findings(source, [JAX206], CROSSING) for name, source in JAX206_DECIDED.items()}
     assert {name for name, found in jax206.items() if not found} == {
-        "not literal seeds", "the flag mentioned", "the first under noqa", "the first in compat code",
+        "not literal seeds", "the flag mentioned", "jax bound otherwise", "the first under noqa",
+        "the first in compat code",
         "other libraries' seeds"}
     assert "(and 2 more keys with a literal seed" in jax206["three keys, seed= and negative"][0]["message"]
     assert jax206["the first in source order, not ast's"][0]["message"].startswith("`jax.random.key(1)` (and 1 ")
     assert jax206["a decorator comes first"][0]["message"].startswith("`jax.random.PRNGKey(1)`")
     jax203 = {name: libcst_findings(source, [JAX203]) for name, source in JAX203_DECIDED.items()}
     assert {name for name, found in jax203.items() if not found} == {
-        "an attribute of the function", "zero-size", "templates", "numpy's empty", "noqa, compat code"}
+        "an attribute of the function", "zero-size", "templates", "numpy's empty", "noqa, compat code",
+        "jnp bound otherwise"}
     assert len(jax203["not zero-size"]) == 4 and len(jax203["not templates"]) == 7
     assert len(jax203["a name read"]) == 3
     renamed = jax203["prototype= renamed, aligned below"][0]["fix"]
@@ -190,7 +192,7 @@ def test_the_cases_are_not_vacuous():
     assert not withheld[0]["fix"] and withheld[0]["fix_withheld"]
     assert {name for name, source in JAX203_UNDECIDED.items() if not libcst_findings(source, [JAX203])} == {
         "a name used as a template", "a name passed as a template", "overwritten by the next statement",
-        "jnp bound otherwise", "an f-string mode"}
+        "an f-string mode"}
 
 
 def _engine_without_libcst(monkeypatch):

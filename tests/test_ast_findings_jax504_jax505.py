@@ -84,6 +84,8 @@ _FLAX = "import flax\n"
 _INIT = "variables = model.init(rng, x)\n"
 # JAX504: every case here is answered by ``ast``
 JAX504_DECIDED = {
+    "flax rebound": _FLAX + "flax = None\n" + _INIT + "params = variables.unfreeze()\n",
+    # libcst compares the code of the tested value and of the receiver, parentheses included
     "a name from init": _FLAX + _INIT + "params = variables.unfreeze()\n",
     "in a function": _FLAX + "def f():\n    variables = model.init(rng, x)\n    return variables.unfreeze()\n",
     "in a method": _FLAX + "class A:\n    def f(self):\n        v = self.m.init(r, x)\n        return v.unfreeze()\n",
@@ -122,8 +124,6 @@ JAX504_UNDECIDED = {
     "on the init call": _FLAX + "params = model.init(rng, x).unfreeze()\n",
     "a receiver in parentheses": _FLAX + _INIT + "params = (variables).unfreeze()\n",
     "a call in parentheses": _FLAX + _INIT + "params = (variables.unfreeze())\n",
-    "flax rebound": _FLAX + "flax = None\n" + _INIT + "params = variables.unfreeze()\n",
-    # libcst compares the code of the tested value and of the receiver, parentheses included
     "an isinstance test of a value in parentheses": _FLAX + "from flax.core import FrozenDict\n" + _INIT
                                                     + "if isinstance((variables), FrozenDict):\n"
                                                       "    p = variables.unfreeze()\n",
