@@ -220,6 +220,7 @@ def _text_gate(source: str) -> bool:
 
 KEPT = {
     **{name: source for name, (_, source, _) in INVALID.items()},
+    "an imported class's method, called": "from jax.stages import Compiled as C\nr = C.cost_analysis(c)[0]\n",
     "an identifier in NFKC form": COMPILED + "flops = compiled.\uff43ost_analysis()[0]\n",
     "the subscript row, without flat_state": "from flax import nnx\nprint(type(nnx.state(m)['bias']).__name__)\n",
 }
@@ -237,6 +238,14 @@ def test_the_text_gate_keeps_every_file_a_row_can_reach(name):
 ], ids=["jax.jit alone", "compiled, no cost_analysis", "multi_transform, no init"])
 def test_the_text_gate_refuses_a_file_that_makes_no_rows_chain(source):
     assert not _text_gate(source)
+
+
+def test_a_call_of_an_imported_classs_method_is_reported():
+    """``C.cost_analysis(compiled)`` is ``compiled.cost_analysis()``: the gates keep it without ``jax.jit``."""
+    source = KEPT["an imported class's method, called"]
+    assert rows(both(source, OLD_JAX)) == [2]
+    gated = lint_source(source, "t.py", OLD_JAX, rules=[ChangedReturnType], prefilter=True, whole=True)
+    assert [d.start.row for d in gated.diagnostics] == [2]
 
 
 def test_an_identifier_in_nfkc_form_is_still_reported():

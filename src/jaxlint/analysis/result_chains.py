@@ -42,6 +42,8 @@ def producers(chain: str) -> frozenset[str]:
         cls = classes.pop()
         found |= {name for name, made in RETURNS.items() if made == cls}
         classes |= {receiver for (receiver, _), made in METHOD_RETURNS.items() if made == cls}
+    if chain == head + "()":
+        found.add(head)  # ``Class.method()`` is also a call of the imported ``Class.method`` (``C.cost_analysis(c)``)
     return frozenset(name for name in found if name not in METHOD_RETURNS.values())
 
 
