@@ -207,3 +207,61 @@ def test_the_libcst_path_prints_no_syntax_warning_of_the_users_code():
         found = lint_source(source, "a.py", pinned("flax", "0.10.2"), rules=[ChangedReturnType], prefilter=False)
     assert [d.code for d in found.diagnostics] == ["JAX207"]
     assert not [w for w in caught if issubclass(w.category, SyntaxWarning)], [str(w.message) for w in caught]
+
+
+# -- the gates: a file that spells no crossed row's chain is not walked ---------------------------------------------
+def _text_gate(source: str) -> bool:
+    from jaxlint.lint.prefilter import Scan
+    from jaxlint.lint.text_gate import TextFacts
+
+    source = textwrap.dedent(source)
+    return ChangedReturnType.may_match_text(TextFacts(source), Scan(source).words)
+
+
+KEPT = {
+    **{name: source for name, (_, source, _) in INVALID.items()},
+    "an imported class's method, called": "from jax.stages import Compiled as C\nr = C.cost_analysis(c)[0]\n",
+    "an identifier in NFKC form": COMPILED + "flops = compiled.\uff43ost_analysis()[0]\n",
+    "the subscript row, without flat_state": "from flax import nnx\nprint(type(nnx.state(m)['bias']).__name__)\n",
+}
+
+
+@pytest.mark.parametrize("name", KEPT)
+def test_the_text_gate_keeps_every_file_a_row_can_reach(name):
+    assert _text_gate(KEPT[name])
+
+
+@pytest.mark.parametrize("source", [
+    "import jax\nf = jax.jit(g)\nfor s in f(x):\n    print(s[0], s.keys(), type(s).__name__)\n",
+    "import jax\nc = jax.jit(f).lower(x).compile()\nprint(c.as_text()[0])\n",  # no ``cost_analysis``
+    "import optax\ntx = optax.multi_transform(t, l)\nprint(type(tx.update).__name__)\n",  # no ``init``
+], ids=["jax.jit alone", "compiled, no cost_analysis", "multi_transform, no init"])
+def test_the_text_gate_refuses_a_file_that_makes_no_rows_chain(source):
+    assert not _text_gate(source)
+
+
+def test_a_call_of_an_imported_classs_method_is_reported():
+    """``C.cost_analysis(compiled)`` is ``compiled.cost_analysis()``: the gates keep it without ``jax.jit``."""
+    source = KEPT["an imported class's method, called"]
+    assert rows(both(source, OLD_JAX)) == [2]
+    gated = lint_source(source, "t.py", OLD_JAX, rules=[ChangedReturnType], prefilter=True, whole=True)
+    assert [d.start.row for d in gated.diagnostics] == [2]
+
+
+def test_an_identifier_in_nfkc_form_is_still_reported():
+    """``ast`` reads identifiers in NFKC form: the words the rule looks for include the text's NFKC words."""
+    assert rows(both(KEPT["an identifier in NFKC form"], OLD_JAX)) == [3]
+
+
+def test_a_file_that_makes_no_crossed_rows_chain_builds_no_chains(monkeypatch):
+    """Rows are crossed per file (the gates cannot read the range): ``cost_analysis`` on a range that crosses only
+    flax's change, in a file that spells no flax chain, reads no binding."""
+    from jaxlint.rules import jax207_changed_return_type as rule
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("chains built")
+
+    source = COMPILED + "flops = compiled.cost_analysis()[0]\nprint(type(flops).__name__)\n"
+    assert rows(both(source, OLD_JAX)) == [3]
+    monkeypatch.setattr(rule, "ResultChains", refuse)
+    assert both(source, NEW_JAX) == []

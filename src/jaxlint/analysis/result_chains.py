@@ -15,8 +15,9 @@ name that is not certain) has no chain: silence.
 from __future__ import annotations
 
 import ast
+from typing import Callable, Iterator
 
-from jaxlint.lint.ast_findings import AstView, Undecidable, scope_chain
+from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.instance_classes import _METHOD_RETURNS, _RETURNS
 
 # What ``instance_classes`` knows, and the class of ``nnx.state(...)`` (``flax/nnx/statelib.py``: ``def state(...)
@@ -24,6 +25,11 @@ from jaxlint.lint.instance_classes import _METHOD_RETURNS, _RETURNS
 RETURNS = {**_RETURNS, "flax.nnx.state": "flax.nnx.State"}
 METHOD_RETURNS = dict(_METHOD_RETURNS)
 _OTHER = "other"  # a binding that is not a plain assignment
+# What ``_index`` reads: the nodes that bind an identifier, and ``:=``
+_BINDERS = (ast.Name, ast.NamedExpr, ast.arg, ast.alias, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+            ast.Global, ast.Nonlocal, ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 def producers(chain: str) -> frozenset[str]:
@@ -36,19 +42,50 @@ def producers(chain: str) -> frozenset[str]:
         cls = classes.pop()
         found |= {name for name, made in RETURNS.items() if made == cls}
         classes |= {receiver for (receiver, _), made in METHOD_RETURNS.items() if made == cls}
+    if chain == head + "()":
+        found.add(head)  # ``Class.method()`` is also a call of the imported ``Class.method`` (``C.cost_analysis(c)``)
     return frozenset(name for name in found if name not in METHOD_RETURNS.values())
 
 
+def may_form(chain: str, spelled: Callable[[str], bool], _seen: frozenset[str] = frozenset()) -> bool:
+    """Whether ``ResultChains`` can give some node of a file the chain ``chain`` when ``spelled`` answers which words
+    the file's identifiers spell (False: certainly not; a test on the text, before any walk). Every chain starts at
+    a call of an imported name (each component of its qualified name is spelled: in the import or the attribute
+    chain), continues by methods (their names spelled) and literal subscripts, and passes through names unchanged."""
+    if chain in _seen:
+        return False
+    seen = _seen | {chain}
+    if chain.endswith("[key]"):  # ``Class[key]``: a subscript of a ``Class``
+        return may_form(chain[:-len("[key]")], spelled, seen)
+    if any(made == chain and all(map(spelled, name.split("."))) for name, made in RETURNS.items()):
+        return True
+    if any(made == chain and spelled(attr) and may_form(receiver, spelled, seen)
+           for (receiver, attr), made in METHOD_RETURNS.items()):
+        return True
+    if not chain.endswith("()"):
+        return False  # a class is only ever made by ``RETURNS`` and ``METHOD_RETURNS``
+    called = chain[:-len("()")]
+    if "(" not in called and "[" not in called and all(map(spelled, called.split("."))):
+        return True  # an imported name called
+    receiver, _, attr = called.rpartition(".")
+    return bool(receiver) and spelled(attr) and may_form(receiver, spelled, seen)
+
+
 class ResultChains:
-    """``chain(node)``: the call chain ``node``'s value comes from, or None (answers cached per view)."""
+    """``chain(node)``: the call chain ``node``'s value comes from, or None (answers cached per view).
+
+    The file's bindings are read in one pass, on the first name asked about that the file binds; their scopes only
+    for the identifiers asked about; what a name holds is kept per (its scope, its identifier)."""
 
     def __init__(self, view: AstView, subscripts: dict[str, frozenset[str]] | None = None) -> None:
         self.view = view
         # class -> the literal keys whose subscript of an instance is followed (``state["kernel"]`` of an
         # ``nnx.State`` is a variable, ``state["encoder"]`` a nested ``State``): its chain is ``Class[key]``
         self.subscripts = subscripts or {}
-        self._bindings: dict[tuple[int, str], list] | None = None
+        self._binders: dict[str, list[tuple[ast.AST, object]]] | None = None  # identifier -> (binding, value)
         self._walrus: set[str] = set()
+        self._scoped: dict[str, dict[int, list]] = {}  # identifier -> id of a scope -> its values there
+        self._held: dict[tuple[int, str], list[ast.expr] | None] = {}  # (id of a name's scope, identifier)
         self._cache: dict[int, str | None] = {}
 
     def chain(self, node: ast.AST) -> str | None:
@@ -105,14 +142,26 @@ class ResultChains:
     def plain_values(self, name: ast.Name) -> list[ast.expr] | None:
         """The values of every binding of ``name`` in the scope that owns it, when each is a plain assignment
         (``x = value``, ``x: T = value``); None otherwise (a parameter, a loop target, an import, no binding)."""
-        if name.id in self._walrus_targets():
+        identifier = name.id
+        view = self.view
+        if not view.bound_in_file(identifier) and not view.may_import(identifier):
+            return None  # nothing in the file binds it
+        if identifier in self._walrus_targets():
             return None  # ``:=`` in a comprehension binds in the enclosing scope: not followed
-        bindings = self._index()
-        chain = scope_chain(self.view.ancestors(name))
-        for depth, scope in enumerate(reversed(chain)):
-            if depth and type(scope) is ast.ClassDef:
-                continue  # a class body's names are not seen from its methods
-            held = bindings.get((id(scope), name.id))
+        scope = self._owner(name)
+        key = (id(scope), identifier)  # the answer depends on the name's own scope alone
+        if key not in self._held:
+            self._held[key] = self._owned_values(scope, identifier)
+        return self._held[key]
+
+    def _owned_values(self, scope: ast.AST, identifier: str) -> list[ast.expr] | None:
+        """``plain_values`` of ``identifier`` read in ``scope``: the bindings of the nearest scope out from it that
+        binds it (a class body's names are not seen from its methods)."""
+        bindings = self._bindings_of(identifier)
+        for depth, outer in enumerate(self._scopes_out(scope)):
+            if depth and type(outer) is ast.ClassDef:
+                continue
+            held = bindings.get(id(outer))
             if held is None:
                 continue
             return None if any(value is _OTHER for value in held) else held
@@ -122,21 +171,62 @@ class ResultChains:
         self._index()
         return self._walrus
 
-    def _index(self) -> dict[tuple[int, str], list]:
-        """(id of a scope, identifier) -> the values of its plain assignments there, ``_OTHER`` for any other
-        binding."""
-        if self._bindings is not None:
-            return self._bindings
-        bindings: dict[tuple[int, str], list] = {}
+    def _bindings_of(self, identifier: str) -> dict[int, list]:
+        """id of a scope -> the values of the plain assignments of ``identifier`` there, ``_OTHER`` for any other
+        binding (in source order)."""
+        found = self._scoped.get(identifier)
+        if found is None:
+            found = self._scoped[identifier] = {}
+            for node, value in self._index().get(identifier, ()):
+                # a parameter binds in its function's scope (``ast.arg`` sits in the function's ``arguments``)
+                scope = self.view.parent(self.view.parent(node)[0])[0] if type(node) is ast.arg else self._owner(node)
+                found.setdefault(id(scope), []).append(value)
+        return found
+
+    def _scopes_out(self, scope: ast.AST) -> Iterator[ast.AST]:
+        """``scope``, then the scopes around it out to the module (``reversed(scope_chain(...))``)."""
+        while True:
+            yield scope
+            if type(scope) is ast.Module:
+                return
+            scope = self._owner(scope)
+
+    def _owner(self, node: ast.AST) -> ast.AST:
+        """``scope_chain(view.ancestors(node))[-1]``, read upwards from ``node`` to the first scope that holds it
+        (``scope_chain`` builds every ancestor, for each binding and each name)."""
+        parent_of = self.view.parent
+        child, part = node, None  # ``part``: the field of ``child`` that holds the path down to ``node``
+        while True:
+            parent, field = parent_of(child)
+            kind = type(parent)
+            if kind is ast.Module:
+                return parent
+            if kind in _DEFINITIONS:
+                if field in ("body", "type_params"):
+                    return parent
+            elif kind is ast.Lambda:
+                if field == "body":
+                    return parent
+            elif kind in _COMPREHENSIONS:  # the first iterable is evaluated in the enclosing scope
+                if field != "generators" or not (child is parent.generators[0] and part == "iter"):
+                    return parent
+            child, part = parent, field
+
+    def _index(self) -> dict[str, list[tuple[ast.AST, object]]]:
+        """identifier -> (a node that binds it, the value of a plain assignment or ``_OTHER``), in source order."""
+        if self._binders is not None:
+            return self._binders
+        binders: dict[str, list[tuple[ast.AST, object]]] = {}
         view = self.view
 
         def bind(node: ast.AST, identifier: str, value) -> None:
-            scope = scope_chain(view.ancestors(node))[-1]
-            bindings.setdefault((id(scope), identifier), []).append(value)
+            binders.setdefault(identifier, []).append((node, value))
 
-        for node in view.nodes:
+        for node in view.nodes_of(_BINDERS):
             kind = type(node)
-            if kind is ast.Name and type(node.ctx) is not ast.Load:
+            if kind is ast.Name:
+                if type(node.ctx) is ast.Load:
+                    continue
                 parent, field = view.parent(node)
                 plain = type(node.ctx) is ast.Store and (
                     (type(parent) is ast.Assign and field == "targets")
@@ -144,22 +234,19 @@ class ResultChains:
                 bind(node, node.id, parent.value if plain else _OTHER)
             elif kind is ast.NamedExpr:
                 self._walrus.add(node.target.id)
-            elif kind is ast.arg:  # a parameter binds in its function's scope
-                function = next(a for a, _ in reversed(view.ancestors(node))
-                                if type(a) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                bindings.setdefault((id(function), node.arg), []).append(_OTHER)
+            elif kind is ast.arg:
+                bind(node, node.arg, _OTHER)
             elif kind is ast.alias:
                 bind(node, node.asname or node.name.partition(".")[0], _OTHER)
-            elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            elif kind in _DEFINITIONS:
                 bind(node, node.name, _OTHER)
-            elif kind in (ast.Global, ast.Nonlocal):
+            elif kind is ast.Global or kind is ast.Nonlocal:
                 for identifier in node.names:
                     bind(node, identifier, _OTHER)
-            elif kind is ast.ExceptHandler and node.name:
+            elif kind is ast.MatchMapping:
+                if node.rest:
+                    bind(node, node.rest, _OTHER)
+            elif node.name:  # ``except ... as name``, ``case ... as name``, ``case [*name]``
                 bind(node, node.name, _OTHER)
-            elif kind in (ast.MatchAs, ast.MatchStar) and node.name:
-                bind(node, node.name, _OTHER)
-            elif kind is ast.MatchMapping and node.rest:
-                bind(node, node.rest, _OTHER)
-        self._bindings = bindings
-        return bindings
+        self._binders = binders
+        return binders

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -11,10 +12,11 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.analysis.result_chains import ResultChains, producers
+from jaxlint.analysis.result_chains import ResultChains, may_form, producers
 from jaxlint.catalogue.return_types import INDEX, KEY, ReturnType, return_types
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_gate import parse_module
+from jaxlint.lint.prefilter import Scan
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Rule, Valid
@@ -174,6 +176,15 @@ Per row: the release that changed the result, measured in the wheels and by exec
         """, note="the class's name changed"),
     ]
 
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        """Also: the file spells what some row's chain is made of (``may_form``): ``jax.jit`` alone, in a file that
+        never says ``cost_analysis``, cannot reach ``jax.stages.Compiled.cost_analysis()``."""
+        if not super().may_match_text(facts, words):
+            return False
+        spelled = _spelled(facts.source, words).__contains__
+        return any(may_form(row.api, spelled) for row in ROWS.values())
+
     # -- libcst: the ast findings, placed on the libcst nodes at the same spans ----------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self._targets: dict[tuple[int, int, type], str] = {}
@@ -224,6 +235,9 @@ Per row: the release that changed the result, measured in the wheels and by exec
 
 def _findings(view: AstView) -> list[tuple[ast.AST, str]]:
     rows = [row for row in ROWS.values() if crossed(row, view.settings)]
+    if rows:  # only the rows whose chain the file can make: most files that call ``jax.jit`` make none
+        spelled = _spelled(view.source, Scan(view.source).words).__contains__
+        rows = [row for row in rows if may_form(row.api, spelled)]
     if not rows:
         return []
     by_chain = {row.api: row for row in rows}
@@ -265,6 +279,15 @@ def _findings(view: AstView) -> list[tuple[ast.AST, str]]:
                 found.append((node.iter, _message(row, f"iterating it gives {_items(row.new_iterates)} there, not "
                                                        f"{_items(row.old_iterates)}")))
     return found
+
+
+def _spelled(source: str, words: set[str]) -> set[str]:
+    """The words ``source``'s identifiers may spell: its ASCII words (``words``), and for a non-ASCII text those of its
+    NFKC form too (``ast`` reads a fullwidth letter of an identifier as the ASCII one; an identifier only touches
+    ASCII code, which NFKC keeps as it is, so it normalizes in the text as on its own)."""
+    if source.isascii():
+        return words
+    return words | Scan(unicodedata.normalize("NFKC", source)).words
 
 
 def _offsets_back(text: str, source: str):
