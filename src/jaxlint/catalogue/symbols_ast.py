@@ -31,16 +31,19 @@ def findings(rule_class, view: AstView) -> list[AstFinding]:
     """What ``rule_class`` (a ``CatalogueSymbolRule``) reports on the view's file, or ``Undecidable``."""
     rule = view.rule(rule_class)
     found: list[AstFinding] = []
-    for node in walk(view, (ast.Import, ast.ImportFrom, ast.Attribute)):
-        kind = type(node)
-        if kind is ast.Import:
-            found += _import(rule, node)
-        elif kind is ast.ImportFrom:
-            found += _import_from(rule, view, node)
-        else:
-            finding = _attribute(rule, view, node)
-            if finding is not None:
-                found.append(finding)
+    # names through a star import as the resolver has them: the one builtin asked (``isinstance`` in
+    # ``_array_type``) is over-approximated, and ``jax`` in a star import's file is undecidable (``_jax_reach``)
+    with view.star_names():
+        for node in walk(view, (ast.Import, ast.ImportFrom, ast.Attribute)):
+            kind = type(node)
+            if kind is ast.Import:
+                found += _import(rule, node)
+            elif kind is ast.ImportFrom:
+                found += _import_from(rule, view, node)
+            else:
+                finding = _attribute(rule, view, node)
+                if finding is not None:
+                    found.append(finding)
     return found
 
 
