@@ -146,6 +146,8 @@ CATALOGUE_FIX_DECIDED = {
                                        "                                  'y'))\n",
     # an edit across lines (``EditBuilder`` realigns nothing for it)
     "a pallas dot on two lines": "import jax\nfrom jax.experimental import pallas as pl\nc = pl.dot(\n    a, b)\n",
+    # an import nothing uses: removed (``unused_imports_ast``)
+    "an unused module from-import": "from jax.experimental import maps\n",
 }
 CATALOGUE_UNDECIDED = {
     "a longer rename after another statement on its line": "import jax\n"
@@ -157,7 +159,6 @@ CATALOGUE_UNDECIDED = {
     "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
     "a guarded from-import": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:\n    pass\n"
                              "xmap(f)\n",
-    "an unused module from-import": "from jax.experimental import maps\n",
     "cloud_tpu_init": "import jax.cloud_tpu_init\n",
     "positional-call from-import": "from jax.tree_util import tree_multimap\ny = tree_multimap(f, a, b)\n",
     "an index-update rewrite": "import jax\ny = jax.ops.index_update(x, 0, 1)\n",

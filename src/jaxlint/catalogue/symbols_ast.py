@@ -3,10 +3,10 @@
 Mirrors ``CatalogueSymbolRule``'s three visits (attribute chains, ``import``, ``from ... import``) and answers with
 the rule's own lookups, messages, details and withheld fixes (an instance of the rule reads them). Fixes are written
 as offset edits from the functions the libcst path asks too: a rename (``_rename_fix``, with the import it adds),
-the special rewrites (``rewrites_ast``), ``from M import name`` (``from_import_plan``). A site that needs libcst to
-know (an index-update rewrite, a name imported in a ``try``, a ``positional-call`` from-import whose references
-decide, an unused import of a removed module, ``jax`` bound other than by module imports) is ``Undecidable``: the
-file goes to libcst.
+the special rewrites (``rewrites_ast``), ``from M import name`` (``from_import_plan``), the removal of a removed
+module's import that nothing uses (``unused_imports_ast``). A site that needs libcst to know (an index-update
+rewrite, a name imported in a ``try``, a ``positional-call`` from-import whose references decide, an unused import
+on a line it shares, ``jax`` bound other than by module imports) is ``Undecidable``: the file goes to libcst.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import ast
 import re
 from pathlib import Path
 
-from jaxlint.analysis import added_imports_ast, unused_imports
+from jaxlint.analysis import added_imports_ast, unused_imports, unused_imports_ast
 from jaxlint.catalogue import Entry
 from jaxlint.catalogue import rewrites as catalogue_rewrites, rewrites_ast
 from jaxlint.catalogue.floors import call_limit_problem
@@ -31,16 +31,19 @@ def findings(rule_class, view: AstView) -> list[AstFinding]:
     """What ``rule_class`` (a ``CatalogueSymbolRule``) reports on the view's file, or ``Undecidable``."""
     rule = view.rule(rule_class)
     found: list[AstFinding] = []
-    for node in walk(view, (ast.Import, ast.ImportFrom, ast.Attribute)):
-        kind = type(node)
-        if kind is ast.Import:
-            found += _import(rule, node)
-        elif kind is ast.ImportFrom:
-            found += _import_from(rule, view, node)
-        else:
-            finding = _attribute(rule, view, node)
-            if finding is not None:
-                found.append(finding)
+    # names through a star import as the resolver has them: the one builtin asked (``isinstance`` in
+    # ``_array_type``) is over-approximated, and ``jax`` in a star import's file is undecidable (``_jax_reach``)
+    with view.star_names():
+        for node in walk(view, (ast.Import, ast.ImportFrom, ast.Attribute)):
+            kind = type(node)
+            if kind is ast.Import:
+                found += _import(rule, node)
+            elif kind is ast.ImportFrom:
+                found += _import_from(rule, view, node)
+            else:
+                finding = _attribute(rule, view, node)
+                if finding is not None:
+                    found.append(finding)
     return found
 
 
@@ -260,18 +263,34 @@ def _import_from(rule, view: AstView, node: ast.ImportFrom) -> list[AstFinding]:
     advice = "".join(f"; {text}" for alias, entry in zip(aliases, found)
                      if (text := rewrites_ast.import_advice(view, alias, entry)))
     if plan is not None:
-        fixed = [entry.safe_replacement(min_version) for entry in found]
-        message = rule._message(found[0], fixed_to=fixed[0]) if len(found) == 1 else rule._grouped_message(
-            list(zip(found, fixed)))
         fix = _from_import_fix(view, node, aliases, plan)
-        return [AstFinding(rule.code, node, message + advice, detail, None, fix)]
+        return [AstFinding(rule.code, node, _fixed_message(rule, found) + advice, detail, None, fix)]
     if all(entry.kind == "module" for entry in found) and not view.path.endswith("__init__.py") and all(
             unused_imports.is_unreferenced(view.file_text, local) for local in bound):
-        raise Undecidable("an unused import: the fix removes it")
+        fix = _unused_import_fix(view, node, aliases)
+        return [AstFinding(rule.code, node, _fixed_message(rule, found) + advice, detail, None, fix)]
     message = rule._message(found[0]) if len(found) == 1 else rule._grouped_message([(e, None) for e in found])
     withheld = annotation_only_withheld(found) or rule._range_withheld(
         *(entry for entry in found if not entry.safe_replacement(min_version)))
     return [AstFinding(rule.code, node, message + advice, detail, withheld)]
+
+
+def _fixed_message(rule, found: list[Entry]) -> str:
+    """The message of a from-import whose finding carries a fix: each name with its replacement, if any."""
+    fixed = [entry.safe_replacement(rule.settings.min_version) for entry in found]
+    return rule._message(found[0], fixed_to=fixed[0]) if len(found) == 1 else rule._grouped_message(
+        list(zip(found, fixed)))
+
+
+def _unused_import_fix(view: AstView, node: ast.ImportFrom, aliases: list[ast.alias]) -> AstFix:
+    """``CatalogueSymbolRule._unused_import_fix`` where it applies: the statement goes, or the names that nothing
+    uses any more go from it."""
+    if len(aliases) == len(node.names):
+        return AstFix(Applicability.SAFE, "Remove the import: nothing uses it",
+                      (unused_imports_ast.delete_statement(view, node),))
+    dropped = {index for index, alias in enumerate(node.names) if alias in aliases}
+    return AstFix(Applicability.SAFE, "Remove the unused names from the import",
+                  (unused_imports_ast.without_names(view, node, dropped),))
 
 
 def _from_import_fix(view: AstView, node: ast.ImportFrom, aliases: list[ast.alias], plan) -> AstFix:

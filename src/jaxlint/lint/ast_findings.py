@@ -14,7 +14,9 @@ parses with libcst), measured against the libcst path by ``tests/test_ast_findin
 
 - **names:** an identifier resolves as ``jaxlint.lint.names.NameResolver`` resolves it only when every binding of
   it in the whole file is an import: of one thing at module level, or else by the imports of the scope that owns the
-  name (``scope_chain``); anything else (a local, a parameter, a ``global``, a star import anywhere) is undecidable;
+  name (``scope_chain``); anything else (a local, a parameter, a ``global``, a star import anywhere) is undecidable,
+  but for a rule whose port opts in (``AstView.star_names``): there a name that nothing binds in reach of a
+  module-level star import (``ast_names``' scopes) is the star's, as the resolver has it;
 - **compat code** (``jaxlint.lint.context.in_compat_code``) and ``if TYPE_CHECKING:`` (``annotations``): read
   exactly, as libcst's visitors read the tests (``AstView.is_feature_test``); a name in a test that cannot be
   resolved for certain, or a package named by an unusual string, is undecidable;
@@ -33,10 +35,12 @@ import ast
 import builtins
 import keyword
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
+from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex, WithheldFix
 from jaxlint.lint.fixes import realign_continuations
 from jaxlint.lint.noqa import Placements
@@ -121,6 +125,9 @@ class AstView:
         self.tree = tree
         self.file_text = file_text if file_text is not None else source
         self.star_import = False
+        self._stars: set[str | None] = set()  # the star imports' modules (``_bind_import``)
+        self._names: AstNames | None = None  # the resolver's port, for a star import's file (``_unowned``)
+        self._star_names = False  # names resolved through star imports (``star_names``)
         self._imports: dict[str, set[str]] = {}  # identifier -> what module-level imports bind it to
         self._imported: dict[str, set[str]] = {}  # identifier -> what any import binds it to, in any scope
         self._other: set[str] = set()  # identifiers bound any other way, somewhere
@@ -212,6 +219,8 @@ class AstView:
         for alias in node.names:
             if alias.name == "*":
                 self.star_import = True
+                # what ``NameResolver._star_source`` reads: the module, "" where relative (None: not at module level)
+                self._stars.add((node.module if node.module and not node.level else "") if module_level else None)
                 continue
             local = alias.asname or (alias.name.split(".")[0] if type(node) is ast.Import else alias.name)
             qualified = _import_binding(node, alias)
@@ -268,11 +277,15 @@ class AstView:
 
     def qualified_in_scope(self, identifier: str, node: ast.AST) -> str | None:
         """What ``identifier`` resolves to written where ``node`` (a node of the tree) stands: the resolver's
-        ``qualified_in_scope`` of ``node``'s scope; ``Undecidable`` when it is not certain."""
-        if self.star_import:
+        ``qualified_in_scope`` of ``node``'s scope; ``Undecidable`` when it is not certain. A star import makes
+        every name undecidable, but inside ``star_names``: there a name that nothing binds in reach is the star's
+        (``_unowned``), as ``qualified_name`` needs it (``NameResolver._resolve_name``)."""
+        if self.star_import and not self._star_names:
             raise Undecidable("a star import")
         imported = self._imported.get(identifier)
         if not imported:
+            if self.star_import:
+                return self._unowned(identifier, node)
             if identifier in _BUILTINS:
                 raise Undecidable(f"`{identifier}` may be the builtin")
             return None  # never imported: a local, or undefined; the resolver qualifies neither
@@ -305,7 +318,8 @@ class AstView:
     def _import_in_scope(self, name: ast.AST, identifier: str) -> str | None:
         """The resolver's answer for a name that only imports bind, in several scopes or to several things: what
         the imports of its owner scope (``NameResolver._owner``: the nearest that binds it, class bodies skipped but
-        the name's own) bind it to, when that is one thing; None when they disagree or none binds it."""
+        the name's own) bind it to, when that is one thing; None when they disagree or none binds it (the star's
+        answer where a star import reaches it)."""
         owners = self._import_scopes.get(identifier)
         if owners is None:
             owners = self._import_scopes[identifier] = {}  # id(scope) -> what its imports bind the name to
@@ -320,9 +334,45 @@ class AstView:
                 found = owners[id(scope)]
                 return next(iter(found)) if len(found) == 1 else None
             first = False
+        if self.star_import:
+            return self._star_answer(identifier)  # only imports bind it, none in reach
         if identifier in _BUILTINS:
             raise Undecidable(f"`{identifier}` may be the builtin")
         return None
+
+    @contextmanager
+    def star_names(self) -> Iterator[None]:
+        """Within it, names in a file with a star import resolve as the resolver resolves them, for a rule whose port
+        asks nothing else that a star import changes: a builtin read from the file's bindings alone (``isinstance``
+        is the star module's where one is star-imported) would not be the resolver's."""
+        self._star_names = True
+        try:
+            yield
+        finally:
+            self._star_names = False
+
+    def _unowned(self, identifier: str, node: ast.AST) -> str | None:
+        """A name no import binds, in a file with a star import: None where something binds it in reach of
+        ``node`` (a local: the resolver qualifies it to nothing), else the star's answer."""
+        if identifier in self._other:
+            if self._names is None:
+                self._names = AstNames(self.tree)
+            scope = self._names.scope_of(node)
+            if scope is None:
+                raise Undecidable("a star import, and a node without a scope")
+            if self._names.is_bound_in_scope(identifier, scope):
+                return None
+        return self._star_answer(identifier)
+
+    def _star_answer(self, identifier: str) -> str | None:
+        """``NameResolver._resolve_name`` of a name nothing binds in reach: ``<module>.<name>`` where one module is
+        star-imported (at module level: in reach everywhere), None where several are, or a relative one (never the
+        builtin)."""
+        if None in self._stars:
+            raise Undecidable("a star import below module level")
+        if len(self._stars) != 1 or not next(iter(self._stars)):
+            return None
+        return f"{next(iter(self._stars))}.{identifier}"
 
     def qualified_name_unless(self, node: ast.AST, relevant) -> str | None:
         """``qualified_name``, or None where that is undecidable but no name the resolver could give the node

@@ -267,6 +267,10 @@ class AstNames:
             return None if base is None else f"{base}.{node.attr}"
         return None
 
+    def is_bound_in_scope(self, identifier: str, scope: Scope) -> bool:
+        """``NameResolver.is_bound_in_scope``: anything binds ``identifier`` in reach of ``scope``."""
+        return self._owner(identifier, scope) is not None
+
     def _owner(self, name: str, scope: Scope) -> Scope | None:
         current: Scope | None = scope
         first = True
