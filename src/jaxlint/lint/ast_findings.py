@@ -126,7 +126,8 @@ class AstView:
         self.file_text = file_text if file_text is not None else source
         self.star_import = False
         self._stars: set[str | None] = set()  # the star imports' modules (``_bind_import``)
-        self._names: AstNames | None = None  # the resolver's port, for a star import's file (``_unowned``)
+        # the resolver's port (``names``), built when asked: a star import's file (``_unowned``), a name bound two ways
+        self._names: AstNames | None = None
         self._star_names = False  # names resolved through star imports (``star_names``)
         self._imports: dict[str, set[str]] = {}  # identifier -> what module-level imports bind it to
         self._imported: dict[str, set[str]] = {}  # identifier -> what any import binds it to, in any scope
@@ -138,7 +139,6 @@ class AstView:
         self.index = LineIndex(source)
         self._lines: list[str] | None = None
         self._of_kinds: dict[tuple[type, ...], list[ast.AST]] = {}
-        self._names = None  # ``AstNames`` of the tree, built when a name bound two ways is asked about
 
     # -- the walk ----------------------------------------------------------------------------------------------
     def _walk(self, tree: ast.Module) -> None:
@@ -310,8 +310,6 @@ class AstView:
     def names(self):
         """The file's ``AstNames`` (``NameResolver`` on ``ast``: every binding, per scope), built on first use."""
         if self._names is None:
-            from jaxlint.lint.ast_names import AstNames
-
             self._names = AstNames(self.tree)
         return self._names
 
@@ -355,9 +353,7 @@ class AstView:
         """A name no import binds, in a file with a star import: None where something binds it in reach of
         ``node`` (a local: the resolver qualifies it to nothing), else the star's answer."""
         if identifier in self._other:
-            if self._names is None:
-                self._names = AstNames(self.tree)
-            scope = self._names.scope_of(node)
+            scope = self.names().scope_of(node)
             if scope is None:
                 raise Undecidable("a star import, and a node without a scope")
             if self._names.is_bound_in_scope(identifier, scope):
