@@ -108,6 +108,9 @@ JAX601_SETTINGS_DECIDED = {
     "jnp.unique without return_inverse": (OLD, "import jax.numpy as jnp\nu = jnp.unique(x)\n"),
     "jnp.unique of a flat literal": (OLD, "import jax.numpy as jnp\nu, i = jnp.unique([3, 1, 2], return_inverse=True)\n"
                                           "v, j = jnp.unique(jnp.array([1.5, -2]), return_inverse=True)\n"),
+    # strings as libcst reads them (``SimpleString``): an escaped quote is one literal, an implicit join is not
+    "jnp.unique of strings": (OLD, "import jax.numpy as jnp\nu, i = jnp.unique(['a\\'b', \"c\"], return_inverse=True)\n"
+                                   "v, j = jnp.unique(['a' 'b', 'c'], return_inverse=True)\n"),
     "a project's own einsum": (OLD, "def einsum(*a):\n    return a\nc = einsum('ij,jk,kl->il', a, b, c)\n"),
     "an API of another module": (OLD, "import haliax as hax\nx = hax.arange(10, dtype=hax.float16)\n"),
     # and with findings (no fix)
@@ -139,7 +142,6 @@ JAX601_UNDECIDED = {
     # the engine's places: a call of a call (the instance of a flax module built in the same expression)
     "an instance called at once": "import flax.linen as nn\ny = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, m)\n",
     "a comment in the keyword's value": "import jax\nx = jax.random.randint(k, (3,), 0, 9, dtype=(  # c\n    int8))\n",
-    "strings joined in a flat literal": "import jax.numpy as jnp\nu, i = jnp.unique(['a' 'b'], return_inverse=True)\n",
 }
 
 
@@ -187,7 +189,7 @@ def test_the_cases_are_not_vacuous():
         "three-operand einsum", "make_mesh without axis_types", "randint of 8 bits, spaced and parenthesized",
         "arange of bfloat16 as a string", "jnp.array(None)", "jnp.nonzero of a number", "jnp.unique of an array",
         "rankdata's method", "dctn's s without axes", "nnx norms", "nnx.Dropout with rngs", "a multi-line call",
-        "a name bound in a function"}
+        "a name bound in a function", "jnp.unique of strings"}
     # libcst's text of a value holds its parentheses: ``(jnp.int8)`` is no value the row names
     assert len(found["randint of 8 bits, spaced and parenthesized"]) == 1
     assert [len(found[name]) for name in ("jnp.array(None)", "jnp.nonzero of a number", "jnp.unique of an array",

@@ -47,9 +47,8 @@ def _view(source: str) -> AstView:
 
 def test_a_nodes_scope_is_scope_chains_last():
     view = _view(SCOPES)
-    chains = ResultChains(view)
     for node in view.nodes[1:]:  # every node but the module
-        assert chains._owner(node) is scope_chain(view.ancestors(node))[-1], ast.dump(node)
+        assert view.scope_of(node) is scope_chain(view.ancestors(node))[-1], ast.dump(node)
 
 
 def test_no_ancestors_are_built():

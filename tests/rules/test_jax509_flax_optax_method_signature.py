@@ -110,11 +110,11 @@ def test_flagged(tmp_path, body, words):
 
 @pytest.mark.parametrize("pins,body", [
     ("", "cell = nn.LSTMCell(8)\ncarry = cell.initialize_carry(rng, (4, 8))\n"),  # the new signature
-    ("", f"cell = nn.LSTMCell(8)\ncarry = cell.initialize_carry(rng, **old)\n"),  # hidden in **kwargs
+    ("", "cell = nn.LSTMCell(8)\ncarry = cell.initialize_carry(rng, **old)\n"),  # hidden in **kwargs
     # a look-alike class of the project with the same method
     ("", f"class LSTMCell:\n    def initialize_carry(self, rng, batch_dims, size):\n        return rng\n"
          f"cell = LSTMCell()\ncarry = cell.{OLD_CARRY}\n"),
-    ("", f"class Sampler:\n    def sample(self, seed, sample_shape):\n        return seed\n"
+    ("", "class Sampler:\n    def sample(self, seed, sample_shape):\n        return seed\n"
          "s = Sampler()\nz = s.sample(seed=1, sample_shape=(2,))\n"),
     # a subclass that overrides the method, directly or in a project base between
     ("", f"class Mine(nn.LSTMCell):\n    def initialize_carry(self, rng, batch_dims, size):\n        return rng\n"

@@ -148,7 +148,7 @@ class ResultChains:
             return None  # nothing in the file binds it
         if identifier in self._walrus_targets():
             return None  # ``:=`` in a comprehension binds in the enclosing scope: not followed
-        scope = self._owner(name)
+        scope = self.view.scope_of(name)
         key = (id(scope), identifier)  # the answer depends on the name's own scope alone
         if key not in self._held:
             self._held[key] = self._owned_values(scope, identifier)
@@ -179,7 +179,7 @@ class ResultChains:
             found = self._scoped[identifier] = {}
             for node, value in self._index().get(identifier, ()):
                 # a parameter binds in its function's scope (``ast.arg`` sits in the function's ``arguments``)
-                scope = self.view.parent(self.view.parent(node)[0])[0] if type(node) is ast.arg else self._owner(node)
+                scope = self.view.parent(self.view.parent(node)[0])[0] if type(node) is ast.arg else self.view.scope_of(node)
                 found.setdefault(id(scope), []).append(value)
         return found
 
@@ -189,28 +189,7 @@ class ResultChains:
             yield scope
             if type(scope) is ast.Module:
                 return
-            scope = self._owner(scope)
-
-    def _owner(self, node: ast.AST) -> ast.AST:
-        """``scope_chain(view.ancestors(node))[-1]``, read upwards from ``node`` to the first scope that holds it
-        (``scope_chain`` builds every ancestor, for each binding and each name)."""
-        parent_of = self.view.parent
-        child, part = node, None  # ``part``: the field of ``child`` that holds the path down to ``node``
-        while True:
-            parent, field = parent_of(child)
-            kind = type(parent)
-            if kind is ast.Module:
-                return parent
-            if kind in _DEFINITIONS:
-                if field in ("body", "type_params"):
-                    return parent
-            elif kind is ast.Lambda:
-                if field == "body":
-                    return parent
-            elif kind in _COMPREHENSIONS:  # the first iterable is evaluated in the enclosing scope
-                if field != "generators" or not (child is parent.generators[0] and part == "iter"):
-                    return parent
-            child, part = parent, field
+            scope = self.view.scope_of(scope)
 
     def _index(self) -> dict[str, list[tuple[ast.AST, object]]]:
         """identifier -> (a node that binds it, the value of a plain assignment or ``_OTHER``), in source order."""

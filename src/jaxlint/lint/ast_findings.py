@@ -206,6 +206,27 @@ class AstView:
         """(the parent, the field of it that holds ``node``)."""
         return self._parents[id(node)]
 
+    def scope_of(self, node: ast.AST) -> ast.AST:
+        """The innermost scope that holds ``node``: ``scope_chain(self.ancestors(node))[-1]``, read upwards from
+        ``node`` to the first scope (without building every ancestor)."""
+        parent_of = self.parent
+        child, part = node, None  # ``part``: the field of ``child`` that holds the path down to ``node``
+        while True:
+            parent, field = parent_of(child)
+            kind = type(parent)
+            if kind is ast.Module:
+                return parent
+            if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+                if field in ("body", "type_params"):
+                    return parent
+            elif kind is ast.Lambda:
+                if field == "body":
+                    return parent
+            elif kind in _COMPREHENSIONS:  # the first iterable is evaluated in the enclosing scope
+                if field != "generators" or not (child is parent.generators[0] and part == "iter"):
+                    return parent
+            child, part = parent, field
+
     def ancestors(self, node: ast.AST) -> tuple[tuple[ast.AST, str], ...]:
         """(ancestor, the field that holds the next one), the module first."""
         found = []
@@ -324,7 +345,7 @@ class AstView:
             for node in self.nodes:
                 if type(node) is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
                     statement, _ = self._parents[id(node)]
-                    scope = scope_chain(self.ancestors(statement))[-1]
+                    scope = self.scope_of(statement)
                     owners.setdefault(id(scope), set()).add(_import_binding(statement, node))
         first = True
         for scope in reversed(scope_chain(self.ancestors(name))):

@@ -23,13 +23,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import time
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jaxlint
 from jaxlint import __version__
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, WithheldFix
 from jaxlint.project.cache_key import cache_key, seal, unseal  # noqa: F401 (cache_key: whether caching is on)

@@ -147,7 +147,7 @@ def _bound_otherwise_in_own_scope(view: AstView, name: ast.Name) -> bool:
     identifier = name.id
     if any(identifier in node.names for node in walk(view, (ast.Global, ast.Nonlocal))):
         return False
-    own = scope_chain(view.ancestors(name))[-1]
+    own = view.scope_of(name)
     if type(own) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
         arguments = own.args
         if any(argument is not None and argument.arg == identifier for argument in (

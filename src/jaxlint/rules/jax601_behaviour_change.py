@@ -14,6 +14,7 @@ else:
 
 from jaxlint.analysis.value_matches import VALUE_MATCHES, ValueDecisions, call_key
 from jaxlint.catalogue.behaviour import Change, crossed, recognisable
+from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.text_gate import names_by_last
 from jaxlint.project.versions import parse_version
@@ -301,18 +302,7 @@ def _ast_flat_literal(view: AstView, node: ast.expr) -> bool:
 
 def _ast_simple_string(view: AstView, node: ast.expr) -> bool:
     """libcst's ``SimpleString``: one string or bytes literal, not implicitly joined, not an f-string."""
-    if type(node) is not ast.Constant or type(node.value) not in (str, bytes):
-        return False
-    text = view.text(node)
-    prefix = text[:len(text) - len(text.lstrip("rRbBuU"))]
-    body = text[len(prefix):]
-    for quote in ('"""', "'''", '"', "'"):
-        if body.startswith(quote):
-            inner = body[len(quote):-len(quote)] if len(body) >= 2 * len(quote) and body.endswith(quote) else None
-            if inner is not None and quote not in inner:
-                return True
-            break
-    raise Undecidable("a string literal that may be joined from several")
+    return type(node) is ast.Constant and type(node.value) in (str, bytes) and simple_string(view.text(node))
 
 
 def _ast_number(node: ast.expr) -> bool:
