@@ -281,6 +281,17 @@ def test_the_first_argument_read_from_the_text(source, expected):
     assert read_call(source, 1).first == expected
 
 
+@pytest.mark.parametrize("source, kept", [
+    ("f(a)", True), ("f(a, b)", True), ("f(a, b, c)", False), ("f(a, k=1)", False), ("f(a, **kw)", False),
+    ("f(lambda a, b, c: 0)", True), ("f(x, lambda b, k=1: 0)", True), ("f(x, lambda **k: 0)", True),
+    ("f(\n  a,  # b, c\n  'b, c')", True),
+])
+def test_a_call_with_at_most_so_many_arguments(source, kept):
+    """``may_call_with_at_most(f, 2, {"k"})``: a ``lambda``'s parameters are no arguments (its commas, ``k=`` and
+    ``**`` answer "maybe")."""
+    assert TextFacts("from m import f\n" + source).may_call_with_at_most("m.f", 2, frozenset({"k"})) is kept
+
+
 def test_scan_imports_reads_what_ast_reads_and_more():
     source = ("import jax.numpy as jnp, os\nfrom jax import (  # c\n    tree_util as tu,\n    lax)\n"
               "from jax.numpy import *\n# taken from a\nimport jax\nfrom . import sibling\n")

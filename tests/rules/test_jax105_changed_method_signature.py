@@ -193,6 +193,9 @@ def test_array_members_attached_at_import_have_no_rows():
     # a callee whose rows are all keyword rows, called without those keywords (one spelled in another call)
     "import jax\nx = jax.ShapeDtypeStruct((2,), jnp.float32, sharding=s)\n",
     "import jax\nx = jax.ShapeDtypeStruct((2,), jnp.float32)\ny = f(named_shape=1)\n",
+    # a callee whose row is a parameter newly required: every call passes it (by position or by name)
+    "import jax\ny = jax.lax.with_sharding_constraint(x, spec)\nz = jax.lax.with_sharding_constraint(x, shardings=s)\n",
+    "import jax\ny = jax.lax.with_sharding_constraint(x, **kw)\n",  # ``**kwargs``: never reported (``omits``)
 ])
 def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     rule = ChangedMethodSignature
@@ -210,6 +213,8 @@ def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     "import jax\nmesh = jax.sharding.AbstractMesh.__init__(m, shape_tuple=(('x', 2),))\n",
     "import jax\nx = jax.ShapeDtypeStruct((2,), jnp.float32,\n    # why\n    named_shape={})\n",
     "from jax import ShapeDtypeStruct as S\nx = S((2,), jnp.float32, named_shape={})\n",
+    "import jax\ny = jax.lax.with_sharding_constraint(\n    x,  # the value\n)\n",
+    "from jax.lax import with_sharding_constraint as wsc\ny = wsc(x)\n",
 ])
 def test_text_gate_keeps_what_the_ast_gate_keeps(source):
     assert ChangedMethodSignature.may_match_ast(collect_facts(source))

@@ -61,6 +61,9 @@ def text_gate_misses(source: str) -> list[str] | None:
             keywords = frozenset(keyword.arg for keyword in call.keywords if keyword.arg is not None)
             if keywords and not text.may_call_with_keyword(name, keywords):
                 misses.append(f"call of {name} on line {call.lineno} with keywords {sorted(keywords)}")
+            if not any(keyword.arg is None for keyword in call.keywords) and not text.may_call_with_at_most(
+                    name, len(call.args), frozenset({"_never_passed"}) - keywords):
+                misses.append(f"call of {name} on line {call.lineno} with at most {len(call.args)} positional")
             if call.args and type(call.args[0]) is ast.Constant and call.args[0].value is None \
                     and not text.may_call_with_first_argument(name, frozenset({"None"})):
                 misses.append(f"call of {name} on line {call.lineno} with None first")

@@ -358,6 +358,19 @@ class TextFacts:
                 return True
         return False
 
+    def may_call_with_at_most(self, qualified: str, arguments: int, without: frozenset[str]) -> bool:
+        """Whether a call of ``qualified`` may have at most ``arguments`` positional arguments, none of ``without``
+        passed by name and no ``**kwargs`` (what ``ast`` reads of a call that omits a parameter). A call with a
+        ``lambda`` in it is a "maybe": its parameters read as arguments (``lambda a, b=1, **k: 0``)."""
+        def omits(call: CallText) -> bool:
+            return call.positional >= 0 and (call.lambdas or call.positional <= arguments
+                                             and without.isdisjoint(call.keywords) and not call.double_star)
+
+        for call in self._calls_of(qualified, lambda call: not omits(call)):
+            if call is None or omits(call):
+                return True
+        return False
+
     def may_call_with_first_argument(self, qualified: str, texts: frozenset[str]) -> bool:
         """Whether a call of ``qualified`` may have a first positional argument spelled as one of ``texts`` (without
         blanks, comments or parentheses: ``None``), as ``ast`` reads ``call.args[0]``."""
@@ -544,9 +557,12 @@ class CallText:
     # the first argument's text when it is positional, without blanks, line breaks, comments and parentheses
     # (``( None  # c\n)`` is ``None``, as ``ast`` reads it); "" when there is none or it is ``*``/``**``/``name=``
     first: str = ""
+    # a ``lambda`` in an argument: its parameters' commas read as arguments' (``positional`` is then an upper bound)
+    lambdas: bool = False
 
 
 NO_CALL = CallText(-1, frozenset())
+_LAMBDA = re.compile(r"\blambda\b")
 # An argument's head: ``**``, ``*`` or ``name =`` (not ``==``), after blanks, line breaks and comments.
 _ARGUMENT_HEAD = re.compile(rf"{_SEP}(?:(\*\*)|\*|(\w+){_SEP}=(?!=))")
 
@@ -575,10 +591,13 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
     positional, keywords, argument_start = 0, set(), i
     double_star = False
     first = ""
+    lambdas = False
     stop = min(len(source), i + _MAX_SCAN)  # bounded: many unclosed calls in a broken file must stay linear
 
     def argument_ends(at: int) -> None:
-        nonlocal positional, double_star, first
+        nonlocal positional, double_star, first, lambdas
+        if not lambdas and _LAMBDA.search(source, argument_start, at) is not None:
+            lambdas = True
         head = _ARGUMENT_HEAD.match(source, argument_start, at)
         if head is not None and head.group(1):
             double_star = True  # ``**kwargs``
@@ -601,7 +620,7 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
         elif char in ")]}":
             if not depth:
                 argument_ends(j)
-                return CallText(positional, frozenset(keywords), double_star, first)
+                return CallText(positional, frozenset(keywords), double_star, first, lambdas)
             depth -= 1
         elif char == ",":
             if not depth:

@@ -87,37 +87,59 @@ def _rows_of_callee(name: str) -> list[SignatureRow]:
         class_rows().get(owner, {}).get(method, [])
 
 
-def _keywords_of_callee(name: str) -> frozenset[str] | None:
-    """The keywords a call of ``name`` must pass by name for ``_ast_may_fire`` to keep it: those of its rows when
-    all of them are keyword rows; None when one may fire without a keyword (an omitted parameter, a removed member)."""
-    rows = _rows_of_callee(name)
-    if not rows or any(row.change not in KEYWORD_CHANGES for row in rows):
+# What a call must show for ``_ast_may_fire`` to keep it under a row, read from the text: a keyword passed by name
+# (a keyword row), or at most so many positional arguments without the parameter passed by name (an omitted one).
+CallShape = tuple[str, object]
+
+
+def _shape_of(row: SignatureRow) -> CallShape | None:
+    """The row's ``CallShape``; None where any call (or a mere reference) may fire it: a removed member, or an
+    omitted parameter without a position."""
+    if row.change in KEYWORD_CHANGES:
+        return ("keyword", row.parameter)
+    if row.change == "member-removed" or row.position is None or row.position < 0:
         return None
-    return frozenset(row.parameter for row in rows)
+    return ("omits", (row.position, row.parameter))
+
+
+def _shapes_of_callee(name: str) -> tuple[CallShape, ...] | None:
+    """The shapes a call of ``name`` may take to be kept, one per row; None when one row needs no particular shape."""
+    shapes = tuple(_shape_of(row) for row in _rows_of_callee(name))
+    return None if not shapes or None in shapes else shapes
+
+
+def _may_call_so(facts, name: str, shapes: tuple[CallShape, ...], words: set[str]) -> bool:
+    """Whether the text may hold a call of ``name`` in one of ``shapes`` (``TextFacts`` reads each call; a call it
+    cannot read is a "maybe")."""
+    keywords = frozenset(value for kind, value in shapes if kind == "keyword")
+    if not keywords.isdisjoint(words) and facts.may_call_with_keyword(name, keywords):
+        return True
+    return any(facts.may_call_with_at_most(name, position, frozenset({parameter}))
+               for kind, (position, parameter) in ((k, v) for k, v in shapes if k == "omits"))
 
 
 # The text gate's questions, built once (``names_by_last``): the callees any call of which may be reported, those
-# whose call must pass one of some keywords (by last name, with the keywords), and each method's owners.
-_CALLED_KEYWORDS = {name: _keywords_of_callee(name) for name in _called_names()}
-_CALLED_BY_LAST = names_by_last(frozenset(name for name, keywords in _CALLED_KEYWORDS.items() if keywords is None))
-_KEYWORD_CALLEES: dict[str, list[tuple[str, frozenset[str], frozenset[str]]]] = {}
-for _name, _keywords in _CALLED_KEYWORDS.items():
-    if _keywords is not None:
-        _KEYWORD_CALLEES.setdefault(_name.rpartition(".")[2], []).append(
-            (_name, _keywords, frozenset(_name.split("."))))
+# whose call must take a shape (by last name, with their shapes and components), and each method's owners.
+_CALLED_SHAPES = {name: _shapes_of_callee(name) for name in _called_names()}
+_CALLED_BY_LAST = names_by_last(frozenset(name for name, shapes in _CALLED_SHAPES.items() if shapes is None))
+_SHAPED_CALLEES: dict[str, list[tuple[str, tuple[CallShape, ...], frozenset[str]]]] = {}
+for _name, _shapes in _CALLED_SHAPES.items():
+    if _shapes is not None:
+        _SHAPED_CALLEES.setdefault(_name.rpartition(".")[2], []).append((_name, _shapes, frozenset(_name.split("."))))
 _OWNERS_BY_LAST = {member: names_by_last(owners) for member, owners in _MEMBER_OWNERS.items()}
 
 
 def _may_call_a_callee(facts, words: set[str]) -> bool:
-    """The text gate's half for calls of a callee with rows: one the file may refer to, called with one of its
-    keywords where all its rows are keyword rows (``TextFacts.may_call_with_keyword``; ``jax.ShapeDtypeStruct`` is
-    referred to by 105 dev-corpus files and has rows for two removed keywords only)."""
+    """The text gate's half for calls of a callee with rows: one the file may refer to, called in the shape one of
+    its rows needs where each needs one (``jax.ShapeDtypeStruct`` is referred to by 105 dev-corpus files and has
+    rows for two removed keywords only; ``jax.lax.with_sharding_constraint``'s row needs its second argument
+    omitted)."""
     if facts.refers_to_any(_CALLED_BY_LAST, words):
         return True
-    for last in words & _KEYWORD_CALLEES.keys():
-        for name, keywords, parts in _KEYWORD_CALLEES[last]:
+    for last in words & _SHAPED_CALLEES.keys():
+        for name, shapes, parts in _SHAPED_CALLEES[last]:
             # a component the file never spells: no chain or import can build the name
-            if not keywords.isdisjoint(words) and parts <= words and facts.may_call_with_keyword(name, keywords):
+            if parts <= words and _may_call_so(facts, name, shapes, words):
                 return True
     return False
 
