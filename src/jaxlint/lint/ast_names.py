@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 _BUILTINS = frozenset(dir(builtins))
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+# Nodes without a name or a scope below them: the walk stops there (every ``Name`` and ``Attribute`` has a context).
+_LEAVES = frozenset({ast.Constant, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break, ast.Continue,
+                     *(operator for base in (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+                       for operator in base.__subclasses__())})
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,8 @@ class _Builder:
         if kind is ast.Name:
             self.name_scopes[id(node)] = self.scope
             return
+        if kind in _LEAVES:
+            return
         if kind is ast.Import:
             for alias in node.names:
                 if alias.asname:
@@ -188,8 +194,14 @@ class _Builder:
                 self.scope.bind(node.rest, Binding(None, node))
         elif kind.__name__ == "TypeAlias":
             self.scope.bind(node.name.id, Binding(None, node))
-        for child in ast.iter_child_nodes(node):
-            self.walk(child)
+        for field in node._fields:  # ``ast.iter_child_nodes``, inlined (the walk meets every node of the module)
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        self.walk(child)
+            elif isinstance(value, ast.AST):
+                self.walk(value)
 
     def _function(self, node) -> None:
         self.walk_all(node.decorator_list)
