@@ -807,6 +807,14 @@ def _searches(view: AstView) -> _Searches:
 
 
 def _reaches_no_project_module(view: AstView) -> bool:
+    """``_no_project_module_reached``, asked once per file (every ``with`` block asks it)."""
+    answer = view.__dict__.get("_jax401_reaches_none")
+    if answer is None:
+        answer = view.__dict__["_jax401_reaches_none"] = _no_project_module_reached(view)
+    return answer
+
+
+def _no_project_module_reached(view: AstView) -> bool:
     """``_reaches_risky_module`` is None for every block of the file: no project index, or no project module the
     search could resolve is risky. The search resolves a name through the file's imports only (a star import's
     module, a builtin: the same), so every module it may reach is named from one of them (``modules_named_from``;
@@ -828,12 +836,13 @@ def _reaches_no_project_module(view: AstView) -> bool:
             named.update(node.module if alias.name == "*" else f"{node.module}.{alias.name}" for alias in node.names)
         elif node.name == "__init__" and _has_unannotated_parameter(node):
             return False
-    for qualified in named:
-        modules |= index.modules_named_from(qualified)
     modules.discard(None)
     modules.discard(path)
-    if len(modules) > _MAX_MODULES_ASKED:
-        return False
+    for qualified in named:
+        modules |= index.modules_named_from(qualified)
+        if len(modules) - (path in modules) > _MAX_MODULES_ASKED:
+            return False  # too many already (a file of a large package names hundreds)
+    modules.discard(path)
     return all(index.risk_of(module) is None for module in sorted(modules))
 
 
@@ -864,7 +873,7 @@ def _agree(kinds: set[str]) -> str:
 
 def _no_global(view: AstView, identifier: str) -> None:
     """``Undecidable`` where a ``global`` or ``nonlocal`` anywhere names ``identifier`` (it moves the bindings)."""
-    if any(type(node) in (ast.Global, ast.Nonlocal) and identifier in node.names for node in view.nodes):
+    if any(identifier in node.names for node in view.nodes_of((ast.Global, ast.Nonlocal))):
         raise Undecidable("a `global` or `nonlocal` of the name")
 
 
@@ -908,21 +917,33 @@ def _binds_no_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool:
         if any(argument is not None and argument.arg == identifier for argument in (arguments.vararg,
                                                                                    arguments.kwarg)):
             return True
-    for node in view.nodes:
-        kind = type(node)
-        if kind is ast.Name:
-            if node.id != identifier or type(node.ctx) is not ast.Store:
-                continue
+    for node in _binders(view).get(identifier, ()):
+        if type(node) is ast.Name:
             ancestors = view.ancestors(node)
             if _no_mesh_target(ancestors) and scope_chain(ancestors)[-1] is scope:
                 return True
-        elif kind in _DEFINITIONS or kind is ast.ExceptHandler:
-            if node.name == identifier and scope_chain(view.ancestors(node))[-1] is scope:
-                return True
-        elif kind is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
-            if scope_chain(view.ancestors(node))[-1] is scope:
-                return True
+        elif scope_chain(view.ancestors(node))[-1] is scope:  # a definition, ``except ... as``, an import
+            return True
     return False
+
+
+def _binders(view: AstView) -> dict[str, list[ast.AST]]:
+    """identifier -> the nodes that may bind it (a stored name, a definition, ``except ... as``, an import's alias),
+    in source order: found once per file, for ``_binds_no_mesh``'s question about each ``with`` item."""
+    found = view.__dict__.get("_jax401_binders")
+    if found is None:
+        found = view.__dict__["_jax401_binders"] = {}
+        for node in view.nodes_of((ast.Name, *_DEFINITIONS, ast.ExceptHandler, ast.alias)):
+            kind = type(node)
+            if kind is ast.Name:
+                identifier = node.id if type(node.ctx) is ast.Store else None
+            elif kind is ast.alias:
+                identifier = node.asname or node.name.partition(".")[0]
+            else:
+                identifier = node.name  # None for a bare ``except``
+            if identifier is not None:
+                found.setdefault(identifier, []).append(node)
+    return found
 
 
 def _no_mesh_target(ancestors) -> bool:
