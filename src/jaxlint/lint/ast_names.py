@@ -264,12 +264,14 @@ class AstNames:
         return self._name_scopes.get(id(node))
 
     def bindings(self, node: ast.AST) -> list[Binding]:
+        owner = self.owner(node)
+        return owner.bindings.get(identifier_of(node), []) if owner is not None else []
+
+    def owner(self, node: ast.AST) -> Scope | None:
+        """The scope whose bindings of the name ``node`` spells are the name's (``NameResolver._owner``): the
+        nearest that binds it, class bodies skipped but the name's own; None when none does."""
         scope = self.scope_of(node)
-        if scope is None:
-            return []
-        identifier = identifier_of(node)
-        owner = self._owner(identifier, scope)
-        return owner.bindings.get(identifier, []) if owner is not None else []
+        return self._owner(identifier_of(node), scope) if scope is not None else None
 
     def qualified_name(self, node: ast.AST) -> str | None:
         if type(node) is ast.Name:

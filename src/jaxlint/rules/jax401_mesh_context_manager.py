@@ -879,28 +879,46 @@ def _no_global(view: AstView, identifier: str) -> None:
 
 def _local_name_is_mesh(view: AstView, name: ast.Name, with_node: ast.With) -> bool:
     """``ValueInference.kind_of(name) == MESH`` for a ``with`` item that is a name bound in the file, where it is
-    certain: the name is bound in the function (or module) that holds the ``with``, only by plain assignments
-    (``mesh = jax.sharding.Mesh(...)``, ``mesh = None``), none of whose values needs the inference to follow
-    another binding. Anything else is ``Undecidable``."""
+    certain: the name's owner (the function or module that holds the ``with``, else the nearest enclosing one that
+    binds it, as the resolver finds it) binds it only by plain assignments (``mesh = jax.sharding.Mesh(...)``,
+    ``mesh = None``), none of whose values needs the inference to follow another binding. Anything else is
+    ``Undecidable``."""
     identifier = name.id
     _no_global(view, identifier)
     scope = next(ancestor for ancestor, _ in reversed(view.ancestors(with_node)) if isinstance(ancestor, _SCOPE_NODES))
     if type(scope) not in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef):
         raise Undecidable("a `with` in a class body")
+    found = _scope_binds_mesh(view, scope, identifier)
+    if found is not None:
+        return found
+    # The holder binds nothing of that name: the resolver's bindings are its owner's (``NameResolver._owner``).
+    owner = _searches(view).names.owner(name)
+    if owner is None:
+        return False  # no binding the resolver sees (another function's): unknown to the inference, no mesh
+    if owner.node is scope or type(owner.node) not in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef):
+        raise Undecidable("the name is bound in an enclosing scope")
+    found = _scope_binds_mesh(view, owner.node, identifier)
+    if found is None:
+        raise Undecidable("the name is bound in an enclosing scope")
+    return found
+
+
+def _scope_binds_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool | None:
+    """Whether ``scope``'s bindings of ``identifier`` make it a mesh (``_name_kind``); None where it has none."""
     if _binds_no_mesh(view, scope, identifier):
         return False
     arguments = getattr(scope, "args", None)
     parameter = arguments is not None and any(argument is not None and argument.arg == identifier for argument in (
         *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg))
-    kinds = {_assigned_kind(view, value) for value in _assigned_values(view, scope, identifier,
-                                                                       parameters=not parameter)}
+    kinds = {_bound_kind(view, bound) for bound in _assigned_values(view, scope, identifier,
+                                                                    parameters=not parameter, annotated=True)}
     if parameter:
         # annotated (``_binds_no_mesh`` took the others): an assignment that is no mesh makes the name none
         if _OTHER in kinds:
             return False
         raise Undecidable("an annotated parameter")
     if not kinds:
-        raise Undecidable("the name is bound in an enclosing scope")
+        return None
     return _agree(kinds) == _MESH
 
 
@@ -1070,11 +1088,13 @@ def _stored_kinds(view: AstView, method: ast.AST, attribute: str) -> set[str]:
     return kinds
 
 
-def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, parameters: bool = True) -> list[ast.expr]:
+def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, parameters: bool = True,
+                     annotated: bool = False) -> list[ast.expr]:
     """The values of the plain assignments that bind ``identifier`` in ``scope`` (its own parameters, its body, and
     the decorators, defaults and annotations of the definitions in it; not their bodies). Any other binding there
     (a ``for`` or ``with`` target, an unpacking, an import, a definition, a comprehension's or lambda's own...) is
-    ``Undecidable``: the resolver's bindings are a subset of what this finds."""
+    ``Undecidable``: the resolver's bindings are a subset of what this finds. ``annotated``: an annotated
+    assignment (``ckpt: Checkpointer = make()``) is no exception, it is listed as itself (``_bound_kind``)."""
     if type(scope) is not ast.Module and parameters:
         arguments = scope.args
         if any(argument.arg == identifier for argument in (
@@ -1089,6 +1109,9 @@ def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, paramete
         if kind is ast.Name:
             if node.id == identifier and type(node.ctx) is not ast.Load:
                 parent, field = view.parent(node)
+                if annotated and type(parent) is ast.AnnAssign:
+                    values.append(parent)  # its target (its annotation and value hold no store of a name)
+                    continue
                 if type(parent) is not ast.Assign or field != "targets":
                     raise Undecidable("a binding other than a plain assignment")
                 values.append(parent.value)
@@ -1117,6 +1140,20 @@ def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, paramete
             raise Undecidable("a binding other than a plain assignment")
         stack += ast.iter_child_nodes(node)
     return values
+
+
+def _bound_kind(view: AstView, bound: ast.AST) -> str:
+    """``_binding_kind`` of what ``_assigned_values(..., annotated=True)`` lists: a plain assignment's value, or an
+    annotated assignment, whose annotation's kind counts where the inference knows it, else its value's (no value:
+    unknown). ``_annotation_kind`` tells a mesh from the rest, not a known other type from an unknown one: only
+    where that choice matters (an annotation that is no mesh, a value that is one) is it ``Undecidable``."""
+    if type(bound) is not ast.AnnAssign:
+        return _assigned_kind(view, bound)
+    if _annotation_kind(view, bound.annotation) == _MESH:
+        return _MESH
+    if bound.value is None or _assigned_kind(view, bound.value) != _MESH:
+        return _OTHER  # declared no mesh, or unknown and a value that is none: no mesh either way (never ``None``)
+    raise Undecidable("an annotation that may not say what the annotated mesh value is")
 
 
 def _assigned_kind(view: AstView, value: ast.expr, scope: ast.AST | None = None) -> str:
