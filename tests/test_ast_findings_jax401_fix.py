@@ -59,6 +59,8 @@ UNDECIDED = {
     "jax bound otherwise in a function": _JAX + f"def g(x):\n    for jax in x:\n        pass\nwith {_MAKE}:\n"
                                          "    pass\n",
     "a removed spelling": _JAX + "with jax.experimental.maps.Mesh(d, ('x',)):\n    pass\n",
+    "a header on two lines in a function": _JAX + "def f():\n    with jax.make_mesh((2,),\n                      ('x',)):\n"
+                                           "        pass\n",
     "a mesh in parentheses (a bracket the fix may realign to)": _JAX + f"with ({_MAKE}):\n    pass\n",
     # the parentheses are the first item's own: libcst's position of the item starts at them
     "a mesh in parentheses, as a target": _JAX + f"with (\n    {_MAKE}\n) as mesh:\n    pass\n",

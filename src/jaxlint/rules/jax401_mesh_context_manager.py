@@ -748,6 +748,9 @@ def _in_range_from_ast(view: AstView, rule: MeshContextManager, with_node: ast.W
         return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
                           withheld=WithheldFix(problem, None))
     start, end = view.span(expression, statement_of(view.ancestors(expression)))
+    if with_node.col_offset and "\n" in view.text(expression):
+        # libcst's ``code_for_node`` writes the item alone: its continuation lines lose the block's indentation
+        raise Undecidable("an item on several lines in an indented block")
     if target is None:
         edits = (Edit(start, end, f"jax.set_mesh({view.text(expression)})"),)
     else:  # ``with mesh as m:`` -> ``with jax.set_mesh(m := mesh):`` (set_mesh enters as None)
