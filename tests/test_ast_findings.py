@@ -263,6 +263,24 @@ JAX401_NAMES_DECIDED = {
     "a mesh in an if": _MESH_IMPORT + "def f(d):\n    if d:\n        mesh = Mesh(d, 'x')\n    else:\n"
                                      "        mesh = None\n    with mesh, open(p) as fh:\n        pass\n",
     "a call through a module alias": _ALIAS + "with Mesh(d, ('x',)):\n    pass\n",
+    # the resolver's owner of a name the holder of the ``with`` does not bind (``NameResolver._owner``)
+    "bound in the enclosing scope": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    with mesh:\n        pass\n",
+    "bound in the enclosing function": _MESH_IMPORT + "def f(d):\n    mesh = Mesh(d, 'x')\n    def g():\n"
+                                       "        with mesh:\n            pass\n",
+    "bound in a class body and the module": _MESH_IMPORT + "mesh = Mesh(d, 'x')\nclass A:\n    mesh = 3\n"
+                                             "    def g(self):\n        with mesh:\n            pass\n",
+    "bound in the enclosing function as something else": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f(p):\n"
+                                                         "    mesh = open(p)\n    def g():\n        with mesh:\n"
+                                                         "            pass\n",
+    "an enclosing function's parameter": "def f(mesh):\n    def g():\n        with mesh:\n            pass\n",
+    "bound in another function only": _MESH_IMPORT + "def f(d):\n    mesh = Mesh(d, 'x')\ndef g():\n"
+                                      "    with mesh:\n        pass\n",
+    # an annotated assignment: its annotation's kind, else its value's
+    "an annotated assignment": _MESH_IMPORT + "mesh: Mesh = Mesh(d, 'x')\nwith mesh:\n    pass\n",
+    "annotated a mesh, no value": _MESH_IMPORT + "mesh: Mesh\nwith mesh:\n    pass\n",
+    "annotated as another type": "from pkg import Checkpointer\ndef f(cfg):\n    ckpt: Checkpointer = cfg.make()\n"
+                                 "    with ckpt:\n        pass\n",
+    "annotated as another type, no value": "def f():\n    lock: Lock\n    with lock:\n        pass\n",
     "a call through an alias, in a method": _ALIAS + "class T:\n    def test(self):\n        with Mesh(d, 'x'):\n"
                                              "            pass\n",
     "a name assigned through an alias": _ALIAS + "def f(d):\n    mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
@@ -323,14 +341,17 @@ JAX401_ATTRIBUTES_UNDECIDED = {
 JAX401_NAMES_UNDECIDED = {
     "a parameter": "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with mesh:\n        pass\n",
     "a global": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    global mesh\n    mesh = 1\nwith mesh:\n    pass\n",
-    "bound in the enclosing scope": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    with mesh:\n        pass\n",
+    "a mesh annotated as something else": _MESH_IMPORT + "mesh: int = Mesh(d, 'x')\nwith mesh:\n    pass\n",
+    "bound in an enclosing function by a with": _MESH_IMPORT + "def f(d):\n    with Mesh(d, 'x') as mesh:\n"
+                                                "        def g():\n            with mesh:\n                pass\n",
+    "an enclosing function's annotated parameter": _MESH_IMPORT + "def f(mesh: Mesh):\n    def g():\n"
+                                                   "        with mesh:\n            pass\n",
     "an alias of a name": _MESH_IMPORT + "m = Mesh(d, 'x')\nmesh = m\nwith mesh:\n    pass\n",
     "a call of a local function": _MESH_IMPORT + "def make():\n    return Mesh(d, 'x')\nmesh = make()\n"
                                                 "with mesh:\n    pass\n",
     "a with target": _MESH_IMPORT + "with Mesh(d, 'x') as mesh:\n    with mesh:\n        pass\n",
     "a walrus in a comprehension": _MESH_IMPORT + "xs = [(mesh := Mesh(d, 'x')) for d in ds]\nwith mesh:\n"
                                                  "    pass\n",
-    "an annotated assignment": _MESH_IMPORT + "mesh: Mesh = Mesh(d, 'x')\nwith mesh:\n    pass\n",
     "in a class body": _MESH_IMPORT + "class A:\n    mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
     "an alias bound twice": _ALIAS + "if old:\n    Mesh = other.Mesh\nwith Mesh(d, 'x'):\n    pass\n",
     "an alias bound again in a function": _ALIAS + "def f():\n    Mesh = make\n    with Mesh(d, 'x'):\n"
@@ -524,10 +545,15 @@ def test_jax401_name_cases_are_not_vacuous():
     assert meshes == {"a name assigned a mesh", "assigned None, then a mesh", "chained assignment",
                       "the same name in another function", "an inner function's parameter", "a mesh in an if",
                       "a call through a module alias", "a call through an alias, in a method",
-                      "a name assigned through an alias", "an alias of a removed spelling"}
+                      "a name assigned through an alias", "an alias of a removed spelling",
+                      "bound in the enclosing scope", "bound in the enclosing function",
+                      "bound in a class body and the module", "an annotated assignment",
+                      "annotated a mesh, no value"}
     assert all(finding["fix_withheld"] for findings in found.values() for finding in findings)
     # the undecided names are meshes to the inference too, or need it to follow a binding
     assert libcst_findings(JAX401_NAMES_UNDECIDED["a parameter"], [JAX401], LOW_MIN)
+    assert libcst_findings(JAX401_NAMES_UNDECIDED["bound in an enclosing function by a with"], [JAX401], LOW_MIN)
+    assert libcst_findings(JAX401_NAMES_UNDECIDED["an enclosing function's annotated parameter"], [JAX401], LOW_MIN)
     found = {name: libcst_findings(source, [JAX401], LOW_MIN) for name, source in JAX401_ATTRIBUTES_DECIDED.items()}
     assert {name for name, findings in found.items() if findings} == {
         "stored a mesh", "stored from a local name", "stored None and a mesh", "a store in a nested function",

@@ -20,6 +20,7 @@ from test_ast_findings import ast_decided, libcst_findings
 JAX401 = rule_by_code("JAX401")
 _JAX = "import jax\n"
 _MAKE = "jax.make_mesh((2,), ('x',))"
+_PLAIN = "jax.make_mesh(shape, names)"  # no quote: a fix on its line is decided (``_aligns_nothing``)
 DECIDED = {
     "a local name": _JAX + f"mesh = {_MAKE}\nwith mesh:\n    pass\n",
     "the call itself": _JAX + f"with {_MAKE}:\n    pass\n",
@@ -43,6 +44,13 @@ DECIDED = {
     "thread_resources in the module": _JAX + f"with {_MAKE}:\n    x = thread_resources\n",
     # an edit across lines (``EditBuilder`` realigns nothing for it)
     "a header on two lines": _JAX + "with jax.make_mesh((2,),\n                  ('x',)):\n    pass\n",
+    # ``with (...):``: libcst gives the parentheses to the ``With`` (they close right before the colon)
+    "items in parentheses, on their own lines": _JAX + f"with (\n    {_PLAIN},\n    open(f) as fh,\n):\n"
+                                                "    pass\n",
+    "a name first in parenthesized items": _JAX + f"mesh = {_MAKE}\nwith (\n    mesh,\n    open(f),\n):\n"
+                                           "    pass\n",
+    "a name in parentheses": _JAX + f"mesh = {_MAKE}\nwith (mesh):\n    pass\n",
+    "a comment after the items' parenthesis": _JAX + f"with (  # c\n    {_PLAIN}\n):\n    pass\n",
 }
 UNDECIDED = {
     "jax not imported": "from jax.sharding import Mesh\nwith Mesh(d, ('x',)):\n    pass\n",
@@ -51,7 +59,14 @@ UNDECIDED = {
     "jax bound otherwise in a function": _JAX + f"def g(x):\n    for jax in x:\n        pass\nwith {_MAKE}:\n"
                                          "    pass\n",
     "a removed spelling": _JAX + "with jax.experimental.maps.Mesh(d, ('x',)):\n    pass\n",
-    "a mesh in parentheses": _JAX + f"with ({_MAKE}):\n    pass\n",
+    "a header on two lines in a function": _JAX + "def f():\n    with jax.make_mesh((2,),\n                      ('x',)):\n"
+                                           "        pass\n",
+    "a mesh in parentheses (a bracket the fix may realign to)": _JAX + f"with ({_MAKE}):\n    pass\n",
+    # the parentheses are the first item's own: libcst's position of the item starts at them
+    "a mesh in parentheses, as a target": _JAX + f"with (\n    {_MAKE}\n) as mesh:\n    pass\n",
+    "a name in parentheses, then another item": _JAX + f"mesh = {_MAKE}\nwith (\n    mesh\n), open(f):\n"
+                                                "    pass\n",
+    "a name in two parentheses": _JAX + f"mesh = {_MAKE}\nwith ((\n    mesh), open(f)):\n    pass\n",
 }
 
 

@@ -75,7 +75,7 @@ class ConstructionSites:
 
     # -- the sites -----------------------------------------------------------------------------------------------
     def _find_sites(self, path: str, name: str):
-        spelled = re.compile(rb"\b%s\b" % re.escape(name.encode()))  # ``Model``, not ``ModelConfig``
+        spelled = _Spelled(name)
         for module_path in sorted(self.index.paths):
             info = self._module(module_path, spelled)
             if info is None:
@@ -89,7 +89,7 @@ class ConstructionSites:
                 if last in spellings and self._origin(module_path, func, scope) == (path, name):
                     yield module_path, call, scope
 
-    def _module(self, path: str, spelled: re.Pattern[bytes] | None = None) -> _Module | None:
+    def _module(self, path: str, spelled: _Spelled | None = None) -> _Module | None:
         """The module's ``ast`` facts (parsed once); None when it cannot be read or parsed, or, with ``spelled``,
         when its bytes do not spell that name (a construction must; then it is not parsed)."""
         if path in self._modules and spelled is None:
@@ -99,7 +99,7 @@ class ConstructionSites:
                 data = handle.read()
         except OSError:
             return None
-        if spelled is not None and spelled.search(data) is None:
+        if spelled is not None and not spelled.in_(data):
             return None
         if path not in self._modules:
             self._modules[path] = _read_module(data)
@@ -188,6 +188,19 @@ class ConstructionSites:
             return HARMLESS
         origin = self._origin(path, annotation, _MODULE_SCOPE)
         return None if origin is None else origin[0]
+
+
+class _Spelled:
+    """Whether a module's bytes spell a name as a word (``Model``, not ``ModelConfig``). A substring search first:
+    most modules lack even that, and ``bytes.find`` is many times faster than a pattern that opens with ``\\b``
+    (the regular expression engine tries it at every position)."""
+
+    def __init__(self, name: str) -> None:
+        self.word = name.encode()
+        self.pattern = re.compile(rb"\b%s\b" % re.escape(self.word))
+
+    def in_(self, data: bytes) -> bool:
+        return self.word in data and self.pattern.search(data) is not None
 
 
 _NOT_PASSED = object()

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import io
 import keyword
 import re
+import tokenize
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
@@ -529,13 +531,42 @@ class AstView:
                 raise Undecidable("parentheses or comments inside the expression")
             line_start = self.index.starts[node.lineno - 1]
             before = self.source[line_start:start].rstrip(" \t")
-            if before.endswith("(") and not _opens_a_call(before[:-1]):
+            if before.endswith("(") and not _opens_a_call(before[:-1]) \
+                    and not self._opens_with_items(statement_start, node):
                 raise Undecidable("an opening parenthesis before the expression")
             if not before.strip() and (statement_start is None or statement_start.lineno != node.lineno):
                 before = self.code_before_line(node.lineno)
-                if before is None or before.endswith("(") and not _opens_a_call(before[:-1]):
+                if before is None or before.endswith("(") and not _opens_a_call(before[:-1]) \
+                        and not self._opens_with_items(statement_start, node):
                     raise Undecidable("the expression starts a continuation line after an opening parenthesis")
         return start, end
+
+    def _opens_with_items(self, statement: ast.AST | None, node: ast.AST) -> bool:
+        """``node`` is the first item of ``with (...):``, right after the parenthesis that opens the items, which
+        libcst gives the ``With`` (its ``lpar``: it closes right before the colon), not the expression."""
+        if type(statement) not in (ast.With, ast.AsyncWith) or statement.items[0].context_expr is not node:
+            return False
+        start = self._offset(statement.lineno, statement.col_offset)
+        header = self.source[start:self._offset(statement.body[0].lineno, statement.body[0].col_offset)]
+        try:
+            tokens = [token for token in tokenize.generate_tokens(io.StringIO(header).readline)
+                      if token.type not in (tokenize.NL, tokenize.COMMENT)]
+        except (tokenize.TokenError, SyntaxError):
+            return False
+        opening = 2 if tokens[0].string == "async" else 1
+        if tokens[opening].string != "(":
+            return False
+        lines = header.split("\n")
+        depth = 0
+        for position in range(opening, len(tokens) - 1):
+            token = tokens[position]
+            if token.type == tokenize.OP:
+                depth += _DEPTH.get(token.string, 0)
+            if depth == 0:  # the parenthesis closes: the items' when a colon follows
+                row, column = tokens[opening + 1].start
+                first = start + sum(len(line) + 1 for line in lines[:row - 1]) + column
+                return tokens[position + 1].string == ":" and first == self._offset(node.lineno, node.col_offset)
+        return False
 
     def code_before_line(self, line: int) -> str | None:
         """The code of the nearest earlier line that has some, without its comment (what precedes an expression
@@ -601,6 +632,7 @@ def scope_chain(ancestors: Sequence[tuple[ast.AST, str]]) -> list[ast.AST]:
     return chain
 
 
+_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 _TRAILING_WORD = re.compile(r"[A-Za-z0-9_]*$")
 
 

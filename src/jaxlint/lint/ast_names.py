@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 _BUILTINS = frozenset(dir(builtins))
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+# Nodes without a name or a scope below them: the walk stops there (every ``Name`` and ``Attribute`` has a context).
+_LEAVES = frozenset({ast.Constant, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break, ast.Continue,
+                     *(operator for base in (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+                       for operator in base.__subclasses__())})
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,8 @@ class _Builder:
         if kind is ast.Name:
             self.name_scopes[id(node)] = self.scope
             return
+        if kind in _LEAVES:
+            return
         if kind is ast.Import:
             for alias in node.names:
                 if alias.asname:
@@ -188,8 +194,14 @@ class _Builder:
                 self.scope.bind(node.rest, Binding(None, node))
         elif kind.__name__ == "TypeAlias":
             self.scope.bind(node.name.id, Binding(None, node))
-        for child in ast.iter_child_nodes(node):
-            self.walk(child)
+        for field in node._fields:  # ``ast.iter_child_nodes``, inlined (the walk meets every node of the module)
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        self.walk(child)
+            elif isinstance(value, ast.AST):
+                self.walk(value)
 
     def _function(self, node) -> None:
         self.walk_all(node.decorator_list)
@@ -252,12 +264,14 @@ class AstNames:
         return self._name_scopes.get(id(node))
 
     def bindings(self, node: ast.AST) -> list[Binding]:
+        owner = self.owner(node)
+        return owner.bindings.get(identifier_of(node), []) if owner is not None else []
+
+    def owner(self, node: ast.AST) -> Scope | None:
+        """The scope whose bindings of the name ``node`` spells are the name's (``NameResolver._owner``): the
+        nearest that binds it, class bodies skipped but the name's own; None when none does."""
         scope = self.scope_of(node)
-        if scope is None:
-            return []
-        identifier = identifier_of(node)
-        owner = self._owner(identifier, scope)
-        return owner.bindings.get(identifier, []) if owner is not None else []
+        return self._owner(identifier_of(node), scope) if scope is not None else None
 
     def qualified_name(self, node: ast.AST) -> str | None:
         if type(node) is ast.Name:

@@ -748,6 +748,9 @@ def _in_range_from_ast(view: AstView, rule: MeshContextManager, with_node: ast.W
         return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
                           withheld=WithheldFix(problem, None))
     start, end = view.span(expression, statement_of(view.ancestors(expression)))
+    if with_node.col_offset and "\n" in view.text(expression):
+        # libcst's ``code_for_node`` writes the item alone: its continuation lines lose the block's indentation
+        raise Undecidable("an item on several lines in an indented block")
     if target is None:
         edits = (Edit(start, end, f"jax.set_mesh({view.text(expression)})"),)
     else:  # ``with mesh as m:`` -> ``with jax.set_mesh(m := mesh):`` (set_mesh enters as None)
@@ -807,6 +810,14 @@ def _searches(view: AstView) -> _Searches:
 
 
 def _reaches_no_project_module(view: AstView) -> bool:
+    """``_no_project_module_reached``, asked once per file (every ``with`` block asks it)."""
+    answer = view.__dict__.get("_jax401_reaches_none")
+    if answer is None:
+        answer = view.__dict__["_jax401_reaches_none"] = _no_project_module_reached(view)
+    return answer
+
+
+def _no_project_module_reached(view: AstView) -> bool:
     """``_reaches_risky_module`` is None for every block of the file: no project index, or no project module the
     search could resolve is risky. The search resolves a name through the file's imports only (a star import's
     module, a builtin: the same), so every module it may reach is named from one of them (``modules_named_from``;
@@ -828,12 +839,13 @@ def _reaches_no_project_module(view: AstView) -> bool:
             named.update(node.module if alias.name == "*" else f"{node.module}.{alias.name}" for alias in node.names)
         elif node.name == "__init__" and _has_unannotated_parameter(node):
             return False
-    for qualified in named:
-        modules |= index.modules_named_from(qualified)
     modules.discard(None)
     modules.discard(path)
-    if len(modules) > _MAX_MODULES_ASKED:
-        return False
+    for qualified in named:
+        modules |= index.modules_named_from(qualified)
+        if len(modules) - (path in modules) > _MAX_MODULES_ASKED:
+            return False  # too many already (a file of a large package names hundreds)
+    modules.discard(path)
     return all(index.risk_of(module) is None for module in sorted(modules))
 
 
@@ -864,34 +876,52 @@ def _agree(kinds: set[str]) -> str:
 
 def _no_global(view: AstView, identifier: str) -> None:
     """``Undecidable`` where a ``global`` or ``nonlocal`` anywhere names ``identifier`` (it moves the bindings)."""
-    if any(type(node) in (ast.Global, ast.Nonlocal) and identifier in node.names for node in view.nodes):
+    if any(identifier in node.names for node in view.nodes_of((ast.Global, ast.Nonlocal))):
         raise Undecidable("a `global` or `nonlocal` of the name")
 
 
 def _local_name_is_mesh(view: AstView, name: ast.Name, with_node: ast.With) -> bool:
     """``ValueInference.kind_of(name) == MESH`` for a ``with`` item that is a name bound in the file, where it is
-    certain: the name is bound in the function (or module) that holds the ``with``, only by plain assignments
-    (``mesh = jax.sharding.Mesh(...)``, ``mesh = None``), none of whose values needs the inference to follow
-    another binding. Anything else is ``Undecidable``."""
+    certain: the name's owner (the function or module that holds the ``with``, else the nearest enclosing one that
+    binds it, as the resolver finds it) binds it only by plain assignments (``mesh = jax.sharding.Mesh(...)``,
+    ``mesh = None``), none of whose values needs the inference to follow another binding. Anything else is
+    ``Undecidable``."""
     identifier = name.id
     _no_global(view, identifier)
     scope = next(ancestor for ancestor, _ in reversed(view.ancestors(with_node)) if isinstance(ancestor, _SCOPE_NODES))
     if type(scope) not in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef):
         raise Undecidable("a `with` in a class body")
+    found = _scope_binds_mesh(view, scope, identifier)
+    if found is not None:
+        return found
+    # The holder binds nothing of that name: the resolver's bindings are its owner's (``NameResolver._owner``).
+    owner = _searches(view).names.owner(name)
+    if owner is None:
+        return False  # no binding the resolver sees (another function's): unknown to the inference, no mesh
+    if owner.node is scope or type(owner.node) not in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef):
+        raise Undecidable("the name is bound in an enclosing scope")
+    found = _scope_binds_mesh(view, owner.node, identifier)
+    if found is None:
+        raise Undecidable("the name is bound in an enclosing scope")
+    return found
+
+
+def _scope_binds_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool | None:
+    """Whether ``scope``'s bindings of ``identifier`` make it a mesh (``_name_kind``); None where it has none."""
     if _binds_no_mesh(view, scope, identifier):
         return False
     arguments = getattr(scope, "args", None)
     parameter = arguments is not None and any(argument is not None and argument.arg == identifier for argument in (
         *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg))
-    kinds = {_assigned_kind(view, value) for value in _assigned_values(view, scope, identifier,
-                                                                       parameters=not parameter)}
+    kinds = {_bound_kind(view, bound) for bound in _assigned_values(view, scope, identifier,
+                                                                    parameters=not parameter, annotated=True)}
     if parameter:
         # annotated (``_binds_no_mesh`` took the others): an assignment that is no mesh makes the name none
         if _OTHER in kinds:
             return False
         raise Undecidable("an annotated parameter")
     if not kinds:
-        raise Undecidable("the name is bound in an enclosing scope")
+        return None
     return _agree(kinds) == _MESH
 
 
@@ -908,21 +938,33 @@ def _binds_no_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool:
         if any(argument is not None and argument.arg == identifier for argument in (arguments.vararg,
                                                                                    arguments.kwarg)):
             return True
-    for node in view.nodes:
-        kind = type(node)
-        if kind is ast.Name:
-            if node.id != identifier or type(node.ctx) is not ast.Store:
-                continue
+    for node in _binders(view).get(identifier, ()):
+        if type(node) is ast.Name:
             ancestors = view.ancestors(node)
             if _no_mesh_target(ancestors) and scope_chain(ancestors)[-1] is scope:
                 return True
-        elif kind in _DEFINITIONS or kind is ast.ExceptHandler:
-            if node.name == identifier and scope_chain(view.ancestors(node))[-1] is scope:
-                return True
-        elif kind is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
-            if scope_chain(view.ancestors(node))[-1] is scope:
-                return True
+        elif scope_chain(view.ancestors(node))[-1] is scope:  # a definition, ``except ... as``, an import
+            return True
     return False
+
+
+def _binders(view: AstView) -> dict[str, list[ast.AST]]:
+    """identifier -> the nodes that may bind it (a stored name, a definition, ``except ... as``, an import's alias),
+    in source order: found once per file, for ``_binds_no_mesh``'s question about each ``with`` item."""
+    found = view.__dict__.get("_jax401_binders")
+    if found is None:
+        found = view.__dict__["_jax401_binders"] = {}
+        for node in view.nodes_of((ast.Name, *_DEFINITIONS, ast.ExceptHandler, ast.alias)):
+            kind = type(node)
+            if kind is ast.Name:
+                identifier = node.id if type(node.ctx) is ast.Store else None
+            elif kind is ast.alias:
+                identifier = node.asname or node.name.partition(".")[0]
+            else:
+                identifier = node.name  # None for a bare ``except``
+            if identifier is not None:
+                found.setdefault(identifier, []).append(node)
+    return found
 
 
 def _no_mesh_target(ancestors) -> bool:
@@ -1049,11 +1091,13 @@ def _stored_kinds(view: AstView, method: ast.AST, attribute: str) -> set[str]:
     return kinds
 
 
-def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, parameters: bool = True) -> list[ast.expr]:
+def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, parameters: bool = True,
+                     annotated: bool = False) -> list[ast.expr]:
     """The values of the plain assignments that bind ``identifier`` in ``scope`` (its own parameters, its body, and
     the decorators, defaults and annotations of the definitions in it; not their bodies). Any other binding there
     (a ``for`` or ``with`` target, an unpacking, an import, a definition, a comprehension's or lambda's own...) is
-    ``Undecidable``: the resolver's bindings are a subset of what this finds."""
+    ``Undecidable``: the resolver's bindings are a subset of what this finds. ``annotated``: an annotated
+    assignment (``ckpt: Checkpointer = make()``) is no exception, it is listed as itself (``_bound_kind``)."""
     if type(scope) is not ast.Module and parameters:
         arguments = scope.args
         if any(argument.arg == identifier for argument in (
@@ -1068,6 +1112,9 @@ def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, paramete
         if kind is ast.Name:
             if node.id == identifier and type(node.ctx) is not ast.Load:
                 parent, field = view.parent(node)
+                if annotated and type(parent) is ast.AnnAssign:
+                    values.append(parent)  # its target (its annotation and value hold no store of a name)
+                    continue
                 if type(parent) is not ast.Assign or field != "targets":
                     raise Undecidable("a binding other than a plain assignment")
                 values.append(parent.value)
@@ -1096,6 +1143,20 @@ def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, paramete
             raise Undecidable("a binding other than a plain assignment")
         stack += ast.iter_child_nodes(node)
     return values
+
+
+def _bound_kind(view: AstView, bound: ast.AST) -> str:
+    """``_binding_kind`` of what ``_assigned_values(..., annotated=True)`` lists: a plain assignment's value, or an
+    annotated assignment, whose annotation's kind counts where the inference knows it, else its value's (no value:
+    unknown). ``_annotation_kind`` tells a mesh from the rest, not a known other type from an unknown one: only
+    where that choice matters (an annotation that is no mesh, a value that is one) is it ``Undecidable``."""
+    if type(bound) is not ast.AnnAssign:
+        return _assigned_kind(view, bound)
+    if _annotation_kind(view, bound.annotation) == _MESH:
+        return _MESH
+    if bound.value is None or _assigned_kind(view, bound.value) != _MESH:
+        return _OTHER  # declared no mesh, or unknown and a value that is none: no mesh either way (never ``None``)
+    raise Undecidable("an annotation that may not say what the annotated mesh value is")
 
 
 def _assigned_kind(view: AstView, value: ast.expr, scope: ast.AST | None = None) -> str:
