@@ -30,18 +30,15 @@ class AstValueKinds:
     """One file's answers (cached per node). Made per query of the file and not kept on the view: holding the view,
     it would make a reference cycle that keeps the tree alive until the cycle collector runs."""
 
-    def __init__(self, view: AstView, names: AstNames | None = None) -> None:
+    def __init__(self, view: AstView) -> None:
         self.view = view
-        self._names = names  # the caller's, when it resolves names of the same tree too
         self._cache: dict[int, object] = {}
         self._attributes: dict[tuple[int, str], object] = {}
 
     @property
     def names(self) -> AstNames:
-        """The resolver's port, built at the first question (a file may ask none)."""
-        if self._names is None:
-            self._names = AstNames(self.view.tree)
-        return self._names
+        """The resolver's port: the view's, built at the first question (a file may ask none)."""
+        return self.view.names()
 
     def kind_of(self, node: ast.AST) -> str | None:
         key = id(node)

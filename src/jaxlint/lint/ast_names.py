@@ -194,8 +194,8 @@ class _Builder:
                 self.scope.bind(node.rest, Binding(None, node))
         elif kind.__name__ == "TypeAlias":
             self.scope.bind(node.name.id, Binding(None, node))
-        for field in node._fields:  # ``ast.iter_child_nodes``, inlined (the walk meets every node of the module)
-            value = getattr(node, field, None)
+        for name in node._fields:  # ``ast.iter_child_nodes``, inlined (the walk meets every node of the module)
+            value = getattr(node, name, None)
             if type(value) is list:
                 for child in value:
                     if isinstance(child, ast.AST):

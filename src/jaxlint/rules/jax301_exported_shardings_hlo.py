@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import functools
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
@@ -359,13 +358,13 @@ from 0.10.2 for exports that were not deserialized.)
         ``AstValueKinds`` (``Undecidable`` where only libcst's inference can follow it)."""
         if not cls.applies_to(view.settings):
             return []  # (the engine does not ask then)
-        names = functools.cache(lambda: AstNames(view.tree))
+        names = view.names
         candidates = [use for use in _ast_uses(view, names) if not _in_feature_test_ast(view, use[0])]
         if not candidates or not _imports_jax(view):
             return []  # without a ``jax`` import no receiver is known to be an ``Exported``, nor is an unknown one reported
         rule = view.rule(cls)
         defined = _defines_fields(view)
-        kinds = AstValueKinds(view, names())
+        kinds = AstValueKinds(view)
         found = []
         for node, field, receiver in candidates:
             kind = AN_EXPORTED if receiver is _BUILT else kinds.kind_of(receiver) if receiver is not None else None

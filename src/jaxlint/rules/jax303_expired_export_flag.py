@@ -12,7 +12,6 @@ else:
 from jaxlint.analysis import ast_calls
 from jaxlint.analysis.ast_value_kinds import AstValueKinds
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
-from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.inference import CONFIG
 from jaxlint.rules.base import Invalid, Valid
 from jaxlint.analysis.calls import literal_value, string_value
@@ -204,8 +203,8 @@ class _AstSettings:
 
     def __init__(self, view: AstView) -> None:
         self.view = view
-        self.names = AstNames(view.tree)
-        self.kinds = AstValueKinds(view, self.names)
+        self.names = view.names()
+        self.kinds = AstValueKinds(view)
 
     def found(self) -> list[tuple[str, ast.AST, ast.AST | None, str]]:
         settings = []

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import functools
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -12,7 +11,6 @@ else:
 
 from jaxlint.analysis.ast_calls import argument_value, arguments_in_order
 from jaxlint.lint.ast_findings import AstFinding, AstView, walk
-from jaxlint.lint.ast_names import AstNames
 from jaxlint.rules.base import Invalid, Rule, Valid
 
 DESERIALIZE = "jax.export.deserialize"
@@ -138,7 +136,7 @@ temporary crutch.
         but for the bytes visibly serialized here (a name's bindings: ``AstNames``, ``NameResolver``'s port)."""
         if not cls.applies_to(view.settings):
             return []  # (the engine does not ask then)
-        names = functools.cache(lambda: AstNames(view.tree))
+        names = view.names
         found = []
         for node in walk(view, (ast.Call,)):
             if not _may_be_deserialize(view, node.func):

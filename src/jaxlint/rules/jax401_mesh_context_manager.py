@@ -23,7 +23,6 @@ from jaxlint.analysis.ast_pjit_specs import AstPjitSpecFinder
 from jaxlint.analysis.ast_project_reach import AstProjectReach
 from jaxlint.analysis.pjit_specs import PjitSpecFinder
 from jaxlint.analysis.project_reach import ProjectReach
-from jaxlint.lint.ast_names import AstNames
 
 # Calls that build a concrete ``jax.sharding.Mesh``.
 MESH_CONSTRUCTORS = MESH_FACTORIES
@@ -797,7 +796,7 @@ class _Searches:
     """The file's name bindings and the two searches, built once per file (as the libcst visit keeps its own)."""
 
     def __init__(self, view: AstView) -> None:
-        self.names = AstNames(view.tree)
+        self.names = view.names()  # the view's one (``AstValueKinds`` and the view itself ask it too)
         self.pjit = AstPjitSpecFinder(self.names)
         self.reach: AstProjectReach | None = None
 
@@ -943,7 +942,7 @@ def _binds_no_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool:
             ancestors = view.ancestors(node)
             if _no_mesh_target(ancestors) and scope_chain(ancestors)[-1] is scope:
                 return True
-        elif scope_chain(view.ancestors(node))[-1] is scope:  # a definition, ``except ... as``, an import
+        elif view.scope_of(node) is scope:  # a definition, ``except ... as``, an import
             return True
     return False
 
