@@ -57,6 +57,7 @@ class AstFacts:
     tree: ast.Module | None = None  # the parsed module (``jaxlint.lint.focus`` reads its top-level statements)
     statements: list["AstFacts"] = field(default_factory=list)  # of each top-level statement (``statement_facts``)
     _referenced: set[str] | None = None
+    _calls_named: "list[tuple[ast.Call, set[str]]] | None" = None  # ``_named_calls``
     # a statement's facts: those of its whole file (whose ``calls`` are complete once the walk is done), held
     # weakly: the file's facts list their statements, and a cycle would keep every tree until the rare collector
     _file: "weakref.ref[AstFacts] | None" = None
@@ -106,7 +107,16 @@ class AstFacts:
         wanted = {qualified} if isinstance(qualified, str) else qualified
         if not self.bindings and not self.star_modules:
             return []
-        return [call for call in self.calls if not wanted.isdisjoint(self.qualified_names(call.func))]
+        return [call for call, names in self._named_calls() if not wanted.isdisjoint(names)]
+
+    def _named_calls(self) -> list[tuple[ast.Call, set[str]]]:
+        """Every call whose callee may be some qualified name, with those names: computed once (JAX103's gate alone
+        asks ``calls_to`` five times; each asked ``qualified_names`` of every call)."""
+        if self._calls_named is None:
+            qualified_names = self.qualified_names
+            self._calls_named = [(call, names) for call in self.calls
+                                 for names in (qualified_names(call.func),) if names]
+        return self._calls_named
 
     def alias_targets(self, identifier: str) -> set[str]:
         """Every qualified name a plain assignment ``identifier = <imported name or chain>`` may give it."""
