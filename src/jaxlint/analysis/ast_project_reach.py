@@ -9,10 +9,9 @@ order; ``_names`` lists them first to last and gives them reversed. What ``ast``
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
 
 from jaxlint.analysis.ast_attribute_values import AstAttributeValues, self_attribute, source_ordered_children
+from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.analysis.construction_sites import construction_sites
 from jaxlint.analysis.project_reach import _MAX_NODES
 from jaxlint.lint.ast_findings import Undecidable
@@ -169,7 +168,7 @@ class AstProjectReach:
             return
         if kind is ast.Constant:
             if annotation and isinstance(node.value, (str, bytes)):
-                if not _one_string_token(self.view.text(node)):
+                if not simple_string(self.view.text(node)):
                     raise Undecidable("an implicitly concatenated string in an annotation")
                 groups.append([(node, called)])
             return
@@ -256,11 +255,3 @@ def _opened(bound: ast.AST) -> tuple[object, bool]:
         return bound.annotation, True
     return None, False
 
-
-def _one_string_token(text: str) -> bool:
-    try:
-        tokens = [token for token in tokenize.generate_tokens(io.StringIO(text).readline)
-                  if token.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
-    except (tokenize.TokenError, SyntaxError):
-        return False
-    return len(tokens) == 1 and tokens[0].type == tokenize.STRING
