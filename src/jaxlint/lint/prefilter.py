@@ -8,6 +8,7 @@ order. Like the gates it sits below the rule API: it reads only the two class at
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from functools import lru_cache
 from typing import Protocol, Sequence
 
@@ -228,7 +229,9 @@ def _index_word_sets(word_sets) -> WordIndex:
 def _index_key(required: frozenset[str]) -> str:
     """The longest word of a non-empty set (long words are the rare ones; ties: the greatest). Cached: the combined
     prefilter, each rule's own and ``_word_set_owners`` index the same few thousand sets."""
-    return max(required, key=lambda word: (len(word), word))
+    # The same word as ``max(required, key=lambda word: (len(word), word))``, without a Python call per word (9 ms
+    # of a one-file check): sorted greatest first, ``max`` keeps the first of the longest.
+    return max(sorted(required, reverse=True), key=len)
 
 
 _PREFILTERS: dict[tuple, _Prefilter] = {}
@@ -241,8 +244,9 @@ def _prefilter_for(rules: tuple[type[WordRule], ...]) -> _Prefilter:
         pass
     # Longer triggers first: a shorter one that is a substring of a longer one is then usually redundant.
     triggers = tuple(sorted({t for rule in rules for t in rule.triggers}, key=lambda t: (-len(t), t)))
-    word_sets = [required for rule in rules for required in getattr(rule, "required_words", ())]
-    if not all(word.isascii() for required in word_sets for word in required):
+    # Each set once: JAX101 and JAX402 share their 3,400 (a set held twice answers as once).
+    word_sets = list(dict.fromkeys(required for rule in rules for required in getattr(rule, "required_words", ())))
+    if not all(map(str.isascii, chain.from_iterable(word_sets))):  # a C loop: 30,000 words in each check
         raise ValueError("required_words must be ASCII: the prefilter reads ASCII words only")
     shared = tuple(sorted(frozenset.intersection(*word_sets))) if word_sets else ()
     groups: dict[str, list[str]] = {}
