@@ -57,3 +57,11 @@ def test_a_project_with_a_setup_cfg_still_reads_its_pins(tmp_path):
     done = subprocess.run([sys.executable, "-m", "jaxlint", "check", str(path), "--no-cache", "--show-settings"],
                           capture_output=True, text=True, cwd=tmp_path, env=env)
     assert "min version:    0.4.1" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_cli_spells_the_unused_noqa_code_as_its_module_does():
+    # the check imports ``run.noqa_add`` only where a file selects this code (opt-in)
+    from jaxlint.run.noqa_add import UNUSED_NOQA
+    from jaxlint.ui import cli
+
+    assert cli.UNUSED_NOQA == UNUSED_NOQA
