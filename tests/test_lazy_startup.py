@@ -65,3 +65,17 @@ def test_the_cli_spells_the_unused_noqa_code_as_its_module_does():
     from jaxlint.ui import cli
 
     assert cli.UNUSED_NOQA == UNUSED_NOQA
+
+
+def test_the_examples_dedent_as_textwrap_does():
+    # ``rules.base.dedent`` replaces ``textwrap.dedent`` for the 600 examples built when the rules are imported
+    import random
+    import textwrap
+
+    from jaxlint.rules.base import dedent
+
+    rng = random.Random(38)
+    cases = ["", "\n", "  a\n    b\n", "\ta\n  b\n", "  a\n\t b\n", "    a\n  \n   \t\n    b", "  a\r\n  b\r\n", "x\n  y"]
+    cases += ["".join(rng.choice(" \t\nab\r\x0c") for _ in range(rng.randint(0, 16))) for _ in range(20000)]
+    for text in cases:
+        assert dedent(text) == textwrap.dedent(text), repr(text)
