@@ -8,8 +8,8 @@ order. Like the gates it sits below the rule API: it reads only the two class at
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
 from functools import lru_cache
+from itertools import chain
 from typing import Collection, Protocol, Sequence
 
 
