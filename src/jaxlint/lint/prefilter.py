@@ -179,13 +179,13 @@ def _word_set_owners(rules: tuple[type[WordRule], ...]) -> _WordSetOwners:
     except KeyError:
         pass
     # The rules that hold the very same word sets (JAX101 and JAX402: 3,400 from the catalogue) are walked once.
-    groups: dict[int, tuple[Collection[frozenset[str]], int]] = {}
+    holders: dict[int, tuple[Collection[frozenset[str]], int]] = {}  # id of a rule's word sets -> (them, mask)
     for bit, rule in enumerate(rules):
         words = getattr(rule, "required_words", ())
-        _, mask = groups.get(id(words), (words, 0))
-        groups[id(words)] = words, mask | 1 << bit
+        _, mask = holders.get(id(words), (words, 0))
+        holders[id(words)] = words, mask | 1 << bit
     owners: dict[frozenset[str], int] = {}
-    for words, mask in groups.values():
+    for words, mask in holders.values():
         for required in words:
             owners[required] = owners.get(required, 0) | mask
     always = owners.pop(frozenset(), 0)
