@@ -53,3 +53,15 @@ def test_the_cases_are_not_vacuous():
 def test_each_rule_as_its_own_prefilter_on_the_dev_corpus():
     for text in dev_corpus.python_texts():
         _check(text)
+
+
+def test_index_key_is_the_longest_word_greatest_on_ties():
+    # ``_index_key`` sorts instead of calling a key per word (issue 38): the same word as the plain definition
+    import random
+
+    from jaxlint.lint.prefilter import _index_key
+
+    rng = random.Random(38)
+    for _ in range(2000):
+        words = frozenset("".join(rng.choice("abz_") for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(1, 6)))
+        assert _index_key(words) == max(words, key=lambda word: (len(word), word))

@@ -1,6 +1,7 @@
 """The loader: merge of generated + overlay, lookups, required words, speed."""
 from __future__ import annotations
 
+import datetime
 import json
 import os
 
@@ -239,3 +240,86 @@ def test_overlay_parameter_rows_override_and_need_a_reason(tmp_path):
     over.write_text('[[parameter]]\nname = "jax.numpy.clip"\nparameter = "a_max"\nnote = "x"\n')
     with pytest.raises(ValueError, match="no reason"):
         load_from(catalogue.GENERATED, over, use_cache=False)
+
+
+# -- read_toml: the small packaged tables through a stamped JSON copy (issue 38) ---------------------------------
+def _no_toml_parser(monkeypatch):
+    def parser():
+        raise AssertionError("parsed again instead of read from its JSON copy")
+
+    monkeypatch.setattr(catalogue, "_tomllib", parser)
+
+
+def test_read_toml_reads_a_table_back_from_its_copy(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    table = tmp_path / "table.toml"
+    table.write_text('title = "t"\n\n[[row]]\nname = "a"\nvalues = [1, 2.5, true]\n\n[[row]]\nname = "b"\n')
+    parsed = catalogue._tomllib().loads(table.read_text())
+    assert catalogue.read_toml(table) == parsed  # the first read parses and writes the copy
+    _no_toml_parser(monkeypatch)
+    assert catalogue.read_toml(table) == parsed
+
+
+def test_read_toml_parses_an_edited_table_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    table = tmp_path / "table.toml"
+    table.write_text('[[row]]\nname = "a"\n')
+    assert catalogue.read_toml(table) == {"row": [{"name": "a"}]}
+    stat = table.stat()
+    table.write_text('[[row]]\nname = "b"\n')  # same size and, restored below, same mtime: the hash tells
+    os.utime(table, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert catalogue.read_toml(table) == {"row": [{"name": "b"}]}
+
+
+def test_read_toml_keeps_no_copy_of_a_table_json_cannot_hold(tmp_path, monkeypatch):
+    # a TOML date would come back from JSON as a string: such a table is parsed every time
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    table = tmp_path / "dated.toml"
+    table.write_text("checked = 2026-12-06\n")
+    first = catalogue.read_toml(table)
+    assert first == catalogue.read_toml(table) and isinstance(first["checked"], datetime.date)
+    assert not list((tmp_path / "cache").rglob("toml-*.json"))
+
+
+def test_the_packaged_tables_read_the_same_from_their_copies(tmp_path, monkeypatch):
+    from jaxlint.catalogue import behaviour, ecosystem_warnings, flax_frozendict, return_types
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for path in (behaviour.DATA, ecosystem_warnings.WARNINGS, flax_frozendict.DATA, return_types.DATA):
+        with open(path, "rb") as handle:
+            parsed = catalogue._tomllib().load(handle)
+        assert catalogue.read_toml(path) == parsed  # parsed, then copied
+        assert catalogue.read_toml(path) == parsed  # from the copy
+
+
+def test_required_words_are_built_once_per_kinds():
+    # JAX101 and JAX402 ask for the same sets: one object, which the prefilter then indexes once
+    words = load().required_words_for(("symbol", "module"))
+    assert load().required_words_for(["module", "symbol"]) is words
+    assert words == frozenset(frozenset(e.name.split(".")) for e in load().entries if e.kind in ("symbol", "module"))
+
+
+def test_signature_rows_restored_without_init_equal_those_built_by_it():
+    from dataclasses import fields
+
+    from jaxlint.catalogue.signatures import SignatureRow, _checked_blocks, _row
+
+    names = {f.name for f in fields(SignatureRow)}
+    blocks = _checked_blocks()
+    assert blocks
+    for block in blocks:
+        built = SignatureRow(**{key: value for key, value in block.items() if key in names})
+        restored = _row(block)
+        assert restored == built and repr(restored) == repr(built) and hash(restored) == hash(built)
+    with pytest.raises(TypeError):  # a row without its owner is refused as before
+        _row({"change": "removed", "changed_in": "0.4.1", "last_seen": "0.4.0"})
+
+
+def test_restored_rows_of_another_length_are_refused():
+    from jaxlint.catalogue.ecosystem_generated import ParameterRow
+
+    names = [f.name for f in catalogue.fields(ParameterRow)]
+    row = [f"v{i}" for i in range(len(names))]
+    assert catalogue.restore_rows(ParameterRow, names, [row])[0] == ParameterRow(*row)
+    with pytest.raises(ValueError):
+        catalogue.restore_rows(ParameterRow, names, [row[:-1]])

@@ -3,16 +3,10 @@ validation or a result type that changed in a release of the row's ``library``. 
 patterns recognise; ``jaxlint upgrade`` lists the others (``match = "none"``) as changes to check by hand."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from jaxlint.catalogue import RULES_DIR
+from jaxlint.catalogue import RULES_DIR, read_toml
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import parse_version
 
@@ -109,8 +103,7 @@ def crossed(row: Change, settings: Settings) -> bool:
 
 @lru_cache(maxsize=1)
 def changes() -> tuple[Change, ...]:
-    with DATA.open("rb") as handle:
-        rows = tomllib.load(handle).get("change", [])
+    rows = read_toml(DATA).get("change", [])
     found = []
     for row in rows:
         if row.get("match") not in MATCHES:

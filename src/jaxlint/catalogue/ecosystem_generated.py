@@ -8,18 +8,13 @@ stopped accepting (JAX507).
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, TypeVar
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
-from jaxlint.catalogue import RULES_DIR, _cache_file, _stamp, read_stamped, write_stamped
+from jaxlint.catalogue import RULES_DIR, _cache_file, _stamp, _tomllib, read_stamped, restore_rows, write_stamped
 
 GENERATED = RULES_DIR / "ecosystem_generated.toml"
 T = TypeVar("T")
@@ -137,7 +132,7 @@ def _load(path: Path) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...], tuple[
     if cached is not None:
         return cached
     with open(path, "rb") as fh:
-        data = tomllib.load(fh)
+        data = _tomllib().load(fh)
     known = {f.name for f in fields(Row)}
     found = tuple(Row(kind=kind, **{k: v for k, v in row.items() if k in known})
                   for kind in ("symbol", "module") for row in data.get(kind, ()))
@@ -163,11 +158,11 @@ def _read_cache(cache: Path, stamp: list) -> tuple[tuple[Row, ...], tuple[Parame
                 or cached.get("parameter_fields") != _PARAMETER_FIELDS \
                 or cached.get("change_fields") != _CHANGE_FIELDS:
             return None
-        return (tuple(Row(**dict(zip(_FIELDS, values, strict=True))) for values in cached["rows"]),
-                tuple(ParameterRow(**dict(zip(_PARAMETER_FIELDS, values, strict=True)))
-                      for values in cached["parameters"]),
-                tuple(MethodChangeRow(**dict(zip(_CHANGE_FIELDS, values, strict=True)))
-                      for values in cached["changes"]))
+        # The field lists match the classes' (checked above), which have no ``__post_init__``: the rows are
+        # restored without ``__init__`` (``restore_rows``), as the catalogue's are.
+        return (restore_rows(Row, _FIELDS, cached["rows"]),
+                restore_rows(ParameterRow, _PARAMETER_FIELDS, cached["parameters"]),
+                restore_rows(MethodChangeRow, _CHANGE_FIELDS, cached["changes"]))
     except (KeyError, TypeError, ValueError):
         return None  # damaged or not ours: read the TOML again
 

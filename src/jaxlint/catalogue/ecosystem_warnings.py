@@ -9,17 +9,11 @@ record is not reported either: deprecated means "it warns", proven by execution.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from jaxlint.catalogue import RULES_DIR
+from jaxlint.catalogue import RULES_DIR, read_toml
 
 WARNINGS = RULES_DIR / "ecosystem_warnings.toml"
 
@@ -50,8 +44,7 @@ def checks(path: Path = WARNINGS) -> dict[str, WarningCheck]:
     """Every record by name; none when the file is missing (then no deprecated name is reported)."""
     if not path.is_file():
         return {}
-    with open(path, "rb") as fh:
-        data = tomllib.load(fh)
+    data = read_toml(path)
     known = {f.name for f in fields(WarningCheck)}
     return {row["name"]: WarningCheck(**{k: v for k, v in row.items() if k in known})
             for row in data.get("deprecation", ())}

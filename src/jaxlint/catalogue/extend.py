@@ -12,17 +12,11 @@ The rules that read the catalogue (JAX101, JAX402, JAX103) get a subclass per se
 from __future__ import annotations
 
 import hashlib
-import sys
 from dataclasses import fields, replace
 from functools import lru_cache
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from jaxlint.catalogue import Catalogue, Entry, Parameter, load
+from jaxlint.catalogue import Catalogue, Entry, Parameter, _tomllib, load
 from jaxlint.project.versions import parse_version
 
 KINDS = ("symbol", "module", "parameter")
@@ -50,6 +44,7 @@ def read_folder(folder: Path) -> dict[str, list[dict]]:
         raise RulesFileError(f"{folder}: no *.toml rule file in the folder")
     rows: dict[str, list[dict]] = {kind: [] for kind in KINDS}
     known = _Known(load())
+    tomllib = _tomllib()
     for file in files:
         try:
             with open(file, "rb") as fh:

@@ -7,7 +7,6 @@ A name reached as ``a.b.c`` needs the release that added the longest of ``a.b.c`
 """
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 
 from jaxlint.catalogue import RULES_DIR
@@ -28,7 +27,7 @@ def first_releases() -> dict[str, Version]:
 
 
 def _releases_by_version() -> dict[str, list[str]]:
-    from jaxlint.catalogue import _cache_file, _stamp, read_stamped, write_stamped
+    from jaxlint.catalogue import _cache_file, _stamp, _tomllib, read_stamped, write_stamped
 
     if not DATA.is_file():
         return {}
@@ -38,7 +37,7 @@ def _releases_by_version() -> dict[str, list[str]]:
     if isinstance(releases, dict) and all(isinstance(names, list) for names in releases.values()):
         return releases
     with open(DATA, "rb") as handle:
-        data = tomllib.load(handle)
+        data = _tomllib().load(handle)
     releases = {}
     for block in data.get("release", ()):
         releases.setdefault(block["version"], []).extend(block["names"])

@@ -3,16 +3,10 @@ means otherwise (``rules/flax_frozendict.toml``, written by ``tools/generate_fro
 wheels and the interpreter's ``dict``), read for JAX508."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from jaxlint.catalogue import RULES_DIR
+from jaxlint.catalogue import RULES_DIR, read_toml
 
 DATA = RULES_DIR / "flax_frozendict.toml"
 
@@ -36,14 +30,12 @@ class Member:
 
 @lru_cache(maxsize=1)
 def members() -> dict[str, Member]:
-    with DATA.open("rb") as handle:
-        data = tomllib.load(handle)
+    data = read_toml(DATA)
     return {row["name"]: Member(**row) for row in data.get("member", [])}
 
 
 @lru_cache(maxsize=1)
 def sources() -> dict[str, str]:
     """Where each list was read (shown in the rule's docs)."""
-    with DATA.open("rb") as handle:
-        data = tomllib.load(handle)
+    data = read_toml(DATA)
     return {key: data[key] for key in ("frozendict_source", "dict_source", "functions_source")}

@@ -2,16 +2,10 @@
 from runs on both sides of each change), read for JAX207."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from jaxlint.catalogue import RULES_DIR
+from jaxlint.catalogue import RULES_DIR, read_toml
 
 DATA = RULES_DIR / "return_types.toml"
 INDEX, KEY = "[index]", "[key]"  # ``r[0]``; a mapping's subscript (``r["flops"]``, ``r[("kernel",)]``)
@@ -49,8 +43,7 @@ class ReturnType:
 @lru_cache(maxsize=1)
 def return_types() -> dict[str, ReturnType]:
     """``api`` -> its row."""
-    with DATA.open("rb") as handle:
-        data = tomllib.load(handle)
+    data = read_toml(DATA)
     return {row["api"]: ReturnType(**{**row, "missing": tuple(row["missing"]), "differs": tuple(row["differs"]),
                                       "keys": tuple(row.get("keys", ()))})
             for row in data.get("return_type", [])}

@@ -15,12 +15,11 @@ that names its successor (the hint stays, no fix is written). ``signatures_contr
 contradicted: left out too."""
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields as dataclass_fields
 from functools import lru_cache
 from pathlib import Path
 
-from jaxlint.catalogue import RULES_DIR
+from jaxlint.catalogue import RULES_DIR, _tomllib
 
 DATA = RULES_DIR / "signatures_generated.toml"
 CONFIRMED = RULES_DIR / "signatures_confirmed.toml"
@@ -79,7 +78,7 @@ def contradicted(path: Path | None = None) -> frozenset[tuple]:
 def _rows(path: Path) -> list[dict]:
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle).get("row", [])
+            return _tomllib().load(handle).get("row", [])
     except FileNotFoundError:
         return []
 
@@ -111,7 +110,7 @@ def _checked_blocks() -> list[dict]:
     if isinstance(blocks, list) and all(isinstance(block, dict) for block in blocks):
         return blocks
     with open(DATA, "rb") as handle:
-        data = tomllib.load(handle)
+        data = _tomllib().load(handle)
     confirmed, refuted = outcomes(), contradicted()
     blocks = [block for block in (checked(block, confirmed.get(row_key(block)))
                                   for block in data.get("signature", ()) if row_key(block) not in refuted)
@@ -124,10 +123,9 @@ def _checked_blocks() -> list[dict]:
 def _load() -> tuple[dict, dict]:
     classes: dict[str, dict[str, list[SignatureRow]]] = {}
     functions: dict[str, list[SignatureRow]] = {}
-    fields = set(SignatureRow.__dataclass_fields__)
     reported = _reported_elsewhere()
     for block in _checked_blocks():
-        row = SignatureRow(**{k: v for k, v in block.items() if k in fields})
+        row = _row(block)
         if row.library in OWN_RANGE and _key(row) in reported:
             continue
         for name in (row.owner, *block.get("spellings", ())):
@@ -136,6 +134,23 @@ def _load() -> tuple[dict, dict]:
             else:
                 functions.setdefault(name, []).append(row)
     return classes, functions
+
+
+_FIELDS = {f.name: f for f in dataclass_fields(SignatureRow)}
+_DEFAULTS = {name: f.default for name, f in _FIELDS.items() if f.default is not MISSING}
+_REQUIRED = _FIELDS.keys() - _DEFAULTS.keys()
+
+
+def _row(block: dict) -> SignatureRow:
+    """``SignatureRow(**block's fields)``, built as pickle restores one where every required field is there (the
+    frozen ``__init__`` sets each field through ``object.__setattr__``: 1,000 rows, 3 ms of every start-up)."""
+    values = {key: value for key, value in block.items() if key in _FIELDS}
+    if not _REQUIRED <= values.keys():
+        return SignatureRow(**values)  # raises the TypeError it always did
+    row = object.__new__(SignatureRow)
+    row.__dict__.update(_DEFAULTS)
+    row.__dict__.update(values)
+    return row
 
 
 def class_rows() -> dict[str, dict[str, list[SignatureRow]]]:

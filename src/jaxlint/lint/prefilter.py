@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol, Sequence
+from itertools import chain
+from typing import Collection, Protocol, Sequence
 
 
 class WordRule(Protocol):
@@ -180,10 +181,16 @@ def _word_set_owners(rules: tuple[type[WordRule], ...]) -> _WordSetOwners:
         return _OWNERS[rules]
     except KeyError:
         pass
-    owners: dict[frozenset[str], int] = {}
+    # The rules that hold the very same word sets (JAX101 and JAX402: 3,400 from the catalogue) are walked once.
+    holders: dict[int, tuple[Collection[frozenset[str]], int]] = {}  # id of a rule's word sets -> (them, mask)
     for bit, rule in enumerate(rules):
-        for required in getattr(rule, "required_words", ()):
-            owners[required] = owners.get(required, 0) | 1 << bit
+        words = getattr(rule, "required_words", ())
+        _, mask = holders.get(id(words), (words, 0))
+        holders[id(words)] = words, mask | 1 << bit
+    owners: dict[frozenset[str], int] = {}
+    for words, mask in holders.values():
+        for required in words:
+            owners[required] = owners.get(required, 0) | mask
     always = owners.pop(frozenset(), 0)
     index: dict[str, dict[int, list[frozenset[str]]]] = {}
     every = 0
@@ -241,7 +248,9 @@ def _index_word_sets(word_sets) -> WordIndex:
 def _index_key(required: frozenset[str]) -> str:
     """The longest word of a non-empty set (long words are the rare ones; ties: the greatest). Cached: the combined
     prefilter, each rule's own and ``_word_set_owners`` index the same few thousand sets."""
-    return max(required, key=lambda word: (len(word), word))
+    # The same word as ``max(required, key=lambda word: (len(word), word))``, without a Python call per word (9 ms
+    # of a one-file check): sorted greatest first, ``max`` keeps the first of the longest.
+    return max(sorted(required, reverse=True), key=len)
 
 
 _PREFILTERS: dict[tuple, _Prefilter] = {}
@@ -254,8 +263,9 @@ def _prefilter_for(rules: tuple[type[WordRule], ...]) -> _Prefilter:
         pass
     # Longer triggers first: a shorter one that is a substring of a longer one is then usually redundant.
     triggers = tuple(sorted({t for rule in rules for t in rule.triggers}, key=lambda t: (-len(t), t)))
-    word_sets = [required for rule in rules for required in getattr(rule, "required_words", ())]
-    if not all(word.isascii() for required in word_sets for word in required):
+    # Each set once: JAX101 and JAX402 share their 3,400 (a set held twice answers as once).
+    word_sets = list(dict.fromkeys(chain.from_iterable(getattr(rule, "required_words", ()) for rule in rules)))
+    if not all(map(str.isascii, chain.from_iterable(word_sets))):  # a C loop: 30,000 words in each check
         raise ValueError("required_words must be ASCII: the prefilter reads ASCII words only")
     shared = tuple(sorted(frozenset.intersection(*word_sets))) if word_sets else ()
     groups: dict[str, list[str]] = {}

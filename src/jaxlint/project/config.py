@@ -6,19 +6,14 @@ has a ``[tool.jaxlint]`` table). Unknown keys and bad values are errors naming t
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Collection
 
 from jaxlint.project.settings import OUTPUT_FORMATS, SELECTOR_RE, Settings
+from jaxlint.project.toml_parser import toml_parser
 from jaxlint.project.version_pins import PinnedRange, ProjectPins
 from jaxlint.project.versions import Version
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10
-    import tomli as tomllib
 
 CONFIG_NAMES = (".jaxlint.toml", "jaxlint.toml", "pyproject.toml")
 
@@ -139,6 +134,7 @@ def parse_config_table(file: Path, table: dict[str, Any]) -> dict[str, Any]:
 
 def read_config_file(file: Path) -> dict[str, Any] | None:
     """The validated settings of one file, or None for a ``pyproject.toml`` without ``[tool.jaxlint]``."""
+    tomllib = toml_parser()
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:

@@ -2,20 +2,14 @@
 file and line that states it; and the bounds one requirement sets. ``version_pins`` turns them into a file's range."""
 from __future__ import annotations
 
-import configparser
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Collection
 
+from jaxlint.project.toml_parser import toml_parser
 from jaxlint.project.versions import Version
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 # ``jax`` itself (not jaxlib, jax-md, jaxtyping), optional extras, then the specifier.
 _REQUIREMENT = re.compile(r"^\s*jax\s*(\[[^\]]*\])?\s*(?P<spec>(?:[<>=!~^][^;#]*)?)(?:[;#].*)?$", re.IGNORECASE)
@@ -113,6 +107,7 @@ def _toml(path: Path, warnings: list[PinFileWarning]) -> tuple[dict | None, str]
     text = _text(path, warnings)
     if text is None:
         return None, ""
+    tomllib = toml_parser()
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as error:
@@ -142,6 +137,8 @@ def _from_setup_cfg(path: Path, warnings: list[PinFileWarning]) -> list[Requirem
     text = _text(path, warnings)
     if text is None:
         return []
+    import configparser  # here: only a folder with a setup.cfg needs it (1 ms of every start-up)
+
     parser = configparser.ConfigParser()
     try:
         parser.read_string(text, source=str(path))

@@ -14,7 +14,6 @@ The rule API sits below what uses it: it knows the file's state only through ``R
 """
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Protocol, Sequence
 
@@ -51,13 +50,34 @@ class Example:
     runnable: bool = False
 
 
+def dedent(text: str) -> str:
+    """``textwrap.dedent(text)``, without its regular expressions: every rule's examples are dedented when the rule
+    is imported (800 texts, 6 ms of each one-file check). Lines of spaces and tabs only become empty; the margin is
+    the longest prefix of spaces and tabs that every other line starts with; it is cut from each of them."""
+    lines = text.split("\n")
+    margin: str | None = None
+    for index, line in enumerate(lines):
+        body = line.lstrip(" \t")
+        if not body:
+            lines[index] = ""  # blank, or spaces and tabs only
+            continue
+        indent = line[:len(line) - len(body)]
+        if margin is None or margin.startswith(indent):
+            margin = indent
+        elif not indent.startswith(margin):  # the common prefix (neither is a prefix of the other)
+            margin = margin[:next(i for i, (a, b) in enumerate(zip(margin, indent)) if a != b)]
+    if margin:
+        lines = [line[len(margin):] for line in lines]
+    return "\n".join(lines)
+
+
 def Valid(code: str, **kwargs) -> Example:
-    return Example(textwrap.dedent(code).lstrip("\n"), **kwargs)
+    return Example(dedent(code).lstrip("\n"), **kwargs)
 
 
 def Invalid(code: str, fixed: str | None = None, unsafe_fixed: str | None = None, **kwargs) -> Example:
     def clean(text: str | None) -> str | None:
-        return None if text is None else textwrap.dedent(text).lstrip("\n")
+        return None if text is None else dedent(text).lstrip("\n")
 
     return Example(clean(code), fixed=clean(fixed), unsafe_fixed=clean(unsafe_fixed), **kwargs)
 

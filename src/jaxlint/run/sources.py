@@ -5,7 +5,6 @@ import codecs
 import errno
 import io
 import os
-import tempfile
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +95,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise NotWritable(errno.EACCES, "Permission denied: the file is read-only", str(path))
     stat = path.stat() if path.exists() else None
     try:
+        import tempfile  # here: a check that writes no file needs none (tempfile and shutil: 3 ms of a start-up)
+
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=directory)
     except PermissionError:
         if stat is None:
@@ -140,3 +141,11 @@ def _write_in_place(path: Path, data: bytes) -> None:
         handle.truncate()
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def __getattr__(name: str):
+    if name == "tempfile":  # ``sources.tempfile``, as before it was imported where a file is written
+        import tempfile
+
+        return tempfile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,6 +22,8 @@ from jaxlint.project.versions import Version
 from jaxlint.ui.options import split_codes, version_option
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# ``run.noqa_add.UNUSED_NOQA`` (opt-in), spelled here: a check that does not select it never imports that module.
+UNUSED_NOQA = "JAX001"
 
 
 class DefaultToCheck(click.Group):
@@ -203,9 +205,10 @@ def check(paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool | None, fix_onl
         _record_inputs(files, mode, no_cache, cache_dir)
         results = run_files(files, mode, report.unsafe, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
                             resolver=resolver, walked=[target for target in targets if target.is_dir()])
-        from jaxlint.run.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
+        if any(file.settings.is_selected(UNUSED_NOQA, opt_in=True) for file in files):  # opt-in: rarely
+            from jaxlint.run.noqa_add import report_unused_noqa  # JAX001 unused-noqa, reported after the engine
 
-        results = report_unused_noqa(files, results, fix=mode is Mode.FIX)
+            results = report_unused_noqa(files, results, fix=mode is Mode.FIX)
         results += [FileResult(str(path), [io_error(str(path), error)]) for path, error in unreadable]
         if not report.quiet:
             _note_effective_floors(files, results)
