@@ -1,6 +1,7 @@
 """JAX101's ``array-type`` rewrite (``jnp.DeviceArray`` -> ``jax.Array`` in annotations and ``isinstance``/
-``issubclass`` checks) decided on ``ast`` (issue 38: ``symbols_ast._array_type``), where it used to send the file to
-libcst. Each decided case must equal the libcst visit's diagnostics field by field (message, span, fix edits and
+``issubclass`` checks) and ``annotation-type`` rewrite (``jax.random.KeyArray`` -> ``jax.Array`` in annotations)
+decided on ``ast`` (issue 38: ``symbols_ast._array_type``, ``_annotation_type``), where they used to send the file
+to libcst. Each decided case must equal the libcst visit's diagnostics field by field (message, span, fix edits and
 applicability, the added import, the withheld fix below ``jax.Array``'s release), ``check`` must not parse it with
 libcst, and ``--fix`` must write the same text either way. What ``ast`` cannot prove equal goes to libcst.
 """
@@ -59,6 +60,10 @@ DECIDED_WITH_FIX = {
     "isinstance in an annotation": (None, _J + "def f(x: isinstance(a, jnp.DeviceArray)):\n    pass\n"),
     "isinstance below the removal (unsafe)": (BEFORE_REMOVAL, _J + "ok = isinstance(x, (int, jnp.DeviceArray))\n"),
     "an annotation below the removal (safe)": (BEFORE_REMOVAL, _J + "def f(x: jnp.DeviceArray):\n    return x\n"),
+    "a KeyArray annotation": (None, "import jax\ndef f(key: jax.random.KeyArray):\n    return key\n"),
+    "PRNGKeyArray and KeyArray": (None, "import jax\ndef f(key: jax.random.PRNGKeyArray) -> jax.random.KeyArray:\n"
+                                        "    return key\n"),
+    "KeyArray, an import jax to add": (None, "from jax import random\nk: Optional[random.KeyArray] = None\n"),
 }
 # name: (settings, source); findings without a fix (another class there, or the fix withheld)
 DECIDED_WITHOUT_FIX = {
@@ -75,6 +80,9 @@ DECIDED_WITHOUT_FIX = {
     "below jax.Array, jax bound otherwise": (BELOW_REPLACEMENT, _JNP + "def g(jax):\n"
                                                                      "    def f(x: jnp.DeviceArray):\n"
                                                                      "        return x\n"),
+    "KeyArray below jax.Array": (BELOW_REPLACEMENT, "import jax\ndef f(key: jax.random.KeyArray):\n"
+                                                    "    return key\n"),
+    "KeyArray outside annotations": (None, "import jax\nK = jax.random.KeyArray\n"),
 }
 # name: (settings, source); ``ast`` cannot prove these equal to libcst
 UNDECIDED = {
@@ -86,6 +94,8 @@ UNDECIDED = {
     "jax bound otherwise": (None, "from jax import numpy as jnp\njax = 3\ndef f(x: jnp.DeviceArray):\n"
                                   "    return x\n"),
     "jax a parameter in reach": (None, _JNP + "def g(jax):\n    def f(x: jnp.DeviceArray):\n        return x\n"),
+    "KeyArray, jax a parameter in reach": (None, "from jax import random\ndef g(jax):\n"
+                                                 "    def f(key: random.KeyArray):\n        return key\n"),
 }
 
 
@@ -118,7 +128,7 @@ def test_the_fixless_cases_have_none():
     for name, (settings, source) in DECIDED_WITHOUT_FIX.items():
         found = _libcst(source, settings)
         assert found and not any(finding["fix"] for finding in found), name
-        fixable_place = "isinstance(x, jnp" in source or "x: jnp" in source
+        fixable_place = "isinstance(x, jnp" in source or "x: jnp" in source or "key: jax" in source
         assert bool(found[0]["fix_withheld"]) is (settings is BELOW_REPLACEMENT and fixable_place), name
 
 
@@ -128,6 +138,8 @@ def test_applicability_and_added_import():
     (annotation,) = _decided(DECIDED_WITH_FIX["an annotation below the removal (safe)"][1], BEFORE_REMOVAL)
     assert annotation["fix"]["applicability"] == "safe"
     (added,) = _decided(DECIDED_WITH_FIX["an import jax to add"][1], None)
+    assert [edit["content"] for edit in added["fix"]["edits"]] == ["import jax\n", "jax.Array"]
+    (added,) = _decided(DECIDED_WITH_FIX["KeyArray, an import jax to add"][1], None)
     assert [edit["content"] for edit in added["fix"]["edits"]] == ["import jax\n", "jax.Array"]
 
 
@@ -158,6 +170,6 @@ def test_fix_mode_writes_the_same_either_way(monkeypatch, settings, source):
     monkeypatch.setattr(ast_findings, "decide", lambda *args, **kwargs: None)
     slow = fix_source(source, "t.py", settings, unsafe=True, rules=CATALOGUE)
     assert fast.source == slow.source != source
-    assert "jax.Array" in fast.source and "DeviceArray" not in fast.source
+    assert "jax.Array" in fast.source and "DeviceArray" not in fast.source and "KeyArray" not in fast.source
     assert [asdict(a) for a in fast.applied] == [asdict(a) for a in slow.applied]
     assert [asdict(d) for d in fast.remaining] == [asdict(d) for d in slow.remaining]

@@ -102,7 +102,9 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
             return rewrites_ast.stacked_device_put(rule, view, node, entry)
         if entry.fix == "shard-map-call":
             return rewrites_ast.shard_map(rule, view, node, entry, rename)
-        if entry.fix != "annotation-type" or view.in_annotation(ancestors):
+        if entry.fix == "annotation-type" and view.in_annotation(ancestors):
+            return _annotation_type(rule, view, node, root, root_q, entry)
+        if entry.fix != "annotation-type":
             raise Undecidable("a special rewrite")
     rep = entry.safe_replacement(rule.settings.min_version)
     withheld = None if rep else rule._range_withheld(entry)
@@ -187,6 +189,19 @@ def _array_type(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q
     if in_check and not in_annotation and not rule.min_version_at_least(entry.removed_in or "0"):
         fix = AstFix(Applicability.UNSAFE, f"{fix.message} (unsafe below JAX {entry.removed_in}: a tracer is a "
                                            f"`jax.Array`, never a `DeviceArray`)", fix.edits)
+    message = rule._message(entry, shown=entry.name, fixed_to=replacement)
+    return AstFinding(rule.code, node, message, rule._detail(entry), None, fix)
+
+
+def _annotation_type(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q: str,
+                     entry: Entry) -> AstFinding:
+    """``catalogue.rewrites._annotation_type`` in an annotation: ``jax.Array`` from its release on, else the
+    release it needs (withheld) or no fix where the entry has no replacement."""
+    replacement, since = entry.replacement, entry.replacement_since
+    if not replacement or not since or not rule.min_version_at_least(since):
+        withheld = catalogue_rewrites.below_range_withheld(entry, rule.settings) if replacement and since else None
+        return _finding(rule, node, entry, f"`{replacement}` needs JAX {since}", withheld)
+    fix = _rename_fix(rule, view, node, root, root_q, entry, replacement)
     message = rule._message(entry, shown=entry.name, fixed_to=replacement)
     return AstFinding(rule.code, node, message, rule._detail(entry), None, fix)
 
