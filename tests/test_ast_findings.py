@@ -148,6 +148,9 @@ CATALOGUE_FIX_DECIDED = {
     "a pallas dot on two lines": "import jax\nfrom jax.experimental import pallas as pl\nc = pl.dot(\n    a, b)\n",
     # an import nothing uses: removed (``unused_imports_ast``)
     "an unused module from-import": "from jax.experimental import maps\n",
+    # ``array-type``: ``jax.Array`` in an annotation or a type check (``symbols_ast._array_type``)
+    "an annotation with a fix": "import jax.numpy as jnp\ndef f(x: jnp.DeviceArray):\n    return x\n",
+    "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
 }
 CATALOGUE_UNDECIDED = {
     "a longer rename after another statement on its line": "import jax\n"
@@ -155,8 +158,8 @@ CATALOGUE_UNDECIDED = {
     "a longer rename in a compound statement's header": "import jax\nif jax.experimental.maps.Mesh(d, 'x'):\n"
                                                          "    pass\n",
     "a rename spelled from jax": "from jax import core\nimport jax\ndef f(jax):\n    return core.get_aval(x)\n",
-    "an annotation with a fix": "import jax.numpy as jnp\ndef f(x: jnp.DeviceArray):\n    return x\n",
-    "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
+    "a type check through a shadowed isinstance": "import jax.numpy as jnp\nfrom m import isinstance\n"
+                                                   "ok = isinstance(x, jnp.DeviceArray)\n",
     "a guarded from-import": "try:\n    from jax.experimental.maps import xmap\nexcept ImportError:\n    pass\n"
                              "xmap(f)\n",
     "cloud_tpu_init": "import jax.cloud_tpu_init\n",

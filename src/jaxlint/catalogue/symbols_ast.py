@@ -6,7 +6,8 @@ as offset edits from the functions the libcst path asks too: a rename (``_rename
 the special rewrites (``rewrites_ast``), ``from M import name`` (``from_import_plan``), the removal of a removed
 module's import that nothing uses (``unused_imports_ast``). A site that needs libcst to know (an index-update
 rewrite, a name imported in a ``try``, a ``positional-call`` from-import whose references decide, an unused import
-on a line it shares, ``jax`` bound other than by module imports) is ``Undecidable``: the file goes to libcst.
+on a line it shares, ``jax`` bound other than by module imports, a type check through an ``isinstance``
+that may not be the builtin) is ``Undecidable``: the file goes to libcst.
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def findings(rule_class, view: AstView) -> list[AstFinding]:
     rule = view.rule(rule_class)
     found: list[AstFinding] = []
     # names through a star import as the resolver has them: the one builtin asked (``isinstance`` in
-    # ``_array_type``) is over-approximated, and ``jax`` in a star import's file is undecidable (``_jax_reach``)
+    # ``_is_type_check_argument``) is undecidable there, and so is ``jax`` in a star import's file (``_jax_reach``)
     with view.star_names():
         for node in walk(view, (ast.Import, ast.ImportFrom, ast.Attribute)):
             kind = type(node)
@@ -89,7 +90,7 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
         if not outermost:
             return _finding(rule, site_node, entry, f"`{entry.name}` is used through an attribute of it")
         if entry.fix == "array-type":
-            return _array_type(rule, node, entry, ancestors)
+            return _array_type(rule, view, node, root, root_q, entry, ancestors)
         rename = lambda rep: _rename_fix(rule, view, node, root, root_q, entry, rep)  # noqa: E731
         if entry.fix == "x64-switch":
             return rewrites_ast.x64_switch(rule, view, node, entry, rename)
@@ -101,7 +102,9 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
             return rewrites_ast.stacked_device_put(rule, view, node, entry)
         if entry.fix == "shard-map-call":
             return rewrites_ast.shard_map(rule, view, node, entry, rename)
-        if entry.fix != "annotation-type" or view.in_annotation(ancestors):
+        if entry.fix == "annotation-type" and view.in_annotation(ancestors):
+            return _annotation_type(rule, view, node, root, root_q, entry)
+        if entry.fix != "annotation-type":
             raise Undecidable("a special rewrite")
     rep = entry.safe_replacement(rule.settings.min_version)
     withheld = None if rep else rule._range_withheld(entry)
@@ -166,20 +169,62 @@ def _jax_reach(view: AstView) -> str | None:
     return "bound" if imported == {"jax"} and view.module_imports("jax") == {"jax"} else None
 
 
-def _array_type(rule, node: ast.Attribute, entry: Entry, ancestors) -> AstFinding:
-    """``catalogue.rewrites._array_type`` where it gives no fix: outside annotations and type checks."""
+def _array_type(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q: str, entry: Entry,
+                ancestors) -> AstFinding:
+    """``catalogue.rewrites._array_type``: ``jax.Array`` written in annotations and ``isinstance``/``issubclass``
+    checks (unsafe in a check below the old name's removal), the release it needs withheld there below the
+    replacement's; elsewhere no fix."""
     replacement = entry.safe_replacement(rule.settings.min_version)
-    fixable_here = AstView.in_annotation(ancestors) or any(
-        type(ancestor) is ast.Call and type(ancestor.func) is ast.Name and ancestor.func.id in _TYPE_CHECKS
-        for ancestor, _ in ancestors)
-    if replacement is None and fixable_here:
-        raise Undecidable("below the replacement's release in an annotation or a type check: the range withholds it")
+    in_annotation = AstView.in_annotation(ancestors)
+    in_check = _is_type_check_argument(view, node)
     if replacement is None:
-        return _finding(rule, node, entry, f"`{entry.replacement}` needs JAX {entry.replacement_since}")
-    if fixable_here:
-        raise Undecidable("an annotation or a type check: may have a fix")
-    return _finding(rule, node, entry, f"`{replacement}` is another class: only annotations and isinstance checks "
-                                       f"are rewritten")
+        problem = f"`{entry.replacement}` needs JAX {entry.replacement_since}"
+        withheld = catalogue_rewrites.below_range_withheld(entry, rule.settings) if in_annotation or in_check \
+            else None
+        return _finding(rule, node, entry, problem, withheld)
+    if not (in_annotation or in_check):
+        return _finding(rule, node, entry, f"`{replacement}` is another class: only annotations and isinstance "
+                                           f"checks are rewritten")
+    fix = _rename_fix(rule, view, node, root, root_q, entry, replacement)
+    if in_check and not in_annotation and not rule.min_version_at_least(entry.removed_in or "0"):
+        fix = AstFix(Applicability.UNSAFE, f"{fix.message} (unsafe below JAX {entry.removed_in}: a tracer is a "
+                                           f"`jax.Array`, never a `DeviceArray`)", fix.edits)
+    message = rule._message(entry, shown=entry.name, fixed_to=replacement)
+    return AstFinding(rule.code, node, message, rule._detail(entry), None, fix)
+
+
+def _annotation_type(rule, view: AstView, node: ast.Attribute, root: ast.Name, root_q: str,
+                     entry: Entry) -> AstFinding:
+    """``catalogue.rewrites._annotation_type`` in an annotation: ``jax.Array`` from its release on, else the
+    release it needs (withheld) or no fix where the entry has no replacement."""
+    replacement, since = entry.replacement, entry.replacement_since
+    if not replacement or not since or not rule.min_version_at_least(since):
+        withheld = catalogue_rewrites.below_range_withheld(entry, rule.settings) if replacement and since else None
+        return _finding(rule, node, entry, f"`{replacement}` needs JAX {since}", withheld)
+    fix = _rename_fix(rule, view, node, root, root_q, entry, replacement)
+    message = rule._message(entry, shown=entry.name, fixed_to=replacement)
+    return AstFinding(rule.code, node, message, rule._detail(entry), None, fix)
+
+
+def _is_type_check_argument(view: AstView, node: ast.AST) -> bool:
+    """``rewrites._is_type_check_argument``: ``node`` is the class argument of the builtin ``isinstance`` or
+    ``issubclass``, alone or in (nested) tuples. A check called with a keyword or a star (libcst counts those among
+    its arguments), or with the name bound in the file (a shadowed builtin), is ``Undecidable``."""
+    child, (parent, field) = node, view.parent(node)
+    while type(parent) is ast.Tuple:
+        child, (parent, field) = parent, view.parent(parent)
+    if type(parent) is ast.Starred or type(parent) is ast.keyword:
+        child, (parent, field) = parent, view.parent(parent)
+    if type(parent) is not ast.Call or field not in ("args", "keywords"):
+        return False
+    func = parent.func
+    if type(func) is not ast.Name or func.id not in _TYPE_CHECKS:
+        return False
+    if parent.keywords or any(type(arg) is ast.Starred for arg in parent.args):
+        raise Undecidable("a type check with a keyword or a star: libcst's argument positions")
+    if view.star_import or view.bound_in_file(func.id) or view.may_import(func.id):
+        raise Undecidable(f"`{func.id}` may not be the builtin")
+    return len(parent.args) == 2 and parent.args[1] is child
 
 
 def _finding(rule, node: ast.AST, entry: Entry, not_fixed: str | None = None,
