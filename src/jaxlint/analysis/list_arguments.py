@@ -15,13 +15,15 @@ pinned down here).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     import libcst as cst
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.lint import code_map
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children
@@ -73,29 +75,48 @@ _ANNOTATED = re.compile(r"[ \t]*([^\W\d]\w*)[ \t]*:")
 
 
 def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
-                           owners: frozenset[str] | None = None) -> bool:
+                           owners: frozenset[str] | None = None, *, whole_file: bool = True,
+                           strings: Callable[[], code_map.CodeMap | None] | None = None) -> bool:
     """Whether ``source`` may call a listed function with a list or tuple literal, or a name some assignment binds
     to a list, as first argument (the text gate's over-estimate of ``literal_sequence``). A callee not written after
     a ``.`` counts only when it is in ``bare`` (what the imports bind to a listed function; None: any), so that the
     builtins ``sum([...])``, ``max((a, b))``, ``any([...])`` do not keep a file; one written after a ``.`` only when
     the word before the dot is in ``owners`` (``jnp``, ``numpy``, ``linalg``...; None: any), so that
-    ``data.append((...))`` and numpy's ``np.sum([...])`` do not."""
-    openings = [match.start() for match in _OPEN_LITERAL.finditer(source)]
+    ``data.append((...))`` and numpy's ``np.sum([...])`` do not.
+
+    A list-bound name that a plain assignment also binds to something else, plainly (``assigned_otherwise_text``),
+    is followed no further, as the ast gate does (``sequence_names - other_assigned``), when ``source`` is the
+    whole file (``whole_file``: a large file is linted in pieces, each of which may lack that assignment);
+    ``strings``: gives the file's ``code_map`` (the text gate's, scanned once per file), when the caller has one."""
+    if any(_passes(source, match.start(), bare, owners) for match in _OPEN_LITERAL.finditer(source)):
+        return True
     bound = _list_bound_names(source)
-    if bound:  # ``jnp.mean(weights)`` after ``weights = [...]``
-        openings += _openings_before(source, bound)
-    for start in openings:
-        callee, callee_start = _word_before(source, start)
-        if callee not in _LASTS:
-            continue
-        dot = _dot_before(source, callee_start)
-        if dot < 0:
-            if (bare is None or callee in bare) and _may_be_whole_sequence(source, start):
-                return True
-            continue
-        if (owners is None or _word_before(source, dot)[0] in owners) and _may_be_whole_sequence(source, start):
-            return True
-    return False
+    if not bound:
+        return False
+    passed = {_first_word(source, start) for start in _openings_before(source, bound)  # ``jnp.mean(weights)``
+              if _passes(source, start, bare, owners)}
+    passed &= bound
+    if passed and whole_file:
+        passed -= assigned_otherwise_text(source, passed, strings() if strings is not None else code_map.scan(source))
+    return bool(passed)
+
+
+def _passes(source: str, start: int, bare: frozenset[str] | None, owners: frozenset[str] | None) -> bool:
+    """Whether the ``(`` at ``start`` opens a call of a listed function (``bare``, ``owners``: as in
+    ``may_pass_sequence_text``) whose first argument may be a sequence as a whole."""
+    callee, callee_start = _word_before(source, start)
+    if callee not in _LASTS:
+        return False
+    dot = _dot_before(source, callee_start)
+    if dot < 0:
+        return (bare is None or callee in bare) and _may_be_whole_sequence(source, start)
+    return (owners is None or _word_before(source, dot)[0] in owners) and _may_be_whole_sequence(source, start)
+
+
+def _first_word(source: str, opening: int) -> str:
+    """The name that starts the first argument after the ``(`` at ``opening`` (blanks and comments between)."""
+    start = _OPEN_ARGUMENT.match(source, opening).end()
+    return source[start:_name_end(source, start)]
 
 
 def _may_be_whole_sequence(source: str, opening: int) -> bool:
@@ -233,6 +254,102 @@ def _list_bound_names(source: str) -> set[str]:
         if word and (before < 0 or source[before] not in ".,"):
             found.add(word)
     return found
+
+
+def assigned_otherwise_text(source: str, names: set[str], strings: code_map.CodeMap | None) -> set[str]:
+    """Those of ``names`` that a plain assignment certainly binds to something that ``ast``'s gate counts in
+    ``other_assigned``: a statement ``name = value`` at a line's start (bracket depth 0, no line continuation before
+    it: ``f(\n    name=1)`` is a keyword) with one target (no other ``=`` at the value's own level: ``a = b = [1]``
+    has two) and a value that is neither a list literal or comprehension nor a name or attribute (``ast`` counts
+    ``w = v``, ``w = self.v`` as aliases): one that does not open with ``[`` or ``(`` (a list may be parenthesized)
+    and ends in a closing bracket or a string (a name or attribute ends in a word), or is ``None``, ``True``,
+    ``False`` or a decimal number. ``w: T = ...`` and ``w += ...`` are left alone; so is every name when the
+    strings and comments cannot be read with certainty (``strings``: the file's ``code_map``, None then), or a line
+    ends in a lone ``\r`` (``^`` misses that line)."""
+    if strings is None or _LONE_CARRIAGE_RETURN.search(source):
+        return set()
+    starts = _statement_starts(source, strings)
+    if starts is None:
+        return set()
+    span_starts = [span.start for span in strings.spans]
+    found = set()
+    assignment = re.compile(r"^[ \t]*(" + "|".join(re.escape(name) for name in sorted(names)) + r")[ \t]*=(?!=)",
+                            re.MULTILINE)
+    for match in assignment.finditer(source):
+        line = match.start()
+        if match.group(1) in found or (line and line not in starts):
+            continue
+        following = bisect_right(starts, match.end())
+        end = starts[following] if following < len(starts) else len(source)
+        if _plainly_other_value(_code_text(source, match.end(), end, strings, span_starts)):
+            found.add(match.group(1))
+    return found
+
+
+_LONE_CARRIAGE_RETURN = re.compile(r"\r(?!\n)")
+_STRUCTURE = re.compile(r"[()\[\]{}\n]")
+_VALUE_STRUCTURE = re.compile(r"[()\[\]{};]|[=!<>]?=")
+_PLAIN_CONSTANT = re.compile(r"None|True|False|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?[jJ]?")
+_STRING_MARK = "'"  # what ``_code_text`` writes for a string (its quotes and brackets are no code)
+
+
+def _statement_starts(source: str, strings: code_map.CodeMap) -> list[int] | None:
+    """The offsets where a line starts a statement: after a line break at bracket depth 0 in code that no ``\\``
+    continues, in order (0 not listed). None when a closing bracket has no opening one."""
+    starts = []
+    depth = 0
+    position = 0
+    for span in [*strings.spans, code_map.Span(len(source), len(source), code_map.COMMENT)]:
+        for match in _STRUCTURE.finditer(source, position, span.start):
+            character = match.group()
+            if character == "\n":
+                i = match.start()
+                continuation = source[i - 1:i] == "\\" or source[i - 2:i] == "\\\r"
+                if depth == 0 and not continuation:
+                    starts.append(i + 1)
+            elif character in "([{":
+                depth += 1
+            else:
+                depth -= 1
+                if depth < 0:
+                    return None
+        position = span.end
+    return starts
+
+
+def _code_text(source: str, start: int, end: int, strings: code_map.CodeMap, span_starts: list[int]) -> str:
+    """The code from ``start`` (in code) to ``end`` with each string (f-strings too) written ``'`` and each comment
+    left out (``span_starts``: where ``strings``' spans start)."""
+    pieces = []
+    position = start
+    for span in strings.spans[bisect_left(span_starts, start):]:
+        if span.start >= end:
+            break
+        pieces.append(source[position:span.start])
+        if span.kind != code_map.COMMENT:
+            pieces.append(_STRING_MARK)
+        position = span.end
+    if position < end:
+        pieces.append(source[position:end])
+    return "".join(pieces)
+
+
+def _plainly_other_value(value: str) -> bool:
+    """Whether the code text ``value`` (after an assignment's ``=``: ``_code_text``) is certainly one expression
+    that is neither a list (comprehension), nor a name or attribute, nor the start of another target."""
+    value = value.strip()
+    if not value or value[0] in "[(\\":
+        return False
+    depth = 0
+    for match in _VALUE_STRUCTURE.finditer(value):
+        token = match.group()
+        if token in "([{":
+            depth += 1
+        elif token in ")]}":
+            depth -= 1
+        elif depth == 0 and token in ("=", ";"):
+            return False  # ``a = b = [1]`` (two targets), ``a = f(); b``; ``lambda x=1: ...`` too (not read)
+    return value[-1] in ")]}" + _STRING_MARK or _PLAIN_CONSTANT.fullmatch(value) is not None
 
 
 def _blank_before(source: str, start: int) -> int:
