@@ -15,7 +15,6 @@ pinned down here).
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -58,10 +57,9 @@ _LASTS = frozenset(name.rpartition(".")[2] for name in REJECTING)
 # is read backwards from the parenthesis only for those (a regex that starts with the callee's word tries every
 # position of the file: ~30x slower).
 _OPEN_LITERAL = re.compile(r"\((?:\s|#[^\n]*)*[\[(]")
-# A ``(`` with blanks then a word after it; one with a comment after it, its blanks and comments, and the word after.
+# A ``(``, blanks (one at least) and a word; a ``(`` with a comment after it, its blanks and comments, and the word after.
 # A name's characters: ``\w`` and, outside strings, anything beyond ASCII (a combining mark continues a name: ``dL̄``).
 _NAME = r"(?:\w|[^\x00-\x7f])"
-_OPEN_WORD = re.compile(rf"\(\s*({_NAME}+)")
 _OPEN_SPACED_WORD = re.compile(rf"\(\s+({_NAME}+)")
 _OPEN_COMMENT = re.compile(rf"\(\s*(#[^\n]*(?:\s|#[^\n]*)*)({_NAME}*)")
 # The first argument's start after a call's ``(`` (blanks and comments between); the characters that matter inside a
@@ -201,9 +199,8 @@ def _openings_before(source: str, bound: set[str]) -> list[int]:
         if word in bound or any(name in run for name in bound):
             names = "|".join(re.escape(name) for name in sorted(bound))
             return [match.start() for match in re.finditer(rf"\((?:\s|#[^\n]*)*(?:{names})(?!{_NAME})", source)]
-    found = bound.intersection(_OPEN_WORD.findall(source))  # the words are listed in C: most files have none
     openings = []
-    for name in found:  # ``(name``: found with ``str.find``; a match is read only where a bound name stands
+    for name in bound:  # ``(name``: found with ``str.find`` (in C; listing every word after a ``(`` cost more)
         opening = "(" + name
         start = source.find(opening)
         while start >= 0:
@@ -211,8 +208,9 @@ def _openings_before(source: str, bound: set[str]) -> list[int]:
             if _name_end(source, end) == end:
                 openings.append(start)
             start = source.find(opening, end)
-    if found and not found.isdisjoint(_OPEN_SPACED_WORD.findall(source)):  # ``(`` then blanks then the name
-        openings += [match.start() for match in _OPEN_SPACED_WORD.finditer(source) if match.group(1) in found]
+    spaced = bound.intersection(_OPEN_SPACED_WORD.findall(source))  # ``(`` then blanks then the name
+    if spaced:
+        openings += [match.start() for match in _OPEN_SPACED_WORD.finditer(source) if match.group(1) in spaced]
     return openings
 
 
@@ -268,74 +266,65 @@ def assigned_otherwise_text(source: str, names: set[str], strings: code_map.Code
     ends in a lone ``\r`` (``^`` misses that line)."""
     if strings is None or _LONE_CARRIAGE_RETURN.search(source):
         return set()
-    starts = _statement_starts(source, strings)
-    if starts is None:
-        return set()
-    span_starts = [span.start for span in strings.spans]
+    code = _masked(source, strings)
     found = set()
     assignment = re.compile(r"^[ \t]*(" + "|".join(re.escape(name) for name in sorted(names)) + r")[ \t]*=(?!=)",
                             re.MULTILINE)
-    for match in assignment.finditer(source):
-        line = match.start()
-        if match.group(1) in found or (line and line not in starts):
+    for match in assignment.finditer(code):  # ``^``: after a line break in code (not in a string)
+        if match.group(1) in found or not _starts_statement(code, match.start()):
             continue
-        following = bisect_right(starts, match.end())
-        end = starts[following] if following < len(starts) else len(source)
-        if _plainly_other_value(_code_text(source, match.end(), end, strings, span_starts)):
+        if _plainly_other_value(code[match.end():_statement_end(code, match.end())]):
             found.add(match.group(1))
     return found
 
 
 _LONE_CARRIAGE_RETURN = re.compile(r"\r(?!\n)")
-_STRUCTURE = re.compile(r"[()\[\]{}\n]")
 _VALUE_STRUCTURE = re.compile(r"[()\[\]{};]|[=!<>]?=")
 _PLAIN_CONSTANT = re.compile(r"None|True|False|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?[jJ]?")
-_STRING_MARK = "'"  # what ``_code_text`` writes for a string (its quotes and brackets are no code)
+_STRING_MARK = "'"  # what ``_masked`` writes over a string (its brackets and line breaks are no code)
 
 
-def _statement_starts(source: str, strings: code_map.CodeMap) -> list[int] | None:
-    """The offsets where a line starts a statement: after a line break at bracket depth 0 in code that no ``\\``
-    continues, in order (0 not listed). None when a closing bracket has no opening one."""
-    starts = []
-    depth = 0
-    position = 0
-    for span in [*strings.spans, code_map.Span(len(source), len(source), code_map.COMMENT)]:
-        for match in _STRUCTURE.finditer(source, position, span.start):
-            character = match.group()
-            if character == "\n":
-                i = match.start()
-                continuation = source[i - 1:i] == "\\" or source[i - 2:i] == "\\\r"
-                if depth == 0 and not continuation:
-                    starts.append(i + 1)
-            elif character in "([{":
-                depth += 1
-            else:
-                depth -= 1
-                if depth < 0:
-                    return None
-        position = span.end
-    return starts
-
-
-def _code_text(source: str, start: int, end: int, strings: code_map.CodeMap, span_starts: list[int]) -> str:
-    """The code from ``start`` (in code) to ``end`` with each string (f-strings too) written ``'`` and each comment
-    left out (``span_starts``: where ``strings``' spans start)."""
+def _masked(source: str, strings: code_map.CodeMap) -> str:
+    """``source`` with each comment blanked and each string (f-strings too) written as quotes only: the same offsets,
+    and no bracket, line break, ``=`` or ``\\`` left that is not code."""
     pieces = []
-    position = start
-    for span in strings.spans[bisect_left(span_starts, start):]:
-        if span.start >= end:
-            break
-        pieces.append(source[position:span.start])
-        if span.kind != code_map.COMMENT:
-            pieces.append(_STRING_MARK)
-        position = span.end
-    if position < end:
-        pieces.append(source[position:end])
+    position = 0
+    for start, end, kind in strings.spans:
+        pieces.append(source[position:start])
+        pieces.append((" " if kind == code_map.COMMENT else _STRING_MARK) * (end - start))
+        position = end
+    pieces.append(source[position:])
     return "".join(pieces)
 
 
+def _depth(code: str, start: int, end: int) -> int:
+    """How many more brackets open than close from ``start`` to ``end`` of ``code`` (``_masked``)."""
+    return sum(code.count(opening, start, end) for opening in "([{") - \
+        sum(code.count(closing, start, end) for closing in ")]}")
+
+
+def _continued(code: str, line_break: int) -> bool:
+    """Whether a ``\\`` continues the line that ends with the line break at ``line_break``."""
+    return code[line_break - 1:line_break] == "\\" or code[line_break - 2:line_break] == "\\\r"
+
+
+def _starts_statement(code: str, line: int) -> bool:
+    """Whether the line at ``line`` (after a line break in code) starts a statement: not inside brackets, not after a
+    line continuation."""
+    return line == 0 or (_depth(code, 0, line) == 0 and not _continued(code, line - 1))
+
+
+def _statement_end(code: str, start: int) -> int:
+    """Where the statement that goes on at ``start`` (at bracket depth 0) ends: its first line break in code outside
+    brackets and not continued."""
+    line_break = code.find("\n", start)
+    while line_break >= 0 and (_depth(code, start, line_break) > 0 or _continued(code, line_break)):
+        line_break = code.find("\n", line_break + 1)
+    return line_break if line_break >= 0 else len(code)
+
+
 def _plainly_other_value(value: str) -> bool:
-    """Whether the code text ``value`` (after an assignment's ``=``: ``_code_text``) is certainly one expression
+    """Whether the code text ``value`` (after an assignment's ``=``, ``_masked``) is certainly one expression
     that is neither a list (comprehension), nor a name or attribute, nor the start of another target."""
     value = value.strip()
     if not value or value[0] in "[(\\":

@@ -281,7 +281,9 @@ class ChangedSignature(Rule):
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
-        if facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2):
+        # (a name the file's words do not spell is referred to nowhere: ``may_refer`` need not look for it)
+        if ("make_mesh" in words and facts.may_refer(MAKE_MESH)) or ("pjit" in words and facts.may_refer(PJIT)) \
+                or facts.may_call_with_more_than(ARRAY, 2):
             return True
         # ``jnp.sum([...])``: ``jax.numpy`` is spelled somewhere (an import), and a listed function is called with a
         # literal (or a name bound to a list) after one of its owners (``may_pass_sequence_text`` reads the imports)
