@@ -1,7 +1,8 @@
 """JAX103's text gate follows a list-bound name as its ast gate does (``sequence_names - other_assigned``): a name
 that a plain assignment also binds, plainly, to something that is neither a list nor a name or attribute
-(``analysis.list_arguments.assigned_otherwise_text``) keeps no file, and every layout the text cannot read with
-certainty (line breaks, comments, strings, chained or annotated targets, ``+=``) still keeps it."""
+(``analysis.list_arguments.assigned_otherwise_text``), or one bound to a list only in a string or comment, keeps no
+file, and every layout the text cannot read with certainty (line breaks, comments, strings, chained or annotated
+targets, ``+=``) still keeps it."""
 from __future__ import annotations
 
 import pytest
@@ -44,6 +45,11 @@ RULED_OUT = [
     HEAD + "w = -x.y()\n" + USE,
     HEAD + "w = x, [1]\n" + USE,
     HEAD + "s = '''\n'''\nw = f()\n" + USE,
+    # ``w`` is bound to a list in a docstring, a comment or a string only
+    'import jax.numpy as jnp\ndef f(w):\n    """For example w = [1, 2]."""\n    return jnp.sum(w)\n',
+    "import jax.numpy as jnp\n# w = [1, 2]\ny = jnp.sum(w)\n",
+    "import jax.numpy as jnp\nx = 'w = [1]'; y = jnp.sum(w)\n",
+    "import jax.numpy as jnp\nx = f'{x} w = [1]'\ny = jnp.sum(w)\n",
 ]
 
 # The ast gate keeps these (``w`` is no other plain assignment's target, or the text cannot tell): so must the text
@@ -64,6 +70,9 @@ KEPT = [
     HEAD + "s = f'''{x}\nw = f()\n'''\n" + USE,
     HEAD + "# w = f()\n" + USE,
     HEAD + "if w == f():\n    pass\n" + USE,
+    "import jax.numpy as jnp\n# w = [1, 2]\nw = [1]\ny = jnp.sum(w)\n",  # a comment, then the code
+    "import jax.numpy as jnp\nw = [  # w = [\n  1]\ny = jnp.sum(w)\n",
+    "import jax.numpy as jnp\nw: list = [1]  # w = [\ny = jnp.sum(w)\n",
     HEAD + "w\\\n = f()\n" + USE.replace("w)", "w)  # the name then a continuation: left alone"),
 ]
 

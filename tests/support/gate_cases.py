@@ -6,7 +6,7 @@ import ast
 
 from pathlib import Path
 
-from jaxlint.analysis.list_arguments import assigned_otherwise_text
+from jaxlint.analysis.list_arguments import _list_bindings, assigned_otherwise_text, bound_in_code
 from jaxlint.lint import code_map
 from jaxlint.lint.ast_gate import collect_facts
 from jaxlint.rules import all_rules
@@ -72,6 +72,9 @@ def text_gate_misses(source: str) -> list[str] | None:
     strings = code_map.scan(source)
     misses += [f"{name} read as assigned otherwise" for name in
                sorted(assigned_otherwise_text(source, stored, strings) - facts.other_assigned)] if stored else []
+    if strings is not None:  # and every name it binds to a list, from an ``=`` in code
+        misses += [f"{name} bound to a list not read" for name in
+                   sorted(facts.sequence_names - bound_in_code(_list_bindings(source), strings))]
     scan = Scan(source)
     for rule in _GATED_RULES:
         if rules_matching_scan(scan, [rule]) and rule.may_match_ast(facts) and not rule.may_match_text(text, scan.words):

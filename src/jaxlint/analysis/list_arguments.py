@@ -82,20 +82,24 @@ def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
     the word before the dot is in ``owners`` (``jnp``, ``numpy``, ``linalg``...; None: any), so that
     ``data.append((...))`` and numpy's ``np.sum([...])`` do not.
 
-    A list-bound name that a plain assignment also binds to something else, plainly (``assigned_otherwise_text``),
-    is followed no further, as the ast gate does (``sequence_names - other_assigned``), when ``source`` is the
-    whole file (``whole_file``: a large file is linted in pieces, each of which may lack that assignment);
-    ``strings``: gives the file's ``code_map`` (the text gate's, scanned once per file), when the caller has one."""
+    A list-bound name whose every ``= [`` lies in a string or comment, or that a plain assignment also binds to
+    something else, plainly (``assigned_otherwise_text``), is followed no further, as the ast gate does (its
+    ``sequence_names - other_assigned`` are read from code), when ``source`` is the whole file (``whole_file``: a
+    large file is linted in pieces, each of which may lack that assignment); ``strings``: gives the file's ``code_map`` (the text gate's, scanned once per file), when the caller has one."""
     if any(_passes(source, match.start(), bare, owners) for match in _OPEN_LITERAL.finditer(source)):
         return True
-    bound = _list_bound_names(source)
-    if not bound:
+    bindings = _list_bindings(source)
+    if not bindings:
         return False
+    bound = set(bindings)
     passed = {_first_word(source, start) for start in _openings_before(source, bound)  # ``jnp.mean(weights)``
               if _passes(source, start, bare, owners)}
     passed &= bound
     if passed and whole_file:
-        passed -= assigned_otherwise_text(source, passed, strings() if strings is not None else code_map.scan(source))
+        readable = strings() if strings is not None else code_map.scan(source)
+        if readable is not None:
+            passed &= bound_in_code(bindings, readable)
+        passed -= assigned_otherwise_text(source, passed, readable) if passed else set()
     return bool(passed)
 
 
@@ -231,12 +235,24 @@ def _dot_before(source: str, start: int) -> int:
     return i if i >= 0 and source[i] == "." else -1
 
 
+def bound_in_code(bindings: dict[str, list[int]], strings: code_map.CodeMap) -> set[str]:
+    """The names of ``bindings`` (``_list_bindings``) read from an ``=`` in code (``strings``: the file's
+    ``code_map``): a ``w = [`` in a docstring or comment binds nothing."""
+    return {name for name, offsets in bindings.items() if any(strings.at(offset) is None for offset in offsets)}
+
+
 def _list_bound_names(source: str) -> set[str]:
+    """The names of ``_list_bindings``."""
+    return set(_list_bindings(source))
+
+
+def _list_bindings(source: str) -> dict[str, list[int]]:
     """Every name that an assignment's only target may bind to a list literal (``ast``'s ``sequence_names``): found
     from each ``= [``, the word before it (``w = [``, also ``(w) = [``) and an annotated name at the line's start
     (``w: list = [``). Not the word after a dot or a comma on its line: an attribute (``self.w = [``), an element of
-    a tuple target, a keyword argument or a parameter's default (``a, w = [``, ``f(a, w=[``) is no such target."""
-    found = set()
+    a tuple target, a keyword argument or a parameter's default (``a, w = [``, ``f(a, w=[``) is no such target.
+    Each name with the offsets of the ``=`` it was read from."""
+    found: dict[str, list[int]] = {}
     for match in _EQUALS_LIST.finditer(source):
         start = match.start()
         if start and source[start - 1] in "=!<>":
@@ -244,13 +260,13 @@ def _list_bound_names(source: str) -> set[str]:
         line = max(source.rfind("\n", 0, start), source.rfind("\r", 0, start)) + 1
         annotated = _ANNOTATED.match(source, line, start)
         if annotated is not None:  # ``name: T = [`` (``T`` may end in a word: ``w: list = [``)
-            found.add(annotated.group(1))
+            found.setdefault(annotated.group(1), []).append(start)
         word, word_start = _word_before(source, start)
         if not word:
             word, word_start = _parenthesized_word_before(source, start)
         before = _blank_before(source, word_start)
         if word and (before < 0 or source[before] not in ".,"):
-            found.add(word)
+            found.setdefault(word, []).append(start)
     return found
 
 
