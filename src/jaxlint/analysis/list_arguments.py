@@ -57,7 +57,8 @@ _LASTS = frozenset(name.rpartition(".")[2] for name in REJECTING)
 # is read backwards from the parenthesis only for those (a regex that starts with the callee's word tries every
 # position of the file: ~30x slower).
 _OPEN_LITERAL = re.compile(r"\((?:\s|#[^\n]*)*[\[(]")
-# A ``(``, blanks (one at least) and a word; a ``(`` with a comment after it, its blanks and comments, and the word after.
+# A ``(``, blanks (one at least) and a word; a ``(`` with a comment after it, its blanks and comments, and the word
+# after.
 # A name's characters: ``\w`` and, outside strings, anything beyond ASCII (a combining mark continues a name: ``dL̄``).
 _NAME = r"(?:\w|[^\x00-\x7f])"
 _OPEN_SPACED_WORD = re.compile(rf"\(\s+({_NAME}+)")
@@ -85,7 +86,8 @@ def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
     A list-bound name whose every ``= [`` lies in a string or comment, or that a plain assignment also binds to
     something else, plainly (``assigned_otherwise_text``), is followed no further, as the ast gate does (its
     ``sequence_names - other_assigned`` are read from code), when ``source`` is the whole file (``whole_file``: a
-    large file is linted in pieces, each of which may lack that assignment); ``strings``: gives the file's ``code_map`` (the text gate's, scanned once per file), when the caller has one."""
+    large file is linted in pieces, each of which may lack that assignment). ``strings``: gives the file's
+    ``code_map`` (the text gate's, scanned once per file), when the caller has one."""
     if any(_passes(source, match.start(), bare, owners) for match in _OPEN_LITERAL.finditer(source)):
         return True
     bindings = _list_bindings(source)
@@ -271,7 +273,7 @@ def _list_bindings(source: str) -> dict[str, list[int]]:
 
 
 def assigned_otherwise_text(source: str, names: set[str], strings: code_map.CodeMap | None) -> set[str]:
-    """Those of ``names`` that a plain assignment certainly binds to something that ``ast``'s gate counts in
+    r"""Those of ``names`` that a plain assignment certainly binds to something that ``ast``'s gate counts in
     ``other_assigned``: a statement ``name = value`` at a line's start (bracket depth 0, no line continuation before
     it: ``f(\n    name=1)`` is a keyword) with one target (no other ``=`` at the value's own level: ``a = b = [1]``
     has two) and a value that is neither a list literal or comprehension nor a name or attribute (``ast`` counts
