@@ -6,6 +6,8 @@ import ast
 
 from pathlib import Path
 
+from jaxlint.analysis.list_arguments import _list_bindings, assigned_otherwise_text, bound_in_code
+from jaxlint.lint import code_map
 from jaxlint.lint.ast_gate import collect_facts
 from jaxlint.rules import all_rules
 from jaxlint.lint.prefilter import Scan, rules_matching_scan
@@ -67,6 +69,15 @@ def text_gate_misses(source: str) -> list[str] | None:
             if call.args and type(call.args[0]) is ast.Constant and call.args[0].value is None \
                     and not text.may_call_with_first_argument(name, frozenset({"None"})):
                 misses.append(f"call of {name} on line {call.lineno} with None first")
+    # JAX103's reading of plain assignments: a name it finds plainly bound to something else is one the ast gate
+    # counts in ``other_assigned`` (tried on every name the file binds)
+    stored = {node.id for node in ast.walk(facts.tree) if type(node) is ast.Name and type(node.ctx) is ast.Store}
+    strings = code_map.scan(source)
+    misses += [f"{name} read as assigned otherwise" for name in
+               sorted(assigned_otherwise_text(source, stored, strings) - facts.other_assigned)] if stored else []
+    if strings is not None:  # and every name it binds to a list, from an ``=`` in code
+        misses += [f"{name} bound to a list not read" for name in
+                   sorted(facts.sequence_names - bound_in_code(_list_bindings(source), strings))]
     scan = Scan(source)
     for rule in _GATED_RULES:
         if rules_matching_scan(scan, [rule]) and rule.may_match_ast(facts) and not rule.may_match_text(text, scan.words):

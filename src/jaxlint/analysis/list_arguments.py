@@ -15,13 +15,14 @@ pinned down here).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     import libcst as cst
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.lint import code_map
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children
@@ -56,10 +57,10 @@ _LASTS = frozenset(name.rpartition(".")[2] for name in REJECTING)
 # is read backwards from the parenthesis only for those (a regex that starts with the callee's word tries every
 # position of the file: ~30x slower).
 _OPEN_LITERAL = re.compile(r"\((?:\s|#[^\n]*)*[\[(]")
-# A ``(`` with blanks then a word after it; one with a comment after it, its blanks and comments, and the word after.
+# A ``(``, blanks (one at least) and a word; a ``(`` with a comment after it, its blanks and comments, and the word
+# after.
 # A name's characters: ``\w`` and, outside strings, anything beyond ASCII (a combining mark continues a name: ``dL̄``).
 _NAME = r"(?:\w|[^\x00-\x7f])"
-_OPEN_WORD = re.compile(rf"\(\s*({_NAME}+)")
 _OPEN_SPACED_WORD = re.compile(rf"\(\s+({_NAME}+)")
 _OPEN_COMMENT = re.compile(rf"\(\s*(#[^\n]*(?:\s|#[^\n]*)*)({_NAME}*)")
 # The first argument's start after a call's ``(`` (blanks and comments between); the characters that matter inside a
@@ -73,29 +74,53 @@ _ANNOTATED = re.compile(r"[ \t]*([^\W\d]\w*)[ \t]*:")
 
 
 def may_pass_sequence_text(source: str, bare: frozenset[str] | None = None,
-                           owners: frozenset[str] | None = None) -> bool:
+                           owners: frozenset[str] | None = None, *, whole_file: bool = True,
+                           strings: Callable[[], code_map.CodeMap | None] | None = None) -> bool:
     """Whether ``source`` may call a listed function with a list or tuple literal, or a name some assignment binds
     to a list, as first argument (the text gate's over-estimate of ``literal_sequence``). A callee not written after
     a ``.`` counts only when it is in ``bare`` (what the imports bind to a listed function; None: any), so that the
     builtins ``sum([...])``, ``max((a, b))``, ``any([...])`` do not keep a file; one written after a ``.`` only when
     the word before the dot is in ``owners`` (``jnp``, ``numpy``, ``linalg``...; None: any), so that
-    ``data.append((...))`` and numpy's ``np.sum([...])`` do not."""
-    openings = [match.start() for match in _OPEN_LITERAL.finditer(source)]
-    bound = _list_bound_names(source)
-    if bound:  # ``jnp.mean(weights)`` after ``weights = [...]``
-        openings += _openings_before(source, bound)
-    for start in openings:
-        callee, callee_start = _word_before(source, start)
-        if callee not in _LASTS:
-            continue
-        dot = _dot_before(source, callee_start)
-        if dot < 0:
-            if (bare is None or callee in bare) and _may_be_whole_sequence(source, start):
-                return True
-            continue
-        if (owners is None or _word_before(source, dot)[0] in owners) and _may_be_whole_sequence(source, start):
-            return True
-    return False
+    ``data.append((...))`` and numpy's ``np.sum([...])`` do not.
+
+    A list-bound name whose every ``= [`` lies in a string or comment, or that a plain assignment also binds to
+    something else, plainly (``assigned_otherwise_text``), is followed no further, as the ast gate does (its
+    ``sequence_names - other_assigned`` are read from code), when ``source`` is the whole file (``whole_file``: a
+    large file is linted in pieces, each of which may lack that assignment). ``strings``: gives the file's
+    ``code_map`` (the text gate's, scanned once per file), when the caller has one."""
+    if any(_passes(source, match.start(), bare, owners) for match in _OPEN_LITERAL.finditer(source)):
+        return True
+    bindings = _list_bindings(source)
+    if not bindings:
+        return False
+    bound = set(bindings)
+    passed = {_first_word(source, start) for start in _openings_before(source, bound)  # ``jnp.mean(weights)``
+              if _passes(source, start, bare, owners)}
+    passed &= bound
+    if passed and whole_file:
+        readable = strings() if strings is not None else code_map.scan(source)
+        if readable is not None:
+            passed &= bound_in_code(bindings, readable)
+        passed -= assigned_otherwise_text(source, passed, readable) if passed else set()
+    return bool(passed)
+
+
+def _passes(source: str, start: int, bare: frozenset[str] | None, owners: frozenset[str] | None) -> bool:
+    """Whether the ``(`` at ``start`` opens a call of a listed function (``bare``, ``owners``: as in
+    ``may_pass_sequence_text``) whose first argument may be a sequence as a whole."""
+    callee, callee_start = _word_before(source, start)
+    if callee not in _LASTS:
+        return False
+    dot = _dot_before(source, callee_start)
+    if dot < 0:
+        return (bare is None or callee in bare) and _may_be_whole_sequence(source, start)
+    return (owners is None or _word_before(source, dot)[0] in owners) and _may_be_whole_sequence(source, start)
+
+
+def _first_word(source: str, opening: int) -> str:
+    """The name that starts the first argument after the ``(`` at ``opening`` (blanks and comments between)."""
+    start = _OPEN_ARGUMENT.match(source, opening).end()
+    return source[start:_name_end(source, start)]
 
 
 def _may_be_whole_sequence(source: str, opening: int) -> bool:
@@ -180,9 +205,8 @@ def _openings_before(source: str, bound: set[str]) -> list[int]:
         if word in bound or any(name in run for name in bound):
             names = "|".join(re.escape(name) for name in sorted(bound))
             return [match.start() for match in re.finditer(rf"\((?:\s|#[^\n]*)*(?:{names})(?!{_NAME})", source)]
-    found = bound.intersection(_OPEN_WORD.findall(source))  # the words are listed in C: most files have none
     openings = []
-    for name in found:  # ``(name``: found with ``str.find``; a match is read only where a bound name stands
+    for name in bound:  # ``(name``: found with ``str.find`` (in C; listing every word after a ``(`` cost more)
         opening = "(" + name
         start = source.find(opening)
         while start >= 0:
@@ -190,8 +214,9 @@ def _openings_before(source: str, bound: set[str]) -> list[int]:
             if _name_end(source, end) == end:
                 openings.append(start)
             start = source.find(opening, end)
-    if found and not found.isdisjoint(_OPEN_SPACED_WORD.findall(source)):  # ``(`` then blanks then the name
-        openings += [match.start() for match in _OPEN_SPACED_WORD.finditer(source) if match.group(1) in found]
+    spaced = bound.intersection(_OPEN_SPACED_WORD.findall(source))  # ``(`` then blanks then the name
+    if spaced:
+        openings += [match.start() for match in _OPEN_SPACED_WORD.finditer(source) if match.group(1) in spaced]
     return openings
 
 
@@ -212,12 +237,24 @@ def _dot_before(source: str, start: int) -> int:
     return i if i >= 0 and source[i] == "." else -1
 
 
+def bound_in_code(bindings: dict[str, list[int]], strings: code_map.CodeMap) -> set[str]:
+    """The names of ``bindings`` (``_list_bindings``) read from an ``=`` in code (``strings``: the file's
+    ``code_map``): a ``w = [`` in a docstring or comment binds nothing."""
+    return {name for name, offsets in bindings.items() if any(strings.at(offset) is None for offset in offsets)}
+
+
 def _list_bound_names(source: str) -> set[str]:
+    """The names of ``_list_bindings``."""
+    return set(_list_bindings(source))
+
+
+def _list_bindings(source: str) -> dict[str, list[int]]:
     """Every name that an assignment's only target may bind to a list literal (``ast``'s ``sequence_names``): found
     from each ``= [``, the word before it (``w = [``, also ``(w) = [``) and an annotated name at the line's start
     (``w: list = [``). Not the word after a dot or a comma on its line: an attribute (``self.w = [``), an element of
-    a tuple target, a keyword argument or a parameter's default (``a, w = [``, ``f(a, w=[``) is no such target."""
-    found = set()
+    a tuple target, a keyword argument or a parameter's default (``a, w = [``, ``f(a, w=[``) is no such target.
+    Each name with the offsets of the ``=`` it was read from."""
+    found: dict[str, list[int]] = {}
     for match in _EQUALS_LIST.finditer(source):
         start = match.start()
         if start and source[start - 1] in "=!<>":
@@ -225,14 +262,101 @@ def _list_bound_names(source: str) -> set[str]:
         line = max(source.rfind("\n", 0, start), source.rfind("\r", 0, start)) + 1
         annotated = _ANNOTATED.match(source, line, start)
         if annotated is not None:  # ``name: T = [`` (``T`` may end in a word: ``w: list = [``)
-            found.add(annotated.group(1))
+            found.setdefault(annotated.group(1), []).append(start)
         word, word_start = _word_before(source, start)
         if not word:
             word, word_start = _parenthesized_word_before(source, start)
         before = _blank_before(source, word_start)
         if word and (before < 0 or source[before] not in ".,"):
-            found.add(word)
+            found.setdefault(word, []).append(start)
     return found
+
+
+def assigned_otherwise_text(source: str, names: set[str], strings: code_map.CodeMap | None) -> set[str]:
+    r"""Those of ``names`` that a plain assignment certainly binds to something that ``ast``'s gate counts in
+    ``other_assigned``: a statement ``name = value`` at a line's start (bracket depth 0, no line continuation before
+    it: ``f(\n    name=1)`` is a keyword) with one target (no other ``=`` at the value's own level: ``a = b = [1]``
+    has two) and a value that is neither a list literal or comprehension nor a name or attribute (``ast`` counts
+    ``w = v``, ``w = self.v`` as aliases): one that does not open with ``[`` or ``(`` (a list may be parenthesized)
+    and ends in a closing bracket or a string (a name or attribute ends in a word), or is ``None``, ``True``,
+    ``False`` or a decimal number. ``w: T = ...`` and ``w += ...`` are left alone; so is every name when the
+    strings and comments cannot be read with certainty (``strings``: the file's ``code_map``, None then), or a line
+    ends in a lone ``\r`` (``^`` misses that line)."""
+    if strings is None or _LONE_CARRIAGE_RETURN.search(source):
+        return set()
+    code = _masked(source, strings)
+    found = set()
+    assignment = re.compile(r"^[ \t]*(" + "|".join(re.escape(name) for name in sorted(names)) + r")[ \t]*=(?!=)",
+                            re.MULTILINE)
+    for match in assignment.finditer(code):  # ``^``: after a line break in code (not in a string)
+        if match.group(1) in found or not _starts_statement(code, match.start()):
+            continue
+        if _plainly_other_value(code[match.end():_statement_end(code, match.end())]):
+            found.add(match.group(1))
+    return found
+
+
+_LONE_CARRIAGE_RETURN = re.compile(r"\r(?!\n)")
+_VALUE_STRUCTURE = re.compile(r"[()\[\]{};]|[=!<>]?=")
+_PLAIN_CONSTANT = re.compile(r"None|True|False|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?[jJ]?")
+_STRING_MARK = "'"  # what ``_masked`` writes over a string (its brackets and line breaks are no code)
+
+
+def _masked(source: str, strings: code_map.CodeMap) -> str:
+    """``source`` with each comment blanked and each string (f-strings too) written as quotes only: the same offsets,
+    and no bracket, line break, ``=`` or ``\\`` left that is not code."""
+    pieces = []
+    position = 0
+    for start, end, kind in strings.spans:
+        pieces.append(source[position:start])
+        pieces.append((" " if kind == code_map.COMMENT else _STRING_MARK) * (end - start))
+        position = end
+    pieces.append(source[position:])
+    return "".join(pieces)
+
+
+def _depth(code: str, start: int, end: int) -> int:
+    """How many more brackets open than close from ``start`` to ``end`` of ``code`` (``_masked``)."""
+    return sum(code.count(opening, start, end) for opening in "([{") - \
+        sum(code.count(closing, start, end) for closing in ")]}")
+
+
+def _continued(code: str, line_break: int) -> bool:
+    """Whether a ``\\`` continues the line that ends with the line break at ``line_break``."""
+    return code[line_break - 1:line_break] == "\\" or code[line_break - 2:line_break] == "\\\r"
+
+
+def _starts_statement(code: str, line: int) -> bool:
+    """Whether the line at ``line`` (after a line break in code) starts a statement: not inside brackets, not after a
+    line continuation."""
+    return line == 0 or (_depth(code, 0, line) == 0 and not _continued(code, line - 1))
+
+
+def _statement_end(code: str, start: int) -> int:
+    """Where the statement that goes on at ``start`` (at bracket depth 0) ends: its first line break in code outside
+    brackets and not continued."""
+    line_break = code.find("\n", start)
+    while line_break >= 0 and (_depth(code, start, line_break) > 0 or _continued(code, line_break)):
+        line_break = code.find("\n", line_break + 1)
+    return line_break if line_break >= 0 else len(code)
+
+
+def _plainly_other_value(value: str) -> bool:
+    """Whether the code text ``value`` (after an assignment's ``=``, ``_masked``) is certainly one expression
+    that is neither a list (comprehension), nor a name or attribute, nor the start of another target."""
+    value = value.strip()
+    if not value or value[0] in "[(\\":
+        return False
+    depth = 0
+    for match in _VALUE_STRUCTURE.finditer(value):
+        token = match.group()
+        if token in "([{":
+            depth += 1
+        elif token in ")]}":
+            depth -= 1
+        elif depth == 0 and token in ("=", ";"):
+            return False  # ``a = b = [1]`` (two targets), ``a = f(); b``; ``lambda x=1: ...`` too (not read)
+    return value[-1] in ")]}" + _STRING_MARK or _PLAIN_CONSTANT.fullmatch(value) is not None
 
 
 def _blank_before(source: str, start: int) -> int:

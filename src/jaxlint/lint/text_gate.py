@@ -476,6 +476,11 @@ class TextFacts:
         self._refined[start] = refined
         return refined
 
+    def strings(self) -> code_map.CodeMap | None:
+        """The file's strings and comments (``code_map.scan``, once per file: a rule's gate that reads the text
+        itself shares the scan with the gate's own questions); None when they cannot be read with certainty."""
+        return self._strings()
+
     def _strings(self) -> code_map.CodeMap | None:
         if self._code_map is False:
             self._code_map = code_map.scan(self.source)

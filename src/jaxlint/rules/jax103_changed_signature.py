@@ -22,6 +22,7 @@ from jaxlint.catalogue.floors import (FLOORS, POSITIONS, floor_withheld, keyword
                                       range_withheld)
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, walk
 from jaxlint.lint.diagnostics import Applicability, Edit
+from jaxlint.lint.large_files import LARGE_FILE
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.catalogue import messages as catalogue_messages
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
@@ -280,7 +281,9 @@ class ChangedSignature(Rule):
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         # The same test as ``may_match_ast`` below, with the arguments counted in the text (an over-estimate).
-        if facts.may_refer(MAKE_MESH) or facts.may_refer(PJIT) or facts.may_call_with_more_than(ARRAY, 2):
+        # (a name the file's words do not spell is referred to nowhere: ``may_refer`` need not look for it)
+        if ("make_mesh" in words and facts.may_refer(MAKE_MESH)) or ("pjit" in words and facts.may_refer(PJIT)) \
+                or facts.may_call_with_more_than(ARRAY, 2):
             return True
         # ``jnp.sum([...])``: ``jax.numpy`` is spelled somewhere (an import), and a listed function is called with a
         # literal (or a name bound to a list) after one of its owners (``may_pass_sequence_text`` reads the imports)
@@ -291,7 +294,9 @@ class ChangedSignature(Rule):
                 bare = frozenset(name for name, bound in imports.bindings.items() if not bound.isdisjoint(REJECTING))
                 owners = _OWNER_WORDS | frozenset(name for name, bound in imports.bindings.items()
                                                   if not bound.isdisjoint(_OWNER_MODULES))
-            if may_pass_sequence_text(facts.source, bare, owners):
+            # a large file is linted in pieces, and a piece may lack the assignment that rules a name out
+            if may_pass_sequence_text(facts.source, bare, owners, whole_file=len(facts.source) < LARGE_FILE,
+                                      strings=facts.strings):
                 return True
         # a catalogue keyword is passed by name (``a_max=``): only functions the file spells (their last name: also
         # in an ``import ... as`` of them) one of whose keywords it spells that way can matter (``x``, ``axis`` are
