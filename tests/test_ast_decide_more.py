@@ -469,6 +469,32 @@ def test_jax103_pjit_cases_are_findings_with_a_fix_unless_withheld():
         assert not finding["fix"], name
 
 
+# PEP 695 bounds: the resolver reads a bound's names in the parameters' scope (they were left unresolved: a removed
+# name in a bound went unreported), and files with one go to libcst (the ports do not read bounds as the visitors do).
+TYPE_BOUNDS = {
+    "a function's": "import jax.numpy as jnp\ndef f[T: jnp.DeviceArray](x: T) -> T:\n    return x\n",
+    "a class's": "import jax.numpy as jnp\nclass C[T: jnp.DeviceArray]:\n    pass\n",
+    "a tuple of classes": "import jax.numpy as jnp\ndef f[T: (jnp.DeviceArray, int)](x):\n    return x\n",
+}
+
+
+@pytest.mark.parametrize("source", list(TYPE_BOUNDS.values()), ids=list(TYPE_BOUNDS))
+def test_a_removed_name_in_a_type_parameters_bound_is_found_by_libcst(source):
+    from test_ast_findings import CATALOGUE_RULES
+
+    assert ast_decided(source, CATALOGUE_RULES) is None
+    (finding,) = libcst_findings(source, CATALOGUE_RULES)
+    assert finding["code"] == "JAX101" and "jax.numpy.DeviceArray" in finding["message"]
+
+
+def test_ast_names_reads_a_bound_in_the_parameters_scope():
+    from jaxlint.lint.ast_names import AstNames
+
+    tree = ast.parse(TYPE_BOUNDS["a function's"])
+    bound = tree.body[1].type_params[0].bound.value  # the ``jnp`` of the bound
+    assert AstNames(tree).qualified_name(bound) == "jax.numpy"
+
+
 def test_jax401_cases_are_not_vacuous():
     """The decided names are no meshes to the inference, but they would be, bound only by their plain assignment;
     some undecided ones are meshes."""

@@ -137,6 +137,7 @@ class AstView:
         self._import_scopes: dict[str, dict[int, set[str]]] = {}  # ``_import_in_scope``'s, per identifier
         self.nodes: list[ast.AST] = []  # in source order
         self._parents: dict[int, tuple[ast.AST, str]] = {}
+        self.type_bounds = False  # the walk sets it: a type parameter with a bound (``def f[T: jnp.ndarray]``)
         self._walk(tree)
         self.index = LineIndex(source)
         self._lines: list[str] | None = None
@@ -146,6 +147,7 @@ class AstView:
     def _walk(self, tree: ast.Module) -> None:
         """Every node in source order, its parent, and every binding of every identifier."""
         stack: list[ast.AST] = [tree]
+        bounded = False  # a type parameter with a bound (``def f[T: jnp.ndarray]``)
         nodes, parents, bind = self.nodes, self._parents, self._other.add
         pop, push = stack.pop, stack.append
         Name, Constant, Load, AST, Import, ImportFrom = ast.Name, ast.Constant, ast.Load, ast.AST, ast.Import, \
@@ -166,6 +168,8 @@ class AstView:
             elif kind in named_nodes:
                 if node.name:
                     bind(node.name)
+                if getattr(node, "bound", None) is not None:
+                    bounded = True
             elif kind is ast.arg:
                 bind(node.arg)
             elif kind is ast.MatchMapping:
@@ -185,6 +189,7 @@ class AstView:
                 elif isinstance(value, AST):
                     push(value)
                     parents[id(value)] = (node, field)
+        self.type_bounds = bounded
 
     def _at_module_level(self, node: ast.AST) -> bool:
         """Whether no function, class, lambda or comprehension encloses ``node`` (its ancestors are known when the
@@ -695,6 +700,8 @@ def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *, file_te
         return None
     try:
         view = AstView(source, tree, file_text, settings=settings, path=path)
+        if view.type_bounds:  # the rules' ports do not read a type parameter's bound as libcst's visitors do
+            raise Undecidable("a type parameter's bound")
         findings = [finding for rule in rules for finding in rule.findings_from_ast(view)]
         return _diagnostics(view, findings, path, {rule.code: rule for rule in rules})
     except Undecidable:

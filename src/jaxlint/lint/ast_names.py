@@ -230,8 +230,13 @@ class _Builder:
             self.name_scopes[id(parameter)] = self.scope
 
     def _type_parameters(self, node) -> None:
-        for parameter in getattr(node, "type_params", ()) or ():
+        parameters = getattr(node, "type_params", ()) or ()
+        for parameter in parameters:
             self.scope.bind(parameter.name, Binding(None, parameter))
+        for parameter in parameters:  # ``names._ScopeBuilder._bind_type_params``: bounds in the parameters' scope
+            bound = getattr(parameter, "bound", None)
+            if bound is not None:
+                self.walk(bound)
 
     def _comprehension(self, node) -> None:
         first = node.generators[0]

@@ -316,6 +316,12 @@ class _ScopeBuilder:
             name = getattr(type_param.param, "name", None)
             if isinstance(name, cst.Name):
                 self.scope.bind(name.value, Binding(None, type_param))
+        # a bound (``T: jnp.ndarray``) is read in the scope the parameters are bound in (PEP 695's annotation scope,
+        # which sees the enclosing names): its names resolve as the function's or class's own would
+        for type_param in type_params.params:
+            bound = getattr(type_param.param, "bound", None)
+            if bound is not None:
+                self.walk(bound)
 
 
 def _all_params(params: cst.Parameters):
