@@ -167,10 +167,12 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     is a part of it (what a rule searches the text of the file for). ``valid_python``: ``ast`` parsed it already.
     ``tree``: ``ast.parse(source)``, when the caller has it (the runner parses a module for its project facts).
     """
+    chosen_here = rules is None
     if rules is None:
-        rules = rules_for(settings, path)
+        rules = rules_for(settings, path)  # selected, and applying to the version range (``enabled_rules``)
     suppression = file_suppression(source)
-    rules = [rule for rule in rules if not suppression.suppresses(rule.code) and rule.applies_to(settings)]
+    rules = [rule for rule in rules if not suppression.suppresses(rule.code)
+             and (chosen_here or rule.applies_to(settings))]
     in_pieces = not whole and module is None and len(source) >= large_files.LARGE_FILE
     facts = None
     if rules and prefilter:
