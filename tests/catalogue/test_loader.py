@@ -10,6 +10,7 @@ import pytest
 from jaxlint import catalogue
 from jaxlint.catalogue import load, load_from
 from jaxlint.project.cache_key import seal
+from jaxlint.project.toml_parser import toml_parser
 from support.signed import signed_json_bytes, signed_with_another_key
 
 
@@ -206,7 +207,7 @@ def test_two_installs_keep_a_copy_each(tmp_path, monkeypatch):
     def no_toml(*args, **kwargs):
         raise AssertionError("a copy was overwritten by the other install's")
 
-    monkeypatch.setattr(catalogue.tomllib, "load", no_toml)
+    monkeypatch.setattr(toml_parser(), "load", no_toml)
     assert load_from() == ours and load_from(copies[catalogue.GENERATED], copies[catalogue.OVERLAY]) == theirs
 
 
@@ -219,8 +220,8 @@ def test_a_second_load_reads_the_cache_not_the_toml(tmp_path, monkeypatch):
     def no_toml(*args, **kwargs):
         raise AssertionError("the catalogue was parsed again instead of read from its cache")
 
-    monkeypatch.setattr(catalogue.tomllib, "load", no_toml)
-    monkeypatch.setattr(catalogue.tomllib, "loads", no_toml)
+    monkeypatch.setattr(toml_parser(), "load", no_toml)
+    monkeypatch.setattr(toml_parser(), "loads", no_toml)
     assert load_from() == first
 
 
@@ -247,14 +248,14 @@ def _no_toml_parser(monkeypatch):
     def parser():
         raise AssertionError("parsed again instead of read from its JSON copy")
 
-    monkeypatch.setattr(catalogue, "_tomllib", parser)
+    monkeypatch.setattr(catalogue, "toml_parser", parser)
 
 
 def test_read_toml_reads_a_table_back_from_its_copy(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     table = tmp_path / "table.toml"
     table.write_text('title = "t"\n\n[[row]]\nname = "a"\nvalues = [1, 2.5, true]\n\n[[row]]\nname = "b"\n')
-    parsed = catalogue._tomllib().loads(table.read_text())
+    parsed = toml_parser().loads(table.read_text())
     assert catalogue.read_toml(table) == parsed  # the first read parses and writes the copy
     _no_toml_parser(monkeypatch)
     assert catalogue.read_toml(table) == parsed
@@ -287,7 +288,7 @@ def test_the_packaged_tables_read_the_same_from_their_copies(tmp_path, monkeypat
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     for path in (behaviour.DATA, ecosystem_warnings.WARNINGS, flax_frozendict.DATA, return_types.DATA):
         with open(path, "rb") as handle:
-            parsed = catalogue._tomllib().load(handle)
+            parsed = toml_parser().load(handle)
         assert catalogue.read_toml(path) == parsed  # parsed, then copied
         assert catalogue.read_toml(path) == parsed  # from the copy
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,7 @@ def test_a_writable_file_in_a_read_only_folder_is_fixed_in_place(tmp_path, monke
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(sources.tempfile, "mkstemp", denied)
+    monkeypatch.setattr(tempfile, "mkstemp", denied)  # sources imports it where it writes
     result = run(["--no-cache", "--fix"], tmp_path)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "a.py").read_text() == NONE_ARG_FIXED
@@ -110,7 +111,7 @@ def test_a_write_that_fails_is_reported_not_a_bug(tmp_path, monkeypatch):
     def disk_full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(sources.tempfile, "mkstemp", disk_full)
+    monkeypatch.setattr(tempfile, "mkstemp", disk_full)
     result = run(["--no-cache", "--fix"], tmp_path)
     assert result.exit_code == 2
     assert "cannot write a.py: No space left on device (os error 28)" in result.stderr

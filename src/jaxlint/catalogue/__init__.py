@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-
+from jaxlint.project.toml_parser import toml_parser
 from jaxlint.project.versions import Version, parse_version
 
 HERE = Path(__file__).resolve().parent
@@ -436,7 +436,7 @@ def read_toml(path: Path) -> dict:
     if cached is not None and isinstance(cached.get("data"), dict):
         return cached["data"]
     with open(path, "rb") as fh:
-        data = _tomllib().load(fh)
+        data = toml_parser().load(fh)
     if _survives_json(data):
         write_stamped(cache, stamp, data=data)
     return data
@@ -447,13 +447,6 @@ def _survives_json(data: dict) -> bool:
         return json.loads(json.dumps(data)) == data
     except (TypeError, ValueError):  # a date or time: not a JSON value
         return False
-
-
-def _tomllib():
-    """The TOML parser, imported on first use: a run whose data files are all read from their caches needs none."""
-    from jaxlint.project.toml_parser import toml_parser
-
-    return toml_parser()
 
 
 def _read_cache(cache: Path, stamp: list) -> Catalogue | None:
@@ -472,7 +465,7 @@ def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: b
         catalogue = _read_cache(cache, stamp)
         if catalogue is not None:
             return catalogue
-    tomllib = _tomllib()
+    tomllib = toml_parser()
     with open(generated, "rb") as fh:
         gen = tomllib.load(fh)
     with open(overlay, "rb") as fh:
@@ -491,12 +484,6 @@ def load_from(generated: Path = GENERATED, overlay: Path = OVERLAY, use_cache: b
 def load() -> Catalogue:
     """The packaged catalogue (generated + overlay), cached per process and on disk."""
     return load_from()
-
-
-def __getattr__(name: str):
-    if name == "tomllib":  # ``catalogue.tomllib``, as before the parser was imported on first use
-        return _tomllib()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Argument", "Behaviour", "Catalogue", "Entry", "Parameter", "load", "load_from"]

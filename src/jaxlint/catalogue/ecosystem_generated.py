@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 
-from jaxlint.catalogue import RULES_DIR, _cache_file, _stamp, _tomllib, read_stamped, restore_rows, write_stamped
+from jaxlint.catalogue import RULES_DIR, _cache_file, _stamp, read_stamped, restore_rows, write_stamped
+from jaxlint.project.toml_parser import toml_parser
 
 GENERATED = RULES_DIR / "ecosystem_generated.toml"
 T = TypeVar("T")
@@ -132,7 +133,7 @@ def _load(path: Path) -> tuple[tuple[Row, ...], tuple[ParameterRow, ...], tuple[
     if cached is not None:
         return cached
     with open(path, "rb") as fh:
-        data = _tomllib().load(fh)
+        data = toml_parser().load(fh)
     known = {f.name for f in fields(Row)}
     found = tuple(Row(kind=kind, **{k: v for k, v in row.items() if k in known})
                   for kind in ("symbol", "module") for row in data.get(kind, ()))

@@ -16,7 +16,8 @@ from dataclasses import fields, replace
 from functools import lru_cache
 from pathlib import Path
 
-from jaxlint.catalogue import Catalogue, Entry, Parameter, _tomllib, load
+from jaxlint.catalogue import Catalogue, Entry, Parameter, load
+from jaxlint.project.toml_parser import toml_parser
 from jaxlint.project.versions import parse_version
 
 KINDS = ("symbol", "module", "parameter")
@@ -44,7 +45,7 @@ def read_folder(folder: Path) -> dict[str, list[dict]]:
         raise RulesFileError(f"{folder}: no *.toml rule file in the folder")
     rows: dict[str, list[dict]] = {kind: [] for kind in KINDS}
     known = _Known(load())
-    tomllib = _tomllib()
+    tomllib = toml_parser()
     for file in files:
         try:
             with open(file, "rb") as fh:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from jaxlint.catalogue import RULES_DIR
+from jaxlint.project.toml_parser import toml_parser
 from jaxlint.project.versions import Version
 
 DATA = RULES_DIR / "first_release.toml"
@@ -27,7 +28,7 @@ def first_releases() -> dict[str, Version]:
 
 
 def _releases_by_version() -> dict[str, list[str]]:
-    from jaxlint.catalogue import _cache_file, _stamp, _tomllib, read_stamped, write_stamped
+    from jaxlint.catalogue import _cache_file, _stamp, read_stamped, write_stamped
 
     if not DATA.is_file():
         return {}
@@ -37,7 +38,7 @@ def _releases_by_version() -> dict[str, list[str]]:
     if isinstance(releases, dict) and all(isinstance(names, list) for names in releases.values()):
         return releases
     with open(DATA, "rb") as handle:
-        data = _tomllib().load(handle)
+        data = toml_parser().load(handle)
     releases = {}
     for block in data.get("release", ()):
         releases.setdefault(block["version"], []).extend(block["names"])

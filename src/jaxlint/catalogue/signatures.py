@@ -19,7 +19,8 @@ from dataclasses import MISSING, dataclass, fields as dataclass_fields
 from functools import lru_cache
 from pathlib import Path
 
-from jaxlint.catalogue import RULES_DIR, _tomllib
+from jaxlint.catalogue import RULES_DIR
+from jaxlint.project.toml_parser import toml_parser
 
 DATA = RULES_DIR / "signatures_generated.toml"
 CONFIRMED = RULES_DIR / "signatures_confirmed.toml"
@@ -78,7 +79,7 @@ def contradicted(path: Path | None = None) -> frozenset[tuple]:
 def _rows(path: Path) -> list[dict]:
     try:
         with open(path, "rb") as handle:
-            return _tomllib().load(handle).get("row", [])
+            return toml_parser().load(handle).get("row", [])
     except FileNotFoundError:
         return []
 
@@ -110,7 +111,7 @@ def _checked_blocks() -> list[dict]:
     if isinstance(blocks, list) and all(isinstance(block, dict) for block in blocks):
         return blocks
     with open(DATA, "rb") as handle:
-        data = _tomllib().load(handle)
+        data = toml_parser().load(handle)
     confirmed, refuted = outcomes(), contradicted()
     blocks = [block for block in (checked(block, confirmed.get(row_key(block)))
                                   for block in data.get("signature", ()) if row_key(block) not in refuted)

@@ -141,11 +141,3 @@ def _write_in_place(path: Path, data: bytes) -> None:
         handle.truncate()
         handle.flush()
         os.fsync(handle.fileno())
-
-
-def __getattr__(name: str):
-    if name == "tempfile":  # ``sources.tempfile``, as before it was imported where a file is written
-        import tempfile
-
-        return tempfile
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
