@@ -18,6 +18,11 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 
+# The fixes' messages, for the libcst plan (``catalogue.symbols``) and its ``ast`` port (``catalogue.symbols_ast``).
+REMOVE_STATEMENT = "Remove the import: nothing uses it"
+REMOVE_NAMES = "Remove the unused names from the import"
+
+
 def local_name(alias: cst.ImportAlias) -> str:
     """The name an ``import`` alias binds (``b`` for ``a as b``, ``a`` for ``a``)."""
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):

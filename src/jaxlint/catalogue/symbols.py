@@ -491,9 +491,9 @@ class CatalogueSymbolRule(Rule):
                    for alias, _ in found):
             return None
         if len(found) == len(node.names):
-            return safe_fix("Remove the import: nothing uses it", DeleteStatement(node))
+            return safe_fix(unused_imports.REMOVE_STATEMENT, DeleteStatement(node))
         dropped = {id(alias) for alias, _ in found}
-        return safe_fix("Remove the unused names from the import",
+        return safe_fix(unused_imports.REMOVE_NAMES,
                         Replace(node, unused_imports.without_names(self.context.module, node, dropped)))
 
     def _report_unguarded_uses(self, guard: cst.Try, module: str, found) -> None:

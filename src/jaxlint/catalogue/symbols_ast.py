@@ -331,10 +331,10 @@ def _unused_import_fix(view: AstView, node: ast.ImportFrom, aliases: list[ast.al
     """``CatalogueSymbolRule._unused_import_fix`` where it applies: the statement goes, or the names that nothing
     uses any more go from it."""
     if len(aliases) == len(node.names):
-        return AstFix(Applicability.SAFE, "Remove the import: nothing uses it",
+        return AstFix(Applicability.SAFE, unused_imports.REMOVE_STATEMENT,
                       (unused_imports_ast.delete_statement(view, node),))
     dropped = {index for index, alias in enumerate(node.names) if alias in aliases}
-    return AstFix(Applicability.SAFE, "Remove the unused names from the import",
+    return AstFix(Applicability.SAFE, unused_imports.REMOVE_NAMES,
                   (unused_imports_ast.without_names(view, node, dropped),))
 
 
