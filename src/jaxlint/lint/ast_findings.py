@@ -381,10 +381,11 @@ class AstView:
         """A name no import binds, in a file with a star import: None where something binds it in reach of
         ``node`` (a local: the resolver qualifies it to nothing), else the star's answer."""
         if identifier in self._other:
-            scope = self.names().scope_of(node)
+            names = self.names()
+            scope = names.scope_of(node)
             if scope is None:
                 raise Undecidable("a star import, and a node without a scope")
-            if self._names.is_bound_in_scope(identifier, scope):
+            if names.is_bound_in_scope(identifier, scope):
                 return None
         return self._star_answer(identifier)
 

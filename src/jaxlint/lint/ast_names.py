@@ -309,7 +309,8 @@ class AstNames:
         return self.qualified_in_scope(node.id, scope)
 
     def qualified_in_scope(self, identifier: str, scope: Scope) -> str | None:
-        """What ``identifier`` resolves to written in ``scope`` (``NameResolver.qualified_in_scope``)."""
+        """What a name ``identifier`` written in ``scope`` resolves to: ``NameResolver._resolve_name``'s answer, the
+        star import's or the builtin where nothing binds it in reach (its ``qualified_in_scope`` answers None there)."""
         owner = self._owner(identifier, scope)
         if owner is None:
             star = self._star_source(scope)
