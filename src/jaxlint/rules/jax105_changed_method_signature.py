@@ -4,6 +4,8 @@ parameter newly required, default value changed), read from every wheel (``rules
 from __future__ import annotations
 
 import ast
+import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -17,7 +19,7 @@ from jaxlint.catalogue.signatures import INIT, KEYWORD_CHANGES, OWN_RANGE, Signa
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_values import may_be_instance
 from jaxlint.lint.diagnostics import WithheldFix
-from jaxlint.lint.text_gate import names_by_last
+from jaxlint.lint.text_gate import NamesByLast, names_by_last
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.signature_calls import omits, omitted_clause
@@ -118,15 +120,28 @@ def _may_call_so(facts, name: str, shapes: tuple[CallShape, ...], words: set[str
                for kind, (position, parameter) in ((k, v) for k, v in shapes if k == "omits"))
 
 
-# The text gate's questions, built once (``names_by_last``): the callees any call of which may be reported, those
-# whose call must take a shape (by last name, with their shapes and components), and each method's owners.
-_CALLED_SHAPES = {name: _shapes_of_callee(name) for name in _called_names()}
-_CALLED_BY_LAST = names_by_last(frozenset(name for name, shapes in _CALLED_SHAPES.items() if shapes is None))
-_SHAPED_CALLEES: dict[str, list[tuple[str, tuple[CallShape, ...], frozenset[str]]]] = {}
-for _name, _shapes in _CALLED_SHAPES.items():
-    if _shapes is not None:
-        _SHAPED_CALLEES.setdefault(_name.rpartition(".")[2], []).append((_name, _shapes, frozenset(_name.split("."))))
-_OWNERS_BY_LAST = {member: names_by_last(owners) for member, owners in _MEMBER_OWNERS.items()}
+@dataclass(frozen=True)
+class _TextGateTables:
+    """The text gate's questions (``names_by_last``): the callees any call of which may be reported, those whose call
+    must take a shape (by last name, with their shapes and components), and each method's owners."""
+
+    called_by_last: NamesByLast
+    shaped_callees: dict[str, list[tuple[str, tuple[CallShape, ...], frozenset[str]]]]
+    owners_by_last: dict[str, NamesByLast]
+
+
+@functools.cache
+def _text_gate_tables() -> _TextGateTables:
+    """Built at the first text gate asked (6 ms: a run whose files never reach JAX105's gate, one file without JAX
+    names, builds none)."""
+    shapes_by_name = {name: _shapes_of_callee(name) for name in _called_names()}
+    shaped: dict[str, list[tuple[str, tuple[CallShape, ...], frozenset[str]]]] = {}
+    for name, shapes in shapes_by_name.items():
+        if shapes is not None:
+            shaped.setdefault(name.rpartition(".")[2], []).append((name, shapes, frozenset(name.split("."))))
+    return _TextGateTables(
+        names_by_last(frozenset(name for name, shapes in shapes_by_name.items() if shapes is None)), shaped,
+        {member: names_by_last(owners) for member, owners in _MEMBER_OWNERS.items()})
 
 
 def _may_call_a_callee(facts, words: set[str]) -> bool:
@@ -134,10 +149,11 @@ def _may_call_a_callee(facts, words: set[str]) -> bool:
     its rows needs where each needs one (``jax.ShapeDtypeStruct`` is referred to by 105 dev-corpus files and has
     rows for two removed keywords only; ``jax.lax.with_sharding_constraint``'s row needs its second argument
     omitted)."""
-    if facts.refers_to_any(_CALLED_BY_LAST, words):
+    tables = _text_gate_tables()
+    if facts.refers_to_any(tables.called_by_last, words):
         return True
-    for last in words & _SHAPED_CALLEES.keys():
-        for name, shapes, parts in _SHAPED_CALLEES[last]:
+    for last in words & tables.shaped_callees.keys():
+        for name, shapes, parts in tables.shaped_callees[last]:
             # a component the file never spells: no chain or import can build the name
             if parts <= words and _may_call_so(facts, name, shapes, words):
                 return True
@@ -313,7 +329,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
         for member in words & _MEMBERS.keys():
             keywords = _MEMBERS[member]
             if (keywords is None or not keywords.isdisjoint(words)) \
-                    and facts.refers_to_any(_OWNERS_BY_LAST[member], words):
+                    and facts.refers_to_any(_text_gate_tables().owners_by_last[member], words):
                 return True
         return _may_call_a_callee(facts, words)
 
