@@ -211,6 +211,8 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import numpy as np\nfrom keras.src import random\nimport jax\nx = np.random.randint(0, 9, dtype='int8')\n",
     "import jax\nimport numpy as np\nx = np . linalg . solve(a, b)\n",
     "import jax\nimport numpy as np\nx = self.random.randint(0, 9, dtype='int8')\ny = np.linalg.solve(a, b)\n",
+    # JAX601's row shape asked of one call (``jnp.arange`` with a step and ``dtype=``), not of two (axlearn)
+    "import jax.numpy as jnp\nx = jnp.arange(0, 10, 2)\ny = jnp.arange(5, dtype=jnp.bfloat16)\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

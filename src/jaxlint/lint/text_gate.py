@@ -379,6 +379,14 @@ class TextFacts:
                 return True
         return False
 
+    def may_call_such(self, qualified: str, accepts) -> bool:
+        """Whether one call of ``qualified`` may be read so that ``accepts(call)`` (a ``CallText``) holds: the
+        questions above asked of one and the same call (a call that cannot be read is a "maybe")."""
+        for call in self._calls_of(qualified, lambda call: not accepts(call)):
+            if call is None or accepts(call):
+                return True
+        return False
+
     def may_pass_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
         """``may_call_with_keyword``, or ``qualified`` passed ``**kwargs`` (a helper's), or named where it is not
         called but may be bound or handed on (``fn = jnp.clip``, ``partial(jnp.clip, a_min=0)``: what the ast gate
