@@ -111,6 +111,14 @@ LAYOUT_CASES = [
     "import jax\nx = f(a).random.randint(0, 9, dtype='int8')\n",
     "import jax\nx = 'np'.random.randint(0, 9, dtype='int8')\n",
     "import jax\nimport numpy as np\nx = np.random.randint\ny = jax.random.randint\n",
+    # a method call read from the text (JAX508's ``TextFacts.may_call_method``): across lines, after brackets
+    "import flax\nv = m.init(r, x)\nv2 = v.copy(\n  {'a': 1})\n",
+    "import flax\nv = m.init(r, x)\nrest, p = v.pop(  # why (\n  'params')\n",
+    "import flax\nv = m.init(r, x)\nv2 = (v).copy(add_or_replace={'a': 1})\n",
+    "import flax\nv = m.init(r, x)\nv2 = v['a'].copy(**kw)\n",
+    "import flax\nv = m.init(r, x)\nv2 = v.copy(lambda a, b=1: a)\n",
+    "import flax\nv = m.init(r, x)\nv2 = v \\\n  .unfreeze()\n",
+    "import flax\nv = m.init(r, x)\nv2 = (v\n  .pop)('a')[0]\n",
 ]
 
 
@@ -213,6 +221,9 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\nimport numpy as np\nx = self.random.randint(0, 9, dtype='int8')\ny = np.linalg.solve(a, b)\n",
     # JAX601's row shape asked of one call (``jnp.arange`` with a step and ``dtype=``), not of two (axlearn)
     "import jax.numpy as jnp\nx = jnp.arange(0, 10, 2)\ny = jnp.arange(5, dtype=jnp.bfloat16)\n",
+    # JAX508: FrozenDict members spelled, but no call of one in a shape its ast gate keeps (praxis' tests)
+    "import flax.linen as nn\nout, state = model.apply(v, x, mutable=['stats'])\nd = state.copy()\n"
+    "k = cfg.pop('a', None)\ne = {}.copy()\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

@@ -387,6 +387,23 @@ class TextFacts:
                 return True
         return False
 
+    def may_call_method(self, name: str, accepts) -> bool:
+        """Whether some call of a method ``name`` (the word after a dot: an attribute of any value, as the ast gate
+        reads ``call.func.attr``) may be read so that ``accepts(call)`` holds (a call that cannot be read is a
+        "maybe"). Each call is read first without the strings known (``_calls_of``' shortcut)."""
+        source = self.source
+        for end, context in self.occurrences(name):
+            if context == BARE:
+                continue  # no dot before it: a name, not an attribute
+            start = end - len(name)
+            quick = read_call(source, end, None, start)
+            if quick is not None and not accepts(quick):
+                continue
+            call = quick if quick is not None else read_call(source, end, self._strings(), start)
+            if call is None or accepts(call):
+                return True
+        return False
+
     def may_pass_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
         """``may_call_with_keyword``, or ``qualified`` passed ``**kwargs`` (a helper's), or named where it is not
         called but may be bound or handed on (``fn = jnp.clip``, ``partial(jnp.clip, a_min=0)``: what the ast gate
