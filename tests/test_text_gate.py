@@ -119,6 +119,12 @@ LAYOUT_CASES = [
     "import flax\nv = m.init(r, x)\nv2 = v.copy(lambda a, b=1: a)\n",
     "import flax\nv = m.init(r, x)\nv2 = v \\\n  .unfreeze()\n",
     "import flax\nv = m.init(r, x)\nv2 = (v\n  .pop)('a')[0]\n",
+    # a ``with`` statement's keyword first on its line (JAX401's ``TextFacts.starts_a_line_in_code``)
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nif True:\n\twith mesh:\n\t\tpass\n",
+    "import jax\r\nmesh = jax.make_mesh((2,), ('x',))\r\nif True:\r\n  with mesh: pass\r\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\n\x0cwith mesh:\n    pass\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nx = f'with {mesh}'\nwith mesh:\n    pass\n",
+    "import jax\nwith jax.make_mesh((2,), ('x',)):\n    pass\n",
 ]
 
 
@@ -224,6 +230,10 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     # JAX508: FrozenDict members spelled, but no call of one in a shape its ast gate keeps (praxis' tests)
     "import flax.linen as nn\nout, state = model.apply(v, x, mutable=['stats'])\nd = state.copy()\n"
     "k = cfg.pop('a', None)\ne = {}.copy()\n",
+    # JAX401: ``with`` in an f-string's text, in prose, after ``async`` (the ast gate reads ``ast.With`` only)
+    "import jax\ndef f(mesh: jax.sharding.Mesh):\n    msg = f'a leaf with {mesh}'\n",
+    'import jax\ndef f(mesh: jax.sharding.Mesh):\n    """\nwith a mesh\n"""\n    x = 1  # with a mesh\n',
+    "import jax\nasync def f(mesh: jax.sharding.Mesh):\n    async with mesh:\n        pass\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

@@ -342,6 +342,19 @@ class TextFacts:
                 return True
         return False
 
+    def starts_a_line_in_code(self, word: str) -> bool:
+        """Whether ``word`` stands first on a line (blanks before it only), outside strings and comments (True where
+        they cannot be read): where the keyword of a compound statement stands (``with``: never after ``;``,
+        ``:`` or ``async`` on its line), unlike prose or a word inside an f-string's text."""
+        source = self.source
+        starts = [end - len(word) for end, _ in self.occurrences(word)]
+        starts = [start for start in starts
+                  if not source[max(source.rfind("\n", 0, start), source.rfind("\r", 0, start)) + 1:start].strip(_BLANK)]
+        if not starts:
+            return False
+        strings = self._strings()
+        return strings is None or any(strings.at(start) is None for start in starts)
+
     def may_call_with_more_than(self, qualified: str, arguments: int) -> bool:
         """Whether a call of ``qualified`` may have more than ``arguments`` positional arguments (the ast gate's
         ``len(call.args)``: a ``*starred`` one counts once)."""

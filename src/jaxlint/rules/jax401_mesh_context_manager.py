@@ -55,8 +55,9 @@ class MeshContextManager(Rule):
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        # Only ``with`` statements are reported: prose ("with a mesh") in docstrings and comments does not count.
-        return facts.occurs_in_code("with") and super().may_match_text(facts, words)
+        # Only ``with`` statements (``ast.With``) are reported: a ``with`` keyword first on its line, in code; prose
+        # ("with a mesh") in docstrings, comments and f-strings' text does not count.
+        return facts.starts_a_line_in_code("with") and super().may_match_text(facts, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
