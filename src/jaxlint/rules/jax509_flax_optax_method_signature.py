@@ -29,6 +29,13 @@ for _methods in METHOD_KEYWORDS.values():
 _INSTANCE_METHODS = frozenset(row.method for row in INSTANCE_METHODS.values())
 _NOW_REQUIRED = frozenset(method for methods in NOW_REQUIRED.values() for method in methods)
 _REMOVED_ATTRIBUTES = frozenset(name for names in REMOVED_ATTRIBUTES.values() for name in names)
+
+
+def _A_CALL(call) -> bool:
+    """A call read from the text (``CallText``) is one: the name is followed by its arguments."""
+    return call.positional >= 0
+
+
 # The releases that changed a reported method keyword or calling convention, per library (the docs' version column).
 _RELEASES = {library: sorted({Version(row.removed_in) for methods in METHOD_KEYWORDS.values()
                               for rows in methods.values() for row in rows.values() if row.library == library}
@@ -259,9 +266,13 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
+        # the ast gate's method calls, read from the text (``TextFacts.may_call_method``): with one of the row's
+        # keywords, or any call of a method whose parameter became required or of an instance's method
         return super().may_match_text(facts, words) and (any(
-            method in words and not keywords.isdisjoint(words) for method, keywords in _METHODS.items())
-            or not words.isdisjoint(_NOW_REQUIRED) or not words.isdisjoint(_INSTANCE_METHODS)
+            method in words and not keywords.isdisjoint(words)
+            and facts.may_call_method(method, lambda call, keywords=keywords: not call.keywords.isdisjoint(keywords))
+            for method, keywords in _METHODS.items())
+            or any(facts.may_call_method(method, _A_CALL) for method in words & (_NOW_REQUIRED | _INSTANCE_METHODS))
             or any(_may_be_chain_attribute(facts, name) for name in words & _REMOVED_ATTRIBUTES)
             or "super" in words and "__init__" in words and not _SUPER_INIT_KEYWORDS.isdisjoint(words))
 
