@@ -131,6 +131,10 @@ LAYOUT_CASES = [
     "from flax import linen as nn\ncarry = [nn.LSTMCell(features=8)][0].initialize_carry(rng, batch_dims=(4,))\n",
     "import optax\nfrom flax import nnx\noptimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)\n"
     "optimizer.update(  # why\n  grads)\n",
+    # JAX503/JAX504's calls read from the text
+    "import flax\nv = (model\n  .init)(r, x)\nrest, p = v.pop(\n  'params')\n",
+    "import flax\nv = m.init_with_output(r, x)[1]\nrest, p = v.pop('params')  # pop(a, b)\n",
+    "import flax\nv = m.init(r, x)\nw = v \\\n  .unfreeze()\n",
 ]
 
 
@@ -242,6 +246,9 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\nasync def f(mesh: jax.sharding.Mesh):\n    async with mesh:\n        pass\n",
     # JAX509: a method with rows and one of its keywords spelled, but no call of it with the keyword
     "import optax\nnoise = optax.perturbations.Gumbel()\nx = noise.sample(key, shape)\nseed = 0\nupdate = 1\n",
+    # JAX503/JAX504: ``pop``/``unfreeze`` and ``init`` after dots, but no call of each (of ``pop``, with one key)
+    "import flax\nfn = model.init\nrest = d.pop('a', None)\nthaw = v.unfreeze\n",
+    "import flax\nv = model.init(r, x)\nrest = d.pop()\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]
