@@ -249,6 +249,8 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     # JAX503/JAX504: ``pop``/``unfreeze`` and ``init`` after dots, but no call of each (of ``pop``, with one key)
     "import flax\nfn = model.init\nrest = d.pop('a', None)\nthaw = v.unfreeze\n",
     "import flax\nv = model.init(r, x)\nrest = d.pop()\n",
+    # JAX601's rows about a number first: the first argument is a name or a call, never a literal (levanter)
+    "import jax.numpy as jnp\nidx = jnp.nonzero(mask, size=3)\nj = jnp.nonzero(f(-1))[0]\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]
