@@ -13,7 +13,7 @@ from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, cache_key, content_has
                                    findings_of, settings_fingerprint, trusted_stamp)
 from jaxlint.project.index import (active_index, activated, build_index, cache_entry, complete_index, is_module,
                                   set_active)
-from jaxlint.project.module_facts import module_facts, needs_parse
+from jaxlint.project.module_facts import module_facts, spelled
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
 from jaxlint.run.progress import progress_bar
 from jaxlint.run.results import FileResult, Mode, unwritten
@@ -356,9 +356,10 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
     own = tree = None
     path = os.path.abspath(file.path) if project_digest is None else ""
     if project_digest is None and data is not None and is_module(path):
-        if mode is Mode.CHECK and needs_parse(data):
+        spells = spelled(data)
+        if mode is Mode.CHECK and spells:
             tree = _parsed(data)  # one parse for the facts and the lint's ast gate
-        own = module_facts(data, tree)
+        own = module_facts(data, tree, spells)
         active_index().install(path, own)  # this module's rules see the facts of the bytes they lint
     index = active_index()
     if index is not None:
