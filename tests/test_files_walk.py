@@ -172,8 +172,11 @@ def _walk_matches_reference(given: Path, overrides: Overrides) -> list[str]:
         if real_path(file) not in seen:
             seen.add(real_path(file))
             expected.append(str(file))
-    found = [str(f.path) for f in discover([given], SettingsResolver(overrides))]
+    files = list(discover([given], SettingsResolver(overrides)))
+    found = [str(f.path) for f in files]
     assert found == expected
+    # the real path discovery hands on (``project_modules`` takes it rather than resolving each file again)
+    assert [f.real for f in files] == [real_path(f.path) for f in files]
     return found
 
 

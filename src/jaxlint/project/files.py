@@ -7,7 +7,7 @@ import operator
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -31,6 +31,8 @@ DEFAULT_EXCLUDES = RUFF_DEFAULT_EXCLUDES + ALWAYS_EXCLUDED
 class SourceFile:
     path: Path
     settings: Settings
+    # ``real_path(path)`` when discovery knew it (its walk does, without a ``stat``): None where not known.
+    real: str | None = field(default=None, compare=False, repr=False)
 
 
 def is_excluded(path: Path, settings: Settings) -> bool:
@@ -68,12 +70,12 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
             resolved = real_path(given)
             if resolved not in seen:
                 seen.add(resolved)
-                yield SourceFile(given, settings)
+                yield SourceFile(given, settings, resolved)
             continue
         for file, settings, resolved in _walk(given, resolver, suffixes):
             if resolved not in seen:
                 seen.add(resolved)
-                yield SourceFile(file, settings)
+                yield SourceFile(file, settings, resolved)
 
 
 def _default_excluded(name: str, settings: Settings | None) -> bool:
@@ -244,7 +246,7 @@ def project_modules(files: list[SourceFile], resolver: SettingsResolver | None =
              if not any(_at_or_under(root, other) for other in [*covered, *(r for r in roots if r != root)])}
     if not roots:
         return []
-    linted = {real_path(file.path) for file in files}
+    linted = {real_path(file.path) if file.real is None else file.real for file in files}
     found: list[str] = []
     for root, settings in sorted(roots.items()):
         if not any(_at_or_under(path, root) for path in linted):
