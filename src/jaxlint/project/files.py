@@ -155,6 +155,11 @@ def _walk(root: Path, resolver: SettingsResolver,
         stack.extend(reversed(folders))
 
 
+# ``fnmatch`` compares paths as they are only where ``os.path.normcase`` leaves them so (not on Windows, where it
+# lowercases them and turns ``/`` into ``\\``): elsewhere the walk tests every entry with ``path_matches`` itself.
+_POSIX_MATCHING = os.path.normcase("A/b") == "A/b"
+
+
 class _Excludes:
     """The exclude patterns of a walked folder's settings, tested as ``is_excluded`` tests them (``path_matches`` on
     the real path relative to the settings' root), with what the walk knows: each entry's real path (its folder's
@@ -193,7 +198,7 @@ class _Excludes:
         that folder passed (``passed``); ``link_target``: the entry's real path when it is a symlink."""
         relative = self.relative(os.path.join(real, name) if link_target is None else link_target)
         # A link's path is not its folder's plus its name, nor is the root's (``.``) when the walk started above it.
-        if passed and link_target is None and relative != ".":
+        if passed and link_target is None and relative != "." and _POSIX_MATCHING:
             return any(match(relative) is not None or (bare and match(name) is not None)
                        for match, bare in self._matchers)
         return any(path_matches(relative, pattern) for pattern in self.patterns)
