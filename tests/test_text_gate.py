@@ -135,6 +135,8 @@ LAYOUT_CASES = [
     "import flax\nv = (model\n  .init)(r, x)\nrest, p = v.pop(\n  'params')\n",
     "import flax\nv = m.init_with_output(r, x)[1]\nrest, p = v.pop('params')  # pop(a, b)\n",
     "import flax\nv = m.init(r, x)\nw = v \\\n  .unfreeze()\n",
+    "import flax\nout = model.apply(v, x,\n  mutable=['stats'])\nstats = out[1].unfreeze()\n",
+    "import flax\nout = (model\n  .apply)(v, x, mutable=['stats'])\nstats = out[1].unfreeze()\n",
 ]
 
 
@@ -251,6 +253,8 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import flax\nv = model.init(r, x)\nrest = d.pop()\n",
     # JAX601's rows about a number first: the first argument is a name or a call, never a literal (levanter)
     "import jax.numpy as jnp\nidx = jnp.nonzero(mask, size=3)\nj = jnp.nonzero(f(-1))[0]\n",
+    # JAX508: a member called, but no call that makes variables: ``apply`` without ``mutable=`` (praxis' layers)
+    "import flax\ny = layer.apply(v, x)\nstats = out[1].unfreeze()\nmutable = True\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]
