@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 
 from jaxlint.lint.ast_findings import AstView, Undecidable
+from jaxlint.lint.ast_gate import CHILD_FIELDS
 from jaxlint.rules import all_rules
 from support.gate_cases import SOURCES
 
@@ -78,10 +79,25 @@ def _view(source: str) -> AstView | None:
         return None
 
 
+def _check_fields(tree: ast.Module) -> None:
+    """``CHILD_FIELDS`` (what the gate's and the view's walks read) lists every field that holds a node, and only
+    fields that hold a node, a list of nodes (None in a dict's keys or a missing default) or None."""
+    for node in ast.walk(tree):
+        listed = CHILD_FIELDS[type(node)]
+        for field, value in ast.iter_fields(node):
+            items = value if isinstance(value, list) else [value]
+            holds_nodes = any(isinstance(item, ast.AST) and not isinstance(item, _SHARED) for item in items)
+            if holds_nodes:
+                assert field in listed, (type(node).__name__, field)
+            if field in listed:
+                assert all(item is None or isinstance(item, ast.AST) for item in items), (type(node).__name__, field)
+
+
 def _check(source: str, seed: int = 0) -> None:
     view = _view(source)
     if view is None:
         return
+    _check_fields(view.tree)
     nodes, parents = _reference(view.tree)
     assert view.nodes == nodes
     assert view._imports == _reference_imports(view.tree, parents)

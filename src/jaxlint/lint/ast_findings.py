@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
+from jaxlint.lint.ast_gate import CHILD_FIELDS
 from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex, WithheldFix
 from jaxlint.lint.fixes import realign_continuations
@@ -66,22 +67,8 @@ _NAMED_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, a
                                             if hasattr(ast, name)})
 
 
-_OPERATOR_FIELDS = frozenset({"ctx", "op", "ops"})
-# Each node class's fields that may hold a node: not contexts and operators (shared leaves no rule reports or asks
-# about), nor the ones that hold only a string, a number or None.
-_SCALAR_FIELDS = frozenset({"id", "attr", "arg", "module", "level", "asname", "type_comment", "kind", "conversion",
-                            "is_async", "simple", "rest", "kwd_attrs", "tag", "lineno"})
-# Fields of those names that hold a string or a constant in these classes only (``TypeAlias.name`` is a ``Name``).
-_SCALAR_IN = {"name": lambda cls: cls.__name__ != "TypeAlias", "names": lambda cls: cls in (ast.Global, ast.Nonlocal),
-              "value": lambda cls: cls in (ast.Constant, ast.MatchSingleton)}
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(name for name in cls._fields if name not in _OPERATOR_FIELDS and name not in _SCALAR_FIELDS
-               and not (name in _SCALAR_IN and _SCALAR_IN[name](cls)))
-    for cls in (getattr(ast, attr) for attr in dir(ast))
-    if isinstance(cls, type) and issubclass(cls, ast.AST)
-}
 # The walks push a node's children last first (so that they are taken in source order): its fields reversed.
-_CHILD_FIELDS_REVERSED = {cls: fields[::-1] for cls, fields in _CHILD_FIELDS.items()}
+_CHILD_FIELDS_REVERSED = {cls: fields[::-1] for cls, fields in CHILD_FIELDS.items()}
 # The nodes with a list that may hold None: ``{**d}``'s key, a keyword-only parameter's missing default.
 _WITH_NONE_IN_LISTS = frozenset({ast.Dict, ast.arguments})
 # The fields that hold a block of statements (``Lambda.body`` and ``IfExp.body`` hold one expression, not a list).
@@ -243,7 +230,7 @@ class AstView:
         if nested is not None:
             return nested
         nested = self._nested[id(statement)] = []
-        parents, child_fields = self._parents, _CHILD_FIELDS
+        parents, child_fields = self._parents, CHILD_FIELDS
         stack = [statement]
         pop, push = stack.pop, stack.append
         while stack:
