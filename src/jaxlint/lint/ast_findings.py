@@ -112,7 +112,8 @@ class AstFinding:
 
 
 class AstView:
-    """One file's ``ast`` tree, walked once with ancestors, and the exact answers the rules may ask of it."""
+    """One file's ``ast`` tree, walked once (its nodes in source order, its bindings; a node's parent is mapped when
+    asked, for the statements that hold it), and the exact answers the rules may ask of it."""
 
     def __init__(self, source: str, tree: ast.Module, file_text: str | None = None, *,
                  settings: Settings | None = None, path: str = "") -> None:
