@@ -68,8 +68,7 @@ def _rebound_import(view: AstView, root: ast.Name) -> str | None:
 
 
 def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
-    parent, field = view.parent(node)
-    if type(parent) is ast.Attribute and field == "value":
+    if view.is_attribute_value(node):
         return None  # an inner prefix: the chain is handled at its outermost attribute
     chain: list[tuple[ast.Attribute, str]] = []
     root: ast.AST = node
@@ -85,6 +84,7 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
         return None
     site_node, entry = site
     outermost = site_node is node
+    parent, field = view.parent(node)
     ancestors = view.ancestors(node)
     if entry.fix in catalogue_rewrites.KINDS:
         if not outermost:

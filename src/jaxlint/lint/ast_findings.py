@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
+from jaxlint.lint.ast_gate import CHILD_FIELDS
 from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex, WithheldFix
 from jaxlint.lint.fixes import realign_continuations
@@ -60,24 +61,20 @@ _TESTED_PACKAGES = ("jax", "jaxlib", "flax", "optax")
 
 def _in_tested_package(qualified: str) -> bool:
     return qualified.split(".")[0] in _TESTED_PACKAGES
-_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
-                     ast.DictComp, ast.GeneratorExp})
 # Nodes whose ``name`` binds an identifier (type parameters exist from Python 3.12).
 _NAMED_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
                           ast.MatchStar} | {getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple")
                                             if hasattr(ast, name)})
 
 
-_OPERATOR_FIELDS = frozenset({"ctx", "op", "ops"})
-# Each node class's fields that may hold a node: not contexts and operators (shared leaves no rule reports or asks
-# about), nor the ones that hold only a string, a number or None.
-_SCALAR_FIELDS = frozenset({"id", "attr", "arg", "module", "level", "asname", "type_comment", "kind", "conversion",
-                            "is_async", "simple", "rest"})
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(name for name in cls._fields if name not in _OPERATOR_FIELDS and name not in _SCALAR_FIELDS)
-    for cls in (getattr(ast, attr) for attr in dir(ast))
-    if isinstance(cls, type) and issubclass(cls, ast.AST)
-}
+# The walks push a node's children last first (so that they are taken in source order): its fields reversed.
+_CHILD_FIELDS_REVERSED = {cls: fields[::-1] for cls, fields in CHILD_FIELDS.items()}
+# The nodes with a list that may hold None: ``{**d}``'s key, a keyword-only parameter's missing default.
+_WITH_NONE_IN_LISTS = frozenset({ast.Dict, ast.arguments})
+# The fields that hold a block of statements (``Lambda.body`` and ``IfExp.body`` hold one expression, not a list).
+_BODIES = frozenset({"body", "orelse", "finalbody"})
+# The statements whose bodies are scopes of their own (an import in one is not at module level).
+_SCOPE_STATEMENTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 class Undecidable(Exception):
@@ -115,7 +112,8 @@ class AstFinding:
 
 
 class AstView:
-    """One file's ``ast`` tree, walked once with ancestors, and the exact answers the rules may ask of it."""
+    """One file's ``ast`` tree, walked once (its nodes in source order, its bindings; a node's parent is mapped when
+    asked, for the statements that hold it), and the exact answers the rules may ask of it."""
 
     def __init__(self, source: str, tree: ast.Module, file_text: str | None = None, *,
                  settings: Settings | None = None, path: str = "") -> None:
@@ -136,26 +134,34 @@ class AstView:
         self._other: set[str] = set()  # identifiers bound any other way, somewhere
         self._import_scopes: dict[str, dict[int, set[str]]] = {}  # ``_import_in_scope``'s, per identifier
         self.nodes: list[ast.AST] = []  # in source order
-        self._parents: dict[int, tuple[ast.AST, str]] = {}
+        # id(node) -> (its parent, the field that holds it): the top-level statements', then those of the statements
+        # down to the innermost one that holds a node asked about (``_map_parents``)
+        self._parents: dict[int, tuple[ast.AST, str]] = {id(statement): (tree, "body") for statement in tree.body}
+        self._parents.update((id(ignore), (tree, "type_ignores")) for ignore in tree.type_ignores)
+        # id(statement) -> the statements of its bodies, for each statement whose own nodes' parents are recorded
+        self._nested: dict[int, list[ast.stmt]] = {}
         self.type_bounds = False  # the walk sets it: a type parameter with a bound (``def f[T: jnp.ndarray]``)
         self._walk(tree)
         self.index = LineIndex(source)
         self._lines: list[str] | None = None
         self._of_kinds: dict[tuple[type, ...], list[ast.AST]] = {}
+        self._attribute_values: set[int] | None = None  # ``is_attribute_value``'s
 
     # -- the walk ----------------------------------------------------------------------------------------------
     def _walk(self, tree: ast.Module) -> None:
-        """Every node in source order, its parent, and every binding of every identifier."""
+        """Every node in source order, and every binding of every identifier (parents are mapped when asked:
+        ``_map_parents``; most statements of a file are never asked about)."""
         stack: list[ast.AST] = [tree]
         bounded = False  # a type parameter with a bound (``def f[T: jnp.ndarray]``)
-        nodes, parents, bind = self.nodes, self._parents, self._other.add
-        pop, push = stack.pop, stack.append
-        Name, Constant, Load, AST, Import, ImportFrom = ast.Name, ast.Constant, ast.Load, ast.AST, ast.Import, \
-            ast.ImportFrom
-        child_fields, named_nodes = _CHILD_FIELDS, _NAMED_NODES
+        module_level: set[int] | None = None  # the imports at module level (``_module_level_imports``), when met
+        nodes, bind = self.nodes, self._other.add
+        pop, push, extend, record = stack.pop, stack.append, stack.extend, nodes.append
+        Name, Constant, Load, Import, ImportFrom = ast.Name, ast.Constant, ast.Load, ast.Import, ast.ImportFrom
+        Attribute, Call, keyword = ast.Attribute, ast.Call, ast.keyword
+        child_fields, named_nodes, with_none = _CHILD_FIELDS_REVERSED, _NAMED_NODES, _WITH_NONE_IN_LISTS
         while stack:
             node = pop()
-            nodes.append(node)
+            record(node)
             kind = type(node)
             if kind is Name:  # the commonest node, and a leaf (its context is not walked)
                 if type(node.ctx) is not Load:
@@ -163,8 +169,19 @@ class AstView:
                 continue
             if kind is Constant:
                 continue
+            # the next commonest, their children read directly (as ``_CHILD_FIELDS_REVERSED`` would have them)
+            if kind is Attribute or kind is keyword:
+                push(node.value)
+                continue
+            if kind is Call:
+                extend(node.keywords[::-1])
+                extend(node.args[::-1])
+                push(node.func)
+                continue
             if kind is Import or kind is ImportFrom:
-                self._bind_import(node, self._at_module_level(node))
+                if module_level is None:
+                    module_level = _module_level_imports(tree)
+                self._bind_import(node, id(node) in module_level)
             elif kind in named_nodes:
                 if node.name:
                     bind(node.name)
@@ -178,28 +195,69 @@ class AstView:
             elif kind is ast.Global or kind is ast.Nonlocal:
                 for name in node.names:
                     bind(name)
-            # children pushed last first, so that they are taken in source order
-            for field in reversed(child_fields[kind]):
+            for field in child_fields[kind]:  # reversed: the children are taken in source order
                 value = getattr(node, field, None)
                 if type(value) is list:
-                    for item in reversed(value):
-                        if isinstance(item, AST):
-                            push(item)
-                            parents[id(item)] = (node, field)
-                elif isinstance(value, AST):
+                    if kind in with_none:
+                        value = [item for item in value if item is not None]
+                    extend(value[::-1])
+                elif value is not None:
                     push(value)
-                    parents[id(value)] = (node, field)
         self.type_bounds = bounded
 
-    def _at_module_level(self, node: ast.AST) -> bool:
-        """Whether no function, class, lambda or comprehension encloses ``node`` (its ancestors are known when the
-        walk reaches it: imports are few, so this costs less than carrying a flag with every node)."""
-        parent = self._parents.get(id(node))
-        while parent is not None:
-            if type(parent[0]) in _SCOPES:
-                return False
-            parent = self._parents.get(id(parent[0]))
-        return True
+    def _map_parents(self, node: ast.AST) -> None:
+        """Record the parents of the nodes of each statement that holds ``node``'s first line, from the module's
+        down to the innermost (a function's body is mapped statement by statement, as asked); of every node where
+        that finds no parent for ``node`` or it has no line (``ast.arguments``)."""
+        line = getattr(node, "lineno", None)
+        if line is not None:
+            statements = self.tree.body
+            while statements:
+                inner: list[ast.stmt] = []
+                for statement in statements:
+                    if _first_line(statement) <= line <= statement.end_lineno:  # ``a = 1; b = 2``: both
+                        inner += self._map_statement(statement)
+                if id(node) in self._parents:
+                    return
+                statements = inner
+        statements = list(self.tree.body)
+        while statements:
+            statements += self._map_statement(statements.pop())
+
+    def _map_statement(self, statement: ast.stmt) -> list[ast.stmt]:
+        """Record the parent of every node of ``statement`` down to the statements of its bodies (those get their
+        parent, not their nodes'), once; return those statements."""
+        nested = self._nested.get(id(statement))
+        if nested is not None:
+            return nested
+        nested = self._nested[id(statement)] = []
+        parents, child_fields = self._parents, CHILD_FIELDS
+        stack = [statement]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node = pop()
+            for field in child_fields[type(node)]:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    for item in value:
+                        if item is not None:
+                            parents[id(item)] = (node, field)
+                    if field in _BODIES:
+                        nested += value
+                    else:
+                        stack += [item for item in value if item is not None]
+                elif value is not None:
+                    parents[id(value)] = (node, field)
+                    push(value)
+        return nested
+
+    def _parent_or_none(self, node: ast.AST) -> tuple[ast.AST, str] | None:
+        """``parent``, or None for the module (and for a node not in the tree)."""
+        found = self._parents.get(id(node))
+        if found is None and node is not self.tree:
+            self._map_parents(node)
+            found = self._parents.get(id(node))
+        return found
 
     def nodes_of(self, kinds: tuple[type, ...]) -> list[ast.AST]:
         """The nodes of these kinds, in source order: one pass over the file's nodes per kinds tuple, however many
@@ -209,9 +267,22 @@ class AstView:
             found = self._of_kinds[kinds] = [node for node in self.nodes if type(node) in kinds]
         return found
 
+    def is_attribute_value(self, node: ast.AST) -> bool:
+        """Whether ``node`` is the ``value`` of an attribute (``jax.numpy`` in ``jax.numpy.zeros``): ``parent``'s
+        answer for every attribute of the file at the cost of one pass over them (a parent is mapped when asked)."""
+        if self._attribute_values is None:
+            self._attribute_values = {id(attribute.value) for attribute in self.nodes_of((ast.Attribute,))
+                                      if type(attribute.value) is ast.Attribute}
+        return id(node) in self._attribute_values
+
     def parent(self, node: ast.AST) -> tuple[ast.AST, str]:
         """(the parent, the field of it that holds ``node``)."""
-        return self._parents[id(node)]
+        found = self._parents.get(id(node))
+        if found is None:
+            found = self._parent_or_none(node)
+            if found is None:
+                raise KeyError(node)  # the module has none
+        return found
 
     def scope_of(self, node: ast.AST) -> ast.AST:
         """The innermost scope that holds ``node``: ``scope_chain(self.ancestors(node))[-1]``, read upwards from
@@ -237,10 +308,11 @@ class AstView:
     def ancestors(self, node: ast.AST) -> tuple[tuple[ast.AST, str], ...]:
         """(ancestor, the field that holds the next one), the module first."""
         found = []
-        parent = self._parents.get(id(node))
+        parent = self._parent_or_none(node)  # maps its statement: every ancestor's parent is known then
+        parents = self._parents
         while parent is not None:
             found.append(parent)
-            parent = self._parents.get(id(parent[0]))
+            parent = parents.get(id(parent[0]))
         return tuple(reversed(found))
 
     def _bind_import(self, node: ast.Import | ast.ImportFrom, module_level: bool) -> None:
@@ -351,7 +423,7 @@ class AstView:
             owners = self._import_scopes[identifier] = {}  # id(scope) -> what its imports bind the name to
             for node in self.nodes:
                 if type(node) is ast.alias and (node.asname or node.name.partition(".")[0]) == identifier:
-                    statement, _ = self._parents[id(node)]
+                    statement, _ = self.parent(node)
                     scope = self.scope_of(statement)
                     owners.setdefault(id(scope), set()).add(_import_binding(statement, node))
         first = True
@@ -612,6 +684,33 @@ def _import_binding(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> str 
     if type(node) is ast.Import:
         return alias.name if alias.asname else alias.name.split(".")[0]
     return f"{node.module}.{alias.name}" if node.module and not node.level else None
+
+
+def _first_line(statement: ast.stmt) -> int:
+    """The line a statement starts on: its first decorator's, for a decorated definition."""
+    decorators = getattr(statement, "decorator_list", None)
+    return min(statement.lineno, *(decorator.lineno for decorator in decorators)) if decorators else statement.lineno
+
+
+def _module_level_imports(tree: ast.Module) -> set[int]:
+    """id() of each import that no function or class encloses (lambdas and comprehensions hold no statement): the
+    statements of the module and of its compound statements' bodies, not of definitions."""
+    found: set[int] = set()
+    bodies = [tree.body]
+    while bodies:
+        for statement in bodies.pop():
+            kind = type(statement)
+            if kind is ast.Import or kind is ast.ImportFrom:
+                found.add(id(statement))
+                continue
+            if kind in _SCOPE_STATEMENTS:
+                continue
+            for field in ("body", "orelse", "finalbody"):
+                value = getattr(statement, field, None)
+                if type(value) is list:
+                    bodies.append(value)
+            bodies.extend(part.body for part in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())))
+    return found
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)

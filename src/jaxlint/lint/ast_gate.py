@@ -91,8 +91,8 @@ class AstFacts:
                         for attr in attrs:
                             base = f"{base}.{attr}"
                             found.add(base)
-                for name in self.names:
-                    found.update(self._name_candidates(name.id))
+                for identifier in {name.id for name in self.names}:
+                    found.update(self._name_candidates(identifier))
             self._referenced = found
         return self._referenced
 
@@ -145,9 +145,17 @@ class AstFacts:
         return found
 
 
-# Child fields per node class, without the ones that never hold a name (``ctx``, operators, strings).
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(name for name in cls._fields if name not in ("ctx", "op", "type_comment", "kind"))
+# Each node class's fields that may hold a node: not contexts and operators (shared leaves that hold no name), nor
+# the ones that hold only a string, a number or None (``ast_findings``' walks read the same table).
+_OPERATOR_FIELDS = frozenset({"ctx", "op", "ops"})
+_SCALAR_FIELDS = frozenset({"id", "attr", "arg", "module", "level", "asname", "type_comment", "kind", "conversion",
+                            "is_async", "simple", "rest", "kwd_attrs", "tag", "lineno"})
+# Fields of those names that hold a string or a constant in these classes only (``TypeAlias.name`` is a ``Name``).
+_SCALAR_IN = {"name": lambda cls: cls.__name__ != "TypeAlias", "names": lambda cls: cls in (ast.Global, ast.Nonlocal),
+              "value": lambda cls: cls in (ast.Constant, ast.MatchSingleton)}
+CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(name for name in cls._fields if name not in _OPERATOR_FIELDS and name not in _SCALAR_FIELDS
+               and not (name in _SCALAR_IN and _SCALAR_IN[name](cls)))
     for cls in (getattr(ast, attr) for attr in dir(ast))
     if isinstance(cls, type) and issubclass(cls, ast.AST)
 }
@@ -163,7 +171,7 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
     Attribute, Name, Call, Import, ImportFrom, Constant, With, Assign = (
         ast.Attribute, ast.Name, ast.Call, ast.Import, ast.ImportFrom, ast.Constant, ast.With, ast.Assign)
     aliases = facts.value_aliases
-    child_fields, AST = _CHILD_FIELDS, ast.AST
+    child_fields, keyword = CHILD_FIELDS, ast.keyword
     stack: list = [tree]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
@@ -185,9 +193,16 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
             continue
         if kind is Constant:
             continue
-        if kind is Call:
+        if kind is Call:  # the next commonest nodes, their children read directly (``CHILD_FIELDS`` order)
             calls.append(node)
-        elif kind is With:
+            push(node.func)
+            extend(node.args)
+            extend(node.keywords)
+            continue
+        if kind is keyword:
+            push(node.value)
+            continue
+        if kind is With:
             facts.withs.append(node)
         elif kind is Assign and len(node.targets) == 1 and type(node.targets[0]) is Name:
             if type(node.value) in (Name, Attribute):
@@ -214,11 +229,11 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
                 else:
                     record_from_import(bindings, facts.import_names, node.module, alias.name, alias.asname)
             continue
-        for name in child_fields.get(kind, ()):  # lists may hold None (``{**d}`` keys) or strings (``global``)
+        for name in child_fields.get(kind, ()):  # lists may hold None (``{**d}`` keys): a leaf, as a string would be
             value = getattr(node, name)
             if type(value) is list:
                 extend(value)
-            elif isinstance(value, AST):
+            elif value is not None:
                 push(value)
 
 

@@ -177,9 +177,10 @@ has none of them.
                 found += cls._from_import(node)
             elif cls._may_name_removed(view, node):
                 qualified = view.qualified_name(node)
-                parent, field = view.ancestors(node)[-1]
-                if qualified not in REMOVED or type(parent) is ast.Attribute and \
-                        view.qualified_name(parent) in REMOVED:
+                if qualified not in REMOVED:
+                    continue
+                parent, field = view.parent(node)  # asked of a finding's node only (parents are mapped when asked)
+                if type(parent) is ast.Attribute and view.qualified_name(parent) in REMOVED:
                     continue
                 member = parent.attr if type(parent) is ast.Attribute and field == "value" else None
                 found.append(AstFinding(cls.code, node, message(qualified, member if qualified == "flax.optim"
