@@ -32,6 +32,7 @@ parses with libcst), measured against the libcst path by ``tests/test_ast_findin
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
 import io
 import keyword
@@ -140,6 +141,7 @@ class AstView:
         self._parents.update((id(ignore), (tree, "type_ignores")) for ignore in tree.type_ignores)
         # id(statement) -> the statements of its bodies, for each statement whose own nodes' parents are recorded
         self._nested: dict[int, list[ast.stmt]] = {}
+        self._by_line: dict[int, tuple[list[int], list[ast.stmt]]] = {}  # ``_statements_on``'s, per statement list
         self.type_bounds = False  # the walk sets it: a type parameter with a bound (``def f[T: jnp.ndarray]``)
         self._walk(tree)
         self.index = LineIndex(source)
@@ -211,18 +213,34 @@ class AstView:
         that finds no parent for ``node`` or it has no line (``ast.arguments``)."""
         line = getattr(node, "lineno", None)
         if line is not None:
-            statements = self.tree.body
-            while statements:
-                inner: list[ast.stmt] = []
-                for statement in statements:
-                    if _first_line(statement) <= line <= statement.end_lineno:  # ``a = 1; b = 2``: both
-                        inner += self._map_statement(statement)
+            bodies = [self.tree.body]  # the module's, then the bodies of each statement found at the depth above
+            while bodies:
+                inner = [self._map_statement(statement)
+                         for statements in bodies for statement in self._statements_on(statements, line)]
                 if id(node) in self._parents:
                     return
-                statements = inner
+                bodies = inner
         statements = list(self.tree.body)
         while statements:
             statements += self._map_statement(statements.pop())
+
+    def _statements_on(self, statements: list[ast.stmt], line: int) -> list[ast.stmt]:
+        """The statements of ``statements`` (the module's body, or a list ``_map_statement`` keeps: both live as long
+        as the view, so their ids key the cache) that span ``line`` (``a = 1; b = 2``: both), found by bisection
+        over their first lines, sorted once per list (``_map_statement``'s joins a statement's bodies)."""
+        by_line = self._by_line.get(id(statements))
+        if by_line is None:
+            ordered = sorted(statements, key=_first_line)
+            by_line = self._by_line[id(statements)] = ([_first_line(s) for s in ordered], ordered)
+        firsts, ordered = by_line
+        found = []
+        index = bisect.bisect_right(firsts, line) - 1
+        # statements at one depth follow each other (a compound statement's bodies too; only ``a; b`` share a line):
+        # going back from the last one that starts by ``line``, the first that ends before it ends the run
+        while index >= 0 and ordered[index].end_lineno >= line:
+            found.append(ordered[index])
+            index -= 1
+        return found
 
     def _map_statement(self, statement: ast.stmt) -> list[ast.stmt]:
         """Record the parent of every node of ``statement`` down to the statements of its bodies (those get their
