@@ -292,6 +292,7 @@ class TextFacts:
         # Answers per name table and per module set: JAX101 and JAX402 ask the same questions of every file.
         self._refers: dict[int, tuple[NamesByLast, set[str], bool]] = {}
         self._may_import: dict[frozenset[str], bool] = {}
+        self._bound: set[str] | None = None  # every qualified name an import binds (``may_qualify``)
 
     @property
     def imports(self) -> TextImports:
@@ -329,7 +330,23 @@ class TextFacts:
         parent_name, _, last = qualified.rpartition(".")
         if not parent_name or qualified in self.imports.import_names:
             return True
+        if not self.may_qualify(qualified):
+            return False
         return any(self._may_be_at(qualified, end - len(last), context) for end, context in self.occurrences(last))
+
+    def may_qualify(self, qualified: str) -> bool:
+        """Whether ``ast`` could give some name or attribute chain the qualified name ``qualified`` (a dotted one).
+        It qualifies a chain's root only through an import binding (``bindings``) or a star import (``m.root``), and
+        the chain's attributes only extend that base: so some binding holds a prefix of ``qualified`` (itself
+        included), or a star-imported module is a proper prefix of it. The text's bindings and star imports hold
+        the ast's; a file that binds only ``numpy`` and ``optax`` is answered without finding a single occurrence."""
+        imports = self.imports
+        if imports.star_modules and any(qualified.startswith(module + ".") for module in imports.star_modules):
+            return True
+        if self._bound is None:
+            self._bound = set().union(*imports.bindings.values())
+        bound = self._bound
+        return any(prefix in bound for prefix in with_prefixes(qualified))
 
     def occurs_in_code(self, word: str) -> bool:
         """Whether ``word`` occurs as a whole word outside strings and comments (True when they cannot be read)."""
@@ -521,6 +538,9 @@ class TextFacts:
             import_names = self.imports.import_names
             if any(not name.rpartition(".")[0] or name in import_names for name in names):
                 return True
+            names = [name for name in names if self.may_qualify(name)]
+            if not names:
+                continue  # no import binds a prefix of any: the occurrences need not be looked for
             contexts = {context for _, context in self.occurrences(last)}
             contexts.discard(NOT_A_NAME)
             for name in names:
