@@ -97,6 +97,20 @@ LAYOUT_CASES = [
     "from functools import partial\nimport jax.numpy as jnp\nf = partial(jnp.clip, b=1, a_min=0)\n",
     "from functools import partial\nimport jax.numpy as jnp\nf = partial(jnp.clip, 'a,b', a_min=0)\n",
     "from functools import partial\nimport jax.numpy as jnp\nf = partial \\\n  (jnp.clip, a_min=0)\n",
+    # an inner attribute that spells the parent's last component: the chain's root decides (``_root_may_be``)
+    "from jax import random\nimport numpy as np\nx = np.random.randint(0, 9, dtype='int8')\ny = random.PRNGKey(0)\n",
+    "import jax\nimport numpy as np\nx = np . random . randint(0, 9, dtype='int8')\ny = jax.random.PRNGKey(0)\n",
+    "import jax\nfrom numpy import *\nx = random.randint(0, 9, dtype='int8')\n",
+    "from jax import *\nx = random.randint(0, 9, dtype='int8')\n",
+    "import jax\nimport numpy as jax\nx = jax.random.randint(0, 9, dtype='int8')\n",
+    "import jax\nx = (jax).random.randint(0, 9, dtype='int8')\n",
+    "import jax\nx = (jax.\n  random).randint(0, 9, dtype='int8')\n",
+    "import jax\nx = (jax\n  .random.randint)(0, 9, dtype='int8')\n",
+    "import jax\nx = [np,\n  jax.random.randint(0, 9, dtype='int8')]\n",
+    "import jax\nx = jax.\\\n  random.randint(0, 9, dtype='int8')\n",
+    "import jax\nx = f(a).random.randint(0, 9, dtype='int8')\n",
+    "import jax\nx = 'np'.random.randint(0, 9, dtype='int8')\n",
+    "import jax\nimport numpy as np\nx = np.random.randint\ny = jax.random.randint\n",
 ]
 
 
@@ -192,6 +206,13 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\ndevice_buffers = jax.device_put(x, devices)\nreturn f(\n    device_buffers)\n",
     "import jax\nto_py = 1\nprint(to_py, block_host_until_ready)\n",
     "import jax\ndevice_buffers = [s.data for s in x.addressable_shards]\nd = [s.device for s in x.addressable_shards]\n",
+    # an inner attribute that spells a removed or changed name's parent, under another root (keras' tests:
+    # ``from keras.src import random`` and ``np.random.randint(..., dtype="int8")``; ``np.linalg.solve``)
+    "import numpy as np\nfrom keras.src import random\nimport jax\nx = np.random.randint(0, 9, dtype='int8')\n",
+    "import jax\nimport numpy as np\nx = np . linalg . solve(a, b)\n",
+    "import jax\nimport numpy as np\nx = self.random.randint(0, 9, dtype='int8')\ny = np.linalg.solve(a, b)\n",
+    # JAX601's row shape asked of one call (``jnp.arange`` with a step and ``dtype=``), not of two (axlearn)
+    "import jax.numpy as jnp\nx = jnp.arange(0, 10, 2)\ny = jnp.arange(5, dtype=jnp.bfloat16)\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

@@ -69,6 +69,8 @@ def text_gate_misses(source: str) -> list[str] | None:
             if call.args and type(call.args[0]) is ast.Constant and call.args[0].value is None \
                     and not text.may_call_with_first_argument(name, frozenset({"None"})):
                 misses.append(f"call of {name} on line {call.lineno} with None first")
+            if not text.may_call_such(name, _reads_as(call, keywords)):
+                misses.append(f"call of {name} on line {call.lineno} not read as one call of its shape")
     # JAX103's reading of plain assignments: a name it finds plainly bound to something else is one the ast gate
     # counts in ``other_assigned`` (tried on every name the file binds)
     stored = {node.id for node in ast.walk(facts.tree) if type(node) is ast.Name and type(node.ctx) is ast.Store}
@@ -83,6 +85,14 @@ def text_gate_misses(source: str) -> list[str] | None:
         if rules_matching_scan(scan, [rule]) and rule.may_match_ast(facts) and not rule.may_match_text(text, scan.words):
             misses.append(f"{rule.code}: the ast gate keeps the file, the text gate does not")
     return misses
+
+
+def _reads_as(call: ast.Call, keywords: frozenset[str]):
+    """Whether a call read from the text may be ``call``: as many positional arguments, its keywords among those
+    read, a ``None`` first where it has one (what ``TextFacts.may_call_such`` must find in one call)."""
+    none_first = bool(call.args) and type(call.args[0]) is ast.Constant and call.args[0].value is None
+    return lambda text_call: (text_call.positional >= len(call.args) and keywords <= text_call.keywords
+                              and (not none_first or text_call.first == "None"))
 
 
 # Every rule with both gates, opt-in ones included: each text gate keeps whatever its ast gate keeps.

@@ -396,6 +396,14 @@ class TextFacts:
                 return True
         return False
 
+    def may_call_such(self, qualified: str, accepts) -> bool:
+        """Whether one call of ``qualified`` may be read so that ``accepts(call)`` (a ``CallText``) holds: the
+        questions above asked of one and the same call (a call that cannot be read is a "maybe")."""
+        for call in self._calls_of(qualified, lambda call: not accepts(call)):
+            if call is None or accepts(call):
+                return True
+        return False
+
     def may_pass_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
         """``may_call_with_keyword``, or ``qualified`` passed ``**kwargs`` (a helper's), or named where it is not
         called but may be bound or handed on (``fn = jnp.clip``, ``partial(jnp.clip, a_min=0)``: what the ast gate
@@ -477,8 +485,32 @@ class TextFacts:
 
     def _may_be_at(self, qualified: str, start: int, context: str) -> bool:
         """``_may_be`` for the occurrence at ``start``, read again with the strings and comments known when the
-        line-by-line context alone says it may be."""
-        return self._may_be(qualified, context) and self._may_be(qualified, self._code_context(start, context))
+        line-by-line context alone says it may be, and read back to its chain's root where the chain is on one line."""
+        return (self._may_be(qualified, context) and self._root_may_be(qualified, start, context)
+                and self._may_be(qualified, self._code_context(start, context)))
+
+    def _root_may_be(self, qualified: str, start: int, context: str) -> bool:
+        """For an occurrence after a dot (``np.random.randint``, ``context`` the word before the dot): whether the
+        chain's root may qualify it as ``qualified``. The ast gate qualifies a chain from its root name only (what an
+        import binds it to, or a star import's module before it), so an inner attribute that merely spells the
+        parent's last component (``random``) is no reference of ``jax.random.randint`` when the root is ``np``.
+        Read only where the whole chain stands on the occurrence's line with nothing but blanks around its dots
+        and nothing but a non-dot before its root (``context_before`` says ``BARE``); else "maybe"."""
+        if context in (MAYBE, BARE, NOT_A_NAME):
+            return True
+        source = self.source
+        root_start = _chain_start(source, start)
+        if root_start == start or context_before(source, root_start) != BARE:
+            return True
+        words = [word.strip(_BLANK) for word in source[root_start:start].split(".")]
+        if words[-1] or not all(words[:-1]):
+            return True  # not a chain of words and dots: be careful
+        root, middle = words[0], ".".join(words[1:-1])
+        parent_name = qualified.rpartition(".")[0]
+        imports = self.imports
+        bases = set(imports.bindings.get(root, ()))
+        bases.update(f"{module}.{root}" for module in imports.star_modules)
+        return any((f"{base}.{middle}" if middle else base) == parent_name for base in bases)
 
     def _code_context(self, start: int, context: str) -> str:
         """The context of the occurrence at ``start`` once strings and comments are known (``code_map``)."""

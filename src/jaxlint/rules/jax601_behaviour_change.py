@@ -402,17 +402,18 @@ def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None, fr
 
 def _may_call_so(facts, api: str, more_than: int | None, keywords: frozenset[str] | None,
                  first: frozenset[str] | None) -> bool:
-    """Whether the text may hold a call of ``api`` with the shape ``_call_shape`` asks for (an over-estimate: the
-    text gate's call reading answers "maybe" for any call it cannot read)."""
-    if more_than is not None and not facts.may_call_with_more_than(api, more_than):
-        return False
-    if first is not None and not facts.may_call_with_first_argument(api, first):
-        return False
-    return keywords is None or facts.may_call_with_keyword(api, keywords)
+    """Whether the text may hold a call of ``api`` with the shape ``_call_shape`` asks for, all of it in one call (an
+    over-estimate: the text gate's call reading answers "maybe" for any call it cannot read). A call there must be:
+    the ast gate reads ``calls_to`` only."""
+    least = -1 if more_than is None else more_than
+
+    def shaped(call) -> bool:
+        return (call.positional > least and (first is None or call.first in first)
+                and (keywords is None or not call.keywords.isdisjoint(keywords)))
+
+    return facts.may_call_such(api, shaped)
 
 
-# per row: what its text needs (``_needed_text``), its API indexed for the text gate, and the call's shape (built
-# once)
 _TEXT_GATE = tuple((*_needed_text(row), names_by_last(frozenset({row.api})), _call_shape(row))
                    for row in ROWS.values())
 
