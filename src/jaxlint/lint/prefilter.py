@@ -178,6 +178,9 @@ class _WordSetOwners:
     index: dict[str, tuple[tuple[int, tuple[frozenset[str], ...]], ...]]
     always: int  # the rules with an empty word set, which every file contains
     every: int  # the rules with a word set: once all are matched, no more set need be tested
+    # the index's keys as a set: ``words & keys`` walks the smaller one (``words & index.keys()`` copies the 2,300
+    # keys into a set first: 10 us a file, not 4)
+    keys: frozenset[str] = frozenset()
 
 
 _OWNERS: dict[tuple, _WordSetOwners] = {}
@@ -208,7 +211,7 @@ def _word_set_owners(rules: tuple[type[WordRule], ...]) -> _WordSetOwners:
         _OWNERS.clear()
     found = _OWNERS[rules] = _WordSetOwners(
         {key: tuple((mask, tuple(sets)) for mask, sets in groups.items()) for key, groups in index.items()},
-        always, every)
+        always, every, frozenset(index))
     return found
 
 
@@ -219,7 +222,7 @@ def _rules_with_a_word_set(scan: Scan, prefilter: _Prefilter, owners: _WordSetOw
         return matched  # a word every set holds is missing: no set can match
     words = scan.words
     every = owners.every | matched
-    for key in words & owners.index.keys():
+    for key in words & owners.keys:
         for mask, sets in owners.index[key]:
             if mask & ~matched:
                 for required in sets:

@@ -51,6 +51,7 @@ def _members() -> dict[str, frozenset[str] | None]:
 
 
 _MEMBERS = _members()
+_MEMBER_NAMES = frozenset(_MEMBERS)  # as a set: ``words & _MEMBER_NAMES`` walks the smaller of the two
 
 
 def _member_owners() -> dict[str, frozenset[str]]:
@@ -128,6 +129,7 @@ class _TextGateTables:
     called_by_last: NamesByLast
     shaped_callees: dict[str, list[tuple[str, tuple[CallShape, ...], frozenset[str]]]]
     owners_by_last: dict[str, NamesByLast]
+    shaped_lasts: frozenset[str]  # ``shaped_callees``' keys, as a set: ``words & shaped_lasts`` walks the smaller
 
 
 @functools.cache
@@ -141,7 +143,7 @@ def _text_gate_tables() -> _TextGateTables:
             shaped.setdefault(name.rpartition(".")[2], []).append((name, shapes, frozenset(name.split("."))))
     return _TextGateTables(
         names_by_last(frozenset(name for name, shapes in shapes_by_name.items() if shapes is None)), shaped,
-        {member: names_by_last(owners) for member, owners in _MEMBER_OWNERS.items()})
+        {member: names_by_last(owners) for member, owners in _MEMBER_OWNERS.items()}, frozenset(shaped))
 
 
 def _may_call_a_callee(facts, words: set[str]) -> bool:
@@ -152,7 +154,7 @@ def _may_call_a_callee(facts, words: set[str]) -> bool:
     tables = _text_gate_tables()
     if facts.refers_to_any(tables.called_by_last, words):
         return True
-    for last in words & tables.shaped_callees.keys():
+    for last in words & tables.shaped_lasts:
         for name, shapes, parts in tables.shaped_callees[last]:
             # a component the file never spells: no chain or import can build the name
             if parts <= words and _may_call_so(facts, name, shapes, words):
@@ -326,7 +328,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
         keyword's names are words of the text, and the text gate's ``refers_to_any`` keeps every name the ast
         gate's ``qualified_names`` can give. (The base gate, any of ``ast_names``, kept 751 of the dev corpus's
         files, for 35 that the ast gate keeps: every file of a flax ``Module`` refers to a class with rows.)"""
-        for member in words & _MEMBERS.keys():
+        for member in words & _MEMBER_NAMES:
             keywords = _MEMBERS[member]
             if (keywords is None or not keywords.isdisjoint(words)) \
                     and facts.refers_to_any(_text_gate_tables().owners_by_last[member], words):
