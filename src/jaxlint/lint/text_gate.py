@@ -316,8 +316,10 @@ class TextFacts:
         ASCII words (``prefilter.Scan.words``); a module whose dotted parts are not all among them cannot be among
         the imports (each part is a whole word of an import statement), so a file that spells no module's parts
         is answered without reading its imports."""
-        if words is not None and not any(parts <= words for parts in module_parts(modules)):
-            return False
+        if words is not None:
+            keys, by_key = _module_parts_index(modules)
+            if not any(parts <= words for key in words & keys for parts in by_key[key]):
+                return False
         try:
             return self._may_import[modules]
         except KeyError:
@@ -843,3 +845,14 @@ def module_parts(modules: frozenset[str]) -> tuple[frozenset[str], ...]:
         if not any(kept <= parts for kept in minimal):
             minimal.append(parts)
     return tuple(minimal)
+
+
+@lru_cache(maxsize=None)
+def _module_parts_index(modules: frozenset[str]) -> tuple[frozenset[str], dict[str, tuple[frozenset[str], ...]]]:
+    """``module_parts`` indexed by each set's longest word (the rare one; ties: the greatest): a file's words are
+    intersected with the keys, and only the sets under the keys found are tested (``may_import`` asked each of the
+    catalogue's module sets of every file)."""
+    by_key: dict[str, list[frozenset[str]]] = {}
+    for parts in module_parts(modules):
+        by_key.setdefault(max(sorted(parts, reverse=True), key=len), []).append(parts)
+    return frozenset(by_key), {key: tuple(sets) for key, sets in by_key.items()}
