@@ -497,3 +497,24 @@ def test_a_name_no_import_can_qualify_is_ruled_out_without_its_occurrences(sourc
     assert not facts.may_refer("jax.numpy.function")
     assert not facts.refers_to_any(names_by_last(frozenset({"jax.numpy.function"})), Scan(source).words)
     assert "jax.numpy.function" not in collect_facts(source).referenced()
+
+
+@pytest.mark.parametrize("source", [source.rstrip("\n") + "(1, b=2)\n" for source in QUALIFY_KEPT])
+def test_a_call_under_an_imported_prefix_is_read(source):
+    """The calls of a name an import may qualify are read (``may_qualify`` guards ``_call_sites`` too), and the ast
+    gate sees the same call."""
+    facts = TextFacts(source)
+    assert facts.may_call_with_more_than("jax.numpy.function", 0)
+    assert facts.may_call_with_keyword("jax.numpy.function", frozenset({"b"}))
+    assert not text_gate_misses(source)
+
+
+@pytest.mark.parametrize("source", [source.rstrip("\n") + "(1, b=2)\n" for source in QUALIFY_RULED_OUT])
+def test_a_call_no_import_can_qualify_is_not_looked_for(source, monkeypatch):
+    facts = TextFacts(source)
+    monkeypatch.setattr(TextFacts, "occurrences", lambda self, word: pytest.fail(f"looked for {word}"))
+    assert not facts.may_call_with_more_than("jax.numpy.function", 0)
+    assert not facts.may_call_with_keyword("jax.numpy.function", frozenset({"b"}))
+    assert not facts.may_pass_keyword("jax.numpy.function", frozenset({"b"}))
+    facts_ast = collect_facts(source)
+    assert not any("jax.numpy.function" in facts_ast.qualified_names(call.func) for call in facts_ast.calls)

@@ -467,6 +467,8 @@ class TextFacts:
         if not parent_name:
             yield -1, None
             return
+        if not self.may_qualify(qualified):
+            return  # no callee, alias or ``partial`` argument ``ast`` reads can be ``qualified``
         for end, context in self.occurrences(last):
             start = end - len(last)
             if harmless is not None and self._may_be(qualified, context):
