@@ -249,6 +249,19 @@ _MESH_IMPORT = "from jax.sharding import Mesh\n"
 _ALIAS = "import jax\nMesh = jax.sharding.Mesh\n"  # how vmoe's tests spell it
 # ``with mesh:`` where ``mesh`` is a local name: the inference's answer, mirrored where it is certain.
 JAX401_NAMES_DECIDED = {
+    # an annotated parameter: its annotation's kind, with the scope's other bindings
+    "a parameter": "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with mesh:\n        pass\n",
+    "a parameter annotated Optional": "import typing\nimport jax\ndef f(mesh: typing.Optional[jax.sharding.Mesh] = None):\n"
+                                      "    with mesh:\n        pass\n",
+    "a parameter annotated otherwise": "import jax\ndef f(mesh: int):\n    with mesh:\n        pass\n",
+    "a parameter annotated a mesh, assigned another": _MESH_IMPORT + "def f(mesh: Mesh):\n    mesh = open(p)\n"
+                                                      "    with mesh:\n        pass\n",
+    "an enclosing function's annotated parameter": _MESH_IMPORT + "def f(mesh: Mesh):\n    def g():\n"
+                                                   "        with mesh:\n            pass\n",
+    "a parameter annotated a mesh, assigned a mesh": _MESH_IMPORT + "def f(mesh: Mesh = None):\n"
+                                                     "    mesh = Mesh(d, 'x')\n    with mesh:\n        pass\n",
+    "a parameter annotated a mesh, assigned None": _MESH_IMPORT + "def f(mesh: Mesh):\n    mesh = None\n"
+                                                   "    with mesh:\n        pass\n",
     "a name assigned a mesh": "import jax\nmesh = jax.make_mesh((8,), ('x',))\nwith mesh:\n    pass\n",
     "assigned None, then a mesh": _MESH_IMPORT + "def f(d):\n    mesh = None\n    mesh = Mesh(d, ('x',))\n"
                                                 "    with mesh:\n        pass\n",
@@ -327,6 +340,19 @@ JAX401_ATTRIBUTES_DECIDED = {
     "stored through an alias": _ALIAS + "class T:\n    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n" + _TEST,
     "stored from a name assigned through an alias": _ALIAS + "class T:\n    def setUp(self):\n"
                                                     "        mesh = Mesh(d, 'x')\n        self.mesh = mesh\n" + _TEST,
+    # an annotated parameter: its annotation's kind (axlearn's ``InferenceRunner.__init__(self, mesh: Mesh)``)
+    "stored from an annotated parameter": _CLASS + "    def __init__(self, mesh: Mesh):\n        self.mesh = mesh\n"
+                                          + _TEST,
+    "stored from a parameter annotated | None": "import jax\nclass T:\n    def __init__(self, m: jax.sharding.Mesh | None):\n"
+                                                "        self.mesh = m\n" + _TEST,
+    "stored from a parameter annotated otherwise": _CLASS + "    def __init__(self, mesh: int):\n        self.mesh = mesh\n"
+                                                   + _TEST,
+    "stored from a keyword-only annotated parameter": _CLASS + "    def __init__(self, *, mesh: Mesh = None):\n"
+                                                      "        self.mesh = mesh\n" + _TEST,
+    "stored from a starred annotated parameter": _CLASS + "    def __init__(self, *mesh: Mesh):\n        self.mesh = mesh\n"
+                                                 + _TEST,
+    "stored from a parameter annotated with a string": _CLASS + "    def __init__(self, mesh: 'Mesh'):\n"
+                                                       "        self.mesh = mesh\n" + _TEST,
 }
 JAX401_ATTRIBUTES_UNDECIDED = {
     "an annotated store": _CLASS + "    def setUp(self):\n        self.mesh: Mesh = Mesh(d, 'x')\n" + _TEST,
@@ -337,18 +363,13 @@ JAX401_ATTRIBUTES_UNDECIDED = {
     "a nested function binds the receiver": _CLASS + "    def test(self):\n        def inner(self):\n"
                                             "            with self.mesh:\n                pass\n",
     "a function, not a method": "from jax.sharding import Mesh\ndef test(self):\n    with self.mesh:\n        pass\n",
-    "stored from an annotated parameter": _CLASS + "    def __init__(self, mesh: Mesh):\n        self.mesh = mesh\n"
-                                          + _TEST,
     "stored from a chain": _CLASS + "    def setUp(self):\n        self.mesh = other.mesh\n" + _TEST,
 }
 JAX401_NAMES_UNDECIDED = {
-    "a parameter": "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with mesh:\n        pass\n",
     "a global": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    global mesh\n    mesh = 1\nwith mesh:\n    pass\n",
     "a mesh annotated as something else": _MESH_IMPORT + "mesh: int = Mesh(d, 'x')\nwith mesh:\n    pass\n",
     "bound in an enclosing function by a with": _MESH_IMPORT + "def f(d):\n    with Mesh(d, 'x') as mesh:\n"
                                                 "        def g():\n            with mesh:\n                pass\n",
-    "an enclosing function's annotated parameter": _MESH_IMPORT + "def f(mesh: Mesh):\n    def g():\n"
-                                                   "        with mesh:\n            pass\n",
     "an alias of a name": _MESH_IMPORT + "m = Mesh(d, 'x')\nmesh = m\nwith mesh:\n    pass\n",
     "a call of a local function": _MESH_IMPORT + "def make():\n    return Mesh(d, 'x')\nmesh = make()\n"
                                                 "with mesh:\n    pass\n",
@@ -551,17 +572,19 @@ def test_jax401_name_cases_are_not_vacuous():
                       "a name assigned through an alias", "an alias of a removed spelling",
                       "bound in the enclosing scope", "bound in the enclosing function",
                       "bound in a class body and the module", "an annotated assignment",
-                      "annotated a mesh, no value"}
+                      "annotated a mesh, no value", "a parameter", "a parameter annotated Optional",
+                      "an enclosing function's annotated parameter", "a parameter annotated a mesh, assigned None",
+                      "a parameter annotated a mesh, assigned a mesh"}
     assert all(finding["fix_withheld"] for findings in found.values() for finding in findings)
     # the undecided names are meshes to the inference too, or need it to follow a binding
-    assert libcst_findings(JAX401_NAMES_UNDECIDED["a parameter"], [JAX401], LOW_MIN)
     assert libcst_findings(JAX401_NAMES_UNDECIDED["bound in an enclosing function by a with"], [JAX401], LOW_MIN)
-    assert libcst_findings(JAX401_NAMES_UNDECIDED["an enclosing function's annotated parameter"], [JAX401], LOW_MIN)
     found = {name: libcst_findings(source, [JAX401], LOW_MIN) for name, source in JAX401_ATTRIBUTES_DECIDED.items()}
     assert {name for name, findings in found.items() if findings} == {
         "stored a mesh", "stored from a local name", "stored None and a mesh", "a store in a nested function",
         "an async method", "a class-level annotation", "an optional annotation", "an annotation | None",
-        "in a nested function", "stored through an alias", "stored from a name assigned through an alias"}
+        "in a nested function", "stored through an alias", "stored from a name assigned through an alias",
+        "stored from an annotated parameter", "stored from a parameter annotated | None",
+        "stored from a keyword-only annotated parameter"}
     # the undecided aliases: some are meshes to the inference, some not (bound twice, a builtin, an unpacking...)
     assert {name for name, source in JAX401_NAMES_UNDECIDED.items()
             if name.startswith("an alias") and libcst_findings(source, [JAX401], LOW_MIN)} == {

@@ -45,3 +45,36 @@ def test_a_check_that_goes_to_libcst_imports_it_and_finds(tmp_path):
     output, imported = _check(tmp_path, "import jax\n\ny = jax.ops.index_update(x, 0, 1.0)\n")
     assert "JAX101" in output and "index_update" in output
     assert imported
+
+
+def _check_many(tmp_path: Path, sources: list[str], *options: str) -> tuple[str, bool]:
+    """A check of enough files to start worker processes (``-j 2``): the report says whether the main process, which
+    warms the engine up before forking, imported libcst."""
+    for number, source in enumerate(sources):
+        (tmp_path / f"module_{number}.py").write_text(source)
+    report = tmp_path / "libcst.json"
+    done = subprocess.run([sys.executable, "-c", _WRAPPER, str(report), "check", ".", "--no-cache", "-j", "2",
+                           "--output-format", "concise", *options], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout, json.loads(report.read_text())
+
+
+def test_a_parallel_check_decided_on_ast_does_not_import_libcst_before_forking(tmp_path):
+    sources = ["import jax\n\njax.tree_map(f, t)\n"] + [f"x = {number}\n" for number in range(40)]
+    output, imported = _check_many(tmp_path, sources)
+    assert "JAX101" in output
+    assert not imported
+
+
+def test_a_parallel_check_whose_worker_needs_libcst_still_finds(tmp_path):
+    sources = ["import jax\n\ny = jax.ops.index_update(x, 0, 1.0)\n"] + [f"x = {number}\n" for number in range(40)]
+    output, imported = _check_many(tmp_path, sources)
+    assert "JAX101" in output and "index_update" in output
+    assert not imported  # the worker that met the file imported it, not the main process
+
+
+def test_a_parallel_fix_warms_libcst_up_before_forking(tmp_path):
+    sources = ["import jax\n\njax.tree_map(f, t)\n"] + [f"x = {number}\n" for number in range(40)]
+    _, imported = _check_many(tmp_path, sources, "--fix")
+    assert imported
+    assert "jax.tree.map" in (tmp_path / "module_0.py").read_text()

@@ -111,6 +111,20 @@ LAYOUT_CASES = [
     "import jax\nx = f(a).random.randint(0, 9, dtype='int8')\n",
     "import jax\nx = 'np'.random.randint(0, 9, dtype='int8')\n",
     "import jax\nimport numpy as np\nx = np.random.randint\ny = jax.random.randint\n",
+    # a method call read from the text (JAX508's ``TextFacts.may_call_method``): across lines, after brackets
+    "import flax\nv = m.init(r, x)\nv2 = v.copy(\n  {'a': 1})\n",
+    "import flax\nv = m.init(r, x)\nrest, p = v.pop(  # why (\n  'params')\n",
+    "import flax\nv = m.init(r, x)\nv2 = (v).copy(add_or_replace={'a': 1})\n",
+    "import flax\nv = m.init(r, x)\nv2 = v['a'].copy(**kw)\n",
+    "import flax\nv = m.init(r, x)\nv2 = v.copy(lambda a, b=1: a)\n",
+    "import flax\nv = m.init(r, x)\nv2 = v \\\n  .unfreeze()\n",
+    "import flax\nv = m.init(r, x)\nv2 = (v\n  .pop)('a')[0]\n",
+    # a ``with`` statement's keyword first on its line (JAX401's ``TextFacts.starts_a_line_in_code``)
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nif True:\n\twith mesh:\n\t\tpass\n",
+    "import jax\r\nmesh = jax.make_mesh((2,), ('x',))\r\nif True:\r\n  with mesh: pass\r\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\n\x0cwith mesh:\n    pass\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nx = f'with {mesh}'\nwith mesh:\n    pass\n",
+    "import jax\nwith jax.make_mesh((2,), ('x',)):\n    pass\n",
 ]
 
 
@@ -213,6 +227,13 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\nimport numpy as np\nx = self.random.randint(0, 9, dtype='int8')\ny = np.linalg.solve(a, b)\n",
     # JAX601's row shape asked of one call (``jnp.arange`` with a step and ``dtype=``), not of two (axlearn)
     "import jax.numpy as jnp\nx = jnp.arange(0, 10, 2)\ny = jnp.arange(5, dtype=jnp.bfloat16)\n",
+    # JAX508: FrozenDict members spelled, but no call of one in a shape its ast gate keeps (praxis' tests)
+    "import flax.linen as nn\nout, state = model.apply(v, x, mutable=['stats'])\nd = state.copy()\n"
+    "k = cfg.pop('a', None)\ne = {}.copy()\n",
+    # JAX401: ``with`` in an f-string's text, in prose, after ``async`` (the ast gate reads ``ast.With`` only)
+    "import jax\ndef f(mesh: jax.sharding.Mesh):\n    msg = f'a leaf with {mesh}'\n",
+    'import jax\ndef f(mesh: jax.sharding.Mesh):\n    """\nwith a mesh\n"""\n    x = 1  # with a mesh\n',
+    "import jax\nasync def f(mesh: jax.sharding.Mesh):\n    async with mesh:\n        pass\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

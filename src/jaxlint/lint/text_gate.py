@@ -361,6 +361,19 @@ class TextFacts:
                 return True
         return False
 
+    def starts_a_line_in_code(self, word: str) -> bool:
+        """Whether ``word`` stands first on a line (blanks before it only), outside strings and comments (True where
+        they cannot be read): where the keyword of a compound statement stands (``with``: never after ``;``,
+        ``:`` or ``async`` on its line), unlike prose or a word inside an f-string's text."""
+        source = self.source
+        starts = [end - len(word) for end, _ in self.occurrences(word)]
+        starts = [start for start in starts
+                  if not source[max(source.rfind("\n", 0, start), source.rfind("\r", 0, start)) + 1:start].strip(_BLANK)]
+        if not starts:
+            return False
+        strings = self._strings()
+        return strings is None or any(strings.at(start) is None for start in starts)
+
     def may_call_with_more_than(self, qualified: str, arguments: int) -> bool:
         """Whether a call of ``qualified`` may have more than ``arguments`` positional arguments (the ast gate's
         ``len(call.args)``: a ``*starred`` one counts once)."""
@@ -402,6 +415,23 @@ class TextFacts:
         """Whether one call of ``qualified`` may be read so that ``accepts(call)`` (a ``CallText``) holds: the
         questions above asked of one and the same call (a call that cannot be read is a "maybe")."""
         for call in self._calls_of(qualified, lambda call: not accepts(call)):
+            if call is None or accepts(call):
+                return True
+        return False
+
+    def may_call_method(self, name: str, accepts) -> bool:
+        """Whether some call of a method ``name`` (the word after a dot: an attribute of any value, as the ast gate
+        reads ``call.func.attr``) may be read so that ``accepts(call)`` holds (a call that cannot be read is a
+        "maybe"). Each call is read first without the strings known (``_calls_of``' shortcut)."""
+        source = self.source
+        for end, context in self.occurrences(name):
+            if context == BARE:
+                continue  # no dot before it: a name, not an attribute
+            start = end - len(name)
+            quick = read_call(source, end, None, start)
+            if quick is not None and not accepts(quick):
+                continue
+            call = quick if quick is not None else read_call(source, end, self._strings(), start)
             if call is None or accepts(call):
                 return True
         return False

@@ -55,8 +55,9 @@ class MeshContextManager(Rule):
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        # Only ``with`` statements are reported: prose ("with a mesh") in docstrings and comments does not count.
-        return facts.occurs_in_code("with") and super().may_match_text(facts, words)
+        # Only ``with`` statements (``ast.With``) are reported: a ``with`` keyword first on its line, in code; prose
+        # ("with a mesh") in docstrings, comments and f-strings' text does not count.
+        return facts.starts_a_line_in_code("with") and super().may_match_text(facts, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
@@ -915,13 +916,19 @@ def _scope_binds_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool | 
     kinds = {_bound_kind(view, bound) for bound in _assigned_values(view, scope, identifier,
                                                                     parameters=not parameter, annotated=True)}
     if parameter:
-        # annotated (``_binds_no_mesh`` took the others): an assignment that is no mesh makes the name none
-        if _OTHER in kinds:
-            return False
-        raise Undecidable("an annotated parameter")
+        # annotated and not starred (``_binds_no_mesh`` took the others): ``_binding_kind`` reads its annotation
+        kinds.add(_annotation_kind(view, _parameter(arguments, identifier).annotation))
+        return _agree(kinds) == _MESH
     if not kinds:
         return None
     return _agree(kinds) == _MESH
+
+
+def _parameter(arguments: ast.arguments, identifier: str) -> ast.arg:
+    """The parameter named ``identifier`` (the last, as the binding that counts, should a broken file repeat it)."""
+    return [argument for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                      arguments.vararg, arguments.kwarg)
+            if argument is not None and argument.arg == identifier][-1]
 
 
 def _binds_no_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool:
@@ -1197,9 +1204,11 @@ def _method_name_kind(view: AstView, identifier: str, method: ast.AST) -> str:
     values = _assigned_values(view, method, identifier, parameters=False)
     if own:
         first = parameters[0] if arguments.posonlyargs or arguments.args else None
-        if values or own[0] is first or own[0].annotation is not None:
+        if values or own[0] is first:
             raise Undecidable("a parameter the inference may follow")
-        return _OTHER  # one binding, a parameter without an annotation: unknown
+        if own[0].annotation is None or own[0] is arguments.vararg or own[0] is arguments.kwarg:
+            return _OTHER  # one binding, a parameter without an annotation (or starred): unknown
+        return _annotation_kind(view, own[0].annotation)  # ``_binding_kind`` of an annotated parameter
     kinds = {_assigned_kind(view, value) for value in values}
     if not kinds:
         raise Undecidable("the name is bound in an enclosing scope")

@@ -57,6 +57,10 @@ class FlaxFrozenDictMember(Rule):
     def may_match_text(cls, facts, words) -> bool:
         if not super().may_match_text(facts, words):
             return False
+        # the ast gate's first question: a member called in a shape ``_may_report`` keeps, or a FrozenDict test
+        if not any(facts.may_call_method(member, _MAY_REPORT[member]) for member in MEMBERS if member in words) \
+                and not ("isinstance" in words and "FrozenDict" in words):
+            return False
         return any(may_call_method_on_init(facts, words, member) for member in MEMBERS) \
             or ("apply" in words and "mutable" in words and any(name in words for name in MEMBERS)) \
             or ("isinstance" in words and "FrozenDict" in words and not _SOURCES.isdisjoint(words)) \
@@ -815,6 +819,25 @@ def _tests_frozendict(facts) -> bool:
 def _qualified(facts, node: ast.AST) -> str | None:
     names = facts.qualified_names(node)
     return next(iter(names & FROZEN_DICT), None) if names else None
+
+
+def _may_report_text(member: str):
+    """``_may_report``'s test of one member call, on a call read from the text (``CallText``: its positional count
+    and keywords are ``ast``'s, but for a ``lambda`` among the arguments, which answers "maybe")."""
+    def shaped(call) -> bool:
+        if call.positional < 0:
+            return False  # no call follows the name
+        if call.lambdas:
+            return True
+        if member == "copy":
+            return call.double_star or call.positional + len(call.keywords) == 1
+        if member == "pop":
+            return call.positional == 1 and not call.keywords and not call.double_star
+        return True
+    return shaped
+
+
+_MAY_REPORT = {member: _may_report_text(member) for member in MEMBERS}
 
 
 def _may_report(calls: list[ast.Call], tree: ast.Module | None) -> bool:
