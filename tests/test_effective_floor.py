@@ -298,3 +298,33 @@ def test_upgrade_raises_each_package_floor_on_its_own_in_a_monorepo(tmp_path):
     assert {("a/requirements.txt:1", "jax>=0.7.1,<0.13"), ("b/requirements.txt:1", "jax>=0.4.30,<0.13")} <= raises
     markdown = (tmp_path / "r.md").read_text()
     assert "- the code of package `b` needs JAX 0.4.30 (`jax.export` at `b/pkg/mesh.py:2`)" in markdown
+
+
+USES = "import jax\n\n\ndef f(m):\n    with jax.set_mesh(m):\n        return 'é'\n"
+
+
+@pytest.mark.parametrize("data", [
+    USES.encode(),
+    USES.replace("\n", "\r\n").encode(),
+    b"\xef\xbb\xbf" + USES.encode(),  # a BOM: the note reads the file as UTF-8, BOM and all
+    b"# -*- coding: latin-1 -*-\n" + USES.encode("latin-1"),  # not UTF-8: the note reads nothing
+    b"# -*- coding: utf8 -*-\n" + USES.encode(),
+    b"# -*- coding: latin-1 -*-\n" + USES.encode(),  # UTF-8 bytes under a latin-1 cookie: the note reads them
+])
+@pytest.mark.parametrize("mode", ["check", "fix"])
+def test_the_lints_uses_are_those_of_the_bytes_read_as_utf8(tmp_path, data, mode):
+    """``process_file`` hands the note's reader the text it decoded where that is the bytes' UTF-8 reading (no
+    second decode): the uses must be those ``file_uses`` finds in the bytes alone."""
+    from jaxlint.project.config import Overrides, SettingsResolver
+    from jaxlint.run.effective_floor import file_uses
+    from jaxlint.run.runner import Mode, process_file
+
+    root = _project(tmp_path, "jax>=0.4.0")
+    path = root / "pkg" / "mesh.py"
+    path.write_bytes(data)
+    settings = SettingsResolver(Overrides()).for_path(path)
+    result = process_file(path, settings, Mode.CHECK if mode == "check" else Mode.FIX, False)
+    floor, uses = result.floor_uses
+    assert uses == file_uses(path.read_bytes(), str(path), floor)
+    if data in (USES.encode(), USES.replace("\n", "\r\n").encode()):
+        assert [use.name for use in uses] == ["jax.set_mesh"]

@@ -145,3 +145,109 @@ def test_a_walked_folder_is_read_by_its_listing_only(tmp_path, monkeypatch):
     assert not [(how, path) for how, path in below
                 if how == "listdir" or os.path.basename(path) in (".jaxlint.toml", "jaxlint.toml", "pyproject.toml",
                                                                   ".git", "setup.py", "setup.cfg", "Pipfile")]
+
+
+# -- exclude patterns: the walk's quick test (``_Excludes``) against ``is_excluded`` -------------------------------
+# Patterns with ``/`` or without, ``*`` (which matches ``/`` too), ``**``, ``?``, brackets (one holding ``/``, an
+# unclosed one), a folder pattern, ``.``, a trailing ``/``, and ones that match only the real path of a link.
+_EXCLUDES = ["*.ipynb", "pkg", "pkg/", "sub", "pkg/sub", "pkg/sub/*.py", "**/deep.py", "*/sub", "p?g", "[ab].py",
+             "[!a]*.py", "B.py", "pk*/s*b", "*", ".", "./pkg", "tmp", "other/tmp", "*/tmp/*", "a[/]b", "p[", "**",
+             "linked_dir", "link.py", "*outside*", "*/outside/*", "m.py", "pkg/m.py", "*m.py", "?", "*/*/*"]
+
+
+def _exclude_tree(root: Path) -> None:
+    _tree(root / "proj")
+    for path in ["outside/o.py", "outside/dir/p.py", "proj/pkg/sub/a/b.py", "proj/ab/b.py"]:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text("x = 1\n")
+    os.symlink("../outside/o.py", root / "proj" / "pkg" / "out.py")  # a link out of the settings' root
+    os.symlink("../../outside/dir", root / "proj" / "pkg" / "outdir")  # a linked folder, listed not entered
+    os.symlink("..", root / "proj" / "pkg" / "up")  # a link to the root itself
+    os.symlink("sub/deep.py", root / "proj" / "pkg" / "deep_link.py")
+
+
+def _walk_matches_reference(given: Path, overrides: Overrides) -> list[str]:
+    expected, seen = [], set()
+    for file in _reference(given, SettingsResolver(overrides)):
+        if real_path(file) not in seen:
+            seen.add(real_path(file))
+            expected.append(str(file))
+    files = list(discover([given], SettingsResolver(overrides)))
+    found = [str(f.path) for f in files]
+    assert found == expected
+    # the real path discovery hands on (``project_modules`` takes it rather than resolving each file again)
+    assert [f.real for f in files] == [real_path(f.path) for f in files]
+    return found
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="POSIX symlinks")
+@pytest.mark.parametrize("pattern", _EXCLUDES)
+def test_the_walk_excludes_what_is_excluded_excludes(tmp_path, monkeypatch, pattern):
+    """Each pattern, from the settings' root, from folders below it, through a linked folder, from above the root
+    (paths outside it are matched as absolute paths), and with ``exclude`` (no default excludes) too."""
+    _exclude_tree(tmp_path)
+    monkeypatch.chdir(tmp_path / "proj")
+    for given in [".", "pkg", "pkg/sub", "linked_dir", "other", str(tmp_path / "proj" / "pkg")]:
+        _walk_matches_reference(Path(given), Overrides(extend_exclude=(pattern,)))
+        _walk_matches_reference(Path(given), Overrides(exclude=(pattern, "*.ipynb")))
+    monkeypatch.chdir(tmp_path / "proj" / "pkg")  # the settings' root is below the walk's
+    _walk_matches_reference(Path(".."), Overrides(extend_exclude=(pattern,)))
+    _walk_matches_reference(Path("../.."), Overrides(extend_exclude=(pattern, "tmp")))
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="POSIX symlinks")
+def test_the_walk_excludes_with_several_patterns(tmp_path, monkeypatch):
+    _exclude_tree(tmp_path)
+    monkeypatch.chdir(tmp_path / "proj")
+    found = _walk_matches_reference(Path("."), Overrides(extend_exclude=("sub", "*.ipynb", "other/tmp/")))
+    assert "pkg/out.py" in found and "ab/b.py" in found
+    assert not [path for path in found if "sub" in path.split("/") or path.endswith(".ipynb")]
+    assert _walk_matches_reference(Path("."), Overrides(extend_exclude=("*outside*",))).count("pkg/out.py") == 0
+
+
+def _random_path(rng, parts: list[str], depth: int) -> str:
+    return "/".join(rng.choice(parts) for _ in range(depth))
+
+
+def test_the_quick_exclude_test_agrees_with_path_matches(tmp_path):
+    """``_Excludes.excludes`` for ``folder/name`` in a folder that passed (the walk's quick test) against
+    ``path_matches`` on the whole path, on many random paths and patterns; folders below the root, the root itself
+    (``.``) and folders outside it (absolute paths)."""
+    import collections
+    import random
+
+    from jaxlint.project.files import _Excludes
+    from jaxlint.project.settings import path_matches
+
+    rng = random.Random(38)
+    names = ["a", "b", "ab", "a.py", "b.py", "x.ipynb", ".a", "..a", "*", "[a]", "a b", "sub", "pkg", "é"]
+    tokens = ["a", "b", "*", "**", "?", "/", "[ab]", "[!a]", "[/]", "[", "]", ".py", ".", "sub", "a*/", "*/", "/*",
+              "!", "-", "[a-b]", "[]a]", "é"]
+    root = tmp_path / "root"
+    root.mkdir()
+    base = real_path(root)
+    checked = passed_folders = 0
+    outcomes = collections.Counter()
+    for _ in range(30_000):
+        patterns = tuple("".join(rng.choice(tokens) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(1, 3)))
+        excludes = _Excludes(patterns, root)
+        where = rng.random()
+        if where < 0.15:
+            folder, real = ".", base
+        elif where < 0.3:
+            real = "/" + _random_path(rng, ["x", "y", "a", "sub"], rng.randint(1, 3))  # outside the root
+            folder = real
+        else:
+            folder = _random_path(rng, names, rng.randint(1, 4))
+            real = os.path.join(base, folder)
+        assert excludes.relative(real) == folder
+        name = rng.choice(names)
+        relative = name if folder == "." else f"{folder}/{name}"
+        expected = any(path_matches(relative, pattern) for pattern in patterns)
+        passed = excludes.passed(folder)
+        passed_folders += passed
+        outcomes[passed, expected] += 1
+        assert excludes.excludes(real, passed, name, None) == expected, (patterns, folder, name)
+        assert excludes.excludes(real, False, name, None) == expected, (patterns, folder, name)
+        checked += 1
+    assert checked == 30_000 and min(outcomes.values()) > 1_000 and len(outcomes) == 3, outcomes

@@ -125,6 +125,18 @@ LAYOUT_CASES = [
     "import jax\nmesh = jax.make_mesh((2,), ('x',))\n\x0cwith mesh:\n    pass\n",
     "import jax\nmesh = jax.make_mesh((2,), ('x',))\nx = f'with {mesh}'\nwith mesh:\n    pass\n",
     "import jax\nwith jax.make_mesh((2,), ('x',)):\n    pass\n",
+    # JAX509's method calls read from the text
+    "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = cell.initialize_carry(\n  rng, batch_dims=(4,))\n",
+    "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = (cell\n  .initialize_carry)(rng, batch_dims=(4,))\n",
+    "from flax import linen as nn\ncarry = [nn.LSTMCell(features=8)][0].initialize_carry(rng, batch_dims=(4,))\n",
+    "import optax\nfrom flax import nnx\noptimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)\n"
+    "optimizer.update(  # why\n  grads)\n",
+    # JAX503/JAX504's calls read from the text
+    "import flax\nv = (model\n  .init)(r, x)\nrest, p = v.pop(\n  'params')\n",
+    "import flax\nv = m.init_with_output(r, x)[1]\nrest, p = v.pop('params')  # pop(a, b)\n",
+    "import flax\nv = m.init(r, x)\nw = v \\\n  .unfreeze()\n",
+    "import flax\nout = model.apply(v, x,\n  mutable=['stats'])\nstats = out[1].unfreeze()\n",
+    "import flax\nout = (model\n  .apply)(v, x, mutable=['stats'])\nstats = out[1].unfreeze()\n",
 ]
 
 
@@ -234,6 +246,15 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\ndef f(mesh: jax.sharding.Mesh):\n    msg = f'a leaf with {mesh}'\n",
     'import jax\ndef f(mesh: jax.sharding.Mesh):\n    """\nwith a mesh\n"""\n    x = 1  # with a mesh\n',
     "import jax\nasync def f(mesh: jax.sharding.Mesh):\n    async with mesh:\n        pass\n",
+    # JAX509: a method with rows and one of its keywords spelled, but no call of it with the keyword
+    "import optax\nnoise = optax.perturbations.Gumbel()\nx = noise.sample(key, shape)\nseed = 0\nupdate = 1\n",
+    # JAX503/JAX504: ``pop``/``unfreeze`` and ``init`` after dots, but no call of each (of ``pop``, with one key)
+    "import flax\nfn = model.init\nrest = d.pop('a', None)\nthaw = v.unfreeze\n",
+    "import flax\nv = model.init(r, x)\nrest = d.pop()\n",
+    # JAX601's rows about a number first: the first argument is a name or a call, never a literal (levanter)
+    "import jax.numpy as jnp\nidx = jnp.nonzero(mask, size=3)\nj = jnp.nonzero(f(-1))[0]\n",
+    # JAX508: a member called, but no call that makes variables: ``apply`` without ``mutable=`` (praxis' layers)
+    "import flax\ny = layer.apply(v, x)\nstats = out[1].unfreeze()\nmutable = True\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]

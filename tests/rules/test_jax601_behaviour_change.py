@@ -2,6 +2,7 @@
 crosses it, and the rows' own evidence (the changelog line, the example run on both sides)."""
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from dataclasses import replace
@@ -400,3 +401,29 @@ def test_the_value_rows_stay_on_the_by_hand_list():
     rows = {row.api: row for row in by_hand()}
     assert rows["jax.numpy.sign"].match == "complex-argument" and rows["jax.numpy.sign"].also_by_hand
     assert rows["jax.numpy.linalg.solve"].match == "batched-vector"
+
+
+# A first argument read from the text (``CallText.first``) that ``ast`` reads as a literal (``Constant``,
+# ``UnaryOp``) is never ruled out by the text gate of a row about numbers (``_may_be_a_literal``); the others are
+# what it rules out.
+_FIRST_ARGUMENTS = ["1", "-1", "+ 2", "~x", "not x", "not(x)", "(1)", "((-1))", "1.5e3", "0x1F", ".5", "3j", "None",
+                    "True", "False", "...", "'s'", "b's'", "rb'x'", "u'x'", "f'{x}'", "x", "x.y", "x[0]", "f(x)",
+                    "f(-1)", "x - 1", "_x", "notes", "None_x", "lambda: 1", "x if c else 1", "Truex", "await_x",
+                    "x  # c\n", "(\n  -x\n)", "naïve"]
+
+
+@pytest.mark.parametrize("argument", _FIRST_ARGUMENTS)
+def test_a_literal_first_argument_is_never_ruled_out(argument):
+    from jaxlint.lint import code_map
+    from jaxlint.lint.text_gate import read_call
+    from jaxlint.rules.jax601_behaviour_change import _may_be_a_literal
+
+    source = f"jnp.nonzero({argument})\n"
+    node = ast.parse(source).body[0].value.args[0]
+    call = read_call(source, len("jnp.nonzero"), code_map.scan(source), len("jnp."))
+    assert call is not None and call.positional == 1
+    literal = type(node) in (ast.Constant, ast.UnaryOp)
+    if literal:
+        assert _may_be_a_literal(call.first), call.first
+    elif argument in ("x", "x.y", "x[0]", "f(x)", "f(-1)", "x - 1", "_x", "lambda: 1", "x if c else 1"):
+        assert not _may_be_a_literal(call.first), call.first

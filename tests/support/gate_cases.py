@@ -10,6 +10,7 @@ from jaxlint.analysis.list_arguments import _list_bindings, assigned_otherwise_t
 from jaxlint.lint import code_map
 from jaxlint.lint.ast_gate import collect_facts
 from jaxlint.rules import all_rules
+from jaxlint.rules.jax601_behaviour_change import _may_be_a_literal
 from jaxlint.lint.prefilter import Scan, rules_matching_scan
 from jaxlint.lint.text_gate import TextFacts
 
@@ -89,10 +90,13 @@ def text_gate_misses(source: str) -> list[str] | None:
 
 def _reads_as(call: ast.Call, keywords: frozenset[str]):
     """Whether a call read from the text may be ``call``: as many positional arguments, its keywords among those
-    read, a ``None`` first where it has one (what ``TextFacts.may_call_such`` must find in one call)."""
+    read, a ``None`` first where it has one, a first that may be a literal where it is one (JAX601's numbers)
+    (what ``TextFacts.may_call_such`` must find in one call)."""
     none_first = bool(call.args) and type(call.args[0]) is ast.Constant and call.args[0].value is None
+    literal_first = bool(call.args) and type(call.args[0]) in (ast.Constant, ast.UnaryOp)
     return lambda text_call: (text_call.positional >= len(call.args) and keywords <= text_call.keywords
-                              and (not none_first or text_call.first == "None"))
+                              and (not none_first or text_call.first == "None")
+                              and (not literal_first or _may_be_a_literal(text_call.first)))
 
 
 # Every rule with both gates, opt-in ones included: each text gate keeps whatever its ast gate keeps.

@@ -13,7 +13,7 @@ else:
 
 from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable, scope_chain, statement_of
 from jaxlint.lint.names import NameResolver
-from jaxlint.lint.text_gate import BARE, TextFacts
+from jaxlint.lint.text_gate import BARE, TextFacts, a_call
 
 INIT_METHODS = frozenset({"init", "init_with_output"})
 _IMPORTS_FLAX = re.compile(r"^[ \t]*(?:import[ \t]+flax\b|from[ \t]+flax\b)", re.M)
@@ -32,14 +32,15 @@ def calls_methods_on_init(facts, method: str) -> bool:
     return method in methods and not methods.isdisjoint(INIT_METHODS)
 
 
-def may_call_method_on_init(facts: TextFacts, words: set[str], method: str) -> bool:
+def may_call_method_on_init(facts: TextFacts, words: set[str], method: str, shaped=a_call) -> bool:
     """The text gate of JAX503/JAX504, before ``calls_methods_on_init``: both method names are attribute names, so
-    whole words of the file, and each stands after a dot somewhere (an occurrence ``context_before`` reads as
-    ``BARE`` has none). Without it every file that spells ``flax`` went on to the ast gate: 378 of the 661 corpus
-    files that reached it did only for JAX503, which kept 9 of them."""
+    whole words of the file, and each is called after a dot somewhere (``TextFacts.may_call_method``; ``shaped``:
+    what the call of ``method`` must be read as). Without it every file that spells ``flax`` went on to the ast
+    gate: 378 of the 661 corpus files that reached it did only for JAX503, which kept 9 of them."""
     if method not in words or INIT_METHODS.isdisjoint(words):
         return False
-    return after_a_dot(facts, method) and any(after_a_dot(facts, init) for init in INIT_METHODS & words)
+    return facts.may_call_method(method, shaped) \
+        and any(facts.may_call_method(init, a_call) for init in INIT_METHODS & words)
 
 
 def after_a_dot(facts: TextFacts, word: str) -> bool:

@@ -638,6 +638,12 @@ def _chain_start(source: str, start: int) -> int:
         i = word_start
 
 
+def a_call(call: "CallText") -> bool:
+    """``TextFacts.may_call_method``'s and ``may_call_such``'s test of a plain call: the name is followed by its
+    arguments (``NO_CALL`` reads ``positional`` -1)."""
+    return call.positional >= 0
+
+
 @dataclass(frozen=True)
 class CallText:
     """What the text says of one call's arguments (as ``ast`` counts them)."""

@@ -69,6 +69,22 @@ def _rules_fingerprint(folders: tuple[Path, ...]) -> str:
 def settings_fingerprint(settings, path: Path) -> str:
     """The settings that decide one file's findings (not output format, not where the config came from). The min
     version is the file's own (its package's pins); its source is part of the withheld fixes' reasons."""
+    if settings.per_file_ignores or settings.extend_rules:
+        return _settings_fingerprint(settings, path)
+    # The same for every file of these (frozen) settings: computed once per settings object, which is kept with it
+    # (its id stays its own).
+    known = _FINGERPRINTS.get(id(settings))
+    if known is None:
+        if len(_FINGERPRINTS) >= 256:
+            _FINGERPRINTS.clear()
+        known = _FINGERPRINTS[id(settings)] = (settings, _settings_fingerprint(settings, path))
+    return known[1]
+
+
+_FINGERPRINTS: dict[int, tuple[Any, str]] = {}
+
+
+def _settings_fingerprint(settings, path: Path) -> str:
     parts = (
         settings.select, settings.extend_select, settings.ignore, settings.ignored_codes_for(path),
         str(settings.target_version), str(settings.min_version), settings.min_version_known,

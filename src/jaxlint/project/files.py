@@ -2,16 +2,18 @@
 modules the project index covers (``project_modules``: every module of the linted files' projects)."""
 from __future__ import annotations
 
+import fnmatch
 import operator
 import os
+import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from jaxlint.project.config import SettingsResolver
 from jaxlint.project.gitignore import IgnoreRules, ignored_by_git
-from jaxlint.project.settings import Settings, path_matches, real_path, relative_posix
+from jaxlint.project.settings import Settings, _real_directory, path_matches, real_path, relative_posix
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 # Directories never worth walking into, whatever `exclude` says: jaxlint's cache and Python's.
@@ -29,6 +31,8 @@ DEFAULT_EXCLUDES = RUFF_DEFAULT_EXCLUDES + ALWAYS_EXCLUDED
 class SourceFile:
     path: Path
     settings: Settings
+    # ``real_path(path)`` when discovery knew it (its walk does, without a ``stat``): None where not known.
+    real: str | None = field(default=None, compare=False, repr=False)
 
 
 def is_excluded(path: Path, settings: Settings) -> bool:
@@ -66,12 +70,12 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
             resolved = real_path(given)
             if resolved not in seen:
                 seen.add(resolved)
-                yield SourceFile(given, settings)
+                yield SourceFile(given, settings, resolved)
             continue
         for file, settings, resolved in _walk(given, resolver, suffixes):
             if resolved not in seen:
                 seen.add(resolved)
-                yield SourceFile(file, settings)
+                yield SourceFile(file, settings, resolved)
 
 
 def _default_excluded(name: str, settings: Settings | None) -> bool:
@@ -90,13 +94,16 @@ def _walk(root: Path, resolver: SettingsResolver,
     One ``scandir`` per folder and plain strings: the entry types come with the listing, each folder's real path
     is its parent's plus its name (a symlinked folder is not entered), and its settings are looked up by that real
     path, so a warm run over a large tree spends no ``stat``, ``resolve`` or ``Path`` on a file beyond the one it
-    yields."""
+    yields. Exclude patterns are tested as ``is_excluded`` tests them, from that real path (``_Excludes``)."""
     root_text = str(root)
     ignore = IgnoreRules.for_walk(root) if resolver.for_path(root).respect_gitignore else None
-    # (folder as walked, its real path, its ignore rules without its own .gitignore unless it is the root's)
-    stack: list[tuple[str, str, IgnoreRules | None, bool]] = [(root_text, real_path(root), ignore, True)]
+    # (folder as walked, its real path, its ignore rules without its own .gitignore unless it is the root's, the
+    # excludes it was tested against as an entry of its parent and whether they passed it: ``_Excludes.passed``)
+    stack: list[tuple[str, str, IgnoreRules | None, bool, _Excludes | None]] = [
+        (root_text, real_path(root), ignore, True, None)]
+    excludes_of: dict[int, tuple[Settings, _Excludes | None]] = {}  # by the settings' id (held here, so kept)
     while stack:
-        directory, real, ignore, is_root = stack.pop()
+        directory, real, ignore, is_root, tested = stack.pop()
         try:
             with os.scandir(directory) as listing:
                 entries = sorted(listing, key=_NAME)
@@ -108,7 +115,11 @@ def _walk(root: Path, resolver: SettingsResolver,
         # The folder's config and pin files are found among its names: this listing is its only read (and what the
         # replay recorder stamps: a config or pin file added here changes it).
         settings = resolver.for_resolved_directory(real, names)
-        patterns = bool(settings.exclude or settings.extend_exclude)
+        known = excludes_of.get(id(settings))
+        if known is None:
+            known = excludes_of[id(settings)] = (settings, _Excludes.of(settings))
+        excludes = known[1]
+        passed = excludes is not None and (excludes is tested or excludes.passed(excludes.relative(real)))
         if ignore is not None and not is_root and ".gitignore" in names:
             ignore = ignore.with_file(os.path.join(directory, ".gitignore"))
         folders = []
@@ -119,24 +130,78 @@ def _walk(root: Path, resolver: SettingsResolver,
             except OSError:
                 is_directory = False
             if is_directory:
-                if _default_excluded(name, settings) or (patterns and is_excluded(Path(entry.path), settings)):
+                if _default_excluded(name, settings):
+                    continue
+                link = _is_link(entry)
+                if excludes is not None and excludes.excludes(
+                        real, passed, name, os.path.realpath(os.path.join(real, name)) if link else None):
                     continue
                 if ignore is not None and ignore.ignores(name, True):
                     continue
-                if not _is_link(entry):  # os.walk lists a symlinked folder but does not enter it
+                if not link:  # os.walk lists a symlinked folder but does not enter it
                     folders.append((entry.path, os.path.join(real, name), ignore.descend(name) if ignore else None,
-                                    False))
+                                    False, excludes))
                 continue
             if not name.endswith(suffixes):
                 continue
-            path = entry.path  # ``os.path.join(directory, name)``, joined by the listing
-            if patterns and is_excluded(Path(path), settings):
+            link = _is_link(entry)
+            resolved = os.path.realpath(os.path.join(real, name)) if link else None
+            if excludes is not None and excludes.excludes(real, passed, name, resolved):
                 continue
             if ignore is not None and ignore.ignores(name, False):
                 continue
-            resolved = os.path.realpath(os.path.join(real, name)) if _is_link(entry) else os.path.join(real, name)
-            yield Path(path), settings, resolved
+            # ``entry.path`` is ``os.path.join(directory, name)``, joined by the listing
+            yield Path(entry.path), settings, os.path.join(real, name) if resolved is None else resolved
         stack.extend(reversed(folders))
+
+
+# ``fnmatch`` compares paths as they are only where ``os.path.normcase`` leaves them so (not on Windows, where it
+# lowercases them and turns ``/`` into ``\\``): elsewhere the walk tests every entry with ``path_matches`` itself.
+_POSIX_MATCHING = os.path.normcase("A/b") == "A/b"
+
+
+class _Excludes:
+    """The exclude patterns of a walked folder's settings, tested as ``is_excluded`` tests them (``path_matches`` on
+    the real path relative to the settings' root), with what the walk knows: each entry's real path (its folder's
+    plus its name, unless it is a link), and that its folder passed the same patterns when it was an entry itself.
+
+    ``path_matches(relative, p)`` is: ``p`` matches the path, or one of its parent paths (``p + "/*"``: fnmatch's
+    ``*`` matches ``/`` too, so that is a parent path ending where a ``/`` follows), or (a ``p`` without ``/``) one
+    of its parts. For ``folder/name`` in a folder that passed (neither it, a parent path of it nor one of its parts
+    matched) all that is left to test is the path itself and, for a ``p`` without ``/``, the name."""
+
+    def __init__(self, patterns: tuple[str, ...], root: Path) -> None:
+        self.patterns = patterns
+        stripped = [pattern.rstrip("/") for pattern in patterns]
+        self._matchers = [(re.compile(fnmatch.translate(pattern)).match, "/" not in pattern) for pattern in stripped]
+        self._base = _real_directory(os.path.abspath(root))
+        self._prefix = self._base.rstrip(os.sep) + os.sep
+
+    @classmethod
+    def of(cls, settings: Settings) -> "_Excludes | None":
+        patterns = settings.exclude + settings.extend_exclude
+        return cls(patterns, settings.root) if patterns else None
+
+    def relative(self, real: str) -> str:
+        """``relative_posix`` of a real path (a real path is normal: ``PurePosixPath`` would leave it as it is)."""
+        if real == self._base:
+            return "."
+        return real[len(self._prefix):] if real.startswith(self._prefix) else real
+
+    def passed(self, relative: str) -> bool:
+        """Whether a folder at ``relative`` passes: its entries then need only ``excludes``' quick tests. The
+        settings' root passes whatever matches ``.``: its entries' paths do not start with it."""
+        return relative == "." or not any(path_matches(relative, pattern) for pattern in self.patterns)
+
+    def excludes(self, real: str, passed: bool, name: str, link_target: str | None) -> bool:
+        """Whether the entry ``name`` of the folder whose real path is ``real`` is excluded; ``passed``: whether
+        that folder passed (``passed``); ``link_target``: the entry's real path when it is a symlink."""
+        relative = self.relative(os.path.join(real, name) if link_target is None else link_target)
+        # A link's path is not its folder's plus its name, nor is the root's (``.``) when the walk started above it.
+        if passed and link_target is None and relative != "." and _POSIX_MATCHING:
+            return any(match(relative) is not None or (bare and match(name) is not None)
+                       for match, bare in self._matchers)
+        return any(path_matches(relative, pattern) for pattern in self.patterns)
 
 
 _NAME = operator.attrgetter("name")  # a folder's entries sorted by name, without a Python call per entry
@@ -186,7 +251,7 @@ def project_modules(files: list[SourceFile], resolver: SettingsResolver | None =
              if not any(_at_or_under(root, other) for other in [*covered, *(r for r in roots if r != root)])}
     if not roots:
         return []
-    linted = {real_path(file.path) for file in files}
+    linted = {real_path(file.path) if file.real is None else file.real for file in files}
     found: list[str] = []
     for root, settings in sorted(roots.items()):
         if not any(_at_or_under(path, root) for path in linted):

@@ -56,6 +56,7 @@ class ProjectIndex:
     _root_names: frozenset[str] | None = None  # their first components (``resolve``'s quick "none of ours")
     _nearest: dict[tuple[str, str], str] = field(default_factory=dict)
     _targets: dict[str, list[str]] = field(default_factory=dict)  # a module -> the project modules it imports
+    _answers: dict[tuple, str | None] = field(default_factory=dict)  # (folder, level, module, name) -> resolve's
     _digest: str | None = None
     # A cold run with a cache (``track_reads``): the facts read from disk here, which the results depend on.
     _reads: dict[str, Facts] | None = None
@@ -210,7 +211,7 @@ class ProjectIndex:
             return matches[0]
         key = (os.path.dirname(importer), name)
         if key not in self._nearest:
-            self._nearest[key] = max(matches, key=lambda path: (len(os.path.commonprefix([path, importer])), path))
+            self._nearest[key] = max(matches, key=lambda path: (_shared_length(path, importer), path))
         return self._nearest[key]
 
     def _suffixes(self) -> dict[str, list[str]]:
@@ -220,19 +221,21 @@ class ProjectIndex:
         packages, scripts importing their neighbours) every folder above may be on ``sys.path``."""
         if self._by_suffix is None:
             suffixes: dict[str, list[str]] = {}
+            packages = _packages(self.paths)
+            ups: dict[str, list[tuple[str, bool]]] = {}  # a folder's ``_folders_up``: its files share them
             for path in self.paths:
                 folder, file_name = os.path.split(path)
                 stem = file_name.rsplit(".", 1)[0]
                 if stem == "__init__":
                     folder, stem = os.path.split(folder)
-                name = stem
-                while name and stem.isidentifier():
-                    if os.path.join(folder, "__init__.py") not in self.paths:
-                        suffixes.setdefault(name, []).append(path)
-                    folder, stem = os.path.split(folder)
-                    if not stem:
-                        break
-                    name = f"{stem}.{name}"
+                if not stem.isidentifier():
+                    continue
+                levels = ups.get(folder)
+                if levels is None:
+                    levels = ups[folder] = _folders_up(folder, packages)
+                for prefix, importable in levels:
+                    if importable:
+                        suffixes.setdefault(prefix + stem, []).append(path)
             self._by_suffix = suffixes
         return self._by_suffix
 
@@ -295,21 +298,66 @@ class ProjectIndex:
         targets = self._targets.get(path)
         if targets is None:
             facts = self.facts_of(path)
-            targets = self._targets[path] = [
-                target for level, module, names in (facts["imports"] if facts else ())
-                for target in self._import_targets(path, level, module, names)]
+            targets = self._targets[path] = [] if facts is None else self._import_targets(path, facts["imports"])
         return targets
 
-    def _import_targets(self, importer: str, level: int, module: str, names: list[str]) -> Iterator[str]:
-        if not names:
-            found = self.resolve(importer, level, module)
-            if found is not None:
-                yield found
-            return
-        for name in names:
-            found = self.resolve(importer, level, module, name)
-            if found is not None:
-                yield found
+    def _import_targets(self, importer: str, imports: list) -> list[str]:
+        """What ``resolve`` answers for each name of each import. It answers alike for every module of a folder
+        (``_nearest`` is kept per folder too): the answers are kept per folder, as many modules import alike."""
+        folder = os.path.dirname(importer)
+        answers, roots = self._answers, self._roots()
+        targets = []
+        for level, module, names in imports:
+            if not level and module.lstrip(".").partition(".")[0] not in roots:
+                continue  # ``import numpy``: ``resolve``'s quick "none of ours", for every name
+            for name in names or (None,):
+                key = (folder, level, module, name)
+                found = answers.get(key, _UNKNOWN)
+                if found is _UNKNOWN:
+                    found = answers[key] = self.resolve(importer, level, module, name)
+                if found is not None:
+                    targets.append(found)
+        return targets
+
+
+_UNKNOWN = object()
+
+
+def _shared_length(one: str, other: str) -> int:
+    """``len(os.path.commonprefix([one, other]))``, by halving on slices (``commonprefix`` compares a character at a
+    time in Python)."""
+    low, high = 0, min(len(one), len(other))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[:middle] == other[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _packages(paths: frozenset[str]) -> frozenset[str]:
+    """The folders ``f`` with ``os.path.join(f, "__init__.py")`` among ``paths``."""
+    found = set()
+    for path in paths:
+        folder, name = os.path.split(path)
+        if name == "__init__.py" and os.path.join(folder, name) == path:
+            found.add(folder)
+    return frozenset(found)
+
+
+def _folders_up(folder: str, packages: frozenset[str]) -> list[tuple[str, bool]]:
+    """From ``folder`` up, while each folder's name is an identifier: the dotted prefix a module of ``folder`` is
+    imported under from there (``""``, ``"b."``, ``"a.b."``...) and whether that folder may be on ``sys.path`` (it
+    is no package: no ``__init__.py``)."""
+    levels = []
+    prefix = ""
+    while True:
+        levels.append((prefix, folder not in packages))
+        folder, stem = os.path.split(folder)
+        if not stem or not stem.isidentifier():
+            return levels
+        prefix = f"{stem}.{prefix}"
 
 
 # -- building it -------------------------------------------------------------------------------------------------

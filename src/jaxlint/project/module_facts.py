@@ -12,6 +12,7 @@ whatever it spells.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import warnings
 from typing import Any
@@ -31,17 +32,20 @@ Facts = dict[str, Any]  # {"imports": [[level, module, [names]]], "thread_resour
 
 
 _SPELLED = (b"thread_resources", b"pjit", b"_shardings_hlo")
+_NON_ASCII = re.compile(rb"[\x80-\xff]+")
 
 
-def needs_parse(data: bytes) -> bool:
-    """Whether ``module_facts`` parses ``data`` (it spells a name the facts are about)."""
-    return any(word in data for word in _SPELLED)
+def spelled(data: bytes) -> tuple[bytes, ...]:
+    """The names the facts are about that ``data`` spells: ``module_facts`` parses it when there is any."""
+    return tuple(word for word in _SPELLED if word in data)
 
 
-def module_facts(data: bytes, tree: ast.Module | None = None) -> Facts:
-    """``tree``: the module's ``ast`` parse, when the caller has it (of its text as jaxlint decodes it)."""
+def module_facts(data: bytes, tree: ast.Module | None = None, spells: tuple[bytes, ...] | None = None) -> Facts:
+    """``tree``: the module's ``ast`` parse, when the caller has it (of its text as jaxlint decodes it); ``spells``:
+    ``spelled(data)``, when the caller has it."""
     facts: Facts = {"imports": _imports(data), "thread_resources": False, "pjit_specs": False, "hlo_classes": []}
-    spells = [word for word in _SPELLED if word in data]
+    if spells is None:
+        spells = spelled(data)
     if not spells:
         return facts
     if tree is None:
@@ -53,8 +57,34 @@ def module_facts(data: bytes, tree: ast.Module | None = None) -> Facts:
             facts["thread_resources"] = b"thread_resources" in spells
             facts["pjit_specs"] = b"pjit" in spells
             return facts
-    _read_tree(tree, facts, classes=b"_shardings_hlo" in spells)
+    _read_tree(tree, facts, classes=b"_shardings_hlo" in spells, lines=_spelling_lines(data, spells))
     return facts
+
+
+def _spelling_lines(data: bytes, spells: tuple[bytes, ...]) -> list[int] | None:
+    """The lines (1-based, sorted) where a name the facts are about may be spelled: each spelled word's and, in a
+    file that is not ASCII, every line with a non-ASCII character (an identifier spelled with one may be such a
+    name: Python normalizes identifiers, NFKC). Statements on no such line hold none of those names. None where
+    ``ast``'s lines may not be the lines between ``\n``s (a ``\r`` ends a line too), or its names not the bytes
+    (a coding comment may name an encoding in which ASCII bytes spell other letters: UTF-7)."""
+    second_line_end = data.find(b"\n", data.find(b"\n") + 1)
+    if b"\r" in data or b"coding" in (data if second_line_end < 0 else data[:second_line_end]):
+        return None
+    positions = []
+    for word in spells:
+        position = data.find(word)
+        while position >= 0:
+            positions.append(position)
+            position = data.find(word, position + len(word))
+    if not data.isascii():
+        positions.extend(match.start() for match in _NON_ASCII.finditer(data))
+    positions.sort()
+    lines, line, counted = [], 1, 0
+    for position in positions:
+        line += data.count(b"\n", counted, position)
+        counted = position
+        lines.append(line)
+    return lines
 
 
 def _imports(data: bytes) -> list[list]:
@@ -122,17 +152,24 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-def _read_tree(tree: ast.Module, facts: Facts, *, classes: bool = True) -> None:
+_STATEMENTS = frozenset(cls for cls in _CHILD_FIELDS if issubclass(cls, ast.stmt))
+
+
+def _read_tree(tree: ast.Module, facts: Facts, *, classes: bool = True, lines: list[int] | None = None) -> None:
     """One walk, parents before children (a callee is known as such when it is reached); an explicit stack, as
     ``ast_gate`` does (several times faster than ``ast.walk``). ``classes``: whether a class may define a field of
-    ``FIELDS`` (a file that does not spell one has none to find: its classes are not searched)."""
+    ``FIELDS`` (a file that does not spell one has none to find: its classes are not searched). ``lines``: where
+    the names may be spelled (``_spelling_lines``): a statement on none of them is not walked."""
     judged: set[int] = set()  # ``pjit`` names judged as a call's callee or ``partial``'s argument
     Call, Attribute, Name, ImportFrom, ClassDef, Load, AST = (
         ast.Call, ast.Attribute, ast.Name, ast.ImportFrom, ast.ClassDef, ast.Load, ast.AST)
+    statements = _STATEMENTS if lines is not None else ()
     stack: list = [tree]
     while stack:
         node = stack.pop()
         kind = type(node)
+        if kind in statements and not _on_lines(node, lines):
+            continue
         if kind is Call:
             callee = _last_name(node.func)
             if callee == "pjit":
@@ -166,6 +203,15 @@ def _read_tree(tree: ast.Module, facts: Facts, *, classes: bool = True) -> None:
                 stack.extend(item for item in value if isinstance(item, AST))
             elif isinstance(value, AST):
                 stack.append(value)
+
+
+def _on_lines(statement: ast.stmt, lines: list[int]) -> bool:
+    """Whether the statement (its decorators included: they stand above its first line) spans one of ``lines``."""
+    first = statement.lineno
+    for decorator in getattr(statement, "decorator_list", ()):
+        first = min(first, decorator.lineno)
+    at = bisect.bisect_left(lines, first)
+    return at < len(lines) and lines[at] <= statement.end_lineno
 
 
 def _has_spec_shardings(call: ast.Call, positional_functions: int) -> bool:

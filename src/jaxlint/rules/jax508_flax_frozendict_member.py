@@ -16,14 +16,14 @@ else:
 
 from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
-from jaxlint.analysis.flax_values import after_a_dot, from_init, imports_flax, init_call, on_init_ast, \
-    may_call_method_on_init
+from jaxlint.analysis.flax_values import INIT_METHODS, after_a_dot, from_init, imports_flax, init_call, on_init_ast
 from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, in_frozendict_branch, \
     isinstance_frozendict
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
 from jaxlint.catalogue.flax_frozendict import Member, members
 from jaxlint.catalogue.floors import library_floor_withheld
 from jaxlint.lint.ast_findings import AstView, Undecidable, walk
+from jaxlint.lint.text_gate import a_call
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
@@ -61,9 +61,9 @@ class FlaxFrozenDictMember(Rule):
         if not any(facts.may_call_method(member, _MAY_REPORT[member]) for member in MEMBERS if member in words) \
                 and not ("isinstance" in words and "FrozenDict" in words):
             return False
-        return any(may_call_method_on_init(facts, words, member) for member in MEMBERS) \
-            or ("apply" in words and "mutable" in words and any(name in words for name in MEMBERS)) \
-            or ("isinstance" in words and "FrozenDict" in words and not _SOURCES.isdisjoint(words)) \
+        # and its second: a call that makes variables (``.init(...)``, ``.apply(..., mutable=...)``) or a TrainState
+        return any(facts.may_call_method(method, a_call) for method in INIT_METHODS & words) \
+            or ("mutable" in words and facts.may_call_method("apply", _PASSES_MUTABLE)) \
             or (_TRAIN_STATE_WORD in words and _may_use_a_state_member(facts, words))
 
     @classmethod
@@ -838,6 +838,11 @@ def _may_report_text(member: str):
 
 
 _MAY_REPORT = {member: _may_report_text(member) for member in MEMBERS}
+
+
+def _PASSES_MUTABLE(call) -> bool:
+    """``.apply(..., mutable=...)`` read from the text (``CallText``; a ``lambda`` among the arguments: "maybe")."""
+    return call.positional >= 0 and (call.lambdas or "mutable" in call.keywords)
 
 
 def _may_report(calls: list[ast.Call], tree: ast.Module | None) -> bool:

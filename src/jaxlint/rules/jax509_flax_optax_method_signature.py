@@ -15,7 +15,7 @@ from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWO
 from jaxlint.catalogue.ecosystem_generated import MethodChangeRow
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_instances import MayClasses, may_name_class
-from jaxlint.lint.text_gate import BARE, NOT_A_NAME
+from jaxlint.lint.text_gate import BARE, NOT_A_NAME, a_call
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.project.versions import Version
 from jaxlint.rules.jax507_flax_optax_changed_signature import KeywordFindings
@@ -29,6 +29,7 @@ for _methods in METHOD_KEYWORDS.values():
 _INSTANCE_METHODS = frozenset(row.method for row in INSTANCE_METHODS.values())
 _NOW_REQUIRED = frozenset(method for methods in NOW_REQUIRED.values() for method in methods)
 _REMOVED_ATTRIBUTES = frozenset(name for names in REMOVED_ATTRIBUTES.values() for name in names)
+
 # The releases that changed a reported method keyword or calling convention, per library (the docs' version column).
 _RELEASES = {library: sorted({Version(row.removed_in) for methods in METHOD_KEYWORDS.values()
                               for rows in methods.values() for row in rows.values() if row.library == library}
@@ -259,9 +260,13 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
+        # the ast gate's method calls, read from the text (``TextFacts.may_call_method``): with one of the row's
+        # keywords, or any call of a method whose parameter became required or of an instance's method
         return super().may_match_text(facts, words) and (any(
-            method in words and not keywords.isdisjoint(words) for method, keywords in _METHODS.items())
-            or not words.isdisjoint(_NOW_REQUIRED) or not words.isdisjoint(_INSTANCE_METHODS)
+            method in words and not keywords.isdisjoint(words)
+            and facts.may_call_method(method, lambda call, keywords=keywords: not call.keywords.isdisjoint(keywords))
+            for method, keywords in _METHODS.items())
+            or any(facts.may_call_method(method, a_call) for method in words & (_NOW_REQUIRED | _INSTANCE_METHODS))
             or any(_may_be_chain_attribute(facts, name) for name in words & _REMOVED_ATTRIBUTES)
             or "super" in words and "__init__" in words and not _SUPER_INIT_KEYWORDS.isdisjoint(words))
 

@@ -379,15 +379,17 @@ def _needed_text(row: Change) -> tuple[frozenset[str], frozenset[str], re.Patter
 
 _COMPLEX_TEXT = re.compile(r"\d[jJ]\b|complex|c8|c16|fft")
 
-def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None, frozenset[str] | None]:
+def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None, frozenset[str] | None, bool]:
     """What ``_may_match_ast_call`` needs of a call of the row's API that the text gate can read (``read_call``):
     more positional arguments than a count (its ``requires_positional``, or an ``argument-value`` row's position),
-    one of some keywords passed by name, and a first argument spelled so (``None``: the only value its ast test
-    reads, for a row that is not about numbers); None where it needs nothing of the kind (an instance's call: any)."""
+    one of some keywords passed by name, a first argument spelled so (``None``: the only value its ast test reads,
+    for a row that is not about numbers), and, for a row about numbers, a first argument that may be a literal; None
+    (False) where it needs nothing of the kind (an instance's call: any)."""
     if row.instance_call:
-        return row.api, None, None, None
+        return row.api, None, None, None, False
     first = None
-    if row.match == "argument-value" and row.position == 0 and "number" not in row.values:
+    number_first = row.match == "argument-value" and row.position == 0 and "number" in row.values
+    if row.match == "argument-value" and row.position == 0 and not number_first:
         first = frozenset({"None"}) & frozenset(row.values)
     more_than = row.requires_positional - 1 if row.requires_positional is not None else None
     if row.match == "argument-value" and row.position is not None:
@@ -397,11 +399,11 @@ def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None, fr
         keywords = frozenset(row.keywords)
     elif row.match == "keyword-present":
         keywords = frozenset({row.keyword})
-    return row.api, more_than, keywords, first
+    return row.api, more_than, keywords, first, number_first
 
 
 def _may_call_so(facts, api: str, more_than: int | None, keywords: frozenset[str] | None,
-                 first: frozenset[str] | None) -> bool:
+                 first: frozenset[str] | None, number_first: bool) -> bool:
     """Whether the text may hold a call of ``api`` with the shape ``_call_shape`` asks for, all of it in one call (an
     over-estimate: the text gate's call reading answers "maybe" for any call it cannot read). A call there must be:
     the ast gate reads ``calls_to`` only."""
@@ -409,9 +411,21 @@ def _may_call_so(facts, api: str, more_than: int | None, keywords: frozenset[str
 
     def shaped(call) -> bool:
         return (call.positional > least and (first is None or call.first in first)
+                and (not number_first or _may_be_a_literal(call.first))
                 and (keywords is None or not call.keywords.isdisjoint(keywords)))
 
     return facts.may_call_such(api, shaped)
+
+
+def _may_be_a_literal(first: str) -> bool:
+    """Whether a first argument read from the text (``CallText.first``: blanks, comments and parentheses taken out)
+    may be what ``_may_match_ast_call`` reads as a number: an ``ast.Constant`` or ``ast.UnaryOp``. One that starts
+    with an ASCII letter or ``_`` and holds no quote is a name, an attribute, a call, a subscript or an operation of
+    those, unless it is ``not ...`` (a ``UnaryOp``) or a constant's keyword (``None``, ``True``, ``False``)."""
+    head = first[:1]
+    if not (head.isascii() and (head.isalpha() or head == "_")) or "'" in first or '"' in first:
+        return True
+    return first.startswith(("not", "None", "True", "False"))
 
 
 _TEXT_GATE = tuple((*_needed_text(row), names_by_last(frozenset({row.api})), _call_shape(row))

@@ -74,15 +74,19 @@ def pinned_floor(settings) -> Version | None:
 
 
 def file_uses(data: bytes, path: str, floor: Version, text: str | None = None,
-              tree: ast.Module | None = None) -> list[FloorUse]:
+              tree: ast.Module | None = None, utf8: str | None = None) -> list[FloorUse]:
     """``uses_above`` of a ``.py`` file's bytes, read as ``effective_floors`` reads the file (UTF-8, universal
     newlines; a file that is not UTF-8 has none). The lint's worker calls it with what it has already: ``text``,
     the file's text as the lint decoded it, and ``tree``, ``ast``'s parse of that text: reused when the two reads
-    agree (no carriage return, no BOM)."""
-    try:
-        source = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return []
+    agree (no carriage return, no BOM); ``utf8``: ``data.decode("utf-8")``, when it knows it (the lint decoded the
+    bytes as UTF-8, without a BOM)."""
+    if utf8 is not None:
+        source = utf8
+    else:
+        try:
+            source = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return []
     if "\r" in source:
         source = source.replace("\r\n", "\n").replace("\r", "\n")
     return uses_above(source, path, floor, tree if tree is not None and text == source else None)

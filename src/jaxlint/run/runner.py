@@ -13,7 +13,7 @@ from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, cache_key, content_has
                                    findings_of, settings_fingerprint, trusted_stamp)
 from jaxlint.project.index import (active_index, activated, build_index, cache_entry, complete_index, is_module,
                                   set_active)
-from jaxlint.project.module_facts import module_facts, needs_parse
+from jaxlint.project.module_facts import module_facts, spelled
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
 from jaxlint.run.progress import progress_bar
 from jaxlint.run.results import FileResult, Mode, unwritten
@@ -97,14 +97,20 @@ class _RunCaches:
 
     def __init__(self, files: list, cache_dir: Path | None) -> None:
         by_directory: dict[Path, Cache] = {}
+        by_root: dict[int, tuple[Path, Cache]] = {}  # each file's settings' root: its cache, found once per root
         self.of: list[Cache] = []
         cwd = os.getcwd()
+        given = Path(cache_dir) if cache_dir is not None else None
         for file in files:
-            directory = Path(cache_dir) if cache_dir is not None else file.settings.root / CACHE_DIR_NAME
-            cache = by_directory.get(directory)
-            if cache is None:
-                cache = by_directory[directory] = Cache(directory)
-            self.of.append(cache)
+            root = file.settings.root
+            known = by_root.get(id(root))
+            if known is None:
+                directory = given if given is not None else root / CACHE_DIR_NAME
+                cache = by_directory.get(directory)
+                if cache is None:
+                    cache = by_directory[directory] = Cache(directory)
+                known = by_root[id(root)] = (root, cache)  # the root kept: its id stays its own
+            self.of.append(known[1])
         self.keys = [_absolute(str(file.path), cwd) for file in files]
         self.all = list(by_directory.values())
 
@@ -360,9 +366,10 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
     own = tree = None
     path = os.path.abspath(file.path) if project_digest is None else ""
     if project_digest is None and data is not None and is_module(path):
-        if mode is Mode.CHECK and needs_parse(data):
+        spells = spelled(data)
+        if mode is Mode.CHECK and spells:
             tree = _parsed(data)  # one parse for the facts and the lint's ast gate
-        own = module_facts(data, tree)
+        own = module_facts(data, tree, spells)
         active_index().install(path, own)  # this module's rules see the facts of the bytes they lint
     index = active_index()
     if index is not None:
@@ -448,6 +455,8 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool, *, da
     except DecodeError as error:
         location = Location(error.row, error.column)
         return FileResult(display, [Diagnostic(PARSE_ERROR, f"cannot decode: {error}", display, location, location)])
+    # ``data.decode("utf-8")``, known without decoding again (the effective-floor note reads the file as UTF-8)
+    utf8 = source.text if source.encoding == "utf-8" and not source.bom else None
     try:
         result = process_source(source, display, settings, mode, unsafe, tree=tree)
         if mode is Mode.FIX and result.fixed_source is not None:
@@ -456,18 +465,20 @@ def process_file(path: Path, settings: Settings, mode: Mode, unsafe: bool, *, da
                 write_atomic(path, data)
             except OSError as error:
                 return unwritten(process_source(source, display, settings, Mode.CHECK, unsafe), error)
-            tree = None
-        result.floor_uses = _floor_uses(data, source.text if tree is not None else None, tree, display, settings)
+            tree = utf8 = None
+        result.floor_uses = _floor_uses(data, source.text if tree is not None else None, tree, display, settings,
+                                        utf8)
     except Exception as error:  # noqa: BLE001 - one broken file or rule must not stop the run
         return FileResult(display, internal_error=f"{type(error).__name__}: {error}")
     return result
 
 
-def _floor_uses(data: bytes, text: str | None, tree: ast.Module | None, display: str, settings: Settings
-                ) -> tuple | None:
+def _floor_uses(data: bytes, text: str | None, tree: ast.Module | None, display: str, settings: Settings,
+                utf8: str | None = None) -> tuple | None:
     """What the effective-floor note needs of this file (``FileResult.floor_uses``), found here, in the worker,
     from the bytes it holds (as written, after a fix) and the ``ast`` tree of their text when it has one, rather than
-    by a serial pass that reads and parses every file again after the lint."""
+    by a serial pass that reads and parses every file again after the lint. ``utf8``: ``data.decode("utf-8")``,
+    when the caller has it."""
     pinned = settings.pinned
     if pinned is None or pinned.lower is None or not display.endswith(".py"):
         return None  # the common cases, decided without importing the note's module
@@ -476,4 +487,4 @@ def _floor_uses(data: bytes, text: str | None, tree: ast.Module | None, display:
     floor = pinned_floor(settings)
     if floor is None:
         return None
-    return floor, file_uses(data, display, floor, text, tree)
+    return floor, file_uses(data, display, floor, text, tree, utf8)
