@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from jaxlint.analysis.result_chains import ResultChains, may_form
+from jaxlint.analysis.result_chains import RETURNS, METHOD_RETURNS, ResultChains, may_form, word_sets_forming
 from jaxlint.lint.ast_findings import AstView, scope_chain
 
 SCOPES = textwrap.dedent("""
@@ -158,3 +158,30 @@ def test_every_chain_given_is_one_may_form_allows():
         assert given
         for chain in given:
             assert may_form(chain, Scan(source).words.__contains__), chain
+
+
+def _chains_asked():
+    """Every chain ``may_form`` is asked of (the rows') and every class and method chain the tables make."""
+    from jaxlint.rules.jax207_changed_return_type import ROWS
+
+    yield from (row.api for row in ROWS.values())
+    yield from {*RETURNS.values(), *METHOD_RETURNS.values()}
+    yield from (f"{receiver}.{attr}()" for receiver, attr in METHOD_RETURNS)
+    yield from ("flax.nnx.State[key]", "jax.jit()", "a.b", "")
+
+
+@pytest.mark.parametrize("chain", sorted(set(_chains_asked())))
+def test_word_sets_forming_is_may_form_as_subset_tests(chain):
+    """``may_form(chain, spelled)`` holds exactly when one word set is spelled: tried on every set of the words the
+    chain's sets (and the tables) name, with one word left out or one word only (the sets are small)."""
+    import itertools
+
+    sets = word_sets_forming(chain)
+    words = sorted(set().union(*sets) | {"jax", "jit", "lower", "compile", "cost_analysis", "nnx", "state"})
+    trials = [set(words)] + [set(words) - {word} for word in words] + [{word} for word in words]
+    trials += [set(required) - {word} for required in sets for word in required] + [set(required) for required in sets]
+    if len(words) <= 12:
+        trials += [set(chosen) for size in range(len(words) + 1) for chosen in itertools.combinations(words, size)]
+    for spelled in trials:
+        assert may_form(chain, spelled.__contains__) == any(required <= spelled for required in sets), spelled
+    assert all(not smaller < larger for smaller in sets for larger in sets), sets  # none holds another

@@ -489,3 +489,74 @@ def test_whole_word_starts_as_before():
             if word:
                 assert list(_whole_word_starts(text, word)) == list(old_text_scans.whole_word_starts(text, word)), \
                     (text, word)
+
+
+# ``may_qualify``: a dotted name is referenced only through an import that binds a prefix of it, or a star import of
+# a module it lies under. Each of these keeps ``jax.numpy.function`` through a statement written across lines,
+# behind comments, continuations, parentheses or a star, or inside a function: a reading that missed the binding
+# would rule the file out.
+QUALIFY_KEPT = [
+    "from jax import (\n    numpy  # the module\n    as xnp,\n)\nxnp.function\n",
+    "import jax.numpy \\\n    as jn\njn.function\n",
+    "from jax import *\nnumpy.function\n",
+    "from jax.numpy import *\nfunction\n",
+    "def f():\n    import jax\n    return jax.numpy.function\n",
+    "import jax.numpy as jnp, numpy as np\nx = (jnp\n     .function)\n",
+    "from jax import numpy; numpy . function\n",
+]
+# Spelled, but no import binds ``jax``, ``jax.numpy`` or the name (the chains' roots are another package's, or are
+# not imported): no qualified name can be ``jax.numpy.function``.
+QUALIFY_RULED_OUT = [
+    "import numpy\nimport jaxlib\nx = numpy.function  # not jax's\n",
+    "from numpy import numpy\nx = numpy.function  # jax\n",
+    "import jaxlib.jax as jax\nx = jax.numpy.function\n",
+    "from .jax import numpy\nnumpy.function\n",
+    "x = jax.numpy.function\n",
+]
+
+
+@pytest.mark.parametrize("source", QUALIFY_KEPT + QUALIFY_RULED_OUT)
+def test_qualify_cases_agree_with_the_ast_gate(source):
+    assert not text_gate_misses(source)
+
+
+@pytest.mark.parametrize("source", QUALIFY_KEPT)
+def test_a_name_under_an_imported_prefix_is_kept(source):
+    from jaxlint.lint.text_gate import names_by_last
+
+    facts = TextFacts(source)
+    assert facts.may_qualify("jax.numpy.function")
+    assert facts.may_refer("jax.numpy.function")
+    assert facts.refers_to_any(names_by_last(frozenset({"jax.numpy.function"})), Scan(source).words)
+
+
+@pytest.mark.parametrize("source", QUALIFY_RULED_OUT)
+def test_a_name_no_import_can_qualify_is_ruled_out_without_its_occurrences(source, monkeypatch):
+    from jaxlint.lint.text_gate import names_by_last
+
+    facts = TextFacts(source)
+    monkeypatch.setattr(TextFacts, "occurrences", lambda self, word: pytest.fail(f"looked for {word}"))
+    assert not facts.may_refer("jax.numpy.function")
+    assert not facts.refers_to_any(names_by_last(frozenset({"jax.numpy.function"})), Scan(source).words)
+    assert "jax.numpy.function" not in collect_facts(source).referenced()
+
+
+@pytest.mark.parametrize("source", [source.rstrip("\n") + "(1, b=2)\n" for source in QUALIFY_KEPT])
+def test_a_call_under_an_imported_prefix_is_read(source):
+    """The calls of a name an import may qualify are read (``may_qualify`` guards ``_call_sites`` too), and the ast
+    gate sees the same call."""
+    facts = TextFacts(source)
+    assert facts.may_call_with_more_than("jax.numpy.function", 0)
+    assert facts.may_call_with_keyword("jax.numpy.function", frozenset({"b"}))
+    assert not text_gate_misses(source)
+
+
+@pytest.mark.parametrize("source", [source.rstrip("\n") + "(1, b=2)\n" for source in QUALIFY_RULED_OUT])
+def test_a_call_no_import_can_qualify_is_not_looked_for(source, monkeypatch):
+    facts = TextFacts(source)
+    monkeypatch.setattr(TextFacts, "occurrences", lambda self, word: pytest.fail(f"looked for {word}"))
+    assert not facts.may_call_with_more_than("jax.numpy.function", 0)
+    assert not facts.may_call_with_keyword("jax.numpy.function", frozenset({"b"}))
+    assert not facts.may_pass_keyword("jax.numpy.function", frozenset({"b"}))
+    facts_ast = collect_facts(source)
+    assert not any("jax.numpy.function" in facts_ast.qualified_names(call.func) for call in facts_ast.calls)

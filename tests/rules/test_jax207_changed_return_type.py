@@ -240,6 +240,28 @@ def test_the_text_gate_refuses_a_file_that_makes_no_rows_chain(source):
     assert not _text_gate(source)
 
 
+def test_the_text_gate_reads_the_words_before_the_names(monkeypatch):
+    """The words first: ``jax.jit`` in a file that spells no chain's words is refused without reading its imports
+    or looking for a name (a file that is not ASCII, its NFKC form its own, is read the same)."""
+    from jaxlint.lint.text_gate import TextFacts
+
+    monkeypatch.setattr(TextFacts, "imports", property(lambda self: pytest.fail("read the imports")))
+    monkeypatch.setattr(TextFacts, "occurrences", lambda self, word: pytest.fail(f"looked for {word}"))
+    assert not _text_gate("import jax\nf = jax.jit(g)  # caf\u00e9 \u2014 jit\nprint(f(x).lower())\n")
+
+
+@pytest.mark.parametrize("source", [
+    COMPILED + "# caf\u00e9\nflops = compiled.cost_analysis()[0]\n",  # not ASCII, NFKC already
+    COMPILED + "flops = compiled.cost_\uff41nalysis()[0]\n",  # a fullwidth letter: NFKC spells the word
+    "import jax\n\uff43 = jax.jit(f).lower(x).compile()\nflops = \uff43.cost_analysis()[0]\n",
+    "from jax.stages import Compiled as C\nr = C.cost_analysis(c)[0]  # \ufb01\n",
+])
+def test_the_words_first_keep_what_a_row_can_reach(source):
+    """Each keeps its file (the rows' chains are spelled in ASCII, in NFKC form, or beside a text that NFKC
+    changes): a words test that missed the NFKC words, or read the wrong words, would refuse one of them."""
+    assert _text_gate(source)
+
+
 def test_a_call_of_an_imported_classs_method_is_reported():
     """``C.cost_analysis(compiled)`` is ``compiled.cost_analysis()``: the gates keep it without ``jax.jit``."""
     source = KEPT["an imported class's method, called"]

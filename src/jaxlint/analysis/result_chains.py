@@ -15,6 +15,7 @@ name that is not certain) has no chain: silence.
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from typing import Callable, Iterator
 
 from jaxlint.lint.ast_findings import AstView, Undecidable
@@ -45,6 +46,38 @@ def producers(chain: str) -> frozenset[str]:
     if chain == head + "()":
         found.add(head)  # ``Class.method()`` is also a call of the imported ``Class.method`` (``C.cost_analysis(c)``)
     return frozenset(name for name in found if name not in METHOD_RETURNS.values())
+
+
+@lru_cache(maxsize=None)
+def word_sets_forming(chain: str, _seen: frozenset[str] = frozenset()) -> tuple[frozenset[str], ...]:
+    """``may_form`` as word sets, read once per chain: ``may_form(chain, spelled)`` holds exactly when ``spelled``
+    answers yes for every word of one of these sets (each way ``may_form`` may take, with the words it asks on the
+    way; a set that holds another is left out). A file's words are then tested with a few subset tests."""
+    if chain in _seen:
+        return ()
+    seen = _seen | {chain}
+    if chain.endswith("[key]"):
+        return word_sets_forming(chain[:-len("[key]")], seen)
+    found = [frozenset(name.split(".")) for name, made in RETURNS.items() if made == chain]
+    found += [words | {attr} for (receiver, attr), made in METHOD_RETURNS.items() if made == chain
+              for words in word_sets_forming(receiver, seen)]
+    if chain.endswith("()"):
+        called = chain[:-len("()")]
+        if "(" not in called and "[" not in called:
+            found.append(frozenset(called.split(".")))
+        receiver, _, attr = called.rpartition(".")
+        if receiver:
+            found += [words | {attr} for words in word_sets_forming(receiver, seen)]
+    return minimal_sets(found)
+
+
+def minimal_sets(sets) -> tuple[frozenset[str], ...]:
+    """The sets none of the others is a subset of (each once)."""
+    kept: list[frozenset[str]] = []
+    for words in sorted(set(sets), key=lambda words: (len(words), sorted(words))):
+        if not any(smaller <= words for smaller in kept):
+            kept.append(words)
+    return tuple(kept)
 
 
 def may_form(chain: str, spelled: Callable[[str], bool], _seen: frozenset[str] = frozenset()) -> bool:

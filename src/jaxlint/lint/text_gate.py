@@ -292,6 +292,7 @@ class TextFacts:
         # Answers per name table and per module set: JAX101 and JAX402 ask the same questions of every file.
         self._refers: dict[int, tuple[NamesByLast, set[str], bool]] = {}
         self._may_import: dict[frozenset[str], bool] = {}
+        self._bound: set[str] | None = None  # every qualified name an import binds (``may_qualify``)
 
     @property
     def imports(self) -> TextImports:
@@ -315,8 +316,10 @@ class TextFacts:
         ASCII words (``prefilter.Scan.words``); a module whose dotted parts are not all among them cannot be among
         the imports (each part is a whole word of an import statement), so a file that spells no module's parts
         is answered without reading its imports."""
-        if words is not None and not any(parts <= words for parts in module_parts(modules)):
-            return False
+        if words is not None:
+            keys, by_key = _module_parts_index(modules)
+            if not any(parts <= words for key in words & keys for parts in by_key[key]):
+                return False
         try:
             return self._may_import[modules]
         except KeyError:
@@ -329,7 +332,23 @@ class TextFacts:
         parent_name, _, last = qualified.rpartition(".")
         if not parent_name or qualified in self.imports.import_names:
             return True
+        if not self.may_qualify(qualified):
+            return False
         return any(self._may_be_at(qualified, end - len(last), context) for end, context in self.occurrences(last))
+
+    def may_qualify(self, qualified: str) -> bool:
+        """Whether ``ast`` could give some name or attribute chain the qualified name ``qualified`` (a dotted one).
+        It qualifies a chain's root only through an import binding (``bindings``) or a star import (``m.root``), and
+        the chain's attributes only extend that base: so some binding holds a prefix of ``qualified`` (itself
+        included), or a star-imported module is a proper prefix of it. The text's bindings and star imports hold
+        the ast's; a file that binds only ``numpy`` and ``optax`` is answered without finding a single occurrence."""
+        imports = self.imports
+        if imports.star_modules and any(qualified.startswith(module + ".") for module in imports.star_modules):
+            return True
+        if self._bound is None:
+            self._bound = set().union(*imports.bindings.values())
+        bound = self._bound
+        return any(prefix in bound for prefix in with_prefixes(qualified))
 
     def occurs_in_code(self, word: str) -> bool:
         """Whether ``word`` occurs as a whole word outside strings and comments (True when they cannot be read)."""
@@ -478,6 +497,8 @@ class TextFacts:
         if not parent_name:
             yield -1, None
             return
+        if not self.may_qualify(qualified):
+            return  # no callee, alias or ``partial`` argument ``ast`` reads can be ``qualified``
         for end, context in self.occurrences(last):
             start = end - len(last)
             if harmless is not None and self._may_be(qualified, context):
@@ -583,6 +604,9 @@ class TextFacts:
             import_names = self.imports.import_names
             if any(not name.rpartition(".")[0] or name in import_names for name in names):
                 return True
+            names = [name for name in names if self.may_qualify(name)]
+            if not names:
+                continue  # no import binds a prefix of any: the occurrences need not be looked for
             contexts = {context for _, context in self.occurrences(last)}
             contexts.discard(NOT_A_NAME)
             for name in names:
@@ -859,3 +883,14 @@ def module_parts(modules: frozenset[str]) -> tuple[frozenset[str], ...]:
         if not any(kept <= parts for kept in minimal):
             minimal.append(parts)
     return tuple(minimal)
+
+
+@lru_cache(maxsize=None)
+def _module_parts_index(modules: frozenset[str]) -> tuple[frozenset[str], dict[str, tuple[frozenset[str], ...]]]:
+    """``module_parts`` indexed by each set's longest word (the rare one; ties: the greatest): a file's words are
+    intersected with the keys, and only the sets under the keys found are tested (``may_import`` asked each of the
+    catalogue's module sets of every file)."""
+    by_key: dict[str, list[frozenset[str]]] = {}
+    for parts in module_parts(modules):
+        by_key.setdefault(max(sorted(parts, reverse=True), key=len), []).append(parts)
+    return frozenset(by_key), {key: tuple(sets) for key, sets in by_key.items()}

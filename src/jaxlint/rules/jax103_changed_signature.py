@@ -301,12 +301,20 @@ class ChangedSignature(Rule):
         # a catalogue keyword is passed by name (``a_max=``): only functions the file spells (their last name: also
         # in an ``import ... as`` of them) one of whose keywords it spells that way can matter (``x``, ``axis`` are
         # words of nearly every file, so the functions are looked at first)
-        functions = [(function, rows) for last, rows_by_function in cls._functions_by_last().items() if last in words
-                     for function, rows in rows_by_function]
+        by_last = cls._functions_by_last()
+        functions = [(function, rows) for last in words & cls._function_lasts() for function, rows in by_last[last]]
         keywords = {keyword for _, rows in functions for keyword in rows if keyword in words}
         spelled = passed_keywords(facts.source, keywords) if keywords else set()
         return bool(spelled) and any(facts.may_pass_keyword(function, rows)
                                      for function, rows in functions if not spelled.isdisjoint(rows))
+
+    @classmethod
+    def _function_lasts(cls) -> frozenset[str]:
+        """``_functions_by_last``'s keys, as a set (``words & lasts`` walks the smaller of the two)."""
+        cached = cls.__dict__.get("_lasts")
+        if cached is None:
+            cached = cls._lasts = frozenset(cls._functions_by_last())
+        return cached
 
     @classmethod
     def _functions_by_last(cls) -> dict[str, list[tuple[str, frozenset[str]]]]:

@@ -51,6 +51,7 @@ def _members() -> dict[str, frozenset[str] | None]:
 
 
 _MEMBERS = _members()
+_MEMBER_NAMES = frozenset(_MEMBERS)  # as a set: ``words & _MEMBER_NAMES`` walks the smaller of the two
 
 
 def _member_owners() -> dict[str, frozenset[str]]:
@@ -128,6 +129,10 @@ class _TextGateTables:
     called_by_last: NamesByLast
     shaped_callees: dict[str, list[tuple[str, tuple[CallShape, ...], frozenset[str]]]]
     owners_by_last: dict[str, NamesByLast]
+    # ``shaped_callees`` indexed by each name's longest component (the rare one: ``ShapeDtypeStruct``, not
+    # ``__init__`` or ``update``), and those keys as a set (``words & shaped_keys`` walks the smaller of the two)
+    shaped_by_key: dict[str, list[tuple[str, tuple[CallShape, ...], frozenset[str]]]]
+    shaped_keys: frozenset[str]
 
 
 @functools.cache
@@ -139,9 +144,13 @@ def _text_gate_tables() -> _TextGateTables:
     for name, shapes in shapes_by_name.items():
         if shapes is not None:
             shaped.setdefault(name.rpartition(".")[2], []).append((name, shapes, frozenset(name.split("."))))
+    by_key: dict[str, list[tuple[str, tuple[CallShape, ...], frozenset[str]]]] = {}
+    for callees in shaped.values():
+        for callee in callees:
+            by_key.setdefault(max(sorted(callee[2], reverse=True), key=len), []).append(callee)
     return _TextGateTables(
         names_by_last(frozenset(name for name, shapes in shapes_by_name.items() if shapes is None)), shaped,
-        {member: names_by_last(owners) for member, owners in _MEMBER_OWNERS.items()})
+        {member: names_by_last(owners) for member, owners in _MEMBER_OWNERS.items()}, by_key, frozenset(by_key))
 
 
 def _may_call_a_callee(facts, words: set[str]) -> bool:
@@ -152,8 +161,8 @@ def _may_call_a_callee(facts, words: set[str]) -> bool:
     tables = _text_gate_tables()
     if facts.refers_to_any(tables.called_by_last, words):
         return True
-    for last in words & tables.shaped_callees.keys():
-        for name, shapes, parts in tables.shaped_callees[last]:
+    for key in words & tables.shaped_keys:
+        for name, shapes, parts in tables.shaped_by_key[key]:
             # a component the file never spells: no chain or import can build the name
             if parts <= words and _may_call_so(facts, name, shapes, words):
                 return True
@@ -326,7 +335,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
         keyword's names are words of the text, and the text gate's ``refers_to_any`` keeps every name the ast
         gate's ``qualified_names`` can give. (The base gate, any of ``ast_names``, kept 751 of the dev corpus's
         files, for 35 that the ast gate keeps: every file of a flax ``Module`` refers to a class with rows.)"""
-        for member in words & _MEMBERS.keys():
+        for member in words & _MEMBER_NAMES:
             keywords = _MEMBERS[member]
             if (keywords is None or not keywords.isdisjoint(words)) \
                     and facts.refers_to_any(_text_gate_tables().owners_by_last[member], words):
