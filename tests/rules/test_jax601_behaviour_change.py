@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.catalogue.behaviour import by_hand, changes
+from jaxlint.catalogue.behaviour import by_hand, changes, crossed
 from jaxlint.lint.engine import lint_source
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version, parse_version
+from jaxlint.rules import rule_by_code
+from jaxlint.rules.jax601_behaviour_change import ROWS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -427,3 +429,30 @@ def test_a_literal_first_argument_is_never_ruled_out(argument):
         assert _may_be_a_literal(call.first), call.first
     elif argument in ("x", "x.y", "x[0]", "f(x)", "f(-1)", "x - 1", "_x", "lambda: 1", "x if c else 1"):
         assert not _may_be_a_literal(call.first), call.first
+
+
+def test_a_range_that_crosses_no_row_does_not_run_the_rule_at_all():
+    """``may_report_under``: every report needs its row's release in the range (``crossed``), so where none is (no
+    pins: min = target; a min at or above every row) the engine leaves the rule out of every file's rules, while it
+    stays enabled (JAX001 still reads a ``# noqa: JAX601`` as unused there)."""
+    from jaxlint.lint.engine import rules_for
+    from jaxlint.rules import enabled_rules
+
+    rule = rule_by_code("JAX601")
+    no_pins = Settings(select=("JAX601",))
+    above_every_row = replace(no_pins, explicit_min_version=no_pins.target_version, min_version_source="test")
+    crossing = replace(no_pins, explicit_min_version=Version("0.4.20"), min_version_source="test")
+    for settings in (no_pins, above_every_row):
+        assert not any(crossed(row, settings) for row in ROWS.values())
+        assert rule in enabled_rules(settings, ())
+        assert rule not in rules_for(settings, "module.py")
+    assert rule in rules_for(crossing, "module.py")
+    source = "import jax.numpy as jnp\nx = jnp.einsum('ij,jk,kl->il', a, b, c)\n"
+    assert [d.code for d in lint_source(source, "module.py", crossing).diagnostics] == ["JAX601"]
+    assert not lint_source(source, "module.py", no_pins).diagnostics
+    # still enabled: a ``# noqa: JAX601`` that suppresses nothing is reported by JAX001 as before
+    from jaxlint.run.noqa_add import unused_noqa
+
+    with_noqa = Settings(select=("JAX601", "JAX001"))
+    assert [d.code for d in unused_noqa(source.replace("c)\n", "c)  # noqa: JAX601\n"), "module.py", with_noqa)] \
+        == ["JAX001"]

@@ -115,7 +115,7 @@ def rules_for(settings: Settings, path: str) -> tuple[type[Rule], ...]:
         return cached[1]
     if len(_RULES_FOR) > 64:
         _RULES_FOR.clear()
-    rules = enabled_rules(settings, ignored)
+    rules = tuple(rule for rule in enabled_rules(settings, ignored) if rule.may_report_under(settings))
     _RULES_FOR[key] = (settings, rules)  # the settings held too: their id cannot be reused while the entry lives
     return rules
 
@@ -172,7 +172,7 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
         rules = rules_for(settings, path)  # selected, and applying to the version range (``enabled_rules``)
     suppression = file_suppression(source)
     rules = [rule for rule in rules if not suppression.suppresses(rule.code)
-             and (chosen_here or rule.applies_to(settings))]
+             and (chosen_here or rule.applies_to(settings) and rule.may_report_under(settings))]
     in_pieces = not whole and module is None and len(source) >= large_files.LARGE_FILE
     facts = None
     if rules and prefilter:

@@ -261,6 +261,13 @@ class Rule:
         return True
 
     @classmethod
+    def may_report_under(cls, settings: Settings) -> bool:
+        """False only where the rule can report nothing with these settings whatever the file holds (JAX601: no row's
+        release lies in the project's range). The engine then does not run it on any file; it stays enabled
+        (``applies_to``) for what enabled rules mean elsewhere (JAX001 reads a ``# noqa`` of it as unused)."""
+        return True
+
+    @classmethod
     def version_label(cls) -> str:
         """What the docs and ``jaxlint rules`` show as the rule's version: ``0.4.20``, or ``flax 0.6.0``."""
         return cls.library_version or cls.since

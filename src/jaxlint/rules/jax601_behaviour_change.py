@@ -52,6 +52,12 @@ class BehaviourChange(Rule):
                    and _may_call_so(facts, *shape) for every, one, text, names, shape in _TEXT_GATE)
 
     @classmethod
+    def may_report_under(cls, settings) -> bool:
+        # every report needs its row's release inside the range (``crossed``, in ``visit_Call`` and on ``ast``): a
+        # project without pins (min = target) crosses none, and its files are not gated for this rule at all
+        return any(crossed(row, settings) for row in ROWS.values())
+
+    @classmethod
     def may_match_ast(cls, facts) -> bool:
         # one pass over the calls (``calls_to`` per row walked them once per row: 1.7 s of a corpus run)
         return any(_may_match_ast_call(ROWS[api], call) for call in facts.calls_to(cls.ast_names)
