@@ -24,7 +24,7 @@ from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, flax
 CORE_POP = Version("0.6.11")  # flax.core.pop: absent in 0.6.0, present in 0.6.11 (the oldest release checked)
 
 
-def _ONE_KEY(call) -> bool:
+def _pop_of_one_key(call) -> bool:
     """``unpacks_a_pop``'s ``pop`` call, read from the text (``CallText``): one positional argument, no keyword (a
     ``lambda`` among the arguments reads its parameters as arguments: "maybe")."""
     return call.positional >= 0 and (call.lambdas or call.positional == 1 and not call.keywords
@@ -43,7 +43,7 @@ class FlaxVariablesPop(Rule):
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        return may_call_method_on_init(facts, words, "pop", _ONE_KEY) and super().may_match_text(facts, words)
+        return may_call_method_on_init(facts, words, "pop", _pop_of_one_key) and super().may_match_text(facts, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:

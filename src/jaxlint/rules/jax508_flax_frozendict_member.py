@@ -63,7 +63,7 @@ class FlaxFrozenDictMember(Rule):
             return False
         # and its second: a call that makes variables (``.init(...)``, ``.apply(..., mutable=...)``) or a TrainState
         return any(facts.may_call_method(method, a_call) for method in INIT_METHODS & words) \
-            or ("mutable" in words and facts.may_call_method("apply", _PASSES_MUTABLE)) \
+            or ("mutable" in words and facts.may_call_method("apply", _passes_mutable)) \
             or (_TRAIN_STATE_WORD in words and _may_use_a_state_member(facts, words))
 
     @classmethod
@@ -840,7 +840,7 @@ def _may_report_text(member: str):
 _MAY_REPORT = {member: _may_report_text(member) for member in MEMBERS}
 
 
-def _PASSES_MUTABLE(call) -> bool:
+def _passes_mutable(call) -> bool:
     """``.apply(..., mutable=...)`` read from the text (``CallText``; a ``lambda`` among the arguments: "maybe")."""
     return call.positional >= 0 and (call.lambdas or "mutable" in call.keywords)
 
