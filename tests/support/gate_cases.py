@@ -68,7 +68,7 @@ def text_gate_misses(source: str) -> list[str] | None:
                     name, len(call.args), frozenset({"_never_passed"}) - keywords):
                 misses.append(f"call of {name} on line {call.lineno} with at most {len(call.args)} positional")
             if call.args and type(call.args[0]) is ast.Constant and call.args[0].value is None \
-                    and not text.may_call_with_first_argument(name, frozenset({"None"})):
+                    and not text.may_call_such(name, lambda text_call: text_call.first == "None"):
                 misses.append(f"call of {name} on line {call.lineno} with None first")
             if not text.may_call_such(name, _reads_as(call, keywords)):
                 misses.append(f"call of {name} on line {call.lineno} not read as one call of its shape")

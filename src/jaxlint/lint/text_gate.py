@@ -350,17 +350,6 @@ class TextFacts:
         bound = self._bound
         return any(prefix in bound for prefix in with_prefixes(qualified))
 
-    def occurs_in_code(self, word: str) -> bool:
-        """Whether ``word`` occurs as a whole word outside strings and comments (True when they cannot be read)."""
-        strings = self._strings()
-        if strings is None:
-            return bool(self.occurrences(word))
-        for end, _ in self.occurrences(word):
-            span = strings.at(end - len(word))
-            if span is None or span.kind == code_map.FSTRING:
-                return True
-        return False
-
     def starts_a_line_in_code(self, word: str) -> bool:
         """Whether ``word`` stands first on a line (blanks before it only), outside strings and comments (True where
         they cannot be read): where the keyword of a compound statement stands (``with``: never after ``;``,
@@ -374,50 +363,32 @@ class TextFacts:
         strings = self._strings()
         return strings is None or any(strings.at(start) is None for start in starts)
 
+    def may_call_such(self, qualified: str, accepts) -> bool:
+        """Whether one call of ``qualified`` may be read so that ``accepts(call)`` (a ``CallText``) holds: the
+        questions below are of this shape, and a rule may ask several of one and the same call (a call that cannot
+        be read is a "maybe")."""
+        for call in self._calls_of(qualified, lambda call: not accepts(call)):
+            if call is None or accepts(call):
+                return True
+        return False
+
     def may_call_with_more_than(self, qualified: str, arguments: int) -> bool:
         """Whether a call of ``qualified`` may have more than ``arguments`` positional arguments (the ast gate's
         ``len(call.args)``: a ``*starred`` one counts once)."""
-        for call in self._calls_of(qualified, lambda call: call.positional <= arguments):
-            if call is None or call.positional > arguments:
-                return True
-        return False
+        return self.may_call_such(qualified, lambda call: call.positional > arguments)
 
     def may_call_with_keyword(self, qualified: str, keywords: frozenset[str]) -> bool:
         """Whether a call of ``qualified`` may pass one of ``keywords`` by name (the ast gate's ``call.keywords``;
         ``**kwargs`` names none)."""
-        for call in self._calls_of(qualified, lambda call: call.keywords.isdisjoint(keywords)):
-            if call is None or not call.keywords.isdisjoint(keywords):
-                return True
-        return False
+        return self.may_call_such(qualified, lambda call: not call.keywords.isdisjoint(keywords))
 
     def may_call_with_at_most(self, qualified: str, arguments: int, without: frozenset[str]) -> bool:
         """Whether a call of ``qualified`` may have at most ``arguments`` positional arguments, none of ``without``
         passed by name and no ``**kwargs`` (what ``ast`` reads of a call that omits a parameter). A call with a
         ``lambda`` in it is a "maybe": its parameters read as arguments (``lambda a, b=1, **k: 0``)."""
-        def omits(call: CallText) -> bool:
-            return call.positional >= 0 and (call.lambdas or call.positional <= arguments
-                                             and without.isdisjoint(call.keywords) and not call.double_star)
-
-        for call in self._calls_of(qualified, lambda call: not omits(call)):
-            if call is None or omits(call):
-                return True
-        return False
-
-    def may_call_with_first_argument(self, qualified: str, texts: frozenset[str]) -> bool:
-        """Whether a call of ``qualified`` may have a first positional argument spelled as one of ``texts`` (without
-        blanks, comments or parentheses: ``None``), as ``ast`` reads ``call.args[0]``."""
-        for call in self._calls_of(qualified, lambda call: call.first not in texts):
-            if call is None or call.first in texts:
-                return True
-        return False
-
-    def may_call_such(self, qualified: str, accepts) -> bool:
-        """Whether one call of ``qualified`` may be read so that ``accepts(call)`` (a ``CallText``) holds: the
-        questions above asked of one and the same call (a call that cannot be read is a "maybe")."""
-        for call in self._calls_of(qualified, lambda call: not accepts(call)):
-            if call is None or accepts(call):
-                return True
-        return False
+        return self.may_call_such(qualified, lambda call: call.positional >= 0 and (
+            call.lambdas or call.positional <= arguments and without.isdisjoint(call.keywords)
+            and not call.double_star))
 
     def may_call_method(self, name: str, accepts) -> bool:
         """Whether some call of a method ``name`` (the word after a dot: an attribute of any value, as the ast gate
@@ -431,7 +402,7 @@ class TextFacts:
             quick = read_call(source, end, None, start)
             if quick is not None and not accepts(quick):
                 continue
-            call = quick if quick is not None else read_call(source, end, self._strings(), start)
+            call = quick if quick is not None else self._call_at(start, end)
             if call is None or accepts(call):
                 return True
         return False
