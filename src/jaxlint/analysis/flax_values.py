@@ -47,6 +47,14 @@ def after_a_dot(facts: TextFacts, word: str) -> bool:
     return any(context != BARE for _, context in facts.occurrences(word))
 
 
+def pop_of_one_key(call) -> bool:
+    """A ``.pop(...)`` call read from the text (``CallText``) that may have one positional argument and no keyword, as
+    JAX503's ``unpacks_a_pop`` and JAX508's ``_may_report`` need (a ``lambda`` among the arguments reads its
+    parameters as arguments: "maybe")."""
+    return call.positional >= 0 and (call.lambdas or call.positional == 1 and not call.keywords
+                                     and not call.double_star)
+
+
 def unpacks_a_pop(facts) -> bool:
     """JAX503's ast gate, past ``calls_methods_on_init``: some ``a, b = X.pop("key")`` (two targets, one string
     argument) exists; the visit reports nothing else. Walked only in files that passed the cheaper test."""

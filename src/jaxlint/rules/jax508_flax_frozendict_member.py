@@ -16,7 +16,8 @@ else:
 
 from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
-from jaxlint.analysis.flax_values import INIT_METHODS, after_a_dot, from_init, imports_flax, init_call, on_init_ast
+from jaxlint.analysis.flax_values import INIT_METHODS, after_a_dot, from_init, imports_flax, init_call, on_init_ast, \
+    pop_of_one_key
 from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, in_frozendict_branch, \
     isinstance_frozendict
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
@@ -821,23 +822,15 @@ def _qualified(facts, node: ast.AST) -> str | None:
     return next(iter(names & FROZEN_DICT), None) if names else None
 
 
-def _may_report_text(member: str):
-    """``_may_report``'s test of one member call, on a call read from the text (``CallText``: its positional count
-    and keywords are ``ast``'s, but for a ``lambda`` among the arguments, which answers "maybe")."""
-    def shaped(call) -> bool:
-        if call.positional < 0:
-            return False  # no call follows the name
-        if call.lambdas:
-            return True
-        if member == "copy":
-            return call.double_star or call.positional + len(call.keywords) == 1
-        if member == "pop":
-            return call.positional == 1 and not call.keywords and not call.double_star
-        return True
-    return shaped
+def _copy_of_one_argument(call) -> bool:
+    """``_may_report``'s ``copy`` call, read from the text (``CallText``): one argument, positional or ``**``-passed
+    (a ``lambda`` among the arguments: "maybe")."""
+    return call.positional >= 0 and (call.lambdas or call.double_star
+                                     or call.positional + len(call.keywords) == 1)
 
 
-_MAY_REPORT = {member: _may_report_text(member) for member in MEMBERS}
+# ``_may_report``'s test of each member's call on a call read from the text: any call of the other members
+_MAY_REPORT = {member: {"copy": _copy_of_one_argument, "pop": pop_of_one_key}.get(member, a_call) for member in MEMBERS}
 
 
 def _passes_mutable(call) -> bool:
