@@ -137,6 +137,12 @@ LAYOUT_CASES = [
     "import flax\nv = m.init(r, x)\nw = v \\\n  .unfreeze()\n",
     "import flax\nout = model.apply(v, x,\n  mutable=['stats'])\nstats = out[1].unfreeze()\n",
     "import flax\nout = (model\n  .apply)(v, x, mutable=['stats'])\nstats = out[1].unfreeze()\n",
+    # JAX507's keyword passed to a function with rows: across lines, through ``partial``, through a plain alias
+    "import optax\nx = optax.projections.projection_box(\n  # the tree\n  pytree=p)\n",
+    "import functools\nimport optax\nbox = functools.partial(\n  optax.projections.projection_box, pytree=p)\n",
+    "from functools import partial\nfrom optax import projections as proj\nbox = partial(proj.projection_box,\n  pytree=p)\n",
+    "import optax\nbox = optax.projections.projection_box\nx = box(pytree=p)\n",
+    "from optax.projections import projection_box as box\nx = box(p, pytree\n  =p)\n",
 ]
 
 
@@ -255,6 +261,10 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax.numpy as jnp\nidx = jnp.nonzero(mask, size=3)\nj = jnp.nonzero(f(-1))[0]\n",
     # JAX508: a member called, but no call that makes variables: ``apply`` without ``mutable=`` (praxis' layers)
     "import flax\ny = layer.apply(v, x)\nstats = out[1].unfreeze()\nmutable = True\n",
+    # JAX507: a function with rows called, and its row's keyword spelled, but never passed to it (vmoe, jax-resnet)
+    "import optax\nx = optax.projections.projection_box(tree=p, lower=0.0, upper=1.0)\ny = g(pytree=p)\n",
+    "from flax.training import checkpoints\ncheckpoints.save_checkpoint(d, target, step)\nkw = dict(gda_manager=m)\n",
+    "import optax\nfns = [optax.projections.projection_box]\ny = g(pytree=p)\n",
 ])
 def test_text_gate_rules_out_files_that_only_share_words(source):
     rules = [rule for rule in all_rules() if not rule.opt_in]
@@ -560,3 +570,17 @@ def test_a_call_no_import_can_qualify_is_not_looked_for(source, monkeypatch):
     assert not facts.may_pass_keyword("jax.numpy.function", frozenset({"b"}))
     facts_ast = collect_facts(source)
     assert not any("jax.numpy.function" in facts_ast.qualified_names(call.func) for call in facts_ast.calls)
+
+
+@pytest.mark.parametrize("source", [
+    "import optax\nx = optax.projections.projection_box(\n  # the tree\n  pytree=p)\n",
+    "import functools\nimport optax\nbox = functools.partial(\n  optax.projections.projection_box, pytree=p)\n",
+    "import optax\nbox = optax.projections.projection_box\nx = box(pytree=p)\n",
+    "from optax.projections import projection_box as box\nx = box(p, pytree\n  =p)\n",
+])
+def test_jax507_gates_keep_a_row_keyword_passed(source):
+    """JAX507's gates ask for a row's keyword passed to its function, directly, through ``partial`` or an alias:
+    both keep these files (the first two are reported; the ast gate keeps the alias, which the resolver may follow)."""
+    rule = next(rule for rule in all_rules() if rule.code == "JAX507")
+    assert rule.may_match_text(TextFacts(source), Scan(source).words)
+    assert rule.may_match_ast(collect_facts(source))

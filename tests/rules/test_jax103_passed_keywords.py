@@ -4,7 +4,8 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from jaxlint.rules.jax103_changed_signature import ChangedSignature, passed_keywords
+from jaxlint.lint.text_gate import passed_keywords
+from jaxlint.rules.jax103_changed_signature import ChangedSignature
 from support.corpus import example_sources
 
 # The definition it replaces (one ``findall`` of every ``name=`` of the file): the reference.

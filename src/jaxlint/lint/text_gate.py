@@ -45,6 +45,7 @@ import keyword
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Iterable
 
 from jaxlint.lint import code_map
 from jaxlint.lint.code_map import is_word_char
@@ -865,3 +866,22 @@ def _module_parts_index(modules: frozenset[str]) -> tuple[frozenset[str], dict[s
     for parts in module_parts(modules):
         by_key.setdefault(max(sorted(parts, reverse=True), key=len), []).append(parts)
     return frozenset(by_key), {key: tuple(sets) for key, sets in by_key.items()}
+
+
+def passed_keywords(source: str, names: Iterable[str]) -> set[str]:
+    """The ``names`` (identifiers) the text spells as ``name=`` (not ``name ==``) after no word character: an
+    over-estimate of the keywords its calls pass. One search per name, each starting with the name itself (the
+    regex engine's fast literal search): a leading word boundary would make it try every position of the file."""
+    found = set()
+    for name in names:
+        for match in _name_equals(name).finditer(source):
+            start = match.start()
+            if not start or not is_word_char(source[start - 1]):
+                found.add(name)
+                break
+    return found
+
+
+@lru_cache(maxsize=None)
+def _name_equals(name: str) -> "re.Pattern[str]":
+    return re.compile(rf"{re.escape(name)}\s*=(?!=)")

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-
-from functools import lru_cache
-from typing import TYPE_CHECKING, ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -23,7 +21,7 @@ from jaxlint.catalogue.floors import (FLOORS, POSITIONS, floor_withheld, keyword
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, walk
 from jaxlint.lint.diagnostics import Applicability, Edit
 from jaxlint.lint.large_files import LARGE_FILE
-from jaxlint.lint.code_map import is_word_char
+from jaxlint.lint.text_gate import passed_keywords
 from jaxlint.catalogue import messages as catalogue_messages
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import has_star_args, keyword_arg, positional_args
@@ -180,25 +178,6 @@ def parameters_by_function(catalogue: Catalogue) -> dict[str, dict[str, Paramete
         if row.parameter not in HANDWRITTEN.get(row.name, ()):
             table.setdefault(row.name, {})[row.parameter] = row
     return table
-
-
-def passed_keywords(source: str, names: Iterable[str]) -> set[str]:
-    """The ``names`` (identifiers) the text spells as ``name=`` (not ``name ==``) after no word character: an
-    over-estimate of the keywords its calls pass. One search per name, each starting with the name itself (the
-    regex engine's fast literal search): a leading word boundary would make it try every position of the file."""
-    found = set()
-    for name in names:
-        for match in _name_equals(name).finditer(source):
-            start = match.start()
-            if not start or not is_word_char(source[start - 1]):
-                found.add(name)
-                break
-    return found
-
-
-@lru_cache(maxsize=None)
-def _name_equals(name: str) -> "re.Pattern[str]":
-    return re.compile(rf"{re.escape(name)}\s*=(?!=)")
 
 
 def _forwarding_targets(function: cst.FunctionDef, star: cst.Param, rule: Rule) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@ from jaxlint.catalogue.ecosystem import KEYWORD_ADVICE, KEYWORDS, library_may_re
 from jaxlint.catalogue.ecosystem_generated import ParameterRow
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.text_gate import passed_keywords
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 
@@ -20,6 +21,20 @@ PARTIAL = "functools.partial"
 # The releases that changed a reported keyword, per library (the version column of the docs).
 _RELEASES = {library: sorted({Version(row.removed_in) for rows in KEYWORDS.values() for row in rows.values()
                               if row.library == library}) for library in ("flax", "optax")}
+
+
+_FUNCTIONS = frozenset(KEYWORDS)
+# the functions with rows by their last name, with their keywords (the text gate looks at the names the file spells)
+_BY_LAST: dict[str, list[tuple[str, frozenset[str]]]] = {}
+for _function, _rows in KEYWORDS.items():
+    _BY_LAST.setdefault(_function.rpartition(".")[2], []).append((_function, frozenset(_rows)))
+_LASTS = frozenset(_BY_LAST)
+
+
+def _passes_a_row(names: set[str], call: ast.Call) -> bool:
+    """``call`` passes by name a keyword of a row of one of ``names`` (what the callee may be)."""
+    passed = {keyword.arg for keyword in call.keywords if keyword.arg is not None}
+    return bool(passed) and any(not passed.isdisjoint(KEYWORDS[name]) for name in names if name in KEYWORDS)
 
 
 class KeywordFindings:
@@ -197,6 +212,31 @@ upper bound (`optax<0.2.4`) are not reported.
             f = nnx.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P(), check_rep=False)
         """, note="flax 0.12.1 follows jax.shard_map: check_vma="),
     ]
+
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        # ``may_match_ast`` read from the text: a function with rows whose last name the file spells, one of whose
+        # keywords it spells as ``name=``, and a call, ``partial`` or binding of it that may pass it
+        functions = [(function, rows) for last in words & _LASTS for function, rows in _BY_LAST[last]]
+        keywords = {keyword for _, rows in functions for keyword in rows if keyword in words}
+        spelled = passed_keywords(facts.source, keywords) if keywords else set()
+        return bool(spelled) and any(facts.may_pass_keyword(function, rows)
+                                     for function, rows in functions if not spelled.isdisjoint(rows))
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        # Every finding is a call of a function with rows, direct or through ``functools.partial``, that passes one
+        # of its rows' keywords by name; a plain alias (``fn = optax.adamw``) is kept too, as the resolver may
+        # follow it.
+        if not super().may_match_ast(facts):
+            return False
+        if any(_passes_a_row(facts.qualified_names(call.func), call) for call in facts.calls_to(_FUNCTIONS)):
+            return True
+        if any(call.args and _passes_a_row(facts.qualified_names(call.args[0]), call)
+               for call in facts.calls_to(PARTIAL)):
+            return True
+        return any(type(call.func) is ast.Name and call.func.id in facts.value_aliases
+                   and _passes_a_row(facts.alias_targets(call.func.id), call) for call in facts.calls)
 
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
