@@ -195,6 +195,7 @@ class Catalogue:
     _by_module: dict[str, tuple[Entry, ...]] = field(default_factory=dict, repr=False, compare=False)
     _words_by_kinds: dict[frozenset[str], frozenset[frozenset[str]]] = field(default_factory=dict, init=False,
                                                                               repr=False, compare=False)
+    _last_names: list[frozenset[str]] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_module: dict[str, list[Entry]] = {}
@@ -215,6 +216,15 @@ class Catalogue:
 
     def symbol(self, qualified: str) -> Entry | None:
         return self._by_name.get(("symbol", qualified))
+
+    def last_names(self) -> frozenset[str]:
+        """The last component of every symbol and module entry's name: an attribute chain none of whose attributes
+        is one names no entry through any prefix (``symbol``, ``module`` and the config spellings keep the last
+        component), whatever its root qualifies to."""
+        if not self._last_names:
+            self._last_names.append(frozenset(e.name.rpartition(".")[2] for e in self.entries
+                                              if e.kind in ("symbol", "module")))
+        return self._last_names[0]
 
     def module(self, name: str) -> Entry | None:
         return self._by_name.get(("module", name))

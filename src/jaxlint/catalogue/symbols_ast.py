@@ -75,6 +75,8 @@ def _attribute(rule, view: AstView, node: ast.Attribute) -> AstFinding | None:
     while type(root) is ast.Attribute:
         chain.append((root, root.attr))
         root = root.value
+    if rule.catalogue.last_names().isdisjoint([name for _, name in chain]):
+        return None  # no prefix of the chain can be listed (``chosen_site``): its root need not be resolved
     if type(root) is not ast.Name or not (view.star_import or any(
             bound.startswith(rule.ROOTS) for bound in view.may_import(root.id))):
         return None  # the resolver qualifies the root to nothing under the catalogue's packages
