@@ -35,6 +35,10 @@ def _flax(low: str) -> Settings:
 DECIDED = {
     "copy, spaces and a trailing comma": (None, _FLAX + _INIT + "w = variables.copy( {'a': 1} , )\n"),
     "copy by keyword across lines": (None, _FLAX + _INIT + "w = variables.copy(\n    add_or_replace={'a': 1},\n)\n"),
+    "a keyword's value in parentheses": (None, _FLAX + _INIT + "w = variables.copy(add_or_replace=({'a': 1}) )\n"),
+    "isinstance in both branches of an if-expression": (None, _FLAX + _INIT + "p = variables.pretty_repr() if "
+                                                        "isinstance(variables, FrozenDict) else isinstance(variables, "
+                                                        "FrozenDict)\n"),
     "pretty_repr with num_spaces by keyword": (None, _FLAX + _INIT + "t = variables.pretty_repr(num_spaces=4)\n"),
     "a pop subscripted, a space before the parenthesis": (None, _FLAX + _INIT + "p = variables.pop('params' )[1]\n"),
     "the functions older than the pinned flax": (_flax("0.6.0"), _FLAX + _INIT + "w = variables.copy({})\n"
@@ -153,12 +157,14 @@ def test_cases_are_not_vacuous():
     counts = {name: len(findings) for name, findings in found.items()}
     assert {name for name, count in counts.items() if not count} == {
         "isinstance guarding flax.core.unfreeze of a subscript", "a name also assigned something else",
-        "a comprehension and a lambda", "dalle-mini's train.py"}
+        "a comprehension and a lambda", "dalle-mini's train.py", "isinstance in both branches of an if-expression"}
     assert counts["apply's pair, mutable False or None"] == 1
     assert counts["a name through try, except and else"] == 2 and counts["names read in each other's assignments"] == 1
     assert counts["subscripts by 1 spelled otherwise"] == 1 and counts["Optional and union annotations"] == 2
     (unsafe,) = found["pretty_repr with num_spaces by keyword"]
     assert unsafe["fix"]["applicability"] == "unsafe"
+    (parenthesized,) = found["a keyword's value in parentheses"]
+    assert parenthesized["fix"]["edits"][0]["content"] == "flax.core.copy(variables, add_or_replace=({'a': 1}))"
     (across,) = found["copy by keyword across lines"]
     assert across["fix"]["edits"][0]["content"] == "flax.core.copy(variables, add_or_replace={'a': 1})"
     assert [finding["fix_withheld"] is not None for finding in found["the functions older than the pinned flax"]] \

@@ -152,16 +152,21 @@ def _value_unparenthesized(view: AstView, node: ast.AST) -> bool:
 
 
 def isinstance_frozendict_ast(view: AstView, call: ast.AST) -> bool:
-    """``isinstance_frozendict`` of an ``ast`` call: the resolver's names from ``AstNames`` (its port, built when a
-    call may be one: ``isinstance`` with two positional arguments, the second a name an import may bind)."""
+    """``isinstance_frozendict`` of an ``ast`` call: the resolver's names from ``AstNames`` (its port, built only when
+    the call may be one: ``isinstance`` with two positional arguments, the second a name or attribute chain that
+    some import, or a star import, may bind to flax's FrozenDict)."""
     if not (type(call) is ast.Call and type(call.func) is ast.Name and call.func.id == "isinstance"
             and len(call.args) == 2 and not call.keywords and not any(type(arg) is ast.Starred for arg in call.args)):
         return False
-    root = call.args[1]
+    root, attributes = call.args[1], []
     while type(root) is ast.Attribute:
+        attributes.append(root.attr)
         root = root.value
-    if type(root) is not ast.Name or not (view.star_import or view.may_import(root.id)):
-        return False  # the resolver qualifies no other name to flax's FrozenDict
+    if type(root) is not ast.Name:
+        return False
+    suffix = "".join("." + attribute for attribute in reversed(attributes))
+    if not view.star_import and not any(base + suffix in FROZEN_DICT for base in view.may_import(root.id)):
+        return False  # no import binds the name to what would qualify it to flax's FrozenDict
     names = view.names()
     return names.qualified_name(call.func) in (None, "builtins.isinstance") \
         and names.qualified_name(call.args[1]) in FROZEN_DICT
