@@ -40,6 +40,34 @@ def test_a_check_decided_on_ast_does_not_import_libcst(tmp_path):
     assert not imported
 
 
+# JAX508 on the shape of dalle-mini's tools/train/train.py: a pop and an isinstance test of values that are not flax
+# variables (a step's batch, a parameter), beside a member called on what ``init`` returned
+_JAX508_FILE = """import flax
+from flax.core.frozen_dict import FrozenDict
+
+
+def train_step(state, batch):
+    minibatch, labels = batch.pop("labels")
+    return state, labels
+
+
+def spec(x):
+    if isinstance(x, FrozenDict):
+        return x
+    return None
+
+
+variables = model.init(rng, x)
+params = variables["params"].unfreeze()
+"""
+
+
+def test_a_jax508_check_decided_on_ast_does_not_import_libcst(tmp_path):
+    output, imported = _check(tmp_path, _JAX508_FILE)
+    assert output.count("JAX508") == 1 and ":17:" in output  # the unfreeze, from the ast tree
+    assert not imported
+
+
 def test_a_check_that_goes_to_libcst_imports_it_and_finds(tmp_path):
     # JAX101's index-update rewrite is decided on libcst's tree
     output, imported = _check(tmp_path, "import jax\n\ny = jax.ops.index_update(x, 0, 1.0)\n")

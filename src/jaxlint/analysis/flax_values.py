@@ -206,6 +206,40 @@ def statements_ast(view: AstView, scope: ast.AST):
                 stack.extend(block)
 
 
+def statements_in_order_ast(view: AstView, scope: ast.AST):
+    """``statements_ast`` in the order ``statements`` yields them, for a search whose answers may rest on the order
+    it reads assignments in (``VariablesTrackerAst``): the lines of a block from the last, each line's statements
+    (``a = 1; b = 2``) from the first; a module or function only (a class, a lambda, a comprehension give none)."""
+    if type(scope) not in _STATEMENT_SCOPES or type(scope) is not ast.Module and _one_line_suite(view, scope.body):
+        return
+    stack = _lines(scope.body)
+    while stack:
+        item = stack.pop()
+        if type(item) is list:
+            yield from item
+            continue
+        for block in _blocks(view, item):
+            if block and not _one_line_suite(view, block):
+                stack.extend(_lines(block))
+
+
+_STATEMENT_SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _lines(block: list[ast.stmt]) -> list:
+    """A block as libcst's statements: a compound statement, or the list of the simple statements of one line
+    (joined by ``;``: the next starts on the line the previous ends)."""
+    items: list = []
+    for statement in block:
+        if type(statement) in COMPOUND:
+            items.append(statement)
+        elif items and type(items[-1]) is list and items[-1][-1].end_lineno == statement.lineno:
+            items[-1].append(statement)
+        else:
+            items.append([statement])
+    return items
+
+
 def _blocks(view: AstView, statement: ast.stmt) -> list[list[ast.stmt]]:
     """The blocks of a compound statement that ``statements`` walks into (``body``, ``orelse``, ``handlers``,
     ``finalbody``: an ``elif``, libcst's ``orelse`` ``If``, gives only its ``body``)."""
@@ -217,8 +251,9 @@ def _blocks(view: AstView, statement: ast.stmt) -> list[list[ast.stmt]]:
         if len(orelse) == 1 and type(orelse[0]) is ast.If and view.source.startswith("elif", view.offset_of(orelse[0])):
             return [statement.body, orelse[0].body]
         return [statement.body, orelse]
+    # libcst's fields in ``statements``' order: ``body``, ``orelse``, ``handlers``, ``finalbody``
     handlers = [handler.body for handler in getattr(statement, "handlers", ())]
-    return [statement.body, *handlers, getattr(statement, "orelse", []), getattr(statement, "finalbody", [])]
+    return [statement.body, getattr(statement, "orelse", []), *handlers, getattr(statement, "finalbody", [])]
 
 
 def _one_line_suite(view: AstView, block: list[ast.stmt]) -> bool:

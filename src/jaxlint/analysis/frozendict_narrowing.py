@@ -149,3 +149,87 @@ def _value_unparenthesized(view: AstView, node: ast.AST) -> bool:
     parent, field = view.parent(node)
     return type(parent) in (ast.Attribute, ast.Subscript) and field == "value" \
         and view.offset_of(parent) == view.offset_of(node)
+
+
+def isinstance_frozendict_ast(view: AstView, call: ast.AST) -> bool:
+    """``isinstance_frozendict`` of an ``ast`` call: the resolver's names from ``AstNames`` (its port, built only when
+    the call may be one: ``isinstance`` with two positional arguments, the second a name or attribute chain that
+    some import, or a star import, may bind to flax's FrozenDict)."""
+    if not (type(call) is ast.Call and type(call.func) is ast.Name and call.func.id == "isinstance"
+            and len(call.args) == 2 and not call.keywords and not any(type(arg) is ast.Starred for arg in call.args)):
+        return False
+    root, attributes = call.args[1], []
+    while type(root) is ast.Attribute:
+        attributes.append(root.attr)
+        root = root.value
+    if type(root) is not ast.Name:
+        return False
+    suffix = "".join("." + attribute for attribute in reversed(attributes))
+    if not view.star_import and not any(base + suffix in FROZEN_DICT for base in view.may_import(root.id)):
+        return False  # no import binds the name to what would qualify it to flax's FrozenDict
+    names = view.names()
+    return names.qualified_name(call.func) in (None, "builtins.isinstance") \
+        and names.qualified_name(call.args[1]) in FROZEN_DICT
+
+
+def guards_frozendict_code_ast(view: AstView, call: ast.Call, ancestors: Sequence[tuple[ast.AST, str]],
+                               methods: frozenset[str]) -> bool:
+    """``guards_frozendict_code`` of an ``ast`` call (``ancestors``: the call's). The code compared is libcst's
+    only where neither side has parentheses of its own: a tree that matches but may be parenthesized is
+    ``Undecidable``."""
+    owner = next((node for node, _ in reversed(ancestors) if type(node) is not ast.UnaryOp), None)
+    if type(owner) not in (ast.If, ast.IfExp):
+        return False
+    test, positive = owner.test, True
+    while type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        test, positive = test.operand, not positive
+    if not isinstance_frozendict_ast(view, test):
+        return False
+    branch = owner.body if positive else owner.orelse
+    if not branch:
+        return False  # an ``if`` without ``else``: libcst's ``orelse`` is None
+    tested = test.args[0]
+    names = view.names()
+    for root in (branch if type(branch) is list else [branch]):
+        for node in ast.walk(root):
+            if type(node) is not ast.Call:
+                continue
+            func = node.func
+            if type(func) is ast.Attribute and func.attr in methods:
+                if _holds_part_ast(view, func.value, test, tested):
+                    return True
+            elif (node.args or node.keywords) and names.qualified_name(func) in _UNFREEZE:
+                if _holds_part_ast(view, _first_argument(node), test, tested):
+                    return True
+    return False
+
+
+def _first_argument(call: ast.Call) -> ast.AST:
+    """libcst's ``call.args[0].value``: the value of the first argument in the source (a keyword's, a starred's)."""
+    first = min([*call.args, *call.keywords], key=lambda node: (node.lineno, node.col_offset))
+    return first.value if type(first) in (ast.Starred, ast.keyword) else first
+
+
+def _holds_part_ast(view: AstView, receiver: ast.AST, test: ast.Call, tested: ast.AST) -> bool:
+    """``_holds_part``: libcst's code of ``receiver``, or of what it subscripts, is that of ``tested`` (the first
+    argument of ``test``). Equal code has equal trees; equal trees have equal code where neither is in parentheses
+    of its own (the tested value right after ``isinstance(``; the receiver the value of an attribute or a
+    subscript, or a call's first argument, that starts where its parent starts or right after the call's ``(``)."""
+    node = receiver
+    tested_dump = ast.dump(tested)
+    while True:
+        if ast.dump(node) == tested_dump:
+            if not (_first_argument_unparenthesized(view, test) and _unparenthesized(view, node)):
+                raise Undecidable("an isinstance test on a value that may be in parentheses")
+            if view.text(node) == view.text(tested):
+                return True
+        if type(node) is not ast.Subscript:
+            return False
+        node = node.value
+
+
+def _unparenthesized(view: AstView, node: ast.AST) -> bool:
+    parent, field = view.parent(node)
+    if type(parent) is ast.Call and field == "args" and parent.args[0] is node:
+        return _first_argument_unparenthesized(view, parent)
+    return _value_unparenthesized(view, node)

@@ -18,14 +18,15 @@ from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
 from jaxlint.analysis.flax_values import INIT_METHODS, after_a_dot, from_init, imports_flax, init_call, on_init_ast, \
     pop_of_one_key
-from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, in_frozendict_branch, \
-    isinstance_frozendict
+from jaxlint.analysis.flax_dicts_ast import VariablesTrackerAst, first_name_ast
+from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, guards_frozendict_code_ast, \
+    in_frozendict_branch, in_frozendict_branch_ast, isinstance_frozendict, isinstance_frozendict_ast
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
 from jaxlint.catalogue.flax_frozendict import Member, members
 from jaxlint.catalogue.floors import library_floor_withheld
-from jaxlint.lint.ast_findings import AstView, Undecidable, walk
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
 from jaxlint.lint.text_gate import a_call
-from jaxlint.lint.diagnostics import WithheldFix
+from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
@@ -42,6 +43,10 @@ _REBINDS_DICT = re.compile(r"(?m)^[ \t]*dict\s*(?::[^=\n]*)?=(?!=)|\b(?:def|clas
 _TRAIN_STATE_WORD = TRAIN_STATE.rpartition(".")[2]
 _TRAIN_STATES = frozenset({TRAIN_STATE})
 FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
+_DICT_REBOUND = WithheldFix("`dict` does not name the builtin here")
+_ACCEPT_DICT = "Accept the dict too"
+_ISINSTANCE_MESSAGE = (f"Since flax {PLAIN_DICT}, flax variables are a plain dict: `isinstance(x, FrozenDict)` is "
+                       "False for them and the code takes the other way; use `isinstance(x, (FrozenDict, dict))`.")
 
 
 class FlaxFrozenDictMember(Rule):
@@ -507,33 +512,85 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         """, note="isinstance on an annotated TrainState's params"),
     ]
 
-    # -- no finding, proved from ``ast`` (``jaxlint.lint.ast_findings``) ------------------------------------------
+    # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) --------------------------------------------
     decides_from_ast = True
 
     @classmethod
-    def findings_from_ast(cls, view: AstView) -> list:
-        """None, where the rule does not apply to the file (``applies``), or where no member call of a shape
-        ``_shape`` reports has a receiver, and no ``isinstance`` call a first argument, that ``VariablesTracker``
-        may hold (``_may_hold``); anything else is ``Undecidable``: the libcst path follows names and states."""
+    def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
+        """What ``visit_Call`` reports, fixes included: ``VariablesTrackerAst`` answers ``holds`` as the libcst
+        path's tracker does, asked only of what it may hold (``_may_hold``, ``_may_be_state_params``: cheap, and
+        most files stop there). Undecidable where libcst's code of a node may hold parentheses ``ast`` does not
+        show: a receiver, an argument or the tested classes in parentheses of their own (the fix copies their
+        code), a compared value that may be (``in_frozendict_branch_ast``, ``guards_frozendict_code_ast``), a
+        comment or a backslash between a member call's arguments, and where ``AstView.span`` cannot place the call."""
         if not applies(view.settings, view.file_text):
             return []
         fields = _state_fields(view)
         # without a call that makes variables, only an annotated TrainState's ``.params`` may hold them
         from_states = None if _makes_variables(view) else _names_from_state_params(view, fields)
+        tracker: VariablesTrackerAst | None = None
+        found = []
         for node in walk(view, (ast.Call,)):
             func = node.func
-            if type(func) is ast.Name and func.id == "isinstance" and len(node.args) == 2 and not node.keywords \
-                    and _may_be_frozendict(view, node.args[1]):
+            if type(func) is ast.Name:
+                if not isinstance_frozendict_ast(view, node):
+                    continue
                 value = node.args[0]
             elif type(func) is ast.Attribute and func.attr in MEMBERS and _may_have_shape(view, func.attr, node):
-                value = func.value
                 if _left_to_jax503_or_jax504(view, func.attr, node):
                     continue
+                value = func.value
             else:
                 continue
-            if _may_hold(value, fields) if from_states is None else _may_be_state_params(value, from_states, fields):
-                raise Undecidable("a value that may hold flax variables")
-        return []
+            if not (_may_hold(value, fields) if from_states is None else
+                    _may_be_state_params(value, from_states, fields)):
+                continue
+            tracker = tracker or VariablesTrackerAst(view)
+            if not tracker.holds(value):
+                continue
+            ancestors = view.ancestors(node)
+            if in_frozendict_branch_ast(view, ancestors, value):
+                continue
+            if type(func) is ast.Name:
+                if not guards_frozendict_code_ast(view, node, ancestors, _METHODS):
+                    found.append(cls._isinstance_finding(view, node, ancestors))
+            else:
+                found.append(cls._member_finding(view, MEMBERS[func.attr], node, ancestors))
+        return found
+
+    @classmethod
+    def _isinstance_finding(cls, view: AstView, call: ast.Call, ancestors) -> AstFinding:
+        """``_isinstance``'s report: the classes (``AstView.span``: not in parentheses of their own) and ``dict``."""
+        fix = withheld = None
+        if _REBINDS_DICT.search(view.file_text):
+            withheld = _DICT_REBOUND
+        else:
+            classes = call.args[1]
+            start, end = view.span(classes, statement_of(ancestors))
+            fix = AstFix(Applicability.SAFE, _ACCEPT_DICT, (Edit(start, end, f"({view.text(classes)}, dict)"),))
+        return AstFinding(cls.code, call, _ISINSTANCE_MESSAGE, withheld=withheld, fix=fix)
+
+    @classmethod
+    def _member_finding(cls, view: AstView, member: Member, call: ast.Call, ancestors) -> AstFinding:
+        """``_report``'s finding: the ``flax.core`` function's fix, or why it is withheld."""
+        message = _message(member)
+        if member.function is None:
+            return AstFinding(cls.code, call, message)
+        since = None if member.function_since_is_oldest_read else member.function_since
+        withheld = library_floor_withheld("flax", f"`{member.function}`", since, view.settings)
+        if withheld is None and not _flax_named(view, call.func.value):
+            withheld = FLAX_UNBOUND
+        fix = None
+        if withheld is None:
+            receiver = call.func.value
+            if view.offset_of(receiver) != view.offset_of(call):
+                raise Undecidable("the receiver of a FrozenDict method in parentheses")
+            start, end = view.span(call, statement_of(ancestors))
+            text = f"{member.function}({view.text(receiver)}{_arguments_code(view, call)})"
+            unsafe = member.name == "pretty_repr" and bool(call.args or call.keywords)
+            fix = AstFix(Applicability.UNSAFE if unsafe else Applicability.SAFE, f"Use `{member.function}`",
+                         (Edit(start, end, text),))
+        return AstFinding(cls.code, call, message, withheld=withheld, fix=fix)
 
     def __init__(self, context) -> None:
         super().__init__(context)
@@ -579,12 +636,10 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
         classes = call.args[1].value
         fix = withheld = None
         if _REBINDS_DICT.search(self.context.file_text):
-            withheld = WithheldFix("`dict` does not name the builtin here")
+            withheld = _DICT_REBOUND
         else:
-            fix = safe_fix("Accept the dict too", Replace(classes, f"({self.code_for(classes)}, dict)"))
-        self.report(call, f"Since flax {PLAIN_DICT}, flax variables are a plain dict: `isinstance(x, FrozenDict)` "
-                          "is False for them and the code takes the other way; use `isinstance(x, (FrozenDict, "
-                          "dict))`.", fix, withheld=withheld)
+            fix = safe_fix(_ACCEPT_DICT, Replace(classes, f"({self.code_for(classes)}, dict)"))
+        self.report(call, _ISINSTANCE_MESSAGE, fix, withheld=withheld)
 
 
     # -- what is reported ------------------------------------------------------------------------------------
@@ -687,10 +742,40 @@ def _left_to_jax503_or_jax504(view: AstView, member: str, call: ast.Call) -> boo
     return on_init_ast(view, call, call.func.value)
 
 
-def _may_be_frozendict(view: AstView, classes: ast.expr) -> bool:
-    """``isinstance_frozendict``'s second argument may qualify to flax's FrozenDict (``Undecidable`` where it is not
-    certain; only an imported name, or any under a star import, qualifies)."""
-    return view.imported_name(classes, FROZEN_DICT.__contains__) in FROZEN_DICT
+def _flax_named(view: AstView, receiver: ast.AST) -> bool:
+    """``_report``'s test: ``flax``, written in the scope of the receiver's first name, is the flax package (the
+    resolver's ``qualified_in_scope``, which ``AstNames`` answers alike wherever the answer may be ``flax``)."""
+    name = first_name_ast(receiver)
+    names = view.names()
+    scope = names.scope_of(name) if name is not None else None
+    return scope is not None and names.qualified_in_scope("flax", scope) == "flax"
+
+
+# libcst's code of a member call's argument (``code_for(arg)``: to the next argument, or to the closing parenthesis),
+# where the text around the arguments is whitespace and commas alone
+_BEFORE_ARGUMENTS = re.compile(r"\(\s*")
+_BETWEEN_ARGUMENTS = re.compile(r"\s*,\s*")
+_AFTER_ARGUMENTS = re.compile(r"\s*,?\s*\)")
+
+
+def _arguments_code(view: AstView, call: ast.Call) -> str:
+    """``_report``'s ``"".join(", " + code_for(arg).rstrip().rstrip(",") ...)`` (no argument is starred:
+    ``_may_have_shape``, so the positional ones come first). An ``ast`` keyword holds its value's parentheses, a
+    positional argument does not: a parenthesis (or a comment, a backslash) around them is ``Undecidable``."""
+    arguments = [*call.args, *call.keywords]
+    if not arguments:
+        return ""
+    source = view.source
+    starts = [view.offset_of(argument) for argument in arguments]
+    ends = [view.offset_of(argument, end=True) for argument in arguments]
+    closing = view.offset_of(call, end=True)
+    gaps = [(_BEFORE_ARGUMENTS, source[view.offset_of(call.func, end=True):starts[0]]),
+            *((_BETWEEN_ARGUMENTS, source[end:start]) for end, start in zip(ends, starts[1:])),
+            (_AFTER_ARGUMENTS, source[ends[-1]:closing])]
+    if not all(pattern.fullmatch(gap) for pattern, gap in gaps):
+        raise Undecidable("a member call's arguments with more than commas and whitespace around them")
+    codes = [source[start:following] for start, following in zip(starts, [*starts[1:], closing - 1])]
+    return "".join(", " + code.rstrip().rstrip(",") for code in codes)
 
 
 _STATE_MAKERS = ("create", "replace", "apply_gradients")
