@@ -235,6 +235,18 @@ def test_the_view_reads_the_gates_walk_and_walks_no_tree_of_its_own(monkeypatch)
     assert view._other == _reference_bound(tree)
 
 
+def test_a_later_view_of_the_tree_the_gate_walked_reads_its_facts(monkeypatch):
+    """As a worker's effective-floor uses and JAX207's port build theirs, after the lint: no tree walked again."""
+    source = CASES["imports at every depth"]
+    facts = collect_facts(source)  # ``parse_module``'s tree, as in the gate
+    with monkeypatch.context() as patched:
+        patched.setattr(ast_gate, "_collect", lambda *args: pytest.fail("a second walk"))
+        view = AstView(source, facts.tree)
+    assert view.nodes is facts.nodes
+    other = AstView(source, ast.parse(source))  # another tree of the same text: walked, its own nodes
+    assert other.nodes is not facts.nodes and other.nodes == _reference(other.tree)[0]
+
+
 def test_the_facts_of_another_tree_are_refused():
     source = "import jax\n"
     with pytest.raises(ValueError):

@@ -279,11 +279,17 @@ def _collect(tree: ast.AST, facts: AstFacts) -> None:
 
 def collect_facts(source: str, tree: ast.Module | None = None) -> AstFacts | None:
     """The facts of ``source``; None when ``ast`` cannot parse it (the caller must then not skip the file).
-    ``tree``: ``ast.parse(source)``, when the caller has it already."""
+    ``tree``: ``ast.parse(source)``, when the caller has it already. The facts of ``parse_module``'s last tree are
+    kept with it: a worker's later views of the tree the gate walked (``AstView``: the effective-floor uses, JAX207's
+    port) read them, without a second walk."""
+    global _LAST
     if tree is None:
         tree = parse_module(source)
         if tree is None:
             return None
+    kept = _LAST is not None and _LAST[1] is tree
+    if kept and _LAST[2] is not None:
+        return _LAST[2]
     facts = AstFacts(tree=tree, nodes=[tree])
     # Statement by statement, so that ``focus`` can ask about each one without a second walk; the statements share
     # the file's bindings and star imports (complete once the walk is done, and only read by queries after it).
@@ -299,13 +305,16 @@ def collect_facts(source: str, tree: ast.Module | None = None) -> AstFacts | Non
         facts.imports += own.imports
         facts.type_bounds |= own.type_bounds
     facts.nodes += tree.type_ignores  # the module's other field (nodes without children)
+    if kept:
+        _LAST = (_LAST[0], tree, facts)
     return facts
 
 
 def parse_module(source: str) -> ast.Module | None:
-    """``ast.parse(source)``, or None where ``ast`` cannot parse it. The last text parsed and its tree are kept:
-    a worker's later stages on the same file (the effective-floor uses, ``run.effective_floor``) ask again for the
-    tree the gate built, and get it without a second parse. Nothing may change a tree it is given."""
+    """``ast.parse(source)``, or None where ``ast`` cannot parse it. The last text parsed and its tree (and the
+    tree's facts, once ``collect_facts`` walked it) are kept: a worker's later stages on the same file (the
+    effective-floor uses, ``run.effective_floor``) ask again for the tree the gate built, and get it without a
+    second parse. Nothing may change a tree it is given."""
     global _LAST
     if _LAST is not None and _LAST[0] == source:
         return _LAST[1]
@@ -315,11 +324,11 @@ def parse_module(source: str) -> ast.Module | None:
             tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         tree = None
-    _LAST = (source, tree)
+    _LAST = (source, tree, None)
     return tree
 
 
-_LAST: tuple[str, ast.Module | None] | None = None
+_LAST: tuple[str, ast.Module | None, AstFacts | None] | None = None
 
 
 def facts_of(node: ast.AST, file_facts: AstFacts) -> AstFacts:
