@@ -1,8 +1,13 @@
 """``AstView``'s walk against an independent reference: its nodes in source order, the parents it maps only for the
-statements asked about (``_map_parents``), and the import bindings it records (module level read from the
-statements, not from parents), equal to a plain recursive walk over every field of every node.
+statements asked about (``_map_parents``), the import bindings it records (module level read from the
+statements, not from parents) and the other bindings, equal to a plain recursive walk over every field of every node.
 
-These check a speed refactor (the view once mapped every node's parent in its walk); they pass on the full walk too.
+The view walks no tree of its own: it reads the ast gate's walk (``ast_gate._collect``, one per file in ``check``),
+so the gate's facts are checked here too: each statement's nodes (what ``focus`` asks about) and the names, calls
+and ``with`` statements, all in source order.
+
+These check speed refactors (the view once mapped every node's parent in its walk, then walked the tree a second
+time after the gate); they pass on the full walk too.
 """
 from __future__ import annotations
 
@@ -14,9 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 
+from jaxlint.lint import ast_findings, ast_gate, engine
 from jaxlint.lint.ast_findings import AstView, Undecidable
-from jaxlint.lint.ast_gate import CHILD_FIELDS
-from jaxlint.rules import all_rules
+from jaxlint.lint.ast_gate import CHILD_FIELDS, collect_facts
+from jaxlint.project.settings import Settings
+from jaxlint.rules import all_rules, rule_by_code
 from support.gate_cases import SOURCES
 
 # The shared singletons ``ast`` hangs on nodes (a load context, an operator): not nodes of the tree's own.
@@ -68,6 +75,28 @@ def _reference_imports(tree: ast.Module, parents: dict[int, tuple[ast.AST, str]]
     return found
 
 
+def _reference_bound(tree: ast.Module) -> set[str]:
+    """The identifiers something other than an import the resolver qualifies binds: a stored name, a parameter, a
+    definition, an ``except ... as``, a capture pattern, a type parameter, ``global``/``nonlocal``, a relative import."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            found.add(node.id)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            found.update(node.names)
+        elif isinstance(node, ast.MatchMapping):
+            found.update([node.rest] if node.rest else [])
+        elif isinstance(node, ast.ImportFrom) and (node.level or not node.module):
+            found.update(alias.asname or alias.name for alias in node.names if alias.name != "*")
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.alias)):
+            continue
+        elif isinstance(getattr(node, "name", None), str):  # a definition, a handler, a pattern, a type parameter
+            found.add(node.name)
+    return found
+
+
 def _view(source: str) -> AstView | None:
     try:
         tree = ast.parse(source)
@@ -93,6 +122,17 @@ def _check_fields(tree: ast.Module) -> None:
                 assert all(item is None or isinstance(item, ast.AST) for item in items), (type(node).__name__, field)
 
 
+def _check_facts(tree: ast.Module, nodes: list[ast.AST]) -> None:
+    """The gate's facts, from the same walk as the view's nodes: each top-level statement's nodes, and the file's
+    names, calls and ``with`` statements, in source order."""
+    facts = collect_facts("", tree)
+    assert facts.nodes == nodes
+    for statement, own in zip(tree.body, facts.statements, strict=True):
+        assert own.nodes == _reference(statement)[0]
+    for kind, listed in ((ast.Name, facts.names), (ast.Call, facts.calls), (ast.With, facts.withs)):
+        assert listed == [node for node in nodes if type(node) is kind]
+
+
 def _check(source: str, seed: int = 0) -> None:
     view = _view(source)
     if view is None:
@@ -101,6 +141,10 @@ def _check(source: str, seed: int = 0) -> None:
     nodes, parents = _reference(view.tree)
     assert view.nodes == nodes
     assert view._imports == _reference_imports(view.tree, parents)
+    # the view's own bindings: the relative imports', added to the walk's
+    assert view._other == _reference_bound(view.tree)
+    assert view.type_bounds == any(getattr(node, "bound", None) is not None for node in nodes)
+    _check_facts(view.tree, nodes)
     # asked one node at a time, in an order of no use to the view: each answer maps only what it must
     asked = list(nodes)
     random.Random(seed).shuffle(asked)
@@ -140,6 +184,11 @@ CASES = {
     "a continued line": "x = (\n    1,\n    2)\ny = x \\\n    + 1\n",
     "an f-string": "import jax\nx = f'{jax.numpy.zeros(3)!r:>{10}}'\n",
     "global and nonlocal": "def f():\n    global x\n    def g():\n        nonlocal y\n",
+    "every kind of binding": "from . import a as b, c\nfrom .m import *\nfrom .. import d\nimport e.f\n"
+                             "for (g, h.i) in j:\n    k[0] = l = m.n = 1\ntry:\n    pass\nexcept E as o:\n"
+                             "    pass\nmatch p:\n    case {'q': [r, *s], **t} | Q(u=v) as w:\n        pass\n"
+                             "class X[Y: int, *Z, **P]:\n    def f(self, /, a, *b, c, **d):\n        del self.x\n"
+                             "        (lambda e=1: e)\n        return [x := 1 for g in h]\n",
     "an empty module": "",
 }
 
@@ -167,3 +216,62 @@ def test_the_walk_matches_the_reference_on_every_gate_source(name, source):
 @given(hypothesmith.from_grammar())
 def test_the_walk_matches_the_reference_on_generated_programs(program):
     _check(program)
+
+
+def test_the_view_reads_the_gates_walk_and_walks_no_tree_of_its_own(monkeypatch):
+    source = CASES["every kind of binding"]
+    tree = ast.parse(source)
+    facts = collect_facts(source, tree)
+
+    def no_second_walk(*args):
+        raise AssertionError("a second walk")
+
+    with monkeypatch.context() as patched:  # only around the view's construction (pytest itself walks trees)
+        for owner, name in ((ast_gate, "_collect"), (ast_findings, "collect_facts"), (ast, "walk"),
+                            (ast, "iter_child_nodes"), (ast, "iter_fields")):
+            patched.setattr(owner, name, no_second_walk)
+        view = AstView(source, tree, facts=facts)
+    assert view.nodes == _reference(tree)[0]
+    assert view._other == _reference_bound(tree)
+
+
+def test_a_later_view_of_the_tree_the_gate_walked_reads_its_facts(monkeypatch):
+    """As a worker's effective-floor uses and JAX207's port build theirs, after the lint: no tree walked again."""
+    source = CASES["imports at every depth"]
+    facts = collect_facts(source)  # ``parse_module``'s tree, as in the gate
+    with monkeypatch.context() as patched:
+        patched.setattr(ast_gate, "_collect", lambda *args: pytest.fail("a second walk"))
+        view = AstView(source, facts.tree)
+    assert view.nodes is facts.nodes
+    other = AstView(source, ast.parse(source))  # another tree of the same text: walked, its own nodes
+    assert other.nodes is not facts.nodes and other.nodes == _reference(other.tree)[0]
+
+
+def test_the_facts_of_another_tree_are_refused():
+    source = "import jax\n"
+    with pytest.raises(ValueError):
+        AstView(source, ast.parse(source), facts=collect_facts(source, ast.parse(source)))
+
+
+def test_check_walks_each_statement_once_and_hands_the_view_the_gates_facts(monkeypatch):
+    """A file the ast path decides (JAX501's finding, no libcst): the gate's walk is the only one."""
+    source = "import flax\n\ndef f(x):\n    return flax.optim.Adam(x)\n\nclass C:\n    pass\n"
+    walked: list[ast.AST] = []
+    given: list = []
+    collect = ast_gate._collect
+
+    def counted(node, facts):
+        walked.append(node)
+        collect(node, facts)
+
+    class Recorded(AstView):
+        def __init__(self, *args, facts=None, **kwargs):
+            given.append(facts)
+            super().__init__(*args, facts=facts, **kwargs)
+
+    monkeypatch.setattr(ast_gate, "_collect", counted)
+    monkeypatch.setattr(ast_findings, "AstView", Recorded)
+    result = engine.lint_source(source, "t.py", Settings(), rules=[rule_by_code("JAX501")])
+    assert [diagnostic.code for diagnostic in result.diagnostics] == ["JAX501"]
+    assert len(given) == 1 and given[0] is not None
+    assert walked == given[0].tree.body  # one walk per top-level statement, by the gate

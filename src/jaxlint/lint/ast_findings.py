@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from jaxlint.lint.annotations import has_future_annotations
-from jaxlint.lint.ast_gate import CHILD_FIELDS
+from jaxlint.lint.ast_gate import CHILD_FIELDS, NAMED_NODES, AstFacts, collect_facts
 from jaxlint.lint.ast_names import AstNames
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, LineIndex, WithheldFix
 from jaxlint.lint.fixes import realign_continuations
@@ -62,16 +62,8 @@ _TESTED_PACKAGES = ("jax", "jaxlib", "flax", "optax")
 
 def _in_tested_package(qualified: str) -> bool:
     return qualified.split(".")[0] in _TESTED_PACKAGES
-# Nodes whose ``name`` binds an identifier (type parameters exist from Python 3.12).
-_NAMED_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
-                          ast.MatchStar} | {getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple")
-                                            if hasattr(ast, name)})
 
 
-# The walks push a node's children last first (so that they are taken in source order): its fields reversed.
-_CHILD_FIELDS_REVERSED = {cls: fields[::-1] for cls, fields in CHILD_FIELDS.items()}
-# The nodes with a list that may hold None: ``{**d}``'s key, a keyword-only parameter's missing default.
-_WITH_NONE_IN_LISTS = frozenset({ast.Dict, ast.arguments})
 # The fields that hold a block of statements (``Lambda.body`` and ``IfExp.body`` hold one expression, not a list).
 _BODIES = frozenset({"body", "orelse", "finalbody"})
 # The statements whose bodies are scopes of their own (an import in one is not at module level).
@@ -113,11 +105,13 @@ class AstFinding:
 
 
 class AstView:
-    """One file's ``ast`` tree, walked once (its nodes in source order, its bindings; a node's parent is mapped when
-    asked, for the statements that hold it), and the exact answers the rules may ask of it."""
+    """One file's ``ast`` tree, as the ast gate's walk read it (its nodes in source order, its bindings: ``AstFacts``;
+    a node's parent is mapped when asked, for the statements that hold it), and the exact answers the rules may ask
+    of it."""
 
     def __init__(self, source: str, tree: ast.Module, file_text: str | None = None, *,
-                 settings: Settings | None = None, path: str = "") -> None:
+                 settings: Settings | None = None, path: str = "", facts: AstFacts | None = None) -> None:
+        """``facts``: the ast gate's of ``tree`` (``collect_facts``), when the caller has them; walked here if None."""
         if "\r" in source:
             raise Undecidable("ast and jaxlint count lines differently")  # ``\r`` ends a line for ast only
         self.source = source
@@ -125,6 +119,10 @@ class AstView:
         self.path = path
         self.tree = tree
         self.file_text = file_text if file_text is not None else source
+        if facts is None:
+            facts = collect_facts(source, tree)
+        elif facts.tree is not tree:
+            raise ValueError("the facts of another tree")
         self.star_import = False
         self._stars: set[str | None] = set()  # the star imports' modules (``_bind_import``)
         # the resolver's port (``names``), built when asked: a star import's file (``_unowned``), a name bound two ways
@@ -132,9 +130,9 @@ class AstView:
         self._star_names = False  # names resolved through star imports (``star_names``)
         self._imports: dict[str, set[str]] = {}  # identifier -> what module-level imports bind it to
         self._imported: dict[str, set[str]] = {}  # identifier -> what any import binds it to, in any scope
-        self._other: set[str] = set()  # identifiers bound any other way, somewhere
+        self._other = set(facts.bound)  # identifiers bound any other way, somewhere (``_bind_import`` adds to it)
         self._import_scopes: dict[str, dict[int, set[str]]] = {}  # ``_import_in_scope``'s, per identifier
-        self.nodes: list[ast.AST] = []  # in source order
+        self.nodes: list[ast.AST] = facts.nodes  # in source order
         # id(node) -> (its parent, the field that holds it): the top-level statements', then those of the statements
         # down to the innermost one that holds a node asked about (``_map_parents``)
         self._parents: dict[int, tuple[ast.AST, str]] = {id(statement): (tree, "body") for statement in tree.body}
@@ -142,71 +140,17 @@ class AstView:
         # id(statement) -> the statements of its bodies, for each statement whose own nodes' parents are recorded
         self._nested: dict[int, list[ast.stmt]] = {}
         self._by_line: dict[int, tuple[list[int], list[ast.stmt]]] = {}  # ``_statements_on``'s, per statement list
-        self.type_bounds = False  # the walk sets it: a type parameter with a bound (``def f[T: jnp.ndarray]``)
-        self._walk(tree)
+        self.type_bounds = facts.type_bounds  # a type parameter with a bound (``def f[T: jnp.ndarray]``)
+        if facts.imports:
+            module_level = _module_level_imports(tree)
+            for node in facts.imports:
+                self._bind_import(node, id(node) in module_level)
         self.index = LineIndex(source)
         self._lines: list[str] | None = None
         self._of_kinds: dict[tuple[type, ...], list[ast.AST]] = {}
         self._attribute_values: set[int] | None = None  # ``is_attribute_value``'s
 
-    # -- the walk ----------------------------------------------------------------------------------------------
-    def _walk(self, tree: ast.Module) -> None:
-        """Every node in source order, and every binding of every identifier (parents are mapped when asked:
-        ``_map_parents``; most statements of a file are never asked about)."""
-        stack: list[ast.AST] = [tree]
-        bounded = False  # a type parameter with a bound (``def f[T: jnp.ndarray]``)
-        module_level: set[int] | None = None  # the imports at module level (``_module_level_imports``), when met
-        nodes, bind = self.nodes, self._other.add
-        pop, push, extend, record = stack.pop, stack.append, stack.extend, nodes.append
-        Name, Constant, Load, Import, ImportFrom = ast.Name, ast.Constant, ast.Load, ast.Import, ast.ImportFrom
-        Attribute, Call, keyword = ast.Attribute, ast.Call, ast.keyword
-        child_fields, named_nodes, with_none = _CHILD_FIELDS_REVERSED, _NAMED_NODES, _WITH_NONE_IN_LISTS
-        while stack:
-            node = pop()
-            record(node)
-            kind = type(node)
-            if kind is Name:  # the commonest node, and a leaf (its context is not walked)
-                if type(node.ctx) is not Load:
-                    bind(node.id)
-                continue
-            if kind is Constant:
-                continue
-            # the next commonest, their children read directly (as ``_CHILD_FIELDS_REVERSED`` would have them)
-            if kind is Attribute or kind is keyword:
-                push(node.value)
-                continue
-            if kind is Call:
-                extend(node.keywords[::-1])
-                extend(node.args[::-1])
-                push(node.func)
-                continue
-            if kind is Import or kind is ImportFrom:
-                if module_level is None:
-                    module_level = _module_level_imports(tree)
-                self._bind_import(node, id(node) in module_level)
-            elif kind in named_nodes:
-                if node.name:
-                    bind(node.name)
-                if getattr(node, "bound", None) is not None:
-                    bounded = True
-            elif kind is ast.arg:
-                bind(node.arg)
-            elif kind is ast.MatchMapping:
-                if node.rest:
-                    bind(node.rest)
-            elif kind is ast.Global or kind is ast.Nonlocal:
-                for name in node.names:
-                    bind(name)
-            for field in child_fields[kind]:  # reversed: the children are taken in source order
-                value = getattr(node, field, None)
-                if type(value) is list:
-                    if kind in with_none:
-                        value = [item for item in value if item is not None]
-                    extend(value[::-1])
-                elif value is not None:
-                    push(value)
-        self.type_bounds = bounded
-
+    # -- parents -----------------------------------------------------------------------------------------------
     def _map_parents(self, node: ast.AST) -> None:
         """Record the parents of the nodes of each statement that holds ``node``'s first line, from the module's
         down to the innermost (a function's body is mapped statement by statement, as asked); of every node where
@@ -378,7 +322,7 @@ class AstView:
                 count += (node.asname or node.name.partition(".")[0]) == identifier
             elif kind is ast.MatchMapping:
                 count += node.rest == identifier
-            elif kind in _NAMED_NODES:
+            elif kind in NAMED_NODES:
                 count += node.name == identifier
         return count
 
@@ -811,13 +755,14 @@ def _in_function_body(ancestors: Sequence[tuple[ast.AST, str]]) -> bool:
 
 
 def decide(source: str, path: str, rules: Sequence, tree: ast.Module, *, file_text: str | None = None,
-           settings: Settings | None = None) -> list[Diagnostic] | None:
+           settings: Settings | None = None, facts: AstFacts | None = None) -> list[Diagnostic] | None:
     """The findings of ``rules`` on ``source`` from its ``ast`` tree, as the libcst path gives them; None when a
-    rule does not decide from ``ast`` or something is undecidable. ``settings``: the file's (default ones if None)."""
+    rule does not decide from ``ast`` or something is undecidable. ``settings``: the file's (default ones if None);
+    ``facts``: the ast gate's of ``tree``, when the caller has them (the view reads its walk)."""
     if not rules or not all(getattr(rule, "decides_from_ast", False) for rule in rules):
         return None
     try:
-        view = AstView(source, tree, file_text, settings=settings, path=path)
+        view = AstView(source, tree, file_text, settings=settings, path=path, facts=facts)
         if view.type_bounds:  # the rules' ports do not read a type parameter's bound as libcst's visitors do
             raise Undecidable("a type parameter's bound")
         findings = [finding for rule in rules for finding in rule.findings_from_ast(view)]

@@ -183,8 +183,8 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     if facts is not None and not whole and module is None:
         # Rules that decide from the gate's ``ast`` tree (findings without a fix; JAX503's, fix included) do when they
         # can: no libcst at all.
-        decided = ast_findings.decide(source, path, rules, facts.tree, file_text=file_text, settings=settings) \
-            if facts.tree is not None else None
+        decided = ast_findings.decide(source, path, rules, facts.tree, file_text=file_text, settings=settings,
+                                      facts=facts) if facts.tree is not None else None
         if decided is not None:
             return LintResult(decided)
         found = _lint_focused(source, path, settings, rules, facts)
