@@ -58,10 +58,10 @@ def pop_of_one_key(call) -> bool:
 def unpacks_a_pop(facts) -> bool:
     """JAX503's ast gate, past ``calls_methods_on_init``: some ``a, b = X.pop("key")`` (two targets, one string
     argument) exists; the visit reports nothing else. Walked only in files that passed the cheaper test."""
-    tree = (facts.file or facts).tree
-    if tree is None:
+    whole = facts.file or facts
+    if whole.tree is None:
         return True  # nothing to look at: keep the file
-    for node in ast.walk(tree):
+    for node in whole.nodes:  # every node of the tree, as the gate's walk recorded them (``ast.walk`` walks again)
         if type(node) is not ast.Assign or len(node.targets) != 1:
             continue
         target, call = node.targets[0], node.value

@@ -371,8 +371,8 @@ class RemovedConfigOption(ConfigAccessRule):
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         """Every setting names its flag as a string, an attribute or a keyword (``_spellings``)."""
-        tree = (facts.file or facts).tree
-        return tree is None or any(text in cls._spelled for text in _spellings(ast.walk(tree)))
+        whole = facts.file or facts  # its nodes: the tree's, as the gate's walk recorded them
+        return whole.tree is None or any(text in cls._spelled for text in _spellings(whole.nodes))
 
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list:

@@ -318,7 +318,7 @@ an unsafe fix. `x.to_py()` gets no fix: `np.asarray(x)` needs NumPy imported und
         return facts.tree is None or any(
             type(node) is ast.Attribute and node.attr in BY_NAME
             or type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "device"
-            for node in ast.walk(facts.tree))
+            for node in facts.nodes)  # the tree's nodes, as the gate's walk recorded them
 
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list[AstFinding]:

@@ -81,7 +81,7 @@ class FlaxFrozenDictMember(Rule):
         # ``jax.tree_util.tree_flatten(x)``)
         members = [call for call in whole.calls if type(call.func) is ast.Attribute and call.func.attr in MEMBERS
                    and not whole.qualified_names(call.func)]
-        if not _may_report(members, whole.tree) and not _tests_frozendict(whole):
+        if not _may_report(members, whole) and not _tests_frozendict(whole):
             return False
         methods = {call.func.attr for call in whole.calls if type(call.func) is ast.Attribute}
         return bool({"init", "init_with_output"} & methods) or any(
@@ -923,10 +923,11 @@ def _passes_mutable(call) -> bool:
     return call.positional >= 0 and (call.lambdas or "mutable" in call.keywords)
 
 
-def _may_report(calls: list[ast.Call], tree: ast.Module | None) -> bool:
+def _may_report(calls: list[ast.Call], whole) -> bool:
     """Whether a member call may have a shape ``_shape`` reports (over-approximated): any ``unfreeze``,
     ``pretty_repr``... call; ``copy`` with one argument; ``pop`` with one positional argument, unpacked into two
-    names or subscripted (the tree is walked once, only when a ``pop`` call is all there is)."""
+    names or subscripted (the nodes the gate's walk recorded of the file, ``whole``, are read only when a ``pop``
+    call is all there is)."""
     pops = set()
     for call in calls:
         name = call.func.attr
@@ -934,12 +935,12 @@ def _may_report(calls: list[ast.Call], tree: ast.Module | None) -> bool:
             return True
         if name == "pop" and len(call.args) == 1 and not call.keywords:
             pops.add(id(call))
-    if not pops or tree is None:
+    if not pops or whole.tree is None:
         return bool(pops)
     return any(id(node.value) in pops and (type(node) is ast.Subscript or len(node.targets) == 1
                                            and type(node.targets[0]) in (ast.Tuple, ast.List)
                                            and len(node.targets[0].elts) == 2)
-               for node in ast.walk(tree) if type(node) in (ast.Subscript, ast.Assign))
+               for node in whole.nodes if type(node) in (ast.Subscript, ast.Assign))
 
 
 def applies(settings: Settings, file_text: str) -> bool:
