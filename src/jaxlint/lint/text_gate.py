@@ -419,6 +419,17 @@ class TextFacts:
                 return True
         return False
 
+    def may_pass_a_listed_keyword(self, table: "KeywordsByLast", words: set[str]) -> bool:
+        """Whether some function of ``table`` may be passed one of its keywords (``may_pass_keyword``): only
+        functions the file spells (their last name: also in an ``import ... as`` of them) one of whose keywords it
+        spells as ``name=`` can be (``x``, ``axis`` are words of nearly every file, so the functions are looked at
+        first)."""
+        functions = [entry for last in words & table.lasts for entry in table.index[last]]
+        keywords = {keyword for _, rows in functions for keyword in rows if keyword in words}
+        spelled = passed_keywords(self.source, keywords) if keywords else set()
+        return bool(spelled) and any(self.may_pass_keyword(function, rows)
+                                     for function, rows in functions if not spelled.isdisjoint(rows))
+
     def _may_be_bound_or_partial(self, start: int, keywords: frozenset[str]) -> bool:
         """Whether the name or attribute chain whose last word starts at ``start`` may be the value of an assignment
         or the first argument of a ``functools.partial`` call that passes one of ``keywords``: the code before the
@@ -834,6 +845,23 @@ class NamesByLast:
     index: dict[str, list[str]]  # last component -> the names that end in it
     lasts: frozenset[str]  # the index's keys, as a set: ``words & lasts`` walks the smaller of the two
     parts: dict[str, frozenset[str]]  # name -> its components
+
+
+@dataclass(frozen=True)
+class KeywordsByLast:
+    """Functions with keywords they stopped accepting, indexed by the functions' last component (JAX103's and
+    JAX507's rows): what ``TextFacts.may_pass_a_listed_keyword`` looks up."""
+
+    index: dict[str, list[tuple[str, frozenset[str]]]]  # last component -> (function, its keywords)
+    lasts: frozenset[str]  # the index's keys, as a set: ``words & lasts`` walks the smaller of the two
+
+
+def keywords_by_last(rows) -> KeywordsByLast:
+    """``rows`` (function -> its keywords: any mapping whose values iterate over keyword names) as a table."""
+    index: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for function, keywords in rows.items():
+        index.setdefault(function.rpartition(".")[2], []).append((function, frozenset(keywords)))
+    return KeywordsByLast(index, frozenset(index))
 
 
 @lru_cache(maxsize=None)

@@ -21,7 +21,7 @@ from jaxlint.catalogue.floors import (FLOORS, POSITIONS, floor_withheld, keyword
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, walk
 from jaxlint.lint.diagnostics import Applicability, Edit
 from jaxlint.lint.large_files import LARGE_FILE
-from jaxlint.lint.text_gate import passed_keywords
+from jaxlint.lint.text_gate import KeywordsByLast, keywords_by_last
 from jaxlint.catalogue import messages as catalogue_messages
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import has_star_args, keyword_arg, positional_args
@@ -277,34 +277,16 @@ class ChangedSignature(Rule):
             if may_pass_sequence_text(facts.source, bare, owners, whole_file=len(facts.source) < LARGE_FILE,
                                       strings=facts.strings):
                 return True
-        # a catalogue keyword is passed by name (``a_max=``): only functions the file spells (their last name: also
-        # in an ``import ... as`` of them) one of whose keywords it spells that way can matter (``x``, ``axis`` are
-        # words of nearly every file, so the functions are looked at first)
-        by_last = cls._functions_by_last()
-        functions = [(function, rows) for last in words & cls._function_lasts() for function, rows in by_last[last]]
-        keywords = {keyword for _, rows in functions for keyword in rows if keyword in words}
-        spelled = passed_keywords(facts.source, keywords) if keywords else set()
-        return bool(spelled) and any(facts.may_pass_keyword(function, rows)
-                                     for function, rows in functions if not spelled.isdisjoint(rows))
+        # a catalogue keyword is passed by name (``a_max=``)
+        return facts.may_pass_a_listed_keyword(cls._keywords_by_last(), words)
 
     @classmethod
-    def _function_lasts(cls) -> frozenset[str]:
-        """``_functions_by_last``'s keys, as a set (``words & lasts`` walks the smaller of the two)."""
-        cached = cls.__dict__.get("_lasts")
-        if cached is None:
-            cached = cls._lasts = frozenset(cls._functions_by_last())
-        return cached
-
-    @classmethod
-    def _functions_by_last(cls) -> dict[str, list[tuple[str, frozenset[str]]]]:
-        """``parameters`` indexed by the functions' last names, with their keywords (per class: ``with_catalogue``
-        makes subclasses with tables of their own)."""
+    def _keywords_by_last(cls) -> KeywordsByLast:
+        """``parameters`` as the text gate's table (per class: ``with_catalogue`` makes subclasses with tables of
+        their own)."""
         cached = cls.__dict__.get("_by_last")
         if cached is None:
-            cached = {}
-            for function, rows in cls.parameters.items():
-                cached.setdefault(function.rpartition(".")[2], []).append((function, frozenset(rows)))
-            cls._by_last = cached
+            cached = cls._by_last = keywords_by_last(cls.parameters)
         return cached
 
     @classmethod

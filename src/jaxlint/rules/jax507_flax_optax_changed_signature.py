@@ -13,7 +13,7 @@ from jaxlint.catalogue.ecosystem import KEYWORD_ADVICE, KEYWORDS, library_may_re
 from jaxlint.catalogue.ecosystem_generated import ParameterRow
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import WithheldFix
-from jaxlint.lint.text_gate import passed_keywords
+from jaxlint.lint.text_gate import keywords_by_last
 from jaxlint.project.versions import Version
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 
@@ -24,11 +24,7 @@ _RELEASES = {library: sorted({Version(row.removed_in) for rows in KEYWORDS.value
 
 
 _FUNCTIONS = frozenset(KEYWORDS)
-# the functions with rows by their last name, with their keywords (the text gate looks at the names the file spells)
-_BY_LAST: dict[str, list[tuple[str, frozenset[str]]]] = {}
-for _function, _rows in KEYWORDS.items():
-    _BY_LAST.setdefault(_function.rpartition(".")[2], []).append((_function, frozenset(_rows)))
-_LASTS = frozenset(_BY_LAST)
+_KEYWORDS_BY_LAST = keywords_by_last(KEYWORDS)  # the text gate's table
 
 
 def _passes_a_row(names: set[str], call: ast.Call) -> bool:
@@ -215,13 +211,9 @@ upper bound (`optax<0.2.4`) are not reported.
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        # ``may_match_ast`` read from the text: a function with rows whose last name the file spells, one of whose
-        # keywords it spells as ``name=``, and a call, ``partial`` or binding of it that may pass it
-        functions = [(function, rows) for last in words & _LASTS for function, rows in _BY_LAST[last]]
-        keywords = {keyword for _, rows in functions for keyword in rows if keyword in words}
-        spelled = passed_keywords(facts.source, keywords) if keywords else set()
-        return bool(spelled) and any(facts.may_pass_keyword(function, rows)
-                                     for function, rows in functions if not spelled.isdisjoint(rows))
+        # ``may_match_ast`` read from the text: a call, ``partial`` or binding of a function with rows that may
+        # pass it one of its rows' keywords
+        return facts.may_pass_a_listed_keyword(_KEYWORDS_BY_LAST, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
