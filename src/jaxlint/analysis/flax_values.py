@@ -162,7 +162,7 @@ def from_init_ast(view: AstView, statement: ast.stmt, name: str) -> bool:
     """``from_init`` for ``name`` read in ``statement``: its scope is the function, class or module around it."""
     scope = next(ancestor for ancestor, _ in reversed(view.ancestors(statement)) if isinstance(ancestor, _SCOPE_NODES))
     found = False
-    for small in statements_ast(view, scope):
+    for small in statements_in_order_ast(view, scope):  # a ``False`` anywhere answers: the order does not matter
         if type(small) is not ast.Assign:
             continue
         for target in small.targets:
@@ -187,29 +187,13 @@ def on_init_ast(view: AstView, node: ast.AST, receiver: ast.AST) -> bool:
     return from_init_ast(view, statement_of(view.ancestors(node)), receiver.id)
 
 
-def statements_ast(view: AstView, scope: ast.AST):
-    """The simple statements ``statements`` reaches, with its quirks: a class body gives none (it reads the body of
-    a module or function only); a one-line suite (``if x: a = 1``, ``def f(): a = 1``) gives none (its statements
-    are not statement lines); an ``elif`` gives its own body but not what follows it (``elif``/``else``); a
-    ``match`` gives none."""
-    if type(scope) is ast.ClassDef or type(scope) is not ast.Module and _one_line_suite(view, scope.body):
-        return
-    stack = list(scope.body)
-    while stack:
-        statement = stack.pop()
-        kind = type(statement)
-        if kind not in COMPOUND:
-            yield statement
-            continue
-        for block in _blocks(view, statement):
-            if block and not _one_line_suite(view, block):
-                stack.extend(block)
-
-
 def statements_in_order_ast(view: AstView, scope: ast.AST):
-    """``statements_ast`` in the order ``statements`` yields them, for a search whose answers may rest on the order
-    it reads assignments in (``VariablesTrackerAst``): the lines of a block from the last, each line's statements
-    (``a = 1; b = 2``) from the first; a module or function only (a class, a lambda, a comprehension give none)."""
+    """The simple statements ``statements`` reaches, in the order it yields them (``VariablesTrackerAst``'s answers
+    may rest on the order it reads assignments in): the lines of a block from the last, each line's statements
+    (``a = 1; b = 2``) from the first. With its quirks: only a module's or a function's body is read (a class, a
+    lambda, a comprehension give none); a one-line suite (``if x: a = 1``, ``def f(): a = 1``) gives none (its
+    statements are not statement lines); an ``elif`` gives its own body but not what follows it (``elif``/``else``);
+    a ``match`` gives none."""
     if type(scope) not in _STATEMENT_SCOPES or type(scope) is not ast.Module and _one_line_suite(view, scope.body):
         return
     stack = _lines(scope.body)
