@@ -108,6 +108,31 @@ def test_the_text_gate_spares_the_parse_of_a_file_that_only_spells_the_words(mon
     assert _uses("import jax\nimport mylib\nmylib.set_mesh(1)\nx = jax.numpy.zeros(3)\n") == []
 
 
+@pytest.mark.parametrize("floor", ["0.1.72", "0.2.0", "0.3.25", "0.4.30", "0.4.31", "0.7.0", "0.12.0.1", "9.0"])
+def test_the_dated_names_of_a_floor_are_the_names_released_after_it(floor):
+    """The tables are built from the releases after the floor; the same names as a scan of every name's date."""
+    from jaxlint.run.effective_floor import _dated
+
+    floor = Version(floor)
+    names = {name for name, since in first_releases().items() if since > floor}
+    dated = _dated(floor)
+    assert dated.words == {name.rpartition(".")[2] for name in names}
+    if names:
+        assert dated.by_last  # built on first use, from the same names
+
+
+def test_floors_between_the_same_two_releases_share_their_tables():
+    from jaxlint.run.effective_floor import _dated
+
+    releases = sorted(set(first_releases().values()))
+    between = [(low, Version(".".join(map(str, low.key[:3] + (low.key[3] + 1,)))), high)
+               for low, high in zip(releases, releases[1:])]
+    low, middle, high = next(triple for triple in between if triple[1] < triple[2])
+    assert _dated(low) is _dated(middle)
+    assert _dated(low) is not _dated(high)
+    assert _dated(low).words != _dated(high).words
+
+
 def test_a_floor_already_high_enough_says_nothing():
     source = "import jax\njax.set_mesh\nfrom jax import export\n"
     assert _uses(source, Version("0.7.1")) == []

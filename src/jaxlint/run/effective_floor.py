@@ -124,16 +124,44 @@ def uses_above(source: str, path: str, floor: Version, tree: ast.Module | None =
     return found
 
 
-@lru_cache(maxsize=8)
-def _dated_words(floor: Version) -> frozenset[str]:
-    """The last parts of the names the table dates after ``floor`` (every part of a qualified name is spelled in
-    the file, in an import or an attribute): a file with none of them among its words needs no parse."""
-    return frozenset(name.rpartition(".")[2] for name, since in first_releases().items() if since > floor)
+class _DatedNames:
+    """The names the table dates after a floor: their last parts (``words``) and, built on first use, the text
+    gate's lookup of them (``by_last``)."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        # Every part of a qualified name is spelled in the file, in an import or an attribute: a file with none of
+        # these last parts among its words needs no parse.
+        self.words = frozenset(name.rpartition(".")[2] for name in names)
+        self._names = names
+        self._by_last: NamesByLast | None = None
+
+    @property
+    def by_last(self) -> NamesByLast:
+        if self._by_last is None:
+            self._by_last = names_by_last(self._names)
+        return self._by_last
 
 
-@lru_cache(maxsize=8)
-def _dated_names(floor: Version) -> NamesByLast:
-    return names_by_last(frozenset(name for name, since in first_releases().items() if since > floor))
+@lru_cache(maxsize=None)
+def _names_by_release() -> dict[Version, list[str]]:
+    by_release: dict[Version, list[str]] = {}
+    for name, since in first_releases().items():
+        by_release.setdefault(since, []).append(name)
+    return by_release
+
+
+@lru_cache(maxsize=64)
+def _dated(floor: Version) -> _DatedNames:
+    """The names dated after ``floor``, shared by every floor between the same two releases. A run meets one floor
+    per pin file (a research monorepo: a dozen), and used to build these tables from the 3,000 names per floor,
+    in each worker."""
+    return _dated_after(tuple(sorted(since for since in _names_by_release() if since > floor)))
+
+
+@lru_cache(maxsize=64)
+def _dated_after(releases: tuple[Version, ...]) -> _DatedNames:
+    by_release = _names_by_release()
+    return _DatedNames(frozenset(name for since in releases for name in by_release[since]))
 
 
 def _mentions_a_dated_name(source: str, floor: Version) -> bool:
@@ -141,11 +169,11 @@ def _mentions_a_dated_name(source: str, floor: Version) -> bool:
     name bounded by non-word characters is one of them), then as the rules' text gate reads references (an
     import or a chain that may resolve to one of the names: ``text_gate``, which over-approximates the references
     an ``ast`` reading finds). About one file in three that spells a dated name's last part refers to one."""
-    words = _dated_words(floor)
-    if not words:
+    dated = _dated(floor)
+    if not dated.words:
         return False
     spelled = Scan(source).words
-    return not words.isdisjoint(spelled) and TextFacts(source).refers_to_any(_dated_names(floor), spelled)
+    return not dated.words.isdisjoint(spelled) and TextFacts(source).refers_to_any(dated.by_last, spelled)
 
 
 def _jax_names(view: AstView) -> Iterable[tuple[ast.AST, str]]:
