@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from jaxlint.catalogue.first_release import first_release, first_releases
 from jaxlint.project.versions import Version
+from jaxlint.lint.text_gate import names_by_last
 from jaxlint.run.effective_floor import uses_above
 from jaxlint.ui.cli import main
 
@@ -117,8 +118,11 @@ def test_the_dated_names_of_a_floor_are_the_names_released_after_it(floor):
     names = {name for name, since in first_releases().items() if since > floor}
     dated = _dated(floor)
     assert dated.words == {name.rpartition(".")[2] for name in names}
-    if names:
-        assert dated.by_last  # built on first use, from the same names
+    expected = names_by_last(frozenset(names))  # the text gate's table of exactly these names
+    assert dated.by_last.lasts == expected.lasts
+    assert {last: set(named) for last, named in dated.by_last.index.items()} \
+        == {last: set(named) for last, named in expected.index.items()}
+    assert all(dated.by_last.parts[name] == parts for name, parts in expected.parts.items())
 
 
 def test_floors_between_the_same_two_releases_share_their_tables():

@@ -138,7 +138,16 @@ class _DatedNames:
     @property
     def by_last(self) -> NamesByLast:
         if self._by_last is None:
-            self._by_last = names_by_last(self._names)
+            # Filtered from the table of every dated name, built once (a table of its own per release set cost
+            # 10 ms: a dozen floors, in each worker).
+            every = names_by_last(frozenset(first_releases()))
+            names = self._names
+            index = {}
+            for last, named in every.index.items():
+                kept = [name for name in named if name in names]
+                if kept:
+                    index[last] = kept
+            self._by_last = NamesByLast(index, frozenset(index), every.parts)
         return self._by_last
 
 
