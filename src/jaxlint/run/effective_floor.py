@@ -188,6 +188,9 @@ def _mentions_a_dated_name(source: str, floor: Version) -> bool:
 def _jax_names(view: AstView) -> Iterable[tuple[ast.AST, str]]:
     """(node, qualified name) of each outermost name or attribute chain, and each name an import binds, that
     resolves to ``jax``."""
+    # The names and attributes that are an attribute's ``value`` (not the outermost part of their chain), in one
+    # pass over the attributes: asking each node's parent maps the parents of the whole file.
+    inner = {id(attribute.value) for attribute in view.nodes_of((ast.Attribute,))}
     for node in view.nodes:
         kind = type(node)
         if kind is ast.ImportFrom:
@@ -201,8 +204,7 @@ def _jax_names(view: AstView) -> Iterable[tuple[ast.AST, str]]:
                 if alias.name.split(".")[0] == "jax":
                     yield node, alias.name
         elif kind is ast.Attribute or kind is ast.Name:
-            parent = view.parent(node)[0]
-            if type(parent) is ast.Attribute or (kind is ast.Name and type(node.ctx) is not ast.Load):
+            if id(node) in inner or (kind is ast.Name and type(node.ctx) is not ast.Load):
                 continue  # the outermost chain only; a binding is no use
             try:
                 qualified = view.qualified_name(node)
