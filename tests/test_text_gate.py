@@ -125,6 +125,15 @@ LAYOUT_CASES = [
     "import jax\nmesh = jax.make_mesh((2,), ('x',))\n\x0cwith mesh:\n    pass\n",
     "import jax\nmesh = jax.make_mesh((2,), ('x',))\nx = f'with {mesh}'\nwith mesh:\n    pass\n",
     "import jax\nwith jax.make_mesh((2,), ('x',)):\n    pass\n",
+    # JAX401's with items read from the text: an item it keeps after others it passes over
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nwith self.assertRaises(E, msg='a)'), mesh:\n    pass\n",
+    "import jax\nwith jax.sharding.Mesh(d, ('x',)) as m, f(\n  x):\n    pass\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nwith a.b(x) as (p, q), mesh as m:\n    pass\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nwith a.b(x) \\\n  , mesh:\n    pass\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nwith a.b(  # )\n  x), a.b.c[f'{x[0]}'] as y, mesh:\n    pass\n",
+    "import jax\nfrom jax.sharding import Mesh as M\nwith M(d, ('x',)):\n    pass\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nwith (\n  a.b(x),\n  mesh,\n):\n    pass\n",
+    "import jax\nmesh = jax.make_mesh((2,), ('x',))\nwith a.b(x) as self.y, self . mesh:\n    pass\n",
     # JAX509's method calls read from the text
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = cell.initialize_carry(\n  rng, batch_dims=(4,))\n",
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = (cell\n  .initialize_carry)(rng, batch_dims=(4,))\n",
@@ -252,6 +261,13 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "import jax\ndef f(mesh: jax.sharding.Mesh):\n    msg = f'a leaf with {mesh}'\n",
     'import jax\ndef f(mesh: jax.sharding.Mesh):\n    """\nwith a mesh\n"""\n    x = 1  # with a mesh\n',
     "import jax\nasync def f(mesh: jax.sharding.Mesh):\n    async with mesh:\n        pass\n",
+    # JAX401: ``with`` statements whose items are all read for sure as none it keeps (chex's and axlearn's tests:
+    # a method's call, a longer chain, a subscript)
+    "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with self.assertRaisesRegex(ValueError, 'a(b'):\n        pass\n",
+    "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with mock.patch.object(a, 'b') as p, self.x.y[0] as q:\n"
+    "        pass\n",
+    "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with self.x.y as (a, b), self.z.w(  # )\n      1) as self.v:\n"
+    "        pass\n",
     # JAX509: a method with rows and one of its keywords spelled, but no call of it with the keyword
     "import optax\nnoise = optax.perturbations.Gumbel()\nx = noise.sample(key, shape)\nseed = 0\nupdate = 1\n",
     # JAX503/JAX504: ``pop``/``unfreeze`` and ``init`` after dots, but no call of each (of ``pop``, with one key)

@@ -355,14 +355,19 @@ class TextFacts:
         """Whether ``word`` stands first on a line (blanks before it only), outside strings and comments (True where
         they cannot be read): where the keyword of a compound statement stands (``with``: never after ``;``,
         ``:`` or ``async`` on its line), unlike prose or a word inside an f-string's text."""
+        return bool(self.line_starts_in_code(word))
+
+    def line_starts_in_code(self, word: str) -> list[int]:
+        """The offsets where ``word`` stands first on a line, outside strings and comments (every such offset
+        where they cannot be read): ``starts_a_line_in_code``'s places, for a rule that reads the statements."""
         source = self.source
         starts = [end - len(word) for end, _ in self.occurrences(word)]
         starts = [start for start in starts
                   if not source[max(source.rfind("\n", 0, start), source.rfind("\r", 0, start)) + 1:start].strip(_BLANK)]
         if not starts:
-            return False
+            return starts
         strings = self._strings()
-        return strings is None or any(strings.at(start) is None for start in starts)
+        return starts if strings is None else [start for start in starts if strings.at(start) is None]
 
     def may_call_such(self, qualified: str, accepts) -> bool:
         """Whether one call of ``qualified`` may be read so that ``accepts(call)`` (a ``CallText``) holds: the

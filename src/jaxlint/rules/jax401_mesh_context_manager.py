@@ -36,6 +36,77 @@ MESSAGE = (f"`with mesh:` has been deprecated since JAX {DEPRECATED} (still a `D
 LEGACY_MESH = frozenset({"jax.experimental.maps.Mesh", "jax.interpreters.pxla.Mesh"})
 
 
+# What the text gate reads of a ``with`` statement's items (``_may_enter_a_mesh``): an attribute chain (blanks around
+# its dots), the brackets to skip, an ``as`` target.
+_ITEM_CHAIN = re.compile(r"[ \t]*([^\W\d]\w*(?:[ \t]*\.[ \t]*[^\W\d]\w*)*)[ \t]*")
+_BLANKS = re.compile(r"[ \t]*")
+_AS_TARGET = re.compile(r"as(?![\w.])[ \t]*")
+_BRACKET = re.compile(r"[()\[\]{}]")
+_CONSTRUCTOR_LASTS = frozenset(name.rpartition(".")[2] for name in MESH_FACTORIES)
+
+
+def _may_enter_a_mesh(source: str, start: int, strings) -> bool:
+    """Whether the ``with`` statement whose items start at ``start`` may have an item ``may_match_ast`` keeps: a
+    name, an attribute of a name, a call of a name, a call of a chain that ends in a mesh constructor's name (a
+    chain's qualified names end in its last word), a named expression. Items read for sure as something else (a
+    longer chain, a call of a longer chain or of a method, a subscript, each then ``:``, ``,`` or ``as``) are passed
+    over; anything else (brackets around the items, a string, an operator, a line continuation) is a maybe.
+    ``strings``: the file's ``code_map`` (brackets in strings and comments are not counted)."""
+    position = start
+    while True:
+        match = _ITEM_CHAIN.match(source, position)
+        if match is None:
+            return True
+        chain = [part.strip() for part in match.group(1).split(".")]
+        position = match.end()
+        follows = source[position:position + 2]
+        if follows.startswith("("):
+            if len(chain) == 1 or chain[-1] in _CONSTRUCTOR_LASTS:
+                return True
+            position = _after_brackets(source, position, strings)
+        elif follows.startswith("["):
+            position = _after_brackets(source, position, strings)
+        elif follows == ":=" or len(chain) <= 2:
+            return True  # a named expression, a name, an attribute of a name (``as`` or ``,`` or ``:`` after it)
+        if position < 0:
+            return True
+        position = _BLANKS.match(source, position).end()
+        as_target = _AS_TARGET.match(source, position)
+        if as_target is not None:  # ``as name``, ``as self.x``, ``as (a, b)``, ``as [a, b]``
+            position = as_target.end()
+            if source[position:position + 1] in ("(", "["):
+                position = _after_brackets(source, position, strings)
+            else:
+                target = _ITEM_CHAIN.match(source, position)
+                position = -1 if target is None else target.end()
+            if position < 0:
+                return True
+            position = _BLANKS.match(source, position).end()
+        following = source[position:position + 1]
+        if following == ":" and source[position:position + 2] != ":=":
+            return False  # the statement's items end here
+        if following != ",":
+            return True  # a trailer (``.x``, ``(...)`` after the brackets), an operator: unclear
+        position += 1
+
+
+def _after_brackets(source: str, opening: int, strings) -> int:
+    """The offset after the bracket that closes the one at ``opening`` (brackets in strings and comments are not
+    counted); -1 when none does."""
+    depth = 0
+    for match in _BRACKET.finditer(source, opening):
+        at = match.start()
+        if strings.at(at) is not None:
+            continue
+        if source[at] in "([{":
+            depth += 1
+        else:
+            depth -= 1
+            if not depth:
+                return at + 1
+    return -1
+
+
 def _base_name(node: cst.BaseExpression) -> cst.Name | None:
     while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript)):
         node = node.func if isinstance(node, cst.Call) else node.value
@@ -56,8 +127,13 @@ class MeshContextManager(Rule):
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         # Only ``with`` statements (``ast.With``) are reported: a ``with`` keyword first on its line, in code; prose
-        # ("with a mesh") in docstrings, comments and f-strings' text does not count.
-        return facts.starts_a_line_in_code("with") and super().may_match_text(facts, words)
+        # ("with a mesh") in docstrings, comments and f-strings' text does not count. Of those, only statements with
+        # an item that ``may_match_ast`` keeps (``_may_enter_a_mesh``: not ``with self.assertRaises(...):``).
+        starts = facts.line_starts_in_code("with")
+        if not starts or not super().may_match_text(facts, words):
+            return False
+        strings = facts.strings()
+        return strings is None or any(_may_enter_a_mesh(facts.source, start + 4, strings) for start in starts)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
