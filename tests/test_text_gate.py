@@ -134,6 +134,25 @@ LAYOUT_CASES = [
     "import jax\nfrom jax.sharding import Mesh as M\nwith M(d, ('x',)):\n    pass\n",
     "import jax\nmesh = jax.make_mesh((2,), ('x',))\nwith (\n  a.b(x),\n  mesh,\n):\n    pass\n",
     "import jax\nmesh = jax.make_mesh((2,), ('x',))\nwith a.b(x) as self.y, self . mesh:\n    pass\n",
+    # JAX201: calls whose result may be used as a list, beside calls that cannot be
+    "import jax.numpy as jnp\nxx, yy = jnp.meshgrid(x, y)\ng = jnp.meshgrid(x, y)\ng.append(z)\n",
+    "import jax.numpy as jnp\nxx, yy = jnp.meshgrid(x, y) + [z]\n",
+    "import jax.numpy as jnp\nxx, yy = \\\n  jnp.meshgrid(x, y)\n",
+    "import jax.numpy as jnp\nf(a,\n  b, c=jnp.broadcast_arrays(x, y))\n",
+    "import jax.numpy as jnp\nx = a, b = jnp.broadcast_arrays(x, y)\n",
+    "import jax.numpy as jnp\n(a) = jnp.meshgrid(x, y)\n",
+    "import jax.numpy as jnp\n[a][0] = jnp.meshgrid(x, y)\n",
+    "import jax.numpy as jnp\nys = jnp.atleast_1d(*xs)\nzs = jnp.atleast_2d(a, b)\nw = jnp.atleast_3d()\n",
+    "import jax.numpy as jnp\ngrid = jnp.meshgrid\nxx, yy = grid(x, y)\n",
+    "import jax.numpy as jnp\ndef f(*xs):\n    return jnp.broadcast_arrays(*xs)\na, b = f(x, y)\n",
+    "import jax.numpy as jnp\na, b = jnp.meshgrid(x, y); c = jnp.meshgrid(x, y) + [z]\n",
+    "import jax.numpy as jnp\nx = isinstance(jnp.meshgrid(a, b), list)\ny = type(jnp.broadcast_arrays(a, b))\n",
+    "import jax.numpy as jnp\nclass A(jnp.meshgrid(a, b)):\n    pass\n",
+    "import jax\nimport jax.numpy as jnp\nx = list(jnp.meshgrid(a, b))\ny = jax.lax.scan(f, c, xs)\n",
+    "import jax.numpy as jnp\nfrom jax.lax import fori_loop as loop\nx = f(jnp.broadcast_arrays(a, b))\n",
+    "import jax.numpy as jnp\nx = jnp.stack(jnp.meshgrid(a, b) + [c])\ny = f(x=jnp.meshgrid(a, b))\n",
+    "import jax.numpy as jnp\nx = f(a, jnp.meshgrid(a, b))\ny = (jnp.meshgrid(a, b))\n",
+    "import jax.numpy as jnp\ndef f():\n    return (jnp.meshgrid(a, b))\n",
     # JAX509's method calls read from the text
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = cell.initialize_carry(\n  rng, batch_dims=(4,))\n",
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = (cell\n  .initialize_carry)(rng, batch_dims=(4,))\n",
@@ -268,6 +287,14 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "        pass\n",
     "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with self.x.y as (a, b), self.z.w(  # )\n      1) as self.v:\n"
     "        pass\n",
+    # JAX201: every call's result unpacked or one array given to ``atleast_*d`` (keras' and dm_pix's code)
+    "import jax.numpy as jnp\nxx, yy = jnp.meshgrid(x, y)\n[a] = jnp.broadcast_arrays(  # (\n  x)\n"
+    "(p, q) = jnp.meshgrid(x, ')')\nz = jnp.atleast_2d(\n  w)\n",
+    "import jax.numpy as jnp\ndef f(x):\n    x = jnp.atleast_1d(x)  # one array\n    a, *b = jnp.meshgrid(x, x)\n"
+    "    return a\n",
+    # JAX201: the first argument of a call, in a file without a loop whose carry could hold it (keras, kauldron)
+    "import jax.numpy as jnp\nindices = list(jnp.meshgrid(*indices, indexing='ij'))\n"
+    "grid = jnp.stack(jnp.meshgrid(\n  *s, indexing='ij'), axis=-1)\nu = jnp.array(jnp.meshgrid(*xs)).reshape(-1)\n",
     # JAX509: a method with rows and one of its keywords spelled, but no call of it with the keyword
     "import optax\nnoise = optax.perturbations.Gumbel()\nx = noise.sample(key, shape)\nseed = 0\nupdate = 1\n",
     # JAX503/JAX504: ``pop``/``unfreeze`` and ``init`` after dots, but no call of each (of ``pop``, with one key)

@@ -23,7 +23,7 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint import code_map
-from jaxlint.lint.code_map import is_word_char
+from jaxlint.lint.code_map import STRING_MARK, bracket_depth, continued, is_word_char, masked_code, starts_statement
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.walk import iter_children
 
@@ -284,12 +284,12 @@ def assigned_otherwise_text(source: str, names: set[str], strings: code_map.Code
     ends in a lone ``\r`` (``^`` misses that line)."""
     if strings is None or _LONE_CARRIAGE_RETURN.search(source):
         return set()
-    code = _masked(source, strings)
+    code = masked_code(source, strings)
     found = set()
     assignment = re.compile(r"^[ \t]*(" + "|".join(re.escape(name) for name in sorted(names)) + r")[ \t]*=(?!=)",
                             re.MULTILINE)
     for match in assignment.finditer(code):  # ``^``: after a line break in code (not in a string)
-        if match.group(1) in found or not _starts_statement(code, match.start()):
+        if match.group(1) in found or not starts_statement(code, match.start()):
             continue
         if _plainly_other_value(code[match.end():_statement_end(code, match.end())]):
             found.add(match.group(1))
@@ -299,50 +299,17 @@ def assigned_otherwise_text(source: str, names: set[str], strings: code_map.Code
 _LONE_CARRIAGE_RETURN = re.compile(r"\r(?!\n)")
 _VALUE_STRUCTURE = re.compile(r"[()\[\]{};]|[=!<>]?=")
 _PLAIN_CONSTANT = re.compile(r"None|True|False|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?[jJ]?")
-_STRING_MARK = "'"  # what ``_masked`` writes over a string (its brackets and line breaks are no code)
-
-
-def _masked(source: str, strings: code_map.CodeMap) -> str:
-    """``source`` with each comment blanked and each string (f-strings too) written as quotes only: the same offsets,
-    and no bracket, line break, ``=`` or ``\\`` left that is not code."""
-    pieces = []
-    position = 0
-    for start, end, kind in strings.spans:
-        pieces.append(source[position:start])
-        pieces.append((" " if kind == code_map.COMMENT else _STRING_MARK) * (end - start))
-        position = end
-    pieces.append(source[position:])
-    return "".join(pieces)
-
-
-def _depth(code: str, start: int, end: int) -> int:
-    """How many more brackets open than close from ``start`` to ``end`` of ``code`` (``_masked``)."""
-    return sum(code.count(opening, start, end) for opening in "([{") - \
-        sum(code.count(closing, start, end) for closing in ")]}")
-
-
-def _continued(code: str, line_break: int) -> bool:
-    """Whether a ``\\`` continues the line that ends with the line break at ``line_break``."""
-    return code[line_break - 1:line_break] == "\\" or code[line_break - 2:line_break] == "\\\r"
-
-
-def _starts_statement(code: str, line: int) -> bool:
-    """Whether the line at ``line`` (after a line break in code) starts a statement: not inside brackets, not after a
-    line continuation."""
-    return line == 0 or (_depth(code, 0, line) == 0 and not _continued(code, line - 1))
-
-
 def _statement_end(code: str, start: int) -> int:
     """Where the statement that goes on at ``start`` (at bracket depth 0) ends: its first line break in code outside
     brackets and not continued."""
     line_break = code.find("\n", start)
-    while line_break >= 0 and (_depth(code, start, line_break) > 0 or _continued(code, line_break)):
+    while line_break >= 0 and (bracket_depth(code, start, line_break) > 0 or continued(code, line_break)):
         line_break = code.find("\n", line_break + 1)
     return line_break if line_break >= 0 else len(code)
 
 
 def _plainly_other_value(value: str) -> bool:
-    """Whether the code text ``value`` (after an assignment's ``=``, ``_masked``) is certainly one expression
+    """Whether the code text ``value`` (after an assignment's ``=``, ``masked_code``) is certainly one expression
     that is neither a list (comprehension), nor a name or attribute, nor the start of another target."""
     value = value.strip()
     if not value or value[0] in "[(\\":
@@ -356,7 +323,7 @@ def _plainly_other_value(value: str) -> bool:
             depth -= 1
         elif depth == 0 and token in ("=", ";"):
             return False  # ``a = b = [1]`` (two targets), ``a = f(); b``; ``lambda x=1: ...`` too (not read)
-    return value[-1] in ")]}" + _STRING_MARK or _PLAIN_CONSTANT.fullmatch(value) is not None
+    return value[-1] in ")]}" + STRING_MARK or _PLAIN_CONSTANT.fullmatch(value) is not None
 
 
 def _blank_before(source: str, start: int) -> int:

@@ -113,5 +113,59 @@ def _balanced(body: str) -> bool:
     return depth == 0
 
 
+# -- reading code around the strings and comments ------------------------------------------------------------------
+STRING_MARK = "'"  # what ``masked_code`` writes over a string (its brackets and line breaks are no code)
+
+
+def masked_code(source: str, strings: CodeMap) -> str:
+    """``source`` with each comment blanked and each string (f-strings too) written as quotes only: the same offsets,
+    and no bracket, line break, ``=`` or ``\\`` left that is not code."""
+    pieces = []
+    position = 0
+    for start, end, kind in strings.spans:
+        pieces.append(source[position:start])
+        pieces.append((" " if kind == COMMENT else STRING_MARK) * (end - start))
+        position = end
+    pieces.append(source[position:])
+    return "".join(pieces)
+
+
+def bracket_depth(code: str, start: int, end: int) -> int:
+    """How many more brackets open than close from ``start`` to ``end`` of ``code`` (``masked_code``)."""
+    return sum(code.count(opening, start, end) for opening in "([{") - \
+        sum(code.count(closing, start, end) for closing in ")]}")
+
+
+def continued(code: str, line_break: int) -> bool:
+    """Whether a ``\\`` continues the line that ends with the line break at ``line_break``."""
+    return code[line_break - 1:line_break] == "\\" or code[line_break - 2:line_break] == "\\\r"
+
+
+def starts_statement(code: str, line: int) -> bool:
+    """Whether the line at ``line`` (after a line break in code) starts a statement: not inside brackets, not after a
+    line continuation."""
+    return line == 0 or (bracket_depth(code, 0, line) == 0 and not continued(code, line - 1))
+
+
+_BRACKET = re.compile(r"[()\[\]{}]")
+
+
+def closing_bracket_end(source: str, opening: int, strings: CodeMap) -> int:
+    """The offset after the bracket that closes the one at ``opening`` (brackets in the strings and comments of
+    ``strings``, the text's ``scan``, are not counted); -1 when none does."""
+    depth = 0
+    for match in _BRACKET.finditer(source, opening):
+        at = match.start()
+        if strings.at(at) is not None:
+            continue
+        if source[at] in "([{":
+            depth += 1
+        else:
+            depth -= 1
+            if not depth:
+                return at + 1
+    return -1
+
+
 def is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"  # what ``\w`` matches

@@ -441,7 +441,7 @@ class TextFacts:
         chain (across line breaks and comments once the strings and comments are known) is ``=``, a ``(`` that
         opens no call or a call of a name that may be ``partial``, or nothing that can be read for sure."""
         source = self.source
-        i = self._code_before(_chain_start(source, start))
+        i = self._code_before(chain_start(source, start))
         if i < 0 or source[i - 1] not in ",([{:@;+-*/%&|^~<>!" and not is_word_char(source[i - 1]):
             return True  # ``=``, the file's start, or what cannot be read: unclear
         if source[i - 1] != "(":
@@ -521,7 +521,7 @@ class TextFacts:
         if context in (MAYBE, BARE, NOT_A_NAME):
             return True
         source = self.source
-        root_start = _chain_start(source, start)
+        root_start = chain_start(source, start)
         if root_start == start or context_before(source, root_start) != BARE:
             return True
         words = [word.strip(_BLANK) for word in source[root_start:start].split(".")]
@@ -610,7 +610,7 @@ _CALL_TOKEN = re.compile(r"""[()\[\]{},'"#\\]""")
 _PARTIAL = "functools.partial"
 
 
-def _chain_start(source: str, start: int) -> int:
+def chain_start(source: str, start: int) -> int:
     """Where the attribute chain whose last word starts at ``start`` begins (blanks around its dots allowed); at a
     dot with no word before it (``(x).clip``), the word after that dot."""
     i = start

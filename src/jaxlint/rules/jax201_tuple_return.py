@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import keyword
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -13,6 +15,8 @@ else:
 from jaxlint.lint.lazy_libcst import Visits, visitor
 
 from jaxlint.lint.ast_findings import AstView, Undecidable, walk
+from jaxlint.lint.code_map import is_word_char, masked_code, starts_statement
+from jaxlint.lint.text_gate import chain_start, names_by_last, read_call
 from jaxlint.lint.names import Binding
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Report, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import argument, has_star_args, positional_args
@@ -50,6 +54,160 @@ LOOPS: dict[str, tuple[tuple[str, int], tuple[str, int], bool]] = {
 }
 
 
+_TARGET_LASTS = frozenset(name.rpartition(".")[2] for name in TARGETS)
+_LOOPS_BY_LAST = names_by_last(frozenset(LOOPS))
+_ONE_ARRAY_LASTS = frozenset(name.rpartition(".")[2] for name, (_, one_array) in TARGETS.items() if one_array)
+
+
+def _one_array_call(call: ast.Call) -> bool:
+    """``atleast_2d(x)``: one argument, not starred, no keyword (it returns the array, not a tuple)."""
+    return len(call.args) == 1 and type(call.args[0]) is not ast.Starred and not call.keywords
+
+
+def _only_harmless_calls_ast(facts) -> bool:
+    """Whether every name or attribute that may be one of the TARGETS is the callee of a call whose result cannot be
+    used as a list: the whole value of an assignment whose every target unpacks it (``a, b = f(...)``, ``[a] =
+    f(...)``), an ``atleast_*d`` call of one array, or, in a file that refers to no loop of ``LOOPS``, the first
+    argument of a call (not of ``isinstance``/``type``)."""
+    harmless = {id(call.func) for call in facts.calls_to(frozenset(TARGETS)) if _one_array_call(call)
+                and all(TARGETS[name][1] for name in facts.qualified_names(call.func) if name in TARGETS)}
+    # passed on (``list(jnp.meshgrid(x))``, ``jnp.stack(...)``): no list use, unless a loop's carry may hold it
+    passed_on = not (facts.file or facts).refers_to_any(frozenset(LOOPS))
+    for node in facts.nodes:
+        kind = type(node)
+        if kind is ast.Assign and type(node.value) is ast.Call \
+                and all(type(target) in (ast.Tuple, ast.List) for target in node.targets):
+            harmless.add(id(node.value.func))
+        elif passed_on and kind is ast.Call and node.args and type(node.args[0]) is ast.Call \
+                and not (type(node.func) is ast.Name and node.func.id in ("isinstance", "type")):
+            harmless.add(id(node.args[0].func))
+    qualified_names = facts.qualified_names
+    return not any(type(node) in (ast.Name, ast.Attribute) and id(node) not in harmless
+                   and not TARGETS.keys().isdisjoint(qualified_names(node)) for node in facts.nodes)
+
+
+def _only_harmless_calls_text(facts, words) -> bool:
+    """``_only_harmless_calls_ast`` read from the text, for every occurrence of a TARGET's last name in code (another
+    library's ``np.meshgrid`` too): a call read for sure as ``atleast_*d`` of one plain argument, or as the whole
+    value of a statement ``<targets with a comma outside brackets> = <chain>(...)``. False where the strings and
+    comments cannot be read."""
+    lasts = _TARGET_LASTS & words
+    strings = facts.strings() if lasts else None
+    if strings is None:
+        return False
+    source, code = facts.source, None
+    for last in lasts:
+        for end, _ in facts.occurrences(last):
+            start = end - len(last)
+            if strings.at(start) is not None:
+                continue  # in a string or a comment
+            call = read_call(source, end, strings, start)
+            if call is None or call.positional < 0:
+                return False  # no call we can read: a reference that may be an alias
+            if last in _ONE_ARRAY_LASTS and call.positional == 1 and call.first and not call.keywords \
+                    and not call.double_star:
+                continue
+            if code is None:
+                code = masked_code(source, strings)
+                passed_on = not facts.refers_to_any(_LOOPS_BY_LAST, words)
+            if not _unpacked_text(code, start, end) and not (passed_on and _first_argument_text(code, start, end)):
+                return False
+    return True
+
+
+def _first_argument_text(code: str, start: int, end: int) -> bool:
+    """Whether the call whose callee's last word spans ``start``-``end`` of ``code`` (``masked_code``) is the whole
+    first argument of a call of a name or chain (not ``isinstance``/``type``, not a keyword's ``(``): ``f(<callee>(
+    ...), ...)``, on one line up to the callee."""
+    before = chain_start(code, start)
+    while before and code[before - 1] in " \t":
+        before -= 1
+    if not before or code[before - 1] != "(":
+        return False
+    word_end = before - 1
+    while word_end and code[word_end - 1] in " \t":
+        word_end -= 1
+    word_start = word_end
+    while word_start and is_word_char(code[word_start - 1]):
+        word_start -= 1
+    word = code[word_start:word_end]
+    if not word or word[0].isdigit() or keyword.iskeyword(word) or word in ("isinstance", "type"):
+        return False
+    line = max(code.rfind("\n", 0, word_start), code.rfind("\r", 0, word_start)) + 1
+    if code[line:word_start].split()[-1:] == ["class"]:
+        return False  # a class's bases, not a call's arguments
+    opening = code.find("(", end)
+    close = _close(code, opening) if opening >= 0 and not code[end:opening].strip(" \t") else -1
+    if close < 0:
+        return False
+    while close < len(code) and code[close] in " \t":
+        close += 1
+    return code[close:close + 1] in (",", ")")
+
+
+_AFTER_STATEMENT = frozenset(("", "\n", "\r", ";"))
+
+
+def _unpacked_text(code: str, start: int, end: int) -> bool:
+    """Whether the call whose callee's last word spans ``start``-``end`` of ``code`` (``masked_code``) is the whole
+    value of a statement ``a, b = <callee>(...)`` whose target holds a comma outside brackets (or is a list, or a
+    parenthesized tuple)."""
+    opening = end
+    while opening < len(code) and code[opening] in " \t":
+        opening += 1
+    if code[opening:opening + 1] != "(":
+        return False
+    close = _close(code, opening)
+    if close < 0:
+        return False
+    after = close
+    while after < len(code) and code[after] in " \t":
+        after += 1
+    if code[after:after + 1] not in _AFTER_STATEMENT:
+        return False
+    equals = chain_start(code, start)
+    while equals and code[equals - 1] in " \t":
+        equals -= 1
+    if not equals or code[equals - 1] != "=" or code[equals - 2:equals - 1] in ("=", "!", "<", ">", ":", "+", "-", "*",
+                                                                              "/", "%", "&", "|", "^", "@"):
+        return False
+    line = max(code.rfind("\n", 0, equals), code.rfind("\r", 0, equals)) + 1
+    head = code[line:equals - 1]
+    if any(mark in head for mark in "=:;'\"\\") or not starts_statement(code, line):
+        return False
+    target = head.strip(" \t")
+    if target.startswith("[") and _close(target, 0) == len(target):
+        return True  # ``[a] = ...``, ``[a, b] = ...``: a list target unpacks
+    if target.startswith("(") and _close(target, 0) == len(target):
+        target = target[1:-1]  # ``(a, b) = ...`` (not ``(a) = ...``: a comma inside is needed)
+    depth = 0
+    for char in target:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and not depth:
+            return True
+    return False
+
+
+def _close(code: str, opening: int) -> int:
+    """The offset after the bracket that closes the one at ``opening`` of ``code`` (``masked_code``: no bracket left
+    in a string or comment); -1 when none does."""
+    depth = 0
+    for match in _BRACKETS.finditer(code, opening):
+        if code[match.start()] in "([{":
+            depth += 1
+        else:
+            depth -= 1
+            if not depth:
+                return match.end()
+    return -1
+
+
+_BRACKETS = re.compile(r"[()\[\]{}]")
+
+
 @functools.cache
 def _ordering() -> tuple[type[cst.CSTNode], ...]:
     return (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
@@ -81,6 +239,17 @@ class TupleReturn(Rule):
     ast_names = frozenset(TARGETS)  # every finding is about a call of one of them
     # A file where no call's result can be used as a list has no finding, and ``findings_from_ast`` proves it.
     decides_from_ast = True
+
+    @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        # Most files that call these unpack the result (``xx, yy = jnp.meshgrid(x, y)``) or pass ``atleast_*d`` one
+        # array: a file whose every occurrence is such a call, read for sure, has no finding (``may_match_ast`` asks
+        # the same of the tree).
+        return super().may_match_text(facts, words) and not _only_harmless_calls_text(facts, words)
+
+    @classmethod
+    def may_match_ast(cls, facts) -> bool:
+        return super().may_match_ast(facts) and not _only_harmless_calls_ast(facts)
     explanation = """
 ## What it does
 Finds results of `jnp.meshgrid`, `jnp.broadcast_arrays` and `jnp.atleast_1d/2d/3d` (with several arguments, or

@@ -13,6 +13,7 @@ else:
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, statement_of, walk
+from jaxlint.lint.code_map import closing_bracket_end
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.lint.inference import MESH, MESH_FACTORIES
 from jaxlint.lint.names import Scope
@@ -41,7 +42,6 @@ LEGACY_MESH = frozenset({"jax.experimental.maps.Mesh", "jax.interpreters.pxla.Me
 _ITEM_CHAIN = re.compile(r"[ \t]*([^\W\d]\w*(?:[ \t]*\.[ \t]*[^\W\d]\w*)*)[ \t]*")
 _BLANKS = re.compile(r"[ \t]*")
 _AS_TARGET = re.compile(r"as(?![\w.])[ \t]*")
-_BRACKET = re.compile(r"[()\[\]{}]")
 _CONSTRUCTOR_LASTS = frozenset(name.rpartition(".")[2] for name in MESH_FACTORIES)
 
 
@@ -63,9 +63,9 @@ def _may_enter_a_mesh(source: str, start: int, strings) -> bool:
         if follows.startswith("("):
             if len(chain) == 1 or chain[-1] in _CONSTRUCTOR_LASTS:
                 return True
-            position = _after_brackets(source, position, strings)
+            position = closing_bracket_end(source, position, strings)
         elif follows.startswith("["):
-            position = _after_brackets(source, position, strings)
+            position = closing_bracket_end(source, position, strings)
         elif follows == ":=" or len(chain) <= 2:
             return True  # a named expression, a name, an attribute of a name (``as`` or ``,`` or ``:`` after it)
         if position < 0:
@@ -75,7 +75,7 @@ def _may_enter_a_mesh(source: str, start: int, strings) -> bool:
         if as_target is not None:  # ``as name``, ``as self.x``, ``as (a, b)``, ``as [a, b]``
             position = as_target.end()
             if source[position:position + 1] in ("(", "["):
-                position = _after_brackets(source, position, strings)
+                position = closing_bracket_end(source, position, strings)
             else:
                 target = _ITEM_CHAIN.match(source, position)
                 position = -1 if target is None else target.end()
@@ -88,23 +88,6 @@ def _may_enter_a_mesh(source: str, start: int, strings) -> bool:
         if following != ",":
             return True  # a trailer (``.x``, ``(...)`` after the brackets), an operator: unclear
         position += 1
-
-
-def _after_brackets(source: str, opening: int, strings) -> int:
-    """The offset after the bracket that closes the one at ``opening`` (brackets in strings and comments are not
-    counted); -1 when none does."""
-    depth = 0
-    for match in _BRACKET.finditer(source, opening):
-        at = match.start()
-        if strings.at(at) is not None:
-            continue
-        if source[at] in "([{":
-            depth += 1
-        else:
-            depth -= 1
-            if not depth:
-                return at + 1
-    return -1
 
 
 def _base_name(node: cst.BaseExpression) -> cst.Name | None:
