@@ -196,13 +196,38 @@ def test_the_text_gate_reads_a_removed_attribute_only_after_a_dot(source, kept):
 @pytest.mark.parametrize("source, kept", [
     (_OPTIMIZER + "class O(nnx.Optimizer):\n    def __init__(self, m, tx):\n        super().__init__(m, tx)\n", False),
     (_OPTIMIZER + "class O(nnx.Optimizer):\n    def setup(self):\n        super().setup()\n", False),
-    # a keyword of JAX507's constructor rows (``name`` is one), passed to ``super().__init__``
+    # a keyword of JAX507's rows (``name`` is one), passed to ``super().__init__``, in a file that names a callable
+    # with such rows (``freeze``; the base must be one: ``_super`` reads the base's own rows)
+    ("from flax.core import freeze\n" + _OPTIMIZER
+     + "class O(nnx.Optimizer):\n    def __init__(self, m, tx):\n        super().__init__(m, tx, name='o')\n", True),
+    ("from flax.core import freeze\n" + _OPTIMIZER
+     + "class O(nnx.Optimizer):\n    def __init__(self, m, tx):\n        super(\n  O, self).__init__(\n"
+       "            m,  # the model\n            name='o')\n", True),
+    # the same keyword, but the file names no callable with JAX507's rows: no base can have them
     (_OPTIMIZER + "class O(nnx.Optimizer):\n    def __init__(self, m, tx):\n        super().__init__(m, tx, name='o')\n",
-     True),
-    (_OPTIMIZER + "class O(nnx.Optimizer):\n    def __init__(self, m, tx):\n        super(\n  O, self).__init__(\n"
-                  "            m,  # the model\n            name='o')\n", True),
+     False),
 ])
 def test_the_gates_read_super_init_only_with_a_constructor_keyword(source, kept):
+    from jaxlint.lint.ast_gate import collect_facts
+    from jaxlint.lint.prefilter import Scan
+    from jaxlint.lint.text_gate import TextFacts
+    from jaxlint.rules import rule_by_code
+
+    rule = rule_by_code("JAX509")
+    assert rule.may_match_ast(collect_facts(source)) is kept
+    assert rule.may_match_text(TextFacts(source), Scan(source).words) is kept
+
+
+@pytest.mark.parametrize("source, kept", [
+    # ``.model`` and ``update(...)`` concern nnx.Optimizer: a file that names another class of the rule's rows but
+    # not nnx.Optimizer has no finding there (gemma's and kauldron's modules: ``self.model``, ``x.update(y)``)
+    ("from flax.core import FrozenDict\nd = FrozenDict(a=1)\nm = self.model\nstate.update(grads)\n", False),
+    ("from flax.core import FrozenDict\nfrom flax import nnx\nd = FrozenDict(a=1)\nopt = nnx.Optimizer(m, tx)\n"
+     "m = opt.model\n", True),
+    ("from flax.core import FrozenDict\nfrom flax import nnx\nd = FrozenDict(a=1)\nopt = nnx.Optimizer(m, tx)\n"
+     "opt.update(grads)\n", True),
+])
+def test_the_gates_ask_that_the_file_may_name_the_class_a_site_concerns(source, kept):
     from jaxlint.lint.ast_gate import collect_facts
     from jaxlint.lint.prefilter import Scan
     from jaxlint.lint.text_gate import TextFacts

@@ -14,8 +14,8 @@ from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWO
     REMOVED_ATTRIBUTES, library_may_reach
 from jaxlint.catalogue.ecosystem_generated import MethodChangeRow
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
-from jaxlint.lint.ast_instances import MayClasses, may_name_class
-from jaxlint.lint.text_gate import BARE, NOT_A_NAME, a_call
+from jaxlint.lint.ast_instances import UNSPELLED, MayClasses, may_name_class
+from jaxlint.lint.text_gate import BARE, NOT_A_NAME, a_call, names_by_last
 from jaxlint.rules.base import Invalid, Rule, Valid
 from jaxlint.project.versions import Version
 from jaxlint.rules.jax507_flax_optax_changed_signature import KeywordFindings
@@ -51,6 +51,17 @@ _NEUTRAL_BASES = frozenset({"builtins.object", "typing.Generic", "typing.Protoco
 # ``_super`` reports ``super().__init__(...)`` only where it passes a keyword of JAX507's rows of the base class (a
 # ``super().method(...)`` call is reported as any call of that method is): the gates' test, over every class.
 _SUPER_INIT_KEYWORDS = frozenset(keyword for rows in KEYWORDS.values() for keyword in rows)
+_SUPER_INIT_OWNERS = frozenset(KEYWORDS)
+# The classes a call of a now-required or instance method concerns: the rows' classes (an instance method's also
+# when called on its class: ``nn.LSTMCell.initialize_carry`` names ``nn.LSTMCell``).
+_CALL_OWNERS = {method: _REQUIRED_OWNERS.get(method, frozenset())
+                | frozenset(name.rpartition(".")[0] for name, row in INSTANCE_METHODS.items() if row.method == method)
+                for method in _NOW_REQUIRED | _INSTANCE_METHODS}
+
+
+def _named_everywhere(owners: frozenset[str]) -> bool:
+    """Classes ``may_name_class`` counts as named in every file (a builtin, a type no chain spells)."""
+    return not owners.isdisjoint(UNSPELLED) or any(owner.startswith("builtins.") for owner in owners)
 
 
 def _may_be_chain_attribute(facts, name: str) -> bool:
@@ -261,28 +272,46 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
         # the ast gate's method calls, read from the text (``TextFacts.may_call_method``): with one of the row's
-        # keywords, or any call of a method whose parameter became required or of an instance's method
-        return super().may_match_text(facts, words) and (any(
-            method in words and not keywords.isdisjoint(words)
+        # keywords, or any call of a method whose parameter became required or of an instance's method; each only
+        # where the file may name one of the classes it concerns (``findings_from_ast``'s ``may_name_class``)
+        if not super().may_match_text(facts, words):
+            return False
+
+        def named(owners: frozenset[str]) -> bool:
+            return _named_everywhere(owners) or facts.refers_to_any(names_by_last(owners), words)
+
+        return (any(
+            method in words and not keywords.isdisjoint(words) and named(_KEYWORD_OWNERS[method])
             and facts.may_call_method(method, lambda call, keywords=keywords: not call.keywords.isdisjoint(keywords))
             for method, keywords in _METHODS.items())
-            or any(facts.may_call_method(method, a_call) for method in words & (_NOW_REQUIRED | _INSTANCE_METHODS))
-            or any(_may_be_chain_attribute(facts, name) for name in words & _REMOVED_ATTRIBUTES)
-            or "super" in words and "__init__" in words and not _SUPER_INIT_KEYWORDS.isdisjoint(words))
+            or any(named(_CALL_OWNERS[method]) and facts.may_call_method(method, a_call)
+                   for method in words & (_NOW_REQUIRED | _INSTANCE_METHODS))
+            or any(named(_ATTRIBUTE_OWNERS[name]) and _may_be_chain_attribute(facts, name)
+                   for name in words & _REMOVED_ATTRIBUTES)
+            or "super" in words and "__init__" in words and not _SUPER_INIT_KEYWORDS.isdisjoint(words)
+            and named(_SUPER_INIT_OWNERS))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         if not super().may_match_ast(facts):
             return False
         whole = facts.file or facts
-        if any(not _REMOVED_ATTRIBUTES.isdisjoint(attributes) for _, attributes in whole.chains):
+
+        def named(owners: frozenset[str]) -> bool:
+            return _named_everywhere(owners) or whole.refers_to_any(owners)
+
+        if any(named(_ATTRIBUTE_OWNERS[name]) for _, attributes in whole.chains
+               for name in _REMOVED_ATTRIBUTES.intersection(attributes)):
             return True
         return any(type(call.func) is ast.Attribute and (
             call.func.attr in _METHODS and any(keyword.arg in _METHODS[call.func.attr] for keyword in call.keywords)
-            or call.func.attr in _NOW_REQUIRED or call.func.attr in _INSTANCE_METHODS
+            and named(_KEYWORD_OWNERS[call.func.attr])
+            or (call.func.attr in _NOW_REQUIRED or call.func.attr in _INSTANCE_METHODS)
+            and named(_CALL_OWNERS[call.func.attr])
             or call.func.attr == "__init__" and type(call.func.value) is ast.Call
             and type(call.func.value.func) is ast.Name and call.func.value.func.id == "super"
-            and any(keyword.arg in _SUPER_INIT_KEYWORDS for keyword in call.keywords)) for call in whole.calls)
+            and any(keyword.arg in _SUPER_INIT_KEYWORDS for keyword in call.keywords) and named(_SUPER_INIT_OWNERS))
+            for call in whole.calls)
 
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
