@@ -153,6 +153,12 @@ LAYOUT_CASES = [
     "import jax.numpy as jnp\nx = jnp.stack(jnp.meshgrid(a, b) + [c])\ny = f(x=jnp.meshgrid(a, b))\n",
     "import jax.numpy as jnp\nx = f(a, jnp.meshgrid(a, b))\ny = (jnp.meshgrid(a, b))\n",
     "import jax.numpy as jnp\ndef f():\n    return (jnp.meshgrid(a, b))\n",
+    # JAX508: a member called on a value, beside the same member as an imported module's function
+    "import copy\nimport flax\nv = m.init(r, x)\nw = copy.copy(v)\nu = v.copy({'a': 1})\n",
+    "import copy\nimport flax\nv = m.init(r, x)\nu = (copy).copy({'a': 1})\n",
+    "import flax\n'import copy'\nv = m.init(r, x)\nu = copy.copy({'a': 1})\n",
+    "import flax\nv = m.init(r, x)\nu = copy \\\n  .copy({'a': 1})\nimport copy\n",
+    "import flax\nimport jax\nv = m.init(r, x)\nleaves = jax.tree_util.tree_flatten(v)\nt = v['p'].tree_flatten()\n",
     # JAX509's method calls read from the text
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = cell.initialize_carry(\n  rng, batch_dims=(4,))\n",
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = (cell\n  .initialize_carry)(rng, batch_dims=(4,))\n",
@@ -287,6 +293,10 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     "        pass\n",
     "import jax\ndef f(mesh: jax.sharding.Mesh):\n    with self.x.y as (a, b), self.z.w(  # )\n      1) as self.v:\n"
     "        pass\n",
+    # JAX508: members spelled only as functions of imported modules, with a call that makes variables (praxis' and
+    # gemma's: ``jax.tree_util.tree_flatten(params)``, ``copy.copy(v)``, ``epy.pretty_repr(v)``)
+    "import copy\nimport jax\nimport flax\nv = model.init(r, x)\nleaves = jax.tree_util.tree_flatten(v)\n"
+    "w = copy.copy(v)\nu = epy.pretty_repr(v)\nfrom etils import epy\n",
     # JAX201: every call's result unpacked or one array given to ``atleast_*d`` (keras' and dm_pix's code)
     "import jax.numpy as jnp\nxx, yy = jnp.meshgrid(x, y)\n[a] = jnp.broadcast_arrays(  # (\n  x)\n"
     "(p, q) = jnp.meshgrid(x, ')')\nz = jnp.atleast_2d(\n  w)\n",

@@ -294,6 +294,7 @@ class TextFacts:
         self._refers: dict[int, tuple[NamesByLast, set[str], bool]] = {}
         self._may_import: dict[frozenset[str], bool] = {}
         self._bound: set[str] | None = None  # every qualified name an import binds (``may_qualify``)
+        self._code_bindings: frozenset[str] | None | bool = False  # ``code_import_bindings``, once read
 
     @property
     def imports(self) -> TextImports:
@@ -396,15 +397,21 @@ class TextFacts:
             call.lambdas or call.positional <= arguments and without.isdisjoint(call.keywords)
             and not call.double_star))
 
-    def may_call_method(self, name: str, accepts) -> bool:
+    def may_call_method(self, name: str, accepts, *, not_on: frozenset[str] = frozenset()) -> bool:
         """Whether some call of a method ``name`` (the word after a dot: an attribute of any value, as the ast gate
         reads ``call.func.attr``) may be read so that ``accepts(call)`` holds (a call that cannot be read is a
-        "maybe"). Each call is read first without the strings known (``_calls_of``' shortcut)."""
+        "maybe"). Each call is read first without the strings known (``_calls_of``' shortcut). ``not_on``: roots
+        of the calls to pass over, read for sure as the first name of the callee's attribute chain (``copy.copy(x)``
+        where ``copy`` is a module: ``code_import_bindings``)."""
         source = self.source
         for end, context in self.occurrences(name):
             if context == BARE:
                 continue  # no dot before it: a name, not an attribute
             start = end - len(name)
+            if not_on:
+                root = chain_start(source, start)
+                if root != start and _word_at(source, root) in not_on:
+                    continue
             quick = read_call(source, end, None, start)
             if quick is not None and not accepts(quick):
                 continue
@@ -547,6 +554,15 @@ class TextFacts:
         self._refined[start] = refined
         return refined
 
+    def code_import_bindings(self) -> frozenset[str] | None:
+        """The names that import statements in code bind (imports in strings and comments left out, so that a name
+        listed here is one ``ast`` reads an import binding); None where the strings and comments cannot be read."""
+        if self._code_bindings is False:
+            strings = self._strings()
+            self._code_bindings = None if strings is None \
+                else frozenset(scan_imports(code_map.masked_code(self.source, strings)).bindings)
+        return self._code_bindings  # type: ignore[return-value]
+
     def strings(self) -> code_map.CodeMap | None:
         """The file's strings and comments (``code_map.scan``, once per file: a rule's gate that reads the text
         itself shares the scan with the gate's own questions); None when they cannot be read with certainty."""
@@ -608,6 +624,14 @@ _CALL_TOKEN = re.compile(r"""[()\[\]{},'"#\\]""")
 
 
 _PARTIAL = "functools.partial"
+
+
+def _word_at(source: str, start: int) -> str:
+    """The word (of word characters) that starts at ``start``."""
+    end = start
+    while end < len(source) and is_word_char(source[end]):
+        end += 1
+    return source[start:end]
 
 
 def chain_start(source: str, start: int) -> int:

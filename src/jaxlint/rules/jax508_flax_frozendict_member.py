@@ -63,8 +63,11 @@ class FlaxFrozenDictMember(Rule):
     def may_match_text(cls, facts, words) -> bool:
         if not super().may_match_text(facts, words):
             return False
-        # the ast gate's first question: a member called in a shape ``_may_report`` keeps, or a FrozenDict test
-        if not any(facts.may_call_method(member, _MAY_REPORT[member]) for member in MEMBERS if member in words) \
+        # the ast gate's first question: a member called in a shape ``_may_report`` keeps, not as a function of an
+        # imported module (``copy.copy(x)``, ``jax.tree_util.tree_flatten(x)``), or a FrozenDict test
+        modules = facts.code_import_bindings() or frozenset()
+        if not any(facts.may_call_method(member, _MAY_REPORT[member], not_on=modules)
+                   for member in MEMBERS if member in words) \
                 and not ("isinstance" in words and "FrozenDict" in words):
             return False
         # and its second: a call that makes variables (``.init(...)``, ``.apply(..., mutable=...)``) or a TrainState
