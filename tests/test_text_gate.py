@@ -637,3 +637,17 @@ def test_jax507_gates_keep_a_row_keyword_passed(source):
     rule = next(rule for rule in all_rules() if rule.code == "JAX507")
     assert rule.may_match_text(TextFacts(source), Scan(source).words)
     assert rule.may_match_ast(collect_facts(source))
+
+
+def test_the_last_reading_is_shared_with_the_next_question_about_the_same_text():
+    """The lint's word split and text facts serve the effective-floor note that reads the same text next."""
+    from jaxlint.lint.engine import prefiltered_rules
+    from jaxlint.lint.text_gate import reading
+
+    source = "import jax\nx = jax.tree_map(f, t)\n"
+    prefiltered_rules(source, [rule for rule in all_rules() if not rule.opt_in])
+    scan, facts = reading(source)
+    assert reading(source) == (scan, facts)
+    assert facts.imports.import_names  # read once, by the lint's gate: the note finds it done
+    copy = "".join(list(source))  # equal, but another string: no answer of the last one is reused
+    assert copy is not source and reading(copy)[0] is not scan

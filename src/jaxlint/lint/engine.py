@@ -21,12 +21,12 @@ from jaxlint.lint.context import BatchedVisits, FileContext, in_compat_code
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Edit, LineIndex, Location
 from jaxlint.lint.fixes import EditBuilder, OffsetMap, TakenEdits, apply_edits, invert_edits
 from jaxlint.lint.noqa import Placements, file_suppression
-from jaxlint.lint.prefilter import Scan, rules_matching_scan
+from jaxlint.lint.prefilter import rules_matching_scan
 from jaxlint.rules.base import Rule
 from jaxlint.rules import enabled_rules
 from jaxlint.project.settings import Settings
 from jaxlint.project.version_range import below_known_range, fixes_allowed
-from jaxlint.lint.text_gate import TextFacts
+from jaxlint.lint.text_gate import reading
 
 MAX_FIX_ITERATIONS = 10
 
@@ -138,11 +138,10 @@ def prefiltered_rules(source: str, rules: Sequence[type[Rule]]) -> list[type[Rul
 def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = True, tree: ast.Module | None = None
                  ) -> tuple[list[type[Rule]], AstFacts | None]:
     """``prefiltered_rules`` and the ast gate's facts, when it parsed the file (``tree``: its parse, if known)."""
-    scan = Scan(source)
+    scan, facts = reading(source)
     candidates = rules_matching_scan(scan, rules)
     if not candidates:
         return [], None
-    facts = TextFacts(source)
     candidates = [rule for rule in candidates if rule.may_match_text(facts, scan.words)]
     if not ast_gate or not candidates:
         return candidates, None

@@ -50,6 +50,7 @@ from typing import Iterable
 from jaxlint.lint import code_map
 from jaxlint.lint.code_map import is_word_char
 from jaxlint.lint.import_bindings import record_from_import, record_import, with_prefixes
+from jaxlint.lint.prefilter import Scan
 
 # Between two tokens: whitespace, a line continuation or a whole comment (to the end of its line, so that the
 # pattern can split a run of text in one way only: no catastrophic backtracking on long comments).
@@ -617,6 +618,21 @@ class TextFacts:
                 if any(self._may_be(name, context) for context in contexts) and self.may_refer(name):
                     return True
         return False
+
+
+def reading(source: str) -> "tuple[Scan, TextFacts]":
+    """``source``'s word split and text facts, those of the last text read when it is this very string: a worker's
+    effective-floor note (``run.effective_floor``) asks its questions of the text the lint has just read (its words
+    split, its imports scanned), one file at a time."""
+    global _LAST_READING
+    if _LAST_READING is not None and _LAST_READING[0] is source:
+        return _LAST_READING[1], _LAST_READING[2]
+    scan, facts = Scan(source), TextFacts(source)
+    _LAST_READING = (source, scan, facts)
+    return scan, facts
+
+
+_LAST_READING: "tuple[str, Scan, TextFacts] | None" = None
 
 
 _NEWLINE = re.compile(r"[\r\n]")

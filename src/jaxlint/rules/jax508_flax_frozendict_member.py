@@ -56,7 +56,10 @@ class FlaxFrozenDictMember(Rule):
                "a dict since flax 0.7.1")
     since = "0.1.1"  # a flax change: it does not depend on the JAX target
     library_version = "flax 0.7.1"
-    triggers = tuple(sorted({*MEMBERS, "FrozenDict"}))
+    triggers = ()
+    # a member's name or ``FrozenDict``, in a file that spells ``flax`` (``ast_names``: the gates ask for an import
+    # of it): ``copy`` and ``pop`` alone are words of nearly every file
+    required_words = frozenset(frozenset({"flax", word}) for word in (*MEMBERS, "FrozenDict"))
     ast_names = frozenset({"flax"})
 
     @classmethod

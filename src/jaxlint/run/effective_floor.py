@@ -22,8 +22,7 @@ from typing import Iterable
 from jaxlint.catalogue.first_release import first_release, first_releases
 from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.ast_gate import parse_module
-from jaxlint.lint.prefilter import Scan
-from jaxlint.lint.text_gate import NamesByLast, TextFacts, names_by_last
+from jaxlint.lint.text_gate import NamesByLast, names_by_last, reading
 from jaxlint.project.versions import Version
 
 # Handlers that make a ``try`` a guard around what its body uses (beyond ``ast_findings``' missing-name ones).
@@ -181,8 +180,9 @@ def _mentions_a_dated_name(source: str, floor: Version) -> bool:
     dated = _dated(floor)
     if not dated.words:
         return False
-    spelled = Scan(source).words
-    return not dated.words.isdisjoint(spelled) and TextFacts(source).refers_to_any(dated.by_last, spelled)
+    scan, facts = reading(source)  # the lint's own, when it read this very text last
+    spelled = scan.words
+    return not dated.words.isdisjoint(spelled) and facts.refers_to_any(dated.by_last, spelled)
 
 
 def _jax_names(view: AstView) -> Iterable[tuple[ast.AST, str]]:
