@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -20,8 +21,17 @@ RULE_SETS = [RULES, tuple(rule for rule in RULES if not rule.opt_in)] + [
 
 def _check(source: str) -> None:
     own = {rule for rule in RULES if may_match(source, (rule,))}
+    assert own == _by_definition(source), repr(source[:200])
     for rules in RULE_SETS:
         assert rules_matching_scan(Scan(source), rules) == [rule for rule in rules if rule in own], repr(source[:200])
+
+
+def _by_definition(source: str) -> set:
+    """The rules one of whose triggers is in the text, or one of whose word sets is among its words: what the
+    tables, anchors and shortcuts must answer exactly."""
+    words = set(re.findall(r"[A-Za-z0-9_]+", source))
+    return {rule for rule in RULES if any(trigger in source for trigger in rule.triggers)
+            or any(required <= words for required in getattr(rule, "required_words", ()))}
 
 
 @pytest.mark.parametrize("name, source", SOURCES, ids=[name for name, _ in SOURCES])
@@ -38,6 +48,11 @@ def test_each_rule_as_its_own_prefilter_on_every_gate_source(name, source):
     "from flax import optim\n",
     "tree_map\n",  # a set's key without the word every set shares
     "jax jax jax numpy numpy\n",
+    # no anchor (``jax``, ``flax``, ``optax``): only the triggers that contain none may match
+    "import torch\nopt = torch.optim.Optimizer(params)\nstate = opt.init()\nx = d.device()\n",
+    "import numpy as np\nxx, yy = np.meshgrid(a, b)\nCHECK_REP = 1\ny = np.take_along_axis(a, i, 0)\n",
+    "from flax import nnx\nopt = nnx.Optimizer(m, tx)\n",  # an anchor: the word sets are read
+    "import optax\nstate = tx.init(params)\n",
 ])
 def test_each_rule_as_its_own_prefilter_on_small_texts(source):
     _check(source)

@@ -26,7 +26,9 @@ class NnxOptimizerWrt(Rule):
     summary = "`nnx.Optimizer(model, tx)` without `wrt=`: a TypeError since flax 0.11.0"
     since = "0.1.1"  # a flax change: it does not depend on the JAX target
     library_version = "flax 0.11.0"
-    triggers = ("Optimizer",)
+    triggers = ()
+    # ``Optimizer`` is a word of every PyTorch and Keras training script: with ``flax``, as any reference spells it
+    required_words = frozenset({frozenset({"flax", "Optimizer"})})
     ast_names = frozenset({OPTIMIZER})
     statement_gated = True
     decides_from_ast = True  # its findings and its one-edit fix come from the ast gate's tree (``findings_from_ast``)
