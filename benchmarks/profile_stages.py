@@ -138,9 +138,8 @@ def instrument() -> tuple[Stages, LibcstFiles]:
     files_seen.install(engine)  # first, so that the stage timers sit inside its wrappers
     stages = Stages()
     stages.wrap(ast, "parse", "ast.parse")
-    stages.wrap(engine, "Scan", "words (prefilter)")
+    stages.wrap(engine, "reading", "words (prefilter)")  # the scan and text facts (each read lazily)
     stages.wrap(engine, "rules_matching_scan", "words (prefilter)")
-    stages.wrap(engine, "TextFacts", "text gate")
     stages.wrap(engine, "_prefiltered", "text gate")  # its own time: the rules' may_match_text calls
     stages.wrap(engine, "gate", "ast gate (facts, may_match_ast)")
     stages.wrap(ast_findings, "decide", "ast decide")

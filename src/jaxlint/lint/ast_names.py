@@ -14,6 +14,8 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
+from jaxlint.lint.ast_gate import CHILD_FIELDS
+
 _BUILTINS = frozenset(dir(builtins))
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -194,7 +196,9 @@ class _Builder:
                 self.scope.bind(node.rest, Binding(None, node))
         elif kind.__name__ == "TypeAlias":
             self.scope.bind(node.name.id, Binding(None, node))
-        for name in node._fields:  # ``ast.iter_child_nodes``, inlined (the walk meets every node of the module)
+        # ``ast.iter_child_nodes``, inlined (the walk meets every node of the module), over the fields that may hold
+        # a node other than a context or an operator (``CHILD_FIELDS``: a third of the calls were for those leaves)
+        for name in CHILD_FIELDS[kind]:
             value = getattr(node, name, None)
             if type(value) is list:
                 for child in value:
