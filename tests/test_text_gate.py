@@ -159,6 +159,15 @@ LAYOUT_CASES = [
     "import flax\n'import copy'\nv = m.init(r, x)\nu = copy.copy({'a': 1})\n",
     "import flax\nv = m.init(r, x)\nu = copy \\\n  .copy({'a': 1})\nimport copy\n",
     "import flax\nimport jax\nv = m.init(r, x)\nleaves = jax.tree_util.tree_flatten(v)\nt = v['p'].tree_flatten()\n",
+    # JAX202: a ``mode=`` that may be the promise mode (or anything but another mode's plain string)
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode='clip')\nz = jnp.take_along_axis(x, i, mode=m)\n",
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode  # why\n  = m)\n",
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode \\\n  = m)\n",
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode='promise_in' '_bounds')\n",
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode=b'clip')\nz = jnp.take_along_axis(x, i, mode=f'clip')\n",
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode='promise_in_bounds')\n",
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode=None)\n",
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, ｍode=m)\nz = 'mode=\"clip\"'\n",
     # JAX509's method calls read from the text
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = cell.initialize_carry(\n  rng, batch_dims=(4,))\n",
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = (cell\n  .initialize_carry)(rng, batch_dims=(4,))\n",
@@ -297,6 +306,9 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     # gemma's: ``jax.tree_util.tree_flatten(params)``, ``copy.copy(v)``, ``epy.pretty_repr(v)``)
     "import copy\nimport jax\nimport flax\nv = model.init(r, x)\nleaves = jax.tree_util.tree_flatten(v)\n"
     "w = copy.copy(v)\nu = epy.pretty_repr(v)\nfrom etils import epy\n",
+    # JAX202: every ``mode=`` another mode's plain string, which wraps before and after (axlearn's decoders)
+    "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode='clip', axis=2)\nz = jnp.take_along_axis(\n"
+    "    x,  # the values\n    i,\n    axis=2,\n    mode=r\"fill\",\n)\nw = jnp.take_along_axis(x, i, axis=1)\n",
     # JAX201: every call's result unpacked or one array given to ``atleast_*d`` (keras' and dm_pix's code)
     "import jax.numpy as jnp\nxx, yy = jnp.meshgrid(x, y)\n[a] = jnp.broadcast_arrays(  # (\n  x)\n"
     "(p, q) = jnp.meshgrid(x, ')')\nz = jnp.atleast_2d(\n  w)\n",

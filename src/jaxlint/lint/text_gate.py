@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
@@ -728,7 +729,9 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
             double_star = True  # ``**kwargs``
             return
         if head is not None and head.group(2):
-            keywords.add(head.group(2))
+            name = head.group(2)
+            # Python reads names in NFKC: ``ｍode=`` passes ``mode``
+            keywords.add(name if name.isascii() else unicodedata.normalize("NFKC", name))
         elif _SEP_RUN.fullmatch(source, argument_start, at) is None and at > argument_start:
             if not positional and head is None:  # not ``*args``
                 first = _SEP_RUN.sub("", source[argument_start:at]).replace("(", "").replace(")", "")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -11,6 +12,7 @@ else:
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.lint.code_map import masked_code
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import add_keyword, argument, has_star_args, is_none, keyword_arg, string_value
 
@@ -26,6 +28,32 @@ _PROMISE_MESSAGE = (f"`take_along_axis(..., mode=\"{PROMISE}\")` wraps negative 
 def _is_none(node: ast.AST) -> bool:
     """``calls.is_none`` on ``ast``: ``None`` is a constant there."""
     return type(node) is ast.Constant and node.value is None
+
+
+# A keyword's value that is one plain string (``"clip"``, ``r'fill'``; no escape, no other string after it), then
+# the end of the argument.
+_PLAIN_STRING_ARGUMENT = re.compile(r"""\s*[rRuU]?(?:"([^"\\\r\n]*)"|'([^'\\\r\n]*)')\s*[,)]""")
+_MODE_KEYWORD = re.compile(r"\bmode[\s\\]*=(?!=)")  # blanks, line breaks, line continuations before the ``=``
+
+
+def _every_mode_keyword_another_string(facts) -> bool:
+    """Whether every ``mode`` followed by ``=`` in the file's code (blanks, comments, line breaks and continuations
+    between) gives a plain string other than the promise mode: then no call's ``mode=`` keeps it. False where the
+    strings and comments cannot be read, or a name in code is not ASCII."""
+    strings = facts.strings()
+    if strings is None:
+        return False
+    source = facts.source
+    code = masked_code(source, strings)  # comments blanked: ``mode  # why\n = x`` reads ``mode =``
+    if not code.isascii():
+        return False  # a name spelled with other letters may be ``mode`` (Python normalizes names, NFKC)
+    for match in _MODE_KEYWORD.finditer(code):
+        if strings.at(match.start()) is not None:
+            continue
+        value = _PLAIN_STRING_ARGUMENT.match(source, match.end())
+        if value is None or (value.group(1) if value.group(1) is not None else value.group(2)) == PROMISE:
+            return False
+    return True
 
 
 def _is_enum_member(qualified: str | None) -> bool:
@@ -48,15 +76,20 @@ class TakeAlongAxisWrap(Rule):
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        # ``may_match_ast`` read from the text: calls with a 4th positional argument or one of the two keywords.
+        # ``may_match_ast`` read from the text: calls with a 4th positional argument or ``wrap_negative_indices=``,
+        # or ``mode=`` where some ``mode=`` of the file is not another mode's plain string (``mode="clip"``).
         return (facts.may_call_with_more_than(TAKE_ALONG_AXIS, 3)
-                or facts.may_call_with_keyword(TAKE_ALONG_AXIS, frozenset({"mode", "wrap_negative_indices"})))
+                or facts.may_call_with_keyword(TAKE_ALONG_AXIS, frozenset({"wrap_negative_indices"}))
+                or facts.may_call_with_keyword(TAKE_ALONG_AXIS, frozenset({"mode"}))
+                and not _every_mode_keyword_another_string(facts))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
-        # Every finding is about a ``mode`` (4th positional or keyword) or a ``wrap_negative_indices=`` argument.
-        return any(len(call.args) >= 4 or any(k.arg in ("mode", "wrap_negative_indices") for k in call.keywords)
-                   for call in facts.calls_to(TAKE_ALONG_AXIS))
+        # Every finding is about a ``mode`` (4th positional or keyword) or a ``wrap_negative_indices=`` argument; a
+        # ``mode`` that is a string other than the promise mode is none (``mode="clip"`` wraps before and after).
+        return any(len(call.args) >= 4 or any(k.arg == "wrap_negative_indices" or k.arg == "mode" and not (
+            type(k.value) is ast.Constant and type(k.value.value) is str and k.value.value != PROMISE)
+            for k in call.keywords) for call in facts.calls_to(TAKE_ALONG_AXIS))
     explanation = """
 ## What it does
 Finds `jnp.take_along_axis` calls whose result changes in JAX 0.11.1 for negative indices:
