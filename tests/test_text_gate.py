@@ -168,6 +168,11 @@ LAYOUT_CASES = [
     "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode='promise_in_bounds')\n",
     "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode=None)\n",
     "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, ｍode=m)\nz = 'mode=\"clip\"'\n",
+    # JAX503/JAX504: a method called on a value beside flax's module functions of the same name
+    "import flax\nv = model.init(r, x)\np = flax.core.unfreeze(v)\nq = v.unfreeze()\n",
+    "import mylib\nimport flax\nv = model.init(r, x)\np = mylib.unfreeze(v)\n",
+    "import flax\nv = model.init(r, x)\np = (flax).core.unfreeze(v)\n",
+    "import flax\n'from flax import core'\nv = model.init(r, x)\np = core.unfreeze(v)\nrest, q = core.pop(v, 'a')\n",
     # JAX509's method calls read from the text
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = cell.initialize_carry(\n  rng, batch_dims=(4,))\n",
     "from flax import linen as nn\ncell = nn.LSTMCell(features=8)\ncarry = (cell\n  .initialize_carry)(rng, batch_dims=(4,))\n",
@@ -309,6 +314,10 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     # JAX202: every ``mode=`` another mode's plain string, which wraps before and after (axlearn's decoders)
     "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, mode='clip', axis=2)\nz = jnp.take_along_axis(\n"
     "    x,  # the values\n    i,\n    axis=2,\n    mode=r\"fill\",\n)\nw = jnp.take_along_axis(x, i, axis=1)\n",
+    # JAX503/JAX504: ``unfreeze``/``pop`` only as flax's module functions, the fix's own spelling (vmoe's and
+    # uncertainty-baselines' ``flax.core.unfreeze(model.init(...))``)
+    "import flax\nfrom flax import core as fcore\nparams = flax.core.unfreeze(model.init(r, x))\n"
+    "rest, p = fcore.pop(model.init(r, x), 'params')\n",
     # JAX201: every call's result unpacked or one array given to ``atleast_*d`` (keras' and dm_pix's code)
     "import jax.numpy as jnp\nxx, yy = jnp.meshgrid(x, y)\n[a] = jnp.broadcast_arrays(  # (\n  x)\n"
     "(p, q) = jnp.meshgrid(x, ')')\nz = jnp.atleast_2d(\n  w)\n",

@@ -296,7 +296,7 @@ class TextFacts:
         self._refers: dict[int, tuple[NamesByLast, set[str], bool]] = {}
         self._may_import: dict[frozenset[str], bool] = {}
         self._bound: set[str] | None = None  # every qualified name an import binds (``may_qualify``)
-        self._code_bindings: frozenset[str] | None | bool = False  # ``code_import_bindings``, once read
+        self._code_bindings: dict[str, set[str]] | None | bool = False  # ``code_import_bindings``, once read
 
     @property
     def imports(self) -> TextImports:
@@ -556,13 +556,14 @@ class TextFacts:
         self._refined[start] = refined
         return refined
 
-    def code_import_bindings(self) -> frozenset[str] | None:
-        """The names that import statements in code bind (imports in strings and comments left out, so that a name
-        listed here is one ``ast`` reads an import binding); None where the strings and comments cannot be read."""
+    def code_import_bindings(self) -> dict[str, set[str]] | None:
+        """What the import statements in code bind (imports in strings and comments left out, so that a binding
+        listed here is one ``ast`` reads): name -> the qualified names it may stand for; None where the strings and
+        comments cannot be read."""
         if self._code_bindings is False:
             strings = self._strings()
             self._code_bindings = None if strings is None \
-                else frozenset(scan_imports(code_map.masked_code(self.source, strings)).bindings)
+                else scan_imports(code_map.masked_code(self.source, strings)).bindings
         return self._code_bindings  # type: ignore[return-value]
 
     def strings(self) -> code_map.CodeMap | None:

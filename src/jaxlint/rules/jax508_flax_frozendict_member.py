@@ -68,7 +68,7 @@ class FlaxFrozenDictMember(Rule):
             return False
         # the ast gate's first question: a member called in a shape ``_may_report`` keeps, not as a function of an
         # imported module (``copy.copy(x)``, ``jax.tree_util.tree_flatten(x)``), or a FrozenDict test
-        modules = facts.code_import_bindings() or frozenset()
+        modules = frozenset(facts.code_import_bindings() or ())
         if not any(facts.may_call_method(member, _MAY_REPORT[member], not_on=modules)
                    for member in MEMBERS if member in words) \
                 and not ("isinstance" in words and "FrozenDict" in words):
