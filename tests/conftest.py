@@ -16,6 +16,17 @@ sys.path.insert(0, str(ROOT))
 _KEY_FOLDER = tempfile.mkdtemp(prefix="jaxlint-tests-key-")
 os.environ["JAXLINT_CACHE_KEY"] = os.path.join(_KEY_FOLDER, "cache-key")
 
+# jaxlint's catalogue copies and replay manifests (``$XDG_CACHE_HOME/jaxlint``) of this test session: never the
+# user's own, which a test run would overwrite (signed with the session's key: the user's next run then read the
+# catalogue's TOML again) and prune. The tools the slow tests run keep their caches where they were (uv, pip and
+# pre-commit read ``XDG_CACHE_HOME`` too).
+_USER_CACHE = os.environ.get("XDG_CACHE_HOME", "")
+if not os.path.isabs(_USER_CACHE):
+    _USER_CACHE = os.path.join(os.path.expanduser("~"), ".cache")
+for _variable, _folder in (("UV_CACHE_DIR", "uv"), ("PIP_CACHE_DIR", "pip"), ("PRE_COMMIT_HOME", "pre-commit")):
+    os.environ.setdefault(_variable, os.path.join(_USER_CACHE, _folder))
+os.environ["XDG_CACHE_HOME"] = os.path.join(_KEY_FOLDER, "cache")
+
 
 def pytest_unconfigure(config):
     shutil.rmtree(_KEY_FOLDER, ignore_errors=True)
