@@ -150,13 +150,14 @@ def starts_statement(code: str, line: int) -> bool:
 _BRACKET = re.compile(r"[()\[\]{}]")
 
 
-def closing_bracket_end(source: str, opening: int, strings: CodeMap) -> int:
+def closing_bracket_end(source: str, opening: int, strings: CodeMap | None = None) -> int:
     """The offset after the bracket that closes the one at ``opening`` (brackets in the strings and comments of
-    ``strings``, the text's ``scan``, are not counted); -1 when none does."""
+    ``strings``, the text's ``scan``, are not counted; without it every bracket counts: ``source`` is
+    ``masked_code``); -1 when none does."""
     depth = 0
     for match in _BRACKET.finditer(source, opening):
         at = match.start()
-        if strings.at(at) is not None:
+        if strings is not None and strings.at(at) is not None:
             continue
         if source[at] in "([{":
             depth += 1

@@ -297,6 +297,7 @@ class TextFacts:
         self._may_import: dict[frozenset[str], bool] = {}
         self._bound: set[str] | None = None  # every qualified name an import binds (``may_qualify``)
         self._code_bindings: dict[str, set[str]] | None | bool = False  # ``code_import_bindings``, once read
+        self._masked: str | None | bool = False  # ``masked_code``, once read
 
     @property
     def imports(self) -> TextImports:
@@ -561,10 +562,17 @@ class TextFacts:
         listed here is one ``ast`` reads): name -> the qualified names it may stand for; None where the strings and
         comments cannot be read."""
         if self._code_bindings is False:
-            strings = self._strings()
-            self._code_bindings = None if strings is None \
-                else scan_imports(code_map.masked_code(self.source, strings)).bindings
+            code = self.masked_code()
+            self._code_bindings = None if code is None else scan_imports(code).bindings
         return self._code_bindings  # type: ignore[return-value]
+
+    def masked_code(self) -> str | None:
+        """``code_map.masked_code`` of the file (once per file: several gates read it); None where the strings and
+        comments cannot be read."""
+        if self._masked is False:
+            strings = self._strings()
+            self._masked = None if strings is None else code_map.masked_code(self.source, strings)
+        return self._masked  # type: ignore[return-value]
 
     def strings(self) -> code_map.CodeMap | None:
         """The file's strings and comments (``code_map.scan``, once per file: a rule's gate that reads the text

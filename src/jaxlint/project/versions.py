@@ -28,9 +28,7 @@ class Version:
         self.key = parts + (0,) * (4 - len(parts))
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            other = Version(other)
-        return isinstance(other, Version) and self.key == other.key
+        return self.key == _key_of(other)
 
     def __lt__(self, other: "Version | str") -> bool:
         key = _key_of(other)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import ast
 import functools
 import keyword
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -15,7 +14,7 @@ else:
 from jaxlint.lint.lazy_libcst import Visits, visitor
 
 from jaxlint.lint.ast_findings import AstView, Undecidable, walk
-from jaxlint.lint.code_map import is_word_char, masked_code, starts_statement
+from jaxlint.lint.code_map import closing_bracket_end, is_word_char, starts_statement
 from jaxlint.lint.text_gate import chain_start, names_by_last, read_call
 from jaxlint.lint.names import Binding
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Report, Rule, Valid, safe_fix
@@ -108,7 +107,7 @@ def _only_harmless_calls_text(facts, words) -> bool:
                     and not call.double_star:
                 continue
             if code is None:
-                code = masked_code(source, strings)
+                code = facts.masked_code()
                 passed_on = not facts.refers_to_any(_LOOPS_BY_LAST, words)
             if not _unpacked_text(code, start, end) and not (passed_on and _first_argument_text(code, start, end)):
                 return False
@@ -137,7 +136,7 @@ def _first_argument_text(code: str, start: int, end: int) -> bool:
     if code[line:word_start].split()[-1:] == ["class"]:
         return False  # a class's bases, not a call's arguments
     opening = code.find("(", end)
-    close = _close(code, opening) if opening >= 0 and not code[end:opening].strip(" \t") else -1
+    close = closing_bracket_end(code, opening) if opening >= 0 and not code[end:opening].strip(" \t") else -1
     if close < 0:
         return False
     while close < len(code) and code[close] in " \t":
@@ -157,7 +156,7 @@ def _unpacked_text(code: str, start: int, end: int) -> bool:
         opening += 1
     if code[opening:opening + 1] != "(":
         return False
-    close = _close(code, opening)
+    close = closing_bracket_end(code, opening)
     if close < 0:
         return False
     after = close
@@ -176,9 +175,9 @@ def _unpacked_text(code: str, start: int, end: int) -> bool:
     if any(mark in head for mark in "=:;'\"\\") or not starts_statement(code, line):
         return False
     target = head.strip(" \t")
-    if target.startswith("[") and _close(target, 0) == len(target):
+    if target.startswith("[") and closing_bracket_end(target, 0) == len(target):
         return True  # ``[a] = ...``, ``[a, b] = ...``: a list target unpacks
-    if target.startswith("(") and _close(target, 0) == len(target):
+    if target.startswith("(") and closing_bracket_end(target, 0) == len(target):
         target = target[1:-1]  # ``(a, b) = ...`` (not ``(a) = ...``: a comma inside is needed)
     depth = 0
     for char in target:
@@ -189,23 +188,6 @@ def _unpacked_text(code: str, start: int, end: int) -> bool:
         elif char == "," and not depth:
             return True
     return False
-
-
-def _close(code: str, opening: int) -> int:
-    """The offset after the bracket that closes the one at ``opening`` of ``code`` (``masked_code``: no bracket left
-    in a string or comment); -1 when none does."""
-    depth = 0
-    for match in _BRACKETS.finditer(code, opening):
-        if code[match.start()] in "([{":
-            depth += 1
-        else:
-            depth -= 1
-            if not depth:
-                return match.end()
-    return -1
-
-
-_BRACKETS = re.compile(r"[()\[\]{}]")
 
 
 @functools.cache

@@ -12,7 +12,6 @@ else:
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
-from jaxlint.lint.code_map import masked_code
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import add_keyword, argument, has_star_args, is_none, keyword_arg, string_value
 
@@ -40,17 +39,13 @@ def _every_mode_keyword_another_string(facts) -> bool:
     """Whether every ``mode`` followed by ``=`` in the file's code (blanks, comments, line breaks and continuations
     between) gives a plain string other than the promise mode: then no call's ``mode=`` keeps it. False where the
     strings and comments cannot be read, or a name in code is not ASCII."""
-    strings = facts.strings()
-    if strings is None:
+    code = facts.masked_code()  # comments blanked: ``mode  # why\n = x`` reads ``mode =``; no string spells it
+    if code is None:
         return False
-    source = facts.source
-    code = masked_code(source, strings)  # comments blanked: ``mode  # why\n = x`` reads ``mode =``
     if not code.isascii():
         return False  # a name spelled with other letters may be ``mode`` (Python normalizes names, NFKC)
     for match in _MODE_KEYWORD.finditer(code):
-        if strings.at(match.start()) is not None:
-            continue
-        value = _PLAIN_STRING_ARGUMENT.match(source, match.end())
+        value = _PLAIN_STRING_ARGUMENT.match(facts.source, match.end())
         if value is None or (value.group(1) if value.group(1) is not None else value.group(2)) == PROMISE:
             return False
     return True
