@@ -111,29 +111,45 @@ def test_the_text_gate_spares_the_parse_of_a_file_that_only_spells_the_words(mon
 
 @pytest.mark.parametrize("floor", ["0.1.72", "0.2.0", "0.3.25", "0.4.30", "0.4.31", "0.7.0", "0.12.0.1", "9.0"])
 def test_the_dated_names_of_a_floor_are_the_names_released_after_it(floor):
-    """The tables are built from the releases after the floor; the same names as a scan of every name's date."""
+    """Read through the tables of every dated name, a floor sees the same names as a scan of every name's date:
+    the same last parts spelled, and under each the same names."""
     from jaxlint.run.effective_floor import _dated
 
     floor = Version(floor)
     names = {name for name, since in first_releases().items() if since > floor}
     dated = _dated(floor)
-    assert dated.words == {name.rpartition(".")[2] for name in names}
+    lasts = {name.rpartition(".")[2] for name in names}
+    every_last = {name.rpartition(".")[2] for name in first_releases()}
+    for word in sorted(every_last)[::7] + sorted(lasts)[:50]:
+        assert dated.spelled_in({word, "unrelated_word"}) == (word in lasts), word
+    assert not dated.spelled_in({"unrelated_word"})
     expected = names_by_last(frozenset(names))  # the text gate's table of exactly these names
-    assert dated.by_last.lasts == expected.lasts
-    assert all(set(dated.by_last.index[last]) == set(named) for last, named in expected.index.items())
-    assert all(dated.by_last.parts[name] == parts for name, parts in expected.parts.items())
+    for last in every_last:
+        assert set(dated.by_last.index[last]) == set(expected.index.get(last, ())), last
+        assert all(dated.by_last.parts[name] == expected.parts[name] for name in dated.by_last.index[last])
+    assert expected.lasts <= dated.by_last.lasts
 
 
-def test_floors_between_the_same_two_releases_share_their_tables():
-    from jaxlint.run.effective_floor import _dated
+def test_a_floor_builds_no_table_of_its_own():
+    """Floors share the tables of every dated name; a floor's own names are filtered only for the last parts
+    looked up (a monorepo meets a dozen floors, in each worker)."""
+    from jaxlint.run.effective_floor import _dated, _every_dated_name
 
     releases = sorted(set(first_releases().values()))
-    between = [(low, Version(".".join(map(str, low.key[:3] + (low.key[3] + 1,)))), high)
-               for low, high in zip(releases, releases[1:])]
-    low, middle, high = next(triple for triple in between if triple[1] < triple[2])
-    assert _dated(low) is _dated(middle)
-    assert _dated(low) is not _dated(high)
-    assert _dated(low).words != _dated(high).words
+    low, high = _dated(releases[0]), _dated(releases[-2])
+    assert low.by_last.lasts is high.by_last.lasts is _every_dated_name()[0].lasts
+    assert low.by_last.parts is high.by_last.parts
+    assert len(_dated(Version("0.3.1")).by_last.index) == 0  # nothing filtered before a look-up
+
+
+def test_the_warm_up_builds_each_floor_before_the_workers_fork():
+    from jaxlint.run.effective_floor import _dated, _every_dated_name, warm_up
+
+    _dated.cache_clear()
+    _every_dated_name.cache_clear()
+    warm_up([Version("0.2.0"), Version("0.4.30")])
+    assert _dated.cache_info().currsize == 2
+    assert _every_dated_name.cache_info().currsize == 1
 
 
 def test_a_floor_already_high_enough_says_nothing():
@@ -356,3 +372,25 @@ def test_the_lints_uses_are_those_of_the_bytes_read_as_utf8(tmp_path, data, mode
     assert uses == file_uses(path.read_bytes(), str(path), floor)
     if data in (USES.encode(), USES.replace("\n", "\r\n").encode()):
         assert [use.name for use in uses] == ["jax.set_mesh"]
+
+
+def test_a_parallel_run_builds_the_floors_of_its_pins_before_it_forks(tmp_path, monkeypatch):
+    """``runner._warm_up`` runs before the workers fork: it builds the floor the files' pins set."""
+    from jaxlint.project.config import Overrides, SettingsResolver
+    from jaxlint.project.files import discover
+    from jaxlint.run import effective_floor
+    from jaxlint.run.runner import Mode, _warm_up
+
+    built = []
+    monkeypatch.setattr(effective_floor, "warm_up", lambda floors: built.extend(floors))
+    root = _project(tmp_path, "jax>=0.4.3")
+    files = list(discover([root], SettingsResolver(Overrides()), unreadable=[]))
+    _warm_up(files, list(range(len(files))), Mode.CHECK)
+    assert set(built) == {Version("0.4.3")}
+    built.clear()
+    unpinned = tmp_path / "unpinned"
+    unpinned.mkdir()
+    (unpinned / "a.py").write_text("import jax\n")
+    files = list(discover([unpinned], SettingsResolver(Overrides()), unreadable=[]))
+    _warm_up(files, list(range(len(files))), Mode.CHECK)
+    assert built == []

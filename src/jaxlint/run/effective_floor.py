@@ -124,59 +124,65 @@ def uses_above(source: str, path: str, floor: Version, tree: ast.Module | None =
 
 
 class _DatedNames:
-    """The names the table dates after a floor: their last parts (``words``) and, built on first use, the text
-    gate's lookup of them (``by_last``)."""
+    """The names the table dates after one floor, read through tables of every dated name built once per process
+    (``_every_dated_name``): nothing is built per floor but the names filtered on first look-up of each last part.
+    A research monorepo meets a dozen floors (one per pin file), and each worker used to build a table of the 3,000
+    names per floor (then per set of releases): 2-4 ms each, in every worker."""
 
-    def __init__(self, names: frozenset[str]) -> None:
-        # Every part of a qualified name is spelled in the file, in an import or an attribute: a file with none of
-        # these last parts among its words needs no parse.
-        self.words = frozenset(name.rpartition(".")[2] for name in names)
-        self._names = names
+    def __init__(self, floor: Version) -> None:
+        self.floor = floor
         self._by_last: NamesByLast | None = None
+
+    def spelled_in(self, words: set[str]) -> bool:
+        """Whether ``words`` hold the last part of a name dated after the floor: every part of a qualified name
+        is spelled in the file (in an import or an attribute), so a file without one needs no parse."""
+        every, newest = _every_dated_name()
+        floor = self.floor.key
+        return any(newest[word] > floor for word in words & every.lasts)
 
     @property
     def by_last(self) -> NamesByLast:
         if self._by_last is None:
-            # The table of every dated name (built once), each last part's names filtered on first look: the text
-            # gate looks up only the last parts a file spells (a whole table per release set cost 4 ms, a dozen
-            # floors in each worker).
-            every = names_by_last(frozenset(first_releases()))
-            self._by_last = NamesByLast(_NamesAmong(every.index, self._names), self.words, every.parts)
+            every = _every_dated_name()[0]
+            self._by_last = NamesByLast(_NamesAfter(every.index, self.floor), every.lasts, every.parts)
         return self._by_last
 
 
-class _NamesAmong(dict):
-    """``NamesByLast.index`` of a subset of a table's names, filled on first look-up of each last part."""
+class _NamesAfter(dict):
+    """``NamesByLast.index`` of the names dated after ``floor``, each last part's names filtered on first look-up
+    (the text gate looks up only the last parts a file spells)."""
 
-    def __init__(self, index: dict[str, list[str]], names: frozenset[str]) -> None:
+    def __init__(self, index: dict[str, list[str]], floor: Version) -> None:
         super().__init__()
-        self._all, self._names = index, names
+        self._all, self._floor = index, floor.key
 
     def __missing__(self, last: str) -> list[str]:
-        found = self[last] = [name for name in self._all.get(last, ()) if name in self._names]
+        since, floor = first_releases(), self._floor
+        found = self[last] = [name for name in self._all.get(last, ()) if since[name].key > floor]
         return found
 
 
-@lru_cache(maxsize=None)
-def _names_by_release() -> dict[Version, list[str]]:
-    by_release: dict[Version, list[str]] = {}
-    for name, since in first_releases().items():
-        by_release.setdefault(since, []).append(name)
-    return by_release
+@lru_cache(maxsize=1)
+def _every_dated_name() -> tuple[NamesByLast, dict[str, tuple]]:
+    """The text gate's table of every dated name, and for each last part the newest first release (its
+    ``Version.key``) among the names that end in it: a floor dates a name ending in the word exactly when it is
+    below that release."""
+    every = names_by_last(frozenset(first_releases()))
+    since = first_releases()
+    newest = {last: max(since[name].key for name in names) for last, names in every.index.items()}
+    return every, newest
 
 
 @lru_cache(maxsize=64)
 def _dated(floor: Version) -> _DatedNames:
-    """The names dated after ``floor``, shared by every floor between the same two releases. A run meets one floor
-    per pin file (a research monorepo: a dozen), and used to build these tables from the 3,000 names per floor,
-    in each worker."""
-    return _dated_after(tuple(sorted(since for since in _names_by_release() if since > floor)))
+    return _DatedNames(floor)
 
 
-@lru_cache(maxsize=64)
-def _dated_after(releases: tuple[Version, ...]) -> _DatedNames:
-    by_release = _names_by_release()
-    return _DatedNames(frozenset(name for since in releases for name in by_release[since]))
+def warm_up(floors: Iterable[Version]) -> None:
+    """Build, before a run forks its workers, what every worker would otherwise build for itself."""
+    for floor in floors:
+        _dated(floor)
+    _every_dated_name()
 
 
 def _mentions_a_dated_name(source: str, floor: Version) -> bool:
@@ -185,11 +191,9 @@ def _mentions_a_dated_name(source: str, floor: Version) -> bool:
     import or a chain that may resolve to one of the names: ``text_gate``, which over-approximates the references
     an ``ast`` reading finds). About one file in three that spells a dated name's last part refers to one."""
     dated = _dated(floor)
-    if not dated.words:
-        return False
     scan, facts = reading(source)  # the lint's own, when it read this very text last
     spelled = scan.words
-    return not dated.words.isdisjoint(spelled) and facts.refers_to_any(dated.by_last, spelled)
+    return dated.spelled_in(spelled) and facts.refers_to_any(dated.by_last, spelled)
 
 
 def _jax_names(view: AstView) -> Iterable[tuple[ast.AST, str]]:

@@ -309,12 +309,29 @@ def _warm_up(files: list, todo: list[int], mode: Mode) -> None:
     from jaxlint.lint.engine import lint_source
 
     seen: set[int] = set()
+    every: dict[int, Settings] = {}
     with activated(None):
         for index in todo:
             settings = files[index].settings
+            every[id(settings)] = settings
             if id(settings) not in seen and len(seen) < 4:
                 seen.add(id(settings))
                 lint_source(_WARM_UP_SOURCE, str(files[index].path), settings)
+    # The effective-floor note's tables, for the floors the files' pins set (``_floor_uses``)
+    floors = [floor for floor in map(_pinned_floor, every.values()) if floor is not None]
+    if floors:
+        from jaxlint.run.effective_floor import warm_up
+
+        warm_up(floors)
+
+
+def _pinned_floor(settings: Settings):
+    pinned = settings.pinned
+    if pinned is None or pinned.lower is None:
+        return None  # decided without importing the note's module (``_floor_uses``)
+    from jaxlint.run.effective_floor import pinned_floor
+
+    return pinned_floor(settings)
 
 
 def _size(path) -> int:
@@ -479,12 +496,11 @@ def _floor_uses(data: bytes, text: str | None, tree: ast.Module | None, display:
     from the bytes it holds (as written, after a fix) and the ``ast`` tree of their text when it has one, rather than
     by a serial pass that reads and parses every file again after the lint. ``utf8``: ``data.decode("utf-8")``,
     when the caller has it."""
-    pinned = settings.pinned
-    if pinned is None or pinned.lower is None or not display.endswith(".py"):
-        return None  # the common cases, decided without importing the note's module
-    from jaxlint.run.effective_floor import file_uses, pinned_floor
-
-    floor = pinned_floor(settings)
+    if not display.endswith(".py"):
+        return None
+    floor = _pinned_floor(settings)
     if floor is None:
         return None
+    from jaxlint.run.effective_floor import file_uses
+
     return floor, file_uses(data, display, floor, text, tree, utf8)
