@@ -7,8 +7,9 @@ can show a change that is only the drift. Here every pair runs the start (``--be
 this checkout back to back, for each of: cold (an empty ``--cache-dir``), warm (the same cache, a third run: a
 replay where the checkout has one) and ``-j 1 --no-cache``. Then ruff (``--select NPY201 --no-cache``) on the same
 files (notebooks included) and on the ``.py`` files only, in the same pair (the ratio to ruff is of runs minutes
-apart at most). Prints the minimum and median wall and CPU seconds of each, the peak memory, and cold wall over
-ruff's. Both checkouts' bytecode is written first, as an installed jaxlint has it (``bench.compile_jaxlint``).
+apart at most). Prints the minimum and median wall and CPU seconds of each, the peak memory, cold over ruff by
+minimums, and cold CPU over ruff pair by pair (each pair's jaxlint run over the ruff runs right after it: the spread of
+these ratios is the sitting's noise, which a ratio of minimums taken minutes apart hides). Both checkouts' bytecode is written first, as an installed jaxlint has it (``bench.compile_jaxlint``).
 """
 from __future__ import annotations
 
@@ -95,6 +96,14 @@ def main() -> None:
                 wall = min(wall for wall, _, _ in results[(side, row)])
                 cpu = min(cpu for _, cpu, _ in results[(side, row)])
                 print(f"jaxlint {side} {row} / ruff (minimums): wall {wall / ruff_wall:.1f}x, CPU {cpu / ruff_cpu:.1f}x")
+        # Each pair's cold run over the same pair's ruff (the faster of its two runs): runs seconds apart, so the
+        # machine's drift between minutes cancels out of each ratio; their spread is the sitting's noise.
+        per_pair = 2
+        for side in sides:
+            ratios = sorted(cold[1] / min(cpu for _, cpu, _ in reference[pair * per_pair:(pair + 1) * per_pair])
+                            for pair, cold in enumerate(results[(side, "cold")]))
+            print(f"jaxlint {side} cold / ruff, CPU, pair by pair: min {ratios[0]:.1f}x, "
+                  f"median {statistics.median(ratios):.1f}x, max {ratios[-1]:.1f}x")
     shutil.rmtree(workdir, ignore_errors=True)
 
 
