@@ -73,3 +73,24 @@ def test_the_main_process_of_a_parallel_check_warms_the_engine_once_for_its_work
     *tasks, last = run.stderr.splitlines()
     assert last.split() == ["1", "False", "True"]
     assert len(tasks) == 20 and all(line.split()[1] == "True" for line in tasks)  # each task found the tables built
+
+
+def test_the_main_process_of_a_parallel_check_is_one_of_its_jobs(tmp_path):
+    """``-j 2`` starts one worker: the main process, which holds the warmed engine, lints files too (a second worker
+    would build again what the first files of a run build). The results are those of one process."""
+    for index in range(24):
+        (tmp_path / f"m{index}.py").write_text("import jax\nx = jax.tree_map(f, t)\n")
+    code = ("import os, sys\nfrom jaxlint.ui import cli\nfrom jaxlint.run import runner\n"
+            "original = runner._worker_task\n"
+            "def task(task):\n"
+            "    os.write(2, f'{os.getpid()}\\n'.encode())\n"
+            "    return original(task)\n"
+            "runner._worker_task = task\n"
+            "try:\n    cli.main(['check', sys.argv[1], '-j', '2', '--no-cache', '--output-format', 'json'])\n"
+            "except SystemExit as exit:\n    print('main', os.getpid(), file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
+    assert run.stdout.count('"JAX101"') == 24
+    *tasks, last = run.stderr.splitlines()
+    main = last.split()[1]
+    assert len(tasks) == 24 and main in tasks  # every file once; some of them here
+    assert len(set(tasks)) == 2  # this process and one worker

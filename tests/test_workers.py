@@ -75,3 +75,45 @@ def _children() -> list[int]:
     path = f"/proc/{os.getpid()}/task/{os.getpid()}/children"
     with open(path) as handle:
         return [int(pid) for pid in handle.read().split()]
+
+
+# -- this process as one of the jobs (``here``) -------------------------------------------------------------------
+def _slow_square(task):
+    import time
+
+    time.sleep(0.002)  # long enough that both processes take chunks
+    return task * task, os.getpid()
+
+
+@pytest.mark.parametrize("chunksize", [1, 3, 50])
+def test_this_process_works_too_and_every_task_comes_back_once(chunksize):
+    started = []
+    results = list(run_in_workers(list(range(60)), _slow_square, 2, chunksize=chunksize, start_method="fork",
+                                  initializer=lambda: started.append(os.getpid()), here=True))
+    assert sorted(value for value, _ in results) == [n * n for n in range(60)]
+    pids = {pid for _, pid in results}
+    assert len(pids - {os.getpid()}) <= 1  # one worker started for two jobs
+    if chunksize == 1:
+        assert os.getpid() in pids  # this process took chunks while the worker had its own in flight
+    assert started == []  # the workers' initializer ran in the worker, not here
+    assert _children() == []
+
+
+def test_one_job_here_starts_no_worker():
+    results = list(run_in_workers(list(range(10)), _square, 1, chunksize=2, start_method="fork",
+                                  initializer=_nothing, here=True))
+    assert sorted(value for value, _ in results) == [n * n for n in range(10)]
+    assert {pid for _, pid in results} == {os.getpid()}
+
+
+def test_an_error_in_a_task_done_here_is_raised_and_the_workers_stop():
+    def fail_here(task):
+        if os.getpid() == here and task >= 3:
+            raise ValueError("here")
+        return _slow_square(task)
+
+    here = os.getpid()
+    with pytest.raises(ValueError, match="here"):
+        list(run_in_workers(list(range(40)), fail_here, 2, chunksize=1, start_method="fork", initializer=_nothing,
+                            here=True))
+    assert _children() == []

@@ -285,9 +285,11 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
     chunksize = max(1, min(4, len(tasks) // (jobs * 8)))
     # A forked worker inherits the active project index; a spawned one receives it (plain data).
     try:
+        # This process is one of the jobs: it holds the warmed engine already (a worker would build again what the
+        # first files of a run build), and its results need no pipe.
         yield from run_in_workers(tasks, _worker_task, jobs, chunksize=chunksize,
                                   start_method="fork" if fork else "spawn", initializer=_worker_init,
-                                  initargs=(None if fork else active_index(),))
+                                  initargs=(None if fork else active_index(),), here=True)
     finally:
         _WORKER_FILES = []
 

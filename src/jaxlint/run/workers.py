@@ -20,15 +20,18 @@ class WorkerDied(RuntimeError):
 
 
 def run_in_workers(tasks: Sequence, function: Callable, jobs: int, *, chunksize: int, start_method: str,
-                   initializer: Callable, initargs: tuple = ()) -> Iterator:
+                   initializer: Callable, initargs: tuple = (), here: bool = False) -> Iterator:
     """``function(task)`` for every task, in ``jobs`` processes started by ``start_method``; results in completion
-    order. An exception raised by ``function`` is raised here, after the workers are stopped."""
+    order. An exception raised by ``function`` is raised here, after the workers are stopped. ``here``: this process
+    is one of the ``jobs`` (``jobs - 1`` are started): it takes the next chunk itself whenever no result is waiting
+    and every worker has its chunks in flight. Otherwise it would only wait, while each worker it starts builds again
+    what the first files of a run build (the rules' tables, the patterns of the words it meets)."""
     context = multiprocessing.get_context(start_method)
     chunks = [list(tasks[start:start + chunksize]) for start in range(0, len(tasks), chunksize)]
     workers: list[tuple[multiprocessing.Process, object]] = []
     finished = False
     try:
-        for _ in range(jobs):
+        for _ in range(jobs - 1 if here else jobs):
             ours, theirs = context.Pipe()
             # A forked worker must not hold the other workers' pipes open (they would never read their end).
             others = [connection for _, connection in workers] if start_method == "fork" else []
@@ -45,8 +48,15 @@ def run_in_workers(tasks: Sequence, function: Callable, jobs: int, *, chunksize:
                     _give(connection, chunks[given])
                     given += 1
                     pending[connection] += 1
-        while any(pending.values()):
-            for connection in wait([connection for connection, count in pending.items() if count]):
+        while any(pending.values()) or (here and given < len(chunks)):
+            busy = [connection for connection, count in pending.items() if count]
+            ready = wait(busy, timeout=0 if here and given < len(chunks) else None) if busy else []
+            if not ready:  # only when this process works too, and chunks are left
+                chunk = chunks[given]
+                given += 1
+                yield from [function(task) for task in chunk]
+                continue
+            for connection in ready:
                 try:
                     failed, payload = connection.recv()
                 except (EOFError, OSError):  # the end of its pipe, or the pipe reset
