@@ -9,6 +9,7 @@ returns one (two chunks in flight per worker, so a worker never waits for work) 
 from __future__ import annotations
 
 import multiprocessing
+from collections import deque
 from multiprocessing.connection import wait
 from typing import Callable, Iterator, Sequence
 
@@ -23,9 +24,10 @@ def run_in_workers(tasks: Sequence, function: Callable, jobs: int, *, chunksize:
                    initializer: Callable, initargs: tuple = (), here: bool = False) -> Iterator:
     """``function(task)`` for every task, in ``jobs`` processes started by ``start_method``; results in completion
     order. An exception raised by ``function`` is raised here, after the workers are stopped. ``here``: this process
-    is one of the ``jobs`` (``jobs - 1`` are started): it takes the next chunk itself whenever no result is waiting
-    and every worker has its chunks in flight. Otherwise it would only wait, while each worker it starts builds again
-    what the first files of a run build (the rules' tables, the patterns of the words it meets)."""
+    is one of the ``jobs`` (``jobs - 1`` are started): whenever no result is waiting and every worker has its chunks
+    in flight, it does one task of the chunks left, then serves the workers again (a whole chunk of large files
+    done here left the workers idle). Otherwise it would only wait, while each worker it starts builds again what the
+    first files of a run build (the rules' tables, the patterns of the words it meets)."""
     context = multiprocessing.get_context(start_method)
     chunks = [list(tasks[start:start + chunksize]) for start in range(0, len(tasks), chunksize)]
     workers: list[tuple[multiprocessing.Process, object]] = []
@@ -48,13 +50,16 @@ def run_in_workers(tasks: Sequence, function: Callable, jobs: int, *, chunksize:
                     _give(connection, chunks[given])
                     given += 1
                     pending[connection] += 1
-        while any(pending.values()) or (here and given < len(chunks)):
+        mine: deque = deque()  # the tasks of the chunk this process took, not done yet
+        while any(pending.values()) or mine or (here and given < len(chunks)):
             busy = [connection for connection, count in pending.items() if count]
-            ready = wait(busy, timeout=0 if here and given < len(chunks) else None) if busy else []
-            if not ready:  # only when this process works too, and chunks are left
-                chunk = chunks[given]
-                given += 1
-                yield from [function(task) for task in chunk]
+            works = here and (mine or given < len(chunks))
+            ready = wait(busy, timeout=0 if works else None) if busy else []
+            if not ready:  # only when this process works too: one task, then the workers are served again
+                if not mine:
+                    mine.extend(chunks[given])
+                    given += 1
+                yield function(mine.popleft())
                 continue
             for connection in ready:
                 try:
