@@ -131,14 +131,16 @@ class _DatedNames:
 
     def __init__(self, floor: Version) -> None:
         self.floor = floor
+        self._words: frozenset[str] | None = None
         self._by_last: NamesByLast | None = None
 
     def spelled_in(self, words: set[str]) -> bool:
         """Whether ``words`` hold the last part of a name dated after the floor: every part of a qualified name
         is spelled in the file (in an import or an attribute), so a file without one needs no parse."""
-        every, newest = _every_dated_name()
-        floor = self.floor.key
-        return any(newest[word] > floor for word in words & every.lasts)
+        if self._words is None:  # one pass over the last parts (an intersection per file cost more)
+            floor = self.floor.key
+            self._words = frozenset(word for word, newest in _every_dated_name()[1].items() if newest > floor)
+        return not self._words.isdisjoint(words)
 
     @property
     def by_last(self) -> NamesByLast:
