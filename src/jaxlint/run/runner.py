@@ -327,10 +327,11 @@ def _warm_up(files: list, todo: list[int], mode: Mode) -> None:
         warm_up(floors)
 
 
-def _pinned_floor(settings: Settings):
+def _pinned_floor(settings: Settings) -> "Version | None":
+    """``effective_floor.pinned_floor``, with the common answer (no pinned floor) found without importing it."""
     pinned = settings.pinned
     if pinned is None or pinned.lower is None:
-        return None  # decided without importing the note's module (``_floor_uses``)
+        return None
     from jaxlint.run.effective_floor import pinned_floor
 
     return pinned_floor(settings)
