@@ -117,3 +117,17 @@ def test_an_error_in_a_task_done_here_is_raised_and_the_workers_stop():
         list(run_in_workers(list(range(40)), fail_here, 2, chunksize=1, start_method="fork", initializer=_nothing,
                             here=True))
     assert _children() == []
+
+
+def test_a_worker_that_dies_while_this_process_works_is_reported():
+    here = os.getpid()
+
+    def die_in_the_worker(task):
+        if os.getpid() != here and task >= 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return _slow_square(task)
+
+    with pytest.raises(WorkerDied):
+        list(run_in_workers(list(range(30)), die_in_the_worker, 2, chunksize=1, start_method="fork",
+                            initializer=_nothing, here=True))
+    assert _children() == []
