@@ -13,40 +13,32 @@ findings are compared too).
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict, replace
-from pathlib import Path
+from dataclasses import asdict
+
+from corpus_sources import python_sources, settings_with_min_version
 
 from jaxlint.lint import ast_findings, engine
-from jaxlint.project.settings import Settings
-from jaxlint.project.versions import Version
 from jaxlint.rules import enabled_rules
 
 
 def main(folders: list[str], min_version: str | None = None) -> int:
-    settings = Settings()
-    if min_version:
-        settings = replace(settings, explicit_min_version=Version(min_version), min_version_source="--min-version")
+    settings = settings_with_min_version(min_version)
     rules = [rule for rule in enabled_rules(settings, ()) if rule.applies_to(settings)]  # as ``lint_source``
     decided = undecidable = differ = 0
-    for folder in folders:
-        for path in sorted(Path(folder).rglob("*.py")):
-            try:
-                source = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            left, facts = engine._prefiltered(source, rules)
-            if not left or facts is None or facts.tree is None \
-                    or not all(getattr(rule, "decides_from_ast", False) for rule in left):
-                continue
-            found = ast_findings.decide(source, str(path), left, facts.tree, settings=settings)
-            if found is None:
-                undecidable += 1
-                continue
-            decided += 1
-            reference = engine.lint_source(source, str(path), settings, rules=left, prefilter=False, whole=True)
-            if [asdict(d) for d in found] != [asdict(d) for d in reference.diagnostics]:
-                differ += 1
-                print(f"DIFFERS {path}: {len(found)} from ast, {len(reference.diagnostics)} from libcst")
+    for path, source in python_sources(folders):
+        left, facts = engine._prefiltered(source, rules)
+        if not left or facts is None or facts.tree is None \
+                or not all(getattr(rule, "decides_from_ast", False) for rule in left):
+            continue
+        found = ast_findings.decide(source, str(path), left, facts.tree, settings=settings)
+        if found is None:
+            undecidable += 1
+            continue
+        decided += 1
+        reference = engine.lint_source(source, str(path), settings, rules=left, prefilter=False, whole=True)
+        if [asdict(d) for d in found] != [asdict(d) for d in reference.diagnostics]:
+            differ += 1
+            print(f"DIFFERS {path}: {len(found)} from ast, {len(reference.diagnostics)} from libcst")
     print(f"decided from ast: {decided} files; undecidable: {undecidable}; differ: {differ}")
     return 1 if differ or not decided else 0
 

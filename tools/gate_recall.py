@@ -16,15 +16,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from dataclasses import replace
-from pathlib import Path
+
+from corpus_sources import python_sources, settings_with_min_version
 
 from jaxlint.lint import ast_findings, engine
 from jaxlint.lint.ast_gate import collect_facts
 from jaxlint.lint.prefilter import Scan, rules_matching_scan
 from jaxlint.lint.text_gate import TextFacts
 from jaxlint.project.settings import Settings
-from jaxlint.project.versions import Version
 from jaxlint.rules import all_rules
 
 
@@ -55,24 +54,19 @@ def check(folders: list[str], settings: Settings, codes: set[str] | None = None,
     rules = [rule for rule in all_rules() if (codes is None or rule.code in codes)
              and rule.applies_to(settings) and rule.may_report_under(settings)]
     counts: Counter = Counter()
-    for folder in folders:
-        for path in sorted(Path(folder).rglob("*.py")):
-            try:
-                source = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+    for path, source in python_sources(folders):
+        counts["files"] += 1
+        facts = collect_facts(source)
+        for rule in rules:
+            found = findings_without_gates(source, str(path), rule, settings, facts)
+            if not found:
                 continue
-            counts["files"] += 1
-            facts = collect_facts(source)
-            for rule in rules:
-                found = findings_without_gates(source, str(path), rule, settings, facts)
-                if not found:
-                    continue
-                counts["findings"] += len(found)
-                counts[f"findings {rule.code}"] += len(found)
-                stage = dropped_by(source, rule, facts)
-                if stage is not None:
-                    counts["dropped"] += len(found)
-                    echo(f"DROPPED by the {stage}: {rule.code} at {path}:{found[0].start.row} ({len(found)})")
+            counts["findings"] += len(found)
+            counts[f"findings {rule.code}"] += len(found)
+            stage = dropped_by(source, rule, facts)
+            if stage is not None:
+                counts["dropped"] += len(found)
+                echo(f"DROPPED by the {stage}: {rule.code} at {path}:{found[0].start.row} ({len(found)})")
     return counts
 
 
@@ -82,10 +76,7 @@ def main(arguments: list[str] | None = None) -> int:
     parser.add_argument("--min-version", help="lint as if the projects pinned this minimum JAX")
     parser.add_argument("--rule", action="append", help="only this rule (repeat for more)")
     options = parser.parse_args(arguments)
-    settings = Settings()
-    if options.min_version:
-        settings = replace(settings, explicit_min_version=Version(options.min_version),
-                           min_version_source="--min-version")
+    settings = settings_with_min_version(options.min_version)
     counts = check(options.folders, settings, set(options.rule) if options.rule else None)
     per_rule = ", ".join(f"{key.split()[1]} {value}" for key, value in sorted(counts.items())
                          if key.startswith("findings "))
