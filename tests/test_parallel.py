@@ -52,25 +52,35 @@ def test_cli_json_identical_with_one_and_two_jobs(tmp_path):
     assert json.loads(outputs[0])
 
 
-def test_the_main_process_of_a_parallel_check_warms_the_engine_once_for_its_workers(tmp_path):
-    """Importing the rules and building their tables costs CPU: done once in the process that forks the workers,
-    which share it, not again in every worker (the same wall time, less CPU). A check does not import libcst there:
-    its files are decided on ``ast`` (``tests/test_lazy_libcst.py``: a fix does warm it up)."""
-    for index in range(20):
-        (tmp_path / f"m{index}.py").write_text("import jax\nx = jax.tree_map(f, t)\n")
+def _check_with_two_jobs(folder, files: int, task_report: str, end_report: str) -> tuple[str, list[str], str]:
+    """``jaxlint check -j 2 --output-format json`` of ``files`` modules with one finding each, in a process of its own
+    whose every task (``runner._worker_task``, in whichever process does it) first writes ``task_report`` to stderr,
+    and which writes ``end_report`` once the check is done (``code``: its exit code); both are f-strings, with
+    ``os`` and ``sys`` imported. Returns stdout, the tasks' lines, the last line."""
+    for index in range(files):
+        (folder / f"m{index}.py").write_text("import jax\nx = jax.tree_map(f, t)\n")
     code = ("import os, sys\nfrom jaxlint.ui import cli\nfrom jaxlint.run import runner\n"
             "original = runner._worker_task\n"
             "def task(task):\n"
-            "    from jaxlint.lint import prefilter\n"
-            "    os.write(2, f'{os.getpid()} {len(prefilter._PREFILTERS) > 0}\\n'.encode())\n"
+            f"    os.write(2, (f'{task_report}' + '\\n').encode())\n"
             "    return original(task)\n"
             "runner._worker_task = task\n"
             "try:\n    cli.main(['check', sys.argv[1], '-j', '2', '--no-cache', '--output-format', 'json'])\n"
             "except SystemExit as exit:\n    code = exit.code\n"
-            "print(code, 'libcst' in sys.modules, 'jaxlint.rules' in sys.modules, file=sys.stderr)\n")
-    run = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
-    assert run.stdout.count('"JAX101"') == 20  # the workers did lint every file
+            f"print(f'{end_report}', file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True)
     *tasks, last = run.stderr.splitlines()
+    return run.stdout, tasks, last
+
+
+def test_the_main_process_of_a_parallel_check_warms_the_engine_once_for_its_workers(tmp_path):
+    """Importing the rules and building their tables costs CPU: done once in the process that forks the workers,
+    which share it, not again in every worker (the same wall time, less CPU). A check does not import libcst there:
+    its files are decided on ``ast`` (``tests/test_lazy_libcst.py``: a fix does warm it up)."""
+    stdout, tasks, last = _check_with_two_jobs(
+        tmp_path, 20, '{os.getpid()} {len(sys.modules["jaxlint.lint.prefilter"]._PREFILTERS) > 0}',
+        '{code} {"libcst" in sys.modules} {"jaxlint.rules" in sys.modules}')
+    assert stdout.count('"JAX101"') == 20  # the workers did lint every file
     assert last.split() == ["1", "False", "True"]
     assert len(tasks) == 20 and all(line.split()[1] == "True" for line in tasks)  # each task found the tables built
 
@@ -78,19 +88,8 @@ def test_the_main_process_of_a_parallel_check_warms_the_engine_once_for_its_work
 def test_the_main_process_of_a_parallel_check_is_one_of_its_jobs(tmp_path):
     """``-j 2`` starts one worker: the main process, which holds the warmed engine, lints files too (a second worker
     would build again what the first files of a run build). The results are those of one process."""
-    for index in range(24):
-        (tmp_path / f"m{index}.py").write_text("import jax\nx = jax.tree_map(f, t)\n")
-    code = ("import os, sys\nfrom jaxlint.ui import cli\nfrom jaxlint.run import runner\n"
-            "original = runner._worker_task\n"
-            "def task(task):\n"
-            "    os.write(2, f'{os.getpid()}\\n'.encode())\n"
-            "    return original(task)\n"
-            "runner._worker_task = task\n"
-            "try:\n    cli.main(['check', sys.argv[1], '-j', '2', '--no-cache', '--output-format', 'json'])\n"
-            "except SystemExit as exit:\n    print('main', os.getpid(), file=sys.stderr)\n")
-    run = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
-    assert run.stdout.count('"JAX101"') == 24
-    *tasks, last = run.stderr.splitlines()
+    stdout, tasks, last = _check_with_two_jobs(tmp_path, 24, "{os.getpid()}", "main {os.getpid()}")
+    assert stdout.count('"JAX101"') == 24
     main = last.split()[1]
     assert len(tasks) == 24 and main in tasks  # every file once; some of them here
     assert len(set(tasks)) == 2  # this process and one worker
