@@ -150,6 +150,7 @@ def test_the_warm_up_builds_each_floor_before_the_workers_fork():
     warm_up([Version("0.2.0"), Version("0.4.30")])
     assert _dated.cache_info().currsize == 2
     assert _every_dated_name.cache_info().currsize == 1
+    assert {"words", "by_last"} <= vars(_dated(Version("0.2.0"))).keys()  # each floor's own set and table too
 
 
 def test_a_floor_already_high_enough_says_nothing():

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -131,23 +131,23 @@ class _DatedNames:
 
     def __init__(self, floor: Version) -> None:
         self.floor = floor
-        self._words: frozenset[str] | None = None
-        self._by_last: NamesByLast | None = None
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The last parts of the names dated after the floor: one pass over the table's last parts (an
+        intersection with each file's words cost more than this set's early exit)."""
+        floor = self.floor.key
+        return frozenset(word for word, newest in _every_dated_name()[1].items() if newest > floor)
 
     def spelled_in(self, words: set[str]) -> bool:
         """Whether ``words`` hold the last part of a name dated after the floor: every part of a qualified name
         is spelled in the file (in an import or an attribute), so a file without one needs no parse."""
-        if self._words is None:  # one pass over the last parts (an intersection per file cost more)
-            floor = self.floor.key
-            self._words = frozenset(word for word, newest in _every_dated_name()[1].items() if newest > floor)
-        return not self._words.isdisjoint(words)
+        return not self.words.isdisjoint(words)
 
-    @property
+    @cached_property
     def by_last(self) -> NamesByLast:
-        if self._by_last is None:
-            every = _every_dated_name()[0]
-            self._by_last = NamesByLast(_NamesAfter(every.index, self.floor), every.lasts, every.parts)
-        return self._by_last
+        every = _every_dated_name()[0]
+        return NamesByLast(_NamesAfter(every.index, self.floor), every.lasts, every.parts)
 
 
 class _NamesAfter(dict):
@@ -181,10 +181,11 @@ def _dated(floor: Version) -> _DatedNames:
 
 
 def warm_up(floors: Iterable[Version]) -> None:
-    """Build, before a run forks its workers, what every worker would otherwise build for itself."""
+    """Build, before a run forks its workers, what every worker would otherwise build for itself: each floor's
+    words and the table its look-ups fill."""
     for floor in floors:
-        _dated(floor)
-    _every_dated_name()
+        dated = _dated(floor)
+        dated.words, dated.by_last  # built here (cached on the object), read by the workers
 
 
 def _mentions_a_dated_name(source: str, floor: Version) -> bool:
