@@ -26,6 +26,7 @@ from pathlib import Path
 
 HERE = Path(sys.executable).parent
 THIS_SOURCE = str(Path(__file__).resolve().parents[1] / "src")
+RUFF_RUNS_PER_PAIR = 2  # each pair ends with this many ruff runs per row (the ratios pair by pair read them)
 
 
 def measure(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
@@ -81,7 +82,7 @@ def main() -> None:
         for label, extra in ruff_rows.items() if ruff else ():
             command = [ruff, "check", "--select", "NPY201", "--no-cache", "--isolated", "--exit-zero", "-q", *extra,
                        *args.folders]
-            ruff_results[label] += [measure(command) for _ in range(2)]
+            ruff_results[label] += [measure(command) for _ in range(RUFF_RUNS_PER_PAIR)]
     for (side, row), values in results.items():
         print(summary(f"jaxlint {side} {row}", values))
     for label, values in ruff_results.items():
@@ -98,7 +99,7 @@ def main() -> None:
                 print(f"jaxlint {side} {row} / ruff (minimums): wall {wall / ruff_wall:.1f}x, CPU {cpu / ruff_cpu:.1f}x")
         # Each pair's cold run over the same pair's ruff (the faster of its two runs): runs seconds apart, so the
         # machine's drift between minutes cancels out of each ratio; their spread is the sitting's noise.
-        per_pair = 2
+        per_pair = RUFF_RUNS_PER_PAIR
         for side in sides:
             ratios = sorted(cold[1] / min(cpu for _, cpu, _ in reference[pair * per_pair:(pair + 1) * per_pair])
                             for pair, cold in enumerate(results[(side, "cold")]))
