@@ -196,6 +196,11 @@ def test_array_members_attached_at_import_have_no_rows():
     # a callee whose row is a parameter newly required: every call passes it (by position or by name)
     "import jax\ny = jax.lax.with_sharding_constraint(x, spec)\nz = jax.lax.with_sharding_constraint(x, shardings=s)\n",
     "import jax\ny = jax.lax.with_sharding_constraint(x, **kw)\n",  # ``**kwargs``: never reported (``omits``)
+    # a method whose only rows are a default changed (flax 0.8.2's ``make_rng(name=...)``): every call passes it
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng('dropout')\n",
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(name='dropout')\n",
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell, kw):\n    return cell.make_rng(**kw)\n",
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    g = cell.make_rng\n    return g\n",  # no call
 ])
 def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     rule = ChangedMethodSignature
@@ -215,6 +220,11 @@ def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     "from jax import ShapeDtypeStruct as S\nx = S((2,), jnp.float32, named_shape={})\n",
     "import jax\ny = jax.lax.with_sharding_constraint(\n    x,  # the value\n)\n",
     "from jax.lax import with_sharding_constraint as wsc\ny = wsc(x)\n",
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng()\n",
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(  # which\n    )\n",
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return (cell\n            .make_rng)()\n",
+    # a call the text cannot count for sure (a ``lambda``'s commas): kept
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(rngs=lambda a, b: 0)\n",
 ])
 def test_text_gate_keeps_what_the_ast_gate_keeps(source):
     assert ChangedMethodSignature.may_match_ast(collect_facts(source))

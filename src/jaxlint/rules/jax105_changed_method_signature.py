@@ -54,6 +54,19 @@ _MEMBERS = _members()
 _MEMBER_NAMES = frozenset(_MEMBERS)  # as a set: ``words & _MEMBER_NAMES`` walks the smaller of the two
 
 
+@functools.cache
+def _member_rows() -> dict[str, tuple[SignatureRow, ...]]:
+    """Method name -> one row of each shape its rows take (``_shape_of``), over every class with rows for it: what
+    ``_ast_may_fire`` must keep of a call of the method."""
+    out: dict[str, dict[object, SignatureRow]] = {}
+    for members in class_rows().values():
+        for member, rows in members.items():
+            if member != INIT:
+                for row in rows:
+                    out.setdefault(member, {}).setdefault(_shape_of(row), row)
+    return {member: tuple(rows.values()) for member, rows in out.items()}
+
+
 def _member_owners() -> dict[str, frozenset[str]]:
     """Method name -> the names a file must refer to for a receiver of a class with rows for it to be known: the
     classes' public names and what produces their instances (the gates' test; ``tree_flatten`` on anything else
@@ -103,6 +116,31 @@ def _shape_of(row: SignatureRow) -> CallShape | None:
     if row.change == "member-removed" or row.position is None or row.position < 0:
         return None
     return ("omits", (row.position, row.parameter))
+
+
+@functools.cache
+def _member_shapes() -> dict[str, tuple[CallShape, ...] | None]:
+    """Method name -> the shapes a call of it must take to be kept, one per row; None when a row needs none (a
+    removed method, an omitted parameter without a position): ``self.make_rng("dropout")`` passes the parameter
+    whose default flax 0.8.2 changed, and 61 files of code nobody tuned on call only that."""
+    shapes = {member: tuple(map(_shape_of, rows)) for member, rows in _member_rows().items()}
+    return {member: None if None in row_shapes else row_shapes for member, row_shapes in shapes.items()}
+
+
+def _call_may_take(call, shapes: tuple[CallShape, ...]) -> bool:
+    """Whether a method call read from the text (``text_gate.CallText``) may take one of ``shapes`` (``_ast_may_fire``
+    on its ``ast``): pass a keyword, or omit a parameter (a ``lambda`` in it reads as arguments: a "maybe")."""
+    if call.positional < 0:
+        return False  # no call follows: ``visit_Call`` reports calls only
+    for kind, value in shapes:
+        if kind == "keyword" and value in call.keywords:
+            return True
+        if kind == "omits":
+            position, parameter = value
+            if call.lambdas or (call.positional <= position and parameter not in call.keywords
+                                and not call.double_star):
+                return True
+    return False
 
 
 def _shapes_of_callee(name: str) -> tuple[CallShape, ...] | None:
@@ -339,7 +377,9 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
             keywords = _MEMBERS[member]
             if (keywords is None or not keywords.isdisjoint(words)) \
                     and facts.refers_to_any(_text_gate_tables().owners_by_last[member], words):
-                return True
+                shapes = _member_shapes()[member]
+                if shapes is None or facts.may_call_method(member, lambda call: _call_may_take(call, shapes)):
+                    return True
         return _may_call_a_callee(facts, words)
 
     @classmethod
@@ -350,8 +390,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
         for call in whole.calls:
             func = call.func
             if type(func) is ast.Attribute and func.attr in _MEMBERS:
-                keywords = _MEMBERS[func.attr]
-                if (keywords is None or any(k.arg in keywords for k in call.keywords)) \
+                if any(_ast_may_fire(call, row) for row in _member_rows()[func.attr]) \
                         and whole.refers_to_any(_MEMBER_OWNERS[func.attr]):
                     return True
             for name in whole.qualified_names(func) if type(func) in (ast.Name, ast.Attribute) else ():
