@@ -287,6 +287,38 @@ def test_the_gates_keep_the_flax_uses(source, kept):
     assert (text and rule.may_match_ast(collect_facts(source))) is kept
 
 
+MHA = "nn.MultiHeadDotProductAttention(num_heads=8)"
+
+
+@pytest.mark.parametrize("source, kept", [
+    (LINEN + f"y = {MHA}(q, kv, mask)\n", True),
+    (LINEN + f"y = {MHA}(\n    q,  # the query)\n    kv, mask)\n", True),
+    (LINEN + f"y = {MHA}  (q, kv, mask)\n", True),
+    (LINEN + f"y = ({MHA})(q, kv, mask)\n", True),  # the text cannot tell: kept
+    (LINEN + f"y = {MHA}(q, kv)\n", False),  # the instance's call takes two positional arguments
+    (LINEN + f"y = {MHA}(q, kv, mask=mask)\n", False),
+    (LINEN + f"y = {MHA}(*args)\n", False),
+    (LINEN + f"y = {MHA}(q, kv, **kw)\n", False),
+    (LINEN + f"self.attention = {MHA}\n", False),  # built, called elsewhere: the rule reads one expression
+    (LINEN + "y = nn.MultiHeadDotProductAttention(8, 1, 2, 3)\n", False),  # the constructor's arguments
+    # a parenthesis after the constructor's call: the text does not tell ``f(MHA(...))`` from ``(MHA(...))(...)``
+    (LINEN + f"y = wrap({MHA})\n", "text only"),
+])
+def test_an_instance_rows_gates_read_the_instances_call(source, kept):
+    """A flax row about the call of an instance built in the same expression (``_row_of``): each gate reads the
+    second parentheses, not the constructor's (25 files of code nobody tuned on build the attention module apart
+    from its call, or call it with two arguments: both gates kept them all)."""
+    from jaxlint.lint.ast_gate import collect_facts
+    from jaxlint.lint.prefilter import Scan
+    from jaxlint.lint.text_gate import TextFacts
+    from jaxlint.rules import rule_by_code
+
+    rule = rule_by_code("JAX601")
+    assert rule.may_match_text(TextFacts(source), Scan(source).words) is bool(kept)
+    assert rule.may_match_ast(collect_facts(source)) is (kept is True)
+    assert bool(found_with(source, pinned("flax", "0.7.0"))) is (kept is True)
+
+
 LIBRARY_ROWS = [row for row in changes() if row.library != "jax"]
 
 

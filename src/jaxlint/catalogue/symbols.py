@@ -18,10 +18,11 @@ Not a rule module itself (the name does not match ``jaxNNN_*``). A rule subclass
 """
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Iterator
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -30,6 +31,7 @@ else:
 
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.context import in_compat_code, silent_import_guard
+from jaxlint.lint.import_bindings import with_prefixes
 from jaxlint.lint.walk import iter_children
 from jaxlint.catalogue import Catalogue, Entry, load
 from jaxlint.catalogue.floors import call_limit_problem, range_withheld
@@ -98,11 +100,25 @@ def _import_nodes() -> frozenset[type[cst.CSTNode]]:
     return frozenset({cst.Import, cst.ImportFrom})
 
 
+def _imported_modules(imports: list) -> Iterator[str]:
+    """The modules the ``ast`` import statements import as modules: ``import a.b`` and ``from a.b import c``'s
+    ``a.b`` (not ``a.b.c``, which may be any attribute of it); relative imports never resolve to a catalogue name."""
+    for node in imports:
+        if type(node) is ast.Import:
+            yield from (alias.name for alias in node.names)
+        elif node.module and not node.level:
+            yield node.module
+
+
 class CatalogueSymbolRule(Rule):
     verb: ClassVar[str] = "was removed"
     # The gates: symbols and modules are found as attribute chains (``jax.experimental.maps.xmap`` after
     # ``import jax``), in ``from M import name`` and, for modules, in import statements.
     ast_modules: ClassVar[frozenset[str]] = frozenset(e.name for e in load().entries if e.kind == "module")
+    # Modules whose name survives as an attribute (``jax.config`` is an object): ``from jax import config`` is no
+    # finding, only an import of the module itself (``import jax.config``, ``from jax.config import config``) is.
+    ast_surviving_modules: ClassVar[frozenset[str]] = frozenset(
+        e.name for e in load().entries if e.kind == "module" and e.attribute_survives)
     ast_names = frozenset(e.name for e in load().entries
                           if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives)) \
         | config_member_paths(e.name for e in load().entries if e.kind == "symbol")
@@ -125,17 +141,28 @@ class CatalogueSymbolRule(Rule):
                                    if e.kind == "symbol" or (e.kind == "module" and not e.attribute_survives))
             | config_member_paths(e.name for e in catalogue.entries if e.kind == "symbol"),
             "ast_modules": frozenset(e.name for e in catalogue.entries if e.kind == "module"),
+            "ast_surviving_modules": frozenset(e.name for e in catalogue.entries
+                                               if e.kind == "module" and e.attribute_survives),
             "required_words": catalogue.required_words_for(("symbol", "module")),
         })
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
-        # ``import_names`` holds every prefix of an imported module, as ``Catalogue.module_of`` tests prefixes.
-        return facts.refers_to_any(cls.ast_names) or not cls.ast_modules.isdisjoint(facts.import_names)
+        # ``import_names`` holds every prefix of an imported module, as ``Catalogue.module_of`` tests prefixes, and
+        # each name a ``from`` import binds (``jax.config`` for ``from jax import config``).
+        if facts.refers_to_any(cls.ast_names):
+            return True
+        imported = cls.ast_modules & facts.import_names
+        return bool(imported) and (not imported <= cls.ast_surviving_modules or any(
+            not imported.isdisjoint(with_prefixes(module)) for module in _imported_modules(facts.imports)))
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        return facts.may_import(cls.ast_modules, words) or super().may_match_text(facts, words)
+        if facts.may_import(cls.ast_modules, words):
+            imported = cls.ast_modules & facts.imports.import_names
+            if not imported <= cls.ast_surviving_modules or not imported.isdisjoint(facts.imports.module_names):
+                return True
+        return super().may_match_text(facts, words)
 
     def __init__(self, context) -> None:
         super().__init__(context)

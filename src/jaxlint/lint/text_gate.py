@@ -86,6 +86,10 @@ class TextImports:
     bindings: dict[str, set[str]] = field(default_factory=dict)
     star_modules: list[str] = field(default_factory=list)
     import_names: set[str] = field(default_factory=set)
+    # the modules imported as modules, with their prefixes: ``import a.b``'s and ``from a.b import c``'s ``a.b`` (and
+    # ``c``: the ``import c`` of that statement reads as one too, a harmless extra); ``import_names`` also holds
+    # ``a.b.c``, which may be any attribute of ``a.b``
+    module_names: set[str] = field(default_factory=set)
 
 
 def _normalized(text: str) -> str:
@@ -136,6 +140,7 @@ def scan_imports(source: str) -> TextImports:
     for match in _keyword_matches(_FROM_IMPORT, "from", source):
         module, items = _from_import_items(match.group("module"), match.group("names"))
         found.import_names.update(with_prefixes(module))
+        found.module_names.update(with_prefixes(module))
         if items is None:
             found.star_modules.append(module)
             continue
@@ -145,6 +150,7 @@ def scan_imports(source: str) -> TextImports:
     for match in _keyword_matches(_IMPORT, "import", source):
         for name, alias in _import_items(match.group("modules")):
             record_import(bindings, found.import_names, name, alias)
+            found.module_names.update(with_prefixes(name))
     return found
 
 
@@ -694,6 +700,7 @@ class CallText:
     first: str = ""
     # a ``lambda`` in an argument: its parameters' commas read as arguments' (``positional`` is then an upper bound)
     lambdas: bool = False
+    end: int = -1  # the offset after the call's closing parenthesis (-1: no call)
 
 
 NO_CALL = CallText(-1, frozenset())
@@ -757,7 +764,7 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
         elif char in ")]}":
             if not depth:
                 argument_ends(j)
-                return CallText(positional, frozenset(keywords), double_star, first, lambdas)
+                return CallText(positional, frozenset(keywords), double_star, first, lambdas, j + 1)
             depth -= 1
         elif char == ",":
             if not depth:
@@ -781,6 +788,20 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
             i = _string_end(source, j + 1, char, stop)
             if i < 0:
                 return None
+
+
+def call_of_result(source: str, call: CallText, strings: code_map.CodeMap | None) -> CallText | None:
+    """The call of what ``call`` returns (``Cls(8)(q, kv)``: its second parentheses, across blanks, line breaks and
+    comments), ``NO_CALL`` when none follows it, None when the text cannot say: the strings unknown, or a
+    parenthesis closing after it (``(Cls(8))(q, kv)``)."""
+    if call.end < 0:
+        return NO_CALL
+    if strings is None:
+        return None
+    i = _next_token(source, call.end, strings)
+    if i == len(source) or source[i] not in "()":
+        return NO_CALL
+    return read_call(source, call.end, strings) if source[i] == "(" else None
 
 
 def _next_token(source: str, i: int, strings: code_map.CodeMap) -> int:

@@ -16,7 +16,7 @@ from jaxlint.analysis.value_matches import VALUE_MATCHES, ValueDecisions, call_k
 from jaxlint.catalogue.behaviour import Change, crossed, recognisable
 from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
-from jaxlint.lint.text_gate import names_by_last
+from jaxlint.lint.text_gate import call_of_result, names_by_last
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Rule, Valid
 
@@ -60,8 +60,15 @@ class BehaviourChange(Rule):
     @classmethod
     def may_match_ast(cls, facts) -> bool:
         # one pass over the calls (``calls_to`` per row walked them once per row: 1.7 s of a corpus run)
-        return any(_may_match_ast_call(ROWS[api], call) for call in facts.calls_to(cls.ast_names)
-                   for api in facts.qualified_names(call.func) & cls.ast_names)
+        built = []  # the constructor calls of an instance row's API: their instance's call is the one to read
+        for call in facts.calls_to(cls.ast_names):
+            for api in facts.qualified_names(call.func) & cls.ast_names:
+                if ROWS[api].instance_call:
+                    built.append((call, ROWS[api]))
+                elif _may_match_ast_call(ROWS[api], call):
+                    return True
+        return bool(built) and any(type(outer.func) is ast.Call and outer.func is call
+                                   and _may_match_ast_call(row, outer) for outer in facts.calls for call, row in built)
 
     explanation = f"""
 ## What it does
@@ -390,9 +397,7 @@ def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None, fr
     more positional arguments than a count (its ``requires_positional``, or an ``argument-value`` row's position),
     one of some keywords passed by name, a first argument spelled so (``None``: the only value its ast test reads,
     for a row that is not about numbers), and, for a row about numbers, a first argument that may be a literal; None
-    (False) where it needs nothing of the kind (an instance's call: any)."""
-    if row.instance_call:
-        return row.api, None, None, None, False
+    (False) where it needs nothing of the kind. For an instance row, these are of the instance's call."""
     first = None
     number_first = row.match == "argument-value" and row.position == 0 and "number" in row.values
     if row.match == "argument-value" and row.position == 0 and not number_first:
@@ -409,17 +414,22 @@ def _call_shape(row: Change) -> tuple[str, int | None, frozenset[str] | None, fr
 
 
 def _may_call_so(facts, api: str, more_than: int | None, keywords: frozenset[str] | None,
-                 first: frozenset[str] | None, number_first: bool) -> bool:
+                 first: frozenset[str] | None, number_first: bool, instance: bool) -> bool:
     """Whether the text may hold a call of ``api`` with the shape ``_call_shape`` asks for, all of it in one call (an
     over-estimate: the text gate's call reading answers "maybe" for any call it cannot read). A call there must be:
-    the ast gate reads ``calls_to`` only."""
+    the ast gate reads ``calls_to`` only. ``instance``: the shape is of the call of what ``api``'s call returns (the
+    text after its parentheses), as the ast gate reads an instance row."""
     least = -1 if more_than is None else more_than
 
     def shaped(call) -> bool:
         return (call.positional > least and (first is None or call.first in first)
                 and (not number_first or _may_be_a_literal(call.first))
-                and (keywords is None or not call.keywords.isdisjoint(keywords)))
+                and (keywords is None or not call.keywords.isdisjoint(keywords))
+                and not call.double_star)
 
+    if instance:
+        return facts.may_call_such(api, lambda call: call.positional >= 0 and (
+            (outer := call_of_result(facts.source, call, facts.strings())) is None or shaped(outer)))
     return facts.may_call_such(api, shaped)
 
 
@@ -434,7 +444,7 @@ def _may_be_a_literal(first: str) -> bool:
     return first.startswith(("not", "None", "True", "False"))
 
 
-_TEXT_GATE = tuple((*_needed_text(row), names_by_last(frozenset({row.api})), _call_shape(row))
+_TEXT_GATE = tuple((*_needed_text(row), names_by_last(frozenset({row.api})), (*_call_shape(row), row.instance_call))
                    for row in ROWS.values())
 
 
@@ -454,10 +464,8 @@ def _last_word(node: ast.expr) -> str | None:
 
 def _may_match_ast_call(row: Change, call: ast.Call) -> bool:
     """``matches`` on an ``ast`` call, over-approximated only in the values of keywords (their spelling is libcst's
-    text): the keywords the row needs or excludes, the count of positional arguments, the literal. The call of an
-    instance is another call than the constructor's: any constructor call may be it."""
-    if row.instance_call:
-        return True
+    text): the keywords the row needs or excludes, the count of positional arguments, the literal. For an instance
+    row, ``call`` is the instance's call (``nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, mask)``'s outer one)."""
     keywords = {keyword.arg for keyword in call.keywords}
     if None in keywords or any(type(arg) is ast.Starred for arg in call.args):
         return False  # ``matches`` reports no call with ``*args`` or ``**kwargs``
