@@ -223,6 +223,9 @@ KEPT = {
     "an imported class's method, called": "from jax.stages import Compiled as C\nr = C.cost_analysis(c)[0]\n",
     "an identifier in NFKC form": COMPILED + "flops = compiled.\uff43ost_analysis()[0]\n",
     "the subscript row, without flat_state": "from flax import nnx\nprint(type(nnx.state(m)['bias']).__name__)\n",
+    "the subscript row, its lacking member": "from flax import nnx\nv = nnx.state(m)['kernel'].to_variable()\n",
+    "the subscript row, its lacking member in NFKC form":
+        "from flax import nnx\nv = nnx.state(m)['kernel'].to_v\uff41riable()\n",
 }
 
 
@@ -235,7 +238,11 @@ def test_the_text_gate_keeps_every_file_a_row_can_reach(name):
     "import jax\nf = jax.jit(g)\nfor s in f(x):\n    print(s[0], s.keys(), type(s).__name__)\n",
     "import jax\nc = jax.jit(f).lower(x).compile()\nprint(c.as_text()[0])\n",  # no ``cost_analysis``
     "import optax\ntx = optax.multi_transform(t, l)\nprint(type(tx.update).__name__)\n",  # no ``init``
-], ids=["jax.jit alone", "compiled, no cost_analysis", "multi_transform, no init"])
+    # the chain formed, but no use a row reports is spelled: no member ``State[key]`` lacks, no class name
+    "from flax import nnx\nstate = nnx.state(model)\nprint(state['kernel'].value)\n",
+    "import optax\ntx = optax.multi_transform(t, l)\nstate = tx.init(params)\nprint(state.inner_states)\n",
+], ids=["jax.jit alone", "compiled, no cost_analysis", "multi_transform, no init", "nnx.state, no use",
+        "multi_transform().init(), no use"])
 def test_the_text_gate_refuses_a_file_that_makes_no_rows_chain(source):
     assert not _text_gate(source)
 

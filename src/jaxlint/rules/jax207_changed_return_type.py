@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
-from jaxlint.analysis.result_chains import ResultChains, may_form, minimal_sets, producers, word_sets_forming
+from jaxlint.analysis.result_chains import ResultChains, may_form, producers, word_sets_forming
 from jaxlint.catalogue.return_types import INDEX, KEY, ReturnType, return_types
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_gate import parse_module
@@ -188,11 +188,8 @@ Per row: the release that changed the result, measured in the wheels and by exec
         never says ``cost_analysis``, cannot reach ``jax.stages.Compiled.cost_analysis()``."""
         # the words first (a few subset tests; the names' test reads the text): 9 in 10 files of the dev corpus that
         # refer to ``jax.jit`` spell no chain's words
-        forming = _forming_word_sets()
-        if not any(required <= words for required in forming):
-            spelled = _spelled_beyond_words(facts.source, words)
-            if not any(required <= spelled for required in forming):
-                return False
+        if not _may_form_a_use(words) and not _may_form_a_use(_spelled_beyond_words(facts.source, words)):
+            return False
         return super().may_match_text(facts, words)
 
     # -- libcst: the ast findings, placed on the libcst nodes at the same spans ----------------------------------
@@ -291,11 +288,27 @@ def _findings(view: AstView) -> list[tuple[ast.AST, str]]:
     return found
 
 
+def _use_words(row: ReturnType) -> frozenset[str] | None:
+    """The words one of the row's uses that ``_findings`` reports must spell: a member it lacks now, or
+    ``__name__``/``__qualname__`` for its class's name; None where one needs no word (a subscript, iteration)."""
+    if "iteration" in row.differs or any(member in (INDEX, KEY) for member in row.missing):
+        return None
+    return frozenset(row.attributes) | (_TYPE_NAMES if "type-name" in row.differs else frozenset())
+
+
 @lru_cache(maxsize=1)
-def _forming_word_sets() -> tuple[frozenset[str], ...]:
-    """The words some row's chain may be formed from (``may_form`` of any row is true exactly when ``spelled``
-    holds one of these sets)."""
-    return minimal_sets(required for row in ROWS.values() for required in word_sets_forming(row.api))
+def _forming_and_use_words() -> tuple[tuple[frozenset[str], frozenset[str] | None], ...]:
+    """For each row, each word set its chain may be formed from (``word_sets_forming``) with its ``_use_words``:
+    ``nnx.state(model)`` in a file that never spells ``to_variable`` or ``__name__`` makes no finding of
+    ``nnx.State[key]`` (18 files of code nobody tuned on form that chain and use it otherwise)."""
+    return tuple(dict.fromkeys((required, _use_words(row)) for row in ROWS.values()
+                               for required in word_sets_forming(row.api)))
+
+
+def _may_form_a_use(spelled: set[str]) -> bool:
+    """Whether a text whose identifiers spell ``spelled`` may form some row's chain and use it as the row reports."""
+    return any(required <= spelled and (uses is None or not uses.isdisjoint(spelled))
+               for required, uses in _forming_and_use_words())
 
 
 def _spelled_beyond_words(source: str, words: set[str]) -> set[str]:
