@@ -54,7 +54,6 @@ _MEMBERS = _members()
 _MEMBER_NAMES = frozenset(_MEMBERS)  # as a set: ``words & _MEMBER_NAMES`` walks the smaller of the two
 
 
-@functools.cache
 def _member_rows() -> dict[str, tuple[SignatureRow, ...]]:
     """Method name -> one row of each shape its rows take (``_shape_of``), over every class with rows for it: what
     ``_ast_may_fire`` must keep of a call of the method."""
@@ -118,13 +117,17 @@ def _shape_of(row: SignatureRow) -> CallShape | None:
     return ("omits", (row.position, row.parameter))
 
 
-@functools.cache
 def _member_shapes() -> dict[str, tuple[CallShape, ...] | None]:
     """Method name -> the shapes a call of it must take to be kept, one per row; None when a row needs none (a
     removed method, an omitted parameter without a position): ``self.make_rng("dropout")`` passes the parameter
     whose default flax 0.8.2 changed, and 61 files of code nobody tuned on call only that."""
-    shapes = {member: tuple(map(_shape_of, rows)) for member, rows in _member_rows().items()}
+    shapes = {member: tuple(map(_shape_of, rows)) for member, rows in _MEMBER_ROWS.items()}
     return {member: None if None in row_shapes else row_shapes for member, row_shapes in shapes.items()}
+
+
+# Read with ``_MEMBERS``, at import: the same rows (a test may swap the rows' files between two imports).
+_MEMBER_ROWS = _member_rows()
+_MEMBER_SHAPES = _member_shapes()
 
 
 def _call_may_take(call, shapes: tuple[CallShape, ...]) -> bool:
@@ -377,7 +380,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
             keywords = _MEMBERS[member]
             if (keywords is None or not keywords.isdisjoint(words)) \
                     and facts.refers_to_any(_text_gate_tables().owners_by_last[member], words):
-                shapes = _member_shapes()[member]
+                shapes = _MEMBER_SHAPES[member]
                 if shapes is None or facts.may_call_method(member, lambda call: _call_may_take(call, shapes)):
                     return True
         return _may_call_a_callee(facts, words)
@@ -390,7 +393,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
         for call in whole.calls:
             func = call.func
             if type(func) is ast.Attribute and func.attr in _MEMBERS:
-                if any(_ast_may_fire(call, row) for row in _member_rows()[func.attr]) \
+                if any(_ast_may_fire(call, row) for row in _MEMBER_ROWS[func.attr]) \
                         and whole.refers_to_any(_MEMBER_OWNERS[func.attr]):
                     return True
             for name in whole.qualified_names(func) if type(func) in (ast.Name, ast.Attribute) else ():
