@@ -139,6 +139,12 @@ JAX102_DECIDED = {
                                                                 "os.environ.update(check_rep='1', CHECK_REP='1')\n"
                                                                 "f = jax.jit(g, compiler_options=dict(check_rep=1))\n",
     "a lower-case variable as a keyword to os.environ.update": "import os\nos.environ.update(jax_array='1')\n",
+    # a string no setting reads: a list's element, a later argument, a subscript read, a comparison (jumanji's
+    # observation fields, jax-md's ``getattr(FLAGS, 'jax_test_dut', None)``)
+    "an option's name where no setting reads a string":
+        "import jax\nfrom collections import namedtuple\nObs = namedtuple('Obs', ['jax_array', 'other'])\n"
+        "assert isinstance(obs['jax_array'], jax.Array)\nd = getattr(FLAGS, 'jax_test_dut', None)\n"
+        "if key == 'jax_array':\n    pass\nprint(f'{x}jax_array')\n",
 }
 JAX102_UNDECIDED = {
     "an update": "import jax\njax.config.update('jax_array', True)\n",
@@ -152,6 +158,12 @@ JAX102_UNDECIDED = {
     "a compiler option": "import jax\nf = jax.jit(g, compiler_options={'exec_time_optimization_effort': 0.5})\n",
     "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n"
                                              "os.environ['Jax_Array'] = '1'\n",
+    "an update by keyword": "import jax\njax.config.update(name='jax_array', val=True)\n",
+    "an environment variable stored to": "import os\nos.environ['JAX_ARRAY'] = '1'\n",
+    "an environment variable set by a call": "import os\nos.environ.setdefault('JAX_ARRAY', '1')\n",
+    "an environment dict": "import os\nos.environ.update({'JAX_ARRAY': '1'})\n",
+    "a compiler options dict through a name": "import jax\nopts = {'exec_time_optimization_effort': 0.5}\n"
+                                              "f = jax.jit(g, compiler_options=opts)\n",
 }
 # JAX508: no member call (of a shape it reports) on, and no ``isinstance`` of, a value the tracker may hold.
 JAX508 = rule_by_code("JAX508")

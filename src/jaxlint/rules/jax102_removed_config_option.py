@@ -327,6 +327,25 @@ def _spellings(nodes):
             yield node.arg
 
 
+def _string_may_set(view: AstView, node: ast.Constant) -> bool:
+    """Whether the visit may read a string as an option (``ConfigAccessRule``): a call's first argument (a
+    ``config.update`` name, an environment variable set by a call), a ``name=`` keyword's value, a dict's key (an
+    ``os.environ.update`` or ``compiler_options`` dict, also through a name) or the index of a subscript that is
+    stored to (``os.environ[...] = ...``). Not an element of a list or tuple (``namedtuple("Obs", ["jax_array"])``),
+    a later argument (``getattr(FLAGS, "jax_test_dut")``) or a subscript read (``obs["jax_array"]``)."""
+    parent, field = view.parent(node)
+    kind = type(parent)
+    if kind is ast.Call:
+        return field == "args" and parent.args[0] is node
+    if kind is ast.keyword:
+        return parent.arg == "name"
+    if kind is ast.Dict:
+        return field == "keys"
+    if kind is ast.Subscript:
+        return field == "slice" and type(parent.ctx) is not ast.Load
+    return kind not in (ast.List, ast.Tuple, ast.Set, ast.Compare, ast.JoinedStr, ast.FormattedValue, ast.Expr)
+
+
 def _keyword_may_set(keyword: str | None) -> bool:
     """Whether the visit may take a keyword's name for an option: only ``os.environ.update(JAX_...=...)``
     (``RemovedConfigOption.flag_for_env``: a ``JAX`` variable in capitals) and ``compiler_options=dict(...)``
@@ -378,12 +397,17 @@ class RemovedConfigOption(ConfigAccessRule):
     def findings_from_ast(cls, view: AstView) -> list:
         """None, where no string, attribute or keyword is spelled as an option, its environment variable or its
         compiler option (every ``Setting`` names its flag in one of these), or where the only such spellings are
-        keywords no setting reads (``_keyword_may_set``); anything else is ``Undecidable``."""
-        for text in _spellings(node for node in view.nodes
-                               if type(node) is not ast.keyword or _keyword_may_set(node.arg)):
-            # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
-            if text in cls._spelled or text.lower() in REMOVED_FLAGS:
-                raise Undecidable("an option spelled: maybe a setting")
+        keywords no setting reads (``_keyword_may_set``) and strings where no setting reads one
+        (``_string_may_set``); anything else is ``Undecidable``."""
+        for node in view.nodes:
+            kind = type(node)
+            if kind is ast.keyword and not _keyword_may_set(node.arg):
+                continue
+            for text in _spellings((node,)):
+                # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
+                if (text in cls._spelled or text.lower() in REMOVED_FLAGS) \
+                        and (kind is not ast.Constant or _string_may_set(view, node)):
+                    raise Undecidable("an option spelled: maybe a setting")
         return []
 
     explanation = """
