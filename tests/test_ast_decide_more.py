@@ -144,7 +144,8 @@ JAX102_DECIDED = {
     "an option's name where no setting reads a string":
         "import jax\nfrom collections import namedtuple\nObs = namedtuple('Obs', ['jax_array', 'other'])\n"
         "assert isinstance(obs['jax_array'], jax.Array)\nd = getattr(FLAGS, 'jax_test_dut', None)\n"
-        "if key == 'jax_array':\n    pass\nprint(f'{x}jax_array')\n",
+        "if key == 'jax_array':\n    pass\nprint(f'{x}jax_array')\nobs = {'jax_array': x}\nd['jax_array'] = y\n",
+    "a variable not in capitals, stored to": "import os\nos.environ['Jax_Array'] = '1'\n",
 }
 JAX102_UNDECIDED = {
     "an update": "import jax\njax.config.update('jax_array', True)\n",
@@ -156,8 +157,7 @@ JAX102_UNDECIDED = {
     "a bare option as a keyword and as a string": "import jax\nf = shard_map(g, check_rep=False)\n"
                                                   "jax.config.update('check_rep', False)\n",
     "a compiler option": "import jax\nf = jax.jit(g, compiler_options={'exec_time_optimization_effort': 0.5})\n",
-    "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n"
-                                             "os.environ['Jax_Array'] = '1'\n",
+    "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n",
     "an update by keyword": "import jax\njax.config.update(name='jax_array', val=True)\n",
     "an environment variable stored to": "import os\nos.environ['JAX_ARRAY'] = '1'\n",
     "an environment variable set by a call": "import os\nos.environ.setdefault('JAX_ARRAY', '1')\n",
@@ -417,7 +417,7 @@ def test_jax205_cases_are_not_vacuous():
 
 def test_jax102_undecided_cases_are_findings():
     for name, source in JAX102_UNDECIDED.items():
-        if name != "an unusual case that lowers to a flag":  # ``'Jax_Array'`` is no upper-case variable
+        if name != "an unusual case that lowers to a flag":  # ``'JAX_ARRAY'.title()`` is no string the visit reads
             assert libcst_findings(source, [JAX102]), name
 
 

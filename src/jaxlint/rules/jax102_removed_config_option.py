@@ -331,18 +331,22 @@ def _string_may_set(view: AstView, node: ast.Constant) -> bool:
     """Whether the visit may read a string as an option (``ConfigAccessRule``): a call's first argument (a
     ``config.update`` name, an environment variable set by a call), a ``name=`` keyword's value, a dict's key (an
     ``os.environ.update`` or ``compiler_options`` dict, also through a name) or the index of a subscript that is
-    stored to (``os.environ[...] = ...``). Not an element of a list or tuple (``namedtuple("Obs", ["jax_array"])``),
-    a later argument (``getattr(FLAGS, "jax_test_dut")``) or a subscript read (``obs["jax_array"]``)."""
+    stored to (``os.environ[...] = ...``); a key or index only as an environment variable (``flag_for_env``: ``JAX``
+    in capitals) or a compiler option. Not an element of a list or tuple (``namedtuple("Obs", ["jax_array"])``), a
+    later argument (``getattr(FLAGS, "jax_test_dut")``), a subscript read (``obs["jax_array"]``) or a dict's key
+    that is a flag's own name (``{"jax_array": x}``)."""
     parent, field = view.parent(node)
     kind = type(parent)
+    text = node.value
+    variable = text.startswith("JAX") and text.isupper()
     if kind is ast.Call:
         return field == "args" and parent.args[0] is node
     if kind is ast.keyword:
         return parent.arg == "name"
     if kind is ast.Dict:
-        return field == "keys"
+        return field == "keys" and (variable or text in COMPILER_OPTIONS)
     if kind is ast.Subscript:
-        return field == "slice" and type(parent.ctx) is not ast.Load
+        return field == "slice" and type(parent.ctx) is not ast.Load and variable
     return kind not in (ast.List, ast.Tuple, ast.Set, ast.Compare, ast.JoinedStr, ast.FormattedValue, ast.Expr)
 
 
