@@ -168,3 +168,24 @@ def test_the_symbol_gates_keep_a_surviving_module_only_where_it_is_imported_as_o
     assert jax101.may_match_ast(collect_facts(source)) is kept
     assert bool(lint_source(source, "x.py", Settings(), rules=[jax101], prefilter=False).diagnostics) is kept
     assert rule_by_code("JAX402").may_match_ast(collect_facts(source)) is kept
+
+
+@pytest.mark.parametrize("source, kept", [
+    ("import jax.numpy as jnp\nz = jnp.cross([1.0, 2.0], v)\n", True),
+    ("import jax.numpy as jnp\nz = jnp.cross(u, jnp.array((1, 2)))\n", True),
+    ("import jax.numpy as jnp\nz = jnp.cross(a=u, b=[1, 2])\n", True),
+    ("import jax.numpy as jnp\nz = jnp.cross(\n    u,  # the first\n    [1, 2])\n", True),
+    # operands that are names, attributes or subscripts: ``_vector_dim`` reads only literals and constructors
+    ("import jax.numpy as jnp\nz = jnp.cross(a, b)\n", False),
+    ("import jax.numpy as jnp\nz = jnp.cross(self.axis, b, axis=-1)\n", False),
+    ("import jax.numpy as jnp\nz = jnp.cross(*pair)\n", False),
+])
+def test_the_cross_gates_keep_a_call_with_an_operand_it_may_read(source, kept):
+    """JAX205 reports an operand that is a literal list or tuple, or a constructor's call of one: a file of
+    ``jnp.cross(a, b)`` only (12 files of brax) has no finding. (A subscript holds a bracket: the text keeps it.)"""
+    from jaxlint.lint.prefilter import Scan
+    from jaxlint.lint.text_gate import TextFacts
+
+    jax205 = rule_by_code("JAX205")
+    assert jax205.may_match_text(TextFacts(source), Scan(source).words) is kept
+    assert jax205.may_match_ast(collect_facts(source)) is kept

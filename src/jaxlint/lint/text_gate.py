@@ -701,6 +701,7 @@ class CallText:
     # a ``lambda`` in an argument: its parameters' commas read as arguments' (``positional`` is then an upper bound)
     lambdas: bool = False
     end: int = -1  # the offset after the call's closing parenthesis (-1: no call)
+    start: int = -1  # the offset after its opening parenthesis: ``source[start:end - 1]`` holds the arguments
 
 
 NO_CALL = CallText(-1, frozenset())
@@ -730,6 +731,7 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
         # ``(jnp.array)(...)``, or (without ``strings``) the ``(`` on another line: a call we cannot see
         return None if source[i] in ")\r\n#\\" else NO_CALL
     depth, i = 0, i + 1
+    opened = i
     positional, keywords, argument_start = 0, set(), i
     double_star = False
     first = ""
@@ -764,7 +766,7 @@ def read_call(source: str, end: int, strings: code_map.CodeMap | None = None,
         elif char in ")]}":
             if not depth:
                 argument_ends(j)
-                return CallText(positional, frozenset(keywords), double_star, first, lambdas, j + 1)
+                return CallText(positional, frozenset(keywords), double_star, first, lambdas, j + 1, opened)
             depth -= 1
         elif char == ",":
             if not depth:

@@ -48,6 +48,15 @@ def literal_shape(node: cst.BaseExpression) -> tuple[int, ...] | None:
 
 
 # -- the same reading on ``ast`` ----------------------------------------------------------------------------------
+_LITERAL_OR_CALL = (ast.List, ast.Tuple, ast.Call)
+
+
+def _may_hold_a_literal(arguments: str) -> bool:
+    """Whether a call's argument text may hold an operand ``_vector_dim`` reads: a list or tuple literal, or a
+    constructor's call, each opens a bracket (in a comment too: a "maybe")."""
+    return "[" in arguments or "(" in arguments
+
+
 def _may_be(view: AstView, func: ast.expr, relevant) -> bool:
     """The resolver qualifies ``func`` to a name ``relevant`` answers True for (only an imported name, or any name
     under a star import, qualifies; ``Undecidable`` where it is not certain)."""
@@ -134,8 +143,17 @@ class Cross2D(Rule):
     decides_from_ast = True  # no fix: ``findings_from_ast`` reads the literals as ``visit_Call`` does
 
     @classmethod
+    def may_match_text(cls, facts, words) -> bool:
+        """``may_match_ast`` from the text: a call of ``jnp.cross`` whose arguments hold a bracket (a literal
+        operand, or a constructor's call): ``jnp.cross(a, b)`` of names is no finding (brax calls it so)."""
+        return super().may_match_text(facts, words) and facts.may_call_such(
+            CROSS, lambda call: call.positional >= 0 and _may_hold_a_literal(facts.source[call.start:call.end - 1]))
+
+    @classmethod
     def may_match_ast(cls, facts) -> bool:
-        return bool(facts.calls_to(CROSS))
+        """A call of it with an operand ``_vector_dim`` may read: a list or tuple, or a call (a constructor's)."""
+        return any(type(value) in _LITERAL_OR_CALL for call in facts.calls_to(CROSS)
+                   for value in (*call.args, *(keyword.value for keyword in call.keywords)))
 
     explanation = f"""
 ## What it does
