@@ -25,7 +25,7 @@ from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach
 from jaxlint.catalogue.flax_frozendict import Member, members
 from jaxlint.catalogue.floors import library_floor_withheld
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
-from jaxlint.lint.text_gate import a_call
+from jaxlint.lint.text_gate import a_call, names_by_last
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
@@ -42,6 +42,7 @@ _REBINDS_DICT = re.compile(r"(?m)^[ \t]*dict\s*(?::[^=\n]*)?=(?!=)|\b(?:def|clas
                            r"|\bfor\s+dict\b")
 _TRAIN_STATE_WORD = TRAIN_STATE.rpartition(".")[2]
 _TRAIN_STATES = frozenset({TRAIN_STATE})
+_TRAIN_STATES_BY_LAST = names_by_last(_TRAIN_STATES)
 FLAX_UNBOUND = WithheldFix("`flax` does not name the flax package here: add `import flax`")
 _DICT_REBOUND = WithheldFix("`dict` does not name the builtin here")
 _ACCEPT_DICT = "Accept the dict too"
@@ -73,10 +74,12 @@ class FlaxFrozenDictMember(Rule):
                    for member in MEMBERS if member in words) \
                 and not ("isinstance" in words and "FrozenDict" in words):
             return False
-        # and its second: a call that makes variables (``.init(...)``, ``.apply(..., mutable=...)``) or a TrainState
+        # and its second: a call that makes variables (``.init(...)``, ``.apply(..., mutable=...)``) or flax's
+        # TrainState (t5x and paxml name their own ``TrainState``)
         return any(facts.may_call_method(method, a_call) for method in INIT_METHODS & words) \
             or ("mutable" in words and facts.may_call_method("apply", _passes_mutable)) \
-            or (_TRAIN_STATE_WORD in words and _may_use_a_state_member(facts, words))
+            or (_TRAIN_STATE_WORD in words and facts.refers_to_any(_TRAIN_STATES_BY_LAST, words)
+                and _may_use_a_state_member(facts, words))
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:
