@@ -672,3 +672,16 @@ def test_the_last_reading_is_shared_with_the_next_question_about_the_same_text()
     assert facts.imports.import_names  # read once, by the lint's gate: the note finds it done
     copy = "".join(list(source))  # equal, but another string: no answer of the last one is reused
     assert copy is not source and reading(copy)[0] is not scan
+
+
+def test_a_method_call_in_a_string_or_a_comment_is_no_call():
+    """``may_call_method`` looks a call it may accept up among the strings and comments: scenic's docstrings show
+    ``flax_model.init(...).pop('params')``, which kept JAX503 and JAX508 on files with no such call."""
+    from jaxlint.lint.text_gate import a_call
+
+    source = 'def f():\n    """rest, p = v.pop(\'params\')"""\n    # w = v.copy(\'x\')\n    return "x.unfreeze()"\n'
+    facts = TextFacts(source)
+    assert not any(facts.may_call_method(member, a_call) for member in ("pop", "copy", "unfreeze"))
+    assert TextFacts(source + "rest, p = v.pop('params')\n").may_call_method("pop", a_call)
+    # strings that cannot be read for certain: every call is a "maybe"
+    assert TextFacts('x = """\nv.pop(\'a\')\n').may_call_method("pop", a_call)

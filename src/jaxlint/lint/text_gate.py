@@ -409,9 +409,10 @@ class TextFacts:
     def may_call_method(self, name: str, accepts, *, not_on: frozenset[str] = frozenset()) -> bool:
         """Whether some call of a method ``name`` (the word after a dot: an attribute of any value, as the ast gate
         reads ``call.func.attr``) may be read so that ``accepts(call)`` holds (a call that cannot be read is a
-        "maybe"). Each call is read first without the strings known (``_calls_of``' shortcut). ``not_on``: roots
-        of the calls to pass over, read for sure as the first name of the callee's attribute chain (``copy.copy(x)``
-        where ``copy`` is a module: ``code_import_bindings``)."""
+        "maybe"). Each call is read first without the strings known (``_calls_of``' shortcut); one that may be
+        accepted is then looked up among the strings and comments (a docstring's example is no call). ``not_on``:
+        roots of the calls to pass over, read for sure as the first name of the callee's attribute chain
+        (``copy.copy(x)`` where ``copy`` is a module: ``code_import_bindings``)."""
         source = self.source
         for end, context in self.occurrences(name):
             if context == BARE:
@@ -424,6 +425,9 @@ class TextFacts:
             quick = read_call(source, end, None, start)
             if quick is not None and not accepts(quick):
                 continue
+            strings = self._strings()
+            if strings is not None and strings.at(start) is not None:
+                continue  # in a string or a comment (a docstring's example): no call ``ast`` reads
             call = quick if quick is not None else self._call_at(start, end)
             if call is None or accepts(call):
                 return True
