@@ -12,8 +12,9 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable, scope_chain, statement_of
+from jaxlint.lint.code_map import bracket_depth, is_word_char, starts_statement
 from jaxlint.lint.names import NameResolver
-from jaxlint.lint.text_gate import BARE, TextFacts, a_call
+from jaxlint.lint.text_gate import BARE, TextFacts, a_call, chain_start
 
 INIT_METHODS = frozenset({"init", "init_with_output"})
 _IMPORTS_FLAX = re.compile(r"^[ \t]*(?:import[ \t]+flax\b|from[ \t]+flax\b)", re.M)
@@ -45,6 +46,71 @@ def may_call_method_on_init(facts: TextFacts, words: set[str], method: str, shap
                              if any(module == "flax" or module.startswith("flax.") for module in bound))
     return facts.may_call_method(method, shaped, not_on=flax_modules) \
         and any(facts.may_call_method(init, a_call) for init in INIT_METHODS & words)
+
+
+def pop_may_be_unpacked(facts: TextFacts, *, or_subscripted: bool = False):
+    """``pop_of_one_key`` that also asks the call may be the whole value of an assignment (``a, b = v.pop("k")``:
+    JAX503's ``unpacks_a_pop``), or (``or_subscripted``) be subscripted (``v.pop("k")[1]``: JAX508's
+    ``_may_have_shape``), read in the file's ``masked_code``: False only where the text says for sure it is neither
+    (``rngs.pop("params")`` alone on its line, ``f(v.pop("k"))`` after a comma, ``return v.pop("k")``)."""
+    code: list[str | None] = []  # read on the first call that may be so
+
+    def shaped(call) -> bool:
+        if not pop_of_one_key(call):
+            return False
+        if not code:
+            code.append(facts.masked_code())
+        text = code[0]
+        if text is None or call.start < 1 or call.end < 0 or call.lambdas:
+            return True
+        after = call.end
+        while after < len(text) and text[after] in " \t":
+            after += 1
+        following = text[after:after + 1]
+        if or_subscripted and (following in ("[", "\\")
+                               or following in ("\r", "\n") and bracket_depth(text, 0, after) > 0):
+            return True  # a subscript, or one that may follow on the next line (inside brackets)
+        return _may_be_an_assigned_value(text, call.start - 1)
+
+    return shaped
+
+
+def _may_be_an_assigned_value(code: str, opening: int) -> bool:
+    """Whether the call whose ``(`` is at ``opening`` of ``code`` (``masked_code``) may be the whole value of an
+    assignment to several targets: what stands before its callee's attribute chain is an ``=`` after a target that
+    is not for sure one plain name, or a ``(`` (``a, b = (v.pop("k"))``), or anything that is not for sure the start
+    of a statement, a ``return``, an argument after a comma..."""
+    i = opening
+    while i and code[i - 1] in " \t":
+        i -= 1
+    word_start = i
+    while word_start and is_word_char(code[word_start - 1]):
+        word_start -= 1
+    root = chain_start(code, word_start)
+    if root == word_start and code[root - 1:root] == ".":
+        return True  # ``(x).pop(...)``: the chain is not all words
+    return _assigned_after(code, root)
+
+
+def _assigned_after(code: str, start: int) -> bool:
+    """``_may_be_an_assigned_value`` for the expression that starts at ``start`` of ``code``."""
+    before = start
+    while before and code[before - 1] in " \t":
+        before -= 1
+    if not before or code[before - 1] in "\r\n":
+        return not starts_statement(code, before)  # inside brackets, or after a ``\``: "maybe"
+    char = code[before - 1]
+    if char == "(":
+        return _assigned_after(code, before - 1)  # ``= (v.pop("k"))``, not ``f(v.pop("k"))``
+    if char == "\\":
+        return True
+    if char != "=" or code[before - 2:before - 1] in ("=", "!", "<", ">", ":", "+", "-", "*", "/", "%", "&", "|",
+                                                      "^", "@"):
+        return False  # an argument, an element, an operand, a keyword's value (``return``), a comparison
+    line = max(code.rfind("\n", 0, before), code.rfind("\r", 0, before)) + 1
+    target = code[line:before - 1].strip(" \t")
+    plain = target.replace(".", "").replace("_", "").isalnum() and not target[:1].isdigit()
+    return not (plain and starts_statement(code, line))
 
 
 def after_a_dot(facts: TextFacts, word: str) -> bool:

@@ -19,7 +19,7 @@ from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.catalogue.ecosystem import PLAIN_DICT, library_may_reach, library_min
 from jaxlint.analysis.frozendict_narrowing import in_frozendict_branch, in_frozendict_branch_ast
 from jaxlint.analysis.flax_values import calls_methods_on_init, flax_bound, flax_bound_ast, from_init, \
-    from_init_ast, imports_flax, init_call, init_call_ast, may_call_method_on_init, pop_of_one_key, unpacks_a_pop
+    from_init_ast, imports_flax, init_call, init_call_ast, may_call_method_on_init, pop_may_be_unpacked, unpacks_a_pop
 
 CORE_POP = Version("0.6.11")  # flax.core.pop: absent in 0.6.0, present in 0.6.11 (the oldest release checked)
 
@@ -36,7 +36,8 @@ class FlaxVariablesPop(Rule):
 
     @classmethod
     def may_match_text(cls, facts, words) -> bool:
-        return may_call_method_on_init(facts, words, "pop", pop_of_one_key) and super().may_match_text(facts, words)
+        return may_call_method_on_init(facts, words, "pop", pop_may_be_unpacked(facts)) \
+            and super().may_match_text(facts, words)
 
     @classmethod
     def may_match_ast(cls, facts) -> bool:

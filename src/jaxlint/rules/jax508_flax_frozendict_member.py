@@ -17,7 +17,7 @@ else:
 from jaxlint.analysis.ast_calls import simple_string
 from jaxlint.analysis.flax_dicts import TRAIN_STATE, VariablesTracker, first_name
 from jaxlint.analysis.flax_values import INIT_METHODS, after_a_dot, from_init, imports_flax, init_call, on_init_ast, \
-    pop_of_one_key
+    pop_may_be_unpacked, pop_of_one_key
 from jaxlint.analysis.flax_dicts_ast import VariablesTrackerAst, first_name_ast
 from jaxlint.analysis.frozendict_narrowing import FROZEN_DICT, guards_frozendict_code, guards_frozendict_code_ast, \
     in_frozendict_branch, in_frozendict_branch_ast, isinstance_frozendict, isinstance_frozendict_ast
@@ -70,7 +70,8 @@ class FlaxFrozenDictMember(Rule):
         # the ast gate's first question: a member called in a shape ``_may_report`` keeps, not as a function of an
         # imported module (``copy.copy(x)``, ``jax.tree_util.tree_flatten(x)``), or a FrozenDict test
         modules = frozenset(facts.code_import_bindings() or ())
-        if not any(facts.may_call_method(member, _MAY_REPORT[member], not_on=modules)
+        if not any(facts.may_call_method(member, pop_may_be_unpacked(facts, or_subscripted=True) if member == "pop"
+                                         else _MAY_REPORT[member], not_on=modules)
                    for member in MEMBERS if member in words) \
                 and not ("isinstance" in words and "FrozenDict" in words):
             return False
