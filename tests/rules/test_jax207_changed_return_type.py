@@ -241,8 +241,10 @@ def test_the_text_gate_keeps_every_file_a_row_can_reach(name):
     # the chain formed, but no use a row reports is spelled: no member ``State[key]`` lacks, no class name
     "from flax import nnx\nstate = nnx.state(model)\nprint(state['kernel'].value)\n",
     "import optax\ntx = optax.multi_transform(t, l)\nstate = tx.init(params)\nprint(state.inner_states)\n",
+    # ``__name__`` spelled only as a name, not as the attribute a class's name is read from
+    "from flax import nnx\nstate = nnx.state(model)\nif __name__ == '__main__':\n    main()\n",
 ], ids=["jax.jit alone", "compiled, no cost_analysis", "multi_transform, no init", "nnx.state, no use",
-        "multi_transform().init(), no use"])
+        "multi_transform().init(), no use", "nnx.state, __name__ as a name"])
 def test_the_text_gate_refuses_a_file_that_makes_no_rows_chain(source):
     assert not _text_gate(source)
 

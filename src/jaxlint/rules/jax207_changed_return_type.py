@@ -18,6 +18,7 @@ from jaxlint.catalogue.return_types import INDEX, KEY, ReturnType, return_types
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_gate import parse_module
 from jaxlint.lint.prefilter import Scan
+from jaxlint.lint.text_gate import BARE
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import parse_version
 from jaxlint.rules.base import Invalid, Rule, Valid
@@ -188,7 +189,10 @@ Per row: the release that changed the result, measured in the wheels and by exec
         never says ``cost_analysis``, cannot reach ``jax.stages.Compiled.cost_analysis()``."""
         # the words first (a few subset tests; the names' test reads the text): 9 in 10 files of the dev corpus that
         # refer to ``jax.jit`` spell no chain's words
-        if not _may_form_a_use(words) and not _may_form_a_use(_spelled_beyond_words(facts.source, words)):
+        # a use is an attribute (``.to_variable``, ``.__name__``): one spelled only as a name (``if __name__ ==``)
+        # is none; in the NFKC words of a text that is not ASCII, any spelling is a "maybe"
+        if not _may_form_a_use(words, lambda word: _after_a_dot(facts, word)) \
+                and not _may_form_a_use(_spelled_beyond_words(facts.source, words)):
             return False
         return super().may_match_text(facts, words)
 
@@ -305,10 +309,17 @@ def _forming_and_use_words() -> tuple[tuple[frozenset[str], frozenset[str] | Non
                                for required in word_sets_forming(row.api)))
 
 
-def _may_form_a_use(spelled: set[str]) -> bool:
-    """Whether a text whose identifiers spell ``spelled`` may form some row's chain and use it as the row reports."""
-    return any(required <= spelled and (uses is None or not uses.isdisjoint(spelled))
-               for required, uses in _forming_and_use_words())
+def _may_form_a_use(spelled: set[str], attribute=None) -> bool:
+    """Whether a text whose identifiers spell ``spelled`` may form some row's chain and use it as the row reports
+    (``attribute``: whether a spelled word may stand as an attribute; every one may, without it)."""
+    return any(required <= spelled and (uses is None or any(
+        word in spelled and (attribute is None or attribute(word)) for word in uses))
+        for required, uses in _forming_and_use_words())
+
+
+def _after_a_dot(facts, word: str) -> bool:
+    """Whether an occurrence of ``word`` may stand after a dot (an attribute: ``ast.Attribute.attr``)."""
+    return any(context != BARE for _, context in facts.occurrences(word))
 
 
 def _spelled_beyond_words(source: str, words: set[str]) -> set[str]:
