@@ -200,7 +200,9 @@ def test_array_members_attached_at_import_have_no_rows():
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng('dropout')\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(name='dropout')\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell, kw):\n    return cell.make_rng(**kw)\n",
-    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    g = cell.make_rng\n    return g\n",  # no call
+    # a removed method's name called on a chain whose root nothing but an import binds: a module's function
+    "import jax\ny = jax.eval_shape(f, x)\nz = jax.jit(f)\n",
+    "import haiku as hk\nimport jax\ny = hk.eval_shape(f, x)\nz = jax.jit(f)(x)  # hk.eval_shape = 1\n",
 ])
 def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     rule = ChangedMethodSignature
@@ -221,6 +223,10 @@ def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     "import jax\ny = jax.lax.with_sharding_constraint(\n    x,  # the value\n)\n",
     "from jax.lax import with_sharding_constraint as wsc\ny = wsc(x)\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng()\n",
+    # the root is bound otherwise too: the inference may give it the class
+    "import jax\nt = jax.jit(f).trace(x)\nt.eval_shape()\n",
+    "import jax\njax = jax.jit(f).trace(x)\njax.eval_shape()\n",
+    "import jax\ndef g(f, jax):\n    return jax.eval_shape(), jax.jit(f)\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(  # which\n    )\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return (cell\n            .make_rng)()\n",
     # a call the text cannot count for sure (a ``lambda``'s commas): kept

@@ -130,11 +130,63 @@ _MEMBER_ROWS = _member_rows()
 _MEMBER_SHAPES = _member_shapes()
 
 
+def _root_only_imported(node: ast.expr, facts) -> bool:
+    """Whether ``node`` is a name, or an attribute chain from one, that nothing but an import binds anywhere in the
+    file (``AstFacts.bound``): ``jax.eval_shape(f, x)``, ``hk.eval_shape``. The visit's resolver qualifies such a
+    callee (every binding of its root is an import), or its inference gives it no class: no method row reports it."""
+    while type(node) is ast.Attribute:
+        node = node.value
+    return type(node) is ast.Name and node.id not in facts.bound
+
+
+class _RootsOnlyImported:
+    """``_root_only_imported`` read from the text, as ``TextFacts.may_call_method``'s ``not_on``: a word whose every
+    occurrence in code stands before a dot or on a line that starts with ``import``/``from`` (no assignment,
+    parameter, definition or loop can bind it there); False where the strings cannot be read."""
+
+    def __init__(self, facts) -> None:
+        self.facts = facts
+        self.answers: dict[str, bool] = {}
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __contains__(self, word: str) -> bool:
+        answer = self.answers.get(word)
+        if answer is None:
+            answer = self.answers[word] = _only_imported(self.facts, word)
+        return answer
+
+
+def _only_imported(facts, word: str) -> bool:
+    code = facts.masked_code()
+    if code is None:
+        return False
+    for end, _ in facts.occurrences(word):
+        start = end - len(word)
+        if code[start:end] != word:
+            continue  # in a string or a comment
+        after = end
+        while after < len(code) and code[after] in " \t":
+            after += 1
+        if code[after:after + 1] == ".":
+            continue
+        line = max(code.rfind("\n", 0, start), code.rfind("\r", 0, start)) + 1
+        if code[line:start].split()[:1] not in (["import"], ["from"]):
+            return False
+    return True
+
+
+def _any_use(call) -> bool:
+    """Any occurrence of a method that a row removed, called or not (the gates' reading before the shapes)."""
+    return True
+
+
 def _call_may_take(call, shapes: tuple[CallShape, ...]) -> bool:
     """Whether a method call read from the text (``text_gate.CallText``) may take one of ``shapes`` (``_ast_may_fire``
     on its ``ast``): pass a keyword, or omit a parameter (a ``lambda`` in it reads as arguments: a "maybe")."""
     if call.positional < 0:
-        return False  # no call follows: ``visit_Call`` reports calls only
+        return True  # no call read: ``(x.f().make_rng)()`` reads so too (``read_call``), a "maybe"
     for kind, value in shapes:
         if kind == "keyword" and value in call.keywords:
             return True
@@ -381,7 +433,9 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
             if (keywords is None or not keywords.isdisjoint(words)) \
                     and facts.refers_to_any(_text_gate_tables().owners_by_last[member], words):
                 shapes = _MEMBER_SHAPES[member]
-                if shapes is None or facts.may_call_method(member, lambda call: _call_may_take(call, shapes)):
+                if facts.may_call_method(member, _any_use if shapes is None else
+                                         lambda call, shapes=shapes: _call_may_take(call, shapes),
+                                         not_on=_RootsOnlyImported(facts)):
                     return True
         return _may_call_a_callee(facts, words)
 
@@ -392,7 +446,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
         whole = facts.file or facts
         for call in whole.calls:
             func = call.func
-            if type(func) is ast.Attribute and func.attr in _MEMBERS:
+            if type(func) is ast.Attribute and func.attr in _MEMBERS and not _root_only_imported(func.value, whole):
                 if any(_ast_may_fire(call, row) for row in _MEMBER_ROWS[func.attr]) \
                         and whole.refers_to_any(_MEMBER_OWNERS[func.attr]):
                     return True
