@@ -42,8 +42,7 @@ def may_call_method_on_init(facts: TextFacts, words: set[str], method: str, shap
         return False
     # as ``calls_methods_on_init``: not a function of flax's modules (``flax.core.unfreeze(x)``: a chain that starts
     # at a name an import in code binds to flax)
-    flax_modules = frozenset(name for name, bound in (facts.code_import_bindings() or {}).items()
-                             if any(module == "flax" or module.startswith("flax.") for module in bound))
+    flax_modules = facts.import_bound_roots(lambda module: module == "flax" or module.startswith("flax."))
     return facts.may_call_method(method, shaped, not_on=flax_modules) \
         and any(facts.may_call_method(init, a_call) for init in INIT_METHODS & words)
 

@@ -576,6 +576,12 @@ class TextFacts:
             self._code_bindings = None if code is None else scan_imports(code).bindings
         return self._code_bindings  # type: ignore[return-value]
 
+    def import_bound_roots(self, bound_to=None) -> "ImportBoundRoots":
+        """The names import statements in code bind (to a module ``bound_to`` accepts; any, without it), as
+        ``may_call_method``'s ``not_on``, read only when asked about a name some import of the text binds (the
+        strings and comments are scanned only then: most receivers, ``variables.copy``, are no import's)."""
+        return ImportBoundRoots(self, bound_to)
+
     def masked_code(self) -> str | None:
         """``code_map.masked_code`` of the file (once per file: several gates read it); None where the strings and
         comments cannot be read."""
@@ -638,6 +644,23 @@ class TextFacts:
                 if any(self._may_be(name, context) for context in contexts) and self.may_refer(name):
                     return True
         return False
+
+
+class ImportBoundRoots:
+    """``TextFacts.import_bound_roots``: a set-like ``not_on`` (``name in roots``), answered lazily."""
+
+    def __init__(self, facts: TextFacts, bound_to=None) -> None:
+        self.facts = facts
+        self.bound_to = bound_to
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __contains__(self, name: str) -> bool:
+        if name not in self.facts.imports.bindings:
+            return False  # the text's imports hold the code's (a superset): no scan needed
+        bound = (self.facts.code_import_bindings() or {}).get(name)
+        return bound is not None and (self.bound_to is None or any(map(self.bound_to, bound)))
 
 
 def reading(source: str) -> "tuple[Scan, TextFacts]":

@@ -69,7 +69,7 @@ class FlaxFrozenDictMember(Rule):
             return False
         # the ast gate's first question: a member called in a shape ``_may_report`` keeps, not as a function of an
         # imported module (``copy.copy(x)``, ``jax.tree_util.tree_flatten(x)``), or a FrozenDict test
-        modules = frozenset(facts.code_import_bindings() or ())
+        modules = facts.import_bound_roots()
         if not any(facts.may_call_method(member, pop_may_be_unpacked(facts, or_subscripted=True) if member == "pop"
                                          else _MAY_REPORT[member], not_on=modules)
                    for member in MEMBERS if member in words) \
