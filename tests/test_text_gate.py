@@ -685,3 +685,26 @@ def test_a_method_call_in_a_string_or_a_comment_is_no_call():
     assert TextFacts(source + "rest, p = v.pop('params')\n").may_call_method("pop", a_call)
     # strings that cannot be read for certain: every call is a "maybe"
     assert TextFacts('x = """\nv.pop(\'a\')\n').may_call_method("pop", a_call)
+
+
+@pytest.mark.parametrize("source, called", [
+    ("w = (m.init(r, x).unfreeze)()\n", True),
+    ("w = (m.init(r, x)\n  .unfreeze)()\n", True),
+    ("w = (m.init(r, x)[0].unfreeze)()\n", True),
+    ("w = (v.unfreeze)()\n", True),
+    ("w = f(m.init(r, x).unfreeze)\n", False),  # an argument: no call of it
+    ("w = f(m[0].unfreeze)\n", False),
+])
+def test_a_parenthesized_chain_with_a_call_in_it_is_called(source, called):
+    """``read_call`` steps over a call or subscript of the chain when it asks whether the chain stands in
+    parentheses (``_parenthesized``): it read ``(m.init(r, x).unfreeze)()`` as no call, and JAX504's text gate
+    dropped the file, a finding lost."""
+    from jaxlint.lint.engine import lint_source
+    from jaxlint.lint.text_gate import a_call
+    from jaxlint.project.settings import Settings
+
+    source = "import flax\n" + source
+    assert TextFacts(source).may_call_method("unfreeze", a_call) is called
+    gated = lint_source(source, "x.py", Settings()).diagnostics
+    assert [d.code for d in gated] == [d.code for d in lint_source(source, "x.py", Settings(), prefilter=False)
+                                       .diagnostics]

@@ -200,6 +200,7 @@ def test_array_members_attached_at_import_have_no_rows():
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng('dropout')\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(name='dropout')\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell, kw):\n    return cell.make_rng(**kw)\n",
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    g = cell.make_rng\n    return g\n",  # no call
     # a removed method's name called on a chain whose root nothing but an import binds: a module's function
     "import jax\ny = jax.eval_shape(f, x)\nz = jax.jit(f)\n",
     "import haiku as hk\nimport jax\ny = hk.eval_shape(f, x)\nz = jax.jit(f)(x)  # hk.eval_shape = 1\n",
@@ -229,6 +230,7 @@ def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     "import jax\ndef g(f, jax):\n    return jax.eval_shape(), jax.jit(f)\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(  # which\n    )\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return (cell\n            .make_rng)()\n",
+    "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return (cell.clone()\n            .make_rng)()\n",
     # a call the text cannot count for sure (a ``lambda``'s commas): kept
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(rngs=lambda a, b: 0)\n",
 ])

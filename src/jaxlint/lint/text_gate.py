@@ -850,11 +850,18 @@ def _next_token(source: str, i: int, strings: code_map.CodeMap) -> int:
 
 def _parenthesized(source: str, word_start: int, strings: code_map.CodeMap) -> bool:
     """Whether the dotted chain whose last word starts at ``word_start`` may stand right after a ``(``:
-    ``(jnp.array)(x)`` calls it, ``f(jnp.array)`` does not."""
+    ``(jnp.array)(x)`` calls it, ``f(jnp.array)`` does not; nor does ``f(m.init(r).unfreeze)``, but
+    ``(m.init(r).unfreeze)()`` does (a call or subscript in the chain is stepped over)."""
     i = _previous_token(source, word_start, strings)
     while i >= 0:
         if source[i] == "." or is_word_char(source[i]):
             i = _previous_token(source, i, strings)
+            continue
+        if source[i] in ")]":
+            opening = _matching_opening(source, i, strings, "([")
+            if opening is None:
+                return True  # cannot tell: a "maybe"
+            i = _previous_token(source, opening, strings)
             continue
         # ``f(jnp.array)``, ``g()(jnp.array)``: the ``(`` opens a call's arguments, not a parenthesized expression
         return source[i] == "(" and strings.at(i) is None and not _opens_call(source, i)
@@ -900,8 +907,10 @@ def _context_of_parenthesis(source: str, close: int) -> str:
     return NOT_A_NAME if _opens_call(source, opening) else MAYBE
 
 
-def _matching_opening(source: str, close: int, strings: code_map.CodeMap | None = None) -> int | None:
-    """The ``(`` that the bracket at ``close`` closes; None when it cannot be told. Without ``strings`` (the file's
+def _matching_opening(source: str, close: int, strings: code_map.CodeMap | None = None,
+                      openings: str = "(") -> int | None:
+    """The ``(`` (one of ``openings``) that the bracket at ``close`` closes; None when it cannot be told, or when
+    another bracket opens it. Without ``strings`` (the file's
     code map) the search stays on the line and gives up at a quote or a backslash; with it, it jumps over strings
     and comments across lines. Bounded: a huge one-line file with many ``).x`` must stay linear."""
     depth, i = 0, close
@@ -923,7 +932,7 @@ def _matching_opening(source: str, close: int, strings: code_map.CodeMap | None 
                     i = span.start - 1
                     continue
         i -= 1
-    if i <= stop or source[i] != "(":
+    if i <= stop or source[i] not in openings:
         return None
     return i
 

@@ -186,7 +186,7 @@ def _call_may_take(call, shapes: tuple[CallShape, ...]) -> bool:
     """Whether a method call read from the text (``text_gate.CallText``) may take one of ``shapes`` (``_ast_may_fire``
     on its ``ast``): pass a keyword, or omit a parameter (a ``lambda`` in it reads as arguments: a "maybe")."""
     if call.positional < 0:
-        return True  # no call read: ``(x.f().make_rng)()`` reads so too (``read_call``), a "maybe"
+        return False  # no call follows: ``visit_Call`` reports calls only
     for kind, value in shapes:
         if kind == "keyword" and value in call.keywords:
             return True
