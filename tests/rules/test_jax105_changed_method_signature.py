@@ -228,6 +228,7 @@ def test_text_gate_rules_out_files_the_ast_gate_rules_out(source):
     "import jax\nt = jax.jit(f).trace(x)\nt.eval_shape()\n",
     "import jax\njax = jax.jit(f).trace(x)\njax.eval_shape()\n",
     "import jax\ndef g(f, jax):\n    return jax.eval_shape(), jax.jit(f)\n",
+    "import jax; jax = jax.jit(f).trace(x)\njax.eval_shape()\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return cell.make_rng(  # which\n    )\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return (cell\n            .make_rng)()\n",
     "from flax import linen as nn\ndef f(cell: nn.GRUCell):\n    return (cell.clone()\n            .make_rng)()\n",

@@ -172,7 +172,8 @@ def _only_imported(facts, word: str) -> bool:
         if code[after:after + 1] == ".":
             continue
         line = max(code.rfind("\n", 0, start), code.rfind("\r", 0, start)) + 1
-        if code[line:start].split()[:1] not in (["import"], ["from"]):
+        head = code[line:start]
+        if head.split()[:1] not in (["import"], ["from"]) or ";" in head:  # ``import a; jax = b``: no import's
             return False
     return True
 
