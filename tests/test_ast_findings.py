@@ -214,6 +214,11 @@ JAX201_DECIDED = {
                              "f(*jnp.broadcast_arrays(a, b), k=jnp.meshgrid(x))\nfor g in jnp.meshgrid(x, y):\n"
                              "    pass\nself.grids = jnp.meshgrid(x, y)\nn = jnp.meshgrid(x, y).count(1)\n",
     "one-argument atleast_2d": "import jax.numpy as jnp\nx = jnp.atleast_2d(x)\n",
+    # a star import, read as the resolver reads it: the project's module, or jax.numpy's results unpacked
+    "a project's star import": "from mypkg.util import *\nimport jax.numpy as jnp\nxx, yy = jnp.meshgrid(x, y)\n"
+                               "g = meshgrid(a)\ng.append(b)\n",
+    "a star import of jax.numpy, unpacked": "from jax.numpy import *\nxx, yy = meshgrid(x, y)\n",
+    "two star imports": "from jax.numpy import *\nfrom numpy import *\ng = meshgrid(x, y)\ng.append(z)\n",
 }
 JAX201_UNDECIDED = {
     "bound to a name": "import jax.numpy as jnp\ng = jnp.meshgrid(x, y)\ng.append(z)\n",
@@ -226,6 +231,9 @@ JAX201_UNDECIDED = {
     "returned": "import jax.numpy as jnp\ndef grids(x, y):\n    return jnp.meshgrid(x, y)\ngrids(x, y).append(z)\n",
     "a loop": "import jax\nimport jax.numpy as jnp\ninit = jnp.meshgrid(x, y)\nc, ys = jax.lax.scan(body, init, xs)\n",
     "walrus": "import jax.numpy as jnp\nif (g := jnp.meshgrid(x, y)):\n    g.append(z)\n",
+    "a star import of jax.numpy, used as a list": "from jax.numpy import *\ng = meshgrid(x, y)\ng.append(z)\n",
+    "isinstance under a star import": "from mypkg import *\nimport jax.numpy as jnp\n"
+                                      "ok = isinstance(jnp.meshgrid(x, y), list)\n",
 }
 LOW_MIN = replace(Settings(), explicit_min_version=Version("0.4.20"), min_version_source="test")
 # Each: (the settings, the source) where the min version decides whether there is a fix.
@@ -472,6 +480,11 @@ JAX503_DECIDED = {
     # an edit across lines (``EditBuilder`` realigns nothing for it)
     "a fix on two lines": _FLAX + _INIT + 's, p = variables.pop(\n    "params")\n',
     "an init call on two lines": _FLAX + 's, p = model.init(\n    rng).pop("params")\n',
+    # the same in nested blocks: the fix keeps the continuation's indentation (libcst's ``code_for_node`` dropped
+    # the blocks' indentation: scenic's 2-space nested function)
+    "an init call on two lines in nested blocks": _FLAX + "def g():\n  def f(rng):\n    s, p = model.init(\n"
+                                                  '        rng, x).pop("params")\n    return p\n',
+    "an init call on two lines in a function": _FLAX + 'def f(rng):\n    s, p = model.init(\n        rng).pop("p")\n',
     # ``flax`` bound in the function only: the fix (``flax_bound_ast`` asks in the receiver's scope)
     "flax imported in the function": "def f():\n    import flax\n    v = model.init(rng, x)\n"
                                      "    a, b = v.pop('params')\n    return b\n",
@@ -722,10 +735,11 @@ def test_engine_skips_libcst_for_jax103(monkeypatch):
 
 
 def test_jax201_undecided_cases_are_findings():
-    """The undecided JAX201 cases are findings of the libcst visit, but for the loop, the return and an item of an
-    item (the view refuses more than it must there, never less)."""
+    """The undecided JAX201 cases are findings of the libcst visit, but for the loop, the return, an item of an
+    item and ``isinstance`` under a star import (the star's, to the resolver): the view refuses more than it must
+    there, never less."""
     for name, source in JAX201_UNDECIDED.items():
-        if name not in ("a loop", "item of an item assigned"):
+        if name not in ("a loop", "item of an item assigned", "isinstance under a star import"):
             assert libcst_findings(source, [JAX201]), name
 
 

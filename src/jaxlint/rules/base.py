@@ -241,6 +241,21 @@ class Rule:
     def code_for(self, node: cst.CSTNode) -> str:
         return self.context.module.code_for_node(node)
 
+    def code_in_place(self, node: cst.CSTNode) -> str:
+        """``node``'s code as it must be written where it stands: continuation lines keep the enclosing blocks'
+        indentation (``Module.code_for_node`` renders a node as if it were at column 0, which drops the indentation
+        of the lines of a multi-line call inside a function). Uses the current visit's ancestors: for a fix's text
+        made of the visited node's parts."""
+        from libcst._nodes.internal import CodegenState
+
+        module = self.context.module
+        state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+        for ancestor in self.context.ancestors:
+            if isinstance(ancestor, cst.IndentedBlock):
+                state.indent_tokens.append(module.default_indent if ancestor.indent is None else ancestor.indent)
+        node._codegen(state)
+        return "".join(state.tokens)
+
     def min_version_at_least(self, version: str) -> bool:
         return self.settings.min_version >= parse_version(version)
 

@@ -35,22 +35,6 @@ ARRAY_KEYWORDS = ("copy", "order", "ndmin")
 ARRAY_DEPRECATED = "0.10.1"  # DeprecationWarning from here
 ARRAY_REMOVED = "0.12.0"  # TypeError from here
 
-def code_in_place(rule: Rule, node: cst.CSTNode) -> str:
-    """``node``'s code as it must be written where it stands: continuation lines keep the enclosing blocks' indent.
-
-    (``Module.code_for_node`` renders a node as if it were at column 0, which drops the indentation of the lines of a
-    multi-line call inside a function.) Uses the current visit's ancestors.
-    """
-    from libcst._nodes.internal import CodegenState
-
-    module = rule.context.module
-    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
-    for ancestor in rule.context.ancestors:
-        if isinstance(ancestor, cst.IndentedBlock):
-            state.indent_tokens.append(module.default_indent if ancestor.indent is None else ancestor.indent)
-    node._codegen(state)
-    return "".join(state.tokens)
-
 
 def _rename_message(renames: dict[str, str]) -> str:
     """The message of the fix that renames the keywords (both paths)."""
@@ -1053,7 +1037,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
             f"'axis_shapes'` since JAX {MAKE_MESH_RENAMED} (the parameter is now `axis_sizes`, which in turn fails "
             f"before {MAKE_MESH_RENAMED})"
         ), safe_fix("Pass the axis sizes positionally (valid in every JAX version)",
-                    Replace(node, code_in_place(self, new_call)), probe=node))
+                    Replace(node, self.code_in_place(new_call)), probe=node))
 
     # -- pjit(in_axis_resources=, out_axis_resources=) -------------------------------------------------------------
     def _pjit(self, node: cst.Call, shown: str) -> None:
@@ -1143,7 +1127,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         new_call = node.with_changes(args=[*node.args[:positional], *moved])
         return safe_fix(_positional_message(qualified, [arg.keyword.value for arg in keywords],
                                             len(moved) > len(keywords)),
-                        Replace(node, code_in_place(self, new_call)), probe=node)
+                        Replace(node, self.code_in_place(new_call)), probe=node)
 
     def _stable_instead(self, qualified: str, found: list[tuple[str, object]], passed: set[str]):
         """``"fix"`` where ``jnp.sort/argsort(kind="<a NumPy kind>")`` becomes ``stable=True`` (the call's only

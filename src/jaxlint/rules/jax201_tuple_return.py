@@ -948,7 +948,16 @@ the release that changed the function, or the target version is before it.
         (unpacked, passed on, indexed, an attribute a tuple has too); anything else is ``Undecidable``: a result
         bound to a name used as a list, returned (a helper), compared, added, or given to ``isinstance``/``type``,
         and, in a file with a loop, a call where its carry may hold it (``_may_be_carried``; not ``list(...)``).
-        Most files that refer to these functions unpack the result (``xx, yy = jnp.meshgrid(x, y)``)."""
+        Most files that refer to these functions unpack the result (``xx, yy = jnp.meshgrid(x, y)``).
+
+        A star import (``from jax_md.util import *``) is read as the resolver reads it (``AstView.star_names``): this
+        port asks the resolver for callees only, and takes ``isinstance``/``type`` for the builtins by their names
+        alone, which a star import can only make "maybe" (``Undecidable``), never wrong."""
+        with view.star_names():
+            return cls._findings_from_ast(view)
+
+    @classmethod
+    def _findings_from_ast(cls, view: AstView) -> list:
         rule = view.rule(cls)
         loop = carried = False
         for node in walk(view, (ast.Call,)):

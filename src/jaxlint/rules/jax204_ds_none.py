@@ -12,7 +12,6 @@ else:
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix, unsafe_fix
 from jaxlint.analysis.calls import argument, has_star_args, is_none
-from jaxlint.rules.jax103_changed_signature import code_in_place
 
 # ``jax.ds`` (top-level from 0.9.x) and Pallas' ``pl.ds``/``pl.dslice``: one function, ``jax._src.indexing.dslice``.
 # (``jax.experimental.mosaic.gpu``'s ``ds`` is a different class, ``DynamicSlice``.)
@@ -347,7 +346,7 @@ for the new meaning).
             args[-1] = args[-1].with_changes(comma=node.args[-1].comma)
         args = [self._stride_keyword(arg) if arg is stride else arg for arg in args]
         new_call = node.with_changes(args=args)
-        fixed = code_in_place(self, new_call)
+        fixed = self.code_in_place(new_call)
         describe = f"Replace with `{name}({start_text}{'' if start_none or stride is None else ', stride=...'})`"
         if self._new_only():
             fix = unsafe_fix(describe + " (what it meant before JAX 0.11.1)", Replace(node, fixed), probe=node)

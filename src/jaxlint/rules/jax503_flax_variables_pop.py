@@ -156,7 +156,7 @@ flax {PLAIN_DICT}+ (read from `flax/configurations.py`: `return_frozendict` is `
         if withheld is None and not flax_bound(self.context.resolver, call):
             withheld = FLAX_UNBOUND
         elif withheld is None:
-            fix = safe_fix(FIX_MESSAGE, Replace(call, replacement(self.code_for(receiver), key)))
+            fix = safe_fix(FIX_MESSAGE, Replace(call, replacement(self.code_in_place(receiver), key)))
         self.report(node, message(key), fix, withheld=withheld)
 
     # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) ----------------------------------------
