@@ -44,6 +44,12 @@ DECIDED = {
     "thread_resources in the module": _JAX + f"with {_MAKE}:\n    x = thread_resources\n",
     # an edit across lines (``EditBuilder`` realigns nothing for it)
     "a header on two lines": _JAX + "with jax.make_mesh((2,),\n                  ('x',)):\n    pass\n",
+    # in a block: libcst's fix writes the item in place too (``Rule.code_in_place``; ``code_for`` dropped the
+    # block's indentation of its continuation line)
+    "a header on two lines in a function": _JAX + "def f():\n    with jax.make_mesh((2,),\n                      ('x',)):\n"
+                                           "        pass\n",
+    "a header on two lines in nested 2-space blocks": _JAX + "def f():\n  if a:\n    with jax.sharding.Mesh(\n"
+                                                      "            d, ('x',)):\n      pass\n",
     # ``with (...):``: libcst gives the parentheses to the ``With`` (they close right before the colon)
     "items in parentheses, on their own lines": _JAX + f"with (\n    {_PLAIN},\n    open(f) as fh,\n):\n"
                                                 "    pass\n",
@@ -59,8 +65,6 @@ UNDECIDED = {
     "jax bound otherwise in a function": _JAX + f"def g(x):\n    for jax in x:\n        pass\nwith {_MAKE}:\n"
                                          "    pass\n",
     "a removed spelling": _JAX + "with jax.experimental.maps.Mesh(d, ('x',)):\n    pass\n",
-    "a header on two lines in a function": _JAX + "def f():\n    with jax.make_mesh((2,),\n                      ('x',)):\n"
-                                           "        pass\n",
     "a mesh in parentheses (a bracket the fix may realign to)": _JAX + f"with ({_MAKE}):\n    pass\n",
     # the parentheses are the first item's own: libcst's position of the item starts at them
     "a mesh in parentheses, as a target": _JAX + f"with (\n    {_MAKE}\n) as mesh:\n    pass\n",
@@ -151,3 +155,15 @@ def test_fix_mode_is_the_same_with_the_fix_decided_from_ast(monkeypatch):
     slow = fix_source(source, "t.py", Settings(), rules=[JAX401], unsafe=True)
     assert fast.source == slow.source and fast.source.count("jax.set_mesh(") == 3
     assert [asdict(a) for a in fast.applied] == [asdict(a) for a in slow.applied]
+
+
+def test_the_fix_keeps_a_continuation_lines_indentation_in_a_block():
+    """``--fix`` wrote ``jax.set_mesh(jax.sharding.Mesh(\\n        d, ...))``: the item's continuation line lost its
+    block's indentation (``Module.code_for_node`` renders a node at column 0)."""
+    from jaxlint.lint.engine import fix_source
+
+    source = "import jax\n\n\ndef f(d):\n    if True:\n        with jax.sharding.Mesh(\n                d, ('x',)):\n" \
+             "            pass\n"
+    fixed = fix_source(source, "x.py", Settings(), unsafe=True).source
+    assert fixed == source.replace("with jax.sharding.Mesh(\n                d, ('x',)):",
+                                   "with jax.set_mesh(jax.sharding.Mesh(\n                d, ('x',))):")

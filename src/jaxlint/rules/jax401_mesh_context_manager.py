@@ -707,9 +707,10 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         jax_state = self._jax_state(item.item)
         if jax_state == "other":
             return "`jax` names something else here", []
-        expression = self.code_for(item.item).strip()
+        # in place: a continuation line keeps the enclosing blocks' indentation (``code_for`` drops it)
+        expression = self.code_in_place(item.item).strip()
         replacement = self._legacy_mesh_replacement(item.item)
-        callee = self.code_for(item.item.func).strip() if replacement is not None else ""
+        callee = self.code_in_place(item.item.func).strip() if replacement is not None else ""
         if replacement is not None and expression.startswith(callee):
             expression = replacement + expression[len(callee):]  # never keep the removed spelling
         edits: list[NodeEdit] = []
@@ -807,9 +808,6 @@ def _in_range_from_ast(view: AstView, rule: MeshContextManager, with_node: ast.W
         return AstFinding(rule.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
                           withheld=WithheldFix(problem, None))
     start, end = view.span(expression, statement_of(view.ancestors(expression)))
-    if with_node.col_offset and "\n" in view.text(expression):
-        # libcst's ``code_for_node`` writes the item alone: its continuation lines lose the block's indentation
-        raise Undecidable("an item on several lines in an indented block")
     if target is None:
         edits = (Edit(start, end, f"jax.set_mesh({view.text(expression)})"),)
     else:  # ``with mesh as m:`` -> ``with jax.set_mesh(m := mesh):`` (set_mesh enters as None)

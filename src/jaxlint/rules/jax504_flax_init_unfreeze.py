@@ -129,7 +129,7 @@ flax {PLAIN_DICT}+ (`flax/configurations.py`: `return_frozendict` is `True` in 0
             return
         fix = withheld = None
         if flax_bound(self.context.resolver, node):
-            fix = safe_fix(FIX_MESSAGE, Replace(node, replacement(self.code_for(receiver))))
+            fix = safe_fix(FIX_MESSAGE, Replace(node, replacement(self.code_in_place(receiver))))
         else:
             withheld = FLAX_UNBOUND
         self.report(node, MESSAGE, fix, withheld=withheld)

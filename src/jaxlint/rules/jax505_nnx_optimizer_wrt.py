@@ -111,7 +111,7 @@ flax {REQUIRED_IN} (`flax/nnx/training/optimizer.py` of 0.10.0 and 0.11.0).
             # after the last argument's value: its comma, if any, stays after the new one
             value = node.args[-1].value
             param = f"{self.code_for(node.func.value)}.Param"
-            fix = safe_fix(fix_message(param), Replace(value, f"{self.code_for(value)}, wrt={param}"))
+            fix = safe_fix(fix_message(param), Replace(value, f"{self.code_in_place(value)}, wrt={param}"))
         self.report(node, MESSAGE, fix, withheld=withheld)
 
     # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) ----------------------------------------
