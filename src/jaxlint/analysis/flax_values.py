@@ -12,7 +12,7 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.lint.ast_findings import COMPOUND, AstView, Undecidable, scope_chain, statement_of
-from jaxlint.lint.code_map import bracket_depth, is_word_char, starts_statement
+from jaxlint.lint.code_map import bracket_depth, is_assignment_sign, is_word_char, line_start, starts_statement
 from jaxlint.lint.names import NameResolver
 from jaxlint.lint.text_gate import BARE, TextFacts, a_call, chain_start
 
@@ -42,24 +42,25 @@ def may_call_method_on_init(facts: TextFacts, words: set[str], method: str, shap
         return False
     # as ``calls_methods_on_init``: not a function of flax's modules (``flax.core.unfreeze(x)``: a chain that starts
     # at a name an import in code binds to flax)
-    flax_modules = facts.import_bound_roots(lambda module: module == "flax" or module.startswith("flax."))
-    return facts.may_call_method(method, shaped, not_on=flax_modules) \
+    return facts.may_call_method(method, shaped, not_on=lambda name: facts.bound_by_code_import(name, _is_flax)) \
         and any(facts.may_call_method(init, a_call) for init in INIT_METHODS & words)
+
+
+def _is_flax(module: str) -> bool:
+    return module == "flax" or module.startswith("flax.")
 
 
 def pop_may_be_unpacked(facts: TextFacts, *, or_subscripted: bool = False):
     """``pop_of_one_key`` that also asks the call may be the whole value of an assignment (``a, b = v.pop("k")``:
     JAX503's ``unpacks_a_pop``), or (``or_subscripted``) be subscripted (``v.pop("k")[1]``: JAX508's
-    ``_may_have_shape``), read in the file's ``masked_code``: False only where the text says for sure it is neither
-    (``rngs.pop("params")`` alone on its line, ``f(v.pop("k"))`` after a comma, ``return v.pop("k")``)."""
-    code: list[str | None] = []  # read on the first call that may be so
+    ``_may_have_shape``), read in the file's ``masked_code`` (scanned on the first call that may be so): False only
+    where the text says for sure it is neither (``rngs.pop("params")`` alone on its line, ``f(v.pop("k"))`` after a
+    comma, ``return v.pop("k")``)."""
 
     def shaped(call) -> bool:
         if not pop_of_one_key(call):
             return False
-        if not code:
-            code.append(facts.masked_code())
-        text = code[0]
+        text = facts.masked_code()
         if text is None or call.start < 1 or call.end < 0 or call.lambdas:
             return True
         after = call.end
@@ -103,10 +104,9 @@ def _assigned_after(code: str, start: int) -> bool:
         return _assigned_after(code, before - 1)  # ``= (v.pop("k"))``, not ``f(v.pop("k"))``
     if char == "\\":
         return True
-    if char != "=" or code[before - 2:before - 1] in ("=", "!", "<", ">", ":", "+", "-", "*", "/", "%", "&", "|",
-                                                      "^", "@"):
+    if not is_assignment_sign(code, before - 1):
         return False  # an argument, an element, an operand, a keyword's value (``return``), a comparison
-    line = max(code.rfind("\n", 0, before), code.rfind("\r", 0, before)) + 1
+    line = line_start(code, before)
     target = code[line:before - 1].strip(" \t")
     plain = target.replace(".", "").replace("_", "").isalnum() and not target[:1].isdigit()
     return not (plain and starts_statement(code, line))

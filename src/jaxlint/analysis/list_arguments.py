@@ -259,7 +259,7 @@ def _list_bindings(source: str) -> dict[str, list[int]]:
         start = match.start()
         if start and source[start - 1] in "=!<>":
             continue  # ``==`` and friends
-        line = max(source.rfind("\n", 0, start), source.rfind("\r", 0, start)) + 1
+        line = code_map.line_start(source, start)
         annotated = _ANNOTATED.match(source, line, start)
         if annotated is not None:  # ``name: T = [`` (``T`` may end in a word: ``w: list = [``)
             found.setdefault(annotated.group(1), []).append(start)

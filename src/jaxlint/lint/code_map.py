@@ -130,6 +130,21 @@ def masked_code(source: str, strings: CodeMap) -> str:
     return "".join(pieces)
 
 
+def line_start(text: str, offset: int) -> int:
+    """The offset where the line holding ``offset`` starts (after a ``\n`` or a lone ``\r``)."""
+    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+
+
+# What may stand right before an ``=`` that is no assignment's: ``==``, ``!=``, ``<=``, ``>=``, ``:=``, and the
+# augmented assignments (``+=``, ``>>=``, ``**=``...)
+_NOT_ASSIGNING = frozenset("=!<>:+-*/%&|^@")
+
+
+def is_assignment_sign(code: str, at: int) -> bool:
+    """Whether the character at ``at`` of ``code`` is a plain assignment's ``=``."""
+    return code[at:at + 1] == "=" and code[at - 1:at] not in _NOT_ASSIGNING if at else code[:1] == "="
+
+
 def bracket_depth(code: str, start: int, end: int) -> int:
     """How many more brackets open than close from ``start`` to ``end`` of ``code`` (``masked_code``)."""
     return sum(code.count(opening, start, end) for opening in "([{") - \

@@ -46,7 +46,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 from jaxlint.lint import code_map
 from jaxlint.lint.code_map import is_word_char
@@ -204,7 +204,7 @@ def context_before(source: str, start: int) -> str:
             i -= 1
         if not i:
             return BARE
-        line_start = max(source.rfind("\n", 0, i), source.rfind("\r", 0, i)) + 1
+        line_start = max(source.rfind("\n", 0, i), source.rfind("\r", 0, i)) + 1  # inline: a hot path
         line = source[line_start:i]
         hash_at = line.find("#")
         if hash_at < 0:
@@ -373,7 +373,7 @@ class TextFacts:
         source = self.source
         starts = [end - len(word) for end, _ in self.occurrences(word)]
         starts = [start for start in starts
-                  if not source[max(source.rfind("\n", 0, start), source.rfind("\r", 0, start)) + 1:start].strip(_BLANK)]
+                  if not source[code_map.line_start(source, start):start].strip(_BLANK)]
         if not starts:
             return starts
         strings = self._strings()
@@ -406,21 +406,21 @@ class TextFacts:
             call.lambdas or call.positional <= arguments and without.isdisjoint(call.keywords)
             and not call.double_star))
 
-    def may_call_method(self, name: str, accepts, *, not_on: frozenset[str] = frozenset()) -> bool:
+    def may_call_method(self, name: str, accepts, *, not_on: Callable[[str], bool] | None = None) -> bool:
         """Whether some call of a method ``name`` (the word after a dot: an attribute of any value, as the ast gate
         reads ``call.func.attr``) may be read so that ``accepts(call)`` holds (a call that cannot be read is a
         "maybe"). Each call is read first without the strings known (``_calls_of``' shortcut); one that may be
         accepted is then looked up among the strings and comments (a docstring's example is no call). ``not_on``:
-        roots of the calls to pass over, read for sure as the first name of the callee's attribute chain
-        (``copy.copy(x)`` where ``copy`` is a module: ``code_import_bindings``)."""
+        whether to pass over a call whose callee's attribute chain starts at this name, read for sure
+        (``copy.copy(x)`` where ``copy`` is a module: ``bound_by_code_import``)."""
         source = self.source
         for end, context in self.occurrences(name):
             if context == BARE:
                 continue  # no dot before it: a name, not an attribute
             start = end - len(name)
-            if not_on:
+            if not_on is not None:
                 root = chain_start(source, start)
-                if root != start and _word_at(source, root) in not_on:
+                if root != start and not_on(_word_at(source, root)):
                     continue
             quick = read_call(source, end, None, start)
             if quick is not None and not accepts(quick):
@@ -576,11 +576,14 @@ class TextFacts:
             self._code_bindings = None if code is None else scan_imports(code).bindings
         return self._code_bindings  # type: ignore[return-value]
 
-    def import_bound_roots(self, bound_to=None) -> "ImportBoundRoots":
-        """The names import statements in code bind (to a module ``bound_to`` accepts; any, without it), as
-        ``may_call_method``'s ``not_on``, read only when asked about a name some import of the text binds (the
-        strings and comments are scanned only then: most receivers, ``variables.copy``, are no import's)."""
-        return ImportBoundRoots(self, bound_to)
+    def bound_by_code_import(self, name: str, bound_to: Callable[[str], bool] | None = None) -> bool:
+        """Whether an import statement in code binds ``name`` (to a module ``bound_to`` accepts; any, without it):
+        ``may_call_method``'s ``not_on``. The strings and comments are scanned only for a name some import of the
+        text binds (a superset of the code's): most receivers, ``variables.copy``, are no import's."""
+        if name not in self.imports.bindings:
+            return False
+        bound = (self.code_import_bindings() or {}).get(name)
+        return bound is not None and (bound_to is None or any(map(bound_to, bound)))
 
     def masked_code(self) -> str | None:
         """``code_map.masked_code`` of the file (once per file: several gates read it); None where the strings and
@@ -644,23 +647,6 @@ class TextFacts:
                 if any(self._may_be(name, context) for context in contexts) and self.may_refer(name):
                     return True
         return False
-
-
-class ImportBoundRoots:
-    """``TextFacts.import_bound_roots``: a set-like ``not_on`` (``name in roots``), answered lazily."""
-
-    def __init__(self, facts: TextFacts, bound_to=None) -> None:
-        self.facts = facts
-        self.bound_to = bound_to
-
-    def __bool__(self) -> bool:
-        return True
-
-    def __contains__(self, name: str) -> bool:
-        if name not in self.facts.imports.bindings:
-            return False  # the text's imports hold the code's (a superset): no scan needed
-        bound = (self.facts.code_import_bindings() or {}).get(name)
-        return bound is not None and (self.bound_to is None or any(map(self.bound_to, bound)))
 
 
 def reading(source: str) -> "tuple[Scan, TextFacts]":

@@ -317,14 +317,21 @@ def is_zero_literal(value: cst.BaseExpression | None, module: cst.Module, *, env
 def _spellings(nodes):
     """The strings, attribute names and keywords among ``nodes``: where a setting spells its option."""
     for node in nodes:
-        kind = type(node)
-        if kind is ast.Constant:
-            if type(node.value) is str and node.value:
-                yield node.value
-        elif kind is ast.Attribute:
-            yield node.attr
-        elif kind is ast.keyword and node.arg:
-            yield node.arg
+        text = _spelling(node)
+        if text:
+            yield text
+
+
+def _spelling(node: ast.AST) -> str | None:
+    """A non-empty string's text, an attribute's name or a keyword's name; None for any other node."""
+    kind = type(node)
+    if kind is ast.Constant:
+        return node.value if type(node.value) is str else None
+    if kind is ast.Attribute:
+        return node.attr
+    if kind is ast.keyword:
+        return node.arg
+    return None
 
 
 def _string_may_set(view: AstView, node: ast.Constant) -> bool:
@@ -338,7 +345,7 @@ def _string_may_set(view: AstView, node: ast.Constant) -> bool:
     parent, field = view.parent(node)
     kind = type(parent)
     text = node.value
-    variable = text.startswith("JAX") and text.isupper()
+    variable = _jax_variable(text)
     if kind is ast.Call:
         return field == "args" and parent.args[0] is node
     if kind is ast.keyword:
@@ -357,8 +364,12 @@ def _keyword_may_set(keyword: str | None) -> bool:
     the call's own argument. The target version is not asked (a removal after the target: still ``True``)."""
     if not keyword:
         return False
-    return keyword in COMPILER_OPTIONS or (keyword.startswith("JAX") and keyword.isupper()
-                                           and keyword.lower() in REMOVED_FLAGS)
+    return keyword in COMPILER_OPTIONS or (_jax_variable(keyword) and keyword.lower() in REMOVED_FLAGS)
+
+
+def _jax_variable(text: str) -> bool:
+    """A ``JAX`` environment variable's spelling (``RemovedConfigOption.flag_for_env``: in capitals)."""
+    return text.startswith("JAX") and text.isupper()
 
 
 # -- the rule ------------------------------------------------------------------------------------------------------
@@ -404,14 +415,13 @@ class RemovedConfigOption(ConfigAccessRule):
         keywords no setting reads (``_keyword_may_set``) and strings where no setting reads one
         (``_string_may_set``); anything else is ``Undecidable``."""
         for node in view.nodes:
-            kind = type(node)
-            if kind is ast.keyword and not _keyword_may_set(node.arg):
+            text = _spelling(node)
+            if not text or type(node) is ast.keyword and not _keyword_may_set(text):
                 continue
-            for text in _spellings((node,)):
-                # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
-                if (text in cls._spelled or text.lower() in REMOVED_FLAGS) \
-                        and (kind is not ast.Constant or _string_may_set(view, node)):
-                    raise Undecidable("an option spelled: maybe a setting")
+            # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
+            if (text in cls._spelled or text.lower() in REMOVED_FLAGS) \
+                    and (type(node) is not ast.Constant or _string_may_set(view, node)):
+                raise Undecidable("an option spelled: maybe a setting")
         return []
 
     explanation = """

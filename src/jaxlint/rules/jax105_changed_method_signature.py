@@ -18,6 +18,7 @@ from jaxlint.catalogue.ecosystem import library_may_reach
 from jaxlint.catalogue.signatures import INIT, KEYWORD_CHANGES, OWN_RANGE, SignatureRow, class_rows, function_rows
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_values import may_be_instance
+from jaxlint.lint.code_map import line_start
 from jaxlint.lint.diagnostics import WithheldFix
 from jaxlint.lint.text_gate import NamesByLast, names_by_last
 from jaxlint.project.versions import parse_version
@@ -54,16 +55,16 @@ _MEMBERS = _members()
 _MEMBER_NAMES = frozenset(_MEMBERS)  # as a set: ``words & _MEMBER_NAMES`` walks the smaller of the two
 
 
-def _member_rows() -> dict[str, tuple[SignatureRow, ...]]:
-    """Method name -> one row of each shape its rows take (``_shape_of``), over every class with rows for it: what
-    ``_ast_may_fire`` must keep of a call of the method."""
+def _member_rows_by_shape() -> dict[str, dict[object, SignatureRow]]:
+    """Method name -> one row of each shape its rows take (``_shape_of``: the key), over every class with rows for
+    it: the rows ``_ast_may_fire`` must try on a call of the method, and the shapes the text gate reads."""
     out: dict[str, dict[object, SignatureRow]] = {}
     for members in class_rows().values():
         for member, rows in members.items():
             if member != INIT:
                 for row in rows:
                     out.setdefault(member, {}).setdefault(_shape_of(row), row)
-    return {member: tuple(rows.values()) for member, rows in out.items()}
+    return out
 
 
 def _member_owners() -> dict[str, frozenset[str]]:
@@ -117,17 +118,13 @@ def _shape_of(row: SignatureRow) -> CallShape | None:
     return ("omits", (row.position, row.parameter))
 
 
-def _member_shapes() -> dict[str, tuple[CallShape, ...] | None]:
-    """Method name -> the shapes a call of it must take to be kept, one per row; None when a row needs none (a
-    removed method, an omitted parameter without a position): ``self.make_rng("dropout")`` passes the parameter
-    whose default flax 0.8.2 changed, and 61 files of code nobody tuned on call only that."""
-    shapes = {member: tuple(map(_shape_of, rows)) for member, rows in _MEMBER_ROWS.items()}
-    return {member: None if None in row_shapes else row_shapes for member, row_shapes in shapes.items()}
-
-
 # Read with ``_MEMBERS``, at import: the same rows (a test may swap the rows' files between two imports).
-_MEMBER_ROWS = _member_rows()
-_MEMBER_SHAPES = _member_shapes()
+_MEMBER_ROWS_BY_SHAPE = _member_rows_by_shape()
+_MEMBER_ROWS = {member: tuple(rows.values()) for member, rows in _MEMBER_ROWS_BY_SHAPE.items()}
+# Method name -> the shapes a call of it must take to be kept; None when a row needs none (a removed method, an
+# omitted parameter without a position): ``self.make_rng("dropout")`` passes the parameter whose default flax 0.8.2
+# changed, and 61 files of code nobody tuned on call only that.
+_MEMBER_SHAPES = {member: None if None in rows else tuple(rows) for member, rows in _MEMBER_ROWS_BY_SHAPE.items()}
 
 
 def _root_only_imported(node: ast.expr, facts) -> bool:
@@ -139,26 +136,10 @@ def _root_only_imported(node: ast.expr, facts) -> bool:
     return type(node) is ast.Name and node.id not in facts.bound
 
 
-class _RootsOnlyImported:
-    """``_root_only_imported`` read from the text, as ``TextFacts.may_call_method``'s ``not_on``: a word whose every
-    occurrence in code stands before a dot or on a line that starts with ``import``/``from`` (no assignment,
-    parameter, definition or loop can bind it there); False where the strings cannot be read."""
-
-    def __init__(self, facts) -> None:
-        self.facts = facts
-        self.answers: dict[str, bool] = {}
-
-    def __bool__(self) -> bool:
-        return True
-
-    def __contains__(self, word: str) -> bool:
-        answer = self.answers.get(word)
-        if answer is None:
-            answer = self.answers[word] = _only_imported(self.facts, word)
-        return answer
-
-
 def _only_imported(facts, word: str) -> bool:
+    """``_root_only_imported`` read from the text, as ``TextFacts.may_call_method``'s ``not_on``: every occurrence
+    of ``word`` in code stands before a dot or on a line that starts with ``import``/``from`` (no assignment,
+    parameter, definition or loop can bind it there); False where the strings cannot be read."""
     code = facts.masked_code()
     if code is None:
         return False
@@ -171,8 +152,7 @@ def _only_imported(facts, word: str) -> bool:
             after += 1
         if code[after:after + 1] == ".":
             continue
-        line = max(code.rfind("\n", 0, start), code.rfind("\r", 0, start)) + 1
-        head = code[line:start]
+        head = code[line_start(code, start):start]
         if head.split()[:1] not in (["import"], ["from"]) or ";" in head:  # ``import a; jax = b``: no import's
             return False
     return True
@@ -429,6 +409,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
         keyword's names are words of the text, and the text gate's ``refers_to_any`` keeps every name the ast
         gate's ``qualified_names`` can give. (The base gate, any of ``ast_names``, kept 751 of the dev corpus's
         files, for 35 that the ast gate keeps: every file of a flax ``Module`` refers to a class with rows.)"""
+        only_imported = functools.cache(functools.partial(_only_imported, facts))  # each root read once a file
         for member in words & _MEMBER_NAMES:
             keywords = _MEMBERS[member]
             if (keywords is None or not keywords.isdisjoint(words)) \
@@ -436,7 +417,7 @@ Per row: the release that made the change (of jax, jaxlib, flax or optax).
                 shapes = _MEMBER_SHAPES[member]
                 if facts.may_call_method(member, _any_use if shapes is None else
                                          lambda call, shapes=shapes: _call_may_take(call, shapes),
-                                         not_on=_RootsOnlyImported(facts)):
+                                         not_on=only_imported):
                     return True
         return _may_call_a_callee(facts, words)
 

@@ -14,7 +14,7 @@ else:
 from jaxlint.lint.lazy_libcst import Visits, visitor
 
 from jaxlint.lint.ast_findings import AstView, Undecidable, walk
-from jaxlint.lint.code_map import closing_bracket_end, is_word_char, starts_statement
+from jaxlint.lint.code_map import closing_bracket_end, is_assignment_sign, is_word_char, line_start, starts_statement
 from jaxlint.lint.text_gate import chain_start, names_by_last, read_call
 from jaxlint.lint.names import Binding
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Report, Rule, Valid, safe_fix
@@ -132,7 +132,7 @@ def _first_argument_text(code: str, start: int, end: int) -> bool:
     word = code[word_start:word_end]
     if not word or word[0].isdigit() or keyword.iskeyword(word) or word in ("isinstance", "type"):
         return False
-    line = max(code.rfind("\n", 0, word_start), code.rfind("\r", 0, word_start)) + 1
+    line = line_start(code, word_start)
     if code[line:word_start].split()[-1:] == ["class"]:
         return False  # a class's bases, not a call's arguments
     opening = code.find("(", end)
@@ -167,10 +167,9 @@ def _unpacked_text(code: str, start: int, end: int) -> bool:
     equals = chain_start(code, start)
     while equals and code[equals - 1] in " \t":
         equals -= 1
-    if not equals or code[equals - 1] != "=" or code[equals - 2:equals - 1] in ("=", "!", "<", ">", ":", "+", "-", "*",
-                                                                              "/", "%", "&", "|", "^", "@"):
+    if not equals or not is_assignment_sign(code, equals - 1):
         return False
-    line = max(code.rfind("\n", 0, equals), code.rfind("\r", 0, equals)) + 1
+    line = line_start(code, equals)
     head = code[line:equals - 1]
     if any(mark in head for mark in "=:;'\"\\") or not starts_statement(code, line):
         return False

@@ -69,9 +69,8 @@ class FlaxFrozenDictMember(Rule):
             return False
         # the ast gate's first question: a member called in a shape ``_may_report`` keeps, not as a function of an
         # imported module (``copy.copy(x)``, ``jax.tree_util.tree_flatten(x)``), or a FrozenDict test
-        modules = facts.import_bound_roots()
         if not any(facts.may_call_method(member, pop_may_be_unpacked(facts, or_subscripted=True) if member == "pop"
-                                         else _MAY_REPORT[member], not_on=modules)
+                                         else _MAY_REPORT[member], not_on=facts.bound_by_code_import)
                    for member in MEMBERS if member in words) \
                 and not ("isinstance" in words and "FrozenDict" in words):
             return False
