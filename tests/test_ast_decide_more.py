@@ -147,23 +147,56 @@ JAX102_DECIDED = {
         "if key == 'jax_array':\n    pass\nprint(f'{x}jax_array')\nobs = {'jax_array': x}\nd['jax_array'] = y\n",
     "a variable not in capitals, stored to": "import os\nos.environ['Jax_Array'] = '1'\n",
 }
-JAX102_UNDECIDED = {
+# JAX102's settings, decided from ``ast`` (``AstConfigAccess``): the options without a verified default (no fix)
+JAX102_SETTINGS_DECIDED = {
     "an update": "import jax\njax.config.update('jax_array', True)\n",
     "a read": "import jax\nok = jax.config.jax_array\n",
+    "an update by keyword": "import jax\njax.config.update(name='jax_array', val=True)\n",
+    "an environment variable stored to": "import os\nos.environ['JAX_ARRAY'] = '1'\n",
+    "an environment variable set by a call": "import os\nos.environ.setdefault('JAX_ARRAY', '1')\nos.putenv('JAX_ARRAY', '1')\n",
+    "an environment dict": "import os\nos.environ.update({'JAX_ARRAY': '1', **other, 'X': 2})\n",
+    "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n",
+    "writes": "import jax\njax.config.jax_array = True\njax.config.jax_array += 1\njax.config.jax_array: bool = True\n"
+              "a = jax.config.jax_array = False\njax.config.jax_array, b = 1, 2\ndel jax.config.jax_array\n",
+    "a bare option and a catalogue option": "import jax\njax.config.update('check_rep', False)\n"
+                                            "jax.config.update('jax_enable_memories', True)\n",
+    "config imported three ways": "from jax import config\nconfig.update('jax_array', True)\n"
+                                  "from jax.config import config as c2\nc2.update('jax_array', 1)\n"
+                                  "import jax.config\nx = jax.config.jax_array\n",
+    "an alias in a function, and self.cfg": "import jax\ndef setup():\n    cfg = jax.config\n"
+                                              "    cfg.update('jax_array', True)\n    return cfg.jax_array\n"
+                                              "class R:\n    def __init__(self):\n        self.cfg = jax.config\n"
+                                              "    def go(self):\n        self.cfg.update('jax_array', True)\n",
+    "update on a dict and a parameter": "import jax\nd = {}\nd.update('jax_array', 1)\ndef f(cfg):\n"
+                                        "    cfg.update('jax_array', 1)\n",
+    "not jax.config": "from absl import flags\nflags.FLAGS.jax_array\nimport os\n"
+                      "os.environ['jax_array'] = '1'\nv = os.environ.get('JAX_ARRAY')\n",
+    "compat code": "import jax\nif hasattr(jax.config, 'jax_array'):\n    jax.config.update('jax_array', True)\n"
+                   "try:\n    jax.config.update('jax_array', True)\nexcept AttributeError:\n    pass\n",
+    "star import": "from jax import *\nconfig.update('jax_array', True)\n",
+    "a continuation line and a comment": "import jax\njax.config.update(\n    'jax_array',  # gone\n    True)\n"
+                                         "x = f(a,\n      jax.config.jax_array)\n",
+    "a project's own compile, and re.compile": "import jax, re\nclass C:\n    def compile(self, f, compiler_options=None):\n"
+                                                "        return f\n    def b(self, f):\n"
+                                                "        return self.compile(f, compiler_options={'x': 1})\n"
+                                                "p = re.compile('jax_array')\n",
+}
+JAX102_SETTINGS_AT_A_TARGET = "import jax\njax.config.update('jax_pallas_use_mosaic_gpu', True)\n"
+JAX102_UNDECIDED = {
     "an environment keyword": "import os\nos.environ.update(JAX_ARRAY='1')\n",
     "an environment keyword among option keywords": "import os\nf = shard_map(g, check_rep=False)\n"
                                                     "os.environ.update(JAX_ARRAY='1')\n",
     "a compiler option keyword": "import jax\nf = jax.jit(g, compiler_options=dict(memory_fitting_effort=0.5))\n",
-    "a bare option as a keyword and as a string": "import jax\nf = shard_map(g, check_rep=False)\n"
-                                                  "jax.config.update('check_rep', False)\n",
     "a compiler option": "import jax\nf = jax.jit(g, compiler_options={'exec_time_optimization_effort': 0.5})\n",
-    "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n",
-    "an update by keyword": "import jax\njax.config.update(name='jax_array', val=True)\n",
-    "an environment variable stored to": "import os\nos.environ['JAX_ARRAY'] = '1'\n",
-    "an environment variable set by a call": "import os\nos.environ.setdefault('JAX_ARRAY', '1')\n",
-    "an environment dict": "import os\nos.environ.update({'JAX_ARRAY': '1'})\n",
     "a compiler options dict through a name": "import jax\nopts = {'exec_time_optimization_effort': 0.5}\n"
                                               "f = jax.jit(g, compiler_options=opts)\n",
+    "an option whose default is known, set to it": "import jax\n"
+                                                   "jax.config.update('jax_memory_fitting_effort', 0.0)\n",
+    "an option whose default is known, set to another value": "import jax\n"
+                                                              "jax.config.update('jax_memory_fitting_effort', 1)\n",
+    "a read in an f-string": "import jax\nprint(f'{jax.config.jax_array}')\n",
+    "a receiver only libcst's inference follows": "import jax\ndef config():\n    return jax.config\n"
+                                                  "cfg = config()\ncfg.update('jax_array', True)\n",
 }
 # JAX508: no member call (of a shape it reports) on, and no ``isinstance`` of, a value the tracker may hold.
 JAX508 = rule_by_code("JAX508")
@@ -335,6 +368,9 @@ DECIDED_CASES = {
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
     **{f"JAX102 {name}": ((JAX102,), None, source) for name, source in JAX102_DECIDED.items()},
+    **{f"JAX102 settings: {name}": ((JAX102,), None, source) for name, source in JAX102_SETTINGS_DECIDED.items()},
+    **{f"JAX102 settings at the target {target}": ((JAX102,), replace(Settings(), target_version=Version(target)),
+                                                   JAX102_SETTINGS_AT_A_TARGET) for target in ("0.11.1", "0.11.2")},
     **{f"JAX508 {name}": ((JAX508,), None, source) for name, source in JAX508_DECIDED.items()},
     **{f"JAX508 {name}": ((JAX508,), None, source) for name, source in JAX508_FINDINGS_DECIDED.items()},
     **{f"JAX503+JAX508 {name}": ((JAX503, JAX508), None, source) for name, source in JAX508_DECIDED.items()
@@ -417,8 +453,20 @@ def test_jax205_cases_are_not_vacuous():
 
 def test_jax102_undecided_cases_are_findings():
     for name, source in JAX102_UNDECIDED.items():
-        if name != "an unusual case that lowers to a flag":  # ``'JAX_ARRAY'.title()`` is no string the visit reads
-            assert libcst_findings(source, [JAX102]), name
+        assert libcst_findings(source, [JAX102]), name
+
+
+def test_jax102_settings_cases_are_not_vacuous():
+    """The settings decided from ``ast`` are the visit's findings, as many as the case says."""
+    counts = {name: len(libcst_findings(source, [JAX102])) for name, source in JAX102_SETTINGS_DECIDED.items()}
+    assert counts == {"an update": 1, "a read": 1, "an update by keyword": 1, "an environment variable stored to": 1,
+                      "an environment variable set by a call": 2, "an environment dict": 1,
+                      "an unusual case that lowers to a flag": 0, "writes": 6, "a bare option and a catalogue option": 2,
+                      "config imported three ways": 3, "an alias in a function, and self.cfg": 3,
+                      "update on a dict and a parameter": 0, "not jax.config": 0, "compat code": 0, "star import": 1,
+                      "a continuation line and a comment": 2, "a project's own compile, and re.compile": 0}
+    assert [len(libcst_findings(JAX102_SETTINGS_AT_A_TARGET, [JAX102], replace(Settings(), target_version=Version(t))))
+            for t in ("0.11.1", "0.11.2")] == [0, 1]
 
 
 def test_jax508_cases_are_not_vacuous():

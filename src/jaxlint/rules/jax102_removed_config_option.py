@@ -17,7 +17,8 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue import load
-from jaxlint.lint.ast_findings import AstView, Undecidable
+from jaxlint.analysis import ast_calls
+from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable
 from jaxlint.lint.inference import CONFIG, OTHER
 from jaxlint.rules.base import DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import argument, has_star_args, keyword_arg, literal_value, string_value
@@ -282,6 +283,174 @@ class ConfigAccessRule(Rule):
                                delete_statement=node if len(node.targets) == 1 else None))
 
 
+# -- the same settings on ``ast`` (``findings_from_ast`` of JAX102 and JAX303) --------------------------------------
+@dataclass
+class AstSetting:
+    """A ``Setting`` as ``AstConfigAccess`` finds it: no fix is built from it (JAX102 leaves a setting it could
+    delete to libcst)."""
+
+    kind: str
+    flag: str
+    node: ast.AST  # the node libcst reports (its span is the finding's)
+    value: ast.AST | None
+    spelled: str = ""
+
+
+class AstConfigAccess:
+    """``ConfigAccessRule``'s visit on the ``ast`` tree: the settings it hands ``on_setting``, of the kinds in
+    ``wanted``, with ``AstNames`` for qualified names and ``AstValueKinds`` for the receivers the inference reads
+    (``Undecidable`` where only libcst's inference follows one). ``rule``: an instance of the rule (its ``watched``,
+    ``flag_for_env`` and ``flag_for_option`` under the file's settings). ``Undecidable`` too where libcst reports a
+    keyword's name (``os.environ.update(JAX_X=...)``, ``compiler_options=dict(option=...)``: ``ast`` has no node
+    for it) and for compiler options passed through a name (the visit follows its one binding)."""
+
+    def __init__(self, view: AstView, rule: ConfigAccessRule, wanted: frozenset[str]) -> None:
+        from jaxlint.analysis.ast_value_kinds import AstValueKinds  # the inference's port, only for files that set
+
+        self.view = view
+        self.rule = rule
+        self.wanted = wanted
+        self.names = view.names()
+        self.kinds = AstValueKinds(view)
+
+    def settings(self) -> list[AstSetting]:
+        found: list[AstSetting] = []
+        for node in self.view.nodes_of((ast.Call, ast.Attribute, ast.Assign)):
+            kind = type(node)
+            if kind is ast.Call:
+                found += self._call(node)
+            elif kind is ast.Attribute:
+                found += self._attribute(node)
+            else:
+                found += self._environ_item(node)
+        return [setting for setting in found if setting.kind in self.wanted]
+
+    # -- ``visit_Call`` --------------------------------------------------------------------------------------------
+    def _call(self, node: ast.Call) -> list[AstSetting]:
+        func = node.func
+        qualified = self.names.qualified_name(func)
+        if qualified in CONFIG_UPDATE:
+            return self._config_update(node)
+        if qualified is None and type(func) is ast.Attribute and func.attr == "update":
+            return self._config_update(node, through_alias=True)
+        if qualified in ENV_SET_CALLS:
+            return self._env_call(node)
+        if qualified == ENV_UPDATE:
+            return self._env_update(node)
+        if "option" not in self.wanted:
+            return []
+        if qualified in JIT:
+            return self._compiler_options(ast_calls.argument(node, "compiler_options", None))
+        if qualified == "functools.partial":
+            arguments = ast_calls.arguments_in_order(node)
+            if arguments and type(arguments[0]) not in (ast.keyword, ast.Starred) \
+                    and self.names.qualified_name(arguments[0]) in JIT:
+                return self._compiler_options(ast_calls.argument(node, "compiler_options", None))
+            return []
+        if type(func) is ast.Attribute and func.attr == "compile":
+            receiver = func.value
+            lowered = type(receiver) is ast.Call and type(receiver.func) is ast.Attribute \
+                and receiver.func.attr == "lower"
+            found = self._compiler_options(ast_calls.argument(node, "compiler_options", 0 if lowered else None))
+            # the visit reads the receiver's kind first: the project's own ``compile`` (``self.compile(...)``)
+            if found and not lowered and self.kinds.kind_of(receiver) == OTHER:
+                return []
+            return found
+        return []
+
+    def _config_update(self, node: ast.Call, through_alias: bool = False) -> list[AstSetting]:
+        if ast_calls.has_star_args(node):
+            return []
+        name = ast_calls.string_value(ast_calls.argument(node, "name", 0))
+        if name is None or not self.rule.watched(name):
+            return []
+        # ``cfg.update(...)``: only where the inference knows ``cfg`` holds ``jax.config``
+        if through_alias and self.kinds.kind_of(node.func.value) != CONFIG:
+            return []
+        return [AstSetting("update", name, node, ast_calls.argument(node, "val", 1))]
+
+    def _env_call(self, node: ast.Call) -> list[AstSetting]:
+        arguments = ast_calls.arguments_in_order(node)
+        if ast_calls.has_star_args(node) or len(arguments) < 2:
+            return []
+        variable = ast_calls.string_value(ast_calls.argument_value(arguments[0]))
+        flag = self.rule.flag_for_env(variable) if variable else None
+        if flag is None:
+            return []
+        return [AstSetting("env", flag, node, ast_calls.argument_value(arguments[1]), variable)]
+
+    def _env_update(self, node: ast.Call) -> list[AstSetting]:
+        if len(node.args) == 1 and not node.keywords and type(node.args[0]) is ast.Dict:
+            mapping = node.args[0]
+            found = []
+            for key, value in zip(mapping.keys, mapping.values):
+                variable = ast_calls.string_value(key)
+                flag = self.rule.flag_for_env(variable) if variable else None
+                if flag is not None:
+                    found.append(AstSetting("env", flag, key, value, variable))
+            return found
+        if any(keyword.arg and self.rule.flag_for_env(keyword.arg) for keyword in node.keywords):
+            raise Undecidable("a variable passed by keyword: libcst reports the keyword's name")
+        return []
+
+    def _compiler_options(self, options: ast.AST | None) -> list[AstSetting]:
+        if options is None:
+            return []
+        if type(options) is ast.Name:
+            if any(self.rule.flag_for_option(text) for text in _strings(self.view.nodes)):
+                raise Undecidable("compiler options through a name: the visit follows its binding")
+            return []
+        if type(options) is ast.Dict:
+            found = []
+            for key, value in zip(options.keys, options.values):
+                text = ast_calls.string_value(key)
+                flag = self.rule.flag_for_option(text) if text else None
+                if flag is not None:
+                    found.append(AstSetting("option", flag, key, value, text))
+            return found
+        if type(options) is ast.Call and any(keyword.arg and self.rule.flag_for_option(keyword.arg)
+                                             for keyword in options.keywords):
+            raise Undecidable("a compiler option passed by keyword: libcst reports the keyword's name")
+        return []
+
+    # -- ``visit_Attribute``: ``jax.config.<flag>`` read or written -------------------------------------------------
+    def _attribute(self, node: ast.Attribute) -> list[AstSetting]:
+        flag = node.attr
+        if not self.rule.watched(flag):
+            return []
+        parent, field = self.view.parent(node)
+        if type(parent) is ast.Assign and field == "targets":
+            kind, value = "write", parent.value if len(parent.targets) == 1 else None
+        elif type(parent) in (ast.AugAssign, ast.AnnAssign) and field == "target":
+            kind, value = "write", None
+        else:
+            kind, value = "read", None
+        if kind not in self.wanted:
+            return []  # (before the receiver's kind: the inference may not follow it)
+        if self.names.qualified_name(node.value) not in CONFIG_OBJECTS and self.kinds.kind_of(node.value) != CONFIG:
+            return []
+        return [AstSetting(kind, flag, node, value)]
+
+    # -- ``visit_Assign``: ``os.environ["JAX_..."] = value`` ----------------------------------------------------------
+    def _environ_item(self, node: ast.Assign) -> list[AstSetting]:
+        found = []
+        for target in node.targets:
+            if type(target) is not ast.Subscript or type(target.slice) in (ast.Tuple, ast.Slice) \
+                    or self.names.qualified_name(target.value) != "os.environ":
+                continue
+            variable = ast_calls.string_value(target.slice)
+            flag = self.rule.flag_for_env(variable) if variable else None
+            if flag is not None:
+                found.append(AstSetting("env", flag, target, node.value, variable))
+        return found
+
+
+def _strings(nodes):
+    for node in nodes:
+        if type(node) is ast.Constant and type(node.value) is str:
+            yield node.value
+
+
 def drop_entry(container: cst.CSTNode, entry: cst.CSTNode, module: cst.Module) -> str:
     """The source of a Dict (or Call) without one element (or argument), keeping the layout of the rest."""
     items = list(container.elements if isinstance(container, cst.Dict) else container.args)
@@ -372,6 +541,9 @@ def _jax_variable(text: str) -> bool:
     return text.startswith("JAX") and text.isupper()
 
 
+_EVERY_KIND = frozenset({"update", "read", "write", "env", "option"})
+
+
 # -- the rule ------------------------------------------------------------------------------------------------------
 class RemovedConfigOption(ConfigAccessRule):
     code = "JAX102"
@@ -410,19 +582,32 @@ class RemovedConfigOption(ConfigAccessRule):
 
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list:
-        """None, where no string, attribute or keyword is spelled as an option, its environment variable or its
-        compiler option (every ``Setting`` names its flag in one of these), or where the only such spellings are
-        keywords no setting reads (``_keyword_may_set``) and strings where no setting reads one
-        (``_string_may_set``); anything else is ``Undecidable``."""
-        for node in view.nodes:
-            text = _spelling(node)
-            if not text or type(node) is ast.keyword and not _keyword_may_set(text):
-                continue
-            # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
-            if (text in cls._spelled or text.lower() in REMOVED_FLAGS) \
-                    and (type(node) is not ast.Constant or _string_may_set(view, node)):
-                raise Undecidable("an option spelled: maybe a setting")
-        return []
+        """The visit's findings from the ``ast`` tree (``AstConfigAccess``): none where no string, attribute or
+        keyword is spelled as an option, its environment variable or its compiler option (every ``Setting`` names
+        its flag in one of these), or where the only such spellings are keywords no setting reads
+        (``_keyword_may_set``) and strings where no setting reads one (``_string_may_set``). ``Undecidable`` for a
+        setting of an option whose default is known (the visit may delete it: a fix libcst writes)."""
+        if not any(cls._may_set(view, node) for node in view.nodes):
+            return []
+        rule = view.rule(cls)
+        findings = []
+        for setting in AstConfigAccess(view, rule, _EVERY_KIND).settings():
+            flag = REMOVED_FLAGS[setting.flag]
+            if flag.default is not None and setting.kind != "read":
+                raise Undecidable("a setting of an option whose default is known: maybe a deletion")
+            advice = (flag.option_advice if setting.kind == "option" else None) or flag.advice
+            findings.append(AstFinding(cls.code, setting.node, rule._message(setting, flag, advice)))
+        return findings
+
+    @classmethod
+    def _may_set(cls, view: AstView, node: ast.AST) -> bool:
+        """Whether ``node`` spells an option where a setting may spell it."""
+        text = _spelling(node)
+        if not text or type(node) is ast.keyword and not _keyword_may_set(text):
+            return False
+        # ``flag_for_env`` reads ``variable.lower()``: a variable spelled otherwise but lowering to a flag
+        return (text in cls._spelled or text.lower() in REMOVED_FLAGS) \
+            and (type(node) is not ast.Constant or _string_may_set(view, node))
 
     explanation = """
 ## What it does

@@ -10,13 +10,10 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.analysis import ast_calls
-from jaxlint.analysis.ast_value_kinds import AstValueKinds
-from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
-from jaxlint.lint.inference import CONFIG
+from jaxlint.lint.ast_findings import AstFinding, AstView
 from jaxlint.rules.base import Invalid, Valid
 from jaxlint.analysis.calls import literal_value, string_value
-from jaxlint.rules.jax102_removed_config_option import (CONFIG_OBJECTS, CONFIG_UPDATE, ENV_SET_CALLS, ENV_UPDATE,
-                                                        ConfigAccessRule, Setting, _spellings)
+from jaxlint.rules.jax102_removed_config_option import AstConfigAccess, ConfigAccessRule, Setting, _spellings
 
 FLAG = "jax_export_deserialize_expired_versions"
 FLAG_SINCE = "0.11.1"
@@ -183,108 +180,21 @@ No fix: the flag is needed until the artifacts are re-serialized, which is a cha
     # -- the same findings from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
-        """What ``ConfigAccessRule``'s visit hands ``on_setting`` and this rule reports, from the ``ast`` tree: the
-        same settings, with ``AstNames`` for qualified names and ``AstValueKinds`` for ``cfg.update(...)``'s
-        receiver (``Undecidable`` where only libcst's inference follows it, and for a variable passed by keyword to
-        ``os.environ.update``: libcst reports the keyword's name, which ``ast`` has no node for)."""
+        """What ``ConfigAccessRule``'s visit hands ``on_setting`` and this rule reports, from the ``ast`` tree
+        (``AstConfigAccess``: ``Undecidable`` where only libcst's inference follows a receiver, and for a variable
+        passed by keyword to ``os.environ.update``: libcst reports the keyword's name, which ``ast`` has no node
+        for)."""
         if not cls.applies_to(view.settings):
             return []  # (the engine does not ask then)
         if all(text.lower() != FLAG for text in _spellings(view.nodes)):
             return []  # every setting spells the flag or its variable as a string, an attribute or a keyword
         rule = view.rule(cls)
-        settings = _AstSettings(view)
-        return [AstFinding(cls.code, node, rule._message(kind, spelled))
-                for kind, node, value, spelled in settings.found() if not _is_false_ast(kind, value)]
+        return [AstFinding(cls.code, setting.node, rule._message(setting.kind, setting.spelled))
+                for setting in AstConfigAccess(view, rule, _REPORTED_KINDS).settings()
+                if not _is_false_ast(setting.kind, setting.value)]
 
 
-class _AstSettings:
-    """``ConfigAccessRule``'s settings of the flag (update, write, env; reads and compiler options never make a
-    finding here) as ``(kind, node, value, spelled)``."""
-
-    def __init__(self, view: AstView) -> None:
-        self.view = view
-        self.names = view.names()
-        self.kinds = AstValueKinds(view)
-
-    def found(self) -> list[tuple[str, ast.AST, ast.AST | None, str]]:
-        settings = []
-        for node in walk(self.view, (ast.Call, ast.Attribute, ast.Assign)):
-            kind = type(node)
-            if kind is ast.Call:
-                settings += self._call(node)
-            elif kind is ast.Attribute:
-                settings += self._write(node)
-            else:
-                settings += self._environ_item(node)
-        return settings
-
-    def _call(self, node: ast.Call) -> list:
-        func = node.func
-        qualified = self.names.qualified_name(func)
-        if qualified in CONFIG_UPDATE:
-            return self._config_update(node)
-        if qualified is None and type(func) is ast.Attribute and func.attr == "update":
-            return self._config_update(node, through_alias=True)
-        if qualified in ENV_SET_CALLS:
-            arguments = ast_calls.arguments_in_order(node)
-            if ast_calls.has_star_args(node) or len(arguments) < 2:
-                return []
-            variable = ast_calls.string_value(ast_calls.argument_value(arguments[0]))
-            if not _is_variable(variable):
-                return []
-            return [("env", node, ast_calls.argument_value(arguments[1]), variable)]
-        if qualified == ENV_UPDATE:
-            return self._environ_update(node)
-        return []
-
-    def _config_update(self, node: ast.Call, through_alias: bool = False) -> list:
-        if ast_calls.has_star_args(node) or ast_calls.string_value(ast_calls.argument(node, "name", 0)) != FLAG:
-            return []
-        # ``cfg.update(...)``: only where the inference knows ``cfg`` holds ``jax.config``
-        if through_alias and self.kinds.kind_of(node.func.value) != CONFIG:
-            return []
-        return [("update", node, ast_calls.argument(node, "val", 1), "")]
-
-    def _environ_update(self, node: ast.Call) -> list:
-        if len(node.args) == 1 and not node.keywords and type(node.args[0]) is ast.Dict:
-            mapping = node.args[0]
-            return [("env", key, value, ast_calls.string_value(key)) for key, value in zip(mapping.keys, mapping.values)
-                    if key is not None and _is_variable(ast_calls.string_value(key))]
-        if any(keyword.arg is not None and _is_variable(keyword.arg) for keyword in node.keywords):
-            raise Undecidable("a variable passed by keyword: libcst reports the keyword's name")
-        return []
-
-    def _write(self, node: ast.Attribute) -> list:
-        """``jax.config.<flag> = value`` (``visit_Attribute``'s writes; its reads are no finding here)."""
-        if node.attr != FLAG:
-            return []
-        parent, field = self.view.parent(node)
-        if type(parent) is ast.Assign and field == "targets":
-            value = parent.value if len(parent.targets) == 1 else None
-        elif type(parent) in (ast.AugAssign, ast.AnnAssign) and field == "target":
-            value = None
-        else:
-            return []
-        if self.names.qualified_name(node.value) not in CONFIG_OBJECTS and self.kinds.kind_of(node.value) != CONFIG:
-            return []
-        return [("write", node, value, "")]
-
-    def _environ_item(self, node: ast.Assign) -> list:
-        """``os.environ["JAX_..."] = value`` (``visit_Assign``)."""
-        found = []
-        for target in node.targets:
-            if type(target) is not ast.Subscript or type(target.slice) in (ast.Tuple, ast.Slice) \
-                    or self.names.qualified_name(target.value) != "os.environ":
-                continue
-            variable = ast_calls.string_value(target.slice)
-            if _is_variable(variable):
-                found.append(("env", target, node.value, variable))
-        return found
-
-
-def _is_variable(variable: str | None) -> bool:
-    """``flag_for_env``: the flag's environment variable, spelled in capitals."""
-    return bool(variable) and variable.isupper() and variable.lower() == FLAG
+_REPORTED_KINDS = frozenset({"update", "write", "env"})  # ``on_setting``: reads and compiler options are no finding
 
 
 def _is_false_ast(kind: str, value: ast.AST | None) -> bool:
