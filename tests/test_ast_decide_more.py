@@ -230,9 +230,6 @@ JAX508_DECIDED = {
 }
 # a call on a callee with parentheses in its text: ``AstView.span`` does not place it
 JAX508_UNDECIDED = {
-    "an init call": _FLAX + "print(model.init(rng, x).pretty_repr())\n",
-    "a subscript of a pair": _FLAX + "print(model.init_with_output(rng, x)[1].pretty_repr())\n",
-    "a copy of a subscript": _FLAX + "v = model.init(rng, x)\nprint(v['params'].copy({}).pretty_repr())\n",
 }
 # findings (``flax`` unbound here: withheld fixes, but ``isinstance``'s), decided from ``ast`` as libcst decides them
 JAX508_FINDINGS_DECIDED = {
@@ -255,6 +252,9 @@ JAX508_FINDINGS_DECIDED = {
         "a, b = v.pop('params')\n",
     "a pop of a state's params": _FLAX + "state = TrainState.create(apply_fn=f, params=model.init(r, x), tx=t)\n"
         "a, b = state.params.pop('Dense_0')\n",
+    "an init call": _FLAX + "print(model.init(rng, x).pretty_repr())\n",
+    "a subscript of a pair": _FLAX + "print(model.init_with_output(rng, x)[1].pretty_repr())\n",
+    "a copy of a subscript": _FLAX + "v = model.init(rng, x)\nprint(v['params'].copy({}).pretty_repr())\n",
 }
 # Names only imports bind, in several scopes or to several things: resolved by scope as ``NameResolver`` does
 # (``AstView.qualified_name``); JAX101/JAX402 skip an import with a fix in compat code, as the libcst path drops it.

@@ -53,6 +53,8 @@ DECIDED = {
     "continuation lines": "import flax\nx = make(\n    flax.optim.Adam,\n\n    # c\n    flax.optim.SGD)\n"
                           "y = make(a,  # c\n         flax.optim.Adam)\nz = [\n    flax.optim.Adam]\n",
     "unused flax name": "import jax\nflax = 1\nx = jax.numpy.ones(3)\n",
+    "paren expression": "import flax\nif (flax.optim.Adam):\n    pass\n",
+    "continuation line after its own parenthesis": "import flax\nx = (  # c\n    flax.optim.Adam)\n",
 }
 # ``if`` and ``and`` tests read as ``context._FeatureTestFinder`` reads them: compat code or not.
 _FLAX = "import flax\n"
@@ -83,8 +85,6 @@ FEATURE_TESTS = {
 }
 UNDECIDED = {
     "own parentheses": "import flax\nx = (flax.optim).Adam\n",
-    "paren expression": "import flax\nif (flax.optim.Adam):\n    pass\n",
-    "continuation line after its own parenthesis": "import flax\nx = (  # c\n    flax.optim.Adam)\n",
     "continuation line after a comment with a quote": "import flax\nx = make(  # don't\n    flax.optim.Adam)\n",
     "star": "from flax import *\nimport flax\nx = flax.optim\n",
     "concatenated package name": "import flax\nif version('fl' 'ax') < '0.6':\n    y = flax.optim.Adam\n",
@@ -151,8 +151,18 @@ CATALOGUE_FIX_DECIDED = {
     # ``array-type``: ``jax.Array`` in an annotation or a type check (``symbols_ast._array_type``)
     "an annotation with a fix": "import jax.numpy as jnp\ndef f(x: jnp.DeviceArray):\n    return x\n",
     "an isinstance check": "import jax.numpy as jnp\nok = isinstance(x, jnp.DeviceArray)\n",
+    # a parenthesis before the node that is a tuple's or a larger expression's, not its own (optax, jax-md)
+    "after a tuple's parenthesis": "import jax\ndef f(t, x):\n    return (jax.tree_unflatten(t, x),\n"
+                                   "            y)\n",
+    "after a tuple's parenthesis, on the next line": "import jax\nout = (\n    jax.tree_multimap(f, a, b), c)\n",
+    "after a larger expression's parenthesis": "import jax\nu = (\n    jax.tree_multimap(f, a, b) if n else b)\n",
+    "after an if's parenthesis": "import jax\nif (\n    x is not jax.tree_map  # c\n):\n    pass\n",
+    "a longer rename after a tuple's parenthesis": "import jax\nm = (jax.experimental.maps.Mesh(d, n), 1)\n",
 }
 CATALOGUE_UNDECIDED = {
+    # libcst gives a node the parentheses around it alone; its text holds them
+    "a node in parentheses of its own": "import jax\ny = (jax.tree_map)(f, x)\n",
+    "a node in parentheses of its own, on lines": "import jax\ny = (\n    jax.tree_map  # c\n)\n",
     "a longer rename after another statement on its line": "import jax\n"
                                                             "x = 1; y = jax.experimental.maps.Mesh(d, 'x')\n",
     "a longer rename in a compound statement's header": "import jax\nif jax.experimental.maps.Mesh(d, 'x'):\n"

@@ -109,6 +109,7 @@ DECIDED = {
     "JAX imported in a function": "def f():\n    from jax import numpy\ny = x.device_buffers\n",
     "jaxlib alone": "import jaxlib\ny = x.device_buffers\n",
     "a relative module named jax": "from .jax import x\ny = x.device_buffers\n",
+    "a call as the receiver": J + "y = f(x).device_buffer\n",
 }
 SETTINGS = {"default": None, "min 0.4.30": HIGH_MIN, "min 0.4.20": LOW_MIN, "target 0.4.26": LOW_TARGET, "below the known range": BELOW_KNOWN}
 
@@ -120,7 +121,6 @@ UNDECIDED = {
     "a tuple subscript of device_buffers": J + "d = y.device_buffers[0, 1].device()\n",
     "a parenthesized receiver": J + "y = (x).device_buffers\n",
     "a parenthesized attribute": J + "y = (x.device_buffers)\n",
-    "a call as the receiver": J + "y = f(x).device_buffer\n",
     "a parenthesized receiver of a call": J + "(x).block_host_until_ready()\n",
     "an f-string": J + "x = jnp.ones(3)\nprint(f'{x.device()}')\n",
 }

@@ -93,13 +93,13 @@ JAX301_DECIDED = {
     "an attribute of self": "import jax\nclass A:\n    def __init__(self, b):\n"
                             "        self.e = jax.export.deserialize(b)\n    def f(self):\n"
                             "        return self.e.in_shardings_hlo\n",
+    "in parentheses": "import jax\nexp = jax.export.deserialize(blob)\nboth = (exp.in_shardings_hlo, 1)\n",
+    "an attribute of a call (libcst's place of a call)": "import jax\nh = load().in_shardings_hlo\n",
 }
 JAX301_UNDECIDED = {
-    "in parentheses": "import jax\nexp = jax.export.deserialize(blob)\nboth = (exp.in_shardings_hlo, 1)\n",
     "a local function's return": "import jax\ndef load(b):\n    return jax.export.deserialize(b)\n"
                                  "h = load(b).in_shardings_hlo\n",
     "a cycle": "import jax\nx = x\nh = x.in_shardings_hlo\n",
-    "an attribute of a call (libcst's place of a call)": "import jax\nh = load().in_shardings_hlo\n",
     "an f-string": "import jax\ns = f'{exp.in_shardings_hlo}'\n",
     "a module named like the field": "import jax\nfrom mylib.in_shardings_hlo import x\n",
 }
@@ -143,12 +143,12 @@ JAX303_DECIDED = {
     "config held by an attribute of self": f"import jax\nclass A:\n    def __init__(self):\n"
                                            f"        self.cfg = jax.config\n    def f(self):\n"
                                            f"        self.cfg.update('{FLAG}', True)\n",
+    "in parentheses": f"import jax\nok = (jax.config.update('{FLAG}', True), 1)\n",
 }
 JAX303_UNDECIDED = {
     "config returned by a function": f"import jax\ndef config():\n    return jax.config\n"
                                      f"cfg = config()\ncfg.update('{FLAG}', True)\n",
     "environ.update by keyword": f"import os\nos.environ.update({VARIABLE}='1')\n",
-    "in parentheses": f"import jax\nok = (jax.config.update('{FLAG}', True), 1)\n",
 }
 
 JAX304_DECIDED = {
@@ -212,11 +212,11 @@ def test_the_jax301_cases_are_not_vacuous():
         "a loop variable", "a jitted call's result", "a method's own attribute, not self", "getattr with a default",
         "replace with the object by keyword", "a multi-line Exported", "a hand-built Exported through experimental",
         "a file that defines it, an annotated Exported", "a with item that is a mesh", "an annotated local",
-        "a local function with a return annotation", "a star import", "a config object", "an attribute of self"}
+        "a local function with a return annotation", "a star import", "a config object", "an attribute of self",
+        "in parentheses", "an attribute of a call (libcst's place of a call)"}
     assert found["a multi-line Exported"] == 2
     # the undecided: what libcst's inference decides (a finding, or none where the receiver is known)
-    assert [bool(libcst_findings(source, [JAX301])) for source in JAX301_UNDECIDED.values()] == [
-        True, True, True, True, True, True]
+    assert [bool(libcst_findings(source, [JAX301])) for source in JAX301_UNDECIDED.values()] == [True, True, True, True]
 
 
 def test_the_jax303_cases_are_not_vacuous():
@@ -226,8 +226,8 @@ def test_the_jax303_cases_are_not_vacuous():
         "config imported": 1, "config imported in a function": 1, "jax.config.config": 1,
         "a name bound to config in a function": 1, "writes": 4, "a write through a name": 1,
         "environment values": 3, "environ imported": 1, "environ.update of a dict": 1, "a multi-line update": 1,
-        "config held by an attribute of self": 1}
-    assert [len(libcst_findings(source, [JAX303])) for source in JAX303_UNDECIDED.values()] == [1, 1, 1]
+        "config held by an attribute of self": 1, "in parentheses": 1}
+    assert [len(libcst_findings(source, [JAX303])) for source in JAX303_UNDECIDED.values()] == [1, 1]
 
 
 def test_the_jax304_cases_are_not_vacuous():
@@ -257,8 +257,7 @@ def test_examples_are_mostly_decided():
     answered = {rule.code: 0 for rule, _ in EXAMPLES}
     for rule, example in EXAMPLES:
         answered[rule.code] += ast_decided(example.code, [rule], example_settings(rule, example)) is not None
-    # JAX301: all but ``(exp.in_shardings_hlo, exp.out_shardings_hlo)`` (a tuple's parentheses: libcst's places)
-    assert answered == {"JAX301": len(JAX301.VALID) + len(JAX301.INVALID) - 1,
+    assert answered == {"JAX301": len(JAX301.VALID) + len(JAX301.INVALID),
                         "JAX303": len(JAX303.VALID) + len(JAX303.INVALID),
                         "JAX304": len(JAX304.VALID) + len(JAX304.INVALID)}
 

@@ -96,10 +96,10 @@ DECIDED = {
         "        return state, labels\n    def eval_step(state, batch):\n"
         "        batch, labels = batch.pop('labels')\n        return state.params.pretty_repr()\n"
         "    variables = model.init(model.key, x)\n    return state, variables\n"),
+    "an init call as the receiver": (None, _FLAX + "print(model.init(rng, x).pretty_repr())\n"),
 }
 # (source): left to libcst, each a finding there
 UNDECIDED = {
-    "an init call as the receiver": _FLAX + "print(model.init(rng, x).pretty_repr())\n",
     "a receiver in parentheses": _FLAX + _INIT + "p = (variables['params']).unfreeze()\n",
     "an argument in parentheses": _FLAX + _INIT + "w = variables.copy(({'a': 1}))\n",
     "a comment between the arguments": _FLAX + _INIT + "t = variables.copy(  # more\n    {'a': 1})\n",
@@ -108,8 +108,8 @@ UNDECIDED = {
                                      "    print(variables.pretty_repr())\n",
 }
 EXAMPLES = [*JAX508.VALID, *JAX508.INVALID]
-# the examples ``ast`` leaves to libcst (``AstView.span`` does not place a call on a callee with parentheses)
-UNDECIDED_EXAMPLES = {"the old pair, indexed"}
+# the examples ``ast`` leaves to libcst
+UNDECIDED_EXAMPLES: set[str] = set()
 
 
 _UNDECIDED_SOURCES = {example.code for example in EXAMPLES if example.note in UNDECIDED_EXAMPLES}

@@ -567,19 +567,37 @@ class AstView:
             # a call's arguments hold what they like; its callee must be as plain as any other expression
             plain = node.func if type(node) is ast.Call else node
             text = self.source[start:end] if plain is node else self.text(plain)
-            if "(" in text or "#" in text or "\\" in text:
+            if "#" in text or "\\" in text or "(" in text and _groups_an_expression(text):
+                # libcst's text of a part in parentheses of its own holds them; a rule's port may not
                 raise Undecidable("parentheses or comments inside the expression")
             line_start = self.index.starts[node.lineno - 1]
             before = self.source[line_start:start].rstrip(" \t")
             if before.endswith("(") and not _opens_a_call(before[:-1]) \
-                    and not self._opens_with_items(statement_start, node):
+                    and not self._opens_with_items(statement_start, node) and self._closes_after(end):
                 raise Undecidable("an opening parenthesis before the expression")
             if not before.strip() and (statement_start is None or statement_start.lineno != node.lineno):
                 before = self.code_before_line(node.lineno)
                 if before is None or before.endswith("(") and not _opens_a_call(before[:-1]) \
-                        and not self._opens_with_items(statement_start, node):
+                        and not self._opens_with_items(statement_start, node) and self._closes_after(end):
                     raise Undecidable("the expression starts a continuation line after an opening parenthesis")
         return start, end
+
+    def _closes_after(self, end: int) -> bool:
+        """Whether the first code after offset ``end`` closes a parenthesis: then the one that opens right before
+        an expression ending there wraps it alone, and libcst gives it to the expression (its text holds it). Any
+        other opening parenthesis before it is a tuple's or a larger expression's, and leaves its span and its
+        text as ``ast`` has them."""
+        source, position, length = self.source, end, len(self.source)
+        while position < length:
+            char = source[position]
+            if char in " \t\r\n\f\\":
+                position += 1
+            elif char == "#":
+                newline = source.find("\n", position)
+                position = length if newline < 0 else newline
+            else:
+                return char == ")"
+        return False
 
     def _opens_with_items(self, statement: ast.AST | None, node: ast.AST) -> bool:
         """``node`` is the first item of ``with (...):``, right after the parenthesis that opens the items, which
@@ -711,6 +729,17 @@ def _opens_a_call(before: str) -> bool:
         return False
     word = _TRAILING_WORD.search(before).group()
     return not (keyword.iskeyword(word) or keyword.issoftkeyword(word))
+
+
+def _groups_an_expression(text: str) -> bool:
+    """Whether ``text`` (an expression's) holds an opening parenthesis that is not a call's (``f(``, ``g()(``,
+    ``x[0](``): parentheses a part has of its own, or a tuple's (a quote before it: maybe one in a string)."""
+    position = text.find("(")
+    while position >= 0:
+        if not _opens_a_call(text[max(0, position - 64):position]):
+            return True
+        position = text.find("(", position + 1)
+    return False
 
 
 def statement_of(ancestors: Sequence[tuple[ast.AST, str]]) -> ast.AST | None:
