@@ -347,8 +347,18 @@ JAX401_DECIDED = {
                                      "def spec(arr: jax.Array):\n    yield 1\nwith spec(a) as s:\n    pass\n"
                                      "async def make():\n    return Mesh(d, 'x')\nwith make():\n    pass\n"
                                      "def setup():\n    jax.config.update('x', 1)\nwith setup():\n    pass\n",
+    # compat code: its finding is dropped whatever the name holds, so the inference need not follow it (orbax)
+    "a name behind a feature test": "import jax\nfrom typing import cast\ndef load(s):\n"
+                                    "    local_mesh = cast(jax.sharding.NamedSharding, s).mesh\n"
+                                    "    if hasattr(jax, 'set_mesh'):\n        with jax.set_mesh(local_mesh):\n"
+                                    "            pass\n    else:\n        with local_mesh:\n            pass\n"
+                                    "    try:\n        with local_mesh:\n            pass\n"
+                                    "    except AttributeError:\n        pass\n",
 }
 JAX401_UNDECIDED = {
+    "a name outside the feature test": "import jax\nfrom typing import cast\ndef load(s):\n"
+                                       "    local_mesh = cast(jax.sharding.NamedSharding, s).mesh\n"
+                                       "    with local_mesh:\n        pass\n",
     # (an annotated parameter is decided: ``tests/test_ast_findings.py``)
     "an unpacking with a plain target": _MESH + "mesh = (a, mesh) = x\nwith mesh:\n    pass\n",
     "a with target": _MESH + "with Mesh(d, 'x') as (mesh, b):\n    with mesh:\n        pass\n",

@@ -149,6 +149,8 @@ class AstView:
         self._lines: list[str] | None = None
         self._of_kinds: dict[tuple[type, ...], list[ast.AST]] = {}
         self._attribute_values: set[int] | None = None  # ``is_attribute_value``'s
+        self._binding_counts: dict[str, int] | None = None  # ``binding_count``'s, for every identifier
+        self._definitions: dict[str, list[ast.AST]] | None = None  # ``definitions``', by name
 
     # -- parents -----------------------------------------------------------------------------------------------
     def _map_parents(self, node: ast.AST) -> None:
@@ -308,23 +310,21 @@ class AstView:
 
     def binding_count(self, identifier: str) -> int:
         """How many times the file binds ``identifier``, in any scope (imports included; ``global`` and ``nonlocal``
-        not: they move a binding, they add none)."""
+        not: they move a binding, they add none). One pass over the file's nodes counts every identifier's (a
+        rule may ask of a hundred ``with`` blocks)."""
         if identifier not in self._other and identifier not in self._imported:
             return 0
-        count = 0
-        for node in self.nodes:
-            kind = type(node)
-            if kind is ast.Name:
-                count += node.id == identifier and type(node.ctx) is not ast.Load
-            elif kind is ast.arg:
-                count += node.arg == identifier
-            elif kind is ast.alias:
-                count += (node.asname or node.name.partition(".")[0]) == identifier
-            elif kind is ast.MatchMapping:
-                count += node.rest == identifier
-            elif kind in NAMED_NODES:
-                count += node.name == identifier
-        return count
+        if self._binding_counts is None:
+            self._binding_counts = _binding_counts(self.nodes)
+        return self._binding_counts.get(identifier, 0)
+
+    def definitions(self, identifier: str) -> list[ast.AST]:
+        """The ``def`` and ``async def`` statements of the file named ``identifier``, in source order."""
+        if self._definitions is None:
+            self._definitions = {}
+            for node in self.nodes_of((ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._definitions.setdefault(node.name, []).append(node)
+        return self._definitions.get(identifier, [])
 
     def qualified_name(self, node: ast.AST) -> str | None:
         """The resolver's answer for a name or an attribute chain; ``Undecidable`` when it is not certain."""
@@ -729,6 +729,30 @@ def _opens_a_call(before: str) -> bool:
         return False
     word = _TRAILING_WORD.search(before).group()
     return not (keyword.iskeyword(word) or keyword.issoftkeyword(word))
+
+
+def _binding_counts(nodes: list[ast.AST]) -> dict[str, int]:
+    """How many times each identifier is bound among ``nodes`` (``AstView.binding_count``)."""
+    counts: dict[str, int] = {}
+    for node in nodes:
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:
+                continue
+            name = node.id
+        elif kind is ast.arg:
+            name = node.arg
+        elif kind is ast.alias:
+            name = node.asname or node.name.partition(".")[0]
+        elif kind is ast.MatchMapping:
+            name = node.rest
+        elif kind in NAMED_NODES:
+            name = node.name
+        else:
+            continue
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 def _groups_an_expression(text: str) -> bool:

@@ -614,6 +614,8 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         for node in walk(view, (ast.With,)):
             for item in node.items:
                 expression = item.context_expr
+                if _in_compat_code(view, expression):
+                    continue  # its finding would be dropped (compat code): the inference need not follow it
                 local = _local_root(view, expression)
                 if type(expression) is ast.Name and local and view.bound_in_file(expression.id):
                     if not _local_name_is_mesh(view, expression, node):
@@ -1384,6 +1386,15 @@ def _returned_kind(view: AstView, value: ast.expr, depth: int) -> str:
     raise Undecidable("a returned value the inference follows")
 
 
+def _in_compat_code(view: AstView, expression: ast.AST) -> bool:
+    """Whether a finding on ``expression`` (every one of ``findings_from_ast`` is on a ``with`` item's expression)
+    would be dropped as compat code; False where that cannot be read (the finding is then decided as before)."""
+    try:
+        return view.in_compat_code(view.ancestors(expression), expression)
+    except Undecidable:
+        return False
+
+
 def _calls_no_mesh_function(view: AstView, identifier: str) -> bool:
     """A call of ``identifier``, which the file binds once, by a ``def`` whose result ``ValueInference`` never reads
     as a mesh (``_returned_kind``, without a return annotation: a coroutine, a generator such as a
@@ -1391,8 +1402,7 @@ def _calls_no_mesh_function(view: AstView, identifier: str) -> bool:
     _no_global(view, identifier)
     if view.binding_count(identifier) != 1:
         return False
-    function = next((node for node in view.nodes if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef)
-                     and node.name == identifier), None)
+    function = next(iter(view.definitions(identifier)), None)
     if function is None or function.returns is not None:
         return False
     if type(function) is ast.AsyncFunctionDef:
