@@ -40,7 +40,7 @@ def class_of_self(names: AstNames, name: ast.Name) -> ast.ClassDef | None:
     while scope is not None and scope.kind == "function":
         method, parent = scope.node, scope.parent
         if parent is not None and parent.kind == "class" and type(method) in _FUNCTIONS \
-                and _first_parameter(method) is bindings[0].node and not _is_static(method, names):
+                and _first_parameter(method) is bindings[0].node and not is_static(method, names):
             return parent.node
         scope = parent
     return None
@@ -70,7 +70,8 @@ def _first_parameter(function) -> ast.arg | None:
     return positional[0] if positional else None
 
 
-def _is_static(function, names: AstNames) -> bool:
+def is_static(function, names: AstNames) -> bool:
+    """``inference._is_static``: a ``staticmethod`` or ``classmethod`` decorator (by its qualified name)."""
     return any(names.qualified_name(decorator) in ("builtins.staticmethod", "builtins.classmethod")
                for decorator in function.decorator_list)
 

@@ -20,6 +20,7 @@ from jaxlint.lint.names import Scope
 from jaxlint.project.index import READS_THREAD_RESOURCES, active_index
 from jaxlint.analysis import added_imports
 from jaxlint.rules.base import InsertBefore, Invalid, NodeEdit, Replace, Rule, Valid, unsafe_fix
+from jaxlint.analysis.ast_attribute_values import is_static
 from jaxlint.analysis.ast_pjit_specs import AstPjitSpecFinder
 from jaxlint.analysis.ast_project_reach import AstProjectReach
 from jaxlint.analysis.pjit_specs import PjitSpecFinder
@@ -1071,9 +1072,8 @@ def _attribute_is_mesh(view: AstView, attribute: ast.Attribute, with_node: ast.W
     positional = [*method.args.posonlyargs, *method.args.args]
     if not positional or positional[0].arg != receiver.id:
         raise Undecidable("an attribute of a name other than the method's first parameter")
-    if any(type(decorator) is ast.Name and decorator.id in ("staticmethod", "classmethod")
-           or type(decorator) is ast.Attribute for decorator in method.decorator_list):
-        raise Undecidable("a decorator that may make the method static")
+    if is_static(method, view.names()):  # (``@prop.setter`` is none: the inference reads the qualified name)
+        raise Undecidable("a static or class method")
     if _assigned_values(view, method, receiver.id, parameters=False):
         raise Undecidable("the receiver is bound again")
     kinds = set()
