@@ -194,7 +194,6 @@ JAX102_UNDECIDED = {
                                                    "jax.config.update('jax_memory_fitting_effort', 0.0)\n",
     "an option whose default is known, set to another value": "import jax\n"
                                                               "jax.config.update('jax_memory_fitting_effort', 1)\n",
-    "a read in an f-string": "import jax\nprint(f'{jax.config.jax_array}')\n",
     "a receiver only libcst's inference follows": "import jax\ndef config():\n    return jax.config\n"
                                                   "cfg = config()\ncfg.update('jax_array', True)\n",
 }

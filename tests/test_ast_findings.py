@@ -89,7 +89,6 @@ UNDECIDED = {
     "star": "from flax import *\nimport flax\nx = flax.optim\n",
     "concatenated package name": "import flax\nif version('fl' 'ax') < '0.6':\n    y = flax.optim.Adam\n",
     "hasattr with a keyword": "import flax\nif hasattr(flax, name='optim'):\n    y = flax.optim.Adam\n",
-    "f-string": "import flax\ns = f'{flax.optim.Adam}'\n",
     "CRLF": "import flax\r\nx = flax.optim.Adam\r\n",
     "comment inside": "import flax\nx = flax.optim.Adam(\n)  # flax.optim\ny = [flax.  # c\n     optim]\n",
 }

@@ -88,7 +88,6 @@ UNDECIDED = {
     "a star import": "from optax import *\nimport optax\nx = optax.dpsgd\n",
     "a module spelled with spaces": "from flax.linen .spmd import logical_axis_rules\n",
     "a module after a backslash": "from \\\n    flax.linen.spmd import logical_axis_rules\n",
-    "f-string": _OPTAX + "s = f'{optax.dpsgd}'\n",
     "CRLF": _OPTAX.replace("\n", "\r\n") + "tx = optax.dpsgd\r\n",
 }
 EXAMPLES = [(rule, example) for rule in RULES for example in (*rule.VALID, *rule.INVALID)]

@@ -122,7 +122,6 @@ UNDECIDED = {
     "a parenthesized receiver": J + "y = (x).device_buffers\n",
     "a parenthesized attribute": J + "y = (x.device_buffers)\n",
     "a parenthesized receiver of a call": J + "(x).block_host_until_ready()\n",
-    "an f-string": J + "x = jnp.ones(3)\nprint(f'{x.device()}')\n",
 }
 
 EXAMPLES = [*JAX104.VALID, *JAX104.INVALID]

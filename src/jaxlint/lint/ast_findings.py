@@ -37,6 +37,7 @@ import builtins
 import io
 import keyword
 import re
+import sys
 import tokenize
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -92,6 +93,11 @@ class AstFix:
     message: str
     edits: tuple[Edit, ...]
     probe: tuple[int, int] | None = None  # character span of the expression the verifier probes (``Fix.probe``)
+
+
+# Python 3.12 parses f-strings into tokens (PEP 701): the places of the nodes inside one are exact, as libcst's are.
+# Before it, the nodes of a replacement field were placed by re-parsing its text, not always exactly.
+_EXACT_IN_FSTRINGS = sys.version_info >= (3, 12)
 
 
 @dataclass(frozen=True)
@@ -832,7 +838,7 @@ def _diagnostics(view: AstView, findings: list[AstFinding], path: str, rules: di
     for finding in findings:
         rule = rules[finding.code]
         ancestors = view.ancestors(finding.node)
-        if any(type(ancestor) is ast.JoinedStr for ancestor, _ in ancestors):
+        if not _EXACT_IN_FSTRINGS and any(type(ancestor) is ast.JoinedStr for ancestor, _ in ancestors):
             raise Undecidable("an f-string")
         if not rule.check_compat_code and view.in_compat_code(ancestors, finding.node):
             continue
