@@ -37,6 +37,17 @@ CASES = {
     "JAX401, 2-space nested": ("def f(d):\n  if d:\n    with jax.sharding.Mesh(\n            d, ('x',)):\n      pass\n",
                                "def f(d):\n  if d:\n    with jax.set_mesh(jax.sharding.Mesh(\n            d, ('x',))):\n"
                                "      pass\n"),
+    # the catalogue's call rewrites paste an argument (``rewrites.cst_arguments``, ``_pasted``): jaxline's
+    # ``device_put_sharded`` in a 2-space function (the ``ast`` path and libcst disagreed on the fourth corpus)
+    "JAX101 device_put_sharded, 2-space": ("def f(leaves, devices, n):\n  return jax.device_put_sharded(\n"
+                                           "      [g(\n          leaves, i) for i in range(n)],\n      devices)\n",
+                                           "def f(leaves, devices, n):\n  return jax.device_put(jax.numpy.stack([g(\n"
+                                           "          leaves, i) for i in range(n)]), jax.sharding.NamedSharding("
+                                           "jax.sharding.Mesh(devices, (\"x\",)), jax.sharding.PartitionSpec(\"x\")))\n"),
+    "JAX101 index_update, 2-space": ("def f(x, y):\n  return jax.ops.index_update(x, jax.ops.index[0], g(\n      y))\n",
+                                     "def f(x, y):\n  return x.at[0].set(g(\n      y))\n"),
+    "JAX101 tie_in, 2-space": ("def f(x, y):\n  return jax.lax.tie_in(x, g(\n      y))\n",
+                               "def f(x, y):\n  return g(\n      y)\n"),
 }
 
 
@@ -47,3 +58,11 @@ def test_a_fix_keeps_the_indentation_of_a_continuation_line(name):
     assert outcome.source == HEAD + fixed
     # a second --fix changes nothing
     assert fix_source(outcome.source, "x.py", Settings(), unsafe=True).source == outcome.source
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_libcst_writes_the_same_fix(name, monkeypatch):
+    """The same, with every file's findings from the libcst visit (where ``ast`` cannot decide a fix)."""
+    monkeypatch.setattr("jaxlint.lint.ast_findings.decide", lambda *args, **kwargs: None)
+    source, fixed = CASES[name]
+    assert fix_source(HEAD + source, "x.py", Settings(), unsafe=True).source == HEAD + fixed

@@ -159,7 +159,7 @@ def _has_comment(rule: Rule, node: cst.CSTNode) -> bool:
 def _pasted(rule: Rule, node: cst.BaseExpression, into: cst.CSTNode | None = None) -> str:
     """``node``'s code, parenthesized unless it is an atom or goes where any expression fits (``into``: the parent
     of the expression it replaces)."""
-    code = rule.code_for(node).strip()
+    code = rule.code_in_place(node).strip()
     whole = isinstance(into, _whole_expression_slots())
     return code if whole or isinstance(node, _atoms()) or node.lpar else f"({code})"
 
@@ -175,7 +175,7 @@ def _returns_second(rule: Rule, node: cst.Attribute) -> Rewrite:
     ancestors = rule.context.ancestors  # ..., the call's parent, the call, this attribute
     into = ancestors[-3] if len(ancestors) >= 3 else None
     return Rewrite(safe_fix("Replace the call with its second argument (`tie_in` returned it)",
-                            Replace(call, _pasted(rule, y, into))), replacement=rule.code_for(y).strip())
+                            Replace(call, _pasted(rule, y, into))), replacement=rule.code_in_place(y).strip())
 
 
 def _index_update(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
@@ -188,12 +188,12 @@ def _index_update(rule: Rule, node: cst.Attribute, entry: Entry) -> Rewrite:
         return Rewrite(problem="the call holds a comment")
     x, index, y = values
     if isinstance(index, cst.Subscript) and rule.qualified_name(index.value) == "jax.ops.index":
-        brackets = rule.code_for(index)[len(rule.code_for(index.value)):].strip()
+        brackets = rule.code_in_place(index)[len(rule.code_in_place(index.value)):].strip()
     elif isinstance(index, (cst.NamedExpr, cst.Lambda, cst.Yield, cst.Await)):
         return Rewrite(problem="the index is not a plain expression")
     else:
-        brackets = f"[{rule.code_for(index).strip()}]"
-    text = f"{_pasted(rule, x)}.at{brackets}.{method}({rule.code_for(y).strip()})"
+        brackets = f"[{rule.code_in_place(index).strip()}]"
+    text = f"{_pasted(rule, x)}.at{brackets}.{method}({rule.code_in_place(y).strip()})"
     return Rewrite(unsafe_fix(f"Use `x.at[...].{method}(...)` (unsafe: a NumPy array `x` has no `.at`)",
                               Replace(call, text), probe=call), replacement=f"x.at[idx].{method}(y)")
 
@@ -248,7 +248,7 @@ class Argument:
     ``symbols_ast``): so that both paths decide with the same function."""
     keyword: str | None  # None: positional
     star: str  # "", "*" or "**"
-    code: str  # the value's source, stripped, with any parentheses of its own (libcst's ``code_for``)
+    code: str  # the value's source, stripped, with any parentheses of its own (``Rule.code_in_place``)
     atom: bool = True  # pasted as it is anywhere (``_pasted``): an atom, or in parentheses of its own
     name_like: bool = False  # a name or an attribute chain
     elements: int | None = None  # a tuple in parentheses: how many elements
@@ -256,8 +256,10 @@ class Argument:
 
 
 def cst_arguments(rule: Rule, call: cst.Call) -> list[Argument]:
+    """The call's arguments; their code as it stands in the file (``Rule.code_in_place``: a multi-line argument's
+    continuation lines keep their indentation inside a block). ``call``: in the statement being visited."""
     return [Argument(arg.keyword.value if arg.keyword is not None else None, arg.star,
-                     rule.code_for(arg.value).strip(), isinstance(arg.value, _atoms()) or bool(arg.value.lpar),
+                     rule.code_in_place(arg.value).strip(), isinstance(arg.value, _atoms()) or bool(arg.value.lpar),
                      isinstance(arg.value, (cst.Name, cst.Attribute)),
                      len(arg.value.elements) if isinstance(arg.value, cst.Tuple) and arg.value.lpar else None,
                      arg.value.value if isinstance(arg.value, cst.Name) else None)
