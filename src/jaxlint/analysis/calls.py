@@ -59,19 +59,21 @@ def literal_value(node: cst.BaseExpression, module: cst.Module) -> object:
     return ast.literal_eval(module.code_for_node(node).strip())
 
 
-def add_keyword(call: cst.Call, text: str, newline: str) -> NodeEdit:
-    """Append ``text`` (``name=value``) as the last argument, matching a one-per-line layout when there is one."""
+def add_keyword(call: cst.Call, text: str, newline: str, block_indent: str = "") -> NodeEdit:
+    """Append ``text`` (``name=value``) as the last argument, matching a one-per-line layout when there is one.
+    ``block_indent``: the indentation of the blocks that hold the call (``Rule.block_indent``), which libcst leaves
+    out of a continuation line's own whitespace."""
     last = call.args[-1]
     if isinstance(last.comma, cst.Comma):
-        indent = _line_indent_before(call, len(call.args) - 1)
+        indent = _line_indent_before(call, len(call.args) - 1, block_indent)
         if indent is not None:
             return InsertAfter(last.value, f",{newline}{indent}{text}")
     return InsertAfter(last.value, f", {text}")
 
 
-def _line_indent_before(call: cst.Call, index: int) -> str | None:
+def _line_indent_before(call: cst.Call, index: int, block_indent: str) -> str | None:
     """Indentation of argument ``index`` when it starts its own line, else None."""
     whitespace = call.whitespace_before_args if index == 0 else call.args[index - 1].comma.whitespace_after
     if isinstance(whitespace, cst.ParenthesizedWhitespace):
-        return whitespace.last_line.value
+        return (block_indent if whitespace.indent else "") + whitespace.last_line.value
     return None

@@ -10,13 +10,14 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     import libcst as cst
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.rules.base import code_in_place
 
 # The fixes' messages, for the libcst plan (``catalogue.symbols``) and its ``ast`` port (``catalogue.symbols_ast``).
 REMOVE_STATEMENT = "Remove the import: nothing uses it"
@@ -53,14 +54,16 @@ def is_unreferenced(file_text: str, name: str) -> bool:
     return count == 1
 
 
-def without_names(module: cst.Module, node: cst.ImportFrom, dropped: set[int]) -> str:
+def without_names(module: cst.Module, node: cst.ImportFrom, dropped: set[int],
+                  ancestors: Sequence[cst.CSTNode] = ()) -> str:
     """The code of ``node`` without the aliases whose ids are in ``dropped`` (at least one alias stays). A dropped
-    alias goes with its comma and what follows it (its comment); a trailing comma stays only where there was one."""
+    alias goes with its comma and what follows it (its comment); a trailing comma stays only where there was one.
+    ``ancestors``: the statement's, whose blocks indent its continuation lines."""
     names = list(node.names)
     kept = [alias for alias in names if id(alias) not in dropped]
     if kept[-1] is not names[-1]:
         kept[-1] = kept[-1].with_changes(comma=_last_comma(kept[-1].comma, names[-1].comma))
-    return module.code_for_node(node.with_changes(names=kept, semicolon=cst.MaybeSentinel.DEFAULT))
+    return code_in_place(module, node.with_changes(names=kept, semicolon=cst.MaybeSentinel.DEFAULT), ancestors)
 
 
 def _last_comma(own: cst.Comma, last: cst.Comma | cst.MaybeSentinel) -> cst.Comma | cst.MaybeSentinel:

@@ -521,7 +521,8 @@ class CatalogueSymbolRule(Rule):
             return safe_fix(unused_imports.REMOVE_STATEMENT, DeleteStatement(node))
         dropped = {id(alias) for alias, _ in found}
         return safe_fix(unused_imports.REMOVE_NAMES,
-                        Replace(node, unused_imports.without_names(self.context.module, node, dropped)))
+                        Replace(node, unused_imports.without_names(self.context.module, node, dropped,
+                                                                   self.context.ancestors)))
 
     def _report_unguarded_uses(self, guard: cst.Try, module: str, found) -> None:
         """``try: from jax import tree_map`` / ``except ImportError: pass``: the import is compat code (not reported),

@@ -171,6 +171,23 @@ class RuleContext(Protocol):
     def add_report(self, report: Report) -> None: ...
 
 
+def code_in_place(module: cst.Module, node: cst.CSTNode, ancestors: Sequence[cst.CSTNode]) -> str:
+    """``Rule.code_in_place``: ``node``'s code with the indentation of the blocks among ``ancestors``."""
+    from libcst._nodes.internal import CodegenState
+
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    state.indent_tokens.extend(_block_indents(module, ancestors))
+    node._codegen(state)
+    return "".join(state.tokens)
+
+
+def _block_indents(module: cst.Module, ancestors: Sequence[cst.CSTNode]) -> list[str]:
+    """The indentation each block among ``ancestors`` adds (libcst writes a continuation line that ``indent``s
+    as these, then its own whitespace)."""
+    return [module.default_indent if ancestor.indent is None else ancestor.indent
+            for ancestor in ancestors if isinstance(ancestor, cst.IndentedBlock)]
+
+
 # -- the rule class ------------------------------------------------------------------------------------------
 class Rule:
     code: ClassVar[str]
@@ -241,20 +258,17 @@ class Rule:
     def code_for(self, node: cst.CSTNode) -> str:
         return self.context.module.code_for_node(node)
 
-    def code_in_place(self, node: cst.CSTNode) -> str:
+    def code_in_place(self, node: cst.CSTNode, ancestors: Sequence[cst.CSTNode] | None = None) -> str:
         """``node``'s code as it must be written where it stands: continuation lines keep the enclosing blocks'
         indentation (``Module.code_for_node`` renders a node as if it were at column 0, which drops the indentation
-        of the lines of a multi-line call inside a function). Uses the current visit's ancestors: for a fix's text
-        made of the visited node's parts."""
-        from libcst._nodes.internal import CodegenState
+        of the lines of a multi-line call inside a function). ``ancestors``: those of ``node``'s statement (root
+        first); by default the current visit's: for a fix's text made of the visited node's parts."""
+        return code_in_place(self.context.module, node, self.context.ancestors if ancestors is None else ancestors)
 
-        module = self.context.module
-        state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
-        for ancestor in self.context.ancestors:
-            if isinstance(ancestor, cst.IndentedBlock):
-                state.indent_tokens.append(module.default_indent if ancestor.indent is None else ancestor.indent)
-        node._codegen(state)
-        return "".join(state.tokens)
+    def block_indent(self) -> str:
+        """The indentation of the blocks that hold the node being visited (what a continuation line's own
+        whitespace in libcst leaves out)."""
+        return "".join(_block_indents(self.context.module, self.context.ancestors))
 
     def min_version_at_least(self, version: str) -> bool:
         return self.settings.min_version >= parse_version(version)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -20,7 +20,8 @@ from jaxlint.catalogue import load
 from jaxlint.analysis import ast_calls
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable
 from jaxlint.lint.inference import CONFIG, OTHER
-from jaxlint.rules.base import DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, safe_fix
+from jaxlint.rules.base import (DeleteStatement, FixSpec, Invalid, Replace, Report, Rule, Valid, code_in_place,
+                                safe_fix)
 from jaxlint.analysis.calls import argument, has_star_args, keyword_arg, literal_value, string_value
 from jaxlint.project.versions import Version
 
@@ -451,8 +452,10 @@ def _strings(nodes):
             yield node.value
 
 
-def drop_entry(container: cst.CSTNode, entry: cst.CSTNode, module: cst.Module) -> str:
-    """The source of a Dict (or Call) without one element (or argument), keeping the layout of the rest."""
+def drop_entry(container: cst.CSTNode, entry: cst.CSTNode, module: cst.Module,
+               ancestors: Sequence[cst.CSTNode] = ()) -> str:
+    """The source of a Dict (or Call) without one element (or argument), keeping the layout of the rest
+    (``ancestors``: of the statement that holds it, whose blocks indent its continuation lines)."""
     items = list(container.elements if isinstance(container, cst.Dict) else container.args)
     position = next(i for i, item in enumerate(items) if item is entry)
     if position == len(items) - 1 and position > 0:
@@ -464,7 +467,7 @@ def drop_entry(container: cst.CSTNode, entry: cst.CSTNode, module: cst.Module) -
             container.with_changes(elements=[], lbrace=cst.LeftCurlyBrace(), rbrace=cst.RightCurlyBrace())
     else:
         changed = container.with_changes(args=items)
-    return module.code_for_node(changed)
+    return code_in_place(module, changed, ancestors)
 
 
 def is_zero_literal(value: cst.BaseExpression | None, module: cst.Module, *, env: bool) -> bool:
@@ -1066,7 +1069,7 @@ resetting it on the old JAX, so deleting it would change behaviour there).
         if setting.remove_from is not None and setting.entry is not None:
             return safe_fix("Remove the entry (the value is the default)",
                             Replace(setting.remove_from, drop_entry(setting.remove_from, setting.entry,
-                                                                    self.context.module)))
+                                                                    self.context.module, setting.ancestors)))
         if setting.delete_statement is not None:
             return safe_fix("Delete the statement (the value is the default)",
                             DeleteStatement(setting.delete_statement))

@@ -334,7 +334,8 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
             message, withheld = self._promise_withheld()
             self.report(node, message, withheld=withheld)
             return
-        edit = add_keyword(node, "wrap_negative_indices=False", self.context.module.default_newline)
+        edit = add_keyword(node, "wrap_negative_indices=False", self.context.module.default_newline,
+                           self.block_indent())
         self.report(node, _PROMISE_MESSAGE, safe_fix(
             "Add `wrap_negative_indices=False` (the behaviour before JAX 0.11.1)", edit, probe=node))
 
