@@ -148,6 +148,12 @@ LAYOUT_CASES = [
     "import jax.numpy as jnp\na, b = jnp.meshgrid(x, y); c = jnp.meshgrid(x, y) + [z]\n",
     "import jax.numpy as jnp\nx = isinstance(jnp.meshgrid(a, b), list)\ny = type(jnp.broadcast_arrays(a, b))\n",
     "import jax.numpy as jnp\nclass A(jnp.meshgrid(a, b)):\n    pass\n",
+    # JAX201: an element of the result stored to, deleted, or a target: no read (``Subscript`` with ``Store``/``Del``)
+    "import jax.numpy as jnp\njnp.meshgrid(x, y)[0] = z\njnp.meshgrid(x, y)[1:] += z\n",
+    "import jax.numpy as jnp\ndel jnp.meshgrid(x, y)[0]\njnp.broadcast_arrays(x, y)[0]: int = z\n",
+    "import jax.numpy as jnp\nfor jnp.meshgrid(x, y)[0] in z:\n    pass\njnp.meshgrid(x, y)[0], b = 1, 2\n",
+    "import jax.numpy as jnp\njnp.meshgrid(x, y) [0] = z\njnp.meshgrid(x, y)[0] //= z\n",
+    "import jax.numpy as jnp\ng = (\n    jnp.meshgrid(x, y))\ng.append(z)\n",
     "import jax\nimport jax.numpy as jnp\nx = list(jnp.meshgrid(a, b))\ny = jax.lax.scan(f, c, xs)\n",
     "import jax.numpy as jnp\nfrom jax.lax import fori_loop as loop\nx = f(jnp.broadcast_arrays(a, b))\n",
     "import jax.numpy as jnp\nx = jnp.stack(jnp.meshgrid(a, b) + [c])\ny = f(x=jnp.meshgrid(a, b))\n",
@@ -326,6 +332,11 @@ def test_each_rule_text_gate_keeps_its_must_flag_examples():
     # JAX201: the first argument of a call, in a file without a loop whose carry could hold it (keras, kauldron)
     "import jax.numpy as jnp\nindices = list(jnp.meshgrid(*indices, indexing='ij'))\n"
     "grid = jnp.stack(jnp.meshgrid(\n  *s, indexing='ij'), axis=-1)\nu = jnp.array(jnp.meshgrid(*xs)).reshape(-1)\n",
+    # JAX201: an element or a slice of the result read at once (numpyro's ``jnp.broadcast_arrays(x, y)[0]``), the
+    # first argument of a call on the call's next line (numpyro's ``jnp.stack(\n jnp.meshgrid(...))``)
+    "import jax.numpy as jnp\ndef f(x, y):\n    return jnp.broadcast_arrays(x, y)[0]\na = jnp.meshgrid(x, y)[1:]\n"
+    "ok = jnp.meshgrid(x, y)[0] == z\nb = [jnp.meshgrid(x, y)[0] for _ in z]\n",
+    "import jax.numpy as jnp\ngrid = jnp.stack(  # (\n    jnp.meshgrid(*s, indexing='ij'), axis=-1)\n",
     # JAX509: a method with rows and one of its keywords spelled, but no call of it with the keyword
     "import optax\nnoise = optax.perturbations.Gumbel()\nx = noise.sample(key, shape)\nseed = 0\nupdate = 1\n",
     # JAX503/JAX504: ``pop``/``unfreeze`` and ``init`` after dots, but no call of each (of ``pop``, with one key)

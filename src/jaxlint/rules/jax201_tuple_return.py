@@ -66,8 +66,8 @@ def _one_array_call(call: ast.Call) -> bool:
 def _only_harmless_calls_ast(facts) -> bool:
     """Whether every name or attribute that may be one of the TARGETS is the callee of a call whose result cannot be
     used as a list: the whole value of an assignment whose every target unpacks it (``a, b = f(...)``, ``[a] =
-    f(...)``), an ``atleast_*d`` call of one array, or, in a file that refers to no loop of ``LOOPS``, the first
-    argument of a call (not of ``isinstance``/``type``)."""
+    f(...)``), an ``atleast_*d`` call of one array, one indexed or sliced at once and read (``f(...)[0]``), or, in a
+    file that refers to no loop of ``LOOPS``, the first argument of a call (not of ``isinstance``/``type``)."""
     harmless = {id(call.func) for call in facts.calls_to(frozenset(TARGETS)) if _one_array_call(call)
                 and all(TARGETS[name][1] for name in facts.qualified_names(call.func) if name in TARGETS)}
     # passed on (``list(jnp.meshgrid(x))``, ``jnp.stack(...)``): no list use, unless a loop's carry may hold it
@@ -80,6 +80,8 @@ def _only_harmless_calls_ast(facts) -> bool:
         elif passed_on and kind is ast.Call and node.args and type(node.args[0]) is ast.Call \
                 and not (type(node.func) is ast.Name and node.func.id in ("isinstance", "type")):
             harmless.add(id(node.args[0].func))
+        elif kind is ast.Subscript and type(node.value) is ast.Call and type(node.ctx) is ast.Load:
+            harmless.add(id(node.value.func))  # an element or a slice read: no list use of the result
     qualified_names = facts.qualified_names
     return not any(type(node) in (ast.Name, ast.Attribute) and id(node) not in harmless
                    and not TARGETS.keys().isdisjoint(qualified_names(node)) for node in facts.nodes)
@@ -109,17 +111,48 @@ def _only_harmless_calls_text(facts, words) -> bool:
             if code is None:
                 code = facts.masked_code()
                 passed_on = not facts.refers_to_any(_LOOPS_BY_LAST, words)
-            if not _unpacked_text(code, start, end) and not (passed_on and _first_argument_text(code, start, end)):
+            if not _unpacked_text(code, start, end) and not _indexed_text(code, end) \
+                    and not (passed_on and _first_argument_text(code, start, end)):
                 return False
     return True
+
+
+def _indexed_text(code: str, end: int) -> bool:
+    """Whether the call whose callee's last word ends at ``end`` of ``code`` (``masked_code``) is indexed or sliced at
+    once and read (``<callee>(...)[0]``, not ``<callee>(...)[0] = x`` nor ``del <callee>(...)[0]``: an ``ast``
+    ``Subscript`` of the call with ``Load``)."""
+    opening = end
+    while opening < len(code) and code[opening] in " \t":
+        opening += 1
+    if code[opening:opening + 1] != "(":
+        return False
+    close = closing_bracket_end(code, opening)
+    if close < 0 or code[close:close + 1] != "[":  # (a blank before the ``[`` is left to the tree)
+        return False
+    after = closing_bracket_end(code, close)
+    if after < 0:
+        return False
+    while after < len(code) and code[after] in " \t":
+        after += 1
+    # a store (``= x``, ``+= x``, ``: int = x``, a target among others) or a ``del``, a ``for`` or ``as`` target:
+    # the tree's ``Subscript`` is no ``Load``; what may be one is left to the tree
+    following = code[after:after + 3]
+    if following[:1] in ("=", ",", ":") and following[:2] != "==" \
+            or following[1:2] == "=" and following[:1] in "+-*/%&|^@<>" \
+            or following[:2] in ("//", "**", "<<", ">>") and following[2:3] == "=":
+        return False
+    return _STORE_WORDS.isdisjoint(code[line_start(code, end):end].split())
+
+
+_STORE_WORDS = frozenset(("del", "for", "as"))
 
 
 def _first_argument_text(code: str, start: int, end: int) -> bool:
     """Whether the call whose callee's last word spans ``start``-``end`` of ``code`` (``masked_code``) is the whole
     first argument of a call of a name or chain (not ``isinstance``/``type``, not a keyword's ``(``): ``f(<callee>(
-    ...), ...)``, on one line up to the callee."""
+    ...), ...)``, the callee on the call's line or a later one (``masked_code`` has blanked the comments between)."""
     before = chain_start(code, start)
-    while before and code[before - 1] in " \t":
+    while before and code[before - 1] in " \t\r\n\\":
         before -= 1
     if not before or code[before - 1] != "(":
         return False
