@@ -86,6 +86,12 @@ DECIDED_WITH_FIX = {
                              "def f(x):\n    return jnp.clip(x, a_min=lo, a_max=hi) + 1\n"),
     "a keyword by position, spaced": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\n"
                                       "y = jnp.reshape(x, newshape = (2, 3))  # c\n"),
+    # a position the keywords skip gets ``None`` and a comma as libcst writes it (jumanji's ``jnp.clip(x, a_max=...)``)
+    "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),
+    "a keyword by position, a gap, one per line": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ndef f(x):\n"
+                                                   "    return jnp.clip(\n        x,\n        a_max=5,\n    )\n"),
+    "keywords by position, a gap between, the comma copied": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\n"
+                                                              "y = jnp.clip(a=x ,\n  a_max=1)\n"),
 }
 # A length-changing edit before continuation lines aligned to a bracket: ``EditBuilder``'s realignment
 # (``fixes.realign_continuations``) moves them, on ``ast`` as on libcst (shapes of deepmind-research and flaxmodels)
@@ -155,7 +161,8 @@ UNDECIDED = {
     "shard_map with an argument in parentheses": (CATALOGUE, None, _SHARD_MAP + "f = shard_map.shard_map(g, (m), "
                                                   "i, o)\n"),
     "a keyword by position, in parentheses": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.reshape(x, newshape=((s)))\n"),
-    "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),
+    "a keyword by position, a comment in the comma to copy": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\n"
+                                                              "y = jnp.clip(a=x,  # arr\n  a_max=1)\n"),
     "an edit before aligned lines, in a compound header": (CATALOGUE, _OLD, "import jax\nif jax.tree_map(f,\n"
                                                            "                x):\n    pass\n"),
     "an edit before aligned lines, after a semicolon": (CATALOGUE, _OLD, "import jax\nz = 1; y = jax.tree_map(f,\n"

@@ -1284,23 +1284,32 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         return AstFinding(self.code, node, message, withheld=withheld)
 
     def _positional_fix_from_ast(self, view: AstView, node: ast.Call, qualified: str) -> AstFix:
-        """``_positional_fix`` where the keywords keep their order and fill no gap: each ``name=`` is deleted;
-        ``Undecidable`` for the rest (a ``None`` to insert, a value in parentheses of its own)."""
+        """``_positional_fix`` where the keywords keep their positional order: each ``name=`` is deleted, and each
+        position they skip gets ``None`` and the comma libcst gives it (the first keyword's, or ``", "`` for one
+        keyword); ``Undecidable`` for the rest (keywords out of order, a value in parentheses of its own)."""
         names = [kw.arg for kw in node.keywords]
-        taken = keyword_positions(qualified, names, len(node.args), self.settings)
-        if taken != list(range(len(node.args), len(node.args) + len(names))):
-            raise Undecidable("the keywords can be passed by position: a gap to fill")
+        positional = len(node.args)
+        taken = keyword_positions(qualified, names, positional, self.settings)
+        if taken is None or any(later <= earlier for earlier, later in zip([positional - 1, *taken], taken)):
+            raise Undecidable("the keywords can be passed by position: not in their positions' order")
+        source = view.source
+        heads = [(view.offset_of(kw), view.offset_of(kw.value)) for kw in node.keywords]
+        if any(not _KEYWORD_HEAD.match(source[head:value]) for head, value in heads):
+            raise Undecidable("the keywords can be passed by position: a value in parentheses")
+        # the comma of a ``None`` put in a gap: a copy of the first keyword's (what follows its value up to the next
+        # keyword), as libcst copies the ``Comma`` node, or one of its own for a single keyword
+        gaps = taken[-1] + 1 - positional > len(names)
+        comma = source[view.offset_of(node.keywords[0].value, end=True):heads[1][0]] if len(names) > 1 else ", "
+        if gaps and ("#" in comma or "\\" in comma):
+            raise Undecidable("the keywords can be passed by position: a comment in the comma to copy")
         start, end = view.offset_of(node), view.offset_of(node, end=True)
-        text, last = [], start
-        for kw in node.keywords:
-            head_start, value_start = view.offset_of(kw), view.offset_of(kw.value)
-            if not _KEYWORD_HEAD.match(view.source[head_start:value_start]):
-                raise Undecidable("the keywords can be passed by position: a value in parentheses")
-            text += [view.source[last:head_start]]
-            last = value_start
-        text.append(view.source[last:end])
+        text, last, previous = [], start, positional - 1
+        for (head, value), position in zip(heads, taken):
+            text += [source[last:head], ("None" + comma) * (position - previous - 1)]
+            last, previous = value, position
+        text.append(source[last:end])
         view.span(node)  # ``Undecidable`` for a call in parentheses of its own
-        return AstFix(Applicability.SAFE, _positional_message(qualified, names, False),
+        return AstFix(Applicability.SAFE, _positional_message(qualified, names, gaps),
                       (Edit(start, end, "".join(text)),), (start, end))
 
     def _keywords_withheld(self, rows: list[Parameter], passed: set[str]):
