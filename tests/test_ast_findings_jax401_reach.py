@@ -212,3 +212,46 @@ def test_a_local_function_decided_exactly_as_libcst(source, reported):
     decided = ast_decided(source, [JAX401])
     assert decided is not None, "the fast path must answer this case"
     assert decided == expected
+
+
+# The search opens at most ``project_reach._MAX_NODES`` function bodies and values, in its order: both ports stop
+# at the same node only if they open the same nodes in the same order. Cut at every limit up to past the longest
+# search here, they must find the same (and some cut must change what they find, or the comparison is vacuous).
+_CHAIN = _HEAD + "from pkg import risky, safe\n" + "".join(
+    f"def h{number}():\n    safe.step()\n    return h{number + 1}()\n" for number in range(6)) \
+    + "def h6():\n    return risky.axes()\n" + f"with {_MAKE}:\n    safe.step()\n    h0()\n"
+CUT_CASES = {**CASES, "a chain of local functions": _CHAIN}
+
+
+@pytest.mark.parametrize("limit", range(1, 12))
+def test_the_two_searches_cut_alike(tmp_path, monkeypatch, limit):
+    from jaxlint.analysis import project_reach
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(project_reach, "_MAX_NODES", limit)
+    _write(tmp_path, PROJECT)
+    for name, source in CUT_CASES.items():
+        (tmp_path / "pkg/worker.py").write_text(source, encoding="utf-8")
+        path, settings = str(tmp_path / "pkg/worker.py"), Settings(root=tmp_path)
+        with activated(build_index(sorted(tmp_path.rglob("*.py")))):
+            expected = [asdict(d) for d in lint_source(source, path, settings, rules=[JAX401], prefilter=False,
+                                                        whole=True).diagnostics]
+        with activated(build_index(sorted(tmp_path.rglob("*.py")))):
+            decided = ast_findings.decide(source, path, [JAX401], ast.parse(source), settings=settings)
+        assert decided is not None and [asdict(d) for d in decided] == expected, (name, limit)
+
+
+def test_a_cut_changes_what_the_search_finds(tmp_path, monkeypatch):
+    from jaxlint.analysis import project_reach
+
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, {**PROJECT, "pkg/worker.py": _CHAIN})
+    path, settings = str(tmp_path / "pkg/worker.py"), Settings(root=tmp_path)
+    reasons = set()
+    for limit in (2, 64):
+        monkeypatch.setattr(project_reach, "_MAX_NODES", limit)
+        with activated(build_index(sorted(tmp_path.rglob("*.py")))):
+            (diagnostic,) = lint_source(_CHAIN, path, settings, rules=[JAX401], prefilter=False,
+                                        whole=True).diagnostics
+        reasons.add(diagnostic.fix_withheld.reason if diagnostic.fix_withheld else None)
+    assert len(reasons) == 2, reasons
