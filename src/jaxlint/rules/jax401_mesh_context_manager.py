@@ -614,30 +614,39 @@ Deprecated in 0.10.1 (`jax/_src/mesh.py`, `Mesh.__enter__`); still a warning in 
         found = []
         for node in walk(view, (ast.With,)):
             for item in node.items:
-                expression = item.context_expr
-                if _in_compat_code(view, expression):
-                    continue  # its finding would be dropped (compat code): the inference need not follow it
-                local = _local_root(view, expression)
-                if type(expression) is ast.Name and local and view.bound_in_file(expression.id):
-                    if not _local_name_is_mesh(view, expression, node):
-                        continue
-                    qualified = None  # a name: no constructor of its own to advise on
-                elif type(expression) is ast.Attribute and local:
-                    if not _attribute_is_mesh(view, expression, node):
-                        continue
-                    qualified = None
-                else:
-                    qualified = _mesh_constructor_from_ast(view, expression)
-                    if qualified is None:
-                        continue
-                withheld = floor_withheld("jax.set_mesh", rule.settings)
-                if withheld is None:
-                    found.append(_in_range_from_ast(view, rule, node, item, qualified))
-                    continue
-                problem = withheld.reason + rule._legacy_advice(rule._legacy_replacement_of(qualified))
-                found.append(AstFinding(cls.code, item.context_expr, f"{MESSAGE} (no automatic fix: {problem})",
-                                        withheld=WithheldFix(problem, SET_MESH_SINCE)))
+                try:
+                    finding = cls._item_finding(view, rule, node, item)
+                except Undecidable:
+                    if _in_compat_code(view, item.context_expr):
+                        continue  # its finding would be dropped as compat code: the inference need not follow it
+                    raise
+                if finding is not None:
+                    found.append(finding)
         return found
+
+    @classmethod
+    def _item_finding(cls, view: AstView, rule, node: ast.With, item: ast.withitem) -> AstFinding | None:
+        """``findings_from_ast``'s finding on one ``with`` item (its expression), if any."""
+        expression = item.context_expr
+        local = _local_root(view, expression)
+        if type(expression) is ast.Name and local and view.bound_in_file(expression.id):
+            if not _local_name_is_mesh(view, expression, node):
+                return None
+            qualified = None  # a name: no constructor of its own to advise on
+        elif type(expression) is ast.Attribute and local:
+            if not _attribute_is_mesh(view, expression, node):
+                return None
+            qualified = None
+        else:
+            qualified = _mesh_constructor_from_ast(view, expression)
+            if qualified is None:
+                return None
+        withheld = floor_withheld("jax.set_mesh", rule.settings)
+        if withheld is None:
+            return _in_range_from_ast(view, rule, node, item, qualified)
+        problem = withheld.reason + rule._legacy_advice(rule._legacy_replacement_of(qualified))
+        return AstFinding(cls.code, expression, f"{MESSAGE} (no automatic fix: {problem})",
+                          withheld=WithheldFix(problem, SET_MESH_SINCE))
 
     # -- the fix -------------------------------------------------------------------------------------------------
     def _report(self, with_node: cst.With, item: cst.WithItem) -> None:
