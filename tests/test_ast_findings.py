@@ -374,21 +374,30 @@ JAX401_ATTRIBUTES_DECIDED = {
     "a property's setter": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n    @property\n"
                            "    def p(self):\n        return 1\n    @p.setter\n    def p(self, v):\n"
                            "        with self.mesh:\n            pass\n",
+    # a receiver that is no method's first parameter: the inference knows nothing of its attributes (orbax's
+    # ``_drain(self, pending_save)``: ``with pending_save.drain_lock:``), a lambda's, a name bound twice
+    "a later parameter, stored a mesh": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n"
+                                        "    def test(self, other):\n        with other.mesh:\n            pass\n",
+    "a local name's attribute": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n"
+                                "    def test(self):\n        other = self\n        with other.mesh:\n            pass\n",
+    "a nested function's first parameter": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n"
+                                           "    def test(self):\n        def inner(t):\n            with t.mesh:\n"
+                                           "                pass\n",
     "a staticmethod rebound": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n"
                               "    staticmethod = property\n    @staticmethod\n    def test(self):\n"
                               "        with self.mesh:\n            pass\n",
-}
-JAX401_ATTRIBUTES_UNDECIDED = {
-    "an annotated store": _CLASS + "    def setUp(self):\n        self.mesh: Mesh = Mesh(d, 'x')\n" + _TEST,
-    "a static method": _CLASS + "    @staticmethod\n    def test(self):\n        with self.mesh:\n            pass\n",
-    "a class method through builtins": "import builtins\n" + _CLASS + "    @builtins.classmethod\n"
-                                       "    def test(self):\n        with self.mesh:\n            pass\n",
     "not the first parameter": _CLASS + "    def test(self, other):\n        with other.mesh:\n            pass\n",
     "the receiver rebound": _CLASS + "    def test(self):\n        self = make()\n        with self.mesh:\n"
                             "            pass\n",
     "a nested function binds the receiver": _CLASS + "    def test(self):\n        def inner(self):\n"
                                             "            with self.mesh:\n                pass\n",
     "a function, not a method": "from jax.sharding import Mesh\ndef test(self):\n    with self.mesh:\n        pass\n",
+}
+JAX401_ATTRIBUTES_UNDECIDED = {
+    "an annotated store": _CLASS + "    def setUp(self):\n        self.mesh: Mesh = Mesh(d, 'x')\n" + _TEST,
+    "a static method": _CLASS + "    @staticmethod\n    def test(self):\n        with self.mesh:\n            pass\n",
+    "a class method through builtins": "import builtins\n" + _CLASS + "    @builtins.classmethod\n"
+                                       "    def test(self):\n        with self.mesh:\n            pass\n",
     "stored from a chain": _CLASS + "    def setUp(self):\n        self.mesh = other.mesh\n" + _TEST,
 }
 JAX401_NAMES_UNDECIDED = {

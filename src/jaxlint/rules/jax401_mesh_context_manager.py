@@ -1077,6 +1077,8 @@ def _attribute_is_mesh(view: AstView, attribute: ast.Attribute, with_node: ast.W
     if type(receiver) is not ast.Name:
         return False  # ``_attribute_kind`` follows ``<name>.<attribute>`` only
     _no_global(view, receiver.id)
+    if not _may_be_self(view, receiver):
+        return False  # ``class_of_self`` finds no class: the inference knows nothing of the attribute
     owner, method = _method_of(view, with_node, receiver.id)
     positional = [*method.args.posonlyargs, *method.args.args]
     if not positional or positional[0].arg != receiver.id:
@@ -1093,6 +1095,23 @@ def _attribute_is_mesh(view: AstView, attribute: ast.Attribute, with_node: ast.W
         if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef):
             kinds |= _stored_kinds(view, statement, attribute.attr)
     return _agree(kinds) == _MESH
+
+
+def _may_be_self(view: AstView, receiver: ast.Name) -> bool:
+    """False where ``inference.class_of_self`` surely answers None: the name has another binding than one parameter,
+    or that parameter is not the first positional one of a ``def`` in a class's body (a later one, ``pending_save``
+    in orbax's ``_drain(self, pending_save)``, a nested function's, a lambda's): no method's first parameter is
+    that node."""
+    bindings = view.names().bindings(receiver)
+    if len(bindings) != 1 or type(bindings[0].node) is not ast.arg:
+        return False
+    parameter = bindings[0].node
+    for function in view.nodes_of((ast.FunctionDef, ast.AsyncFunctionDef)):
+        positional = [*function.args.posonlyargs, *function.args.args]
+        if positional and positional[0] is parameter:
+            parent, field = view.parent(function)
+            return type(parent) is ast.ClassDef and field == "body"
+    return False
 
 
 def _method_of(view: AstView, with_node: ast.With, receiver: str) -> tuple[ast.ClassDef, ast.AST]:
