@@ -153,7 +153,8 @@ JAX102_SETTINGS_DECIDED = {
     "a read": "import jax\nok = jax.config.jax_array\n",
     "an update by keyword": "import jax\njax.config.update(name='jax_array', val=True)\n",
     "an environment variable stored to": "import os\nos.environ['JAX_ARRAY'] = '1'\n",
-    "an environment variable set by a call": "import os\nos.environ.setdefault('JAX_ARRAY', '1')\nos.putenv('JAX_ARRAY', '1')\n",
+    "an environment variable set by a call": "import os\nos.environ.setdefault('JAX_ARRAY', '1')\n"
+                                             "os.putenv('JAX_ARRAY', '1')\n",
     "an environment dict": "import os\nos.environ.update({'JAX_ARRAY': '1', **other, 'X': 2})\n",
     "an unusual case that lowers to a flag": "import os\nos.environ['JAX_ARRAY'.title()] = '1'\n",
     "writes": "import jax\njax.config.jax_array = True\njax.config.jax_array += 1\njax.config.jax_array: bool = True\n"
@@ -176,7 +177,8 @@ JAX102_SETTINGS_DECIDED = {
     "star import": "from jax import *\nconfig.update('jax_array', True)\n",
     "a continuation line and a comment": "import jax\njax.config.update(\n    'jax_array',  # gone\n    True)\n"
                                          "x = f(a,\n      jax.config.jax_array)\n",
-    "a project's own compile, and re.compile": "import jax, re\nclass C:\n    def compile(self, f, compiler_options=None):\n"
+    "a project's own compile, and re.compile": "import jax, re\nclass C:\n"
+                                                "    def compile(self, f, compiler_options=None):\n"
                                                 "        return f\n    def b(self, f):\n"
                                                 "        return self.compile(f, compiler_options={'x': 1})\n"
                                                 "p = re.compile('jax_array')\n",
@@ -470,7 +472,8 @@ def test_jax102_settings_cases_are_not_vacuous():
     counts = {name: len(libcst_findings(source, [JAX102])) for name, source in JAX102_SETTINGS_DECIDED.items()}
     assert counts == {"an update": 1, "a read": 1, "an update by keyword": 1, "an environment variable stored to": 1,
                       "an environment variable set by a call": 2, "an environment dict": 1,
-                      "an unusual case that lowers to a flag": 0, "writes": 6, "a bare option and a catalogue option": 2,
+                      "an unusual case that lowers to a flag": 0, "writes": 6,
+                      "a bare option and a catalogue option": 2,
                       "config imported three ways": 3, "an alias in a function, and self.cfg": 3,
                       "update on a dict and a parameter": 0, "not jax.config": 0, "compat code": 0, "star import": 1,
                       "a continuation line and a comment": 2, "a project's own compile, and re.compile": 0}

@@ -379,7 +379,8 @@ JAX401_ATTRIBUTES_DECIDED = {
     "a later parameter, stored a mesh": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n"
                                         "    def test(self, other):\n        with other.mesh:\n            pass\n",
     "a local name's attribute": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n"
-                                "    def test(self):\n        other = self\n        with other.mesh:\n            pass\n",
+                                "    def test(self):\n        other = self\n        with other.mesh:\n"
+                                "            pass\n",
     "a nested function's first parameter": _CLASS + "    def setUp(self):\n        self.mesh = Mesh(d, 'x')\n"
                                            "    def test(self):\n        def inner(t):\n            with t.mesh:\n"
                                            "                pass\n",

@@ -87,7 +87,8 @@ DECIDED_WITH_FIX = {
     "a keyword by position, spaced": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\n"
                                       "y = jnp.reshape(x, newshape = (2, 3))  # c\n"),
     # a position the keywords skip gets ``None`` and a comma as libcst writes it (jumanji's ``jnp.clip(x, a_max=...)``)
-    "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),
+    "a keyword by position, a gap to fill": (JAX103, _min("0.4.20"),
+                                             "import jax.numpy as jnp\ny = jnp.clip(x, a_max=1)\n"),
     "a keyword by position, a gap, one per line": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\ndef f(x):\n"
                                                    "    return jnp.clip(\n        x,\n        a_max=5,\n    )\n"),
     "keywords by position, a gap between, the comma copied": (JAX103, _min("0.4.20"), "import jax.numpy as jnp\n"

@@ -137,7 +137,8 @@ JAX601_SETTINGS_DECIDED = {
                               "    c = jnp.einsum('ij,jk,kl->il', a, b, c)\n"),
     "noqa": (OLD, "import jax.numpy as jnp\nc = jnp.einsum('ij,jk,kl->il', a, b, c)  # noqa: JAX601\n"),
     "a multi-line call": (OLD, "import jax.numpy as jnp\nc = jnp.einsum(\n    'ij,jk,kl->il',\n    a, b,\n    c)\n"),
-    "an instance called at once": (OLD, "import flax.linen as nn\ny = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, m)\n"),
+    "an instance called at once": (OLD, "import flax.linen as nn\n"
+                                        "y = nn.MultiHeadDotProductAttention(num_heads=8)(q, kv, m)\n"),
 }
 JAX601_UNDECIDED = {
     # the engine's places: a call of a call (the instance of a flax module built in the same expression)
@@ -217,7 +218,8 @@ def test_examples_are_mostly_decided():
     for rule, example in EXAMPLES:
         answered[rule.code] += ast_decided(example.code, [rule], example_settings(rule, example)) is not None
     # JAX105: all but three examples left to libcst (keyword renames)
-    assert answered == {"JAX105": len(JAX105.VALID) + len(JAX105.INVALID) - 3, "JAX601": len(JAX601.VALID) + len(JAX601.INVALID)}
+    assert answered == {"JAX105": len(JAX105.VALID) + len(JAX105.INVALID) - 3,
+                        "JAX601": len(JAX601.VALID) + len(JAX601.INVALID)}
 
 
 # -- ast_values.may_be_instance against instance_classes (on the receiver of the last call's method) -----------

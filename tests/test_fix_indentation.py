@@ -43,7 +43,8 @@ CASES = {
                                            "      [g(\n          leaves, i) for i in range(n)],\n      devices)\n",
                                            "def f(leaves, devices, n):\n  return jax.device_put(jax.numpy.stack([g(\n"
                                            "          leaves, i) for i in range(n)]), jax.sharding.NamedSharding("
-                                           "jax.sharding.Mesh(devices, (\"x\",)), jax.sharding.PartitionSpec(\"x\")))\n"),
+                                           "jax.sharding.Mesh(devices, (\"x\",)), "
+                                           "jax.sharding.PartitionSpec(\"x\")))\n"),
     "JAX101 index_update, 2-space": ("def f(x, y):\n  return jax.ops.index_update(x, jax.ops.index[0], g(\n      y))\n",
                                      "def f(x, y):\n  return x.at[0].set(g(\n      y))\n"),
     "JAX101 tie_in, 2-space": ("def f(x, y):\n  return jax.lax.tie_in(x, g(\n      y))\n",
