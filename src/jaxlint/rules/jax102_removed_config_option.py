@@ -382,14 +382,7 @@ class AstConfigAccess:
 
     def _env_update(self, node: ast.Call) -> list[AstSetting]:
         if len(node.args) == 1 and not node.keywords and type(node.args[0]) is ast.Dict:
-            mapping = node.args[0]
-            found = []
-            for key, value in zip(mapping.keys, mapping.values):
-                variable = ast_calls.string_value(key)
-                flag = self.rule.flag_for_env(variable) if variable else None
-                if flag is not None:
-                    found.append(AstSetting("env", flag, key, value, variable))
-            return found
+            return _keyed_settings("env", node.args[0], self.rule.flag_for_env)
         if any(keyword.arg and self.rule.flag_for_env(keyword.arg) for keyword in node.keywords):
             raise Undecidable("a variable passed by keyword: libcst reports the keyword's name")
         return []
@@ -402,13 +395,7 @@ class AstConfigAccess:
                 raise Undecidable("compiler options through a name: the visit follows its binding")
             return []
         if type(options) is ast.Dict:
-            found = []
-            for key, value in zip(options.keys, options.values):
-                text = ast_calls.string_value(key)
-                flag = self.rule.flag_for_option(text) if text else None
-                if flag is not None:
-                    found.append(AstSetting("option", flag, key, value, text))
-            return found
+            return _keyed_settings("option", options, self.rule.flag_for_option)
         if type(options) is ast.Call and any(keyword.arg and self.rule.flag_for_option(keyword.arg)
                                              for keyword in options.keywords):
             raise Undecidable("a compiler option passed by keyword: libcst reports the keyword's name")
@@ -444,6 +431,18 @@ class AstConfigAccess:
             if flag is not None:
                 found.append(AstSetting("env", flag, target, node.value, variable))
         return found
+
+
+def _keyed_settings(kind: str, mapping: ast.Dict, flag_for) -> list[AstSetting]:
+    """The settings of a dict literal whose string keys ``flag_for`` reads as options (an environment variable's
+    name, a compiler option's): ``**other`` and other keys are passed over, as the visit passes them over."""
+    found = []
+    for key, value in zip(mapping.keys, mapping.values):
+        text = ast_calls.string_value(key)
+        flag = flag_for(text) if text else None
+        if flag is not None:
+            found.append(AstSetting(kind, flag, key, value, text))
+    return found
 
 
 def _strings(nodes):

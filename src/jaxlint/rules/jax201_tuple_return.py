@@ -117,16 +117,22 @@ def _only_harmless_calls_text(facts, words) -> bool:
     return True
 
 
-def _indexed_text(code: str, end: int) -> bool:
-    """Whether the call whose callee's last word ends at ``end`` of ``code`` (``masked_code``) is indexed or sliced at
-    once and read (``<callee>(...)[0]``, not ``<callee>(...)[0] = x`` nor ``del <callee>(...)[0]``: an ``ast``
-    ``Subscript`` of the call with ``Load``)."""
+def _call_end(code: str, end: int) -> int:
+    """The offset after the closing parenthesis of the call whose callee's last word ends at ``end`` of ``code``
+    (``masked_code``; blanks before its ``(``), or -1 where no call follows or it does not close."""
     opening = end
     while opening < len(code) and code[opening] in " \t":
         opening += 1
     if code[opening:opening + 1] != "(":
-        return False
-    close = closing_bracket_end(code, opening)
+        return -1
+    return closing_bracket_end(code, opening)
+
+
+def _indexed_text(code: str, end: int) -> bool:
+    """Whether the call whose callee's last word ends at ``end`` of ``code`` (``masked_code``) is indexed or sliced at
+    once and read (``<callee>(...)[0]``, not ``<callee>(...)[0] = x`` nor ``del <callee>(...)[0]``: an ``ast``
+    ``Subscript`` of the call with ``Load``)."""
+    close = _call_end(code, end)
     if close < 0 or code[close:close + 1] != "[":  # (a blank before the ``[`` is left to the tree)
         return False
     after = closing_bracket_end(code, close)
@@ -168,8 +174,7 @@ def _first_argument_text(code: str, start: int, end: int) -> bool:
     line = line_start(code, word_start)
     if code[line:word_start].split()[-1:] == ["class"]:
         return False  # a class's bases, not a call's arguments
-    opening = code.find("(", end)
-    close = closing_bracket_end(code, opening) if opening >= 0 and not code[end:opening].strip(" \t") else -1
+    close = _call_end(code, end)
     if close < 0:
         return False
     while close < len(code) and code[close] in " \t":
@@ -184,15 +189,9 @@ def _unpacked_text(code: str, start: int, end: int) -> bool:
     """Whether the call whose callee's last word spans ``start``-``end`` of ``code`` (``masked_code``) is the whole
     value of a statement ``a, b = <callee>(...)`` whose target holds a comma outside brackets (or is a list, or a
     parenthesized tuple)."""
-    opening = end
-    while opening < len(code) and code[opening] in " \t":
-        opening += 1
-    if code[opening:opening + 1] != "(":
+    after = _call_end(code, end)
+    if after < 0:
         return False
-    close = closing_bracket_end(code, opening)
-    if close < 0:
-        return False
-    after = close
     while after < len(code) and code[after] in " \t":
         after += 1
     if code[after:after + 1] not in _AFTER_STATEMENT:
