@@ -123,6 +123,10 @@ class _LocalNames:
         return False
 
 
+def _is_array(qualified: str) -> bool:
+    return qualified == ARRAY
+
+
 def _bound_otherwise_in_own_scope(view: AstView, name: ast.Name) -> bool:
     """The scope ``name`` is in binds it (so owns it) by a parameter or a binding other than a plain assignment
     (an unpacking, a loop target, ``+=``...): ``literal_sequence`` says None for certain. False where not sure (a
@@ -1179,8 +1183,10 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
                     local = local or _LocalNames(view)
                     passed = [kw.arg for kw in node.keywords if kw.arg in watched]
                     helpers = local.kwargs_functions.get(func.id, ())
-                    relevant = cls._relevant_to_ast_findings
-                    if ((passed or len(node.args) > 2) and local.may_alias(view, func.id, relevant)) or any(
+                    # Through an alias, the visit reads the keywords passed by name; the positional arguments
+                    # only of ``jnp.array`` (``fn = jax.lax.dot_general; fn(a, b, dims)`` is no finding)
+                    if (passed and local.may_alias(view, func.id, cls._relevant_to_ast_findings)) or (
+                            len(node.args) > 2 and local.may_alias(view, func.id, _is_array)) or any(
                             keyword not in own for own in helpers for keyword in passed):
                         raise Undecidable("a call through a local alias or a helper's **kwargs")
                 continue

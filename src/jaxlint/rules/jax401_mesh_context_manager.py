@@ -982,8 +982,10 @@ def _scope_binds_mesh(view: AstView, scope: ast.AST, identifier: str) -> bool | 
     arguments = getattr(scope, "args", None)
     parameter = arguments is not None and any(argument is not None and argument.arg == identifier for argument in (
         *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg))
-    kinds = {_bound_kind(view, bound) for bound in _assigned_values(view, scope, identifier,
-                                                                    parameters=not parameter, annotated=True)}
+    function = scope if type(scope) in (ast.FunctionDef, ast.AsyncFunctionDef) else None
+    kinds = {_bound_kind(view, bound, function) for bound in _assigned_values(view, scope, identifier,
+                                                                              parameters=not parameter,
+                                                                              annotated=True)}
     if parameter:
         # annotated and not starred (``_binds_no_mesh`` took the others): ``_binding_kind`` reads its annotation
         kinds.add(_annotation_kind(view, _parameter(arguments, identifier).annotation))
@@ -1238,24 +1240,27 @@ def _assigned_values(view: AstView, scope: ast.AST, identifier: str, *, paramete
     return values
 
 
-def _bound_kind(view: AstView, bound: ast.AST) -> str:
+def _bound_kind(view: AstView, bound: ast.AST, function: ast.AST | None = None) -> str:
     """``_binding_kind`` of what ``_assigned_values(..., annotated=True)`` lists: a plain assignment's value, or an
     annotated assignment, whose annotation's kind counts where the inference knows it, else its value's (no value:
     unknown). ``_annotation_kind`` tells a mesh from the rest, not a known other type from an unknown one: only
-    where that choice matters (an annotation that is no mesh, a value that is one) is it ``Undecidable``."""
+    where that choice matters (an annotation that is no mesh, a value that is one) is it ``Undecidable``.
+    ``function``: the function whose assignment this is, where a name it assigns is followed to its own plain
+    assignments or parameter (``mesh = global_mesh``, paxml)."""
     if type(bound) is not ast.AnnAssign:
-        return _assigned_kind(view, bound)
+        return _assigned_kind(view, bound, function)
     if _annotation_kind(view, bound.annotation) == _MESH:
         return _MESH
-    if bound.value is None or _assigned_kind(view, bound.value) != _MESH:
+    if bound.value is None or _assigned_kind(view, bound.value, function) != _MESH:
         return _OTHER  # declared no mesh, or unknown and a value that is none: no mesh either way (never ``None``)
     raise Undecidable("an annotation that may not say what the annotated mesh value is")
 
 
 def _assigned_kind(view: AstView, value: ast.expr, scope: ast.AST | None = None) -> str:
     """``_binding_kind`` of a plain assignment of ``value``, as mesh, ``None``, or neither (``Undecidable`` where the
-    inference would follow a binding of the file). ``scope``: the method whose store of ``self.<attribute>`` this
-    is, where a name it assigns is followed to its own plain assignments there, or to its parameter."""
+    inference would follow a binding of the file). ``scope``: the function holding the assignment (a method whose
+    store of ``self.<attribute>`` this is, or a function assigning a name), where a name it assigns is followed to
+    its own plain assignments there, or to its parameter."""
     kind = type(value)
     if kind is ast.Constant:
         return _NONE if value.value is None else _OTHER
@@ -1281,7 +1286,8 @@ def _assigned_kind(view: AstView, value: ast.expr, scope: ast.AST | None = None)
 
 
 def _method_name_kind(view: AstView, identifier: str, method: ast.AST) -> str:
-    """``_name_kind`` of a name a method assigns to ``self.<attribute>``: a parameter of the method (not its first)
+    """``_name_kind`` of a name a method assigns to ``self.<attribute>`` (or a function to a name): a parameter of
+    the method (not its first)
     without an annotation is unknown; a name bound in the method only by plain assignments gives what they agree
     on (``mesh = Mesh(...)``; ``self.mesh = mesh``)."""
     _no_global(view, identifier)
@@ -1331,6 +1337,9 @@ def _mesh_constructor_from_ast(view: AstView, expression: ast.AST) -> str | None
             return "" if local == _MESH else None
         if _calls_no_mesh_function(view, func.id):
             return None
+        _no_global(view, func.id)
+        if len(_searches(view).names.bindings(func)) > 1:
+            return None  # ``callee`` and ``_call_kind`` follow one binding only (paxml's polyfilled context manager)
         # a mesh through a local alias, whose own name the resolver does not qualify: no spelling to advise on
         return "" if _alias_callee(view, func.id) in MESH_CONSTRUCTORS else None
     return None  # bound nowhere (or a method of a local value): unknown to the inference, never a mesh
