@@ -90,14 +90,36 @@ JAX202_DECIDED = {
 }
 JAX202_DECIDED["an import in a function"] = "def f(m):\n    import jax.numpy as jnp\n" \
                                             "    return jnp.take_along_axis(x, i, 0, mode=m)\n"
+# the promise mode's fix, ``add_keyword``'s edit placed from ``ast``: after the last argument, on a line of its own
+# where that argument ends with a comma and starts its own line (scenic's calls)
+_PROMISE = "mode='promise_in_bounds'"
+JAX202_FIXES_DECIDED = {
+    "the promise mode": _TAL + f"y = jnp.take_along_axis(x, i, 0, {_PROMISE})\n",
+    "one argument a line": _TAL + f"y = jnp.take_along_axis(\n    x,\n    i,\n    axis=0,\n    {_PROMISE},\n)\n",
+    "a trailing comma on the call's line": _TAL + f"y = jnp.take_along_axis(x, i, 0, {_PROMISE},)\n",
+    "a trailing comma, on the previous argument's line": _TAL + f"y = jnp.take_along_axis(\n    x, i, {_PROMISE},\n)\n",
+    "in a function": _TAL + f"def f(x, i):\n    return jnp.take_along_axis(\n        x, i,\n        {_PROMISE},\n"
+                     "    )\n",
+    "a comment after the comma before": _TAL + f"y = jnp.take_along_axis(x, i,  # c\n    # d\n    {_PROMISE},\n)\n",
+    "the only argument": _TAL + f"y = jnp.take_along_axis(\n    {_PROMISE},\n)\n",
+    "a positional mode": _TAL + "y = jnp.take_along_axis(\n    x,\n    i,\n    0,\n    'promise_in_bounds',\n)\n",
+    "a dedented argument": _TAL + f"def f(x, i):\n    return jnp.take_along_axis(\n  x, i,\n  {_PROMISE},\n    )\n",
+    "a bracket after it on its line": _TAL + f"y = f(jnp.take_along_axis(x, i, {_PROMISE}), [1,\n" + " " * 57 + "2])\n",
+    "two calls on lines": _TAL + f"y = (jnp.take_along_axis(x, i, {_PROMISE}),\n     jnp.take_along_axis(\n"
+                          f"         x, i,\n         {_PROMISE},\n     ))\n",
+}
 JAX202_SETTINGS_DECIDED = {
     "the promise mode below the keyword's release": (LOW_MIN, _TAL + "y = jnp.take_along_axis(x, i, 0, "
                                                               "mode='promise_in_bounds')\n"),
 }
 JAX202_UNDECIDED = {
     "wrap_negative_indices=None": _TAL + "y = jnp.take_along_axis(x, i, 0, mode='clip', wrap_negative_indices=None)\n",
-    "the promise mode": _TAL + "y = jnp.take_along_axis(x, i, 0, mode='promise_in_bounds')\n",
     "a parenthesized mode": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=(m))\n",
+    "the promise mode in parentheses": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=('promise_in_bounds'))\n",
+    "a continuation before the last argument": _TAL + f"y = jnp.take_along_axis(x, i, \\\n    {_PROMISE},)\n",
+    "the argument before in parentheses": _TAL + f"y = jnp.take_along_axis(x, (i),\n    {_PROMISE},\n)\n",
+    # (``AstView`` gives up on a ``\r``: ``ast`` ends a line there)
+    "CRLF line endings": _TAL.replace("\n", "\r\n") + f"y = jnp.take_along_axis(\r\n    x,\r\n    {_PROMISE},\r\n)\r\n",
     "a mode with a comment": _TAL + "y = jnp.take_along_axis(x, i, 0, mode=modes[  # c\n    0])\n",
 }
 # JAX205 (no fix): every call read from ``ast``.
@@ -378,6 +400,7 @@ DECIDED_CASES = {
     **{f"JAX201 {name}": ((JAX201,), None, source) for name, source in JAX201_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), None, source) for name, source in JAX202_DECIDED.items()},
     **{f"JAX202 {name}": ((JAX202,), settings, source) for name, (settings, source) in JAX202_SETTINGS_DECIDED.items()},
+    **{f"JAX202 fix {name}": ((JAX202,), None, source) for name, source in JAX202_FIXES_DECIDED.items()},
     **{f"JAX102 {name}": ((JAX102,), None, source) for name, source in JAX102_DECIDED.items()},
     **{f"JAX102 settings: {name}": ((JAX102,), None, source) for name, source in JAX102_SETTINGS_DECIDED.items()},
     **{f"JAX102 settings at the target {target}": ((JAX102,), replace(Settings(), target_version=Version(target)),
@@ -434,7 +457,7 @@ def test_rule_examples_both_ways(rule, example):
         return  # the engine drops the rule before it asks
     expected = libcst_findings(example.code, [rule], settings)
     decided = ast_decided(example.code, [rule], settings)
-    if any(finding["fix"] for finding in expected) and rule is not JAX508:  # JAX508's fixes: decided on ast
+    if any(finding["fix"] for finding in expected) and rule not in (JAX508, JAX202):  # their fixes: decided on ast
         assert decided is None, "a finding with a fix needs libcst"
     elif decided is not None:
         assert decided == expected
@@ -449,6 +472,13 @@ def test_jax202_cases_are_not_vacuous():
     assert withheld["fix_withheld"] and not withheld["fix"]
     for name, source in JAX202_UNDECIDED.items():
         assert libcst_findings(source, [JAX202]), name
+    for name, source in JAX202_FIXES_DECIDED.items():
+        findings = libcst_findings(source, [JAX202])
+        assert findings and all(finding["fix"] for finding in findings), name
+    (fix,) = libcst_findings(JAX202_FIXES_DECIDED["one argument a line"], [JAX202])
+    assert fix["fix"]["edits"][0]["content"] == ",\n    wrap_negative_indices=False"
+    (fix,) = libcst_findings(JAX202_UNDECIDED["CRLF line endings"], [JAX202])
+    assert fix["fix"]["edits"][0]["content"] == ",\r\n    wrap_negative_indices=False"
 
 
 def test_jax205_cases_are_not_vacuous():

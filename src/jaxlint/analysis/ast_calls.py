@@ -1,11 +1,20 @@
 """``jaxlint.analysis.calls`` on Python's ``ast``: a call's arguments as libcst lists them (``Call.args``: positional,
-starred and keyword arguments in the order they stand), the plain string literals ``string_value`` reads, and which
-string literals libcst reads as one ``SimpleString`` (``simple_string``)."""
+starred and keyword arguments in the order they stand), the plain string literals ``string_value`` reads, which
+string literals libcst reads as one ``SimpleString`` (``simple_string``), and ``add_keyword``'s edit placed from
+``ast`` (``added_keyword``), after a last argument whose text ``ast`` and libcst agree on (``last_argument``)."""
 from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
+from typing import TYPE_CHECKING
+
+from jaxlint.lint.ast_findings import Undecidable
+from jaxlint.lint.diagnostics import Edit
+
+if TYPE_CHECKING:
+    from jaxlint.lint.ast_findings import AstView
 
 
 def arguments_in_order(call: ast.Call) -> list[ast.AST]:
@@ -51,3 +60,74 @@ def simple_string(text: str) -> bool:
     except (tokenize.TokenError, SyntaxError):
         return False
     return len(tokens) == 1 and tokens[0].type == tokenize.STRING and tokens[0].string == text
+
+
+def last_argument(view: AstView, call: ast.Call) -> tuple[ast.AST, int, int]:
+    """libcst's ``call.args[-1]`` of a call with arguments and none starred, and its value's offsets: ``Undecidable``
+    where libcst's text and span of the value may differ from ``ast``'s (parentheses of its own around it, which
+    libcst's value holds; a generator argument, whose parentheses may be the call's)."""
+    last = call.keywords[-1] if call.keywords else call.args[-1]  # no ``*args``: positional ones come first
+    value = last.value if type(last) is ast.keyword else last
+    if type(value) is ast.GeneratorExp:
+        raise Undecidable("a generator argument: its parentheses may be the call's")
+    start, end = view.offset_of(value), view.offset_of(value, end=True)
+    if not (_after_a_separator(view, call, last, start) and _before_the_end(view, call, end)):
+        raise Undecidable("the last argument in parentheses of its own, or a comment beside it")
+    return last, start, end
+
+
+def added_keyword(view: AstView, call: ast.Call, text: str) -> Edit:
+    """``calls.add_keyword``'s edit: ``text`` (``name=value``) after the last argument's value, on a line of its own
+    where the last argument ends with a comma and starts its own line (its line's indentation, libcst's
+    ``block_indent`` and ``last_line`` together), else after ``, ``. A line continuation before the last argument
+    is ``Undecidable`` (libcst reads it as a space, not as a new line)."""
+    last, _, end = last_argument(view, call)
+    trailing_comma = "," in _code_between(view, end, view.offset_of(call, end=True) - 1)
+    if trailing_comma:
+        arguments = [*call.args, *call.keywords]
+        previous = arguments[-2] if len(arguments) > 1 else call.func
+        start = view.offset_of(last)
+        between = view.source[view.offset_of(previous, end=True):start]
+        if "\\" in between:
+            raise Undecidable("a line continuation before the last argument")
+        separator = re.fullmatch(r"\s*([,(])(\s*)", _code_between(view, view.offset_of(previous, end=True), start))
+        if separator is None:
+            raise Undecidable("the callee or the previous argument in parentheses of its own")
+        if "\n" in separator.group(2) or "\r" in separator.group(2):
+            line_start = max(view.source.rfind("\n", 0, start), view.source.rfind("\r", 0, start)) + 1
+            return Edit(end, end, f",{default_newline(view.source)}{view.source[line_start:start]}{text}")
+    return Edit(end, end, f", {text}")
+
+
+def default_newline(source: str) -> str:
+    """libcst's ``Module.default_newline``: the file's first line ending, ``\\n`` where it has none."""
+    match = _NEWLINE.search(source)
+    return match.group(0) if match is not None else "\n"
+
+
+_NEWLINE = re.compile(r"\r\n?|\n")
+
+
+def _after_a_separator(view: AstView, call: ast.Call, last: ast.AST, start: int) -> bool:
+    """Between what precedes the value and the value, only spaces, line breaks and comments after ``name=`` for a
+    keyword, else after a comma (the previous argument's end) or the call's opening parenthesis (the callee's end):
+    any other ``(`` or ``)`` is a parenthesis of an argument's own."""
+    if type(last) is ast.keyword:
+        return re.fullmatch(re.escape(last.arg) + r"\s*=\s*", _code_between(view, view.offset_of(last), start)) \
+            is not None
+    previous = call.args[-2] if len(call.args) > 1 else call.func
+    separator = r"\s*,\s*" if previous is not call.func else r"\s*\(\s*"
+    return re.fullmatch(separator, _code_between(view, view.offset_of(previous, end=True), start)) is not None
+
+
+def _before_the_end(view: AstView, call: ast.Call, end: int) -> bool:
+    """After the value only spaces, line breaks, comments and at most one comma up to the call's closing
+    parenthesis (a ``)`` of the value's own would come first)."""
+    return re.fullmatch(r"\s*,?\s*", _code_between(view, end, view.offset_of(call, end=True) - 1)) is not None
+
+
+def _code_between(view: AstView, start: int, end: int) -> str:
+    """The source between two arguments' edges without its comments and line continuations: no string can stand
+    there, so a ``#`` starts a comment."""
+    text = view.source[start:end].replace("\\\n", "\n")
+    return "\n".join(line.partition("#")[0] for line in text.split("\n"))

@@ -11,7 +11,9 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
-from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
+from jaxlint.analysis.ast_calls import added_keyword
+from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, statement_of, walk
+from jaxlint.lint.diagnostics import Applicability
 from jaxlint.rules.base import Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import add_keyword, argument, has_star_args, is_none, keyword_arg, string_value
 
@@ -22,6 +24,8 @@ KEYWORD_SINCE = FLOORS["take_along_axis.wrap_negative_indices"].since  # the key
 
 _PROMISE_MESSAGE = (f"`take_along_axis(..., mode=\"{PROMISE}\")` wraps negative indices since JAX 0.11.1 (before, it "
                     f"did not)")
+KEYWORD_FIX = "wrap_negative_indices=False"
+_PROMISE_FIX_MESSAGE = f"Add `{KEYWORD_FIX}` (the behaviour before JAX 0.11.1)"
 
 
 def _is_none(node: ast.AST) -> bool:
@@ -269,8 +273,10 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
     # -- from ``ast`` (``jaxlint.lint.ast_findings``) -------------------------------------------------------------
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
-        """``visit_Call``'s findings, read from ``ast``: those without a fix (a non-literal ``mode``; the promise
-        mode below the keyword's release, its fix withheld). A call whose finding carries a fix is ``Undecidable``."""
+        """``visit_Call``'s findings, read from ``ast``: a non-literal ``mode`` (no fix); the promise mode, its fix
+        ``add_keyword``'s edit placed from ``ast`` (``added_keyword``: ``Undecidable`` where the last argument's text
+        may differ), or withheld below the keyword's release. ``wrap_negative_indices=None``'s fix is
+        ``Undecidable``."""
         rule = view.rule(cls)
         found = []
         for node in walk(view, (ast.Call,)):
@@ -294,7 +300,10 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
                 view.span(mode)  # the message quotes it: ``Undecidable`` where libcst's text may differ
                 found.append(AstFinding(cls.code, node, rule._non_literal_message(view.text(mode).strip())))
             elif rule.min_version_at_least(KEYWORD_SINCE):
-                raise Undecidable("the promise mode: a fix")
+                probe = view.span(node, statement_of(view.ancestors(node)))
+                edit = added_keyword(view, node, KEYWORD_FIX)
+                found.append(AstFinding(cls.code, node, _PROMISE_MESSAGE, fix=AstFix(
+                    Applicability.SAFE, _PROMISE_FIX_MESSAGE, (edit,), probe)))
             else:
                 message, withheld = rule._promise_withheld()
                 found.append(AstFinding(cls.code, node, message, withheld=withheld))
@@ -334,10 +343,8 @@ without a fix. `mode=GatherScatterMode.PROMISE_IN_BOUNDS` is unchanged (it alway
             message, withheld = self._promise_withheld()
             self.report(node, message, withheld=withheld)
             return
-        edit = add_keyword(node, "wrap_negative_indices=False", self.context.module.default_newline,
-                           self.block_indent())
-        self.report(node, _PROMISE_MESSAGE, safe_fix(
-            "Add `wrap_negative_indices=False` (the behaviour before JAX 0.11.1)", edit, probe=node))
+        edit = add_keyword(node, KEYWORD_FIX, self.context.module.default_newline, self.block_indent())
+        self.report(node, _PROMISE_MESSAGE, safe_fix(_PROMISE_FIX_MESSAGE, edit, probe=node))
 
     def _promise_withheld(self) -> tuple[str, object]:
         """The promise mode's finding below the keyword's release: its message and why its fix is withheld."""

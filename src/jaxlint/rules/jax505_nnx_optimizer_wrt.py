@@ -1,7 +1,6 @@
 """JAX505 nnx-optimizer-wrt: ``nnx.Optimizer(model, tx)`` without ``wrt=``, required since flax 0.11.0."""
 from __future__ import annotations
 import ast
-import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -9,6 +8,7 @@ if TYPE_CHECKING:
 else:
     from jaxlint.lint.lazy_libcst import cst
 
+from jaxlint.analysis.ast_calls import last_argument
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, walk
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
 from jaxlint.project.versions import Version
@@ -158,37 +158,6 @@ def _wrt_fix(view: AstView, node: ast.Call) -> AstFix:
     module = view.text(node.func.value)
     if "(" in module or "#" in module or "\\" in module:
         raise Undecidable("parentheses or comments in the callee")
-    last = node.keywords[-1] if node.keywords else node.args[-1]  # no ``*args``: positional ones come first
-    value = last.value if type(last) is ast.keyword else last
-    if type(value) is ast.GeneratorExp:
-        raise Undecidable("a generator argument: its parentheses may be the call's")
-    start, end = view.offset_of(value), view.offset_of(value, end=True)
-    if not (_after_a_separator(view, node, last, start) and _before_the_end(view, node, end)):
-        raise Undecidable("the last argument in parentheses of its own, or a comment beside it")
+    _, start, end = last_argument(view, node)
     param = f"{module}.Param"
-    return AstFix(Applicability.SAFE, fix_message(param), (Edit(start, end, f"{view.text(value)}, wrt={param}"),))
-
-
-def _after_a_separator(view: AstView, call: ast.Call, last: ast.AST, start: int) -> bool:
-    """Between what precedes the value and the value, only spaces, line breaks and comments after ``name=`` for a
-    keyword, else after a comma (the previous argument's end) or the call's opening parenthesis (the callee's end):
-    any other ``(`` or ``)`` is a parenthesis of an argument's own."""
-    if type(last) is ast.keyword:
-        return re.fullmatch(re.escape(last.arg) + r"\s*=\s*", _code_between(view, view.offset_of(last), start)) \
-            is not None
-    previous = call.args[-2] if len(call.args) > 1 else call.func
-    separator = r"\s*,\s*" if previous is not call.func else r"\s*\(\s*"
-    return re.fullmatch(separator, _code_between(view, view.offset_of(previous, end=True), start)) is not None
-
-
-def _before_the_end(view: AstView, call: ast.Call, end: int) -> bool:
-    """After the value only spaces, line breaks, comments and at most one comma up to the call's closing
-    parenthesis (a ``)`` of the value's own would come first)."""
-    return re.fullmatch(r"\s*,?\s*", _code_between(view, end, view.offset_of(call, end=True) - 1)) is not None
-
-
-def _code_between(view: AstView, start: int, end: int) -> str:
-    """The source between two arguments' edges without its comments and line continuations: no string can stand
-    there, so a ``#`` starts a comment."""
-    text = view.source[start:end].replace("\\\n", "\n")
-    return "\n".join(line.partition("#")[0] for line in text.split("\n"))
+    return AstFix(Applicability.SAFE, fix_message(param), (Edit(start, end, f"{view.source[start:end]}, wrt={param}"),))
