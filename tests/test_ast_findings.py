@@ -340,6 +340,10 @@ JAX401_NAMES_DECIDED = {
                                        "    with mesh:\n        pass\n",
     "assigned a name assigned a mesh": _MESH_IMPORT + "def f(d):\n    m = Mesh(d, 'x')\n    mesh = m\n"
                                        "    with mesh:\n        pass\n",
+    # a ``nonlocal`` in another function's tree moves nothing the ``with`` reads (t5x)
+    "a nonlocal elsewhere": _MESH_IMPORT + "class A:\n    def g(self):\n        mesh = None\n        def h():\n"
+                            "            nonlocal mesh\n            mesh = 1\ndef f(d):\n    mesh = Mesh(d, 'x')\n"
+                            "    with mesh:\n        pass\n",
 }
 _CLASS = "from jax.sharding import Mesh\nclass T:\n"
 _TEST = "    def test(self):\n        with self.mesh:\n            pass\n"
@@ -420,6 +424,13 @@ JAX401_ATTRIBUTES_UNDECIDED = {
 }
 JAX401_NAMES_UNDECIDED = {
     "a global": _MESH_IMPORT + "mesh = Mesh(d, 'x')\ndef f():\n    global mesh\n    mesh = 1\nwith mesh:\n    pass\n",
+    "a nonlocal in the same function": _MESH_IMPORT + "def f(d):\n    mesh = Mesh(d, 'x')\n    def h():\n"
+                                       "        nonlocal mesh\n        mesh = 1\n    with mesh:\n        pass\n",
+    "a nonlocal in the enclosing function": _MESH_IMPORT + "def f(d):\n    mesh = Mesh(d, 'x')\n    def h():\n"
+                                            "        nonlocal mesh\n        mesh = 1\n    def g():\n"
+                                            "        with mesh:\n            pass\n",
+    "a global elsewhere": _MESH_IMPORT + "def g():\n    global mesh\n    mesh = 1\ndef f(d):\n    mesh = Mesh(d, 'x')\n"
+                          "    with mesh:\n        pass\n",
     "a mesh annotated as something else": _MESH_IMPORT + "mesh: int = Mesh(d, 'x')\nwith mesh:\n    pass\n",
     "bound in an enclosing function by a with": _MESH_IMPORT + "def f(d):\n    with Mesh(d, 'x') as mesh:\n"
                                                 "        def g():\n            with mesh:\n                pass\n",
@@ -635,7 +646,7 @@ def test_jax401_name_cases_are_not_vacuous():
                       "annotated a mesh, no value", "a parameter", "a parameter annotated Optional",
                       "an enclosing function's annotated parameter", "a parameter annotated a mesh, assigned None",
                       "a parameter annotated a mesh, assigned a mesh", "assigned an annotated parameter",
-                      "assigned a name assigned a mesh"}
+                      "assigned a name assigned a mesh", "a nonlocal elsewhere"}
     assert all(finding["fix_withheld"] for findings in found.values() for finding in findings)
     # the undecided names are meshes to the inference too, or need it to follow a binding
     assert libcst_findings(JAX401_NAMES_UNDECIDED["bound in an enclosing function by a with"], [JAX401], LOW_MIN)

@@ -949,6 +949,21 @@ def _no_global(view: AstView, identifier: str) -> None:
         raise Undecidable("a `global` or `nonlocal` of the name")
 
 
+def _no_global_reaching(view: AstView, identifier: str, with_node: ast.With) -> None:
+    """``_no_global`` for the bindings a name read at ``with_node`` may have: a ``nonlocal`` in a function outside
+    the outermost function holding the ``with`` binds in its own tree of functions only (never in the module), so
+    it cannot move them (t5x's ``nonlocal mesh`` in another method's nested function). Any ``global``, or a
+    ``nonlocal`` within that outermost function, is ``Undecidable``."""
+    outermost = next((ancestor for ancestor, _ in view.ancestors(with_node)
+                      if type(ancestor) in (ast.FunctionDef, ast.AsyncFunctionDef)), None)
+    for node in view.nodes_of((ast.Global, ast.Nonlocal)):
+        if identifier not in node.names:
+            continue
+        if type(node) is ast.Global or outermost is None \
+                or any(ancestor is outermost for ancestor, _ in view.ancestors(node)):
+            raise Undecidable("a `global` or `nonlocal` of the name")
+
+
 def _local_name_is_mesh(view: AstView, name: ast.Name, with_node: ast.With) -> bool:
     """``ValueInference.kind_of(name) == MESH`` for a ``with`` item that is a name bound in the file, where it is
     certain: the name's owner (the function or module that holds the ``with``, else the nearest enclosing one that
@@ -956,7 +971,7 @@ def _local_name_is_mesh(view: AstView, name: ast.Name, with_node: ast.With) -> b
     ``mesh = None``), none of whose values needs the inference to follow another binding. Anything else is
     ``Undecidable``."""
     identifier = name.id
-    _no_global(view, identifier)
+    _no_global_reaching(view, identifier, with_node)
     scope = next(ancestor for ancestor, _ in reversed(view.ancestors(with_node)) if isinstance(ancestor, _SCOPE_NODES))
     if type(scope) not in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef):
         raise Undecidable("a `with` in a class body")
