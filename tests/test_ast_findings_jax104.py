@@ -110,6 +110,20 @@ DECIDED = {
     "jaxlib alone": "import jaxlib\ny = x.device_buffers\n",
     "a relative module named jax": "from .jax import x\ny = x.device_buffers\n",
     "a call as the receiver": J + "y = f(x).device_buffer\n",
+    # a call of the module's own function: what its own returns agree on (numpyro's examples)
+    "a function's returns": J + "def make():\n    return jnp.ones(3)\nx = make()\nx.device()\n",
+    "a function's returns, in branches": J + "def make(a):\n    if a:\n        return jnp.ones(3)\n    else:\n"
+                                         "        return jnp.zeros(3)\nx = make(1)\nx.device()\n",
+    "a function's returns that disagree": J + "def make(a):\n    if a:\n        return jnp.ones(3)\n    return 3\n"
+                                          "x = make(1)\nx.device()\n",
+    "a function that may fall off its end": J + "def make(a):\n    if a:\n        return jnp.ones(3)\n"
+                                            "x = make(1)\nx.device()\n",
+    "a generator": J + "def make():\n    yield jnp.ones(3)\n    return jnp.ones(3)\nx = make()\nx.device()\n",
+    "a coroutine": J + "async def make():\n    return jnp.ones(3)\nx = make()\nx.device()\n",
+    "a nested function's return is not its own": J + "def make():\n    def inner():\n        return 3\n"
+                                                   "    return jnp.ones(3)\nx = make()\nx.device()\n",
+    "a function returning another's result": J + "def base():\n    return jnp.ones(3)\ndef make():\n"
+                                             "    return base()\nx = make()\nx.device()\n",
 }
 SETTINGS = {"default": None, "min 0.4.30": HIGH_MIN, "min 0.4.20": LOW_MIN, "target 0.4.26": LOW_TARGET, "below the known range": BELOW_KNOWN}
 
@@ -117,7 +131,7 @@ SETTINGS = {"default": None, "min 0.4.30": HIGH_MIN, "min 0.4.20": LOW_MIN, "tar
 # ``ast`` cannot tell from a tuple's, parentheses libcst gives the node or the receiver, an f-string.
 UNDECIDED = {
     "a cycle": J + "a = b\nb = a\na.device_buffers\n",
-    "a function's returns": J + "def make():\n    return jnp.ones(3)\nx = make()\nx.device()\n",
+    "a function's returns calling itself": J + "def make(n):\n    return make(n - 1)\nx = make(3)\nx.device_buffers\n",
     "a tuple subscript of device_buffers": J + "d = y.device_buffers[0, 1].device()\n",
     "a parenthesized receiver": J + "y = (x).device_buffers\n",
     "a parenthesized attribute": J + "y = (x.device_buffers)\n",
@@ -168,11 +182,15 @@ def test_the_cases_are_not_vacuous():
                  "an instance of the project's class", "annotated int", "annotated with a project class",
                  "annotated with a relative import", "a string annotation", "a global", "stores are no use",
                  "to_py not called", "noqa", "compat code", "the device property", "device() with an argument",
-                 "no JAX import", "jaxlib alone", "a relative module named jax"):
+                 "no JAX import", "jaxlib alone", "a relative module named jax",
+                 "a function's returns that disagree", "a function that may fall off its end", "a generator",
+                 "a coroutine"):
         assert not found[name], name
     for name in ("self of a subclass of jax.Array", "self of an unknown base", "a static method's first parameter",
                  "annotated torch.Tensor", "annotated with a relative Array", "JAX imported in a function",
-                 "a lambda's parameter", "self.x stored an array", "a class-level annotation"):
+                 "a lambda's parameter", "self.x stored an array", "a class-level annotation",
+                 "a function's returns", "a function's returns, in branches",
+                 "a nested function's return is not its own", "a function returning another's result"):
         assert found[name], name
     # ``.device()`` below 0.4.27: the property withheld, ``next(iter(x.devices()))`` offered unsafe
     device = [name for name, findings in found.items() if any("x.device()" in f["message"] for f in findings)]

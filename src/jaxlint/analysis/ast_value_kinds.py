@@ -6,7 +6,6 @@ through ``AstNames`` (the resolver's port) and ``ast_attribute_values`` (``self.
 Where the answer is not certain it raises ``Undecidable``:
 - a cycle (``a = b``, ``b = a``): libcst answers "unknown" at the node it meets again and caches what it had so far,
   so its answers then depend on the order of its queries;
-- a call of the module's own function without a return annotation (libcst reads its ``return`` statements);
 - a class among its own bases, or a starred base;
 - ``x.device_buffers[0, 1]``: several elements in ``ast``'s one ``Tuple`` (libcst tells ``[(0, 1)]`` apart).
 """
@@ -100,9 +99,21 @@ class AstValueKinds:
             if len(bindings) == 1 and type(bindings[0].node) in _FUNCTIONS:
                 function = bindings[0].node
                 if function.returns is None:
-                    raise Undecidable("a call of the module's own function: its returns decide")
+                    return self._returned_kind(function)
                 return self.annotation_kind(function.returns)  # ``_returned_kind``: the annotation first
         return None
+
+    def _returned_kind(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+        """``ValueInference._returned_kind`` of a function without a return annotation: the one kind its own
+        ``return`` values give, where the inference reads them (``returned_values``); unknown otherwise, and for a
+        coroutine (numpyro's ``def model(...): ... return x``)."""
+        if type(function) is ast.AsyncFunctionDef:
+            return None
+        values, complete = returned_values(function)
+        if not complete:
+            return None
+        kinds = {self.kind_of(value) for value in values}
+        return kinds.pop() if len(kinds) == 1 else None
 
     def _callee(self, func: ast.AST) -> str | None:
         """``ValueInference.callee``: also through a name whose only binding assigns it a name or attribute chain."""
@@ -259,3 +270,35 @@ def _agree(kinds: set) -> str | None:
 
 def _is_none(node: ast.AST) -> bool:
     return type(node) is ast.Constant and node.value is None
+
+
+def returned_values(function: ast.FunctionDef) -> tuple[list[ast.expr], bool]:
+    """(the values its own ``return``s give, whether the inference reads them: ``inference._Returns`` finds no
+    ``yield``, no bare ``return``, at least one value, and the body cannot fall off its end)."""
+    values: list[ast.expr] = []
+    complete = True
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in (*_FUNCTIONS, ast.ClassDef, ast.Lambda):
+            continue
+        if kind is ast.Return:
+            if node.value is None:
+                complete = False
+            else:
+                values.append(node.value)
+        elif kind in (ast.Yield, ast.YieldFrom):
+            complete = False
+        stack += ast.iter_child_nodes(node)
+    return values, complete and bool(values) and _ends_in_return(function.body)
+
+
+def _ends_in_return(body: list[ast.stmt]) -> bool:
+    """``inference._ends_in_return``: the last statement returns or raises, or is an ``if`` whose branches do."""
+    last = body[-1]
+    if type(last) in (ast.Return, ast.Raise):
+        return True
+    if type(last) is ast.If:
+        return bool(last.orelse) and _ends_in_return(last.body) and _ends_in_return(last.orelse)
+    return False

@@ -12,6 +12,7 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
+from jaxlint.analysis.ast_value_kinds import returned_values
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, statement_of, walk
 from jaxlint.lint.code_map import closing_bracket_end
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
@@ -1378,43 +1379,11 @@ def _local_callee_kind(view: AstView, func: ast.Name, depth: int) -> str | None:
         return _annotation_kind(view, bound.returns)
     if type(bound) is ast.AsyncFunctionDef:
         return _OTHER
-    values, complete = _returned_values(bound)
+    values, complete = returned_values(bound)
     if not complete:
         return _OTHER
     kinds = {_returned_kind(view, value, depth) for value in values}
     return _MESH if kinds == {_MESH} else _OTHER
-
-
-def _returned_values(function: ast.FunctionDef) -> tuple[list[ast.expr], bool]:
-    """(the values its own ``return``s give, whether the inference reads them: ``inference._Returns`` finds no
-    ``yield``, no bare ``return``, at least one value, and the body cannot fall off its end)."""
-    values: list[ast.expr] = []
-    complete = True
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind in (*_DEFINITIONS, ast.Lambda):
-            continue
-        if kind is ast.Return:
-            if node.value is None:
-                complete = False
-            else:
-                values.append(node.value)
-        elif kind in (ast.Yield, ast.YieldFrom):
-            complete = False
-        stack += ast.iter_child_nodes(node)
-    return values, complete and bool(values) and _ends_in_return(function.body)
-
-
-def _ends_in_return(body: list[ast.stmt]) -> bool:
-    """``inference._ends_in_return``: the last statement returns or raises, or is an ``if`` whose branches do."""
-    last = body[-1]
-    if type(last) in (ast.Return, ast.Raise):
-        return True
-    if type(last) is ast.If:
-        return bool(last.orelse) and _ends_in_return(last.body) and _ends_in_return(last.orelse)
-    return False
 
 
 def _returned_kind(view: AstView, value: ast.expr, depth: int) -> str:
