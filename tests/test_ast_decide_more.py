@@ -204,6 +204,8 @@ JAX102_SETTINGS_DECIDED = {
                                                 "        return f\n    def b(self, f):\n"
                                                 "        return self.compile(f, compiler_options={'x': 1})\n"
                                                 "p = re.compile('jax_array')\n",
+    "a receiver returned by the module's function": "import jax\ndef config():\n    return jax.config\n"
+                                                    "cfg = config()\ncfg.update('jax_array', True)\n",
 }
 JAX102_SETTINGS_AT_A_TARGET = "import jax\njax.config.update('jax_pallas_use_mosaic_gpu', True)\n"
 JAX102_UNDECIDED = {
@@ -218,8 +220,6 @@ JAX102_UNDECIDED = {
                                                    "jax.config.update('jax_memory_fitting_effort', 0.0)\n",
     "an option whose default is known, set to another value": "import jax\n"
                                                               "jax.config.update('jax_memory_fitting_effort', 1)\n",
-    "a receiver only libcst's inference follows": "import jax\ndef config():\n    return jax.config\n"
-                                                  "cfg = config()\ncfg.update('jax_array', True)\n",
 }
 # JAX508: no member call (of a shape it reports) on, and no ``isinstance`` of, a value the tracker may hold.
 JAX508 = rule_by_code("JAX508")
@@ -506,7 +506,8 @@ def test_jax102_settings_cases_are_not_vacuous():
                       "a bare option and a catalogue option": 2,
                       "config imported three ways": 3, "an alias in a function, and self.cfg": 3,
                       "update on a dict and a parameter": 0, "not jax.config": 0, "compat code": 0, "star import": 1,
-                      "a continuation line and a comment": 2, "a project's own compile, and re.compile": 0}
+                      "a continuation line and a comment": 2, "a project's own compile, and re.compile": 0,
+                      "a receiver returned by the module's function": 1}
     assert [len(libcst_findings(JAX102_SETTINGS_AT_A_TARGET, [JAX102], replace(Settings(), target_version=Version(t))))
             for t in ("0.11.1", "0.11.2")] == [0, 1]
 

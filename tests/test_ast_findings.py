@@ -199,6 +199,13 @@ JAX103_DECIDED = {
                                        "g = partial(\n    pjit, in_axis_resources=P('x'), in_shardings=P('x'))\n",
     "a multi-line call": "import jax.numpy as jnp\ny = jnp.reshape(\n    x,  # c\n    newshape=(2, 3),\n"
                         "    shape=(2, 3),\n)\n",
+    # a list literal where an array is wanted: wrapped in ``jnp.asarray(...)`` (big_vision's ``jnp.mean([...])``)
+    "a list literal": "import jax.numpy as jnp\ny = jnp.sum([1, 2])\n",
+    "a list comprehension, more arguments": "import jax.numpy as jnp\ndef f(xs):\n"
+                                            "    return jnp.mean([x for x in xs], axis=0), {}  # c\n",
+    "a list over lines": "import jax\ny = jax.numpy.sum([\n    a,  # c\n    b,\n], axis=1)\n",
+    "a list and a trailing comma": "import jax.numpy as jnp\ny = jnp.sum(\n    [1, 2],\n)\n",
+    "a function imported by name": "from jax.numpy import sum as total\ny = total([1, 2])\n",
     # flax's nnx bridge test: only ``jnp.array``'s positional arguments are read through an alias
     "a local alias called with positional arguments": "import jax\ndot_general = jax.lax.dot_general\n"
                                                       "y = dot_general(a, b, dims, precision=p)\n",
@@ -206,7 +213,8 @@ JAX103_DECIDED = {
 JAX103_UNDECIDED = {
     "jnp.array positional": "import jax.numpy as jnp\ny = jnp.array(x, dtype, False)\n",
     "make_mesh(axis_shapes=)": "import jax\nm = jax.make_mesh(axis_shapes=(2,), axis_names=('x',))\n",
-    "a list literal": "import jax.numpy as jnp\ny = jnp.sum([1, 2])\n",
+    "a tuple literal": "import jax.numpy as jnp\ny = jnp.sum((1, 2))\n",
+    "a list in parentheses": "import jax.numpy as jnp\ny = jnp.sum(([1, 2]))\n",
     "a name bound to a list": "import jax.numpy as jnp\nxs = []\ny = jnp.sum(xs)\n",
     "a local alias": "import jax.numpy as jnp\nclip = jnp.clip\ny = clip(x, a_min=0)\n",
     "an alias of jnp.array": "import jax.numpy as jnp\narr = jnp.array\ny = arr(x, dtype, False)\n",

@@ -76,6 +76,23 @@ def last_argument(view: AstView, call: ast.Call) -> tuple[ast.AST, int, int]:
     return last, start, end
 
 
+def plain_first_argument(view: AstView, call: ast.Call) -> tuple[int, int]:
+    """The offsets of a call's first argument, positional, where libcst's ``Arg`` spans the same text (no
+    parentheses of its own around the value): only blanks, line breaks and comments between the call's ``(`` and
+    the value, and between the value and the next argument's comma or the closing ``)``; else ``Undecidable``."""
+    value = call.args[0]
+    start, end = view.offset_of(value), view.offset_of(value, end=True)
+    arguments = arguments_in_order(call)
+    if len(arguments) > 1:
+        after = re.fullmatch(r"\s*,\s*", _code_between(view, end, view.offset_of(arguments[1])))
+    else:
+        after = re.fullmatch(r"\s*,?\s*", _code_between(view, end, view.offset_of(call, end=True) - 1))
+    before = re.fullmatch(r"\s*\(\s*", _code_between(view, view.offset_of(call.func, end=True), start))
+    if before is None or after is None:
+        raise Undecidable("the first argument in parentheses of its own")
+    return start, end
+
+
 def added_keyword(view: AstView, call: ast.Call, text: str) -> Edit:
     """``calls.add_keyword``'s edit: ``text`` (``name=value``) after the last argument's value, on a line of its own
     where the last argument ends with a comma and starts its own line (its line's indentation, libcst's

@@ -25,7 +25,9 @@ from jaxlint.lint.text_gate import KeywordsByLast, keywords_by_last
 from jaxlint.catalogue import messages as catalogue_messages
 from jaxlint.rules.base import InsertAfter, InsertBefore, Invalid, Replace, Rule, Valid, safe_fix
 from jaxlint.analysis.calls import has_star_args, keyword_arg, positional_args
-from jaxlint.analysis.list_arguments import REJECTING, literal_sequence, may_pass_sequence_text, numpy_spelling
+from jaxlint.analysis.ast_calls import plain_first_argument
+from jaxlint.analysis.list_arguments import (NUMPY, REJECTING, literal_sequence, may_pass_sequence_text,
+                                             numpy_spelling)
 from jaxlint.lint.walk import iter_children
 from jaxlint.project.versions import Version
 
@@ -121,6 +123,12 @@ class _LocalNames:
             if qualified is not None and relevant(qualified):
                 return True
         return False
+
+
+def _sequence_message(callee: str, kind: str) -> str:
+    return (f"`{callee}` rejects a Python {kind} where it expects an array (`TypeError: ... requires ndarray or "
+            f"scalar arguments, got <class '{kind}'> at position 0`): jax.numpy functions stopped converting lists "
+            f"and tuples in JAX 0.2.21 (linalg and fft in 0.3.24, JAX #7737)")
 
 
 def _is_array(qualified: str) -> bool:
@@ -981,10 +989,7 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
         kind = literal_sequence(value, self.context.resolver, self.context.module)
         if kind is None:
             return
-        name = self.code_for(node.func)
-        message = (f"`{name}` rejects a Python {kind} where it expects an array (`TypeError: ... requires ndarray "
-                   f"or scalar arguments, got <class '{kind}'> at position 0`): jax.numpy functions stopped "
-                   f"converting lists and tuples in JAX 0.2.21 (linalg and fft in 0.3.24, JAX #7737)")
+        message = _sequence_message(self.code_for(node.func), kind)
         numpy = numpy_spelling(node.func, self.context.resolver)
         if numpy is None:
             self.report(node, f"{message}; wrap it in `jnp.asarray(...)`")
@@ -1198,10 +1203,12 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
                 if node.args and type(node.args[0]) is not ast.Starred:
                     local = local or _LocalNames(view)
                     value = node.args[0]
-                    if type(value) in (ast.List, ast.ListComp, ast.Tuple) or (
+                    if type(value) in (ast.List, ast.ListComp):
+                        found.append(rule._sequence_from_ast(view, node))
+                    elif type(value) is ast.Tuple or (
                             type(value) is ast.Name and value.id in local.lists and value.id not in local.not_lists
                             and not _bound_otherwise_in_own_scope(view, value)):
-                        raise Undecidable("a list or tuple where an array is wanted: may have a fix")
+                        raise Undecidable("a tuple, or a name bound to a list, where an array is wanted")
             elif qualified == PARTIAL and node.args and type(node.args[0]) is not ast.Starred:
                 local = local or _LocalNames(view)
                 finding = rule._partial_from_ast(view, node, local)
@@ -1221,6 +1228,24 @@ min version of 0.4.4, the first release whose `pjit` takes `in_shardings=`.
     def _relevant_to_ast_findings(cls, qualified: str) -> bool:
         """Whether ``findings_from_ast`` treats a callee named ``qualified`` other than one it cannot name (None)."""
         return qualified in cls.parameters or qualified in REJECTING or qualified in (PARTIAL, ARRAY, MAKE_MESH, PJIT)
+
+    def _sequence_from_ast(self, view: AstView, node: ast.Call) -> AstFinding:
+        """``_sequence_argument`` for a list literal (a comprehension too) as the first argument: its fix wraps the
+        argument, placed where the list has no parentheses of its own (``plain_first_argument``)."""
+        view.span(node.func)  # the message quotes the callee: ``Undecidable`` where libcst's text may differ
+        message = _sequence_message(view.text(node.func), "list")
+        numpy = node.func
+        while type(numpy) is ast.Attribute:  # ``numpy_spelling``: the part of the callee that names jax.numpy
+            numpy = numpy.value
+            if view.qualified_name(numpy) == NUMPY:
+                break
+        else:
+            return AstFinding(self.code, node, f"{message}; wrap it in `jnp.asarray(...)`")
+        start, end = plain_first_argument(view, node)
+        asarray = f"{view.text(numpy)}.asarray"
+        edits = (Edit(start, start, f"{asarray}("), Edit(end, end, ")"))
+        fix = AstFix(Applicability.SAFE, f"Wrap it in `{asarray}(...)`", edits)
+        return AstFinding(self.code, node, message, fix=fix)
 
     def _partial_from_ast(self, view: AstView, node: ast.Call, local: "_LocalNames") -> AstFinding | None:
         """``_partial`` for an ``ast`` call of ``functools.partial``."""
