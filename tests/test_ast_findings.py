@@ -126,6 +126,9 @@ CATALOGUE_FIX_DECIDED = {
     "another module, loaded by import jax": "import jax\nm = jax.experimental.maps.Mesh(d, ('x',))\n",
     "an import of the new module": "import jax\nimport jax.extend.core\nj = jax.core.Jaxpr\n",
     "indented": "import jax\ndef f(x):\n    return jax.tree_map(g, x)\n",
+    # a statement's first token after comment lines that quote code (mesh-transformer-jax): no continuation line
+    "first in its statement, after comments with quotes": "import jax\ndef f(x):\n    g(\"x\")\n"
+                                                          "    # g(\"y\", x)\n    jax.tree_map(g, x)\n",
     "non-ASCII before": "import jax\ns = 'é€𝄞'\ny = jax.tree_map(f, x)\n",
     # the same length: no line to realign, whatever the statement
     "a rename in a multi-line statement": "import jax\ny = jax.tree_map(\n    f, x)\n",
@@ -162,6 +165,8 @@ CATALOGUE_UNDECIDED = {
     # libcst gives a node the parentheses around it alone; its text holds them
     "a node in parentheses of its own": "import jax\ny = (jax.tree_map)(f, x)\n",
     "a node in parentheses of its own, on lines": "import jax\ny = (\n    jax.tree_map  # c\n)\n",
+    "in parentheses of its own after comments with quotes": "import jax\ny = (\n    # g(\"y\")\n"
+                                                            "    jax.tree_map)(f, x)\n",
     "a longer rename after another statement on its line": "import jax\n"
                                                             "x = 1; y = jax.experimental.maps.Mesh(d, 'x')\n",
     "a longer rename in a compound statement's header": "import jax\nif jax.experimental.maps.Mesh(d, 'x'):\n"
