@@ -581,16 +581,19 @@ class AstView:
             if before.endswith("(") and not _opens_a_call(before[:-1]) \
                     and not self._opens_with_items(statement_start, node) and self._closes_after(end):
                 raise Undecidable("an opening parenthesis before the expression")
-            if not before.strip():
-                # first on its line: a continuation line, unless it starts its statement (mesh-transformer-jax's
-                # call after comment lines that quote code)
-                statement = statement_start or statement_of(self.ancestors(node))
-                if statement is None or statement.lineno != node.lineno:
-                    before = self.code_before_line(node.lineno)
-                    if before is None or before.endswith("(") and not _opens_a_call(before[:-1]) \
-                            and not self._opens_with_items(statement_start, node) and self._closes_after(end):
-                        raise Undecidable("the expression starts a continuation line after an opening parenthesis")
+            if not before.strip() and (statement_start is None or statement_start.lineno != node.lineno):
+                before = self.code_before_line(node.lineno)
+                if (before is None or before.endswith("(") and not _opens_a_call(before[:-1])
+                        and not self._opens_with_items(statement_start, node) and self._closes_after(end)) \
+                        and not self._starts_its_statement(node, statement_start):
+                    raise Undecidable("the expression starts a continuation line after an opening parenthesis")
         return start, end
+
+    def _starts_its_statement(self, node: ast.AST, statement: ast.AST | None) -> bool:
+        """Whether ``node``, first on its line, is its statement's first token: no continuation line, whatever the
+        comment lines above it quote (mesh-transformer-jax). Asked only where the lines above leave it unclear."""
+        statement = statement or statement_of(self.ancestors(node))
+        return statement is not None and statement.lineno == node.lineno
 
     def _closes_after(self, end: int) -> bool:
         """Whether the first code after offset ``end`` closes a parenthesis: then the one that opens right before
