@@ -1303,9 +1303,8 @@ def _assigned_kind(view: AstView, value: ast.expr, scope: ast.AST | None = None)
 
 def _method_name_kind(view: AstView, identifier: str, method: ast.AST) -> str:
     """``_name_kind`` of a name a method assigns to ``self.<attribute>`` (or a function to a name): a parameter of
-    the method (not its first)
-    without an annotation is unknown; a name bound in the method only by plain assignments gives what they agree
-    on (``mesh = Mesh(...)``; ``self.mesh = mesh``)."""
+    the method (not its first) without an annotation is unknown; a name bound in the method only by plain
+    assignments gives what they agree on (``mesh = Mesh(...)``; ``self.mesh = mesh``)."""
     _no_global(view, identifier)
     arguments = method.args
     parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
