@@ -13,6 +13,8 @@ else:
 from jaxlint.catalogue.ecosystem import INSTANCE_METHODS, KEYWORDS, METHOD_KEYWORDS, NOW_REQUIRED, \
     REMOVED_ATTRIBUTES, library_may_reach
 from jaxlint.catalogue.ecosystem_generated import MethodChangeRow
+from jaxlint.analysis.ast_calls import arguments_in_order
+from jaxlint.analysis.ast_instance_classes import AstInstanceClasses
 from jaxlint.lint.ast_findings import AstFinding, AstView, Undecidable, walk
 from jaxlint.lint.ast_instances import UNSPELLED, MayClasses, may_name_class
 from jaxlint.lint.text_gate import BARE, NOT_A_NAME, a_call, names_by_last
@@ -315,47 +317,163 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
 
     @classmethod
     def findings_from_ast(cls, view: AstView) -> list[AstFinding]:
-        """No finding, for certain, where every site the visit may report on concerns classes that no chain of the
-        file can name (``ast_instances.may_name_class``: the receiver's class, a project class's base and
-        ``super()``'s all come from such a chain), or that the receiver cannot be an instance of
-        (``ast_instances.MayClasses``: ``pbar.update(1)`` where ``pbar = tqdm(...)``); any other site is
-        ``Undecidable`` (the inference is libcst's)."""
+        """What the visit reports. A site is passed over where it concerns classes that no chain of the file can
+        name (``ast_instances.may_name_class``: the receiver's class, a project class's base and ``super()``'s all
+        come from such a chain), or that the receiver cannot be an instance of (``ast_instances.MayClasses``:
+        ``pbar.update(1)`` where ``pbar = tqdm(...)``); any other site is read as the visit reads it, with the
+        class inference ported to ``ast`` (``AstInstanceClasses``). A finding whose keywords would be renamed (a
+        fix libcst writes) is ``Undecidable``."""
+        rule = view.rule(cls)
         asked: dict[frozenset[str], bool] = {}
         receivers = MayClasses(view)
+        classes: AstInstanceClasses | None = None
 
-        def may_be(classes: frozenset[str], receiver: ast.AST | None = None) -> bool:
-            if classes not in asked:
-                asked[classes] = may_name_class(view, classes)
-            if not asked[classes]:
+        def may_be(owners: frozenset[str], receiver: ast.AST | None = None) -> bool:
+            if owners not in asked:
+                asked[owners] = may_name_class(view, owners)
+            if not asked[owners]:
                 return False
             if receiver is None or type(receiver) is ast.Call and type(receiver.func) is ast.Name \
                     and receiver.func.id == "super":
                 return True  # ``super()``: the enclosing class's base (``_super``)
-            return receivers.may_be(receiver, classes)
+            return receivers.may_be(receiver, owners)
 
+        found: list[AstFinding] = []
         for node in walk(view, (ast.Call, ast.Attribute)):
             if type(node) is ast.Attribute:
                 # ``visit_Attribute``: an instance of the library's class itself
                 if node.attr in _REMOVED_ATTRIBUTES and not _stored(view, node) \
                         and may_be(_ATTRIBUTE_OWNERS[node.attr], node.value):
-                    raise Undecidable("a removed attribute's class may be named")
+                    classes = classes or AstInstanceClasses(view)
+                    found += rule._attribute_from_ast(view, node, classes)
                 continue
             func = node.func
             if type(func) is not ast.Attribute:
                 continue
             method = func.attr
-            if method in _INSTANCE_METHODS and view.qualified_name_unless(
-                    func, INSTANCE_METHODS.__contains__) in INSTANCE_METHODS:
-                raise Undecidable("a method called on its class")  # ``_on_the_class``
             passed = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
-            if method in _NOW_REQUIRED and may_be(cls._too_few_owners(view, node, method, passed), func.value) \
+            if method in _INSTANCE_METHODS and view.qualified_name_unless(
+                    func, INSTANCE_METHODS.__contains__) in INSTANCE_METHODS \
+                    or method in _NOW_REQUIRED and may_be(cls._too_few_owners(view, node, method, passed), func.value) \
                     or method in _METHODS and not passed.isdisjoint(_METHODS[method]) \
-                    and may_be(_KEYWORD_OWNERS[method], func.value):
-                raise Undecidable("the receiver's class may be the method's")
-            if method == "__init__" and passed and may_be(frozenset(
-                    owner for owner, rows in KEYWORDS.items() if not passed.isdisjoint(rows))):
-                raise Undecidable("super().__init__'s base may be the class")  # ``_super``
-        return []
+                    and may_be(_KEYWORD_OWNERS[method], func.value) \
+                    or method == "__init__" and passed and may_be(frozenset(
+                        owner for owner, rows in KEYWORDS.items() if not passed.isdisjoint(rows))):
+                classes = classes or AstInstanceClasses(view)
+                found += rule._call_from_ast(view, node, classes)
+        return found
+
+    # -- the visit's reading, on ``ast`` ------------------------------------------------------------------------
+    def _call_from_ast(self, view: AstView, node: ast.Call, classes: AstInstanceClasses) -> list[AstFinding]:
+        """``visit_Call``."""
+        func = node.func
+        method = func.attr
+        qualified = view.qualified_name(func)
+        if qualified is not None:
+            if qualified in INSTANCE_METHODS:
+                return self._on_the_class_from_ast(view, node, INSTANCE_METHODS[qualified], classes)
+            return []
+        if _is_super_ast(func.value):
+            return self._super_from_ast(view, node, method, classes)
+        found = []
+        if method in _NOW_REQUIRED:
+            owner = self._library_class_from_ast(view, classes, classes.instance_class(func.value), method, 0,
+                                                 NOW_REQUIRED)
+            if owner is not None:
+                found += self._too_few_from_ast(view, node, NOW_REQUIRED[owner][method], owner)
+        if method not in _METHODS or not any(keyword.arg in _METHODS[method] for keyword in node.keywords):
+            return found
+        owner = self._library_class_from_ast(view, classes, classes.instance_class(func.value), method, 0)
+        rows = METHOD_KEYWORDS.get(owner or "", {}).get(method)
+        if rows:
+            found += self._keywords_from_ast(view, node, rows, _code(view, func), f" on an instance of `{owner}`")
+        return found
+
+    def _attribute_from_ast(self, view: AstView, node: ast.Attribute,
+                            classes: AstInstanceClasses) -> list[AstFinding]:
+        """``visit_Attribute``."""
+        owner = classes.instance_class(node.value)
+        row = REMOVED_ATTRIBUTES.get(owner, {}).get(node.attr) if isinstance(owner, str) else None
+        if row is None or not library_may_reach(self.settings, row.library, row.changed_in):
+            return []
+        return [AstFinding(self.code, node, self._attribute_message(_code(view, node), owner, row))]
+
+    def _keywords_from_ast(self, view: AstView, node: ast.Call, rows: dict, shown: str,
+                           receiver: str) -> list[AstFinding]:
+        """``KeywordFindings._keywords``: its finding, where it has no fix."""
+        keywords = [(keyword.arg, keyword) for keyword in node.keywords if keyword.arg is not None]
+        finding = self._keyword_finding(keywords, rows, shown, receiver)
+        if finding is None:
+            return []
+        message, renames, withheld = finding
+        if renames:
+            raise Undecidable("the keywords are renamed: a fix")
+        return [AstFinding(self.code, node, message, withheld=withheld)]
+
+    def _on_the_class_from_ast(self, view: AstView, node: ast.Call, row: MethodChangeRow,
+                               classes: AstInstanceClasses) -> list[AstFinding]:
+        """``_on_the_class``."""
+        if not library_may_reach(self.settings, row.library, row.changed_in) or any(
+                keyword.arg is not None and keyword.arg in KEYWORDS.get(row.name, {}) for keyword in node.keywords):
+            return []
+        arguments = arguments_in_order(node)
+        first = arguments[0] if arguments and type(arguments[0]) not in (ast.keyword, ast.Starred) else None
+        passed = classes.instance_class(first) if first is not None else None
+        if isinstance(passed, ast.ClassDef) or isinstance(passed, str) and passed.rpartition(".")[2] == row.method_of:
+            return []
+        return [AstFinding(self.code, node, self._on_the_class_message(row))]
+
+    def _too_few_from_ast(self, view: AstView, node: ast.Call, row: MethodChangeRow,
+                          owner: str) -> list[AstFinding]:
+        """``_too_few``."""
+        if any(type(arg) is ast.Starred for arg in node.args) or any(keyword.arg is None for keyword in node.keywords) \
+                or not library_may_reach(self.settings, row.library, row.changed_in):
+            return []
+        if any(keyword.arg == row.parameter for keyword in node.keywords):
+            return []
+        passed = len(node.args)
+        if not (row.was_required or 0) <= passed < (row.required or 0):
+            return []
+        return [AstFinding(self.code, node, self._too_few_message(_code(view, node.func), owner, row, passed))]
+
+    def _super_from_ast(self, view: AstView, node: ast.Call, method: str,
+                        classes: AstInstanceClasses) -> list[AstFinding]:
+        """``_super``."""
+        owner = _enclosing_class_from_ast(view, node)
+        if owner is None:
+            return []
+        bases = [base for base in owner.bases if _base_name(view, base) not in _NEUTRAL_BASES]
+        base = classes.annotation_class(bases[0]) if len(bases) == 1 else None
+        if method == "__init__":
+            qualified = base if isinstance(base, str) else None
+            rows = KEYWORDS.get(qualified or "")
+            if rows and any(keyword.arg in rows for keyword in node.keywords):
+                return self._keywords_from_ast(view, node, rows, "super().__init__", f" of `{qualified}`")
+            return []
+        found = []
+        if method in _NOW_REQUIRED:
+            library = self._library_class_from_ast(view, classes, base, method, 0, NOW_REQUIRED)
+            if library is not None:
+                found += self._too_few_from_ast(view, node, NOW_REQUIRED[library][method], library)
+        if method in _METHODS and any(keyword.arg in _METHODS[method] for keyword in node.keywords):
+            library = self._library_class_from_ast(view, classes, base, method, 0)
+            rows = METHOD_KEYWORDS.get(library or "", {}).get(method)
+            if rows:
+                found += self._keywords_from_ast(view, node, rows, _code(view, node.func), f" reaching `{library}`")
+        return found
+
+    def _library_class_from_ast(self, view: AstView, classes: AstInstanceClasses, found, method: str, depth: int,
+                                table: dict = METHOD_KEYWORDS) -> str | None:
+        """``_library_class``."""
+        if isinstance(found, str) or found is None or depth > 8:
+            return found if isinstance(found, str) and method in table.get(found, {}) else None
+        if _defines_from_ast(view, found, method):
+            return None  # an override: another signature
+        bases = [base for base in found.bases if _base_name(view, base) not in _NEUTRAL_BASES]
+        if len(bases) != 1:
+            return None
+        return self._library_class_from_ast(view, classes, classes.annotation_class(bases[0]), method, depth + 1,
+                                            table)
 
     @staticmethod
     def _too_few_owners(view: AstView, node: ast.Call, method: str, passed: set[str]) -> frozenset[str]:
@@ -407,8 +525,12 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         row = REMOVED_ATTRIBUTES.get(owner, {}).get(name) if isinstance(owner, str) else None
         if row is None or not library_may_reach(self.settings, row.library, row.changed_in):
             return
-        self.report(node, f"`{self.code_for(node)}` on an instance of `{owner}`: {row.library} {row.changed_in} "
-                          f"removed the attribute (`AttributeError`: \"{(row.message or '').replace('{...}', row.method_of)}\").")
+        self.report(node, self._attribute_message(self.code_for(node), owner, row))
+
+    @staticmethod
+    def _attribute_message(shown: str, owner: str, row) -> str:
+        return (f"`{shown}` on an instance of `{owner}`: {row.library} {row.changed_in} removed the attribute "
+                f"(`AttributeError`: \"{(row.message or '').replace('{...}', row.method_of)}\").")
 
     def _instance_class(self, node: cst.BaseExpression) -> "str | cst.ClassDef | None":
         return self.context.inference.classes.instance_class(node)
@@ -423,10 +545,13 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         passed = self._instance_class(first) if first is not None else None
         if isinstance(passed, cst.ClassDef) or isinstance(passed, str) and passed.rpartition(".")[2] == row.method_of:
             return  # ``LSTMCell.initialize_carry(cell, rng, shape)``: the instance passed as ``self``
-        self.report(node, f"`{row.owner}.{row.method}` is a method of the instance since {row.library} "
-                          f"{row.changed_in} (a static method up to {row.last_seen}): called on the class, its first "
-                          f"argument becomes `self`; call it on an instance (`{row.method_of}(...).{row.method}(...)`) "
-                          "with the new arguments.")
+        self.report(node, self._on_the_class_message(row))
+
+    @staticmethod
+    def _on_the_class_message(row: MethodChangeRow) -> str:
+        return (f"`{row.owner}.{row.method}` is a method of the instance since {row.library} {row.changed_in} (a "
+                f"static method up to {row.last_seen}): called on the class, its first argument becomes `self`; call "
+                f"it on an instance (`{row.method_of}(...).{row.method}(...)`) with the new arguments.")
 
     def _too_few(self, node: cst.Call, row: MethodChangeRow, owner: str) -> None:
         """``optimizer.update(grads)``: fewer positional arguments than the method requires since
@@ -438,10 +563,13 @@ Per keyword: the flax or optax release that stopped accepting it; not reported a
         passed = sum(arg.keyword is None for arg in node.args)
         if not (row.was_required or 0) <= passed < (row.required or 0):
             return
-        self.report(node, f"`{self.code_for(node.func)}(...)` on an instance of `{owner}`: since {row.library} "
-                          f"{row.changed_in} it requires {row.required} positional arguments, `{row.parameter}` "
-                          f"among them ({row.was_required} before); this call passes {passed} (`TypeError` from "
-                          "there).")
+        self.report(node, self._too_few_message(self.code_for(node.func), owner, row, passed))
+
+    @staticmethod
+    def _too_few_message(shown: str, owner: str, row: MethodChangeRow, passed: int) -> str:
+        return (f"`{shown}(...)` on an instance of `{owner}`: since {row.library} {row.changed_in} it requires "
+                f"{row.required} positional arguments, `{row.parameter}` among them ({row.was_required} before); this "
+                f"call passes {passed} (`TypeError` from there).")
 
     # -- super() -----------------------------------------------------------------------------------------------
     def _super(self, node: cst.Call, method: str) -> None:
@@ -531,3 +659,54 @@ def _defines(owner: cst.ClassDef, method: str) -> bool:
                     return True
     return False
 
+
+# -- the visit's helpers, on ``ast`` ---------------------------------------------------------------------------------
+def _code(view: AstView, node: ast.AST) -> str:
+    """``code_for``: libcst's text of the node, where ``ast``'s is the same (on one line, no parentheses of its
+    own: ``code_for_node`` renders a node at column 0, so continuation lines would lose their indentation)."""
+    start, end = view.span(node)
+    text = view.source[start:end]
+    if "\n" in text or "\r" in text:
+        raise Undecidable("a node over several lines")
+    return text
+
+
+def _is_super_ast(node: ast.AST) -> bool:
+    """``_is_super``: ``super()`` with no arguments."""
+    return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "super" \
+        and not node.args and not node.keywords
+
+
+def _base_name(view: AstView, base: ast.AST) -> str | None:
+    """The qualified name of a class's base (its value, subscripted or not: ``_unsubscripted``)."""
+    if type(base) is ast.Starred:
+        raise Undecidable("a starred base: libcst reads the name after the star")
+    return view.qualified_name(base.value if type(base) is ast.Subscript else base)
+
+
+def _enclosing_class_from_ast(view: AstView, node: ast.AST) -> ast.ClassDef | None:
+    """``_enclosing_class``: the class whose method (directly in its body) holds the call."""
+    ancestors = [ancestor for ancestor, _ in view.ancestors(node)]
+    for i in range(len(ancestors) - 1, 0, -1):
+        if type(ancestors[i]) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            owner = next((a for a in reversed(ancestors[:i])
+                          if type(a) in (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)), None)
+            return owner if type(owner) is ast.ClassDef else None
+    return None
+
+
+def _defines_from_ast(view: AstView, owner: ast.ClassDef, method: str) -> bool:
+    """``_defines``: the class body defines or assigns ``method``. A body on the header's line (``class A(B): x =
+    1``) is a suite whose statements ``_defines`` does not read: ``Undecidable``."""
+    first = owner.body[0]
+    if view.source[view.index.starts[first.lineno - 1]:view.offset_of(first)].strip():
+        raise Undecidable("a class body on its header's line")
+    for statement in owner.body:
+        kind = type(statement)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef) and statement.name == method:
+            return True
+        targets = statement.targets if kind is ast.Assign else [statement.target] \
+            if kind in (ast.AnnAssign, ast.AugAssign) else []
+        if any(type(target) is ast.Name and target.id == method for target in targets):
+            return True
+    return False
