@@ -15,7 +15,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from jaxlint.lint.ast_findings import AstView
+from jaxlint.analysis.ast_instance_classes import AstInstanceClasses
+from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.ast_instances import UNSPELLED, MayClasses, may_name_class
 from jaxlint.lint.engine import lint_source
 from jaxlint.lint.inference import ValueInference
@@ -298,7 +299,8 @@ def test_engine_skips_libcst(monkeypatch):
 
 # -- ast_instances.may_name_class against instance_classes -----------------------------------------------------------
 CLASS_SOURCES = [
-    *JAX509_DECIDED.values(), *JAX509_UNDECIDED.values(), *JAX509_SAME_NAME.values(),
+    *JAX509_DECIDED.values(), *JAX509_FINDINGS_DECIDED.values(), *JAX509_UNDECIDED.values(),
+    *JAX509_SAME_NAME.values(),
     *(textwrap.dedent(example.code) for example in (*JAX509.VALID, *JAX509.INVALID)),
     "import jax\nf = jax.jit(g)\nlowered = f.lower(x)\ncompiled = lowered.compile()\n",
     "from jax import export\nexp = export.export(f)(x)\nmesh = __import__('jax').make_mesh((1,), ('x',))\n",
@@ -360,6 +362,52 @@ def test_may_classes_covers_every_class_the_inference_answers(source):
     for place, answer in _receiver_classes(source):
         if place in nodes:  # not a name that no expression of ``ast`` holds (``class A``, ``def f``, a keyword's)
             assert may.may_be(nodes[place], frozenset({answer})), (place, answer)
+
+
+def _every_answer(source: str) -> dict[tuple[int, int, int, int], object]:
+    """(place) -> ``instance_class`` of each name, attribute or call of ``source`` (a class of the module as its
+    name and line)."""
+    wrapper = cst.MetadataWrapper(cst.parse_module(source))
+    classes = ValueInference(wrapper.module, NameResolver(wrapper.module)).classes
+    positions = wrapper.resolve(cst.metadata.PositionProvider)
+    found = {}
+    for node, place in positions.items():
+        if isinstance(node, (cst.Name, cst.Attribute, cst.Call)) and not getattr(node, "lpar", ()):
+            answer = classes.instance_class(node)
+            if isinstance(answer, cst.ClassDef):
+                answer = (answer.name.value, positions[answer].start.line)
+            found[(place.start.line, place.start.column, place.end.line, place.end.column)] = answer
+    return found
+
+
+@pytest.mark.parametrize("source", CLASS_SOURCES, ids=[f"source{index}" for index in range(len(CLASS_SOURCES))])
+def test_ast_instance_classes_answer_as_libcst(source):
+    """``AstInstanceClasses`` gives each name, attribute and call the class ``InstanceClasses`` gives it, or raises
+    ``Undecidable``."""
+    tree = ast.parse(source)
+    classes = AstInstanceClasses(AstView(source, tree))
+    expected = _every_answer(source)
+    compared = 0
+    for node in ast.walk(tree):
+        place = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0), getattr(node, "end_lineno", 0),
+                 getattr(node, "end_col_offset", 0))
+        if type(node) not in (ast.Name, ast.Attribute, ast.Call) or place not in expected:
+            continue
+        try:
+            answer = classes.instance_class(node)
+        except Undecidable:
+            continue
+        if isinstance(answer, ast.ClassDef):
+            answer = (answer.name, answer.lineno)
+        assert answer == expected[place], (place, answer, expected[place])
+        compared += 1
+    assert compared
+
+
+def test_ast_instance_classes_are_not_vacuous():
+    answers = {repr(answer) for source in CLASS_SOURCES for answer in _every_answer(source).values()}
+    assert {"'flax.nnx.Optimizer'", "'flax.linen.LSTMCell'", "'jax.stages.Compiled'"} <= answers
+    assert any(answer.startswith("('") for answer in answers)  # a class of the module
 
 
 def test_may_classes_is_not_vacuous():
