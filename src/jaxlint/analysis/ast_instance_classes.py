@@ -2,20 +2,18 @@
 (a qualified class name, a ``ClassDef`` of the module, or None for unknown) from the same sources, asked through
 ``AstNames`` (the resolver's port) and ``ast_attribute_values`` (``self``'s class, ``self.x``'s stores).
 
-Where the answer is not certain it raises ``Undecidable``: a cycle (libcst answers "unknown" at the node it meets
-again and caches what it had so far, so its answers then depend on the order of its queries), and a starred base.
+Where the answer is not certain it raises ``Undecidable``: a cycle (``ast_value_kinds.inferred_once``).
 """
 from __future__ import annotations
 
 import ast
 
 from jaxlint.analysis.ast_attribute_values import class_of_self, stores_by_attribute
-from jaxlint.lint.ast_findings import AstView, Undecidable
+from jaxlint.analysis.ast_value_kinds import inferred_once
+from jaxlint.lint.ast_findings import AstView
 from jaxlint.lint.ast_names import AstNames, Binding
-from jaxlint.lint.instance_classes import _EXPORT, _METHOD_RETURNS, _OPTIONAL, _RETURNS
+from jaxlint.lint.instance_classes import _EXPORT, _METHOD_RETURNS, _NONE, _OPTIONAL, _RETURNS, agree_on_class
 
-_NONE = "none"  # a binding to the literal None: neutral (``instance_classes._NONE``)
-_IN_PROGRESS = object()
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -31,22 +29,9 @@ class AstInstanceClasses:
         return self.view.names()
 
     def instance_class(self, node: ast.AST) -> "str | ast.ClassDef | None":
-        key = id(node)
-        cached = self._cache.get(key)
-        if cached is _IN_PROGRESS:
-            raise Undecidable("a cycle in the class inference")
-        if key in self._cache:
-            return cached  # type: ignore[return-value]
-        self._cache[key] = _IN_PROGRESS
-        try:
-            found = self._infer(node)
-        except RecursionError:
-            raise Undecidable("absurdly deep code") from None
-        except Undecidable:
-            del self._cache[key]
-            raise
-        self._cache[key] = None if found == _NONE else found
-        return self._cache[key]  # type: ignore[return-value]
+        # (``_infer`` never answers the neutral ``_NONE``: only a binding's class is that, and ``agree_on_class``
+        # reads it)
+        return inferred_once(self._cache, id(node), lambda: self._infer(node), "a cycle in the class inference")
 
     def annotation_class(self, annotation: ast.AST) -> "str | ast.ClassDef | None":
         """The class an annotation names (``nn.LSTMCell``, ``Optional[nn.LSTMCell]``, ``Cell | None``)."""
@@ -107,7 +92,7 @@ class AstInstanceClasses:
             return None
         if len(bindings) == 1 and type(bindings[0].node) is ast.arg and bindings[0].node.annotation is None:
             return class_of_self(self.names, name)  # ``self``; any other bare parameter: None
-        return _agree([self._binding_class(name.id, binding) for binding in bindings])
+        return agree_on_class([self._binding_class(name.id, binding) for binding in bindings])
 
     def _binding_class(self, name: str, binding: Binding) -> "str | ast.ClassDef | None":
         bound = binding.node
@@ -151,17 +136,7 @@ class AstInstanceClasses:
                 found.append(_NONE if _is_none(store.value) else self.instance_class(store.value))
             else:
                 found.append(None)  # unpacked, augmented, a loop or ``with`` target
-        return _agree(found)
-
-
-def _agree(found: list) -> "str | ast.ClassDef | None":
-    """``instance_classes._agree``: the one class every binding gives (``None`` literals neutral)."""
-    kept = [item for item in found if not (isinstance(item, str) and item == _NONE)]
-    if not kept or any(item is None for item in kept):
-        return None
-    first = kept[0]
-    same = all(item is first if isinstance(first, ast.ClassDef) else item == first for item in kept)
-    return first if same else None
+        return agree_on_class(found)
 
 
 def _is_none(node: ast.AST) -> bool:

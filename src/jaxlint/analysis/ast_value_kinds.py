@@ -12,6 +12,7 @@ Where the answer is not certain it raises ``Undecidable``:
 from __future__ import annotations
 
 import ast
+from typing import Callable, Iterator
 
 from jaxlint.analysis.ast_attribute_values import stores_by_attribute, class_of_self
 from jaxlint.lint.ast_findings import AstView, Undecidable
@@ -21,6 +22,7 @@ from jaxlint.lint.inference import ANNOTATION_KINDS, ARRAY, CONFIG, CONFIG_OBJEC
 
 _NONE = "none"  # a binding to the literal ``None`` (``inference._NONE``)
 _IN_PROGRESS = object()
+_MISSING = object()
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PLAIN_BASES = ("builtins.object", "typing.NamedTuple", "typing.Generic", "typing.Protocol", "abc.ABC")
 
@@ -40,22 +42,7 @@ class AstValueKinds:
         return self.view.names()
 
     def kind_of(self, node: ast.AST) -> str | None:
-        key = id(node)
-        cached = self._cache.get(key)
-        if cached is _IN_PROGRESS:
-            raise Undecidable("a cycle in the value inference")
-        if key in self._cache:
-            return cached  # type: ignore[return-value]
-        self._cache[key] = _IN_PROGRESS
-        try:
-            kind = self._infer(node)
-        except RecursionError:
-            raise Undecidable("absurdly deep code") from None
-        except Undecidable:
-            del self._cache[key]
-            raise
-        self._cache[key] = kind
-        return kind
+        return inferred_once(self._cache, id(node), lambda: self._infer(node), "a cycle in the value inference")
 
     def holds_device_buffers(self, node: ast.AST) -> bool:
         """``x.device_buffers`` on a receiver not known to be the project's own object."""
@@ -227,18 +214,8 @@ class AstValueKinds:
         owner = class_of_self(self.names, node.value)
         if owner is None:
             return None
-        key = (id(owner), node.attr)
-        found = self._attributes.get(key)
-        if found is _IN_PROGRESS:
-            raise Undecidable("a cycle through an attribute")
-        if key not in self._attributes:
-            self._attributes[key] = _IN_PROGRESS
-            try:
-                found = self._attributes[key] = self._stored_kind(owner, node.attr)
-            except Undecidable:
-                del self._attributes[key]
-                raise
-        return found  # type: ignore[return-value]
+        return inferred_once(self._attributes, (id(owner), node.attr), lambda: self._stored_kind(owner, node.attr),
+                             "a cycle through an attribute")
 
     def _stored_kind(self, owner: ast.ClassDef, attribute: str) -> str | None:
         """What every store of ``self.<attribute>`` in the class's methods (and its class-level annotation) gives
@@ -260,6 +237,44 @@ class AstValueKinds:
         return _agree(kinds)
 
 
+def inferred_once(cache: dict, key: object, infer: Callable[[], object], cycle: str):
+    """The answer cached under ``key``, ``infer()`` the first time it is asked. The ports raise ``Undecidable``
+    where libcst's inference meets a node again while answering it (a cycle: libcst answers "unknown" there and
+    caches what it had so far, so its answers then depend on the order of its queries) and on absurdly deep code;
+    an answer given up on is not cached."""
+    cached = cache.get(key, _MISSING)
+    if cached is _IN_PROGRESS:
+        raise Undecidable(cycle)
+    if cached is not _MISSING:
+        return cached
+    cache[key] = _IN_PROGRESS
+    try:
+        answer = infer()
+    except RecursionError:
+        del cache[key]
+        raise Undecidable("absurdly deep code") from None
+    except Undecidable:
+        del cache[key]
+        raise
+    cache[key] = answer
+    return answer
+
+
+def own_body_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """Every node of a function's body but those of the functions, lambdas and classes nested in it (nor those
+    themselves): what ``inference._BodyWalker`` walks, in no particular order."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if type(node) in _NESTED_SCOPES:
+            continue
+        yield node
+        stack += ast.iter_child_nodes(node)
+
+
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
 def _agree(kinds: set) -> str | None:
     """``inference._agree``: the one kind all bindings give, ``None`` bindings neutral."""
     if len(kinds) == 2 and _NONE in kinds:
@@ -277,12 +292,8 @@ def returned_values(function: ast.FunctionDef) -> tuple[list[ast.expr], bool]:
     ``yield``, no bare ``return``, at least one value, and the body cannot fall off its end)."""
     values: list[ast.expr] = []
     complete = True
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
+    for node in own_body_nodes(function):
         kind = type(node)
-        if kind in (*_FUNCTIONS, ast.ClassDef, ast.Lambda):
-            continue
         if kind is ast.Return:
             if node.value is None:
                 complete = False
@@ -290,7 +301,6 @@ def returned_values(function: ast.FunctionDef) -> tuple[list[ast.expr], bool]:
                 values.append(node.value)
         elif kind in (ast.Yield, ast.YieldFrom):
             complete = False
-        stack += ast.iter_child_nodes(node)
     return values, complete and bool(values) and _ends_in_return(function.body)
 
 

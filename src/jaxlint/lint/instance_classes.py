@@ -126,7 +126,7 @@ class InstanceClasses:
             return None
         if len(bindings) == 1 and isinstance(bindings[0].node, cst.Param) and bindings[0].node.annotation is None:
             return self._class_of_self(name)  # ``self``; any other bare parameter: None
-        return _agree([self._binding_class(name.value, binding) for binding in bindings])
+        return agree_on_class([self._binding_class(name.value, binding) for binding in bindings])
 
     def _binding_class(self, name: str, binding: Binding) -> "str | cst.ClassDef | None":
         bound = binding.node
@@ -163,16 +163,18 @@ class InstanceClasses:
                 found.append(_NONE if _is_none(bound.value) else self.instance_class(bound.value))
             else:
                 found.append(None)  # unpacked, augmented, a loop or ``with`` target
-        return _agree(found)  # nothing stores it in this class (a base class or outside code does): None
+        return agree_on_class(found)  # nothing stores it in this class (a base class or outside code does): None
 
 
-def _agree(found: list) -> "str | cst.ClassDef | None":
-    """The one class every binding gives (``None`` literals neutral); None when they differ or none is known."""
+def agree_on_class(found: list):
+    """The one class every binding gives (``None`` literals neutral); None when they differ or none is known. A
+    class is a qualified name, or a class of the module (a ``ClassDef`` of libcst's or of ``ast``'s tree: the
+    ``ast`` port, ``analysis.ast_instance_classes``, agrees the same way), the same only as itself."""
     kept = [item for item in found if not (isinstance(item, str) and item == _NONE)]
     if not kept or any(item is None for item in kept):
         return None
     first = kept[0]
-    same = all(item is first if isinstance(first, cst.ClassDef) else item == first for item in kept)
+    same = all(item == first if isinstance(first, str) else item is first for item in kept)
     return first if same else None
 
 

@@ -12,7 +12,7 @@ else:
     from jaxlint.lint.lazy_libcst import cst
 
 from jaxlint.catalogue.floors import FLOORS, floor_withheld
-from jaxlint.analysis.ast_value_kinds import returned_values
+from jaxlint.analysis.ast_value_kinds import own_body_nodes, returned_values
 from jaxlint.lint.ast_findings import AstFinding, AstFix, AstView, Undecidable, scope_chain, statement_of, walk
 from jaxlint.lint.code_map import closing_bracket_end
 from jaxlint.lint.diagnostics import Applicability, Edit, WithheldFix
@@ -1183,13 +1183,8 @@ def _stored_kinds(view: AstView, method: ast.AST, attribute: str) -> set[str]:
         return set()
     receiver = positional[0].arg
     kinds = set()
-    stack: list[ast.AST] = list(method.body)
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
-        if kind is ast.Attribute and node.attr == attribute and type(node.ctx) is ast.Store \
+    for node in own_body_nodes(method):
+        if type(node) is ast.Attribute and node.attr == attribute and type(node.ctx) is ast.Store \
                 and type(node.value) is ast.Name and node.value.id == receiver:
             parent, field = view.parent(node)
             if type(parent) is ast.AnnAssign:
@@ -1198,7 +1193,6 @@ def _stored_kinds(view: AstView, method: ast.AST, attribute: str) -> set[str]:
                 kinds.add(_assigned_kind(view, parent.value, method))
             else:
                 kinds.add(_OTHER)  # unpacked, augmented, a loop or ``with`` target: unknown
-        stack += ast.iter_child_nodes(node)
     return kinds
 
 
@@ -1427,17 +1421,13 @@ def _calls_no_mesh_function(view: AstView, identifier: str) -> bool:
         return False
     if type(function) is ast.AsyncFunctionDef:
         return True
-    stack: list[ast.AST] = list(function.body)
     values = False
-    while stack:  # its own body (``inference._BodyWalker``: not the functions, lambdas and classes in it)
-        node = stack.pop()
+    for node in own_body_nodes(function):
         kind = type(node)
         if kind in (ast.Yield, ast.YieldFrom):
             return True
         if kind is ast.Return and node.value is not None:
             values = True
-        if kind not in (*_DEFINITIONS, ast.Lambda):
-            stack += ast.iter_child_nodes(node)
     return not values
 
 
