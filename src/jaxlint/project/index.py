@@ -21,6 +21,8 @@ Cached next to the results (``index-<engine fingerprint>.json``), as plain JSON:
 time, content hash and facts. A file whose size and time are unchanged is not read again. A cold run (no cached
 result could hit) skips the serial pass: its workers compute each module's facts from the bytes they lint and read
 the others' on first use, as without a cache, and ``complete_index`` computes the digest and writes the cache.
+Only a result whose rules asked for the index (``active_index``) is keyed by the digest: a run none of whose files
+asked reads no other module at all (``save_facts`` caches the facts its workers computed).
 """
 from __future__ import annotations
 
@@ -63,6 +65,9 @@ class ProjectIndex:
     # Whether a rule read other modules' sources since ``take_source_dependency`` (``analysis.construction_sites``):
     # what it found is no fact of the index, so the digest does not cover it.
     _sources_read: bool = False
+    # Whether a rule asked for the index (``active_index``) since ``take_consultation``: the findings of a file whose
+    # rules never did depend on no other module, so no project digest need key them.
+    _consulted: bool = False
 
     def facts_of(self, path: str) -> Facts | None:
         if path not in self.paths:
@@ -99,6 +104,11 @@ class ProjectIndex:
     def take_source_dependency(self) -> bool:
         """Whether ``depend_on_sources`` was called since the last call."""
         found, self._sources_read = self._sources_read, False
+        return found
+
+    def take_consultation(self) -> bool:
+        """Whether a rule asked for the index (``active_index``) since the last call."""
+        found, self._consulted = self._consulted, False
         return found
 
     def install(self, path: str, facts: Facts) -> None:
@@ -440,6 +450,18 @@ def complete_index(paths: frozenset[str], facts: dict[str, Facts], entries: dict
     return index
 
 
+def save_facts(entries: dict[str, list], cache_directory: Path) -> None:
+    """A cold run's module facts (``entries``, as ``complete_index`` takes them) into the index cache, where no
+    result needed the project digest: no other module is read. The digest stored there stays; it is reused only
+    under the facts it was computed from (``_reuse_digest``)."""
+    if not entries:
+        return
+    cache_file = _cache_file(cache_directory)
+    cached, stored_digest = _load(cache_file)
+    if any(cached.get(path) != entry for path, entry in entries.items()):
+        _save(cache_file, {**cached, **entries}, stored_digest if isinstance(stored_digest, list) else None)
+
+
 def _reuse_digest(index: ProjectIndex, key: str, stored_digest: object) -> None:
     """The digest the cache keeps for these facts (``facts_key``), instead of searching every module again."""
     if isinstance(stored_digest, list) and len(stored_digest) == 2 and stored_digest[0] == key \
@@ -500,7 +522,18 @@ _ACTIVE: ProjectIndex | None = None
 
 
 def active_index() -> ProjectIndex | None:
-    """The index of the run in progress (None when linting without one: a single text, the language server)."""
+    """The index of the run in progress, for a rule (None when linting without one: a single text, the language
+    server). Every question a rule asks about other modules starts here, so asking marks the file being linted as
+    depending on them (``ProjectIndex.take_consultation``): only such a file's cached result is keyed by the
+    project digest, and a run whose files never ask needs no digest, nor any other module's facts."""
+    if _ACTIVE is not None:
+        _ACTIVE._consulted = True
+    return _ACTIVE
+
+
+def running_index() -> ProjectIndex | None:
+    """The index of the run in progress, for the runner (which installs facts and takes what the rules did):
+    ``active_index`` without marking a consultation."""
     return _ACTIVE
 
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from jaxlint.project.cache import (CACHE_DIR_NAME, Cache, cache_key, content_hash, diagnostic_to_json, file_stamp,
                                    findings_of, settings_fingerprint, trusted_stamp)
-from jaxlint.project.index import (active_index, activated, build_index, cache_entry, complete_index, is_module,
-                                  set_active)
+from jaxlint.project.index import (activated, build_index, cache_entry, complete_index, is_module, running_index,
+                                  save_facts, set_active)
 from jaxlint.project.module_facts import module_facts, spelled
 from jaxlint.lint.diagnostics import PARSE_ERROR, Applicability, Diagnostic, Location, io_error
 from jaxlint.run.progress import progress_bar
@@ -76,9 +76,11 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
             return _run_files(files, mode, unsafe, jobs, None, "")
     caches = _RunCaches(files, cache_dir)
     index_cache = Path(cache_dir) if cache_dir is not None else files[0].settings.root / CACHE_DIR_NAME
-    if mode is not Mode.FIX and not any(map(caches.may_hit, range(len(files)), files)):
-        # A cold run: no entry can hit, so the project digest (which needs every module's facts) can wait. Each
-        # worker computes its own module's facts from the bytes it reads anyway; the digest is computed at the end.
+    if mode is not Mode.FIX and not any(map(caches.may_need_digest, range(len(files)), files)):
+        # A cold run: no entry keyed by the project digest can hit, so the digest (which needs every module's facts)
+        # can wait. Each worker computes its own module's facts from the bytes it reads anyway; the digest is
+        # computed at the end, and only if a result needs it (its rules asked about other modules). Results that
+        # depend on no other module hit as in a warm run.
         # Not for --fix: a fix rewrites modules that other workers may read lazily, while cached results need the
         # facts of the files as they were before the run.
         index = build_index(paths)
@@ -114,10 +116,12 @@ class _RunCaches:
         self.keys = [_absolute(str(file.path), cwd) for file in files]
         self.all = list(by_directory.values())
 
-    def may_hit(self, index: int, file: "SourceFile") -> bool:
-        """Whether the file has an entry for its settings (whatever the project digest and its bytes)."""
+    def may_need_digest(self, index: int, file: "SourceFile") -> bool:
+        """Whether the file has an entry for its settings that the project digest keys (whatever the digest and the
+        file's bytes): a result whose rules asked about other modules."""
         entry = self.of[index].entry(self.keys[index])
-        return entry is not None and isinstance(entry[1], str) and entry[1].startswith(_fingerprint(file, ""))
+        return entry is not None and isinstance(entry[1], str) and entry[1].startswith(_fingerprint(file, "")) \
+            and entry[1] != _fingerprint(file, INDEPENDENT)
 
 
 class _ColdFacts:
@@ -157,7 +161,7 @@ def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, caches: 
     results: list[FileResult | None] = [None] * len(files)
     todo: list[int] = []
     for index, file in enumerate(files):
-        if caches is not None and project_digest is not None:
+        if caches is not None:
             cached = _cached_result(caches.of[index], caches.keys[index], file, mode,
                                     unsafe or file.settings.unsafe_fixes, project_digest)
             if cached is not None:
@@ -173,17 +177,19 @@ def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, caches: 
             if learned is not None:
                 cold.add(learned)
             if entry is not None and caches is not None:
-                if cold is not None:
+                if cold is not None and entry[1].endswith(":"):  # keyed by the digest, known at the end
                     pending.append((index, entry))
                 else:
                     caches.of[index].put_raw(caches.keys[index], entry)
             advance()
-    if cold is not None:
+    if cold is not None and pending:
         digest = cold.digest()
         if digest is not None:
             for index, entry in pending:
                 entry[1] += digest  # the worker's fingerprint ends with ":"
                 caches.of[index].put_raw(caches.keys[index], entry)
+    elif cold is not None:
+        save_facts(cold.entries, cold.index_cache)  # no result needs the digest: no other module is read
     for cache in caches.all if caches is not None else ():
         cache.save()
     for file, result in zip(files, results):
@@ -202,8 +208,14 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+# What stands for the project digest in the key of a result whose rules never asked about other modules: it holds
+# whatever the other modules say (never a digest: those are hexadecimal).
+INDEPENDENT = "-"
+
+
 def _fingerprint(file: "SourceFile", project_digest: str) -> str:
-    """The settings of the file and the project facts its findings may depend on (another module's)."""
+    """The settings of the file and the project facts its findings may depend on (another module's), or
+    ``INDEPENDENT``."""
     return f"{settings_fingerprint(file.settings, file.path)}:{project_digest}"
 
 
@@ -213,13 +225,14 @@ def _absolute(path: str, cwd: str) -> str:
 
 
 def _cached_result(cache: Cache, key: str, file: "SourceFile", mode: Mode, unsafe: bool,
-                   project_digest: str) -> FileResult | None:
+                   project_digest: str | None) -> FileResult | None:
+    """``project_digest`` None: a cold run, where only a result that depends on no other module may hit."""
     entry = cache.entry(key)
     if entry is None:
         return None  # a cold run reads and hashes nothing here (the worker does, once)
-    fingerprint = _fingerprint(file, project_digest)
-    if entry[1] != fingerprint:
-        return None  # other settings: processed anyway, no need to read the file here
+    if entry[1] != _fingerprint(file, INDEPENDENT) and (project_digest is None
+                                                        or entry[1] != _fingerprint(file, project_digest)):
+        return None  # other settings or project facts: processed anyway, no need to read the file here
     started = time.time_ns()  # before the stat: an edit after it leaves later times than a trusted stamp's
     status = _status(file.path)
     if status is None:
@@ -289,7 +302,7 @@ def _process_all(files: list, todo: list[int], mode: Mode, unsafe: bool, jobs: i
         # first files of a run build), and its results need no pipe.
         yield from run_in_workers(tasks, _worker_task, jobs, chunksize=chunksize,
                                   start_method="fork" if fork else "spawn", initializer=_worker_init,
-                                  initargs=(None if fork else active_index(),), here=True)
+                                  initargs=(None if fork else running_index(),), here=True)
     finally:
         _WORKER_FILES = []
 
@@ -390,13 +403,15 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
         if mode is Mode.CHECK and spells:
             tree = _parsed(data)  # one parse for the facts and the lint's ast gate
         own = module_facts(data, tree, spells)
-        active_index().install(path, own)  # this module's rules see the facts of the bytes they lint
-    index = active_index()
+        running_index().install(path, own)  # this module's rules see the facts of the bytes they lint
+    index = running_index()
     if index is not None:
         index.take_source_dependency()
+        index.take_consultation()
     result = process_file(file.path, file.settings, mode, file_unsafe, data=data, tree=tree)
     # Findings that read other modules' code beyond the index's facts: no key says when those change.
     volatile = index is not None and index.take_source_dependency()
+    consulted = index is not None and index.take_consultation()
     unchanged = _identity(_status(file.path)) == _identity(before)
     learned = None
     if project_digest is None:
@@ -405,7 +420,7 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
     if digest is None or result.internal_error or result.applied or result.rejected \
             or result.fixed_source is not None or not unchanged or volatile:
         return result, None, learned
-    fingerprint = _fingerprint(file, project_digest or "")
+    fingerprint = _fingerprint(file, (project_digest or "") if consulted else INDEPENDENT)
     return result, [digest, fingerprint, [diagnostic_to_json(d) for d in result.diagnostics],
                     trusted_stamp(before, started), _floor_uses_to_json(result.floor_uses)], learned
 
