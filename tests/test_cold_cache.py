@@ -207,6 +207,10 @@ def test_one_file_whose_rules_ask_about_no_other_module_reads_no_other_module(tm
     counted.clear()
     check_project(files, tmp_path / "c")
     assert counted.processed == [] and counted.index_facts == 0  # its result is cached: a hit, reading nothing
+    write(tmp_path / "p", {"pkg/model.py": HARMLESS_MODEL, "pkg/m0.py": HARMLESS_MODEL})  # the digest changes
+    counted.clear()
+    check_project(files, tmp_path / "c")
+    assert counted.processed == [] and counted.index_facts == 0  # still a hit, and no serial pass
 
 
 def test_one_file_whose_rules_ask_about_other_modules_is_keyed_by_their_facts(tmp_path, counted):
