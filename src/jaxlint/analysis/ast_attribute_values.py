@@ -6,12 +6,43 @@ statement list.
 from __future__ import annotations
 
 import ast
+from typing import Callable, Iterator, TypeVar
 
 from jaxlint.lint.ast_gate import CHILD_FIELDS
 from jaxlint.lint.ast_names import AstNames
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 Source = tuple[object, bool]  # (an ast node or a statement list, whether libcst would open it as an ``Annotation``)
+
+
+_T = TypeVar("_T")
+
+
+def is_none(node: ast.AST) -> bool:
+    """The literal ``None``."""
+    return type(node) is ast.Constant and node.value is None
+
+
+def attribute_answers(owner: ast.ClassDef, attribute: str, of_annotation: Callable[[ast.expr], _T | None],
+                      of_value: Callable[[ast.expr], _T | None], none: _T) -> Iterator[_T | None]:
+    """What each class-level annotation of ``attribute`` and each store of ``self.<attribute>`` in the class's
+    methods gives, in that order, as libcst's ``inference._attribute_stores`` reads them: an annotated store its
+    annotation's answer (its value's where the annotation gives none), an assignment of ``None`` ``none``, any other
+    assignment its value's answer, an unpacking, augmented, loop or ``with`` target None. The value inference's port
+    asks for kinds (``AstValueKinds``), the class inference's for classes (``AstInstanceClasses``)."""
+    for statement in owner.body:
+        if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name \
+                and statement.target.id == attribute:
+            yield of_annotation(statement.annotation)
+    for store in stores_by_attribute(owner).get(attribute, []):
+        kind = type(store)
+        if kind is ast.AnnAssign:
+            declared = of_annotation(store.annotation)
+            yield declared if declared is not None or store.value is None else of_value(store.value)
+        elif kind is ast.Assign:
+            yield none if is_none(store.value) else of_value(store.value)
+        else:
+            yield None
 
 
 def self_attribute(node: ast.AST) -> ast.Attribute | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.analysis.ast_attribute_values import class_of_self, stores_by_attribute
+from jaxlint.analysis.ast_attribute_values import attribute_answers, class_of_self, is_none
 from jaxlint.analysis.ast_value_kinds import inferred_once
 from jaxlint.lint.ast_findings import AstView
 from jaxlint.lint.ast_names import AstNames, Binding
@@ -37,7 +37,7 @@ class AstInstanceClasses:
         """The class an annotation names (``nn.LSTMCell``, ``Optional[nn.LSTMCell]``, ``Cell | None``)."""
         kind = type(annotation)
         if kind is ast.BinOp and type(annotation.op) is ast.BitOr:
-            kept = [side for side in (annotation.left, annotation.right) if not _is_none(side)]
+            kept = [side for side in (annotation.left, annotation.right) if not is_none(side)]
             return self.annotation_class(kept[0]) if len(kept) == 1 else None
         if kind is ast.Subscript:
             if self.names.qualified_name(annotation.value) in _OPTIONAL \
@@ -99,7 +99,7 @@ class AstInstanceClasses:
         kind = type(bound)
         if kind is ast.Assign:
             if any(type(target) is ast.Name and target.id == name for target in bound.targets):
-                return _NONE if _is_none(bound.value) else self.instance_class(bound.value)
+                return _NONE if is_none(bound.value) else self.instance_class(bound.value)
             return None  # bound by unpacking
         if kind is ast.AnnAssign and type(bound.target) is ast.Name:
             declared = self.annotation_class(bound.annotation)
@@ -121,23 +121,5 @@ class AstInstanceClasses:
     def _attribute_class(self, owner: ast.ClassDef, attribute: str) -> "str | ast.ClassDef | None":
         """What every class-level annotation of ``attribute`` and store of ``self.<attribute>`` in the class's
         methods give (``inference._attribute_stores``, as ``AstValueKinds._stored_kind`` reads them)."""
-        found: list = []
-        for statement in owner.body:
-            if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name \
-                    and statement.target.id == attribute:
-                found.append(self.annotation_class(statement.annotation))
-        for store in stores_by_attribute(owner).get(attribute, []):
-            kind = type(store)
-            if kind is ast.AnnAssign:
-                declared = self.annotation_class(store.annotation)
-                found.append(declared if declared is not None or store.value is None
-                             else self.instance_class(store.value))
-            elif kind is ast.Assign:
-                found.append(_NONE if _is_none(store.value) else self.instance_class(store.value))
-            else:
-                found.append(None)  # unpacked, augmented, a loop or ``with`` target
-        return agree_on_class(found)
-
-
-def _is_none(node: ast.AST) -> bool:
-    return type(node) is ast.Constant and node.value is None
+        return agree_on_class(list(attribute_answers(owner, attribute, self.annotation_class, self.instance_class,
+                                                     _NONE)))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterator
 
-from jaxlint.analysis.ast_attribute_values import stores_by_attribute, class_of_self
+from jaxlint.analysis.ast_attribute_values import attribute_answers, class_of_self, is_none
 from jaxlint.lint.ast_findings import AstView, Undecidable
 from jaxlint.lint.ast_names import AstNames, Binding
 from jaxlint.lint.inference import ANNOTATION_KINDS, ARRAY, CONFIG, CONFIG_OBJECTS, MESH, OTHER, _OPTIONAL, \
@@ -131,7 +131,7 @@ class AstValueKinds:
             return CONFIG if binding.qualified in CONFIG_OBJECTS else None
         if kind is ast.Assign:
             if any(type(target) is ast.Name and target.id == name for target in bound.targets):
-                return _NONE if _is_none(bound.value) else self.kind_of(bound.value)
+                return _NONE if is_none(bound.value) else self.kind_of(bound.value)
             return None  # bound by unpacking
         if kind is ast.AnnAssign:
             if type(bound.target) is not ast.Name:
@@ -182,7 +182,7 @@ class AstValueKinds:
     def annotation_kind(self, annotation: ast.AST) -> str | None:
         kind = type(annotation)
         if kind is ast.BinOp and type(annotation.op) is ast.BitOr:
-            kept = [side for side in (annotation.left, annotation.right) if not _is_none(side)]
+            kept = [side for side in (annotation.left, annotation.right) if not is_none(side)]
             return self.annotation_kind(kept[0]) if len(kept) == 1 else None
         if kind is ast.Subscript:
             if self.names.qualified_name(annotation.value) in _OPTIONAL and type(annotation.slice) is not ast.Slice:
@@ -220,21 +220,7 @@ class AstValueKinds:
     def _stored_kind(self, owner: ast.ClassDef, attribute: str) -> str | None:
         """What every store of ``self.<attribute>`` in the class's methods (and its class-level annotation) gives
         (a class with a method has an indented body: libcst's ``_class_level_annotations`` sees all of it)."""
-        kinds: set[str | None] = set()
-        for statement in owner.body:
-            if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name \
-                    and statement.target.id == attribute:
-                kinds.add(self.annotation_kind(statement.annotation))
-        for store in stores_by_attribute(owner).get(attribute, []):
-            kind = type(store)
-            if kind is ast.AnnAssign:
-                declared = self.annotation_kind(store.annotation)
-                kinds.add(declared if declared is not None or store.value is None else self.kind_of(store.value))
-            elif kind is ast.Assign:
-                kinds.add(_NONE if _is_none(store.value) else self.kind_of(store.value))
-            else:
-                kinds.add(None)
-        return _agree(kinds)
+        return _agree(set(attribute_answers(owner, attribute, self.annotation_kind, self.kind_of, _NONE)))
 
 
 def inferred_once(cache: dict, key: object, infer: Callable[[], object], cycle: str):
@@ -282,9 +268,6 @@ def _agree(kinds: set) -> str | None:
     kind = next(iter(kinds)) if len(kinds) == 1 else None
     return None if kind == _NONE else kind
 
-
-def _is_none(node: ast.AST) -> bool:
-    return type(node) is ast.Constant and node.value is None
 
 
 def returned_values(function: ast.FunctionDef) -> tuple[list[ast.expr], bool]:
