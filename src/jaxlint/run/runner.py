@@ -120,8 +120,10 @@ class _RunCaches:
         """Whether the file has an entry for its settings that the project digest keys (whatever the digest and the
         file's bytes): a result whose rules asked about other modules."""
         entry = self.of[index].entry(self.keys[index])
-        return entry is not None and isinstance(entry[1], str) and entry[1].startswith(_fingerprint(file, "")) \
-            and entry[1] != _fingerprint(file, INDEPENDENT)
+        if entry is None or not isinstance(entry[1], str):
+            return False
+        settings = _fingerprint(file, "")
+        return entry[1].startswith(settings) and entry[1] != settings + INDEPENDENT
 
 
 class _ColdFacts:
@@ -230,8 +232,8 @@ def _cached_result(cache: Cache, key: str, file: "SourceFile", mode: Mode, unsaf
     entry = cache.entry(key)
     if entry is None:
         return None  # a cold run reads and hashes nothing here (the worker does, once)
-    if entry[1] != _fingerprint(file, INDEPENDENT) and (project_digest is None
-                                                        or entry[1] != _fingerprint(file, project_digest)):
+    settings = _fingerprint(file, "")
+    if entry[1] != settings + INDEPENDENT and (project_digest is None or entry[1] != settings + project_digest):
         return None  # other settings or project facts: processed anyway, no need to read the file here
     started = time.time_ns()  # before the stat: an edit after it leaves later times than a trusted stamp's
     status = _status(file.path)
