@@ -17,7 +17,7 @@ from jaxlint.project.cache import Cache, diagnostic_from_json, diagnostic_to_jso
 from jaxlint.run.runner import Mode, run_files
 from jaxlint.project.versions import Version
 from support.corpus import make_project, source_files, summary
-from support.signed import signed_json
+from support.signed import cache_entries, shard_file, signed_json
 
 TAKE = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=None)\n"
 TAKE_FIXED = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=True)\n"
@@ -102,7 +102,7 @@ def test_other_engine_never_reuses_entries(tmp_path, counted, monkeypatch):
     counted.clear()
     _run(source_files([path], tmp_path), tmp_path / "c")
     assert counted == ["a.py"]
-    assert len(list((tmp_path / "c").glob("results-*.json"))) == 2
+    assert len([folder for folder in (tmp_path / "c").glob("results-*") if folder.is_dir()]) == 2
 
 
 @pytest.mark.parametrize("damage", [b"", b"{", b"[]", b'{"format": 1, "entries": {"x": 3}}', b"\x80\x81",
@@ -112,7 +112,7 @@ def test_damaged_cache_is_ignored_and_replaced(tmp_path, damage):
     path.write_text(TAKE)
     files = source_files([path], tmp_path)
     expected = summary(run_files(files, Mode.CHECK, False, jobs=1, use_cache=False))
-    cache_file = Cache(tmp_path / "c").file
+    cache_file = shard_file(tmp_path / "c", "results", str(path))
     cache_file.parent.mkdir(parents=True)
     cache_file.write_bytes(damage.replace(b"ABS", str(path).encode()))
     assert summary(_run(files, tmp_path / "c")) == expected
@@ -161,10 +161,9 @@ def test_concurrent_runs_share_one_cache_safely(tmp_path):
             assert process.returncode == 1, err
             assert "Traceback" not in err
             assert out == expected
-        (cache_file,) = (tmp_path / "c").glob("results-*.json")
-        data = signed_json(cache_file, "results")
-        assert len(data["entries"]) == len(list((tmp_path / "p").rglob("*.py")))
-    assert not list((tmp_path / "c").glob(".results-*.tmp"))
+        entries = cache_entries(tmp_path / "c", "results")
+        assert len(entries) == len(list((tmp_path / "p").rglob("*.py")))
+    assert not list((tmp_path / "c").rglob("*.tmp"))
 
 
 # -- the engine fingerprint: what decides whether a cache file is this jaxlint's ------------------------------------
@@ -369,3 +368,89 @@ def test_a_stamp_is_stored_only_for_a_file_older_than_its_read(tmp_path):
     assert trusted_stamp(SimpleNamespace(**{**vars(old), "st_mtime_ns": now}), now) is None
     assert trusted_stamp(SimpleNamespace(**{**vars(old), "st_ctime_ns": now - 1}), now) is None  # a recent chmod/write
     assert trusted_stamp(SimpleNamespace(**{**vars(old), "st_mtime_ns": now + 10**9}), now) is None  # in the future
+
+
+# -- shards: a run reads and writes only the shards of the files it looks at ----------------------------------------
+def _shards_read(monkeypatch) -> list[str]:
+    from jaxlint.project import shards
+
+    read = []
+    original = shards.read_signed
+
+    def recording(file, kind, context):
+        read.append(f"{kind}:{Path(file).name}")
+        return original(file, kind, context)
+
+    monkeypatch.setattr(shards, "read_signed", recording)
+    return read
+
+
+def test_one_file_of_a_large_tree_reads_and_writes_only_its_own_shard(tmp_path, counted, monkeypatch):
+    """pre-commit's case in a monorepo: the cache of every other file is neither read nor rewritten (one cache file
+    per run cost a 30,000-module project 1.2 CPU-s for each one-file check)."""
+    folders = [tmp_path / "p" / f"pkg{i}" for i in range(40)]
+    for folder in folders:
+        folder.mkdir(parents=True)
+        (folder / "a.py").write_text(TAKE)
+    everything = source_files([folder / "a.py" for folder in folders], tmp_path / "p")
+    _run(everything, tmp_path / "c")
+    assert len(cache_entries(tmp_path / "c", "results")) == 40
+    before = cache_entries(tmp_path / "c", "results")
+    shards = {path: path.stat().st_mtime_ns for path in (tmp_path / "c").rglob("*.json")}
+    assert len(shards) > 20  # spread over shards by folder
+    edited = folders[7] / "a.py"
+    edited.write_text(TAKE + "# edited\n")
+    time.sleep(0.01)
+    read = _shards_read(monkeypatch)
+    counted.clear()
+    (result,) = _run(source_files([edited], tmp_path / "p"), tmp_path / "c")
+    assert counted == ["a.py"] and [d.code for d in result.diagnostics] == ["JAX202"]
+    own = shard_file(tmp_path / "c", "results", str(edited))
+    facts = shard_file(tmp_path / "c", "index", str(edited))
+    # each looked up, then read again and merged into when saved: the module's facts, and its result
+    assert sorted(read) == sorted(["results:" + own.name] * 2 + ["index:" + facts.name] * 2)
+    rewritten = sorted(path for path, time_ns in shards.items() if path.stat().st_mtime_ns != time_ns)
+    assert rewritten == sorted([own, facts])
+    after = cache_entries(tmp_path / "c", "results")
+    assert after.keys() == before.keys()  # every other entry kept
+    assert [key for key in after if after[key] != before[key]] == [str(edited)]
+
+
+def test_a_shard_copied_over_another_is_not_used(tmp_path, counted):
+    """Each shard's signature names the shard: a valid shard of this user, copied over another one's file, would
+    otherwise drop that shard's entries and bring in its own under a wrong name."""
+    first, second = tmp_path / "p" / "one" / "a.py", tmp_path / "p" / "two" / "a.py"
+    for path in (first, second):
+        path.parent.mkdir(parents=True)
+        path.write_text(TAKE)
+    files = source_files([first, second], tmp_path / "p")
+    expected = summary(_run(files, tmp_path / "c"))
+    one, two = shard_file(tmp_path / "c", "results", str(first)), shard_file(tmp_path / "c", "results", str(second))
+    assert one != two
+    one.write_bytes(two.read_bytes())
+    counted.clear()
+    assert summary(_run(files, tmp_path / "c")) == expected
+    assert counted == ["a.py"]  # the first file's shard is a miss; the second's still hits
+
+
+def test_old_caches_of_other_engines_are_removed_and_nothing_else(tmp_path):
+    """Once a week's old, another engine's shard folder goes (only the files jaxlint names there), as does the one
+    file an older jaxlint kept; a user's file in the cache folder, and a recent other engine's cache, stay."""
+    cache = tmp_path / "c"
+    old_folder, recent_folder = cache / "results-0ld", cache / "index-rec3nt"
+    for folder in (old_folder, recent_folder):
+        folder.mkdir(parents=True)
+        (folder / "3f.json").write_text("{}")
+    (old_folder / "digest.json").write_text("{}")
+    (old_folder / "notes.txt").write_text("mine")
+    single = cache / "results-0ld.json"
+    single.write_text("{}")
+    week_ago = time.time() - cache_module.STALE_SECONDS - 60
+    for path in (old_folder / "3f.json", old_folder / "digest.json", old_folder, single):
+        os.utime(path, (week_ago, week_ago))
+    path = tmp_path / "a.py"
+    path.write_text(TAKE)
+    _run(source_files([path], tmp_path), cache)
+    assert not single.exists() and not (old_folder / "3f.json").exists() and not (old_folder / "digest.json").exists()
+    assert (old_folder / "notes.txt").read_text() == "mine"  # not jaxlint's: kept, and its folder with it
+    assert (recent_folder / "3f.json").exists()

@@ -19,7 +19,7 @@ from jaxlint.project.cache_key import cache_key, forget_key, key_path, seal, uns
 from jaxlint.run import runner
 from jaxlint.run.runner import Mode, run_files
 from support.corpus import source_files, summary
-from support.signed import signed_json, signed_with_another_key, unverified
+from support.signed import shard_file, signed_json, signed_with_another_key, unverified
 
 TAKE = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=None)\n"
 
@@ -171,14 +171,15 @@ def test_a_committed_cache_made_with_another_key_hides_no_finding(tmp_path, coun
     cache = project / ".jaxlint_cache"
     expected = summary(_check(files, cache))
     assert "JAX202" in str(expected)
-    (cache_file,) = cache.glob("results-*.json")
+    cache_file = shard_file(cache, "results", str(path))
     forged = json.loads(unverified(cache_file.read_bytes()))
     for entry in forged["entries"].values():
         entry[2] = []  # "no findings", for the same bytes, settings and stamp
     payload = json.dumps(forged).encode()
     from jaxlint.project.fingerprint import engine_fingerprint
 
-    for planted in (payload, signed_with_another_key("results", engine_fingerprint(), payload)):
+    context = f"{engine_fingerprint()}/{cache_file.stem}"  # what jaxlint signs a shard for
+    for planted in (payload, signed_with_another_key("results", context, payload)):
         cache_file.write_bytes(planted)
         counted.clear()
         assert summary(_check(files, cache)) == expected
@@ -208,12 +209,14 @@ def test_a_planted_project_index_changes_no_finding(tmp_path):
     assert expected.fix is None and expected.fix_withheld is not None
     project = tmp_path / "p"
     run(project, files, use_cache=True)
-    (index_file,) = (project / ".cache").glob("index-*.json")
+    model = str(project / "pkg" / "model.py")
+    index_file = shard_file(project / ".cache", "index", model)
     forged = json.loads(unverified(index_file.read_bytes()))
-    forged["files"][str(project / "pkg" / "model.py")][3]["thread_resources"] = False
-    forged["digest"] = None
+    forged["entries"][model][3]["thread_resources"] = False
     payload = json.dumps(forged).encode()
-    for edit, planted in enumerate((payload, signed_with_another_key("index", engine_fingerprint(), payload))):
+    (project / ".cache" / f"index-{engine_fingerprint()}" / "digest.json").unlink()
+    context = f"{engine_fingerprint()}/{index_file.stem}"
+    for edit, planted in enumerate((payload, signed_with_another_key("index", context, payload))):
         index_file.write_bytes(planted)
         # main.py edited: its result is computed again (a warm run, with the index), from what model.py does
         edited = {**files, "main.py": MAIN + "#" * (edit + 1) + "\n"}

@@ -15,7 +15,7 @@ from jaxlint.project.files import SourceFile
 from jaxlint.run import runner
 from jaxlint.run.runner import Mode, run_files
 from support.corpus import make_project, source_files, summary
-from support.signed import signed_json
+from support.signed import cache_entries, cache_folder, shard_files, signed_json
 from test_project_index import HARMLESS_MODEL, MAIN, PJIT_STEP, THREAD_RESOURCES_MODEL, findings, settings_for
 
 PROJECT = {"pkg/__init__.py": "", "pkg/model.py": THREAD_RESOURCES_MODEL, "main.py": MAIN, "other.py": MAIN,
@@ -109,11 +109,11 @@ def test_a_warm_run_after_a_cold_one_reads_and_processes_nothing(tmp_path, count
     warm = check(files, tmp_path / "c")
     assert counted.processed == [] and counted.index_facts == 0  # the cold run cached the facts and the digest
     assert shown(warm) == shown(cold)
-    index_file, = (tmp_path / "c").glob("index-*.json")
-    data = signed_json(index_file, "index")
-    assert sorted(Path(path).name for path in data["files"]) == ["__init__.py", "lonely.py", "main.py", "model.py",
-                                                                 "other.py"]
-    assert data["digest"] is not None
+    entries = cache_entries(tmp_path / "c", "index")
+    assert sorted(Path(path).name for path in entries) == ["__init__.py", "lonely.py", "main.py", "model.py",
+                                                           "other.py"]
+    digest = signed_json(cache_folder(tmp_path / "c", "index") / "digest.json", "index")
+    assert digest["digest"] is not None
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -202,8 +202,9 @@ def test_one_file_whose_rules_ask_about_no_other_module_reads_no_other_module(tm
     (result,) = check_project(files, tmp_path / "c").values()
     assert result.diagnostics == [] and counted.processed == ["lonely.py"]
     assert counted.index_facts == 0  # no other module read
-    index_file, = (tmp_path / "c").glob("index-*.json")  # the linted module's own facts are cached
-    assert [Path(path).name for path in signed_json(index_file, "index")["files"]] == ["lonely.py"]
+    # the linted module's own facts are cached (in its shard: no other is read or written)
+    assert [Path(path).name for path in cache_entries(tmp_path / "c", "index")] == ["lonely.py"]
+    assert len(shard_files(tmp_path / "c", "index")) == 1
     counted.clear()
     check_project(files, tmp_path / "c")
     assert counted.processed == [] and counted.index_facts == 0  # its result is cached: a hit, reading nothing

@@ -14,7 +14,7 @@ from jaxlint.project.files import SourceFile
 from jaxlint.project.settings import Settings
 from jaxlint.project.versions import Version
 from jaxlint.run.runner import Mode, run_files
-from support.signed import signed_json
+from support.signed import shard_file, signed_json
 
 THREAD_RESOURCES_MODEL = """\
 from jax.interpreters.pxla import thread_resources
@@ -175,10 +175,9 @@ def test_a_cached_result_is_not_reused_when_another_module_becomes_risky(tmp_pat
     files["pkg/model.py"] = THREAD_RESOURCES_MODEL
     (finding,) = findings(run(tmp_path, files, use_cache=True)["main.py"])
     assert finding.fix is None and "`pkg/model.py`" in finding.fix_withheld.reason
-    index_files = list((tmp_path / ".cache").glob("index-*.json"))
-    assert len(index_files) == 1
-    data = signed_json(index_files[0], "index")  # plain JSON data, never pickle
-    facts = data["files"][str(tmp_path / "pkg" / "model.py")][3]
+    model = str(tmp_path / "pkg" / "model.py")
+    data = signed_json(shard_file(tmp_path / ".cache", "index", model), "index")  # plain JSON data, never pickle
+    facts = data["entries"][model][3]
     assert facts["thread_resources"] is True and facts["imports"] == [[0, "jax.interpreters.pxla", ["thread_resources"]]]
 
 

@@ -9,11 +9,42 @@ from jaxlint.project.fingerprint import engine_fingerprint
 
 
 def signed_json(path: Path, kind: str) -> object:
-    """The JSON a results (``kind="results"``) or index (``"index"``) cache file holds; fails when it is not
+    """The JSON a results (``kind="results"``) or index (``"index"``) cache file holds: a shard
+    (``<kind>-<engine>/<xx>.json``, ``jaxlint.project.shards``) or the index's ``digest.json``; fails when it is not
     signed with this session's key."""
-    payload = unseal(kind, engine_fingerprint(), Path(path).read_bytes())
+    path = Path(path)
+    context = engine_fingerprint()
+    if path.name == "digest.json":
+        kind = "index digest"
+    elif path.parent.name.startswith(f"{kind}-"):
+        context = f"{context}/{path.stem}"
+    payload = unseal(kind, context, path.read_bytes())
     assert payload is not None, f"{path} is not signed with the cache key"
     return json.loads(payload)
+
+
+def cache_folder(directory: Path, kind: str) -> Path:
+    """The shard folder of this jaxlint's ``kind`` cache (``"results"``, ``"index"``) in a cache directory."""
+    return Path(directory) / f"{kind}-{engine_fingerprint()}"
+
+
+def shard_files(directory: Path, kind: str) -> list[Path]:
+    return sorted(cache_folder(directory, kind).glob("[0-9a-f][0-9a-f].json"))
+
+
+def cache_entries(directory: Path, kind: str) -> dict:
+    """Every entry of this jaxlint's ``kind`` cache in ``directory``, each shard's signature checked."""
+    entries: dict = {}
+    for shard in shard_files(directory, kind):
+        entries.update(signed_json(shard, kind)["entries"])
+    return entries
+
+
+def shard_file(directory: Path, kind: str, key: str) -> Path:
+    """The shard that holds the entry of ``key`` (an absolute path)."""
+    from jaxlint.project.shards import shard_of
+
+    return cache_folder(directory, kind) / f"{shard_of(key)}.json"
 
 
 def signed_json_bytes(data: bytes, kind: str, context: str) -> object:

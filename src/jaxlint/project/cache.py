@@ -6,31 +6,32 @@ One entry per file path: the hash of the file's bytes, a fingerprint of the sett
 unchanged stamp without reading the file, as ruff trusts an unchanged mtime; a changed stamp (a ``touch``, a
 checkout) falls back to the hash, and a hit then records the new stamp. A stamp is recorded only when the file's
 times lie well before the moment it was read (git's "racy" rule): an edit in the same timestamp tick as the read
-would otherwise keep the stamp of the bytes the cache describes. ``--fix`` and ``--diff`` always compare hashes. The whole
-cache is one JSON file per *engine fingerprint* (jaxlint's version, a hash of jaxlint's own code and rule catalogue,
-libcst's and Python's versions), so upgrading jaxlint or editing a rule never reuses old results.
+would otherwise keep the stamp of the bytes the cache describes. ``--fix`` and ``--diff`` always compare hashes. The
+cache is one folder of shards per *engine fingerprint* (``results-<engine>/``: jaxlint's version, a hash of
+jaxlint's own code and rule catalogue, libcst's and Python's versions), so upgrading jaxlint or editing a rule never
+reuses old results; a run reads and writes only the shards of the files it looks at (``project.shards``).
 
 JSON, not pickle: a cache directory can arrive with a cloned repository, and loading it must never run code.
-Nor may what it says change a finding: the file is signed with the user's cache key (``project.cache_key``, kept
+Nor may what it says change a finding: each shard is signed with the user's cache key (``project.cache_key``, kept
 outside the cache folder), and one not signed with it (committed, restored from a shared CI cache, made by another
 user) is ignored and replaced, as a damaged one is. Each entry binds the path's findings to the hash of the bytes
-they came from and the settings' fingerprint; the file, to the engine fingerprint. Concurrent runs are safe: each run loads the file, works,
-then re-reads it, merges its own entries over what it finds and replaces the file atomically (``os.replace``), so
-the file is never half-written; at worst one run's new entries are lost and recomputed next time.
+they came from and the settings' fingerprint; the shard, to the engine fingerprint. Concurrent runs are safe: each
+run reads a shard, works, then re-reads it, merges its own entries over what it finds and replaces the file
+atomically (``os.replace``), so no shard is ever half-written; at worst one run's new entries are lost and recomputed
+next time.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from pathlib import Path
 from typing import Any
 
-from jaxlint import __version__
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, WithheldFix
-from jaxlint.project.cache_key import cache_key, seal, unseal  # noqa: F401 (cache_key: whether caching is on)
+from jaxlint.project.cache_key import cache_key  # noqa: F401 (whether caching is on: for the runner)
 from jaxlint.project.fingerprint import FORMAT, _libcst_version, engine_fingerprint  # noqa: F401 (the cache's key)
+from jaxlint.project.shards import ShardedEntries, remove_stale_folder, replace_file  # noqa: F401 (replace_file: for others)
 
 CACHE_DIR_NAME = ".jaxlint_cache"
 # Cache files of other engine fingerprints older than this are deleted when a run writes its own.
@@ -138,24 +139,6 @@ def diagnostic_from_json(data: dict[str, Any], path: str) -> Diagnostic:
     )
 
 
-def replace_file(file: Path, payload: bytes, *, prefix: str) -> None:
-    """Write ``payload`` to a temporary file beside ``file`` and rename it over ``file``: a reader sees the old
-    cache or the new one, never half (a cache needs none of ``run.sources.write_atomic``'s care for owners)."""
-    import tempfile  # here: a warm run that changes nothing writes nothing (and tempfile costs ~5 ms to import)
-
-    fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=file.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.replace(temporary, file)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
 def findings_of(entry: list, path: str) -> list[Diagnostic] | None:
     """The findings of a raw entry; None when they cannot be read (a damaged or foreign cache)."""
     try:
@@ -166,26 +149,14 @@ def findings_of(entry: list, path: str) -> list[Diagnostic] | None:
 
 # -- the cache ---------------------------------------------------------------------------------------------------
 class Cache:
-    """Entries of one cache directory. ``get``/``put`` in memory; ``save`` merges into the file atomically."""
+    """Entries of one cache directory, in shards (``project.shards``: a run reads and writes only the shards of the
+    files it looks at). ``get``/``put`` in memory; ``save`` merges into the shards on disk atomically."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
-        self.file = self.directory / f"results-{engine_fingerprint()}.json"
-        self._entries: dict[str, list] = self._load(self.file)
-        self._new: dict[str, list] = {}
-
-    @staticmethod
-    def _load(file: Path) -> dict[str, list]:
-        try:
-            payload = unseal("results", engine_fingerprint(), file.read_bytes())
-            if payload is None:
-                return {}  # not signed with this user's key: another machine's, another user's, or planted
-            data = json.loads(payload)
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
-            return {}
-        return data["entries"]
+        engine = engine_fingerprint()
+        self.folder = self.directory / f"results-{engine}"
+        self._entries = ShardedEntries(self.folder, "results", engine, _valid_entry)
 
     @staticmethod
     def key_for(path: Path) -> str:
@@ -193,13 +164,11 @@ class Cache:
 
     def has_entry(self, path: Path) -> bool:
         """Whether some entry (of any content) is stored for this path: without one, ``get`` needs no hash."""
-        key = self.key_for(path)
-        return key in self._new or key in self._entries
+        return self._entries.get(self.key_for(path)) is not None
 
     def entry(self, key: str) -> list | None:
         """The raw entry stored for ``key`` (``key_for``): [digest, settings fingerprint, findings, stamp or None]."""
-        entry = self._new.get(key) or self._entries.get(key)
-        return entry if isinstance(entry, list) and len(entry) >= 3 else None
+        return self._entries.get(key)
 
     def get(self, path: Path, digest: str, settings_fp: str) -> list[Diagnostic] | None:
         """The cached findings for this file's bytes and settings, or None."""
@@ -212,48 +181,57 @@ class Cache:
         self.put_raw(self.key_for(path), [digest, settings_fp, [diagnostic_to_json(d) for d in diagnostics]])
 
     def put_raw(self, key: str, entry: list) -> None:
-        self._new[key] = entry
+        self._entries.put(key, entry)
 
     def save(self) -> None:
-        """Merge this run's entries into the file on disk (re-read now: another run may have written it)."""
-        if not self._new:
+        """Merge this run's entries into the shards on disk (each re-read now: another run may have written it)."""
+        if not self._entries.changed:
             return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            self._mark_directory()
-            entries = self._load(self.file)
-            entries.update(self._new)
-            payload = seal("results", engine_fingerprint(),
-                           json.dumps({"format": FORMAT, "version": __version__, "entries": entries},
-                                      separators=(",", ":")).encode())
-            if payload is None:
-                return  # no key: caching is off
-            replace_file(self.file, payload, prefix=".results-")
-            self._entries, self._new = entries, {}
-            self._remove_stale()
+            mark_cache_directory(self.directory)
+            self._entries.save()
+            remove_stale(self.directory)
         except OSError:
             pass  # a read-only tree or a full disk: the cache is an optimisation, never an error
 
-    def _mark_directory(self) -> None:
-        gitignore = self.directory / ".gitignore"
-        if not gitignore.exists():
-            gitignore.write_text("# Created by jaxlint.\n*\n", encoding="utf-8")
-        tag = self.directory / "CACHEDIR.TAG"
-        if not tag.exists():
-            tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n# This directory is jaxlint's cache.\n",
-                           encoding="utf-8")
 
-    def _remove_stale(self) -> None:
-        now = time.time()
-        for other in self.directory.glob("results-*.json"):
-            if other == self.file:
+def _valid_entry(entry: object) -> bool:
+    return isinstance(entry, list) and len(entry) >= 3
+
+
+def mark_cache_directory(directory: Path) -> None:
+    """A ``.gitignore`` that ignores the whole cache, and a ``CACHEDIR.TAG`` for backup tools."""
+    gitignore = directory / ".gitignore"
+    if not gitignore.exists():
+        gitignore.write_text("# Created by jaxlint.\n*\n", encoding="utf-8")
+    tag = directory / "CACHEDIR.TAG"
+    if not tag.exists():
+        tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n# This directory is jaxlint's cache.\n",
+                       encoding="utf-8")
+
+
+def remove_stale(directory: Path) -> None:
+    """The caches of other engines (another jaxlint, an edited rule) unused for ``STALE_SECONDS``: their shard
+    folders, and the single files older jaxlints wrote (``results-<engine>.json``, ``index-<engine>.json``); and the
+    temporary files a killed run left, after an hour."""
+    now = time.time()
+    current = engine_fingerprint()
+    for kind in ("results", "index"):
+        ours = directory / f"{kind}-{current}"
+        for other in directory.glob(f"{kind}-*"):
+            if other == ours:
                 continue
             try:
-                if now - other.stat().st_mtime > STALE_SECONDS:
+                if now - other.stat().st_mtime <= STALE_SECONDS:
+                    continue
+                if other.is_dir():
+                    remove_stale_folder(other)
+                elif other.suffix == ".json":
                     other.unlink()
             except OSError:
                 pass
-        for temporary in self.directory.glob(".results-*.tmp"):  # left by a killed run
+        for temporary in [*directory.glob(f".{kind}-*.tmp"), *ours.glob(".*.tmp")]:
             try:
                 if now - temporary.stat().st_mtime > 3600:
                     temporary.unlink()

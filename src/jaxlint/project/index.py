@@ -380,15 +380,13 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None) -> P
                                    for text in map(str, paths) if is_module(text)))
     if cache_directory is None:
         return index
-    cache_file = _cache_file(cache_directory)
-    cached, stored_digest = _load(cache_file)
+    store = _store(cache_directory)
+    cached, stored_digest = store.every_entry(), _stored_digest(cache_directory)
     entries: dict[str, list] = {}
-    changed = _read_facts(index, index.paths, cached, entries)
+    _read_facts(index, index.paths, cached, entries)
     key = index.facts_key()
     _reuse_digest(index, key, stored_digest)
-    digest = [key, index.digest()]
-    if changed or len(entries) != len(cached) or digest != stored_digest:
-        _save(cache_file, {**cached, **entries}, digest)
+    _save(store, cached, entries, cache_directory, stored_digest, [key, index.digest()])
     return index
 
 
@@ -440,26 +438,25 @@ def complete_index(paths: frozenset[str], facts: dict[str, Facts], entries: dict
     and ``entries`` for the index cache (``[size, time or None, hash, facts]``, as ``build_index`` writes them):
     computes the project digest once, and caches the facts and the digest for the next, warm run."""
     index = ProjectIndex(paths, dict(facts))
-    cache_file = _cache_file(cache_directory)
-    cached, stored_digest = _load(cache_file)
+    store = _store(cache_directory)
+    cached, stored_digest = store.every_entry(), _stored_digest(cache_directory)
     entries = dict(entries)
     _read_facts(index, sorted(paths - index.facts.keys()), cached, entries)
     key = index.facts_key()  # reads any module that could not be read above
     _reuse_digest(index, key, stored_digest)
-    _save(cache_file, {**cached, **entries}, [key, index.digest()])
+    _save(store, cached, entries, cache_directory, stored_digest, [key, index.digest()])
     return index
 
 
 def save_facts(entries: dict[str, list], cache_directory: Path) -> None:
     """A cold run's module facts (``entries``, as ``complete_index`` takes them) into the index cache, where no
-    result needed the project digest: no other module is read. The digest stored there stays; it is reused only
-    under the facts it was computed from (``_reuse_digest``)."""
+    result needed the project digest: no other module is read, and only the shards of these modules
+    (``project.shards``). The digest stored there stays; it is reused only under the facts it was computed from
+    (``_reuse_digest``)."""
     if not entries:
         return
-    cache_file = _cache_file(cache_directory)
-    cached, stored_digest = _load(cache_file)
-    if any(cached.get(path) != entry for path, entry in entries.items()):
-        _save(cache_file, {**cached, **entries}, stored_digest if isinstance(stored_digest, list) else None)
+    store = _store(cache_directory)
+    _save(store, {path: store.get(path) for path in entries}, entries, cache_directory)
 
 
 def _reuse_digest(index: ProjectIndex, key: str, stored_digest: object) -> None:
@@ -469,11 +466,48 @@ def _reuse_digest(index: ProjectIndex, key: str, stored_digest: object) -> None:
         index._digest = stored_digest[1]
 
 
-def _cache_file(directory: Path) -> Path:
-    """The index cache of this jaxlint (one per engine fingerprint, as the results cache)."""
-    from jaxlint.project.cache import engine_fingerprint
+def _store(directory: Path):
+    """The index cache of this jaxlint in ``directory`` (one per engine fingerprint, as the results cache), in
+    shards: a run reads the shards of the modules it asks about, and all of them only for the project digest."""
+    from jaxlint.project.fingerprint import engine_fingerprint
+    from jaxlint.project.shards import ShardedEntries
 
-    return directory / f"index-{engine_fingerprint()}.json"
+    engine = engine_fingerprint()
+    return ShardedEntries(directory / f"index-{engine}", "index", engine, _valid)
+
+
+def _digest_file(directory: Path) -> Path:
+    from jaxlint.project.fingerprint import engine_fingerprint
+
+    return directory / f"index-{engine_fingerprint()}" / "digest.json"
+
+
+def _stored_digest(directory: Path) -> object:
+    """``[facts_key, digest]`` as the last run that computed the project digest stored it (anything else when it is
+    missing, damaged or not ours: ``_reuse_digest`` then ignores it)."""
+    from jaxlint.project.fingerprint import engine_fingerprint
+    from jaxlint.project.shards import read_signed
+
+    data = read_signed(_digest_file(directory), "index digest", engine_fingerprint())
+    return data.get("digest") if isinstance(data, dict) and data.get("format") == FORMAT else None
+
+
+def _save(store, cached: dict, entries: dict[str, list], directory: Path, stored_digest: object = None,
+          digest: list | None = None) -> None:
+    """The entries that differ from what is stored (``cached``), and the digest when it changed."""
+    from jaxlint.project.fingerprint import engine_fingerprint
+    from jaxlint.project.shards import write_signed
+
+    for path, entry in entries.items():
+        if cached.get(path) != entry:
+            store.put(path, entry)
+    try:
+        store.save()
+        if digest is not None and digest != stored_digest:
+            write_signed(_digest_file(directory), "index digest", engine_fingerprint(),
+                         {"format": FORMAT, "digest": digest})
+    except OSError:
+        pass  # the cache is an optimisation, never an error
 
 
 def is_module(path: str) -> bool:
@@ -483,38 +517,9 @@ def is_module(path: str) -> bool:
     return name.endswith((".py", ".pyi")) and name.rfind(".") > 0
 
 
-def _load(file: Path) -> tuple[dict[str, list], object]:
-    from jaxlint.project.cache import engine_fingerprint, unseal
-
-    try:
-        payload = unseal("index", engine_fingerprint(), file.read_bytes())
-        if payload is None:
-            return {}, None  # not signed with this user's key (``project.cache_key``)
-        data = json.loads(payload)
-    except (OSError, ValueError):
-        return {}, None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
-        return {}, None
-    return {path: entry for path, entry in data["files"].items() if _valid(entry)}, data.get("digest")
-
-
 def _valid(entry) -> bool:
     return isinstance(entry, list) and len(entry) == 4 and isinstance(entry[3], dict) \
         and {"imports", "thread_resources", "pjit_specs", "hlo_classes"} <= set(entry[3])
-
-
-def _save(file: Path, files: dict[str, list], digest: list | None = None) -> None:
-    try:
-        from jaxlint.project.cache import engine_fingerprint, replace_file, seal
-
-        payload = seal("index", engine_fingerprint(),
-                       json.dumps({"format": FORMAT, "files": files, "digest": digest}, separators=(",", ":")).encode())
-        if payload is None:
-            return  # no key: caching is off
-        file.parent.mkdir(parents=True, exist_ok=True)
-        replace_file(file, payload, prefix=".index-")
-    except OSError:
-        pass  # the cache is an optimisation, never an error
 
 
 # -- the index of the current run --------------------------------------------------------------------------------

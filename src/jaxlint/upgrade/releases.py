@@ -209,7 +209,7 @@ def _cached(cached: Path, context: str, version: Version) -> ReleaseLint | None:
 
 
 def _store(cached: Path, context: str, found: ReleaseLint, wheel_hash: str) -> None:
-    from jaxlint.project.cache import replace_file
+    from jaxlint.project.shards import replace_file
     from jaxlint.project.cache_key import seal
 
     signed = seal("release", context, json.dumps({"findings": [f.as_json() for f in found.findings or []],
