@@ -189,3 +189,22 @@ def test_one_file_check_and_whole_project_check_agree(tmp_path, monkeypatch, fil
         for options in ([], ["--no-cache"]):
             assert check(tmp_path, monkeypatch, *options, "pkg/trainer.py") == alone
 
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_result_that_read_other_modules_code_stamps_every_module_in_the_main_process(tmp_path, monkeypatch, jobs):
+    """A result that read the constructions (what no cache key holds) may come from a worker, whose reads a replay's
+    recorder does not see: the main process then ``stat``s every module of the project, so that an edit of any ends
+    the replay (``runner._note_modules_read``). Runs whose results read no other module's code stamp nothing more."""
+    from jaxlint.run import runner
+
+    noted = []
+    monkeypatch.setattr(runner, "_note_modules_read", lambda index: noted.append(sorted(index.paths)))
+    many = {f"pkg/extra{i}.py": "import jax\n" for i in range(20)}  # enough files for two jobs
+    files = {**PROJECT, **many, "pkg/main.py": main("Trainer(Model(cfg))")}
+    assert withheld(verdict(tmp_path / "reads", files, use_cache=True, jobs=jobs))
+    assert noted == [sorted(str(tmp_path / "reads" / name) for name in files)]
+    noted.clear()
+    quiet = {name: text for name, text in files.items() if name != "pkg/trainer.py"}
+    run(tmp_path / "quiet", quiet, use_cache=True, jobs=jobs)
+    assert noted == []

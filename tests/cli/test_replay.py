@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import marshal
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -132,7 +133,7 @@ def test_a_changed_input_runs_the_check_again(project, capfdbinary, monkeypatch,
     if "--cache-dir" in args:  # recorded by a cold check (its cache folder exists, and is empty)
         _check(*args)
         for path in (project.parent / "cache").iterdir():
-            path.unlink()
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
         _check(*args)
     else:
         _record(*args)
@@ -160,9 +161,7 @@ def test_a_changed_input_runs_the_check_again(project, capfdbinary, monkeypatch,
     elif change == "add a .gitignore":
         (project / "pkg" / ".gitignore").write_text("a.py\n")
     elif change == "delete the results cache":
-        for path in sorted((project / ".jaxlint_cache").iterdir()):
-            path.unlink()
-        (project / ".jaxlint_cache").rmdir()
+        shutil.rmtree(project / ".jaxlint_cache")
     elif change == "another environment":
         monkeypatch.setenv("JAXLINT_SOMETHING", "1")
     elif change == "another folder":

@@ -23,6 +23,7 @@ from jaxlint.run.sources import DecodeError, SourceText, decode_source, write_at
 if TYPE_CHECKING:
     from jaxlint.project.config import SettingsResolver
     from jaxlint.project.files import SourceFile
+    from jaxlint.project.index import ProjectIndex
 
 __all__ = ["FileResult", "Mode", "process_file", "process_source", "run_files"]
 
@@ -68,11 +69,16 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
     ``jobs`` worker processes (default: the number of cores), or run here when there are few of them or one job.
     """
     files = list(files)
-    from jaxlint.project.files import project_modules
+    paths = [str(file.path) for file in files]
 
-    paths = [str(file.path) for file in files] + project_modules(files, resolver, walked)
+    def other_modules() -> list[str]:  # walked only when a rule asks about other modules, or the digest is needed
+        from jaxlint.project.files import project_modules
+
+        return project_modules(files, resolver, walked)
+
     if not use_cache or not files or cache_key() is None:  # no key (``project.cache_key``): caching is off
-        with activated(build_index(paths)):  # facts read lazily, by the workers, for the modules their files reach
+        # facts read lazily, by the workers, for the modules their files reach
+        with activated(build_index(paths, others=other_modules)):
             return _run_files(files, mode, unsafe, jobs, None, "")
     caches = _RunCaches(files, cache_dir)
     index_cache = Path(cache_dir) if cache_dir is not None else files[0].settings.root / CACHE_DIR_NAME
@@ -83,12 +89,12 @@ def run_files(files: Sequence["SourceFile"], mode: Mode, unsafe: bool, *, jobs: 
         # depend on no other module hit as in a warm run.
         # Not for --fix: a fix rewrites modules that other workers may read lazily, while cached results need the
         # facts of the files as they were before the run.
-        index = build_index(paths)
+        index = build_index(paths, others=other_modules)
         index.track_reads()
         with activated(index):
-            return _run_files(files, mode, unsafe, jobs, caches, None, _ColdFacts(index.paths, index_cache))
+            return _run_files(files, mode, unsafe, jobs, caches, None, _ColdFacts(index, index_cache))
     # The serial pass: project-wide facts, read by the rules of every file (``jaxlint.project.index``).
-    index = build_index(paths, index_cache)
+    index = build_index(paths, index_cache, others=other_modules)
     with activated(index):
         # Cached results depend on other modules' facts: their key holds a digest of them (all read now).
         return _run_files(files, mode, unsafe, jobs, caches, index.digest())
@@ -131,16 +137,18 @@ class _ColdFacts:
     with its index cache entry, and every other module's facts they read lazily (``read``), which their results
     depend on. The results are cached only if all of those equal the facts the digest is computed from."""
 
-    def __init__(self, paths: frozenset[str], index_cache: Path) -> None:
-        self.paths = paths
+    def __init__(self, index: "ProjectIndex", index_cache: Path) -> None:
+        self.index = index  # its ``paths`` walked only if the digest is computed
         self.index_cache = index_cache
         self.own: dict[str, dict] = {}
         self.entries: dict[str, list] = {}
         self.read: dict[str, dict] = {}
         self.conflict = False
+        self.sources_read = False  # some result read other modules' code (``ProjectIndex.depend_on_sources``)
 
     def add(self, learned: tuple) -> None:
-        path, own, entry, reads = learned
+        path, own, entry, reads, sources_read = learned
+        self.sources_read = self.sources_read or sources_read
         if own is not None:
             self.own[path] = own
             if entry is not None:
@@ -151,7 +159,7 @@ class _ColdFacts:
 
     def digest(self) -> str | None:
         """The project digest for the results (None when some result may have seen other facts); caches the facts."""
-        index = complete_index(self.paths, self.own, self.entries, self.index_cache)
+        index = complete_index(self.index.paths, self.own, self.entries, self.index_cache)
         if self.conflict or any(index.facts.get(path) != facts for path, facts in self.read.items()):
             return None
         return index.digest()
@@ -192,11 +200,24 @@ def _run_files(files: list, mode: Mode, unsafe: bool, jobs: int | None, caches: 
                 caches.of[index].put_raw(caches.keys[index], entry)
     elif cold is not None:
         save_facts(cold.entries, cold.index_cache)  # no result needs the digest: no other module is read
+    if cold is not None and cold.sources_read:
+        _note_modules_read(cold.index)
     for cache in caches.all if caches is not None else ():
         cache.save()
     for file, result in zip(files, results):
         result.version_floor = version_floor(file.settings)
     return sorted(results, key=lambda r: r.path)
+
+
+def _note_modules_read(index: "ProjectIndex") -> None:
+    """A result read other modules' code, maybe in a worker, whose reads a replay's recorder does not see: every
+    module of the project is ``stat``-ed here, where it does (``run.replay``), so an edit to any of them ends the
+    replay of this check (what the result read is not cached, so only a replay could show it again)."""
+    for path in index.paths:
+        try:
+            os.stat(path)
+        except OSError:
+            pass
 
 
 def version_floor(settings: Settings) -> tuple[str, str]:
@@ -418,7 +439,7 @@ def _process_one(file: "SourceFile", mode: Mode, unsafe: bool, use_cache: bool,
     learned = None
     if project_digest is None:
         stamp = None if own is None or not unchanged else cache_entry(before, started, digest, own)
-        learned = (path, own, stamp, index.take_reads())
+        learned = (path, own, stamp, index.take_reads(), volatile)
     if digest is None or result.internal_error or result.applied or result.rejected \
             or result.fixed_source is not None or not unchanged or volatile:
         return result, None, learned
