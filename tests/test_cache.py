@@ -17,7 +17,7 @@ from jaxlint.project.cache import Cache, diagnostic_from_json, diagnostic_to_jso
 from jaxlint.run.runner import Mode, run_files
 from jaxlint.project.versions import Version
 from support.corpus import make_project, source_files, summary
-from support.signed import cache_entries, shard_file, signed_json
+from support.signed import cache_entries, shard_file, shard_files, signed_json
 
 TAKE = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=None)\n"
 TAKE_FIXED = "import jax.numpy as jnp\ny = jnp.take_along_axis(x, i, axis=0, wrap_negative_indices=True)\n"
@@ -385,7 +385,15 @@ def _shards_read(monkeypatch) -> list[str]:
     return read
 
 
-def test_one_file_of_a_large_tree_reads_and_writes_only_its_own_shard(tmp_path, counted, monkeypatch):
+@pytest.fixture
+def small_shards(monkeypatch):
+    """Shards of a few entries: what a tree of tens of thousands of modules gets (``project.shards``)."""
+    from jaxlint.project import shards
+
+    monkeypatch.setattr(shards, "SHARD_BYTES", 4000)
+
+
+def test_one_file_of_a_large_tree_reads_and_writes_only_its_own_shard(tmp_path, counted, monkeypatch, small_shards):
     """pre-commit's case in a monorepo: the cache of every other file is neither read nor rewritten (one cache file
     per run cost a 30,000-module project 1.2 CPU-s for each one-file check)."""
     folders = [tmp_path / "p" / f"pkg{i}" for i in range(40)]
@@ -397,7 +405,8 @@ def test_one_file_of_a_large_tree_reads_and_writes_only_its_own_shard(tmp_path, 
     assert len(cache_entries(tmp_path / "c", "results")) == 40
     before = cache_entries(tmp_path / "c", "results")
     shards = {path: path.stat().st_mtime_ns for path in (tmp_path / "c").rglob("*.json")}
-    assert len(shards) > 20  # spread over shards by folder
+    # split as the cache grew, the files of each folder in one shard
+    assert len(shard_files(tmp_path / "c", "results")) >= 4 and len(shard_files(tmp_path / "c", "index")) >= 4
     edited = folders[7] / "a.py"
     edited.write_text(TAKE + "# edited\n")
     time.sleep(0.01)
@@ -416,9 +425,12 @@ def test_one_file_of_a_large_tree_reads_and_writes_only_its_own_shard(tmp_path, 
     assert [key for key in after if after[key] != before[key]] == [str(edited)]
 
 
-def test_a_shard_copied_over_another_is_not_used(tmp_path, counted):
+def test_a_shard_copied_over_another_is_not_used(tmp_path, counted, monkeypatch):
     """Each shard's signature names the shard: a valid shard of this user, copied over another one's file, would
     otherwise drop that shard's entries and bring in its own under a wrong name."""
+    from jaxlint.project import shards
+
+    monkeypatch.setattr(shards, "SHARD_BYTES", 100)  # one entry a shard
     first, second = tmp_path / "p" / "one" / "a.py", tmp_path / "p" / "two" / "a.py"
     for path in (first, second):
         path.parent.mkdir(parents=True)
@@ -440,17 +452,18 @@ def test_old_caches_of_other_engines_are_removed_and_nothing_else(tmp_path):
     old_folder, recent_folder = cache / "results-0ld", cache / "index-rec3nt"
     for folder in (old_folder, recent_folder):
         folder.mkdir(parents=True)
-        (folder / "3f.json").write_text("{}")
+        (folder / "4-3f.json").write_text("{}")
     (old_folder / "digest.json").write_text("{}")
     (old_folder / "notes.txt").write_text("mine")
     single = cache / "results-0ld.json"
     single.write_text("{}")
     week_ago = time.time() - cache_module.STALE_SECONDS - 60
-    for path in (old_folder / "3f.json", old_folder / "digest.json", old_folder, single):
+    for path in (old_folder / "4-3f.json", old_folder / "digest.json", old_folder, single):
         os.utime(path, (week_ago, week_ago))
     path = tmp_path / "a.py"
     path.write_text(TAKE)
     _run(source_files([path], tmp_path), cache)
-    assert not single.exists() and not (old_folder / "3f.json").exists() and not (old_folder / "digest.json").exists()
+    assert not single.exists() and not (old_folder / "4-3f.json").exists()
+    assert not (old_folder / "digest.json").exists()
     assert (old_folder / "notes.txt").read_text() == "mine"  # not jaxlint's: kept, and its folder with it
-    assert (recent_folder / "3f.json").exists()
+    assert (recent_folder / "4-3f.json").exists()

@@ -29,7 +29,11 @@ def cache_folder(directory: Path, kind: str) -> Path:
 
 
 def shard_files(directory: Path, kind: str) -> list[Path]:
-    return sorted(cache_folder(directory, kind).glob("[0-9a-f][0-9a-f].json"))
+    """The shard files of this jaxlint's ``kind`` cache (``<count>-<xx>.json``, ``jaxlint.project.shards``)."""
+    import re
+
+    return sorted(path for path in cache_folder(directory, kind).glob("*.json")
+                  if re.fullmatch(r"\d+-[0-9a-f]+\.json", path.name))
 
 
 def cache_entries(directory: Path, kind: str) -> dict:
@@ -41,10 +45,11 @@ def cache_entries(directory: Path, kind: str) -> dict:
 
 
 def shard_file(directory: Path, kind: str, key: str) -> Path:
-    """The shard that holds the entry of ``key`` (an absolute path)."""
+    """The shard that holds (or would hold) the entry of ``key`` (an absolute path), at the shard count there."""
     from jaxlint.project.shards import shard_of
 
-    return cache_folder(directory, kind) / f"{shard_of(key)}.json"
+    count = max((int(path.name.partition("-")[0]) for path in shard_files(directory, kind)), default=1)
+    return cache_folder(directory, kind) / f"{shard_of(key, count)}.json"
 
 
 def signed_json_bytes(data: bytes, kind: str, context: str) -> object:
