@@ -13,7 +13,7 @@ import pytest
 
 from jaxlint.project import cache as cache_module
 from jaxlint.run import runner
-from jaxlint.project.cache import Cache, diagnostic_from_json, diagnostic_to_json
+from jaxlint.project.cache import diagnostic_from_json, diagnostic_to_json
 from jaxlint.run.runner import Mode, run_files
 from jaxlint.project.versions import Version
 from support.corpus import make_project, source_files, summary
