@@ -24,6 +24,7 @@ from jaxlint.lint.noqa import Placements, file_suppression
 from jaxlint.lint.prefilter import rules_matching_scan
 from jaxlint.rules.base import Rule
 from jaxlint.rules import enabled_rules
+from jaxlint.rules.cards import loaded
 from jaxlint.project.settings import Settings
 from jaxlint.project.version_range import below_known_range, fixes_allowed
 from jaxlint.lint.text_gate import reading
@@ -142,7 +143,7 @@ def _prefiltered(source: str, rules: Sequence[type[Rule]], *, ast_gate: bool = T
     candidates = rules_matching_scan(scan, rules)
     if not candidates:
         return [], None
-    candidates = [rule for rule in candidates if rule.may_match_text(facts, scan.words)]
+    candidates = [rule for rule in map(loaded, candidates) if rule.may_match_text(facts, scan.words)]
     if not ast_gate or not candidates:
         return candidates, None
     return gate(source, candidates, tree)
@@ -177,6 +178,8 @@ def lint_source(source: str, path: str, settings: Settings, *, rules: Sequence[t
     if rules and prefilter:
         # For a large file the ast gate runs on each piece: ``ast`` of the whole would cost ~160 bytes per byte.
         rules, facts = _prefiltered(source, rules, ast_gate=not in_pieces, tree=tree)
+    else:
+        rules = [loaded(rule) for rule in rules]  # the classes of the rules' cards (``rules.cards``)
     if not rules:
         return LintResult([], parsed=False)
     if facts is not None and not whole and module is None:

@@ -36,6 +36,15 @@ def all_rules() -> tuple[type[Rule], ...]:
     return tuple(sorted(found.values(), key=lambda rule: rule.code))
 
 
+@lru_cache(maxsize=1)
+def registry() -> tuple:
+    """Every rule, as a card (``rules.cards``: enough to select it and to prefilter a file, its module imported only
+    when a file's words call for it) where one can stand for its class, else the class."""
+    from jaxlint.rules.cards import load_cards
+
+    return load_cards(all_rules)
+
+
 def rule_by_code(code: str) -> type[Rule] | None:
     for rule in all_rules():
         if rule.code == code.upper():
@@ -51,14 +60,17 @@ def known_codes() -> frozenset[str]:
 
 @lru_cache(maxsize=64)
 def enabled_rules(settings: Settings, extra_ignored: tuple[str, ...] = ()) -> tuple[type[Rule], ...]:
-    """The rules selected by ``settings`` that apply to its version range, less ``extra_ignored`` codes/prefixes."""
+    """The rules selected by ``settings`` that apply to its version range, less ``extra_ignored`` codes/prefixes:
+    cards where they can stand for the classes (``rules.cards``; ``cards.loaded`` gives the class)."""
+    from jaxlint.rules.cards import loaded
+
     ignored = set(extra_ignored)
     chosen = []
-    for rule in all_rules():
+    for rule in registry():
         if rule.code in ignored or any(rule.code.startswith(prefix) for prefix in ignored):
             continue
         if settings.is_selected(rule.code, rule.opt_in) and rule.applies_to(settings):
             chosen.append(rule)
     if settings.extend_rules:  # the catalogue rules read the user's rule folders too (``extend-rules``)
-        return extended_rules(tuple(chosen), settings.extend_rules)
+        return extended_rules(tuple(map(loaded, chosen)), settings.extend_rules)
     return tuple(chosen)
