@@ -67,7 +67,9 @@ def test_cards_and_classes_find_the_same_on_every_rule_example():
 
 CHECK_IMPORTS = """
 import sys
-sys.argv = ["jaxlint", "check", sys.argv[1], "--isolated", "--no-cache"]
+import os
+os.chdir(os.path.dirname(sys.argv[1]))
+sys.argv = ["jaxlint", "check", os.path.basename(sys.argv[1]), "--no-cache"] + sys.argv[2:]
 from jaxlint.ui.cli import main
 try:
     main()
@@ -121,3 +123,15 @@ def test_a_card_cache_that_is_not_jaxlint_s_own_changes_nothing(tmp_path, monkey
 def test_the_registry_is_what_the_engine_selects_from():
     assert {rule.code for rule in registry()} == {rule.code for rule in all_rules()}
     assert all(issubclass(loaded(rule), Rule) for rule in registry())
+
+
+def test_a_configuration_that_names_codes_imports_no_more_rules(tmp_path):
+    """Checking that each configured code names a rule (``known_codes``) reads the cards, not the rule modules."""
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nextend-select = ["JAX203"]\nignore = ["JAX104"]\n'
+                                             'per-file-ignores = {"x.py" = ["JAX101"]}\n')
+    plain = tmp_path / "plain.py"
+    plain.write_text("import os\nprint(os.getcwd())\n")
+    _imported_rules(plain, environment)  # the first process writes the cards
+    always = sorted(rule.__module__.rpartition(".")[2][:6] for rule in all_rules() if not has_card(rule))
+    assert _imported_rules(plain, environment) == always

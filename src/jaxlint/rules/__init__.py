@@ -46,16 +46,19 @@ def registry() -> tuple:
 
 
 def rule_by_code(code: str) -> type[Rule] | None:
-    for rule in all_rules():
+    """The rule class of ``code`` (only its module imported)."""
+    from jaxlint.rules.cards import loaded
+
+    for rule in registry():
         if rule.code == code.upper():
-            return rule
+            return loaded(rule)
     return None
 
 
 def known_codes() -> frozenset[str]:
     from jaxlint.lint.engine_codes import ENGINE_CODES  # JAX000-JAX002: reported by the engine, noqa_add, the runner
 
-    return frozenset(rule.code for rule in all_rules()) | frozenset(ENGINE_CODES)
+    return frozenset(rule.code for rule in registry()) | frozenset(ENGINE_CODES)
 
 
 @lru_cache(maxsize=64)
