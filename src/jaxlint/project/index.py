@@ -415,13 +415,11 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None, *,
     return index
 
 
-def _read_facts(index: ProjectIndex, paths: Iterable[str], cached: dict[str, list], entries: dict[str, list]) -> bool:
+def _read_facts(index: ProjectIndex, paths: Iterable[str], cached: dict[str, list], entries: dict[str, list]) -> None:
     """Each module's facts into ``index``, from its cache entry where its size and time are unchanged (else from its
-    bytes, or from the entry when its content hash is unchanged); its entry into ``entries``. Whether any entry
-    changed."""
+    bytes, or from the entry when its content hash is unchanged); its entry into ``entries``."""
     from jaxlint.project.cache import content_hash
 
-    changed = False
     for path in paths:
         entry = cached.get(path)
         started = time.time_ns()
@@ -442,8 +440,6 @@ def _read_facts(index: ProjectIndex, paths: Iterable[str], cached: dict[str, lis
         facts = entry[3] if entry is not None and entry[2] == digest else module_facts(data)
         index.facts[path] = facts
         entries[path] = cache_entry(status, started, digest, facts)
-        changed = True
-    return changed
 
 
 def cache_entry(status: os.stat_result, read_started_ns: int, digest: str, facts: Facts) -> list:
