@@ -5,10 +5,11 @@ One file per cache was read whole and written whole by every run: pre-commit's o
 tree spent about 1.2 of its 1.6 CPU-seconds loading and rewriting the results and index caches (16 and 20 MB of
 JSON). Every shard file costs its creation, though (about 0.3 ms of system time each on ext4: a cold run of 5,650
 files that wrote 2 x 256 of them was 4% slower), so the number of shards grows with the cache: one file until it
-outgrows ``SHARD_BYTES``, then twice as many shards each time the median shard does, up to ``MAX_SHARDS``. A
-one-file check then reads and writes about ``SHARD_BYTES`` of each cache, and a cold run writes one file per
-``SHARD_BYTES`` or so. The files of one folder share a shard (a commit's files lie in a few folders); the median,
-not the mean, decides, so a folder of thousands of files does not split every other shard.
+outgrows ``SHARD_BYTES``, then twice as many shards (or more) each time the lower median of the shards' sizes
+does, up to ``MAX_SHARDS``. A one-file check then reads and writes about ``SHARD_BYTES`` of each cache, and a cold
+run writes one file per ``SHARD_BYTES`` or so. The files of one folder share a shard (a commit's files lie in a few
+folders); the median, not the mean, decides (a shard without a file counting as empty), so a folder of thousands of
+files neither splits the other shards nor is split again and again.
 
 The shard count is read from the names of the files there (the largest count present). Each shard is signed as the
 single file was (``project.cache_key``: for its kind, the engine fingerprint and the shard's name), and a run merges
