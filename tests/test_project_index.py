@@ -284,3 +284,28 @@ def test_modules_named_from_is_every_module_a_prefix_names_or_that_extends_the_n
         assert index.modules_named_from(qualified) == by_definition(qualified), qualified
     assert index.modules_named_from("a.b") == {str(tmp_path / p) for p in
                                                ("a/__init__.py", "a/b/__init__.py", "a/b/c.py", "a/b/c/d.py")}
+
+
+def test_an_index_of_a_few_modules_of_a_large_cache_reads_only_their_shards(tmp_path, monkeypatch):
+    """The index cache may hold a whole tree (``jaxlint check .``) while a run's index holds a few modules (a
+    one-file check in a tree too large to walk): only their shards are read, not every shard."""
+    from jaxlint.project import shards
+    from jaxlint.project.index import build_index
+
+    monkeypatch.setattr(shards, "SHARD_BYTES", 2000)
+    modules = []
+    for number in range(40):
+        module = tmp_path / "p" / f"pkg{number}" / "m.py"
+        module.parent.mkdir(parents=True)
+        module.write_text("import jax\n")
+        modules.append(module)
+    whole = build_index(modules, tmp_path / "c")
+    assert len(list(shard_file(tmp_path / "c", "index", str(modules[0])).parent.glob("*-*.json"))) > 2
+    read = []
+    original = shards.read_signed
+    monkeypatch.setattr(shards, "read_signed",
+                        lambda file, *args: read.append(Path(file).name) or original(file, *args))
+    one = build_index(modules[:1], tmp_path / "c")
+    assert one.facts == {str(modules[0]): whole.facts[str(modules[0])]}
+    own = shard_file(tmp_path / "c", "index", str(modules[0])).name
+    assert [name for name in read if name != "digest.json"] == [own]

@@ -406,7 +406,7 @@ def build_index(paths: Iterable[Path], cache_directory: Path | None = None, *,
     if cache_directory is None:
         return index
     store = _store(cache_directory)
-    cached, stored_digest = store.every_entry(), _stored_digest(cache_directory)
+    cached, stored_digest = _stored_entries(store, index.paths), _stored_digest(cache_directory)
     entries: dict[str, list] = {}
     _read_facts(index, index.paths, cached, entries)
     key = index.facts_key()
@@ -460,7 +460,7 @@ def complete_index(paths: frozenset[str], facts: dict[str, Facts], entries: dict
     computes the project digest once, and caches the facts and the digest for the next, warm run."""
     index = ProjectIndex(paths, dict(facts))
     store = _store(cache_directory)
-    cached, stored_digest = store.every_entry(), _stored_digest(cache_directory)
+    cached, stored_digest = _stored_entries(store, paths), _stored_digest(cache_directory)
     entries = dict(entries)
     _read_facts(index, sorted(paths - index.facts.keys()), cached, entries)
     key = index.facts_key()  # reads any module that could not be read above
@@ -495,6 +495,17 @@ def _store(directory: Path):
 
     engine = engine_fingerprint()
     return ShardedEntries(directory / f"index-{engine}", "index", engine, _valid)
+
+
+def _stored_entries(store, paths: Iterable[str]) -> dict[str, list]:
+    """The cached entries of these modules: only their shards are read (a run whose index holds a few modules of a
+    large cache, such as a one-file check in a tree too large to walk, reads a few shards)."""
+    found = {}
+    for path in paths:
+        entry = store.get(path)
+        if entry is not None:
+            found[path] = entry
+    return found
 
 
 def _digest_file(directory: Path) -> Path:

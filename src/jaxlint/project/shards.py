@@ -106,8 +106,8 @@ class ShardedEntries:
         return bool(self._new)
 
     def every_entry(self) -> dict[str, list]:
-        """Every stored entry, with this run's over them (a project-wide pass: the project digest). Shards of a
-        smaller count (a split another run made meanwhile left them) count too, under the current ones."""
+        """Every stored entry, with this run's over them (what a split rewrites). Shards of a smaller count (a split
+        another run made meanwhile left them) count too, under the current ones."""
         found: dict[str, list] = {}
         for count, shards in sorted(self._files().items()):
             for shard in shards:
