@@ -399,16 +399,9 @@ def read_stamped(cache: Path, stamp: list) -> dict | None:
     ours (the caller then reads its TOML again). Ours means signed with the user's cache key: a copy planted in
     ``~/.cache`` (restored by a CI system from another branch's cache, whose stamp it can know) that dropped a
     removed symbol would hide every finding of it."""
-    from jaxlint.project.cache_key import unseal
+    from jaxlint.project.cache_key import read_signed
 
-    try:
-        with open(cache, "rb") as fh:
-            payload = unseal("catalogue copy", cache.name, fh.read())
-        if payload is None:
-            return None
-        cached = json.loads(payload)
-    except (OSError, ValueError):
-        return None
+    cached = read_signed(cache, "catalogue copy", cache.name)
     if not isinstance(cached, dict) or cached.get("stamp") != stamp:
         return None
     return cached
@@ -417,19 +410,10 @@ def read_stamped(cache: Path, stamp: list) -> dict | None:
 def write_stamped(cache: Path, stamp: list, **values) -> None:
     """Store ``values`` (plain JSON) with ``stamp``, atomically; a cache that cannot be written is simply not
     written."""
-    # Not ``project.cache.replace_file``: the results cache imports the catalogue.
-    from jaxlint.project.cache_key import seal
+    from jaxlint.project.cache_key import write_signed
 
-    signed = seal("catalogue copy", cache.name,
-                  json.dumps({"stamp": stamp, **values}, separators=(",", ":")).encode("utf-8"))
-    if signed is None:
-        return  # no cache key: caching is off
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(signed)
-        os.replace(tmp, cache)
+        write_signed(cache, "catalogue copy", cache.name, {"stamp": stamp, **values})
     except OSError:
         pass
 

@@ -31,7 +31,7 @@ from typing import Any
 from jaxlint.lint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, WithheldFix
 from jaxlint.project.cache_key import cache_key  # noqa: F401 (whether caching is on: for the runner)
 from jaxlint.project.fingerprint import FORMAT, _libcst_version, engine_fingerprint  # noqa: F401 (the cache's key)
-from jaxlint.project.shards import ShardedEntries, remove_stale_folder, replace_file  # noqa: F401 (replace_file: for others)
+from jaxlint.project.shards import ShardedEntries, remove_stale_folder
 
 CACHE_DIR_NAME = ".jaxlint_cache"
 # Cache files of other engine fingerprints older than this are deleted when a run writes its own.

@@ -1,4 +1,5 @@
-"""The key that signs jaxlint's caches, and the signed form of a cache file (``seal``/``unseal``).
+"""The key that signs jaxlint's caches, the signed form of a cache file (``seal``/``unseal``), and a signed JSON
+file read and written whole (``read_signed``/``write_signed``: every cache but the replay's manifests).
 
 A cache folder can arrive from anywhere: committed with a repository (``.jaxlint_cache/``), or restored by a CI
 system from a cache that other branches and forks wrote (``~/.cache``). Whatever such a file says must not change
@@ -21,6 +22,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the replay imports this module first: no pathlib at run time
+    from pathlib import Path
 
 KEY_BYTES = 32
 _HEADER = b"jaxlint-signed-1 "
@@ -146,3 +151,45 @@ def unseal(kind: str, context: str, data: bytes) -> bytes | None:
     if not hmac.compare_digest(data[start:start + _MAC_HEX], _mac(key, kind, context, payload)):
         return None
     return payload
+
+
+def replace_file(file: Path, payload: bytes, *, prefix: str) -> None:
+    """Write ``payload`` to a temporary file beside ``file`` and rename it over ``file``: a reader sees the old
+    cache or the new one, never half (a cache needs none of ``run.sources.write_atomic``'s care for owners)."""
+    import tempfile  # here: a warm run that changes nothing writes nothing (and tempfile costs ~5 ms to import)
+
+    fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=file.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+        os.replace(temporary, file)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def read_signed(file: Path, kind: str, context: str) -> object:
+    """The JSON value of a file ``write_signed`` wrote for ``kind``/``context`` with this user's key; None when it is
+    missing, damaged or not ours (a miss)."""
+    import json  # here: the replay imports this module first, and reads no JSON
+
+    try:
+        payload = unseal(kind, context, file.read_bytes())
+        return None if payload is None else json.loads(payload)
+    except (OSError, ValueError):
+        return None
+
+
+def write_signed(file: Path, kind: str, context: str, value: object) -> None:
+    """``value`` as JSON, signed, replacing ``file`` atomically; nothing when caching is off (no key). Raises
+    ``OSError`` where it cannot be written (the caller decides that a cache is never an error)."""
+    import json
+
+    payload = seal(kind, context, json.dumps(value, separators=(",", ":")).encode())
+    if payload is None:
+        return
+    file.parent.mkdir(parents=True, exist_ok=True)
+    replace_file(file, payload, prefix=f".{file.stem}-")

@@ -518,7 +518,7 @@ def _stored_digest(directory: Path) -> object:
     """``[facts_key, digest]`` as the last run that computed the project digest stored it (anything else when it is
     missing, damaged or not ours: ``_reuse_digest`` then ignores it)."""
     from jaxlint.project.fingerprint import engine_fingerprint
-    from jaxlint.project.shards import read_signed
+    from jaxlint.project.cache_key import read_signed
 
     data = read_signed(_digest_file(directory), "index digest", engine_fingerprint())
     return data.get("digest") if isinstance(data, dict) and data.get("format") == FORMAT else None
@@ -528,7 +528,7 @@ def _save(store, cached: dict, entries: dict[str, list], directory: Path, stored
           digest: list | None = None) -> None:
     """The entries that differ from what is stored (``cached``), and the digest when it changed."""
     from jaxlint.project.fingerprint import engine_fingerprint
-    from jaxlint.project.shards import write_signed
+    from jaxlint.project.cache_key import write_signed
 
     for path, entry in entries.items():
         if cached.get(path) != entry:

@@ -26,7 +26,7 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
-from jaxlint.project.cache_key import seal, unseal
+from jaxlint.project.cache_key import read_signed, replace_file, seal
 
 SHARD_BYTES = 256 * 1024  # a shard's size that makes the cache split (about 400 entries of either kind)
 MAX_SHARDS = 256
@@ -39,43 +39,6 @@ def shard_of(key: str, count: int) -> str:
     the same in every process, unlike ``hash``; the entries are signed, so the spread needs no secret)."""
     folder = key.rpartition(os.sep)[0]  # ``os.path.dirname`` of a normalized path, without its checks
     return f"{count}-{zlib.crc32(folder.encode('utf-8', 'surrogateescape')) % count:02x}"
-
-
-def replace_file(file: Path, payload: bytes, *, prefix: str) -> None:
-    """Write ``payload`` to a temporary file beside ``file`` and rename it over ``file``: a reader sees the old
-    cache or the new one, never half (a cache needs none of ``run.sources.write_atomic``'s care for owners)."""
-    import tempfile  # here: a warm run that changes nothing writes nothing (and tempfile costs ~5 ms to import)
-
-    fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=file.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.replace(temporary, file)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def read_signed(file: Path, kind: str, context: str) -> object:
-    """The JSON value of a file ``write_signed`` wrote for ``kind``/``context`` with this user's key; None when it is
-    missing, damaged or not ours (a miss)."""
-    try:
-        payload = unseal(kind, context, file.read_bytes())
-        return None if payload is None else json.loads(payload)
-    except (OSError, ValueError):
-        return None
-
-
-def write_signed(file: Path, kind: str, context: str, value: object) -> None:
-    """``value`` as JSON, signed, replacing ``file`` atomically; nothing when caching is off (no key)."""
-    payload = seal(kind, context, json.dumps(value, separators=(",", ":")).encode())
-    if payload is None:
-        return
-    file.parent.mkdir(parents=True, exist_ok=True)
-    replace_file(file, payload, prefix=f".{file.stem}-")
 
 
 class ShardedEntries:

@@ -19,7 +19,6 @@ an index that, as PyPI, refuses re-uploads)."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import subprocess
@@ -194,33 +193,27 @@ def _signed_for(name: str, version: Version, target: Version, python: Version | 
 
 def _cached(cached: Path, context: str, version: Version) -> ReleaseLint | None:
     """The release's stored result, if the file is jaxlint's own (signed with the user's key)."""
-    from jaxlint.project.cache_key import unseal
+    from jaxlint.project.cache_key import read_signed
 
+    data = read_signed(cached, "release", context)
+    if data is None:
+        return None  # missing, or not signed with the key: planted, another user's or machine's
     try:
-        payload = unseal("release", context, cached.read_bytes())
-        if payload is None:
-            return None  # missing key, or a file not signed with it: planted, another user's or machine's
-        data = json.loads(payload)
         # An entry without Requires-Dist (an older jaxlint's) is a miss: the pin proposals need it.
         return ReleaseLint(version, [Finding.from_json(item) for item in data["findings"]],
                            str(data["requires_python"]), "cached", requires=[str(r) for r in data["requires_dist"]])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
 
 
 def _store(cached: Path, context: str, found: ReleaseLint, wheel_hash: str) -> None:
-    from jaxlint.project.shards import replace_file
-    from jaxlint.project.cache_key import seal
+    from jaxlint.project.cache_key import write_signed
 
-    signed = seal("release", context, json.dumps({"findings": [f.as_json() for f in found.findings or []],
+    try:
+        write_signed(cached, "release", context, {"findings": [f.as_json() for f in found.findings or []],
                                                   "requires_python": found.requires_python,
                                                   "requires_dist": found.requires or [],
-                                                  "wheel_sha256": wheel_hash}).encode())
-    if signed is None:
-        return  # no cache key: caching is off
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        replace_file(cached, signed, prefix=".release-")
+                                                  "wheel_sha256": wheel_hash})
     except OSError:
         pass
 
