@@ -207,14 +207,14 @@ def _word_set_owners(rules: tuple[type[WordRule], ...]) -> _WordSetOwners:
         return _OWNERS[rules]
     except KeyError:
         pass
-    # The rules that hold the very same word sets (JAX101 and JAX402: 3,400 from the catalogue) are walked once.
-    holders: dict[int, tuple[Collection[frozenset[str]], int]] = {}  # id of a rule's word sets -> (them, mask)
+    # The rules that hold the same word sets (JAX101 and JAX402: 3,400 from the catalogue) are walked once: equal
+    # collections, not only one object (a rule's card holds its own copy, ``rules.cards``).
+    holders: dict[Collection[frozenset[str]], int] = {}  # a rule's word sets -> the mask of the rules holding them
     for bit, rule in enumerate(rules):
         words = getattr(rule, "required_words", ())
-        _, mask = holders.get(id(words), (words, 0))
-        holders[id(words)] = words, mask | 1 << bit
+        holders[words] = holders.get(words, 0) | 1 << bit
     owners: dict[frozenset[str], int] = {}
-    for words, mask in holders.values():
+    for words, mask in holders.items():
         for required in words:
             owners[required] = owners.get(required, 0) | mask
     always = owners.pop(frozenset(), 0)

@@ -119,19 +119,9 @@ def load_cards(classes_of_all: Callable[[], tuple[type[Rule], ...]]) -> tuple:
     cached = read_stamped(cache, stamp)
     if cached is not None:
         try:
-            return _shared_word_sets(tuple(_from_json(row) for row in cached["rules"]))
+            return tuple(_from_json(row) for row in cached["rules"])
         except (KeyError, TypeError, ValueError, ImportError, AttributeError):
             pass  # damaged: built again
     classes = classes_of_all()
     write_stamped(cache, stamp, rules=[_to_json(rule) for rule in classes])
     return tuple(card_of(rule) if has_card(rule) else rule for rule in classes)
-
-
-def _shared_word_sets(rules: tuple) -> tuple:
-    """Cards with equal word sets hold one object, as their classes do (JAX101 and JAX402 share the catalogue's
-    3,400: the prefilter walks a shared object once)."""
-    seen: dict[frozenset, frozenset] = {}
-    for rule in rules:
-        if type(rule) is RuleCard and rule.required_words:
-            rule.required_words = seen.setdefault(rule.required_words, rule.required_words)
-    return rules
